@@ -1,0 +1,56 @@
+/**
+ * `npm run serve`: the service without a window, in plain Node.
+ *   --data DIR   data directory (default: ./kb-data)
+ *   --port N     port, 0 for a free one (default: 8787)
+ *   --host H     address to listen on (default: 127.0.0.1)
+ * @module
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startService } from './service/index';
+import { createConsoleLogger } from './service/logger';
+import { resolveEditorDir } from './editor-dir';
+
+export const DEFAULT_PORT = 8787;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      data: { type: 'string', default: './kb-data' },
+      port: { type: 'string', default: String(DEFAULT_PORT) },
+      host: { type: 'string', default: '127.0.0.1' },
+    },
+    strict: true,
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0 to 65535, not ${values.port}`);
+  const logger = createConsoleLogger();
+  const service = await startService({
+    dataDir: resolve(values.data),
+    port,
+    host: values.host,
+    logger,
+    editorDir: resolveEditorDir(),
+  });
+  console.log(`listening on ${service.url}`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal}: stopping`);
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('could not stop cleanly', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(`kb-studio: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+/**
+ * Request and response shapes of the openapi routes, as the interface spells them. Clients (the
+ * typed client, tests, the editor) import these types only.
+ * @module
+ */
+
+export type AnswerContentType = 'TEXT' | 'IMAGE' | 'IMAGE_TEXT' | 'AUDIO' | 'MENU';
+
+export interface Envelope<T> {
+  code: string;
+  msg: string | null;
+  data: T;
+}
+
+export interface FailureEnvelope {
+  code: string;
+  msg: string;
+  data: null;
+}
+
+export interface RegisterTenantRequest {
+  username: string;
+  password: string;
+  phoneNumber: string;
+  mail: string;
+  company: string;
+}
+
+export interface RegisterTenantResult {
+  tenantId: number;
+}
+
+export interface AddUserRequest {
+  username: string;
+  password: string;
+  role: 'ADMIN';
+}
+
+export type UpdateUserRequest = Partial<AddUserRequest>;
+
+export interface UserResult {
+  userId: string;
+  username: string;
+  /** Always the empty string: passwords are never returned. */
+  password: '';
+  role: string;
+}
+
+export interface RobotResult {
+  robotId: string;
+  name: string;
+  robotSecret: string;
+}
+
+export interface RuleInput {
+  ruleName: string;
+  questions: string[];
+  answerContentType: 'TEXT';
+  answer: string;
+}
+
+/** A rule as listed (list items) and as created (batch result, where `active` is null). */
+export interface RuleListItem {
+  ruleId: string;
+  ruleName: string;
+  ruleCategoryId: string;
+  active: boolean | null;
+  questions: string[];
+  answer: string;
+  answerContentType: AnswerContentType;
+}
+
+/** The single-rule read adds three fields, `effectBeignDate` spelled as the interface has it. */
+export interface RuleDetail extends RuleListItem {
+  allowSimGen: boolean | null;
+  effectBeignDate: string | null;
+  effectEndDate: string | null;
+}
+
+export interface BatchFailure {
+  index: number;
+  ruleName: string;
+  code: string;
+  msg: string;
+}
+
+export interface BatchImportResult {
+  failInfo: BatchFailure[];
+  succeed: RuleListItem[];
+}
+
+export interface RuleList {
+  list: RuleListItem[];
+  totalCount: number;
+}
+
+export interface AskRequest {
+  userId: string;
+  question: string;
+  channel: 'API';
+  questionType: 'TEXT';
+}
+
+export interface RecommendItem {
+  ruleId: string;
+  question: string;
+  score: number;
+}
+
+export interface AskResult {
+  answerType: 'BESTMATCH' | 'RECOMMEND' | 'MENU';
+  answerContentType: AnswerContentType;
+  answer: string;
+  score: number;
+  items: RecommendItem[] | null;
+  module: string;
+}

@@ -1,0 +1,95 @@
+/**
+ * Verification of signed requests, in the contract's order: parameters, key, customer and
+ * timestamp (401); for method 2 the tenant and robot of the path (404); then the signature and
+ * the nonce (401). A verified nonce is used up whatever happens to the request afterwards.
+ * @module
+ */
+import { LIMITS } from '../limits';
+import { ServiceError } from '../errors';
+import type { CustomerCredentials } from './credentials';
+import type { NonceStore } from './nonce-store';
+import { NONCE_PATTERN, TIMESTAMP_PATTERN, computeSign, constantTimeEqual, signaturesMatch } from './signature';
+import type { SignMethod } from './signature';
+
+const PARAMS = ['adminkey', 'customerId', 'nonce', 'timestamp', 'sign'] as const;
+
+export interface SignedRequest {
+  /** Parsed query parameters. */
+  query: Record<string, unknown>;
+  /** The path as sent, before `?`. */
+  uri: string;
+}
+
+export interface VerifierDeps {
+  credentials: CustomerCredentials;
+  nonces: NonceStore;
+  now: () => number;
+}
+
+function unauthorized(code: ConstructorParameters<typeof ServiceError>[0], message: string): ServiceError {
+  return new ServiceError(code, message);
+}
+
+/**
+ * Checks a request. For method 2, `robotSecret` is called after the first checks pass and must
+ * return the secret of the robot in the path or throw the 404 of the contract.
+ */
+export function verifySignedRequest(
+  deps: VerifierDeps,
+  method: SignMethod,
+  request: SignedRequest,
+  robotSecret: () => string,
+): void {
+  const values: Partial<Record<(typeof PARAMS)[number], string>> = {};
+  for (const name of PARAMS) {
+    const value = request.query[name];
+    if (value === undefined || value === '') {
+      throw unauthorized('missing-auth-param', `The query parameter ${name} is required.`);
+    }
+    if (typeof value !== 'string') {
+      throw unauthorized('malformed-auth-param', `The query parameter ${name} must be given once.`);
+    }
+    values[name] = value;
+  }
+  const { adminkey, customerId, nonce, timestamp, sign } = values as Record<(typeof PARAMS)[number], string>;
+  if (!NONCE_PATTERN.test(nonce)) {
+    throw unauthorized('malformed-auth-param', 'nonce must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -.');
+  }
+  if (!TIMESTAMP_PATTERN.test(timestamp)) {
+    throw unauthorized('malformed-auth-param', 'timestamp must be milliseconds since the Unix epoch (13 digits).');
+  }
+  if (!/^[0-9a-fA-F]{32}$/.test(sign)) {
+    throw unauthorized('malformed-auth-param', 'sign must be 32 hexadecimal digits (an MD5).');
+  }
+  const { credentials, nonces } = deps;
+  if (!constantTimeEqual(credentials.adminKey, adminkey)) {
+    throw unauthorized('unknown-adminkey', 'The adminkey is not known to this service.');
+  }
+  if (customerId !== credentials.customerId) {
+    throw unauthorized('customer-mismatch', 'The customerId does not belong to this adminkey.');
+  }
+  const now = deps.now();
+  const ts = Number(timestamp);
+  if (Math.abs(now - ts) > LIMITS.timestampWindowMs) {
+    throw unauthorized('stale-timestamp', 'The timestamp is more than 300 seconds away from the server clock.');
+  }
+  if (ts < nonces.notBefore) {
+    throw unauthorized(
+      'stale-timestamp',
+      'The timestamp is older than the service restart after an unclean stop; sign the request again.',
+    );
+  }
+  const expected = computeSign(method, {
+    adminkey: credentials.adminKey,
+    adminsecret: credentials.adminSecret,
+    customerId,
+    nonce,
+    timestamp,
+    uri: request.uri,
+    ...(method === 2 ? { robotsecret: robotSecret() } : {}),
+  });
+  if (!signaturesMatch(expected, sign)) throw unauthorized('bad-signature', 'The signature is wrong.');
+  if (!nonces.use(`${adminkey}\n${nonce}`, now)) {
+    throw unauthorized('replayed-nonce', 'This nonce has already been used: sign each request with a new nonce.');
+  }
+}

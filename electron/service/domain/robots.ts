@@ -1,0 +1,63 @@
+/**
+ * Robots of a tenant. A tenant's first robot is `default`; later ones get generated ids.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import type { RobotResult } from '../api-types';
+import { randomToken } from '../auth/credentials';
+import { ServiceError } from '../errors';
+import type { Tx } from '../storage/database';
+import type { DomainContext } from './context';
+import type { RobotEntry } from './robot-registry';
+
+export const DEFAULT_ROBOT_ID = 'default';
+
+export function toRobotResult(robot: RobotEntry): RobotResult {
+  return { robotId: robot.robotId, name: robot.name, robotSecret: robot.secret };
+}
+
+/** Inserts a robot inside a write transaction; the caller registers it once committed. */
+export function insertRobot(tx: Tx, tenantId: number, robotId: string, name: string, createdAt: number) {
+  const secret = randomToken(32);
+  tx.run('INSERT INTO robots (tenant_id, robot_id, name, secret, settings, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    tenantId,
+    robotId,
+    name,
+    secret,
+    '{}',
+    createdAt,
+  ]);
+  return { tenantId, robotId, name, secret, settings: '{}' };
+}
+
+export function assertTenantExists(ctx: DomainContext, tenantId: number): void {
+  if (!ctx.store.get('SELECT 1 AS found FROM tenants WHERE tenant_id = ?', [tenantId])) {
+    throw new ServiceError('tenant-not-found', `Tenant ${tenantId} does not exist.`);
+  }
+}
+
+export function listRobots(ctx: DomainContext, tenantId: number): RobotResult[] {
+  assertTenantExists(ctx, tenantId);
+  return ctx.robots.listForTenant(tenantId).map(toRobotResult);
+}
+
+export function createRobot(ctx: DomainContext, tenantId: number, name: string): RobotResult {
+  assertTenantExists(ctx, tenantId);
+  const created = ctx.store.write((tx) => {
+    let robotId: string;
+    do robotId = `r${randomBytes(6).toString('hex')}`;
+    while (tx.get('SELECT 1 AS found FROM robots WHERE tenant_id = ? AND robot_id = ?', [tenantId, robotId]));
+    return insertRobot(tx, tenantId, robotId, name, ctx.now());
+  });
+  return toRobotResult(ctx.robots.put(tenantId, created.robotId, created.name, created.secret, created.settings));
+}
+
+/** The robot named in a path, or a 404. */
+export function requireRobot(ctx: DomainContext, tenantId: number, robotId: string): RobotEntry {
+  const robot = ctx.robots.get(tenantId, robotId);
+  if (!robot) {
+    assertTenantExists(ctx, tenantId);
+    throw new ServiceError('robot-not-found', `Robot ${robotId} does not exist in tenant ${tenantId}.`);
+  }
+  return robot;
+}

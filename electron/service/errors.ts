@@ -1,0 +1,47 @@
+/**
+ * The one error type of the service. The HTTP layer maps it to the failure envelope of the
+ * contract; anything else that is thrown becomes a logged 500 with no detail in the response.
+ * @module
+ */
+
+/** Stable, documented error codes (kebab-case), one per reason. See docs/api.md. */
+export const ERROR_CODES = {
+  'malformed-json': 400,
+  'missing-field': 400,
+  'invalid-field': 400,
+  'batch-too-large': 400,
+  'invalid-paging': 400,
+  'missing-auth-param': 401,
+  'malformed-auth-param': 401,
+  'unknown-adminkey': 401,
+  'customer-mismatch': 401,
+  'stale-timestamp': 401,
+  'bad-signature': 401,
+  'replayed-nonce': 401,
+  'bad-console-token': 401,
+  'route-not-found': 404,
+  'tenant-not-found': 404,
+  'robot-not-found': 404,
+  'rule-not-found': 404,
+  'user-not-found': 404,
+  'username-taken': 409,
+  'rule-name-taken': 409,
+  'body-too-large': 413,
+  'internal-error': 500,
+  'storage-failure': 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class ServiceError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+    this.status = ERROR_CODES[code];
+  }
+}

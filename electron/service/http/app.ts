@@ -1,0 +1,114 @@
+/**
+ * The HTTP face of the service: Fastify with the contract's envelope, body limit, signature
+ * middleware and error mapping. `app.inject()` runs a request in-process; `listen()` serves it.
+ * @module
+ */
+import Fastify from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { verifySignedRequest } from '../auth/verify';
+import type { VerifierDeps } from '../auth/verify';
+import type { SignMethod } from '../auth/signature';
+import type { DomainContext } from '../domain/context';
+import type { RobotEntry } from '../domain/robot-registry';
+import { requireRobot } from '../domain/robots';
+import { ServiceError } from '../errors';
+import { LIMITS } from '../limits';
+import { createAjv, describeValidationError } from '../validation/ajv';
+import { assertBodyWellFormed, registerJsonBodyParser } from './body-parser';
+import { failure } from './envelope';
+import { parseTenantId } from './path-params';
+import { registerAskRoute } from './routes/ask';
+import { registerEditorRoutes } from './routes/editor';
+import { registerRobotRoutes } from './routes/robots';
+import { registerRuleRoutes } from './routes/rules';
+import { registerTenantRoutes } from './routes/tenants';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Signature method of an openapi route (contract.md); absent on unsigned routes. */
+    signMethod?: SignMethod;
+  }
+  interface FastifyRequest {
+    /** The robot named in the path of a method-2 route, resolved during authentication. */
+    robot: RobotEntry | null;
+  }
+}
+
+export interface HttpDeps {
+  ctx: DomainContext;
+  verifier: VerifierDeps;
+  /** Folder of the built editor, served at `/`; null when there is none. */
+  editorDir: string | null;
+}
+
+/** The path as it appears on the wire, before `?`: what the client signed. */
+function wireUri(request: FastifyRequest): string {
+  const raw = request.raw.url ?? request.url;
+  const q = raw.indexOf('?');
+  return q < 0 ? raw : raw.slice(0, q);
+}
+
+export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: LIMITS.bodyBytesMax, return503OnClosing: false });
+  const ajv = createAjv();
+  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  registerJsonBodyParser(app, LIMITS.bodyBytesMax);
+  app.decorateRequest('robot', null);
+
+  app.addHook('preValidation', async (request) => {
+    const method = request.routeOptions.config.signMethod;
+    if (method === undefined) return;
+    verifySignedRequest(
+      deps.verifier,
+      method,
+      { query: request.query as Record<string, unknown>, uri: wireUri(request) },
+      () => {
+        const params = request.params as { tenantId: string; robotId: string };
+        request.robot = requireRobot(deps.ctx, parseTenantId(params.tenantId), params.robotId);
+        return request.robot.secret;
+      },
+    );
+    assertBodyWellFormed(request.body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .status(404)
+      .send(failure('route-not-found', `There is no route ${request.method} ${wireUri(request)}.`));
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ServiceError) {
+      return reply.status(error.status).send(failure(error.code, error.message));
+    }
+    if (error.validation && error.validation.length > 0) {
+      const first = error.validation[0];
+      if (error.validationContext === 'querystring') {
+        return reply.status(400).send(failure('invalid-paging', 'page and pageSize must be whole numbers.'));
+      }
+      const problem = describeValidationError(first as Parameters<typeof describeValidationError>[0]);
+      const code = error.validationContext === 'body' && first?.keyword === 'maxItems' && first.instancePath === ''
+        ? 'batch-too-large'
+        : problem.code;
+      const message = code === 'batch-too-large'
+        ? `A batch may hold at most ${LIMITS.rulesPerBatch} rules.`
+        : problem.message;
+      return reply.status(400).send(failure(code, message));
+    }
+    if (error.statusCode === 413) {
+      return reply.status(413).send(failure('body-too-large', 'The request body is larger than 10 MiB.'));
+    }
+    if (error.statusCode === 400) {
+      return reply.status(400).send(failure('malformed-json', `The request could not be read: ${error.message}`));
+    }
+    deps.ctx.logger.error(`unexpected fault on ${request.method} ${wireUri(request)}`, error);
+    return reply.status(500).send(failure('internal-error', 'An unexpected error occurred; nothing was changed.'));
+  });
+
+  registerTenantRoutes(app, deps.ctx);
+  registerRobotRoutes(app, deps.ctx);
+  registerRuleRoutes(app, deps.ctx, ajv);
+  registerAskRoute(app, deps.ctx);
+  await registerEditorRoutes(app, deps.editorDir);
+  return app;
+}

@@ -1,0 +1,43 @@
+/**
+ * Bodies are JSON whatever their Content-Type says (curl's default form type included), so that
+ * a client gets the same clear error for a bad body however it labels it. A body that is not
+ * JSON is not rejected here: the contract checks the signature (401) before the body (400), so
+ * the problem is carried to the route and raised after authentication.
+ * @module
+ */
+import type { FastifyInstance } from 'fastify';
+import sjson from 'secure-json-parse';
+import { ServiceError } from '../errors';
+
+const MALFORMED = Symbol('malformed body');
+
+interface MalformedBody {
+  [MALFORMED]: string;
+}
+
+function isMalformed(body: unknown): body is MalformedBody {
+  return typeof body === 'object' && body !== null && MALFORMED in body;
+}
+
+export function registerJsonBodyParser(app: FastifyInstance, bodyLimit: number): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit }, (_request, text, done) => {
+    const body = String(text);
+    if (body.trim() === '') {
+      done(null, { [MALFORMED]: 'The request body is empty; a JSON body is required.' });
+      return;
+    }
+    try {
+      // Drops __proto__ and constructor keys: the body never reaches an object merge, but
+      // nothing from a client should be able to reach a prototype either.
+      done(null, sjson.parse(body, null, { protoAction: 'remove', constructorAction: 'remove' }));
+    } catch (error) {
+      done(null, { [MALFORMED]: `The request body is not valid JSON (${(error as Error).message}).` });
+    }
+  });
+}
+
+/** Raises the deferred body error, once the request is authenticated. */
+export function assertBodyWellFormed(body: unknown): void {
+  if (isMalformed(body)) throw new ServiceError('malformed-json', body[MALFORMED]);
+}

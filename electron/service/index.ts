@@ -1,0 +1,98 @@
+/**
+ * The service: storage, credentials, robots and their indexes, and the HTTP app, started and
+ * stopped as one. The headless CLI and the Electron main process both call `startService`.
+ * @module
+ */
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadCredentials } from './auth/credentials';
+import type { CustomerCredentials } from './auth/credentials';
+import { NonceStore } from './auth/nonce-store';
+import type { DomainContext } from './domain/context';
+import { RobotRegistry } from './domain/robot-registry';
+import { buildHttpApp } from './http/app';
+import { LIMITS } from './limits';
+import { createConsoleLogger } from './logger';
+import type { Logger } from './logger';
+import { createRobotIndex } from './matching/index';
+import type { CreateRobotIndex } from './matching/types';
+import { Store } from './storage/database';
+
+export interface ServiceOptions {
+  dataDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  logger?: Logger;
+  now?: () => number;
+  env?: NodeJS.ProcessEnv;
+  /** Folder of the built editor to serve at `/`. */
+  editorDir?: string | null;
+  createIndex?: CreateRobotIndex;
+  /** Storage tuning, for tests that need snapshots to happen at once. */
+  snapshotJournalBytes?: number;
+  snapshotIdleMs?: number;
+}
+
+export interface KbService {
+  /** `http://host:port`, once listening. */
+  readonly url: string;
+  readonly port: number;
+  readonly credentials: CustomerCredentials;
+  readonly app: FastifyInstance;
+  /** Stops accepting requests, flushes a snapshot, releases the data directory. */
+  stop(): Promise<void>;
+}
+
+const NONCES_FILE = 'nonces.json';
+
+export async function startService(options: ServiceOptions): Promise<KbService> {
+  const logger = options.logger ?? createConsoleLogger();
+  const now = options.now ?? Date.now;
+  const store = await Store.open({
+    dataDir: options.dataDir,
+    logger,
+    snapshotJournalBytes: options.snapshotJournalBytes,
+    snapshotIdleMs: options.snapshotIdleMs,
+  });
+  let app: FastifyInstance | undefined;
+  try {
+    const credentials = loadCredentials(options.dataDir, options.env ?? process.env);
+    const nonces = new NonceStore(LIMITS.nonceMemoryMs);
+    nonces.restore(join(options.dataDir, NONCES_FILE), now());
+    if (store.recoveredFromUncleanStop) {
+      // The nonces used just before an unclean stop are unknown: refuse requests signed before
+      // now, so that none of them can be replayed.
+      nonces.notBefore = now();
+    }
+    const robots = new RobotRegistry(options.createIndex ?? createRobotIndex);
+    robots.load(store);
+    const ctx: DomainContext = { store, robots, now, logger };
+    app = await buildHttpApp({ ctx, verifier: { credentials, nonces, now }, editorDir: options.editorDir ?? null });
+    await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+    const host = options.host ?? '127.0.0.1';
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    let stopping: Promise<void> | undefined;
+    const listening = app;
+    return {
+      url,
+      port,
+      credentials,
+      app: listening,
+      stop() {
+        stopping ??= (async () => {
+          await listening.close();
+          nonces.save(join(options.dataDir, NONCES_FILE), now());
+          await store.close();
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await app?.close();
+    await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,23 @@
+/** Limits of the interface (service-interface.md) and of the contract (contract.md). */
+export const LIMITS = {
+  usernameMin: 2,
+  usernameMax: 15,
+  passwordMin: 6,
+  passwordMax: 15,
+  companyMax: 50,
+  mailMax: 254,
+  ruleNameMax: 200,
+  questionsMax: 10,
+  questionMax: 200,
+  answerMax: 2000,
+  rulesPerBatch: 1000,
+  askUserIdMax: 36,
+  askQuestionMax: 200,
+  robotNameMax: 50,
+  pageSizeDefault: 20,
+  pageSizeMax: 1000,
+  /** 10 MiB: the largest legal batch of 1000 rules fits under it. */
+  bodyBytesMax: 10 * 1024 * 1024,
+  timestampWindowMs: 300_000,
+  nonceMemoryMs: 600_000,
+} as const;

@@ -1,0 +1,62 @@
+/**
+ * The seam between the service and the matching engine. The service owns storage and the HTTP
+ * shape of answers; the engine owns normalisation, retrieval, scoring and the decision.
+ * @module
+ */
+
+/** What the engine needs to know about one rule. Answers stay in the database. */
+export interface MatchableRule {
+  ruleId: string;
+  ruleName: string;
+  questions: readonly string[];
+  active: boolean;
+  /** Effective window in ms since the epoch; null means open on that side. */
+  effectBeginMs: number | null;
+  effectEndMs: number | null;
+}
+
+/** Per-robot decision settings (stored with the robot, editable in the editor). */
+export interface MatchSettings {
+  /** A top score at or above this (and clear of the runner-up by `margin`) is a BESTMATCH. */
+  bestmatchThreshold: number;
+  /** A top score at or above this (but not a BESTMATCH) gives RECOMMEND; below it, NONE. */
+  recommendThreshold: number;
+  /** The top rule must beat the runner-up by at least this much to be a BESTMATCH. */
+  margin: number;
+  /** Most rules listed in a RECOMMEND answer (N of the contract). */
+  maxRecommend: number;
+}
+
+/** One candidate rule with the reasons for its score (shown in the try pane). */
+export interface Candidate {
+  ruleId: string;
+  /** The rule's phrasing (or its name) that matched best, as written in the rule. */
+  question: string;
+  /** Calibrated score in 0..1; the same number the API reports. */
+  score: number;
+  /** Named score components, e.g. { lexical: 0.8, fuzzy: 0.6 }; for explanation only. */
+  parts: Record<string, number>;
+}
+
+export type MatchDecision =
+  | { kind: 'bestmatch'; top: Candidate; candidates: Candidate[] }
+  | { kind: 'recommend'; items: Candidate[]; candidates: Candidate[] }
+  | { kind: 'none'; candidates: Candidate[] };
+
+/** One robot's index: follows every write incrementally, answers questions. */
+export interface RobotIndex {
+  /** Adds or replaces a rule (by ruleId). */
+  upsert(rule: MatchableRule): void;
+  /** Removes a rule; unknown ids are ignored. */
+  remove(ruleId: string): void;
+  /** Number of rules held (active or not). */
+  readonly size: number;
+  /**
+   * Decides the answer to a question at time `nowMs`. Only active rules inside their effective
+   * window may be returned. A question equal to one of a rule's phrasings after normalisation
+   * scores exactly 1.
+   */
+  match(question: string, nowMs: number, settings: MatchSettings): MatchDecision;
+}
+
+export type CreateRobotIndex = () => RobotIndex;

@@ -1,0 +1,360 @@
+/**
+ * The only code that touches sql.js. The database lives in memory; durability comes from the
+ * journal (every committed write transaction is appended and fsynced before it is acknowledged)
+ * and from snapshots (the whole database written atomically, after which covered journal
+ * segments are deleted). See docs/storage.md.
+ * @module
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
+import { open as openFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import initSqlJs from 'sql.js';
+import type { Database as SqlJsDatabase, SqlJsStatic, Statement } from 'sql.js';
+import { ServiceError } from '../errors';
+import type { Logger } from '../logger';
+import { fsyncDirectory } from './durable-fs';
+import { Journal, JournalDamagedError } from './journal';
+import type { JournalRecord, SqlParam } from './journal';
+import { acquireDataDirLock } from './lock';
+import type { DataDirLock } from './lock';
+import { MIGRATIONS } from './migrations/index';
+import { migrationHash, pendingMigrations } from './migrations/runner';
+import type { AppliedMigration, Migration } from './migrations/runner';
+
+export type { SqlParam } from './journal';
+export type Row = Record<string, SqlParam | Uint8Array>;
+
+export const SNAPSHOT_FILE = 'kb.sqlite';
+
+export interface StoreOptions {
+  dataDir: string;
+  logger: Logger;
+  /** Snapshot once the current journal segment is this large (bytes). */
+  snapshotJournalBytes?: number;
+  /** Snapshot after this long without writes, if anything was journaled since the last one. */
+  snapshotIdleMs?: number;
+  migrations?: readonly Migration[];
+}
+
+/** Reads, available both inside and outside a write transaction. */
+export interface Reader {
+  all<T extends Row = Row>(sql: string, params?: readonly SqlParam[]): T[];
+  get<T extends Row = Row>(sql: string, params?: readonly SqlParam[]): T | undefined;
+}
+
+/** A write transaction: every `run` is recorded and journaled on commit. */
+export interface Tx extends Reader {
+  run(sql: string, params?: readonly SqlParam[]): number;
+}
+
+let sqlJsPromise: Promise<SqlJsStatic> | undefined;
+
+/** sql.js compiles its WebAssembly once per process; every store shares the module. */
+function loadSqlJs(): Promise<SqlJsStatic> {
+  sqlJsPromise ??= initSqlJs();
+  return sqlJsPromise;
+}
+
+function checkParams(params: readonly SqlParam[]): void {
+  for (const param of params) {
+    const type = typeof param;
+    if (param !== null && type !== 'string' && type !== 'number') {
+      throw new TypeError(`SQL parameter of type ${type} is not allowed`);
+    }
+  }
+}
+
+export class Store {
+  private readonly statements = new Map<string, Statement>();
+  private seq: number;
+  private failed: Error | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private snapshotting: Promise<void> | null = null;
+  private dirtySinceSnapshot = false;
+  private closed = false;
+  private readonly snapshotJournalBytes: number;
+  private readonly snapshotIdleMs: number;
+
+  private constructor(
+    private readonly db: SqlJsDatabase,
+    private readonly journal: Journal,
+    private readonly lock: DataDirLock,
+    private readonly options: StoreOptions,
+    seq: number,
+  ) {
+    this.seq = seq;
+    this.snapshotJournalBytes = options.snapshotJournalBytes ?? 32 * 1024 * 1024;
+    this.snapshotIdleMs = options.snapshotIdleMs ?? 5_000;
+  }
+
+  /**
+   * Opens (or creates) the database of a data directory: takes the directory's lock, loads the
+   * last snapshot, replays the journal after it, and applies pending migrations.
+   */
+  static async open(options: StoreOptions): Promise<Store> {
+    const { dataDir, logger } = options;
+    mkdirSync(dataDir, { recursive: true });
+    const lock = acquireDataDirLock(dataDir);
+    try {
+      removeLeftoverTempFiles(dataDir);
+      const SQL = await loadSqlJs();
+      const snapshotPath = join(dataDir, SNAPSHOT_FILE);
+      const db = existsSync(snapshotPath)
+        ? new SQL.Database(readFileSync(snapshotPath))
+        : new SQL.Database();
+      db.run('PRAGMA foreign_keys = ON');
+      db.run('CREATE TABLE IF NOT EXISTS _store (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
+      db.run(
+        'CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)',
+      );
+      const snapshotSeq = Number(
+        db.exec("SELECT value FROM _store WHERE key = 'seq'")[0]?.values[0]?.[0] ?? 0,
+      );
+      const { journal, records } = Journal.open(dataDir, snapshotSeq);
+      const store = new Store(db, journal, lock, options, snapshotSeq);
+      store.replay(records);
+      if (records.length > 0) {
+        logger.info(`replayed ${records.length} journal record(s) after the last snapshot`);
+        store.dirtySinceSnapshot = true;
+      }
+      store.migrate(options.migrations ?? MIGRATIONS);
+      store.scheduleIdleSnapshot();
+      return store;
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  /** True when the previous process on this data directory did not stop cleanly. */
+  get recoveredFromUncleanStop(): boolean {
+    return this.lock.tookOverStaleLock;
+  }
+
+  /** Sequence number of the last committed write transaction. */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  all<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): T[] {
+    const stmt = this.prepare(sql);
+    try {
+      stmt.bind(params as SqlParam[]);
+      const rows: T[] = [];
+      while (stmt.step()) rows.push(stmt.getAsObject() as T);
+      return rows;
+    } finally {
+      stmt.reset();
+    }
+  }
+
+  get<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): T | undefined {
+    const stmt = this.prepare(sql);
+    try {
+      stmt.bind(params as SqlParam[]);
+      return stmt.step() ? (stmt.getAsObject() as T) : undefined;
+    } finally {
+      stmt.reset();
+    }
+  }
+
+  /**
+   * Runs `work` as one transaction. Nothing is visible to the caller as done until the journal
+   * record of the transaction is on disk: if `work` throws, or the journal cannot be written,
+   * the transaction is rolled back and the error is thrown.
+   */
+  write<T>(work: (tx: Tx) => T): T {
+    this.assertWritable();
+    const record: JournalRecord = { seq: this.seq + 1, sql: [], ops: [] };
+    const sqlIndex = new Map<string, number>();
+    const tx: Tx = {
+      all: (sql, params) => this.all(sql, params),
+      get: (sql, params) => this.get(sql, params),
+      run: (sql, params = []) => {
+        checkParams(params);
+        this.execute(sql, params);
+        let index = sqlIndex.get(sql);
+        if (index === undefined) {
+          index = record.sql.push(sql) - 1;
+          sqlIndex.set(sql, index);
+        }
+        record.ops.push([index, [...params]]);
+        return this.db.getRowsModified();
+      },
+    };
+    this.db.run('BEGIN');
+    let result: T;
+    try {
+      result = work(tx);
+      if (record.ops.length > 0) this.commitToJournal(record);
+    } catch (error) {
+      this.db.run('ROLLBACK');
+      throw error;
+    }
+    this.db.run('COMMIT');
+    if (record.ops.length > 0) this.afterWrite();
+    return result;
+  }
+
+  /**
+   * Writes a snapshot now: the database is exported (synchronously, so it is exactly the state
+   * after the last committed transaction), the journal rotates to a new segment, and the bytes
+   * go to a temporary file that is fsynced and renamed over the snapshot. Only then are the
+   * journal segments it covers deleted.
+   */
+  async snapshot(): Promise<void> {
+    while (this.snapshotting) await this.snapshotting;
+    if (!this.dirtySinceSnapshot || this.failed) return;
+    const bytes = this.db.export();
+    const coveredSegments = this.journal.rotate();
+    this.dirtySinceSnapshot = false;
+    const target = join(this.options.dataDir, SNAPSHOT_FILE);
+    this.snapshotting = writeSnapshotFile(target, bytes)
+      .then(() => this.journal.deleteSegments(coveredSegments))
+      .catch((error: unknown) => {
+        // The journal still holds everything: the data is safe, only the next open is slower.
+        this.dirtySinceSnapshot = true;
+        this.options.logger.error('snapshot failed; the journal keeps every change', error);
+      })
+      .finally(() => {
+        this.snapshotting = null;
+      });
+    await this.snapshotting;
+  }
+
+  /** Flushes a final snapshot, closes the database and releases the data directory. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    try {
+      await this.snapshot();
+    } finally {
+      for (const stmt of this.statements.values()) stmt.free();
+      this.statements.clear();
+      this.journal.close();
+      this.db.close();
+      this.lock.release();
+    }
+  }
+
+  private prepare(sql: string): Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  private execute(sql: string, params: readonly SqlParam[]): void {
+    // Schema statements (migrations) run once; only repeated DML is worth a cached statement.
+    if (/^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql)) {
+      const stmt = this.prepare(sql);
+      try {
+        stmt.run(params as SqlParam[]);
+      } finally {
+        stmt.reset();
+      }
+    } else {
+      this.db.run(sql, params as SqlParam[]);
+    }
+  }
+
+  private commitToJournal(record: JournalRecord): void {
+    this.execute("INSERT OR REPLACE INTO _store (key, value) VALUES ('seq', ?)", [record.seq]);
+    try {
+      this.journal.append(record);
+    } catch (error) {
+      if (error instanceof JournalDamagedError) {
+        this.options.logger.error('the journal is damaged; further writes are refused', error);
+        this.failed = error;
+      } else {
+        this.options.logger.error('a change could not be written to the journal', error);
+      }
+      throw new ServiceError('storage-failure', 'The change could not be saved to disk.');
+    }
+    this.seq = record.seq;
+  }
+
+  private replay(records: readonly JournalRecord[]): void {
+    for (const record of records) {
+      this.db.run('BEGIN');
+      try {
+        for (const [index, params] of record.ops) this.execute(record.sql[index] as string, params);
+        this.execute("INSERT OR REPLACE INTO _store (key, value) VALUES ('seq', ?)", [record.seq]);
+        this.db.run('COMMIT');
+      } catch (error) {
+        this.db.run('ROLLBACK');
+        throw new Error(`journal record ${record.seq} could not be replayed: ${String(error)}`);
+      }
+      this.seq = record.seq;
+    }
+  }
+
+  private migrate(available: readonly Migration[]): void {
+    const applied = this.all<AppliedMigration & Row>(
+      'SELECT version, name, sha256 FROM _migrations ORDER BY version',
+    );
+    for (const migration of pendingMigrations(available, applied)) {
+      this.write((tx) => {
+        for (const statement of splitSqlStatements(migration.sql)) tx.run(statement);
+        tx.run('INSERT INTO _migrations (version, name, sha256) VALUES (?, ?, ?)', [
+          migration.version,
+          migration.name,
+          migrationHash(migration),
+        ]);
+      });
+      this.options.logger.info(`applied schema migration ${migration.version} (${migration.name})`);
+    }
+  }
+
+  private assertWritable(): void {
+    if (this.closed) throw new ServiceError('storage-failure', 'The database is closed.');
+    if (this.failed) {
+      throw new ServiceError('storage-failure', 'The data directory cannot be written; restart KB Studio.');
+    }
+  }
+
+  private afterWrite(): void {
+    this.dirtySinceSnapshot = true;
+    if (this.journal.size >= this.snapshotJournalBytes && !this.snapshotting) {
+      setImmediate(() => void this.snapshot());
+    }
+    this.scheduleIdleSnapshot();
+  }
+
+  private scheduleIdleSnapshot(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (!this.dirtySinceSnapshot || this.closed) return;
+    this.idleTimer = setTimeout(() => void this.snapshot(), this.snapshotIdleMs);
+    this.idleTimer.unref();
+  }
+}
+
+async function writeSnapshotFile(target: string, bytes: Uint8Array): Promise<void> {
+  const tmp = `${target}.tmp-${process.pid}`;
+  const handle = await openFile(tmp, 'w', 0o644);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, target);
+  fsyncDirectory(join(target, '..'));
+}
+
+function removeLeftoverTempFiles(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (/\.tmp-\d+$/.test(name)) unlinkSync(join(dir, name));
+  }
+}
+
+/** Splits a migration script on statement boundaries (our migrations hold no `;` in literals). */
+function splitSqlStatements(sql: string): string[] {
+  return sql
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}

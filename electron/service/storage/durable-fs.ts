@@ -1,0 +1,45 @@
+/**
+ * Small file-system helpers for writes that must never be left half-done on disk.
+ * @module
+ */
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** fsyncs a directory so that a rename or a new file in it survives power loss. */
+export function fsyncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch (error) {
+    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic there.
+    if (!isUnsupportedDirSync(error)) throw error;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function isUnsupportedDirSync(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EISDIR' || code === 'EPERM' || code === 'EINVAL' || code === 'EACCES';
+}
+
+/**
+ * Writes `data` to `target` atomically: a temporary file in the same directory is written,
+ * fsynced and renamed over the target, then the directory is fsynced. Readers see the old file or
+ * the new one, never a mix.
+ */
+export function writeFileAtomic(target: string, data: Uint8Array | string, mode = 0o644): void {
+  const tmp = `${target}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w', mode);
+  try {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, target);
+  fsyncDirectory(dirname(target));
+}

@@ -1,0 +1,95 @@
+/**
+ * One process per data directory. The lock is a file created exclusively, holding the owner's
+ * pid; a lock left by a process that no longer runs (killed, crashed) is taken over.
+ * @module
+ */
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+
+export const LOCK_FILE = 'kbstudio.lock';
+
+export interface DataDirLock {
+  /** True when a lock left by a process that did not stop cleanly was taken over. */
+  readonly tookOverStaleLock: boolean;
+  release(): void;
+}
+
+interface LockOwner {
+  pid: number;
+  host: string;
+}
+
+export class DataDirLockedError extends Error {
+  constructor(dir: string, owner: LockOwner) {
+    super(
+      `The data directory ${dir} is already in use by another KB Studio process (pid ${owner.pid}). ` +
+        'Stop that process first, or start with another --data directory.',
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readOwner(path: string): LockOwner | null {
+  try {
+    const owner = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
+    return typeof owner.pid === 'number' && typeof owner.host === 'string'
+      ? { pid: owner.pid, host: owner.host }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Locks held by this process. A lock file naming our own pid is otherwise taken for stale (a
+ * restarted container reuses pids), so a second open inside one process is caught here.
+ */
+const heldByThisProcess = new Set<string>();
+
+export function acquireDataDirLock(dir: string): DataDirLock {
+  const path = join(dir, LOCK_FILE);
+  if (heldByThisProcess.has(path)) {
+    throw new DataDirLockedError(dir, { pid: process.pid, host: hostname() });
+  }
+  let tookOverStaleLock = false;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx', 0o644);
+      writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname() }));
+      closeSync(fd);
+      heldByThisProcess.add(path);
+      let released = false;
+      return {
+        tookOverStaleLock,
+        release() {
+          if (released) return;
+          released = true;
+          heldByThisProcess.delete(path);
+          if (readOwner(path)?.pid === process.pid) unlinkSync(path);
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = readOwner(path);
+      // A lock written on another host (a shared folder) cannot be checked: respect it.
+      if (owner && (owner.host !== hostname() || (owner.pid !== process.pid && isRunning(owner.pid)))) {
+        throw new DataDirLockedError(dir, owner);
+      }
+      // Stale (its process is gone) or unreadable (torn by a crash while being written).
+      unlinkSync(path);
+      tookOverStaleLock = true;
+    }
+  }
+  throw new Error(`Could not lock the data directory ${dir}.`);
+}

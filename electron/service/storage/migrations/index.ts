@@ -1,0 +1,5 @@
+import { migration0001 } from './0001_init';
+import type { Migration } from './runner';
+
+/** Every migration, in order. Append only: a released migration never changes. */
+export const MIGRATIONS: readonly Migration[] = [migration0001];
