@@ -1,10 +1,12 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'artifacts/**'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
+  { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],
@@ -23,7 +25,9 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'electron', message: 'The service core must not depend on Electron.' }],
-          patterns: [{ group: ['**/renderer/**'], message: 'The service must not import the renderer.' }],
+          patterns: [
+            { group: ['**/renderer/**'], message: 'The service must not import the renderer.' },
+          ],
         },
       ],
     },

@@ -3,6 +3,8 @@
  *   --data DIR   data directory (default: ./kb-data)
  *   --port N     port, 0 for a free one (default: 8787)
  *   --host H     address to listen on (default: 127.0.0.1)
+ * Environment: KB_CUSTOMER_ID, KB_ADMIN_KEY, KB_ADMIN_SECRET (all three) override the stored
+ * credentials; KB_SNAPSHOT_BYTES sets the journal size that triggers a snapshot (tuning, tests).
  * @module
  */
 import { resolve } from 'node:path';
@@ -23,7 +25,8 @@ async function main(): Promise<void> {
     strict: true,
   });
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0 to 65535, not ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0 to 65535, not ${values.port}`);
   const logger = createConsoleLogger();
   const service = await startService({
     dataDir: resolve(values.data),
@@ -31,8 +34,10 @@ async function main(): Promise<void> {
     host: values.host,
     logger,
     editorDir: resolveEditorDir(),
+    ...(process.env.KB_SNAPSHOT_BYTES
+      ? { snapshotJournalBytes: Number(process.env.KB_SNAPSHOT_BYTES) }
+      : {}),
   });
-  console.log(`listening on ${service.url}`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -48,6 +53,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Printed last: whoever waits for this line may signal the process at once.
+  console.log(`listening on ${service.url}`);
 }
 
 main().catch((error: unknown) => {

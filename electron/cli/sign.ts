@@ -31,9 +31,13 @@ async function main(): Promise<void> {
     },
   });
   const [httpMethod, path] = positionals;
-  if (!httpMethod || !path) throw new Error('usage: npm run sign -- [options] METHOD PATH (see electron/cli/sign.ts)');
+  if (!httpMethod || !path)
+    throw new Error('usage: npm run sign -- [options] METHOD PATH (see electron/cli/sign.ts)');
   const credentials = credentialsFromEnv(process.env) ?? readCredentialsFile(resolve(values.data));
-  if (!credentials) throw new Error(`no credentials: start the service once with --data ${values.data}, or set KB_*`);
+  if (!credentials)
+    throw new Error(
+      `no credentials: start the service once with --data ${values.data}, or set KB_*`,
+    );
   const client = new OpenApiClient({ baseUrl: values.base.replace(/\/$/, ''), ...credentials });
   const [pathOnly, queryString] = path.split('?');
   const query = Object.fromEntries(new URLSearchParams(queryString ?? ''));
@@ -42,15 +46,22 @@ async function main(): Promise<void> {
   if (method2 && robotSecret === undefined) {
     const [, tenantId, robotId] = method2;
     const robots = await client.listRobots(Number(tenantId));
-    robotSecret = robots.find((robot) => robot.robotId === decodeURIComponent(robotId ?? ''))?.robotSecret;
-    if (robotSecret === undefined) throw new Error(`robot ${robotId} not found in tenant ${tenantId}`);
+    robotSecret = robots.find(
+      (robot) => robot.robotId === decodeURIComponent(robotId ?? ''),
+    )?.robotSecret;
+    if (robotSecret === undefined)
+      throw new Error(`robot ${robotId} not found in tenant ${tenantId}`);
   }
   const url = client.signedUrl(pathOnly ?? '', {
     signMethod: method2 ? 2 : 1,
     ...(robotSecret !== undefined ? { robotSecret } : {}),
     query,
   });
-  const curl = [`curl -s -X ${httpMethod.toUpperCase()}`, shellQuote(url), `-H 'Content-Type: application/json'`];
+  const curl = [
+    `curl -s -X ${httpMethod.toUpperCase()}`,
+    shellQuote(url),
+    `-H 'Content-Type: application/json'`,
+  ];
   if (values.body !== undefined) curl.push(`-d ${shellQuote(values.body)}`);
   console.log(url);
   console.log(curl.join(' '));

@@ -87,13 +87,20 @@ export class OpenApiClient {
   }
 
   /** Sends one signed request and returns the status and the envelope, success or not. */
-  async send<T = unknown>(method: string, path: string, options: SendOptions): Promise<ApiResponse<T>> {
+  async send<T = unknown>(
+    method: string,
+    path: string,
+    options: SendOptions,
+  ): Promise<ApiResponse<T>> {
     const init: RequestInit = { method, headers: { 'content-type': 'application/json' } };
     if (options.body !== undefined) {
       init.body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     }
     const response = await fetch(this.signedUrl(path, options), init);
-    return { status: response.status, body: (await response.json()) as Envelope<T> | FailureEnvelope };
+    return {
+      status: response.status,
+      body: (await response.json()) as Envelope<T> | FailureEnvelope,
+    };
   }
 
   private async call<T>(method: string, path: string, options: SendOptions): Promise<T> {
@@ -107,7 +114,10 @@ export class OpenApiClient {
   }
 
   addUser(tenantId: number, request: AddUserRequest): Promise<UserResult> {
-    return this.call('POST', `/v1/openapi/tenants/${tenantId}/users`, { signMethod: 1, body: request });
+    return this.call('POST', `/v1/openapi/tenants/${tenantId}/users`, {
+      signMethod: 1,
+      body: request,
+    });
   }
 
   updateUser(tenantId: number, userId: string, request: UpdateUserRequest): Promise<UserResult> {
@@ -118,14 +128,21 @@ export class OpenApiClient {
   }
 
   async listRobots(tenantId: number): Promise<RobotResult[]> {
-    const data = await this.call<{ list: RobotResult[] }>('GET', `/v1/openapi/tenants/${tenantId}/robots`, {
-      signMethod: 1,
-    });
+    const data = await this.call<{ list: RobotResult[] }>(
+      'GET',
+      `/v1/openapi/tenants/${tenantId}/robots`,
+      {
+        signMethod: 1,
+      },
+    );
     return data.list;
   }
 
   createRobot(tenantId: number, name: string): Promise<RobotResult> {
-    return this.call('POST', `/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1, body: { name } });
+    return this.call('POST', `/v1/openapi/tenants/${tenantId}/robots`, {
+      signMethod: 1,
+      body: { name },
+    });
   }
 
   /** A client for one robot's method-2 routes. */
@@ -146,7 +163,11 @@ export class RobotClient {
     this.basePath = `/v1/openapi/tenants/${tenantId}/robots/${encodeURIComponent(robotId)}`;
   }
 
-  send<T = unknown>(method: string, subPath: string, options: Omit<SendOptions, 'signMethod'> = {}) {
+  send<T = unknown>(
+    method: string,
+    subPath: string,
+    options: Omit<SendOptions, 'signMethod'> = {},
+  ) {
     return this.client.send<T>(method, `${this.basePath}${subPath}`, {
       signMethod: 2,
       robotSecret: this.robotSecret,
@@ -154,7 +175,11 @@ export class RobotClient {
     });
   }
 
-  private async call<T>(method: string, subPath: string, options: Omit<SendOptions, 'signMethod'> = {}) {
+  private async call<T>(
+    method: string,
+    subPath: string,
+    options: Omit<SendOptions, 'signMethod'> = {},
+  ) {
     const { status, body } = await this.send<T>(method, subPath, options);
     if (body.code !== '0') throw new KbApiError(status, body.code, body.msg ?? '');
     return body.data as T;

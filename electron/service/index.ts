@@ -68,7 +68,11 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     const robots = new RobotRegistry(options.createIndex ?? createRobotIndex);
     robots.load(store);
     const ctx: DomainContext = { store, robots, now, logger };
-    app = await buildHttpApp({ ctx, verifier: { credentials, nonces, now }, editorDir: options.editorDir ?? null });
+    app = await buildHttpApp({
+      ctx,
+      verifier: { credentials, nonces, now },
+      editorDir: options.editorDir ?? null,
+    });
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);

@@ -10,7 +10,10 @@ export function createConsoleLogger(prefix = 'kb-studio'): Logger {
     info: (message) => console.log(`[${prefix}] ${message}`),
     warn: (message) => console.warn(`[${prefix}] warn: ${message}`),
     error: (message, cause) =>
-      console.error(`[${prefix}] error: ${message}`, cause instanceof Error ? cause.stack : (cause ?? '')),
+      console.error(
+        `[${prefix}] error: ${message}`,
+        cause instanceof Error ? cause.stack : (cause ?? ''),
+      ),
   };
 }
 

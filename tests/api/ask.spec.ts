@@ -17,15 +17,29 @@ describe('ask (POST .../robot/ask)', () => {
     await robot.importRules([
       ruleInput('退货', ['怎么退货', '我想退货', '退货流程是什么'], '七天内可无理由退货。'),
       ruleInput('营业时间', ['你们几点开门', '营业时间是什么时候'], '每天九点到晚上九点。'),
-      ruleInput('Reset password', ['How do I reset my password?', 'I forgot my password'], 'Use the reset link.'),
-      ruleInput('Change password', ['How do I change my password?'], 'Open settings, then security.'),
+      ruleInput(
+        'Reset password',
+        ['How do I reset my password?', 'I forgot my password'],
+        'Use the reset link.',
+      ),
+      ruleInput(
+        'Change password',
+        ['How do I change my password?'],
+        'Open settings, then security.',
+      ),
     ]);
   });
   after(() => h.close());
 
   const ask = (body: Record<string, unknown>) =>
     robot.send<AskResult>('POST', '/robot/ask', {
-      body: { userId: 'user-1', question: '怎么退货', channel: 'API', questionType: 'TEXT', ...body },
+      body: {
+        userId: 'user-1',
+        question: '怎么退货',
+        channel: 'API',
+        questionType: 'TEXT',
+        ...body,
+      },
     });
 
   test('a question equal to a phrasing is a BESTMATCH from KB with score 1', async () => {

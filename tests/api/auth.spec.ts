@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RobotClient } from '../../electron/client/openapi-client';
-import { TEST_CREDENTIALS, registerTenantWithRobot, ruleInput, startTestService, tenantRequest } from '../helpers/service';
+import {
+  TEST_CREDENTIALS,
+  registerTenantWithRobot,
+  ruleInput,
+  startTestService,
+  tenantRequest,
+} from '../helpers/service';
 import type { TestService } from '../helpers/service';
 
 describe('signatures, refusals and their order', () => {
@@ -15,7 +21,8 @@ describe('signatures, refusals and their order', () => {
     h = await startTestService();
     ({ tenantId, robot } = await registerTenantWithRobot(h.client));
     other = await registerTenantWithRobot(h.client);
-    ruleId = (await robot.importRules([ruleInput('私有规则', ['只属于甲'])])).succeed[0]?.ruleId ?? '';
+    ruleId =
+      (await robot.importRules([ruleInput('私有规则', ['只属于甲'])])).succeed[0]?.ruleId ?? '';
   });
   after(() => h.close());
 
@@ -36,15 +43,78 @@ describe('signatures, refusals and their order', () => {
   }
 
   const refusals: [string, () => Promise<{ status: number; body: { code: string } }>, string][] = [
-    ['an unknown adminkey', () => clientWith({ adminKey: 'nope' }).send('GET', `/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1 }), 'unknown-adminkey'],
-    ['a customerId of no one', () => clientWith({ customerId: 'other' }).send('GET', `/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1 }), 'customer-mismatch'],
-    ['a wrong adminsecret', () => clientWith({ adminSecret: 'wrong' }).send('GET', `/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1 }), 'bad-signature'],
-    ['a timestamp 301 s old', () => clientWith({ now: () => Date.now() - 301_000 }).send('GET', `/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1 }), 'stale-timestamp'],
-    ['a timestamp 301 s ahead', () => clientWith({ now: () => Date.now() + 301_000 }).send('GET', `/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1 }), 'stale-timestamp'],
-    ['a timestamp in seconds', () => h.client.send('GET', `/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1, auth: { timestamp: String(Math.floor(Date.now() / 1000)) } }), 'malformed-auth-param'],
-    ['a nonce with a space', () => h.client.send('GET', `/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1, auth: { nonce: 'a b' } }), 'malformed-auth-param'],
-    ['a method-1 signature on a method-2 route', () => h.client.send('GET', `${robot.basePath}/kb/rules`, { signMethod: 1 }), 'bad-signature'],
-    ["another robot's secret", () => h.client.robot(tenantId, 'default', other.robot.robotSecret).send('GET', '/kb/rules'), 'bad-signature'],
+    [
+      'an unknown adminkey',
+      () =>
+        clientWith({ adminKey: 'nope' }).send('GET', `/v1/openapi/tenants/${tenantId}/robots`, {
+          signMethod: 1,
+        }),
+      'unknown-adminkey',
+    ],
+    [
+      'a customerId of no one',
+      () =>
+        clientWith({ customerId: 'other' }).send('GET', `/v1/openapi/tenants/${tenantId}/robots`, {
+          signMethod: 1,
+        }),
+      'customer-mismatch',
+    ],
+    [
+      'a wrong adminsecret',
+      () =>
+        clientWith({ adminSecret: 'wrong' }).send('GET', `/v1/openapi/tenants/${tenantId}/robots`, {
+          signMethod: 1,
+        }),
+      'bad-signature',
+    ],
+    [
+      'a timestamp 301 s old',
+      () =>
+        clientWith({ now: () => Date.now() - 301_000 }).send(
+          'GET',
+          `/v1/openapi/tenants/${tenantId}/robots`,
+          { signMethod: 1 },
+        ),
+      'stale-timestamp',
+    ],
+    [
+      'a timestamp 301 s ahead',
+      () =>
+        clientWith({ now: () => Date.now() + 301_000 }).send(
+          'GET',
+          `/v1/openapi/tenants/${tenantId}/robots`,
+          { signMethod: 1 },
+        ),
+      'stale-timestamp',
+    ],
+    [
+      'a timestamp in seconds',
+      () =>
+        h.client.send('GET', `/v1/openapi/tenants/${tenantId}/robots`, {
+          signMethod: 1,
+          auth: { timestamp: String(Math.floor(Date.now() / 1000)) },
+        }),
+      'malformed-auth-param',
+    ],
+    [
+      'a nonce with a space',
+      () =>
+        h.client.send('GET', `/v1/openapi/tenants/${tenantId}/robots`, {
+          signMethod: 1,
+          auth: { nonce: 'a b' },
+        }),
+      'malformed-auth-param',
+    ],
+    [
+      'a method-1 signature on a method-2 route',
+      () => h.client.send('GET', `${robot.basePath}/kb/rules`, { signMethod: 1 }),
+      'bad-signature',
+    ],
+    [
+      "another robot's secret",
+      () => h.client.robot(tenantId, 'default', other.robot.robotSecret).send('GET', '/kb/rules'),
+      'bad-signature',
+    ],
   ];
   for (const [what, send, code] of refusals) {
     test(`${what} is a 401 ${code}`, async () => {
@@ -55,12 +125,18 @@ describe('signatures, refusals and their order', () => {
   }
 
   test('a timestamp 299 s old is accepted', async () => {
-    const { status } = await clientWith({ now: () => Date.now() - 299_000 }).send('GET', `/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1 });
+    const { status } = await clientWith({ now: () => Date.now() - 299_000 }).send(
+      'GET',
+      `/v1/openapi/tenants/${tenantId}/robots`,
+      { signMethod: 1 },
+    );
     assert.equal(status, 200);
   });
 
   test('the signature compares case-insensitively', async () => {
-    const url = new URL(h.client.signedUrl(`/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1 }));
+    const url = new URL(
+      h.client.signedUrl(`/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1 }),
+    );
     url.searchParams.set('sign', (url.searchParams.get('sign') ?? '').toUpperCase());
     assert.equal((await fetch(url)).status, 200);
   });
@@ -92,19 +168,29 @@ describe('signatures, refusals and their order', () => {
   });
 
   test('method 2: bad signature parameters are a 401 before an unknown robot is a 404', async () => {
-    const { status } = await h.client.robot(tenantId, 'ghost', 'x').send('GET', '/kb/rules', { auth: { nonce: '!' } });
+    const { status } = await h.client
+      .robot(tenantId, 'ghost', 'x')
+      .send('GET', '/kb/rules', { auth: { nonce: '!' } });
     assert.equal(status, 401);
   });
 
   test('the signature is checked before the body: malformed JSON with a bad signature is a 401', async () => {
-    const { status } = await clientWith({ adminSecret: 'wrong' }).send('POST', '/v1/openapi/register/init', { signMethod: 1, body: '{oops' });
+    const { status } = await clientWith({ adminSecret: 'wrong' }).send(
+      'POST',
+      '/v1/openapi/register/init',
+      { signMethod: 1, body: '{oops' },
+    );
     assert.equal(status, 401);
   });
 
   test('an unknown route is a 404 with the failure envelope', async () => {
     const response = await fetch(`${h.service.url}/v1/openapi/nothing-here`);
     assert.equal(response.status, 404);
-    assert.deepEqual(Object.keys((await response.json()) as object).sort(), ['code', 'data', 'msg']);
+    assert.deepEqual(Object.keys((await response.json()) as object).sort(), [
+      'code',
+      'data',
+      'msg',
+    ]);
   });
 
   test('a body over 10 MiB is a 413, before authentication, and nothing is imported', async () => {
@@ -112,9 +198,15 @@ describe('signatures, refusals and their order', () => {
     const signed = await robot.send('POST', '/kb/rules/full/batch', { body: big });
     assert.equal(signed.status, 413);
     assert.equal(signed.body.code, 'body-too-large');
-    const unsigned = await fetch(`${h.service.url}${robot.basePath}/kb/rules/full/batch`, { method: 'POST', body: big });
+    const unsigned = await fetch(`${h.service.url}${robot.basePath}/kb/rules/full/batch`, {
+      method: 'POST',
+      body: big,
+    });
     assert.equal(unsigned.status, 413);
-    assert.equal((await robot.listRules()).list.some((r) => r.ruleName === 'big'), false);
+    assert.equal(
+      (await robot.listRules()).list.some((r) => r.ruleName === 'big'),
+      false,
+    );
   });
 
   // In ASCII: 1000 rules at every limit of Han text (3 bytes each in UTF-8) are 12.6 MB, over the
@@ -122,7 +214,11 @@ describe('signatures, refusals and their order', () => {
   test('the largest legal batch (1000 rules at every limit, ASCII) fits under the body limit', async () => {
     const fresh = (await registerTenantWithRobot(h.client)).robot;
     const rules = Array.from({ length: 1000 }, (_, i) =>
-      ruleInput(`${i}`.padEnd(200, 'n'), Array.from({ length: 10 }, (_, q) => `${q}`.padEnd(200, 'q')), 'a'.repeat(2000)),
+      ruleInput(
+        `${i}`.padEnd(200, 'n'),
+        Array.from({ length: 10 }, (_, q) => `${q}`.padEnd(200, 'q')),
+        'a'.repeat(2000),
+      ),
     );
     const { status, body } = await fresh.send('POST', '/kb/rules/full/batch', { body: rules });
     assert.equal(status, 200, body.msg ?? '');

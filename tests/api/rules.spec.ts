@@ -5,7 +5,15 @@ import type { BatchImportResult, RuleDetail, RuleList } from '../../electron/ser
 import { registerTenantWithRobot, ruleInput, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';
 
-const LIST_FIELDS = ['active', 'answer', 'answerContentType', 'questions', 'ruleCategoryId', 'ruleId', 'ruleName'];
+const LIST_FIELDS = [
+  'active',
+  'answer',
+  'answerContentType',
+  'questions',
+  'ruleCategoryId',
+  'ruleId',
+  'ruleName',
+];
 
 describe('knowledge rules: batch import, read, list', () => {
   let h: TestService;
@@ -16,11 +24,16 @@ describe('knowledge rules: batch import, read, list', () => {
   });
   after(() => h.close());
 
-  const importBatch = (rules: unknown) => robot.send<BatchImportResult>('POST', '/kb/rules/full/batch', { body: rules });
+  const importBatch = (rules: unknown) =>
+    robot.send<BatchImportResult>('POST', '/kb/rules/full/batch', { body: rules });
 
   test('import answers succeed with generated ids, active null, and an empty failInfo', async () => {
     const { status, body } = await importBatch([
-      ruleInput('退货政策', ['怎么退货？', '退货流程是什么', 'How do I return an item?'], '七天内可无理由退货。'),
+      ruleInput(
+        '退货政策',
+        ['怎么退货？', '退货流程是什么', 'How do I return an item?'],
+        '七天内可无理由退货。',
+      ),
     ]);
     assert.equal(status, 200);
     assert.equal(body.code, '0');
@@ -48,7 +61,9 @@ describe('knowledge rules: batch import, read, list', () => {
   });
 
   test('the single read has every field, effectBeignDate spelled as the interface has it', async () => {
-    const created = await robot.importRules([ruleInput('营业时间', ['几点开门'], '每天九点开门。')]);
+    const created = await robot.importRules([
+      ruleInput('营业时间', ['几点开门'], '每天九点开门。'),
+    ]);
     const ruleId = created.succeed[0]?.ruleId ?? '';
     const { status, body } = await robot.send<RuleDetail>('GET', `/kb/rules/${ruleId}`);
     assert.equal(status, 200);
@@ -75,15 +90,35 @@ describe('knowledge rules: batch import, read, list', () => {
 
   const limits: [string, Record<string, unknown>, boolean, RegExp?][] = [
     ['a 200-character ruleName', { ruleName: '规'.repeat(200) }, true],
-    ['a 201-character ruleName', { ruleName: '规'.repeat(201) }, false, /ruleName must be at most 200/],
+    [
+      'a 201-character ruleName',
+      { ruleName: '规'.repeat(201) },
+      false,
+      /ruleName must be at most 200/,
+    ],
     ['10 questions', { questions: Array.from({ length: 10 }, (_, i) => `问题${i}`) }, true],
-    ['11 questions', { questions: Array.from({ length: 11 }, (_, i) => `问题${i}`) }, false, /questions must have at most 10/],
+    [
+      '11 questions',
+      { questions: Array.from({ length: 11 }, (_, i) => `问题${i}`) },
+      false,
+      /questions must have at most 10/,
+    ],
     ['no questions', { questions: [] }, false, /questions must have at least 1/],
     ['a 200-character question', { questions: ['问'.repeat(200)] }, true],
-    ['a 201-character question', { questions: ['问'.repeat(201)] }, false, /questions\[0\] must be at most 200/],
+    [
+      'a 201-character question',
+      { questions: ['问'.repeat(201)] },
+      false,
+      /questions\[0\] must be at most 200/,
+    ],
     ['a blank question', { questions: ['ok', '  '] }, false, /questions\[1\] must not be blank/],
     ['a 2000-character answer', { answer: '答'.repeat(2000) }, true],
-    ['a 2001-character answer', { answer: '答'.repeat(2001) }, false, /answer must be at most 2000/],
+    [
+      'a 2001-character answer',
+      { answer: '答'.repeat(2001) },
+      false,
+      /answer must be at most 2000/,
+    ],
     ['an IMAGE answer', { answerContentType: 'IMAGE' }, false, /answerContentType must be TEXT/],
     ['a missing answer', { answer: undefined }, false, /answer is required/],
     ['a string as questions', { questions: 'one question' }, false, /questions must be an array/],
@@ -143,7 +178,9 @@ describe('knowledge rules: batch import, read, list', () => {
 
   test('1000 rules in one batch are accepted; 1001 are refused whole with 400', async () => {
     const make = (count: number, prefix: string) =>
-      Array.from({ length: count }, (_, i) => ruleInput(`${prefix} ${i}`, [`${prefix} question ${i}`]));
+      Array.from({ length: count }, (_, i) =>
+        ruleInput(`${prefix} ${i}`, [`${prefix} question ${i}`]),
+      );
     const ok = await robot.importRules(make(1000, 'thousand'));
     assert.equal(ok.succeed.length, 1000);
     const { status, body } = await importBatch(make(1001, 'too many'));
@@ -161,7 +198,9 @@ describe('knowledge rules: batch import, read, list', () => {
 
   test('list: creation order, list fields only, true totalCount, empty page past the end', async () => {
     const fresh = (await registerTenantWithRobot(h.client)).robot;
-    await fresh.importRules(Array.from({ length: 25 }, (_, i) => ruleInput(`规则 ${i}`, [`问题 ${i}`])));
+    await fresh.importRules(
+      Array.from({ length: 25 }, (_, i) => ruleInput(`规则 ${i}`, [`问题 ${i}`])),
+    );
     const { status, body } = await fresh.send<RuleList>('GET', '/kb/rules');
     assert.equal(status, 200);
     assert.equal(body.msg, 'success');
@@ -185,7 +224,13 @@ describe('knowledge rules: batch import, read, list', () => {
   });
 
   test('bad page or pageSize is a 400', async () => {
-    const queries: Record<string, string | number>[] = [{ pageSize: 0 }, { pageSize: 1001 }, { page: -1 }, { page: 'abc' }, { pageSize: 1.5 }];
+    const queries: Record<string, string | number>[] = [
+      { pageSize: 0 },
+      { pageSize: 1001 },
+      { page: -1 },
+      { page: 'abc' },
+      { pageSize: 1.5 },
+    ];
     for (const query of queries) {
       const { status, body } = await robot.send('GET', '/kb/rules', { query });
       assert.equal(status, 400, JSON.stringify(query));

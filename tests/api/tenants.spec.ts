@@ -56,15 +56,50 @@ describe('create tenant (POST /v1/openapi/register/init)', () => {
 
   const refused: [string, Record<string, unknown>, string, RegExp][] = [
     ['a 1-character username', { username: 'a' }, 'invalid-field', /username must be at least 2/],
-    ['a 16-character username', { username: 'a'.repeat(16) }, 'invalid-field', /username must be at most 15/],
-    ['a 16-Han-character username', { username: '汉'.repeat(16) }, 'invalid-field', /username must be at most 15/],
-    ['a username with a hyphen', { username: 'ab-cd' }, 'invalid-field', /username may contain only/],
-    ['a 5-character password', { password: '12345' }, 'invalid-field', /password must be at least 6/],
-    ['a 16-character password', { password: 'p'.repeat(16) }, 'invalid-field', /password must be at most 15/],
+    [
+      'a 16-character username',
+      { username: 'a'.repeat(16) },
+      'invalid-field',
+      /username must be at most 15/,
+    ],
+    [
+      'a 16-Han-character username',
+      { username: '汉'.repeat(16) },
+      'invalid-field',
+      /username must be at most 15/,
+    ],
+    [
+      'a username with a hyphen',
+      { username: 'ab-cd' },
+      'invalid-field',
+      /username may contain only/,
+    ],
+    [
+      'a 5-character password',
+      { password: '12345' },
+      'invalid-field',
+      /password must be at least 6/,
+    ],
+    [
+      'a 16-character password',
+      { password: 'p'.repeat(16) },
+      'invalid-field',
+      /password must be at most 15/,
+    ],
     ['a blank password', { password: '       ' }, 'invalid-field', /password must not be blank/],
     ['a landline number', { phoneNumber: '02012345678' }, 'invalid-field', /phoneNumber must be/],
-    ['a malformed mail', { mail: 'admin@localhost' }, 'invalid-field', /mail must be a valid e-mail/],
-    ['a 51-character company', { company: 'c'.repeat(51) }, 'invalid-field', /company must be at most 50/],
+    [
+      'a malformed mail',
+      { mail: 'admin@localhost' },
+      'invalid-field',
+      /mail must be a valid e-mail/,
+    ],
+    [
+      'a 51-character company',
+      { company: 'c'.repeat(51) },
+      'invalid-field',
+      /company must be at most 50/,
+    ],
     ['a missing mail', { mail: undefined }, 'missing-field', /mail is required/],
     ['a number as username', { username: 12345 }, 'invalid-field', /username must be a string/],
   ];

@@ -15,10 +15,17 @@ describe('administrators (add and update)', () => {
   const add = (body: unknown, tenant: number | string = tenantId) =>
     h.client.send('POST', `/v1/openapi/tenants/${tenant}/users`, { signMethod: 1, body });
   const update = (userId: string, body: unknown) =>
-    h.client.send('PUT', `/v1/openapi/tenants/${tenantId}/users/${userId}`, { signMethod: 1, body });
+    h.client.send('PUT', `/v1/openapi/tenants/${tenantId}/users/${userId}`, {
+      signMethod: 1,
+      body,
+    });
 
   test('add answers userId, username, an empty password and role, with msg null', async () => {
-    const { status, body } = await add({ username: '客服_01', password: 'pass-word1', role: 'ADMIN' });
+    const { status, body } = await add({
+      username: '客服_01',
+      password: 'pass-word1',
+      role: 'ADMIN',
+    });
     assert.equal(status, 200);
     assert.equal(body.code, '0');
     assert.equal(body.msg, null);
@@ -31,44 +38,71 @@ describe('administrators (add and update)', () => {
   });
 
   test('a username taken in the tenant, ASCII case aside, is a 409 (the first admin counts)', async () => {
-    const { status, body } = await add({ username: 'FOUNDER', password: 'secret123', role: 'ADMIN' });
+    const { status, body } = await add({
+      username: 'FOUNDER',
+      password: 'secret123',
+      role: 'ADMIN',
+    });
     assert.equal(status, 409);
     assert.equal(body.code, 'username-taken');
   });
 
   test('the same username in another tenant is fine', async () => {
     const other = (await h.client.registerTenant(tenantRequest())).tenantId;
-    const { status } = await add({ username: 'Founder', password: 'secret123', role: 'ADMIN' }, other);
+    const { status } = await add(
+      { username: 'Founder', password: 'secret123', role: 'ADMIN' },
+      other,
+    );
     assert.equal(status, 200);
   });
 
   test('role must be ADMIN', async () => {
-    const { status, body } = await add({ username: 'someone', password: 'secret123', role: 'OWNER' });
+    const { status, body } = await add({
+      username: 'someone',
+      password: 'secret123',
+      role: 'OWNER',
+    });
     assert.equal(status, 400);
     assert.match(body.msg ?? '', /role must be ADMIN/);
   });
 
   test('unknown tenants are 404, including ids with leading zeros', async () => {
     for (const tenant of ['999999', `0${tenantId}`, 'abc']) {
-      const { status, body } = await add({ username: 'nobody', password: 'secret123', role: 'ADMIN' }, tenant);
+      const { status, body } = await add(
+        { username: 'nobody', password: 'secret123', role: 'ADMIN' },
+        tenant,
+      );
       assert.equal(status, 404, tenant);
       assert.equal(body.code, 'tenant-not-found');
     }
   });
 
   test('update changes only the fields given and never returns the password', async () => {
-    const user = await h.client.addUser(tenantId, { username: 'editor1', password: 'secret123', role: 'ADMIN' });
+    const user = await h.client.addUser(tenantId, {
+      username: 'editor1',
+      password: 'secret123',
+      role: 'ADMIN',
+    });
     const { status, body } = await update(user.userId, { username: 'editor_一号' });
     assert.equal(status, 200);
     assert.equal(body.msg, null);
-    assert.deepEqual(body.data, { userId: user.userId, username: 'editor_一号', password: '', role: 'ADMIN' });
+    assert.deepEqual(body.data, {
+      userId: user.userId,
+      username: 'editor_一号',
+      password: '',
+      role: 'ADMIN',
+    });
     const again = await h.client.updateUser(tenantId, user.userId, { password: 'new-secret1' });
     assert.equal(again.username, 'editor_一号');
     assert.equal(again.password, '');
   });
 
   test('update with none of the fields, or a null, is a 400', async () => {
-    const user = await h.client.addUser(tenantId, { username: 'editor2', password: 'secret123', role: 'ADMIN' });
+    const user = await h.client.addUser(tenantId, {
+      username: 'editor2',
+      password: 'secret123',
+      role: 'ADMIN',
+    });
     const empty = await update(user.userId, { nickname: 'x' });
     assert.equal(empty.status, 400);
     assert.equal(empty.body.code, 'missing-field');
@@ -78,7 +112,11 @@ describe('administrators (add and update)', () => {
   });
 
   test("update to another administrator's username is a 409; keeping one's own is fine", async () => {
-    const user = await h.client.addUser(tenantId, { username: 'editor3', password: 'secret123', role: 'ADMIN' });
+    const user = await h.client.addUser(tenantId, {
+      username: 'editor3',
+      password: 'secret123',
+      role: 'ADMIN',
+    });
     assert.equal((await update(user.userId, { username: 'founder' })).status, 409);
     assert.equal((await update(user.userId, { username: 'EDITOR3' })).status, 200);
   });

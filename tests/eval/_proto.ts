@@ -211,7 +211,9 @@ function build2(
   cfg: { maxW: number; cenW: number },
 ): Model {
   const models = parts.map((part) => {
-    const raw = rules.map((r) => [...r.questions, ...(useName ? [r.ruleName.replace(/_/g, ' ')] : [])].map(part.feat));
+    const raw = rules.map((r) =>
+      [...r.questions, ...(useName ? [r.ruleName.replace(/_/g, ' ')] : [])].map(part.feat),
+    );
     const space = new RuleSpace();
     if (part.icf) space.fitRules(raw);
     else space.fit(raw.flat());
@@ -242,23 +244,67 @@ let useName = false;
 const configs2: Record<string, (rules: DS['rules']) => Model> = {
   wordICF: (r) => build2(r, [{ feat: wordFeatures, w: 1, icf: true }], { maxW: 0.5, cenW: 0.5 }),
   wordCharMC: (r) =>
-    build2(r, [{ feat: wordFeatures, w: 1, icf: false }, { feat: charFeatures, w: 1, icf: false }], { maxW: 0.5, cenW: 0.5 }),
+    build2(
+      r,
+      [
+        { feat: wordFeatures, w: 1, icf: false },
+        { feat: charFeatures, w: 1, icf: false },
+      ],
+      { maxW: 0.5, cenW: 0.5 },
+    ),
   wordCharICF: (r) =>
-    build2(r, [{ feat: wordFeatures, w: 1, icf: true }, { feat: charFeatures, w: 1, icf: true }], { maxW: 0.5, cenW: 0.5 }),
+    build2(
+      r,
+      [
+        { feat: wordFeatures, w: 1, icf: true },
+        { feat: charFeatures, w: 1, icf: true },
+      ],
+      { maxW: 0.5, cenW: 0.5 },
+    ),
   wordCharBiMC: (r) =>
-    build2(r, [{ feat: wordFeatures, w: 1, icf: false }, { feat: charFeatures, w: 1, icf: false }, { feat: wordBigrams, w: 0.5, icf: false }], { maxW: 0.5, cenW: 0.5 }),
+    build2(
+      r,
+      [
+        { feat: wordFeatures, w: 1, icf: false },
+        { feat: charFeatures, w: 1, icf: false },
+        { feat: wordBigrams, w: 0.5, icf: false },
+      ],
+      { maxW: 0.5, cenW: 0.5 },
+    ),
   wordCharCen: (r) =>
-    build2(r, [{ feat: wordFeatures, w: 1, icf: false }, { feat: charFeatures, w: 1, icf: false }], { maxW: 0.3, cenW: 0.7 }),
+    build2(
+      r,
+      [
+        { feat: wordFeatures, w: 1, icf: false },
+        { feat: charFeatures, w: 1, icf: false },
+      ],
+      { maxW: 0.3, cenW: 0.7 },
+    ),
 };
 for (const [name, mk] of Object.entries(configs2)) {
   if (only && !name.includes(only)) continue;
-  console.log(name.padEnd(14), 'bankDev', evalQueries(bank, mk).toFixed(3), 'bankLOO', evalLoo(bank, mk).toFixed(3), 'smpLOO', evalLoo(smp, mk).toFixed(3));
+  console.log(
+    name.padEnd(14),
+    'bankDev',
+    evalQueries(bank, mk).toFixed(3),
+    'bankLOO',
+    evalLoo(bank, mk).toFixed(3),
+    'smpLOO',
+    evalLoo(smp, mk).toFixed(3),
+  );
 }
 useName = true;
 console.log('withName', 'bankDev', evalQueries(bank, configs2.wordCharMC!).toFixed(3));
 if (process.argv[3] === 'errors') {
   useName = true;
-  const m = build2(bank.rules, [{ feat: wordFeatures, w: 1, icf: true }, { feat: charFeatures, w: 1, icf: true }], { maxW: 0.3, cenW: 0.7 });
+  const m = build2(
+    bank.rules,
+    [
+      { feat: wordFeatures, w: 1, icf: true },
+      { feat: charFeatures, w: 1, icf: true },
+    ],
+    { maxW: 0.3, cenW: 0.7 },
+  );
   const names = bank.rules.map((r) => r.ruleName);
   const conf = new Map<string, number>();
   let shown = 0;
@@ -277,20 +323,105 @@ if (process.argv[3] === 'errors') {
 if (process.argv[3] === 'grid') {
   useName = true;
   const mkC = (cen: number, bi: number, ch: number) => (r: DS['rules']) =>
-    build2(r, [{ feat: wordFeatures, w: 1, icf: true }, { feat: charFeatures, w: ch, icf: true }, { feat: wordBigrams, w: bi, icf: true }], { maxW: 1 - cen, cenW: cen });
-  for (const [cen, bi, ch] of [[0.7, 0, 1], [0.7, 0.3, 1], [0.7, 0.5, 1], [0.85, 0.3, 1], [0.7, 0.3, 0.5], [0.7, 0.3, 2], [1, 0.3, 1]] as const) {
-    console.log(cen, bi, ch, 'bankDev', evalQueries(bank, mkC(cen, bi, ch)).toFixed(3), 'smpLOO', evalLoo(smp, mkC(cen, bi, ch)).toFixed(3));
+    build2(
+      r,
+      [
+        { feat: wordFeatures, w: 1, icf: true },
+        { feat: charFeatures, w: ch, icf: true },
+        { feat: wordBigrams, w: bi, icf: true },
+      ],
+      { maxW: 1 - cen, cenW: cen },
+    );
+  for (const [cen, bi, ch] of [
+    [0.7, 0, 1],
+    [0.7, 0.3, 1],
+    [0.7, 0.5, 1],
+    [0.85, 0.3, 1],
+    [0.7, 0.3, 0.5],
+    [0.7, 0.3, 2],
+    [1, 0.3, 1],
+  ] as const) {
+    console.log(
+      cen,
+      bi,
+      ch,
+      'bankDev',
+      evalQueries(bank, mkC(cen, bi, ch)).toFixed(3),
+      'smpLOO',
+      evalLoo(smp, mkC(cen, bi, ch)).toFixed(3),
+    );
   }
 }
 if (process.argv[3] === 'stop') {
   useName = true;
   const mkC = (r: DS['rules']) =>
-    build2(r, [{ feat: wordFeatures, w: 1, icf: true }, { feat: charFeatures, w: 0.5, icf: true }, { feat: wordBigrams, w: 0.3, icf: true }], { maxW: 0.3, cenW: 0.7 });
+    build2(
+      r,
+      [
+        { feat: wordFeatures, w: 1, icf: true },
+        { feat: charFeatures, w: 0.5, icf: true },
+        { feat: wordBigrams, w: 0.3, icf: true },
+      ],
+      { maxW: 0.3, cenW: 0.7 },
+    );
   const sw = ENGLISH_STOP_WORDS as Set<string>;
   const saved = [...sw];
-  for (const keep of [['can', 'will', 'would', 'could', 'should', 'may', 'do', 'does', 'did'], ['i', 'me', 'my', 'you', 'your', 'it', 'this', 'that'], ['to', 'of', 'in', 'on', 'at', 'for'], saved]) {
+  for (const keep of [
+    ['can', 'will', 'would', 'could', 'should', 'may', 'do', 'does', 'did'],
+    ['i', 'me', 'my', 'you', 'your', 'it', 'this', 'that'],
+    ['to', 'of', 'in', 'on', 'at', 'for'],
+    saved,
+  ]) {
     for (const k of keep) sw.delete(k);
     console.log('without', keep.slice(0, 3), 'bankDev', evalQueries(bank, mkC).toFixed(3));
     for (const k of saved) sw.add(k);
   }
+}
+if (process.argv[3] === 'stop2') {
+  useName = true;
+  const sw = ENGLISH_STOP_WORDS as Set<string>;
+  const saved = [...sw];
+  for (const ch of [0, 0.5])
+    for (const stops of [
+      [],
+      ['a', 'an', 'the'],
+      [
+        'a',
+        'an',
+        'the',
+        'please',
+        'hi',
+        'hello',
+        'hey',
+        'thanks',
+        'thank',
+        'just',
+        'really',
+        'very',
+      ],
+    ]) {
+      sw.clear();
+      for (const k of stops) sw.add(k);
+      const mkC = (r: DS['rules']) =>
+        build2(
+          r,
+          [
+            { feat: wordFeatures, w: 1, icf: true },
+            { feat: charFeatures, w: ch, icf: true },
+            { feat: wordBigrams, w: 0.3, icf: true },
+          ],
+          { maxW: 0.3, cenW: 0.7 },
+        );
+      console.log(
+        'ch',
+        ch,
+        'stops',
+        stops.length,
+        'bankDev',
+        evalQueries(bank, mkC).toFixed(3),
+        'bankLOO',
+        evalLoo(bank, mkC).toFixed(3),
+      );
+    }
+  for (const k of saved) sw.add(k);
 }

@@ -37,9 +37,12 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(options: Partial<ServiceOptions> = {}): Promise<TestService> {
+export async function startTestService(
+  options: Partial<ServiceOptions> = {},
+): Promise<TestService> {
   const dataDir = options.dataDir ?? makeDataDir();
-  const start = () => startService({ logger: silentLogger, env: TEST_ENV, ...options, dataDir, port: 0 });
+  const start = () =>
+    startService({ logger: silentLogger, env: TEST_ENV, ...options, dataDir, port: 0 });
   const harness: TestService = {
     service: await start(),
     client: undefined as unknown as OpenApiClient,

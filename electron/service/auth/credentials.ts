@@ -36,9 +36,15 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv): CustomerCredentials 
 
 export function readCredentialsFile(dataDir: string): CustomerCredentials | null {
   try {
-    const parsed = JSON.parse(readFileSync(join(dataDir, CREDENTIALS_FILE), 'utf8')) as Partial<CustomerCredentials>;
+    const parsed = JSON.parse(
+      readFileSync(join(dataDir, CREDENTIALS_FILE), 'utf8'),
+    ) as Partial<CustomerCredentials>;
     if (parsed.customerId && parsed.adminKey && parsed.adminSecret) {
-      return { customerId: parsed.customerId, adminKey: parsed.adminKey, adminSecret: parsed.adminSecret };
+      return {
+        customerId: parsed.customerId,
+        adminKey: parsed.adminKey,
+        adminSecret: parsed.adminSecret,
+      };
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

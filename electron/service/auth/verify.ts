@@ -8,7 +8,13 @@ import { LIMITS } from '../limits';
 import { ServiceError } from '../errors';
 import type { CustomerCredentials } from './credentials';
 import type { NonceStore } from './nonce-store';
-import { NONCE_PATTERN, TIMESTAMP_PATTERN, computeSign, constantTimeEqual, signaturesMatch } from './signature';
+import {
+  NONCE_PATTERN,
+  TIMESTAMP_PATTERN,
+  computeSign,
+  constantTimeEqual,
+  signaturesMatch,
+} from './signature';
 import type { SignMethod } from './signature';
 
 const PARAMS = ['adminkey', 'customerId', 'nonce', 'timestamp', 'sign'] as const;
@@ -26,7 +32,10 @@ export interface VerifierDeps {
   now: () => number;
 }
 
-function unauthorized(code: ConstructorParameters<typeof ServiceError>[0], message: string): ServiceError {
+function unauthorized(
+  code: ConstructorParameters<typeof ServiceError>[0],
+  message: string,
+): ServiceError {
   return new ServiceError(code, message);
 }
 
@@ -51,12 +60,21 @@ export function verifySignedRequest(
     }
     values[name] = value;
   }
-  const { adminkey, customerId, nonce, timestamp, sign } = values as Record<(typeof PARAMS)[number], string>;
+  const { adminkey, customerId, nonce, timestamp, sign } = values as Record<
+    (typeof PARAMS)[number],
+    string
+  >;
   if (!NONCE_PATTERN.test(nonce)) {
-    throw unauthorized('malformed-auth-param', 'nonce must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -.');
+    throw unauthorized(
+      'malformed-auth-param',
+      'nonce must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -.',
+    );
   }
   if (!TIMESTAMP_PATTERN.test(timestamp)) {
-    throw unauthorized('malformed-auth-param', 'timestamp must be milliseconds since the Unix epoch (13 digits).');
+    throw unauthorized(
+      'malformed-auth-param',
+      'timestamp must be milliseconds since the Unix epoch (13 digits).',
+    );
   }
   if (!/^[0-9a-fA-F]{32}$/.test(sign)) {
     throw unauthorized('malformed-auth-param', 'sign must be 32 hexadecimal digits (an MD5).');
@@ -71,7 +89,10 @@ export function verifySignedRequest(
   const now = deps.now();
   const ts = Number(timestamp);
   if (Math.abs(now - ts) > LIMITS.timestampWindowMs) {
-    throw unauthorized('stale-timestamp', 'The timestamp is more than 300 seconds away from the server clock.');
+    throw unauthorized(
+      'stale-timestamp',
+      'The timestamp is more than 300 seconds away from the server clock.',
+    );
   }
   if (ts < nonces.notBefore) {
     throw unauthorized(
@@ -88,8 +109,12 @@ export function verifySignedRequest(
     uri: request.uri,
     ...(method === 2 ? { robotsecret: robotSecret() } : {}),
   });
-  if (!signaturesMatch(expected, sign)) throw unauthorized('bad-signature', 'The signature is wrong.');
+  if (!signaturesMatch(expected, sign))
+    throw unauthorized('bad-signature', 'The signature is wrong.');
   if (!nonces.use(`${adminkey}\n${nonce}`, now)) {
-    throw unauthorized('replayed-nonce', 'This nonce has already been used: sign each request with a new nonce.');
+    throw unauthorized(
+      'replayed-nonce',
+      'This nonce has already been used: sign each request with a new nonce.',
+    );
   }
 }

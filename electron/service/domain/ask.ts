@@ -38,7 +38,9 @@ export function ask(ctx: DomainContext, robot: RobotEntry, question: string): As
       // The index follows every write, so a missing row means a bug, not a user error: answer
       // with the fallback rather than fail the caller.
       if (!row) {
-        ctx.logger.error(`index returned rule ${decision.top.ruleId}, which is not in the database`);
+        ctx.logger.error(
+          `index returned rule ${decision.top.ruleId}, which is not in the database`,
+        );
         return { result: fallback(robot), decision };
       }
       return {

@@ -30,14 +30,20 @@ export class RobotRegistry {
   /** Loads every robot and builds every index from the database (at start). */
   load(store: Store): void {
     this.robots.clear();
-    const rows = store.all<{ tenant_id: number; robot_id: string; name: string; secret: string; settings: string }>(
-      'SELECT tenant_id, robot_id, name, secret, settings FROM robots',
-    );
-    for (const row of rows) this.put(row.tenant_id, row.robot_id, row.name, row.secret, row.settings);
+    const rows = store.all<{
+      tenant_id: number;
+      robot_id: string;
+      name: string;
+      secret: string;
+      settings: string;
+    }>('SELECT tenant_id, robot_id, name, secret, settings FROM robots');
+    for (const row of rows)
+      this.put(row.tenant_id, row.robot_id, row.name, row.secret, row.settings);
     const rules = store.all<RuleRow>(
       'SELECT rule_id, tenant_id, robot_id, rule_name, questions, active, effect_begin, effect_end FROM rules ORDER BY rule_seq',
     );
-    for (const rule of rules) this.get(rule.tenant_id, rule.robot_id)?.index.upsert(ruleRowToMatchable(rule));
+    for (const rule of rules)
+      this.get(rule.tenant_id, rule.robot_id)?.index.upsert(ruleRowToMatchable(rule));
   }
 
   get(tenantId: number, robotId: string): RobotEntry | undefined {
@@ -48,7 +54,13 @@ export class RobotRegistry {
     return [...this.robots.values()].filter((robot) => robot.tenantId === tenantId);
   }
 
-  put(tenantId: number, robotId: string, name: string, secret: string, settingsJson: string): RobotEntry {
+  put(
+    tenantId: number,
+    robotId: string,
+    name: string,
+    secret: string,
+    settingsJson: string,
+  ): RobotEntry {
     const existing = this.get(tenantId, robotId);
     const entry: RobotEntry = {
       tenantId,

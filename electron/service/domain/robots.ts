@@ -17,16 +17,18 @@ export function toRobotResult(robot: RobotEntry): RobotResult {
 }
 
 /** Inserts a robot inside a write transaction; the caller registers it once committed. */
-export function insertRobot(tx: Tx, tenantId: number, robotId: string, name: string, createdAt: number) {
+export function insertRobot(
+  tx: Tx,
+  tenantId: number,
+  robotId: string,
+  name: string,
+  createdAt: number,
+) {
   const secret = randomToken(32);
-  tx.run('INSERT INTO robots (tenant_id, robot_id, name, secret, settings, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    tenantId,
-    robotId,
-    name,
-    secret,
-    '{}',
-    createdAt,
-  ]);
+  tx.run(
+    'INSERT INTO robots (tenant_id, robot_id, name, secret, settings, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [tenantId, robotId, name, secret, '{}', createdAt],
+  );
   return { tenantId, robotId, name, secret, settings: '{}' };
 }
 
@@ -46,10 +48,17 @@ export function createRobot(ctx: DomainContext, tenantId: number, name: string):
   const created = ctx.store.write((tx) => {
     let robotId: string;
     do robotId = `r${randomBytes(6).toString('hex')}`;
-    while (tx.get('SELECT 1 AS found FROM robots WHERE tenant_id = ? AND robot_id = ?', [tenantId, robotId]));
+    while (
+      tx.get('SELECT 1 AS found FROM robots WHERE tenant_id = ? AND robot_id = ?', [
+        tenantId,
+        robotId,
+      ])
+    );
     return insertRobot(tx, tenantId, robotId, name, ctx.now());
   });
-  return toRobotResult(ctx.robots.put(tenantId, created.robotId, created.name, created.secret, created.settings));
+  return toRobotResult(
+    ctx.robots.put(tenantId, created.robotId, created.name, created.secret, created.settings),
+  );
 }
 
 /** The robot named in a path, or a 404. */
@@ -57,7 +66,10 @@ export function requireRobot(ctx: DomainContext, tenantId: number, robotId: stri
   const robot = ctx.robots.get(tenantId, robotId);
   if (!robot) {
     assertTenantExists(ctx, tenantId);
-    throw new ServiceError('robot-not-found', `Robot ${robotId} does not exist in tenant ${tenantId}.`);
+    throw new ServiceError(
+      'robot-not-found',
+      `Robot ${robotId} does not exist in tenant ${tenantId}.`,
+    );
   }
   return robot;
 }

@@ -4,7 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
-import type { BatchFailure, BatchImportResult, RuleDetail, RuleInput, RuleList, RuleListItem } from '../api-types';
+import type {
+  BatchFailure,
+  BatchImportResult,
+  RuleDetail,
+  RuleInput,
+  RuleList,
+  RuleListItem,
+} from '../api-types';
 import { ServiceError } from '../errors';
 import { check } from '../validation/ajv';
 import type { DomainContext } from './context';
@@ -46,11 +53,10 @@ export function importRules(
     const key = ruleNameKey(input.ruleName);
     const taken =
       claimed.has(key) ||
-      ctx.store.get('SELECT 1 AS found FROM rules WHERE tenant_id = ? AND robot_id = ? AND name_key = ?', [
-        tenantId,
-        robotId,
-        key,
-      ]) !== undefined;
+      ctx.store.get(
+        'SELECT 1 AS found FROM rules WHERE tenant_id = ? AND robot_id = ? AND name_key = ?',
+        [tenantId, robotId, key],
+      ) !== undefined;
     if (taken) {
       failInfo.push({
         index,
@@ -106,7 +112,11 @@ export function importRules(
   return { failInfo, succeed };
 }
 
-export function findRule(ctx: DomainContext, robot: RobotEntry, ruleId: string): FullRuleRow | undefined {
+export function findRule(
+  ctx: DomainContext,
+  robot: RobotEntry,
+  ruleId: string,
+): FullRuleRow | undefined {
   return ctx.store.get<FullRuleRow>(
     `SELECT ${RULE_COLUMNS} FROM rules WHERE rule_id = ? AND tenant_id = ? AND robot_id = ?`,
     [ruleId, robot.tenantId, robot.robotId],
@@ -115,11 +125,20 @@ export function findRule(ctx: DomainContext, robot: RobotEntry, ruleId: string):
 
 export function getRule(ctx: DomainContext, robot: RobotEntry, ruleId: string): RuleDetail {
   const row = findRule(ctx, robot, ruleId);
-  if (!row) throw new ServiceError('rule-not-found', `Rule ${ruleId} does not exist in robot ${robot.robotId}.`);
+  if (!row)
+    throw new ServiceError(
+      'rule-not-found',
+      `Rule ${ruleId} does not exist in robot ${robot.robotId}.`,
+    );
   return ruleRowToDetail(row);
 }
 
-export function listRules(ctx: DomainContext, robot: RobotEntry, page: number, pageSize: number): RuleList {
+export function listRules(
+  ctx: DomainContext,
+  robot: RobotEntry,
+  page: number,
+  pageSize: number,
+): RuleList {
   const where = [robot.tenantId, robot.robotId];
   const count = ctx.store.get<{ total: number }>(
     'SELECT COUNT(*) AS total FROM rules WHERE tenant_id = ? AND robot_id = ?',

@@ -26,18 +26,35 @@ export function insertUser(tx: Tx, tenantId: number, user: NewUser, now: number)
   const userId = randomUUID();
   tx.run(
     'INSERT INTO users (user_id, tenant_id, username, username_key, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [userId, tenantId, user.username, usernameKey(user.username), user.passwordHash, user.role, now, now],
+    [
+      userId,
+      tenantId,
+      user.username,
+      usernameKey(user.username),
+      user.passwordHash,
+      user.role,
+      now,
+      now,
+    ],
   );
   return userId;
 }
 
-function assertUsernameFree(tx: Tx, tenantId: number, username: string, exceptUserId?: string): void {
-  const holder = tx.get<{ user_id: string }>('SELECT user_id FROM users WHERE tenant_id = ? AND username_key = ?', [
-    tenantId,
-    usernameKey(username),
-  ]);
+function assertUsernameFree(
+  tx: Tx,
+  tenantId: number,
+  username: string,
+  exceptUserId?: string,
+): void {
+  const holder = tx.get<{ user_id: string }>(
+    'SELECT user_id FROM users WHERE tenant_id = ? AND username_key = ?',
+    [tenantId, usernameKey(username)],
+  );
   if (holder && holder.user_id !== exceptUserId) {
-    throw new ServiceError('username-taken', `The username ${username} is already taken in this tenant.`);
+    throw new ServiceError(
+      'username-taken',
+      `The username ${username} is already taken in this tenant.`,
+    );
   }
 }
 
@@ -45,14 +62,23 @@ function toUserResult(row: { user_id: string; username: string; role: string }):
   return { userId: row.user_id, username: row.username, password: '', role: row.role };
 }
 
-export async function addUser(ctx: DomainContext, tenantId: number, input: AddUserRequest): Promise<UserResult> {
+export async function addUser(
+  ctx: DomainContext,
+  tenantId: number,
+  input: AddUserRequest,
+): Promise<UserResult> {
   assertTenantExists(ctx, tenantId);
   const passwordHash = await hashPassword(input.password);
   const userId = ctx.store.write((tx) => {
     // Checked inside the write: another request may have taken the name while we hashed.
     assertTenantExists(ctx, tenantId);
     assertUsernameFree(tx, tenantId, input.username);
-    return insertUser(tx, tenantId, { username: input.username, passwordHash, role: input.role }, ctx.now());
+    return insertUser(
+      tx,
+      tenantId,
+      { username: input.username, passwordHash, role: input.role },
+      ctx.now(),
+    );
   });
   return toUserResult({ user_id: userId, username: input.username, role: input.role });
 }
@@ -69,21 +95,27 @@ export async function updateUser(
       'SELECT user_id, username, role FROM users WHERE tenant_id = ? AND user_id = ?',
       [tenantId, userId],
     );
-  if (!find()) throw new ServiceError('user-not-found', `User ${userId} does not exist in tenant ${tenantId}.`);
-  const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+  if (!find())
+    throw new ServiceError(
+      'user-not-found',
+      `User ${userId} does not exist in tenant ${tenantId}.`,
+    );
+  const passwordHash =
+    input.password === undefined ? undefined : await hashPassword(input.password);
   return ctx.store.write((tx) => {
     const current = find();
-    if (!current) throw new ServiceError('user-not-found', `User ${userId} does not exist in tenant ${tenantId}.`);
+    if (!current)
+      throw new ServiceError(
+        'user-not-found',
+        `User ${userId} does not exist in tenant ${tenantId}.`,
+      );
     const username = input.username ?? current.username;
     const role = input.role ?? current.role;
     if (input.username !== undefined) assertUsernameFree(tx, tenantId, input.username, userId);
-    tx.run('UPDATE users SET username = ?, username_key = ?, role = ?, updated_at = ? WHERE user_id = ?', [
-      username,
-      usernameKey(username),
-      role,
-      ctx.now(),
-      userId,
-    ]);
+    tx.run(
+      'UPDATE users SET username = ?, username_key = ?, role = ?, updated_at = ? WHERE user_id = ?',
+      [username, usernameKey(username), role, ctx.now(), userId],
+    );
     if (passwordHash !== undefined) {
       tx.run('UPDATE users SET password_hash = ? WHERE user_id = ?', [passwordHash, userId]);
     }

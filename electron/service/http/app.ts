@@ -84,25 +84,39 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     if (error.validation && error.validation.length > 0) {
       const first = error.validation[0];
       if (error.validationContext === 'querystring') {
-        return reply.status(400).send(failure('invalid-paging', 'page and pageSize must be whole numbers.'));
+        return reply
+          .status(400)
+          .send(failure('invalid-paging', 'page and pageSize must be whole numbers.'));
       }
-      const problem = describeValidationError(first as Parameters<typeof describeValidationError>[0]);
-      const code = error.validationContext === 'body' && first?.keyword === 'maxItems' && first.instancePath === ''
-        ? 'batch-too-large'
-        : problem.code;
-      const message = code === 'batch-too-large'
-        ? `A batch may hold at most ${LIMITS.rulesPerBatch} rules.`
-        : problem.message;
+      const problem = describeValidationError(
+        first as Parameters<typeof describeValidationError>[0],
+      );
+      const code =
+        error.validationContext === 'body' &&
+        first?.keyword === 'maxItems' &&
+        first.instancePath === ''
+          ? 'batch-too-large'
+          : problem.code;
+      const message =
+        code === 'batch-too-large'
+          ? `A batch may hold at most ${LIMITS.rulesPerBatch} rules.`
+          : problem.message;
       return reply.status(400).send(failure(code, message));
     }
     if (error.statusCode === 413) {
-      return reply.status(413).send(failure('body-too-large', 'The request body is larger than 10 MiB.'));
+      return reply
+        .status(413)
+        .send(failure('body-too-large', 'The request body is larger than 10 MiB.'));
     }
     if (error.statusCode === 400) {
-      return reply.status(400).send(failure('malformed-json', `The request could not be read: ${error.message}`));
+      return reply
+        .status(400)
+        .send(failure('malformed-json', `The request could not be read: ${error.message}`));
     }
     deps.ctx.logger.error(`unexpected fault on ${request.method} ${wireUri(request)}`, error);
-    return reply.status(500).send(failure('internal-error', 'An unexpected error occurred; nothing was changed.'));
+    return reply
+      .status(500)
+      .send(failure('internal-error', 'An unexpected error occurred; nothing was changed.'));
   });
 
   registerTenantRoutes(app, deps.ctx);

@@ -32,7 +32,9 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimit: number):
       // nothing from a client should be able to reach a prototype either.
       done(null, sjson.parse(body, null, { protoAction: 'remove', constructorAction: 'remove' }));
     } catch (error) {
-      done(null, { [MALFORMED]: `The request body is not valid JSON (${(error as Error).message}).` });
+      done(null, {
+        [MALFORMED]: `The request body is not valid JSON (${(error as Error).message}).`,
+      });
     }
   });
 }

@@ -9,7 +9,12 @@ export const DEFAULT_MATCH_SETTINGS: MatchSettings = {
   maxRecommend: 5,
 };
 
-const norm = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{S}\s]+/gu, ' ').trim();
+const norm = (s: string) =>
+  s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}\s]+/gu, ' ')
+    .trim();
 const grams = (s: string) => {
   const t = norm(s);
   const words = new Set(t.split(' ').filter(Boolean));
@@ -35,19 +40,32 @@ export function createRobotIndex(): RobotIndex {
         if (rule.effectEndMs !== null && nowMs > rule.effectEndMs) continue;
         let best = { question: '', score: 0 };
         for (const phrasing of rule.questions) {
-          if (norm(phrasing) === nq) { best = { question: phrasing, score: 1 }; break; }
+          if (norm(phrasing) === nq) {
+            best = { question: phrasing, score: 1 };
+            break;
+          }
           const p = grams(phrasing);
           let common = 0;
           for (const g of q) if (p.has(g)) common++;
           const score = common / Math.max(q.size, p.size, 1);
           if (score > best.score) best = { question: phrasing, score };
         }
-        if (best.score > 0) candidates.push({ ruleId: rule.ruleId, question: best.question, score: best.score, parts: {} });
+        if (best.score > 0)
+          candidates.push({
+            ruleId: rule.ruleId,
+            question: best.question,
+            score: best.score,
+            parts: {},
+          });
       }
       candidates.sort((a, b) => b.score - a.score);
       const top = candidates[0];
       const second = candidates[1];
-      if (top && top.score >= settings.bestmatchThreshold && (!second || top.score - second.score >= settings.margin))
+      if (
+        top &&
+        top.score >= settings.bestmatchThreshold &&
+        (!second || top.score - second.score >= settings.margin)
+      )
         return { kind: 'bestmatch', top, candidates };
       if (top && top.score >= settings.recommendThreshold)
         return { kind: 'recommend', items: candidates.slice(0, settings.maxRecommend), candidates };

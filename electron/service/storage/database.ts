@@ -286,7 +286,9 @@ export class Store {
         this.db.run('COMMIT');
       } catch (error) {
         this.db.run('ROLLBACK');
-        throw new Error(`journal record ${record.seq} could not be replayed: ${String(error)}`);
+        throw new Error(`journal record ${record.seq} could not be replayed: ${String(error)}`, {
+          cause: error,
+        });
       }
       this.seq = record.seq;
     }
@@ -312,7 +314,10 @@ export class Store {
   private assertWritable(): void {
     if (this.closed) throw new ServiceError('storage-failure', 'The database is closed.');
     if (this.failed) {
-      throw new ServiceError('storage-failure', 'The data directory cannot be written; restart KB Studio.');
+      throw new ServiceError(
+        'storage-failure',
+        'The data directory cannot be written; restart KB Studio.',
+      );
     }
   }
 

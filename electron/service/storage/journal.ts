@@ -61,7 +61,11 @@ function listSegments(dir: string): Segment[] {
 export function encodeRecord(record: JournalRecord): Buffer {
   const json = Buffer.from(JSON.stringify(record), 'utf8');
   const crc = crc32(json).toString(16).padStart(8, '0');
-  return Buffer.concat([Buffer.from(`${crc}\t${json.length}\t`, 'latin1'), json, Buffer.from('\n')]);
+  return Buffer.concat([
+    Buffer.from(`${crc}\t${json.length}\t`, 'latin1'),
+    json,
+    Buffer.from('\n'),
+  ]);
 }
 
 /**

@@ -83,7 +83,10 @@ export function acquireDataDirLock(dir: string): DataDirLock {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = readOwner(path);
       // A lock written on another host (a shared folder) cannot be checked: respect it.
-      if (owner && (owner.host !== hostname() || (owner.pid !== process.pid && isRunning(owner.pid)))) {
+      if (
+        owner &&
+        (owner.host !== hostname() || (owner.pid !== process.pid && isRunning(owner.pid)))
+      ) {
         throw new DataDirLockedError(dir, owner);
       }
       // Stale (its process is gone) or unreadable (torn by a crash while being written).

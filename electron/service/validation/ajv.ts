@@ -13,7 +13,13 @@ import { MAIL_PATTERN, PHONE_PATTERN, USERNAME_PATTERN } from './schemas';
  * points, and the `u` flag on patterns so `\p{Script=Han}` works.
  */
 export function createAjv(): Ajv {
-  return new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, strict: false, unicodeRegExp: true });
+  return new Ajv({
+    allErrors: false,
+    coerceTypes: false,
+    useDefaults: false,
+    strict: false,
+    unicodeRegExp: true,
+  });
 }
 
 const PATTERN_MESSAGES: Record<string, string> = {
@@ -40,7 +46,10 @@ export interface ValidationProblem {
 }
 
 /** Turns the first Ajv error into one code and sentence. */
-export function describeValidationError(error: ErrorObject, what = 'the request body'): ValidationProblem {
+export function describeValidationError(
+  error: ErrorObject,
+  what = 'the request body',
+): ValidationProblem {
   const field = fieldName(error.instancePath, what);
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -52,13 +61,25 @@ export function describeValidationError(error: ErrorObject, what = 'the request 
     case 'type':
       return { code: 'invalid-field', message: `${field} must be ${article(String(p.type))}.` };
     case 'minLength':
-      return { code: 'invalid-field', message: `${field} must be at least ${String(p.limit)} characters long.` };
+      return {
+        code: 'invalid-field',
+        message: `${field} must be at least ${String(p.limit)} characters long.`,
+      };
     case 'maxLength':
-      return { code: 'invalid-field', message: `${field} must be at most ${String(p.limit)} characters long.` };
+      return {
+        code: 'invalid-field',
+        message: `${field} must be at most ${String(p.limit)} characters long.`,
+      };
     case 'minItems':
-      return { code: 'invalid-field', message: `${field} must have at least ${String(p.limit)} item(s).` };
+      return {
+        code: 'invalid-field',
+        message: `${field} must have at least ${String(p.limit)} item(s).`,
+      };
     case 'maxItems':
-      return { code: 'invalid-field', message: `${field} must have at most ${String(p.limit)} items.` };
+      return {
+        code: 'invalid-field',
+        message: `${field} must have at most ${String(p.limit)} items.`,
+      };
     case 'const':
       return { code: 'invalid-field', message: `${field} must be ${String(p.allowedValue)}.` };
     case 'pattern':
@@ -82,8 +103,14 @@ function article(type: string): string {
 }
 
 /** Validates `value`; returns the problem, or null when it is valid. */
-export function check(validate: ValidateFunction, value: unknown, what?: string): ValidationProblem | null {
+export function check(
+  validate: ValidateFunction,
+  value: unknown,
+  what?: string,
+): ValidationProblem | null {
   if (validate(value)) return null;
   const first = validate.errors?.[0];
-  return first ? describeValidationError(first, what) : { code: 'invalid-field', message: 'The request is invalid.' };
+  return first
+    ? describeValidationError(first, what)
+    : { code: 'invalid-field', message: 'The request is invalid.' };
 }

@@ -7,7 +7,8 @@ import { Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits';
 
 /** A required string that is not blank once trimmed. */
-const text = (max: number, min = 1) => Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
+const text = (max: number, min = 1) =>
+  Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
 
 export const USERNAME_PATTERN = '^[A-Za-z0-9_\\p{Script=Han}]+$';
 export const PHONE_PATTERN = '^(?:1[3-9]\\d{9}|\\+\\d{8,15})$';
@@ -32,7 +33,11 @@ export const RegisterTenantBody = Type.Object({
 export const AddUserBody = Type.Object({ username, password, role });
 
 export const UpdateUserBody = Type.Object(
-  { username: Type.Optional(username), password: Type.Optional(password), role: Type.Optional(role) },
+  {
+    username: Type.Optional(username),
+    password: Type.Optional(password),
+    role: Type.Optional(role),
+  },
   // Unknown fields are ignored, so "at least one property" is not enough: one of these three.
   { anyOf: [{ required: ['username'] }, { required: ['password'] }, { required: ['role'] }] },
 );
@@ -51,7 +56,10 @@ export const BatchBody = Type.Array(Type.Unknown(), { maxItems: LIMITS.rulesPerB
 
 const decimal = Type.String({ pattern: '^(?:0|[1-9]\\d{0,8})$' });
 
-export const ListQuery = Type.Object({ page: Type.Optional(decimal), pageSize: Type.Optional(decimal) });
+export const ListQuery = Type.Object({
+  page: Type.Optional(decimal),
+  pageSize: Type.Optional(decimal),
+});
 
 export const AskBody = Type.Object({
   userId: text(LIMITS.askUserIdMax),

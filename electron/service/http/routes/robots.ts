@@ -8,10 +8,14 @@ import { parseTenantId } from '../path-params';
 
 /** Our extension of the interface (contract.md, "Robot routes"), signed with method 1. */
 export function registerRobotRoutes(app: FastifyInstance, ctx: DomainContext): void {
-  app.get('/v1/openapi/tenants/:tenantId/robots', { config: { signMethod: 1 } }, async (request) => {
-    const { tenantId } = request.params as { tenantId: string };
-    return success({ list: listRobots(ctx, parseTenantId(tenantId)) });
-  });
+  app.get(
+    '/v1/openapi/tenants/:tenantId/robots',
+    { config: { signMethod: 1 } },
+    async (request) => {
+      const { tenantId } = request.params as { tenantId: string };
+      return success({ list: listRobots(ctx, parseTenantId(tenantId)) });
+    },
+  );
 
   app.post(
     '/v1/openapi/tenants/:tenantId/robots',

@@ -20,8 +20,11 @@ function robotOf(request: FastifyRequest): RobotEntry {
 export function registerRuleRoutes(app: FastifyInstance, ctx: DomainContext, ajv: Ajv): void {
   const validateRule = ajv.compile(RuleInputSchema);
 
-  app.post(`${RULES}/full/batch`, { config: { signMethod: 2 }, schema: { body: BatchBody } }, async (request) =>
-    success(importRules(ctx, robotOf(request), request.body as unknown[], validateRule)),
+  app.post(
+    `${RULES}/full/batch`,
+    { config: { signMethod: 2 }, schema: { body: BatchBody } },
+    async (request) =>
+      success(importRules(ctx, robotOf(request), request.body as unknown[], validateRule)),
   );
 
   app.get(`${RULES}/:ruleId`, { config: { signMethod: 2 } }, async (request) => {
@@ -29,13 +32,20 @@ export function registerRuleRoutes(app: FastifyInstance, ctx: DomainContext, ajv
     return success(getRule(ctx, robotOf(request), ruleId));
   });
 
-  app.get(RULES, { config: { signMethod: 2 }, schema: { querystring: ListQuery } }, async (request) => {
-    const query = request.query as Static<typeof ListQuery>;
-    const page = Number(query.page ?? 0);
-    const pageSize = Number(query.pageSize ?? LIMITS.pageSizeDefault);
-    if (pageSize < 1 || pageSize > LIMITS.pageSizeMax) {
-      throw new ServiceError('invalid-paging', `pageSize must be between 1 and ${LIMITS.pageSizeMax}.`);
-    }
-    return success(listRules(ctx, robotOf(request), page, pageSize));
-  });
+  app.get(
+    RULES,
+    { config: { signMethod: 2 }, schema: { querystring: ListQuery } },
+    async (request) => {
+      const query = request.query as Static<typeof ListQuery>;
+      const page = Number(query.page ?? 0);
+      const pageSize = Number(query.pageSize ?? LIMITS.pageSizeDefault);
+      if (pageSize < 1 || pageSize > LIMITS.pageSizeMax) {
+        throw new ServiceError(
+          'invalid-paging',
+          `pageSize must be between 1 and ${LIMITS.pageSizeMax}.`,
+        );
+      }
+      return success(listRules(ctx, robotOf(request), page, pageSize));
+    },
+  );
 }

@@ -11,7 +11,8 @@ export function registerTenantRoutes(app: FastifyInstance, ctx: DomainContext): 
   app.post(
     '/v1/openapi/register/init',
     { config: { signMethod: 1 }, schema: { body: RegisterTenantBody } },
-    async (request) => success(await registerTenant(ctx, request.body as Static<typeof RegisterTenantBody>)),
+    async (request) =>
+      success(await registerTenant(ctx, request.body as Static<typeof RegisterTenantBody>)),
   );
 
   app.post(

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, test } from 'node:test';
+import { silentLogger } from '../../../electron/service/logger';
+import { Store } from '../../../electron/service/storage/database';
+import type { Migration } from '../../../electron/service/storage/migrations/runner';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'store-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const v1: Migration = {
+  version: 1,
+  name: 'items',
+  sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL);',
+};
+const v2: Migration = { version: 2, name: 'tags', sql: 'CREATE TABLE tags (name TEXT);' };
+const open = (
+  migrations: Migration[] = [v1],
+  extra: Partial<Parameters<typeof Store.open>[0]> = {},
+) => Store.open({ dataDir: dir, logger: silentLogger, migrations, ...extra });
+
+/** Simulates a crash: drops the store without closing it (no snapshot), then frees the lock. */
+async function crash(store: Store): Promise<void> {
+  // Releasing the lock is all a dead process leaves undone besides the snapshot.
+  (store as unknown as { lock: { release(): void } }).lock.release();
+}
+
+test('acknowledged writes are replayed from the journal after a crash', async () => {
+  const store = await open();
+  store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', ['一']));
+  store.write((tx) => {
+    tx.run('INSERT INTO items (name) VALUES (?)', ['二']);
+    tx.run('INSERT INTO items (name) VALUES (?)', ['三']);
+  });
+  await crash(store);
+  assert.ok(!existsSync(join(dir, 'kb.sqlite')), 'no snapshot was taken');
+  const reopened = await open();
+  assert.deepEqual(
+    reopened.all('SELECT name FROM items ORDER BY id').map((r) => r.name),
+    ['一', '二', '三'],
+  );
+  assert.equal(reopened.lastSeq, store.lastSeq);
+  await reopened.close();
+});
+
+test('a write that throws leaves nothing behind, in memory or on disk', async () => {
+  const store = await open();
+  assert.throws(() =>
+    store.write((tx) => {
+      tx.run('INSERT INTO items (name) VALUES (?)', ['kept out']);
+      throw new Error('validation failed half-way');
+    }),
+  );
+  assert.equal(store.all('SELECT * FROM items').length, 0);
+  const seq = store.lastSeq;
+  await crash(store);
+  const reopened = await open();
+  assert.equal(reopened.all('SELECT * FROM items').length, 0);
+  assert.equal(reopened.lastSeq, seq);
+  await reopened.close();
+});
+
+test('close writes a snapshot that covers the journal', async () => {
+  const store = await open();
+  store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', ['snap']));
+  await store.close();
+  const files = readdirSync(dir);
+  assert.ok(files.includes('kb.sqlite'));
+  assert.deepEqual(
+    files.filter((f) => f.startsWith('journal-')),
+    [],
+  );
+  const reopened = await open();
+  assert.deepEqual(
+    reopened.all('SELECT name FROM items').map((r) => r.name),
+    ['snap'],
+  );
+  await reopened.close();
+});
+
+test('snapshot plus the journal after it: writes on both sides of a snapshot survive a crash', async () => {
+  const store = await open();
+  store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', ['before']));
+  await store.snapshot();
+  store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', ['after']));
+  await crash(store);
+  const reopened = await open();
+  assert.deepEqual(
+    reopened.all('SELECT name FROM items ORDER BY id').map((r) => r.name),
+    ['before', 'after'],
+  );
+  await reopened.close();
+});
+
+test('parameters must be strings, numbers or null', async () => {
+  const store = await open();
+  assert.throws(
+    () => store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', [true as never])),
+    /not allowed/,
+  );
+  await store.close();
+});
+
+test('migrations apply in order, once, and an edited or unknown migration is refused', async () => {
+  const store = await open([v1]);
+  await store.close();
+  const upgraded = await open([v1, v2]);
+  assert.deepEqual(
+    upgraded.all('SELECT version FROM _migrations ORDER BY version').map((r) => r.version),
+    [1, 2],
+  );
+  await upgraded.close();
+  await assert.rejects(open([{ ...v1, sql: `${v1.sql} -- edited` }, v2]), /does not match/);
+  await assert.rejects(open([v1]), /newer than this KB Studio/);
+});
+
+test('a second open of the same data directory is refused while the first holds it', async () => {
+  const store = await open();
+  await assert.rejects(open(), /already in use/);
+  await store.close();
+  const again = await open();
+  await again.close();
+});
