@@ -53,6 +53,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  console.log(`editor: ${service.editorUrl}`);
   // Printed last: whoever waits for this line may signal the process at once.
   console.log(`listening on ${service.url}`);
 }

@@ -36,9 +36,13 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export class ServiceError extends Error {
   readonly status: number;
 
+  /**
+   * @param field the request field at fault, when there is one (the editor marks that cell)
+   */
   constructor(
     readonly code: ErrorCode,
     message: string,
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'ServiceError';

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { loadCredentials } from './auth/credentials';
+import { loadCredentials, randomToken } from './auth/credentials';
 import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
 import type { DomainContext } from './domain/context';
@@ -29,6 +29,8 @@ export interface ServiceOptions {
   /** Folder of the built editor to serve at `/`. */
   editorDir?: string | null;
   createIndex?: CreateRobotIndex;
+  /** Token of the console API; a random one per launch by default. */
+  consoleToken?: string;
   /** Storage tuning, for tests that need snapshots to happen at once. */
   snapshotJournalBytes?: number;
   snapshotIdleMs?: number;
@@ -39,6 +41,10 @@ export interface KbService {
   readonly url: string;
   readonly port: number;
   readonly credentials: CustomerCredentials;
+  /** The per-launch token of the editor's console API. */
+  readonly consoleToken: string;
+  /** The editor's address, token included: what a person opens. */
+  readonly editorUrl: string;
   readonly app: FastifyInstance;
   /** Stops accepting requests, flushes a snapshot, releases the data directory. */
   stop(): Promise<void>;
@@ -68,22 +74,28 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     const robots = new RobotRegistry(options.createIndex ?? createRobotIndex);
     robots.load(store);
     const ctx: DomainContext = { store, robots, now, logger };
+    const consoleToken = options.consoleToken ?? randomToken(32);
+    let url = '';
     app = await buildHttpApp({
       ctx,
       verifier: { credentials, nonces, now },
+      consoleToken,
+      baseUrl: () => url,
       editorDir: options.editorDir ?? null,
     });
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
     const host = options.host ?? '127.0.0.1';
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     let stopping: Promise<void> | undefined;
     const listening = app;
     return {
       url,
       port,
       credentials,
+      consoleToken,
+      editorUrl: `${url}/?token=${consoleToken}`,
       app: listening,
       stop() {
         stopping ??= (async () => {

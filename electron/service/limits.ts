@@ -14,6 +14,7 @@ export const LIMITS = {
   askUserIdMax: 36,
   askQuestionMax: 200,
   robotNameMax: 50,
+  categoryMax: 50,
   pageSizeDefault: 20,
   pageSizeMax: 1000,
   /** 10 MiB: the largest legal batch of 1000 rules fits under it. */

@@ -118,3 +118,14 @@ export function verifySignedRequest(
     );
   }
 }
+
+/** The console API's check: `Authorization: Bearer <the per-launch token>`. */
+export function verifyConsoleToken(token: string, header: string | undefined): void {
+  const given = header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+  if (!constantTimeEqual(token, given)) {
+    throw new ServiceError(
+      'bad-console-token',
+      'The console token is missing or wrong: open the editor from the URL the service printed.',
+    );
+  }
+}

@@ -9,6 +9,7 @@ import { ServiceError } from '../errors';
 import type { Tx } from '../storage/database';
 import type { DomainContext } from './context';
 import type { RobotEntry } from './robot-registry';
+import type { RobotSettings } from './robot-settings';
 
 export const DEFAULT_ROBOT_ID = 'default';
 
@@ -72,4 +73,55 @@ export function requireRobot(ctx: DomainContext, tenantId: number, robotId: stri
     );
   }
   return robot;
+}
+
+export interface RobotChanges {
+  name?: string;
+  settings?: Partial<RobotSettings>;
+}
+
+/** Renames a robot and/or changes its answer settings (merged over the stored ones). */
+export function patchRobot(
+  ctx: DomainContext,
+  robot: RobotEntry,
+  changes: RobotChanges,
+): RobotEntry {
+  const name = changes.name ?? robot.name;
+  const settings = { ...robot.settings, ...changes.settings };
+  if (settings.recommendThreshold > settings.bestmatchThreshold) {
+    throw new ServiceError(
+      'invalid-field',
+      'settings.recommendThreshold must not be above settings.bestmatchThreshold.',
+      'settings.recommendThreshold',
+    );
+  }
+  const settingsJson = JSON.stringify(settings);
+  ctx.store.write((tx) =>
+    tx.run('UPDATE robots SET name = ?, settings = ? WHERE tenant_id = ? AND robot_id = ?', [
+      name,
+      settingsJson,
+      robot.tenantId,
+      robot.robotId,
+    ]),
+  );
+  return ctx.robots.put(robot.tenantId, robot.robotId, name, robot.secret, settingsJson);
+}
+
+/** Gives a robot a new secret; requests signed with the old one are refused from now on. */
+export function rotateRobotSecret(ctx: DomainContext, robot: RobotEntry): RobotEntry {
+  const secret = randomToken(32);
+  ctx.store.write((tx) =>
+    tx.run('UPDATE robots SET secret = ? WHERE tenant_id = ? AND robot_id = ?', [
+      secret,
+      robot.tenantId,
+      robot.robotId,
+    ]),
+  );
+  return ctx.robots.put(
+    robot.tenantId,
+    robot.robotId,
+    robot.name,
+    secret,
+    JSON.stringify(robot.settings),
+  );
 }

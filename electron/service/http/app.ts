@@ -5,7 +5,7 @@
  */
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { verifySignedRequest } from '../auth/verify';
+import { verifyConsoleToken, verifySignedRequest } from '../auth/verify';
 import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
 import type { DomainContext } from '../domain/context';
@@ -18,6 +18,9 @@ import { assertBodyWellFormed, registerJsonBodyParser } from './body-parser';
 import { failure } from './envelope';
 import { parseTenantId } from './path-params';
 import { registerAskRoute } from './routes/ask';
+import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
+import { registerTryRoute } from './routes/console/try-route';
+import { registerWorkspaceRoutes } from './routes/console/workspace-routes';
 import { registerEditorRoutes } from './routes/editor';
 import { registerRobotRoutes } from './routes/robots';
 import { registerRuleRoutes } from './routes/rules';
@@ -27,6 +30,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Signature method of an openapi route (contract.md); absent on unsigned routes. */
     signMethod?: SignMethod;
+    /** A console route (the editor's API): needs the per-launch token. */
+    console?: boolean;
   }
   interface FastifyRequest {
     /** The robot named in the path of a method-2 route, resolved during authentication. */
@@ -37,6 +42,10 @@ declare module 'fastify' {
 export interface HttpDeps {
   ctx: DomainContext;
   verifier: VerifierDeps;
+  /** The per-launch token of the console API. */
+  consoleToken: string;
+  /** The service's own address, known once it listens. */
+  baseUrl: () => string;
   /** Folder of the built editor, served at `/`; null when there is none. */
   editorDir: string | null;
 }
@@ -56,6 +65,11 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.decorateRequest('robot', null);
 
   app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.config.console) {
+      verifyConsoleToken(deps.consoleToken, request.headers.authorization);
+      assertBodyWellFormed(request.body);
+      return;
+    }
     const method = request.routeOptions.config.signMethod;
     if (method === undefined) return;
     verifySignedRequest(
@@ -78,8 +92,13 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Console failures also name the field at fault, for the editor to mark; the openapi
+    // envelope stays as the contract has it.
+    const isConsole = request.routeOptions.config.console === true;
+    const fail = (code: string, message: string, field?: string) =>
+      isConsole && field ? { ...failure(code, message), data: { field } } : failure(code, message);
     if (error instanceof ServiceError) {
-      return reply.status(error.status).send(failure(error.code, error.message));
+      return reply.status(error.status).send(fail(error.code, error.message, error.field));
     }
     if (error.validation && error.validation.length > 0) {
       const first = error.validation[0];
@@ -101,7 +120,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         code === 'batch-too-large'
           ? `A batch may hold at most ${LIMITS.rulesPerBatch} rules.`
           : problem.message;
-      return reply.status(400).send(failure(code, message));
+      return reply.status(400).send(fail(code, message, problem.field));
     }
     if (error.statusCode === 413) {
       return reply
@@ -123,6 +142,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerRobotRoutes(app, deps.ctx);
   registerRuleRoutes(app, deps.ctx, ajv);
   registerAskRoute(app, deps.ctx);
+  registerWorkspaceRoutes(app, deps.ctx, deps.verifier.credentials, deps.baseUrl);
+  registerConsoleRuleRoutes(app, deps.ctx);
+  registerTryRoute(app, deps.ctx);
   await registerEditorRoutes(app, deps.editorDir);
   return app;
 }

@@ -24,7 +24,8 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimit: number):
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit }, (_request, text, done) => {
     const body = String(text);
     if (body.trim() === '') {
-      done(null, { [MALFORMED]: 'The request body is empty; a JSON body is required.' });
+      // No body at all: routes that need one say so through their schema ("must be an object").
+      done(null, undefined);
       return;
     }
     try {

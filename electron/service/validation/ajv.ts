@@ -43,13 +43,24 @@ function fieldName(path: string, what: string): string {
 export interface ValidationProblem {
   code: ErrorCode;
   message: string;
+  /** The field at fault, as named in the message (`questions[1]`); absent for the whole body. */
+  field?: string;
 }
 
-/** Turns the first Ajv error into one code and sentence. */
+/** Turns the first Ajv error into one code, one sentence and the field at fault. */
 export function describeValidationError(
   error: ErrorObject,
   what = 'the request body',
 ): ValidationProblem {
+  const problem = describe(error, what);
+  const path =
+    error.keyword === 'required'
+      ? `${error.instancePath}/${String((error.params as { missingProperty?: unknown }).missingProperty)}`
+      : error.instancePath;
+  return path === '' ? problem : { ...problem, field: fieldName(path, what) };
+}
+
+function describe(error: ErrorObject, what: string): ValidationProblem {
   const field = fieldName(error.instancePath, what);
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {

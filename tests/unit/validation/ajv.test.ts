@@ -33,10 +33,12 @@ test('each problem has a code and a sentence naming the field', () => {
   assert.deepEqual(check(register, { ...valid, company: undefined }), {
     code: 'missing-field',
     message: 'company is required.',
+    field: 'company',
   });
   assert.deepEqual(check(register, { ...valid, phoneNumber: 13912345678 }), {
     code: 'invalid-field',
     message: 'phoneNumber must be a string.',
+    field: 'phoneNumber',
   });
   assert.match(
     check(register, { ...valid, username: 'a b' })?.message ?? '',
@@ -80,6 +82,7 @@ test('rule problems name the element of questions', () => {
   assert.deepEqual(problem, {
     code: 'invalid-field',
     message: 'questions[1] must be at most 200 characters long.',
+    field: 'questions[1]',
   });
   assert.deepEqual(check(rule, null, 'rule 4'), {
     code: 'invalid-field',

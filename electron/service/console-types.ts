@@ -1,0 +1,151 @@
+/**
+ * The console API: the editor's own routes under `/console/api`, beside the openapi routes.
+ * Internal to KB Studio (the openapi routes stay exactly as specified). Every request carries
+ * `Authorization: Bearer <token>`, the random per-launch token printed with the editor URL
+ * (`/?token=…`). Responses use the openapi envelope: `{ code: "0", msg: "success", data }`, and
+ * on failure `{ code, msg, data: null | { field } }` with the status and codes of docs/api.md
+ * (`field` names the offending field of a validation failure, e.g. `questions[2]`).
+ *
+ * Routes (`T` = /console/api/tenants/:tenantId, `R` = T/robots/:robotId):
+ *   GET    /console/api/workspace               → ConsoleWorkspace
+ *   POST   /console/api/tenants                 RegisterTenantRequest → { tenantId }
+ *   POST   T/users                              AddUserRequest → UserResult
+ *   PUT    T/users/:userId                      UpdateUserRequest → UserResult
+ *   POST   T/robots                             { name } → ConsoleRobot
+ *   PATCH  R                                    RobotPatch → ConsoleRobot
+ *   POST   R/rotate-secret                      → ConsoleRobot
+ *   GET    R/rules?offset&limit&q&active&category&sort&dir → RulePage
+ *   GET    R/rules/:ruleId                      → ConsoleRule
+ *   POST   R/rules                              RuleEdit → ConsoleRule
+ *   PATCH  R/rules/:ruleId                      RulePatch → ConsoleRule
+ *   POST   R/rules/delete                       { ruleIds } → { deleted }
+ *   POST   R/rules/restore                      { rules: ConsoleRule[] } → { restored } (undo of delete)
+ *   POST   R/rules/set-active                   { ruleIds, active } → { updated }
+ *   GET    R/rules/duplicates                   → { duplicates: DuplicateQuestion[] }
+ *   GET    R/categories                         → { categories: string[] }
+ *   POST   R/try                                { question } → TryResult
+ * Excel import does not use the console API: the editor sends batches to the openapi batch route,
+ * signed in the browser with the credentials of the workspace.
+ * @module
+ */
+import type { AskResult, RuleDetail } from './api-types';
+
+export interface ConsoleCustomer {
+  customerId: string;
+  adminKey: string;
+  adminSecret: string;
+}
+
+export interface ConsoleWorkspace {
+  /** The service's own address, for API examples (`http://127.0.0.1:8787`). */
+  baseUrl: string;
+  customer: ConsoleCustomer;
+  tenants: ConsoleTenant[];
+}
+
+export interface ConsoleTenant {
+  tenantId: number;
+  company: string;
+  mail: string;
+  phoneNumber: string;
+  /** ISO 8601. */
+  createdAt: string;
+  users: ConsoleUser[];
+  robots: ConsoleRobot[];
+}
+
+export interface ConsoleUser {
+  userId: string;
+  username: string;
+  role: string;
+}
+
+export interface ConsoleRobotSettings {
+  bestmatchThreshold: number;
+  recommendThreshold: number;
+  margin: number;
+  maxRecommend: number;
+  recommendText: string;
+  fallbackText: string;
+}
+
+export interface ConsoleRobot {
+  robotId: string;
+  name: string;
+  robotSecret: string;
+  ruleCount: number;
+  settings: ConsoleRobotSettings;
+}
+
+export interface RobotPatch {
+  name?: string;
+  settings?: Partial<ConsoleRobotSettings>;
+}
+
+/** A rule as the editor sees it: the single-rule read plus timestamps (ISO 8601). */
+export interface ConsoleRule extends RuleDetail {
+  /** Position in creation order; `rules/restore` puts a deleted rule back there. */
+  seq: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * A rule as the editor writes it. Limits are the interface's (ruleName ≤ 200, 1–10 questions of
+ * 1–200, answer 1–2000); `ruleCategoryId` is free text up to 50 characters ('' = none); the dates
+ * are ISO 8601 with an offset, or null.
+ */
+export interface RuleEdit {
+  ruleName: string;
+  questions: string[];
+  answer: string;
+  ruleCategoryId?: string;
+  active?: boolean;
+  allowSimGen?: boolean | null;
+  effectBeignDate?: string | null;
+  effectEndDate?: string | null;
+}
+
+export type RulePatch = Partial<RuleEdit>;
+
+export type RuleSortKey = 'created' | 'updated' | 'ruleName' | 'category' | 'active';
+
+/** Query of `GET R/rules`; all optional. `q` searches names, questions and answers. */
+export interface RuleQuery {
+  offset?: number;
+  /** 1 to 1000, default 100. */
+  limit?: number;
+  q?: string;
+  active?: boolean;
+  category?: string;
+  sort?: RuleSortKey;
+  dir?: 'asc' | 'desc';
+}
+
+export interface RulePage {
+  rows: ConsoleRule[];
+  /** Rules matching the query (not only this page). */
+  total: number;
+}
+
+/** A phrasing (after the matcher's normalisation) found in more than one rule of the robot. */
+export interface DuplicateQuestion {
+  question: string;
+  ruleIds: string[];
+}
+
+export interface TryCandidate {
+  ruleId: string;
+  ruleName: string;
+  /** The rule's phrasing that matched best. */
+  question: string;
+  score: number;
+  parts: Record<string, number>;
+}
+
+/** What the ask API would answer (`result`, exactly), and why (`candidates`). */
+export interface TryResult {
+  result: AskResult;
+  decision: 'bestmatch' | 'recommend' | 'none';
+  candidates: TryCandidate[];
+}

@@ -1,0 +1,119 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { RuleSortKey } from '../../../console-types';
+import type { DomainContext } from '../../../domain/context';
+import {
+  createRule,
+  deleteRules,
+  duplicateQuestions,
+  getConsoleRule,
+  listCategories,
+  queryRules,
+  restoreRules,
+  setRulesActive,
+  updateRule,
+} from '../../../domain/rule-editing';
+import { ServiceError } from '../../../errors';
+import { LIMITS } from '../../../limits';
+import {
+  RestoreBody,
+  RuleEditBody,
+  RuleIdsBody,
+  RulePatchBody,
+  RuleQueryString,
+  SetActiveBody,
+} from '../../../validation/console-schemas';
+import { success } from '../../envelope';
+import { CONSOLE, robotFromParams } from './workspace-routes';
+
+const RULES = `${CONSOLE}/tenants/:tenantId/robots/:robotId/rules`;
+
+export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainContext): void {
+  const console = { config: { console: true } };
+
+  app.get(RULES, { ...console, schema: { querystring: RuleQueryString } }, async (request) => {
+    const query = request.query as Static<typeof RuleQueryString>;
+    const limit = Number(query.limit ?? 100);
+    if (limit < 1 || limit > LIMITS.pageSizeMax) {
+      throw new ServiceError(
+        'invalid-paging',
+        `limit must be between 1 and ${LIMITS.pageSizeMax}.`,
+        'limit',
+      );
+    }
+    return success(
+      queryRules(ctx, robotFromParams(ctx, request.params), {
+        offset: Number(query.offset ?? 0),
+        limit,
+        ...(query.q !== undefined ? { q: query.q } : {}),
+        ...(query.active !== undefined ? { active: query.active === 'true' } : {}),
+        ...(query.category !== undefined ? { category: query.category } : {}),
+        ...(query.sort !== undefined ? { sort: query.sort as RuleSortKey } : {}),
+        ...(query.dir !== undefined ? { dir: query.dir } : {}),
+      }),
+    );
+  });
+
+  // Static paths are registered before `:ruleId` ones; the router prefers them anyway.
+  app.get(`${RULES}/duplicates`, console, async (request) =>
+    success({ duplicates: duplicateQuestions(ctx, robotFromParams(ctx, request.params)) }),
+  );
+
+  app.get(`${CONSOLE}/tenants/:tenantId/robots/:robotId/categories`, console, async (request) =>
+    success({ categories: listCategories(ctx, robotFromParams(ctx, request.params)) }),
+  );
+
+  app.post(`${RULES}/delete`, { ...console, schema: { body: RuleIdsBody } }, async (request) =>
+    success(
+      deleteRules(
+        ctx,
+        robotFromParams(ctx, request.params),
+        (request.body as Static<typeof RuleIdsBody>).ruleIds,
+      ),
+    ),
+  );
+
+  app.post(`${RULES}/restore`, { ...console, schema: { body: RestoreBody } }, async (request) =>
+    success(
+      restoreRules(
+        ctx,
+        robotFromParams(ctx, request.params),
+        (request.body as Static<typeof RestoreBody>).rules,
+      ),
+    ),
+  );
+
+  app.post(
+    `${RULES}/set-active`,
+    { ...console, schema: { body: SetActiveBody } },
+    async (request) => {
+      const { ruleIds, active } = request.body as Static<typeof SetActiveBody>;
+      return success(setRulesActive(ctx, robotFromParams(ctx, request.params), ruleIds, active));
+    },
+  );
+
+  app.get(`${RULES}/:ruleId`, console, async (request) => {
+    const { ruleId } = request.params as { ruleId: string };
+    return success(getConsoleRule(ctx, robotFromParams(ctx, request.params), ruleId));
+  });
+
+  app.post(RULES, { ...console, schema: { body: RuleEditBody } }, async (request) =>
+    success(
+      createRule(
+        ctx,
+        robotFromParams(ctx, request.params),
+        request.body as Static<typeof RuleEditBody>,
+      ),
+    ),
+  );
+
+  app.patch(
+    `${RULES}/:ruleId`,
+    { ...console, schema: { body: RulePatchBody } },
+    async (request) => {
+      const { ruleId } = request.params as { ruleId: string };
+      const patch = request.body as Static<typeof RulePatchBody>;
+      return success(updateRule(ctx, robotFromParams(ctx, request.params), ruleId, patch));
+    },
+  );
+}

@@ -1,0 +1,91 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { CustomerCredentials } from '../../../auth/credentials';
+import type { DomainContext } from '../../../domain/context';
+import { createRobot, patchRobot, requireRobot, rotateRobotSecret } from '../../../domain/robots';
+import { registerTenant } from '../../../domain/tenants';
+import { addUser, updateUser } from '../../../domain/users';
+import { getWorkspace, toConsoleRobot } from '../../../domain/workspace';
+import { RobotPatchBody } from '../../../validation/console-schemas';
+import {
+  AddUserBody,
+  CreateRobotBody,
+  RegisterTenantBody,
+  UpdateUserBody,
+} from '../../../validation/schemas';
+import { success } from '../../envelope';
+import { parseTenantId } from '../../path-params';
+
+export const CONSOLE = '/console/api';
+const TENANT = `${CONSOLE}/tenants/:tenantId`;
+const ROBOT = `${TENANT}/robots/:robotId`;
+
+type TenantParams = { tenantId: string };
+type RobotParams = { tenantId: string; robotId: string };
+
+export function robotFromParams(ctx: DomainContext, params: unknown) {
+  const { tenantId, robotId } = params as RobotParams;
+  return requireRobot(ctx, parseTenantId(tenantId), robotId);
+}
+
+export function registerWorkspaceRoutes(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  credentials: CustomerCredentials,
+  baseUrl: () => string,
+): void {
+  const console = { config: { console: true } };
+
+  app.get(`${CONSOLE}/workspace`, console, async () =>
+    success(getWorkspace(ctx, credentials, baseUrl())),
+  );
+
+  app.post(
+    `${CONSOLE}/tenants`,
+    { ...console, schema: { body: RegisterTenantBody } },
+    async (request) =>
+      success(await registerTenant(ctx, request.body as Static<typeof RegisterTenantBody>)),
+  );
+
+  app.post(`${TENANT}/users`, { ...console, schema: { body: AddUserBody } }, async (request) => {
+    const { tenantId } = request.params as TenantParams;
+    return success(
+      await addUser(ctx, parseTenantId(tenantId), request.body as Static<typeof AddUserBody>),
+    );
+  });
+
+  app.put(
+    `${TENANT}/users/:userId`,
+    { ...console, schema: { body: UpdateUserBody } },
+    async (request) => {
+      const { tenantId, userId } = request.params as TenantParams & { userId: string };
+      const body = request.body as Static<typeof UpdateUserBody>;
+      return success(await updateUser(ctx, parseTenantId(tenantId), userId, body));
+    },
+  );
+
+  app.post(
+    `${TENANT}/robots`,
+    { ...console, schema: { body: CreateRobotBody } },
+    async (request) => {
+      const { tenantId } = request.params as TenantParams;
+      const created = createRobot(
+        ctx,
+        parseTenantId(tenantId),
+        (request.body as Static<typeof CreateRobotBody>).name,
+      );
+      return success(toConsoleRobot(requireRobot(ctx, parseTenantId(tenantId), created.robotId)));
+    },
+  );
+
+  app.patch(ROBOT, { ...console, schema: { body: RobotPatchBody } }, async (request) => {
+    const robot = robotFromParams(ctx, request.params);
+    return success(
+      toConsoleRobot(patchRobot(ctx, robot, request.body as Static<typeof RobotPatchBody>)),
+    );
+  });
+
+  app.post(`${ROBOT}/rotate-secret`, console, async (request) =>
+    success(toConsoleRobot(rotateRobotSecret(ctx, robotFromParams(ctx, request.params)))),
+  );
+}
