@@ -1,9 +1,11 @@
 /**
  * A typed client of the openapi routes that signs every request (contract.md). Used by the tests,
- * the benchmarks and the `sign` CLI, and usable by any Node application.
+ * the benchmarks, the `sign` CLI and the editor (Excel import), and usable by any application:
+ * it runs in Node and in browsers alike (fetch, Web Crypto for nonces, js-md5 for the MD5 that
+ * Web Crypto lacks).
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { md5 } from 'js-md5';
 import type {
   AddUserRequest,
   AskRequest,
@@ -20,8 +22,8 @@ import type {
   UpdateUserRequest,
   UserResult,
 } from '../service/api-types';
-import { computeSign } from '../service/auth/signature';
-import type { SignMethod } from '../service/auth/signature';
+import { canonicalString } from '../service/auth/canonical';
+import type { SignMethod } from '../service/auth/canonical';
 
 export interface ClientConfig {
   baseUrl: string;
@@ -58,8 +60,12 @@ export class KbApiError extends Error {
   }
 }
 
+const NONCE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+
+/** 16 random characters of the nonce alphabet (96 bits). */
 export function newNonce(): string {
-  return randomBytes(12).toString('base64url');
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => NONCE_ALPHABET[byte & 63]).join('');
 }
 
 export class OpenApiClient {
@@ -75,12 +81,14 @@ export class OpenApiClient {
       nonce,
       timestamp,
     };
-    const sign = computeSign(options.signMethod, {
-      ...base,
-      adminsecret: this.config.adminSecret,
-      uri: path,
-      ...(options.signMethod === 2 ? { robotsecret: options.robotSecret ?? '' } : {}),
-    });
+    const sign = md5(
+      canonicalString(options.signMethod, {
+        ...base,
+        adminsecret: this.config.adminSecret,
+        uri: path,
+        ...(options.signMethod === 2 ? { robotsecret: options.robotSecret ?? '' } : {}),
+      }),
+    );
     const params = new URLSearchParams({ ...base, sign, ...options.auth });
     for (const [key, value] of Object.entries(options.query ?? {})) params.set(key, String(value));
     return `${this.config.baseUrl}${path}?${params.toString()}`;

@@ -3,7 +3,6 @@
  * write keeps the robot's matching index in step.
  * @module
  */
-import { randomUUID } from 'node:crypto';
 import type {
   ConsoleRule,
   DuplicateQuestion,
@@ -17,6 +16,7 @@ import { normalizeText } from '../matching/normalize';
 import type { Tx } from '../storage/database';
 import type { SqlParam } from '../storage/journal';
 import type { DomainContext } from './context';
+import { timeOrderedUuid } from './ids';
 import type { RobotEntry } from './robot-registry';
 import { RULE_COLUMNS, ruleRowToDetail, ruleRowToMatchable } from './rule-rows';
 import type { FullRuleRow } from './rule-rows';
@@ -33,7 +33,7 @@ const CONSOLE_COLUMNS = `rule_seq, created_at, updated_at, ${RULE_COLUMNS}`;
 const SORT_COLUMNS: Record<NonNullable<RuleQuery['sort']>, string> = {
   created: 'rule_seq',
   updated: 'updated_at',
-  ruleName: 'rule_name',
+  ruleName: 'name_key',
   category: 'category_id',
   active: 'active',
 };
@@ -150,8 +150,8 @@ function reindex(ctx: DomainContext, robot: RobotEntry, ruleIds: readonly string
 
 export function createRule(ctx: DomainContext, robot: RobotEntry, edit: RuleEdit): ConsoleRule {
   assertWindow(edit.effectBeignDate, edit.effectEndDate);
-  const ruleId = randomUUID();
   const now = ctx.now();
+  const ruleId = timeOrderedUuid(now);
   ctx.store.write((tx) => {
     assertNameFree(tx, robot, edit.ruleName);
     tx.run(

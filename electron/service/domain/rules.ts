@@ -2,7 +2,6 @@
  * Knowledge rules: batch import, single read, paged list.
  * @module
  */
-import { randomUUID } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import type {
   BatchFailure,
@@ -15,6 +14,7 @@ import type {
 import { ServiceError } from '../errors';
 import { check } from '../validation/ajv';
 import type { DomainContext } from './context';
+import { timeOrderedUuid } from './ids';
 import { RULE_COLUMNS, ruleRowToDetail, ruleRowToListItem } from './rule-rows';
 import type { FullRuleRow } from './rule-rows';
 import type { RobotEntry } from './robot-registry';
@@ -41,37 +41,38 @@ export function importRules(
   const failInfo: BatchFailure[] = [];
   const accepted: { input: RuleInput; ruleId: string }[] = [];
   const claimed = new Set<string>();
+  const valid: { index: number; input: RuleInput }[] = [];
   items.forEach((item, index) => {
     const problem = check(validateRule, item, `rule ${index}`);
-    const givenName = (item as { ruleName?: unknown } | null)?.ruleName;
-    const ruleName = typeof givenName === 'string' ? givenName : '';
     if (problem) {
-      failInfo.push({ index, ruleName, code: problem.code, msg: problem.message });
-      return;
+      failInfo.push({ index, ruleName: nameOf(item), code: problem.code, msg: problem.message });
+    } else {
+      valid.push({ index, input: item as RuleInput });
     }
-    const input = item as RuleInput;
+  });
+  const taken = existingNameKeys(
+    ctx,
+    robot,
+    valid.map(({ input }) => ruleNameKey(input.ruleName)),
+  );
+  const now = ctx.now();
+  for (const { index, input } of valid) {
     const key = ruleNameKey(input.ruleName);
-    const taken =
-      claimed.has(key) ||
-      ctx.store.get(
-        'SELECT 1 AS found FROM rules WHERE tenant_id = ? AND robot_id = ? AND name_key = ?',
-        [tenantId, robotId, key],
-      ) !== undefined;
-    if (taken) {
+    if (taken.has(key) || claimed.has(key)) {
       failInfo.push({
         index,
-        ruleName,
+        ruleName: input.ruleName,
         code: 'rule-name-taken',
         msg: `A rule named "${key}" already exists in this robot.`,
       });
-      return;
+      continue;
     }
     claimed.add(key);
-    accepted.push({ input, ruleId: randomUUID() });
-  });
+    accepted.push({ input, ruleId: timeOrderedUuid(now) });
+  }
+  failInfo.sort((a, b) => a.index - b.index);
 
   if (accepted.length > 0) {
-    const now = ctx.now();
     ctx.store.write((tx) => {
       for (const { input, ruleId } of accepted) {
         tx.run(INSERT_RULE, [
@@ -110,6 +111,25 @@ export function importRules(
     answerContentType: 'TEXT',
   }));
   return { failInfo, succeed };
+}
+
+function nameOf(item: unknown): string {
+  const name = (item as { ruleName?: unknown } | null)?.ruleName;
+  return typeof name === 'string' ? name : '';
+}
+
+/** Which of `keys` are already rule names in the robot: one query per 500 names. */
+function existingNameKeys(ctx: DomainContext, robot: RobotEntry, keys: readonly string[]): Set<string> {
+  const taken = new Set<string>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const chunk = keys.slice(i, i + 500);
+    const rows = ctx.store.all<{ name_key: string }>(
+      `SELECT name_key FROM rules WHERE tenant_id = ? AND robot_id = ? AND name_key IN (${chunk.map(() => '?').join(', ')})`,
+      [robot.tenantId, robot.robotId, ...chunk],
+    );
+    for (const row of rows) taken.add(row.name_key);
+  }
+  return taken;
 }
 
 export function findRule(

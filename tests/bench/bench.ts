@@ -1,0 +1,176 @@
+/**
+ * `npm run bench [-- --quick] [-- --json FILE]`: the service's speed, measured (never asserted).
+ * At 1k, 10k and 100k generated rules (5 phrasings each; --quick: 1k and 10k):
+ *   ask latency in-process (Fastify inject, no socket) and over HTTP, p50/p99;
+ *   HTTP ask requests/s next to a bare Node server answering a fixed body (same run, same load);
+ *   import rules/s through the HTTP batch route (batches of 1000, durable);
+ *   time from spawning the service on a data directory to the first answered question;
+ *   latency of the deepest list page; peak RSS of the service process.
+ * The machine is shared and noisy: compare the ratios, not the absolute figures.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { OpenApiClient } from '../../electron/client/openapi-client';
+import type { RobotClient } from '../../electron/client/openapi-client';
+import type { RuleInput } from '../../electron/service/api-types';
+import { startService } from '../../electron/service/index';
+import { silentLogger } from '../../electron/service/logger';
+import { spawnService } from '../helpers/child-service';
+import { TEST_CREDENTIALS, TEST_ENV, makeDataDir, tenantRequest } from '../helpers/service';
+import { generateRules } from './generate-rules';
+import { askRps, bareRps } from './http-load';
+import { peakRssMb, percentile, round } from './stats';
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, json: { type: 'string' } } });
+const SIZES = values.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+const RPS_SIZE = 10_000;
+const LOAD = { durationSec: values.quick ? 3 : 6, connections: 16 };
+const LATENCY_QUERIES = 1_000;
+
+/** Questions a person might type: a phrasing with one word dropped or two characters swapped. */
+function deriveQueries(rules: readonly RuleInput[], count: number): string[] {
+  const queries: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const rule = rules[(i * 7919) % rules.length] as RuleInput;
+    const phrasing = rule.questions[i % rule.questions.length] ?? rule.ruleName;
+    const words = phrasing.split(' ');
+    if (words.length > 2) {
+      words.splice(i % words.length, 1);
+      queries.push(words.join(' '));
+    } else {
+      const chars = [...phrasing];
+      const k = i % Math.max(1, chars.length - 1);
+      [chars[k], chars[k + 1]] = [chars[k + 1] ?? '', chars[k] ?? ''];
+      queries.push(chars.join(''));
+    }
+  }
+  return queries;
+}
+
+async function latencies(ask: (question: string) => Promise<unknown>, queries: readonly string[]) {
+  for (const question of queries.slice(0, 100)) await ask(question);
+  const samples: number[] = [];
+  for (const question of queries) {
+    const start = performance.now();
+    await ask(question);
+    samples.push(performance.now() - start);
+  }
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+interface SizeResult {
+  size: number;
+  importRulesPerSec: number;
+  askHttp: { p50: number; p99: number };
+  askInProcess: { p50: number; p99: number };
+  listDeepPageMs: number;
+  openReadyMs: number;
+  peakRssMb: number;
+  httpAskRps?: number;
+  bareHttpRps?: number;
+}
+
+async function registerRobot(url: string): Promise<RobotClient> {
+  const client = new OpenApiClient({ baseUrl: url, ...TEST_CREDENTIALS });
+  const { tenantId } = await client.registerTenant(tenantRequest());
+  const [robot] = await client.listRobots(tenantId);
+  return client.robot(tenantId, 'default', robot?.robotSecret ?? '');
+}
+
+async function measureSize(size: number): Promise<SizeResult> {
+  const dataDir = makeDataDir('bench');
+  const rules = generateRules(size, 42);
+  const queries = deriveQueries(rules, LATENCY_QUERIES);
+  try {
+    const service = await spawnService(dataDir);
+    const robot = await registerRobot(service.url);
+    const importStart = performance.now();
+    for (let i = 0; i < rules.length; i += 1000) {
+      const result = await robot.importRules(rules.slice(i, i + 1000));
+      if (result.failInfo.length > 0) throw new Error(`import failed: ${JSON.stringify(result.failInfo[0])}`);
+    }
+    const importRulesPerSec = size / ((performance.now() - importStart) / 1000);
+    const askHttp = await latencies((q) => robot.ask(q), queries);
+    const lastPage = Math.max(0, Math.ceil(size / 20) - 1);
+    const deep = await latencies(() => robot.listRules(lastPage, 20), Array.from({ length: 200 }, () => ''));
+    const result: SizeResult = {
+      size,
+      importRulesPerSec,
+      askHttp,
+      askInProcess: { p50: Number.NaN, p99: Number.NaN },
+      listDeepPageMs: deep.p50,
+      openReadyMs: Number.NaN,
+      peakRssMb: Number.NaN,
+    };
+    if (size === RPS_SIZE) {
+      result.httpAskRps = await askRps(robot, queries, LOAD);
+      result.bareHttpRps = await bareRps(LOAD);
+    }
+    result.peakRssMb = peakRssMb(service.child.pid ?? 0);
+    service.child.kill('SIGTERM');
+    await service.exited;
+
+    // Open: from spawning a process on the data directory to the first answered question.
+    const openStart = performance.now();
+    const reopened = await spawnService(dataDir);
+    await new OpenApiClient({ baseUrl: reopened.url, ...TEST_CREDENTIALS })
+      .robot(robot.tenantId, 'default', robot.robotSecret)
+      .ask(queries[0] ?? '');
+    result.openReadyMs = performance.now() - openStart;
+    reopened.child.kill('SIGTERM');
+    await reopened.exited;
+
+    // In-process: the whole pipeline (signature, validation, matching, answer) without a socket.
+    const inProcess = await startService({ dataDir, port: 0, logger: silentLogger, env: TEST_ENV });
+    const local = new OpenApiClient({ baseUrl: '', ...TEST_CREDENTIALS });
+    const path = `${robot.basePath}/robot/ask`;
+    result.askInProcess = await latencies(async (question) => {
+      const response = await inProcess.app.inject({
+        method: 'POST',
+        url: local.signedUrl(path, { signMethod: 2, robotSecret: robot.robotSecret }),
+        payload: { userId: 'bench', question, channel: 'API', questionType: 'TEXT' },
+      });
+      if (response.statusCode !== 200) throw new Error(response.body);
+    }, queries);
+    await inProcess.stop();
+    return result;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const results: SizeResult[] = [];
+for (const size of SIZES) {
+  console.error(`measuring ${size} rules…`);
+  results.push(await measureSize(size));
+}
+
+const largest = results.at(-1) as SizeResult;
+const rpsRow = results.find((r) => r.size === RPS_SIZE);
+const byKey = (pick: (r: SizeResult) => number) =>
+  Object.fromEntries(results.map((r) => [String(r.size), round(pick(r), 3)]));
+const summary = {
+  askP99Ms: byKey((r) => r.askInProcess.p99),
+  askHttpP99Ms: byKey((r) => r.askHttp.p99),
+  httpAskRps: round(rpsRow?.httpAskRps ?? Number.NaN, 0),
+  bareHttpRps: round(rpsRow?.bareHttpRps ?? Number.NaN, 0),
+  importRulesPerSec: round(largest.importRulesPerSec, 0),
+  openReadyMs: round(largest.openReadyMs, 0),
+  listDeepPageMs: round(largest.listDeepPageMs, 2),
+  peakRssMb: round(largest.peakRssMb, 0),
+};
+
+console.log('| rules | ask p50/p99 in-process (ms) | ask p50/p99 HTTP (ms) | import rules/s | open→first answer (ms) | deepest list page (ms) | peak RSS (MB) |');
+console.log('|---|---|---|---|---|---|---|');
+for (const r of results) {
+  console.log(
+    `| ${r.size} | ${round(r.askInProcess.p50)} / ${round(r.askInProcess.p99)} | ${round(r.askHttp.p50)} / ${round(r.askHttp.p99)} | ${round(r.importRulesPerSec, 0)} | ${round(r.openReadyMs, 0)} | ${round(r.listDeepPageMs)} | ${round(r.peakRssMb, 0)} |`,
+  );
+}
+console.log(
+  `\nHTTP ask at ${RPS_SIZE} rules: ${summary.httpAskRps} req/s; bare Node server: ${summary.bareHttpRps} req/s; ratio ${round(summary.httpAskRps / summary.bareHttpRps, 2)}`,
+);
+if (values.json) {
+  writeFileSync(values.json, `${JSON.stringify(summary)}\n`);
+  console.log(`figures written to ${values.json}`);
+}
