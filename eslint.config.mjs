@@ -6,7 +6,7 @@ export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'artifacts/**'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
-  { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
+  { files: ['**/*.mjs', '**/*.cjs', '**/*.js'], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],

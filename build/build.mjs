@@ -16,6 +16,26 @@ await build({
   logLevel: 'warning',
 });
 
+// The desktop shell: Electron's main process and the window's preload, as CommonJS (a sandboxed
+// preload must be CommonJS and may only require 'electron'; its own modules are bundled in).
+// `import.meta.url` (electron/editor-dir.ts) has no CommonJS equivalent: it is given the file's
+// URL so the editor is found next to the bundle.
+await build({
+  entryPoints: { main: 'electron/main.ts', preload: 'electron/preload.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  packages: 'external',
+  external: ['electron'],
+  define: { 'import.meta.url': '__kbImportMetaUrl' },
+  banner: { js: "const __kbImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
+  sourcemap: true,
+  logLevel: 'warning',
+});
+
 if (existsSync('build/vite.config.ts')) {
   const { build: viteBuild } = await import('vite');
   await viteBuild({ configFile: 'build/vite.config.ts', logLevel: 'warn' });

@@ -9,17 +9,16 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_API_PORT } from './service/defaults';
 import { startService } from './service/index';
 import { createConsoleLogger } from './service/logger';
 import { resolveEditorDir } from './editor-dir';
-
-export const DEFAULT_PORT = 8787;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       data: { type: 'string', default: './kb-data' },
-      port: { type: 'string', default: String(DEFAULT_PORT) },
+      port: { type: 'string', default: String(DEFAULT_API_PORT) },
       host: { type: 'string', default: '127.0.0.1' },
     },
     strict: true,

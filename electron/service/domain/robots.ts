@@ -8,6 +8,7 @@ import { randomToken } from '../auth/credentials';
 import { ServiceError } from '../errors';
 import type { Tx } from '../storage/database';
 import type { DomainContext } from './context';
+import { assertTenantExists } from './tenant-lookup';
 import type { RobotEntry } from './robot-registry';
 import type { RobotSettings } from './robot-settings';
 
@@ -31,12 +32,6 @@ export function insertRobot(
     [tenantId, robotId, name, secret, '{}', createdAt],
   );
   return { tenantId, robotId, name, secret, settings: '{}' };
-}
-
-export function assertTenantExists(ctx: DomainContext, tenantId: number): void {
-  if (!ctx.store.get('SELECT 1 AS found FROM tenants WHERE tenant_id = ?', [tenantId])) {
-    throw new ServiceError('tenant-not-found', `Tenant ${tenantId} does not exist.`);
-  }
 }
 
 export function listRobots(ctx: DomainContext, tenantId: number): RobotResult[] {

@@ -119,7 +119,11 @@ function nameOf(item: unknown): string {
 }
 
 /** Which of `keys` are already rule names in the robot: one query per 500 names. */
-function existingNameKeys(ctx: DomainContext, robot: RobotEntry, keys: readonly string[]): Set<string> {
+function existingNameKeys(
+  ctx: DomainContext,
+  robot: RobotEntry,
+  keys: readonly string[],
+): Set<string> {
   const taken = new Set<string>();
   for (let i = 0; i < keys.length; i += 500) {
     const chunk = keys.slice(i, i + 500);

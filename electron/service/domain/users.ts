@@ -9,7 +9,7 @@ import { hashPassword } from '../auth/passwords';
 import { ServiceError } from '../errors';
 import type { Tx } from '../storage/database';
 import type { DomainContext } from './context';
-import { assertTenantExists } from './robots';
+import { assertTenantExists } from './tenant-lookup';
 
 /** The uniqueness key of a username: only ASCII letters are case-folded (Han has no case). */
 export function usernameKey(username: string): string {
