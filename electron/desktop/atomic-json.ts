@@ -4,26 +4,13 @@
  * never half of one; read back as `unknown` for the caller to validate.
  * @module
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
-import { rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from '../service/storage/durable-fs';
 
 export function writeJsonAtomic(file: string, value: unknown): void {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, 0o600);
 }
 
 /** The parsed file, or `undefined` when it is missing or not JSON. */

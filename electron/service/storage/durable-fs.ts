@@ -2,7 +2,7 @@
  * Small file-system helpers for writes that must never be left half-done on disk.
  * @module
  */
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** fsyncs a directory so that a rename or a new file in it survives power loss. */
@@ -31,15 +31,20 @@ function isUnsupportedDirSync(error: unknown): boolean {
  */
 export function writeFileAtomic(target: string, data: Uint8Array | string, mode = 0o644): void {
   const tmp = `${target}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w', mode);
   try {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(tmp, 'w', mode);
+    try {
+      const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      let offset = 0;
+      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
   }
-  renameSync(tmp, target);
   fsyncDirectory(dirname(target));
 }
