@@ -42,6 +42,8 @@ export interface SendOptions {
   query?: Record<string, string | number>;
   /** Override signature parameters (tests of refusals). */
   auth?: Partial<Record<'adminkey' | 'customerId' | 'nonce' | 'timestamp' | 'sign', string>>;
+  /** Cancels the request (the editor's import cancel button). */
+  signal?: AbortSignal;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -61,6 +63,12 @@ export class KbApiError extends Error {
 }
 
 const NONCE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+
+/** The envelope's data, or a KbApiError carrying its code and sentence. */
+export function unwrap<T>({ status, body }: ApiResponse<T>): T {
+  if (body.code !== '0') throw new KbApiError(status, body.code, body.msg ?? '');
+  return body.data as T;
+}
 
 /** 16 random characters of the nonce alphabet (96 bits). */
 export function newNonce(): string {
@@ -101,6 +109,7 @@ export class OpenApiClient {
     options: SendOptions,
   ): Promise<ApiResponse<T>> {
     const init: RequestInit = { method, headers: { 'content-type': 'application/json' } };
+    if (options.signal) init.signal = options.signal;
     if (options.body !== undefined) {
       init.body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     }
@@ -112,9 +121,7 @@ export class OpenApiClient {
   }
 
   private async call<T>(method: string, path: string, options: SendOptions): Promise<T> {
-    const { status, body } = await this.send<T>(method, path, options);
-    if (body.code !== '0') throw new KbApiError(status, body.code, body.msg ?? '');
-    return body.data as T;
+    return unwrap(await this.send<T>(method, path, options));
   }
 
   registerTenant(request: RegisterTenantRequest): Promise<RegisterTenantResult> {
@@ -188,13 +195,14 @@ export class RobotClient {
     subPath: string,
     options: Omit<SendOptions, 'signMethod'> = {},
   ) {
-    const { status, body } = await this.send<T>(method, subPath, options);
-    if (body.code !== '0') throw new KbApiError(status, body.code, body.msg ?? '');
-    return body.data as T;
+    return unwrap(await this.send<T>(method, subPath, options));
   }
 
-  importRules(rules: readonly RuleInput[]): Promise<BatchImportResult> {
-    return this.call('POST', '/kb/rules/full/batch', { body: rules });
+  importRules(rules: readonly RuleInput[], signal?: AbortSignal): Promise<BatchImportResult> {
+    return this.call('POST', '/kb/rules/full/batch', {
+      body: rules,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   getRule(ruleId: string): Promise<RuleDetail> {

@@ -21,6 +21,7 @@
  *   POST   R/rules/delete                       { ruleIds } → { deleted }
  *   POST   R/rules/restore                      { rules: ConsoleRule[] } → { restored } (undo of delete)
  *   POST   R/rules/set-active                   { ruleIds, active } → { updated }
+ *   POST   R/rules/set-category                 { ruleIds, category } → { updated } ('' = none)
  *   GET    R/rules/duplicates                   → { duplicates: DuplicateQuestion[] }
  *   GET    R/categories                         → { categories: string[] }
  *   POST   R/try                                { question } → TryResult

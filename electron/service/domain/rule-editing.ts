@@ -261,6 +261,21 @@ export function setRulesActive(
   };
 }
 
+/** Files many rules under one category ('' = none) in one transaction (Excel import, grid). */
+export function setRulesCategory(
+  ctx: DomainContext,
+  robot: RobotEntry,
+  ruleIds: readonly string[],
+  category: string,
+): { updated: number } {
+  return {
+    updated: forEachRule(ctx, robot, ruleIds, 'UPDATE rules SET category_id = ?, updated_at = ?', [
+      category,
+      ctx.now(),
+    ]),
+  };
+}
+
 export interface RestorableRule extends RuleEdit {
   ruleId: string;
   seq?: number;

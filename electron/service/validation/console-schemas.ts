@@ -47,6 +47,8 @@ export const RuleIdsBody = Type.Object({ ruleIds });
 
 export const SetActiveBody = Type.Object({ ruleIds, active: Type.Boolean() });
 
+export const SetCategoryBody = Type.Object({ ruleIds, category: ruleFields.ruleCategoryId });
+
 export const RestoreBody = Type.Object({
   rules: Type.Array(
     Type.Object({

@@ -11,6 +11,7 @@ import {
   queryRules,
   restoreRules,
   setRulesActive,
+  setRulesCategory,
   updateRule,
 } from '../../../domain/rule-editing';
 import { ServiceError } from '../../../errors';
@@ -22,6 +23,7 @@ import {
   RulePatchBody,
   RuleQueryString,
   SetActiveBody,
+  SetCategoryBody,
 } from '../../../validation/console-schemas';
 import { success } from '../../envelope';
 import { CONSOLE, robotFromParams } from './workspace-routes';
@@ -89,6 +91,17 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
     async (request) => {
       const { ruleIds, active } = request.body as Static<typeof SetActiveBody>;
       return success(setRulesActive(ctx, robotFromParams(ctx, request.params), ruleIds, active));
+    },
+  );
+
+  app.post(
+    `${RULES}/set-category`,
+    { ...console, schema: { body: SetCategoryBody } },
+    async (request) => {
+      const { ruleIds, category } = request.body as Static<typeof SetCategoryBody>;
+      return success(
+        setRulesCategory(ctx, robotFromParams(ctx, request.params), ruleIds, category),
+      );
     },
   );
 

@@ -1,0 +1,339 @@
+/**
+ * The mutable half of the index: rules, their phrasings, the forward lists of terms per phrasing,
+ * posting lists and rule frequencies. Writes are incremental. Removing or replacing a rule
+ * tombstones its phrasings (their postings are skipped from then on) and undoes its rule
+ * frequencies at once, so no stale data affects scores; compaction later reclaims the space.
+ * @module
+ */
+import { textTerms } from './features';
+import { normalizeText } from './normalize';
+import { ensureCapacity } from './typed-arrays';
+import type { MatchableRule } from './types';
+import { Vocabulary } from './vocabulary';
+
+/** `phrasingSource` value for the phrasing made from the rule's name. */
+export const NAME_SOURCE = 255;
+const DEAD = -1;
+// Compaction rewrites everything live, so it waits until tombstones are a real share of the data.
+const COMPACT_MIN_DEAD = 4096;
+const COMPACT_DEAD_SHARE = 0.3;
+
+function hashKey(key: string): number {
+  // FNV-1a: fast, and collisions are resolved by comparing the normalised text.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash | 0;
+}
+
+export class RuleStore {
+  readonly vocab = new Vocabulary();
+
+  /**
+   * @param rewrite applied to every text before indexing (the synonym table); questions keep
+   * their original wording for display.
+   */
+  constructor(private readonly rewrite: (text: string) => string = (text) => text) {}
+
+  private readonly slotsById = new Map<string, number>();
+  private readonly freeSlots: number[] = [];
+  ruleIds: (string | undefined)[] = [];
+  ruleNames: string[] = [];
+  ruleQuestions: (readonly string[])[] = [];
+  ruleActive = new Uint8Array(64);
+  /** Effective window; NaN means open on that side. */
+  ruleBegin = new Float64Array(64);
+  ruleEnd = new Float64Array(64);
+  ruleFirstPhrasing = new Int32Array(64);
+  rulePhrasingCount = new Uint8Array(64);
+  /** Naive Bayes mass of the rule: Σ over phrasings of √(terms) (words) and √(grams). */
+  ruleMassWords = new Float64Array(64);
+  ruleMassGrams = new Float64Array(64);
+  liveRules = 0;
+
+  /** Rule slot of each phrasing, DEAD once the phrasing was removed or replaced. */
+  phrasingRule = new Int32Array(1024);
+  phrasingSource = new Uint8Array(1024);
+  phrasingTermCount = new Uint16Array(1024);
+  phrasingGramCount = new Uint16Array(1024);
+  phrasingStart = new Int32Array(1024);
+  private phrasingHash = new Int32Array(1024);
+  private nextSameHash = new Int32Array(1024);
+  private readonly exactHeads = new Map<number, number>();
+  phrasingTotal = 0;
+  private deadPhrasings = 0;
+
+  /** Forward lists: the term ids of every phrasing, back to back. */
+  forward = new Int32Array(4096);
+  private forwardLength = 0;
+
+  // Generation stamps make "distinct terms of this rule" O(terms) without clearing a set.
+  private termStamp = new Int32Array(1024);
+  private gramStamp = new Int32Array(1024);
+  private stamp = 0;
+
+  get size(): number {
+    return this.liveRules;
+  }
+
+  slotOf(ruleId: string): number | undefined {
+    return this.slotsById.get(ruleId);
+  }
+
+  isEligible(slot: number, nowMs: number): boolean {
+    if (this.ruleActive[slot] !== 1) return false;
+    const begin = this.ruleBegin[slot] ?? Number.NaN;
+    const end = this.ruleEnd[slot] ?? Number.NaN;
+    return !(nowMs < begin) && !(nowMs > end);
+  }
+
+  /** The text a phrasing was made from, as the rule's author wrote it. */
+  phrasingText(phrasing: number): string {
+    const slot = this.phrasingRule[phrasing] ?? DEAD;
+    if (slot === DEAD) return '';
+    const source = this.phrasingSource[phrasing] ?? 0;
+    if (source === NAME_SOURCE) return this.ruleNames[slot] ?? '';
+    return this.ruleQuestions[slot]?.[source] ?? '';
+  }
+
+  upsert(rule: MatchableRule): void {
+    let slot = this.slotsById.get(rule.ruleId);
+    if (slot === undefined) {
+      slot = this.freeSlots.pop() ?? this.ruleIds.length;
+      this.slotsById.set(rule.ruleId, slot);
+      this.liveRules += 1;
+      this.growRules(slot + 1);
+    } else {
+      this.retire(slot);
+    }
+    this.ruleIds[slot] = rule.ruleId;
+    this.ruleNames[slot] = rule.ruleName;
+    this.ruleQuestions[slot] = rule.questions;
+    this.ruleActive[slot] = rule.active ? 1 : 0;
+    this.ruleBegin[slot] = rule.effectBeginMs ?? Number.NaN;
+    this.ruleEnd[slot] = rule.effectEndMs ?? Number.NaN;
+    this.addPhrasings(slot, rule);
+    this.maybeCompact();
+  }
+
+  remove(ruleId: string): void {
+    const slot = this.slotsById.get(ruleId);
+    if (slot === undefined) return;
+    this.retire(slot);
+    this.slotsById.delete(ruleId);
+    this.ruleIds[slot] = undefined;
+    this.ruleNames[slot] = '';
+    this.ruleQuestions[slot] = [];
+    this.ruleActive[slot] = 0;
+    this.freeSlots.push(slot);
+    this.liveRules -= 1;
+    this.maybeCompact();
+  }
+
+  /** The rules held, rebuilt from the store (used to re-index under a new synonym table). */
+  rules(): MatchableRule[] {
+    const rules: MatchableRule[] = [];
+    this.ruleIds.forEach((ruleId, slot) => {
+      if (ruleId === undefined) return;
+      const begin = this.ruleBegin[slot] ?? Number.NaN;
+      const end = this.ruleEnd[slot] ?? Number.NaN;
+      rules.push({
+        ruleId,
+        ruleName: this.ruleNames[slot] ?? '',
+        questions: this.ruleQuestions[slot] ?? [],
+        active: this.ruleActive[slot] === 1,
+        effectBeginMs: Number.isNaN(begin) ? null : begin,
+        effectEndMs: Number.isNaN(end) ? null : end,
+      });
+    });
+    return rules;
+  }
+
+  /** Live phrasings whose normalised text equals `key`. */
+  exactPhrasings(key: string): number[] {
+    const found: number[] = [];
+    if (key.length === 0) return found;
+    const hash = hashKey(key);
+    let phrasing = this.exactHeads.get(hash) ?? DEAD;
+    while (phrasing !== DEAD) {
+      if (
+        this.phrasingRule[phrasing] !== DEAD &&
+        this.phrasingHash[phrasing] === hash &&
+        normalizeText(this.rewrite(this.phrasingText(phrasing))) === key
+      ) {
+        found.push(phrasing);
+      }
+      phrasing = this.nextSameHash[phrasing] ?? DEAD;
+    }
+    return found;
+  }
+
+  private growRules(needed: number): void {
+    this.ruleActive = ensureCapacity(this.ruleActive, needed);
+    this.ruleBegin = ensureCapacity(this.ruleBegin, needed);
+    this.ruleEnd = ensureCapacity(this.ruleEnd, needed);
+    this.ruleFirstPhrasing = ensureCapacity(this.ruleFirstPhrasing, needed);
+    this.rulePhrasingCount = ensureCapacity(this.rulePhrasingCount, needed);
+    this.ruleMassWords = ensureCapacity(this.ruleMassWords, needed);
+    this.ruleMassGrams = ensureCapacity(this.ruleMassGrams, needed);
+  }
+
+  private growPhrasings(needed: number): void {
+    this.phrasingRule = ensureCapacity(this.phrasingRule, needed);
+    this.phrasingSource = ensureCapacity(this.phrasingSource, needed);
+    this.phrasingTermCount = ensureCapacity(this.phrasingTermCount, needed);
+    this.phrasingGramCount = ensureCapacity(this.phrasingGramCount, needed);
+    this.phrasingStart = ensureCapacity(this.phrasingStart, needed + 1);
+    this.phrasingHash = ensureCapacity(this.phrasingHash, needed);
+    this.nextSameHash = ensureCapacity(this.nextSameHash, needed);
+  }
+
+  private addPhrasings(slot: number, rule: MatchableRule): void {
+    const vocab = this.vocab;
+    const seenKeys = new Set<string>();
+    const first = this.phrasingTotal;
+    let massWords = 0;
+    let massGrams = 0;
+    const sources: number[] = rule.questions.map((_, i) => i);
+    sources.push(NAME_SOURCE);
+    for (const source of sources) {
+      const text = source === NAME_SOURCE ? rule.ruleName : (rule.questions[source] ?? '');
+      const { key, terms } = textTerms(this.rewrite(text));
+      // Repeated phrasings would only inflate the rule's counts; empty ones match nothing.
+      if (key.length === 0 || seenKeys.has(key)) continue;
+      seenKeys.add(key);
+      const phrasing = this.phrasingTotal;
+      this.phrasingTotal += 1;
+      this.growPhrasings(this.phrasingTotal);
+      this.forward = ensureCapacity(this.forward, this.forwardLength + terms.length);
+      this.phrasingStart[phrasing] = this.forwardLength;
+      let grams = 0;
+      for (const term of terms) {
+        const id = vocab.intern(term);
+        this.forward[this.forwardLength] = id;
+        this.forwardLength += 1;
+        vocab.addPosting(id, phrasing);
+        grams += vocab.grams(id).length;
+      }
+      this.phrasingStart[phrasing + 1] = this.forwardLength;
+      this.phrasingRule[phrasing] = slot;
+      this.phrasingSource[phrasing] = source;
+      this.phrasingTermCount[phrasing] = Math.min(terms.length, 0xffff);
+      this.phrasingGramCount[phrasing] = Math.min(grams, 0xffff);
+      massWords += Math.sqrt(terms.length);
+      massGrams += Math.sqrt(grams);
+      const hash = hashKey(key);
+      this.phrasingHash[phrasing] = hash;
+      this.nextSameHash[phrasing] = this.exactHeads.get(hash) ?? DEAD;
+      this.exactHeads.set(hash, phrasing);
+    }
+    this.ruleFirstPhrasing[slot] = first;
+    this.rulePhrasingCount[slot] = this.phrasingTotal - first;
+    this.ruleMassWords[slot] = massWords;
+    this.ruleMassGrams[slot] = massGrams;
+    this.countRule(slot, 1);
+  }
+
+  /** Adds (+1) or withdraws (−1) a rule's distinct terms and grams from the rule frequencies. */
+  private countRule(slot: number, delta: number): void {
+    const vocab = this.vocab;
+    this.stamp += 1;
+    const stamp = this.stamp;
+    this.termStamp = ensureCapacity(this.termStamp, vocab.termCount);
+    this.gramStamp = ensureCapacity(this.gramStamp, vocab.gramCount);
+    const first = this.ruleFirstPhrasing[slot] ?? 0;
+    const end = first + (this.rulePhrasingCount[slot] ?? 0);
+    const forward = this.forward;
+    for (let p = first; p < end; p += 1) {
+      const to = this.phrasingStart[p + 1] ?? 0;
+      for (let i = this.phrasingStart[p] ?? 0; i < to; i += 1) {
+        const term = forward[i] ?? 0;
+        if (this.termStamp[term] === stamp) continue;
+        this.termStamp[term] = stamp;
+        vocab.changeRuleDf(term, delta);
+        const grams = vocab.grams(term);
+        for (let g = 0; g < grams.length; g += 1) {
+          const gram = grams[g] ?? 0;
+          if (this.gramStamp[gram] === stamp) continue;
+          this.gramStamp[gram] = stamp;
+          vocab.changeGramRuleDf(gram, delta);
+        }
+      }
+    }
+  }
+
+  /** Takes a rule's phrasings out of play; the slot itself stays assigned. */
+  private retire(slot: number): void {
+    this.countRule(slot, -1);
+    const first = this.ruleFirstPhrasing[slot] ?? 0;
+    const count = this.rulePhrasingCount[slot] ?? 0;
+    for (let p = first; p < first + count; p += 1) this.phrasingRule[p] = DEAD;
+    this.deadPhrasings += count;
+    this.rulePhrasingCount[slot] = 0;
+    this.ruleMassWords[slot] = 0;
+    this.ruleMassGrams[slot] = 0;
+  }
+
+  private maybeCompact(): void {
+    if (this.deadPhrasings < COMPACT_MIN_DEAD) return;
+    if (this.deadPhrasings < this.phrasingTotal * COMPACT_DEAD_SHARE) return;
+    this.compact();
+  }
+
+  /** Renumbers live phrasings densely and rebuilds postings and the exact-text chains. */
+  compact(): void {
+    const oldRule = this.phrasingRule;
+    const oldSource = this.phrasingSource;
+    const oldTerms = this.phrasingTermCount;
+    const oldGrams = this.phrasingGramCount;
+    const oldStart = this.phrasingStart;
+    const oldHash = this.phrasingHash;
+    const oldForward = this.forward;
+    const live = this.phrasingTotal - this.deadPhrasings;
+    const capacity = Math.max(1024, live);
+    this.phrasingRule = new Int32Array(capacity);
+    this.phrasingSource = new Uint8Array(capacity);
+    this.phrasingTermCount = new Uint16Array(capacity);
+    this.phrasingGramCount = new Uint16Array(capacity);
+    this.phrasingStart = new Int32Array(capacity + 1);
+    this.phrasingHash = new Int32Array(capacity);
+    this.nextSameHash = new Int32Array(capacity);
+    this.forward = new Int32Array(Math.max(4096, this.forwardLength));
+    this.exactHeads.clear();
+    this.vocab.clearPostings();
+    let phrasing = 0;
+    let forwardLength = 0;
+    for (let slot = 0; slot < this.ruleIds.length; slot += 1) {
+      if (this.ruleIds[slot] === undefined) continue;
+      const first = this.ruleFirstPhrasing[slot] ?? 0;
+      const count = this.rulePhrasingCount[slot] ?? 0;
+      this.ruleFirstPhrasing[slot] = phrasing;
+      for (let old = first; old < first + count; old += 1) {
+        if (oldRule[old] !== slot) continue;
+        this.phrasingRule[phrasing] = slot;
+        this.phrasingSource[phrasing] = oldSource[old] ?? 0;
+        this.phrasingTermCount[phrasing] = oldTerms[old] ?? 0;
+        this.phrasingGramCount[phrasing] = oldGrams[old] ?? 0;
+        this.phrasingStart[phrasing] = forwardLength;
+        const to = oldStart[old + 1] ?? 0;
+        for (let i = oldStart[old] ?? 0; i < to; i += 1) {
+          const term = oldForward[i] ?? 0;
+          this.forward[forwardLength] = term;
+          forwardLength += 1;
+          this.vocab.addPosting(term, phrasing);
+        }
+        const hash = oldHash[old] ?? 0;
+        this.phrasingHash[phrasing] = hash;
+        this.nextSameHash[phrasing] = this.exactHeads.get(hash) ?? DEAD;
+        this.exactHeads.set(hash, phrasing);
+        phrasing += 1;
+      }
+      this.phrasingStart[phrasing] = forwardLength;
+    }
+    this.phrasingTotal = phrasing;
+    this.forwardLength = forwardLength;
+    this.deadPhrasings = 0;
+  }
+}

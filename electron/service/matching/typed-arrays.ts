@@ -1,0 +1,17 @@
+/**
+ * Growth helpers for the typed arrays that hold the index. Typed arrays keep 100k rules in a few
+ * tens of megabytes where objects per phrasing would take hundreds.
+ * @module
+ */
+
+type Growable = Int32Array | Uint16Array | Uint8Array | Float64Array;
+
+/** Returns `array` if it can hold `needed` elements, else a copy with doubled capacity. */
+export function ensureCapacity<T extends Growable>(array: T, needed: number): T {
+  if (needed <= array.length) return array;
+  let capacity = Math.max(16, array.length);
+  while (capacity < needed) capacity *= 2;
+  const grown = new (array.constructor as new (length: number) => T)(capacity);
+  grown.set(array);
+  return grown;
+}

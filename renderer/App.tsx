@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import type { ConsoleClient } from './api/console-client';
+import { EmptyState } from './components/EmptyState';
+import { useHotkeys } from './components/useHotkeys';
+import { ApiAccessPage } from './features/api-access/ApiAccessPage';
+import { HelpOverlay } from './features/help/HelpOverlay';
+import { RulesView } from './features/rules-grid/RulesView';
+import { RegisterTenantDialog } from './features/workspace/RegisterTenantDialog';
+import type { Route } from './features/workspace/route';
+import { Sidebar } from './features/workspace/Sidebar';
+import { TenantPage } from './features/workspace/TenantPage';
+import { useRoute } from './features/workspace/useRoute';
+import { findRobot, findTenant, useWorkspace } from './features/workspace/useWorkspace';
+import { WorkspaceProvider } from './features/workspace/WorkspaceProvider';
+import { LanguageSwitch } from './i18n/LanguageSwitch';
+import { useI18n } from './i18n/useI18n';
+
+export function App({ client }: { client: ConsoleClient }) {
+  return (
+    <WorkspaceProvider client={client}>
+      <Shell />
+    </WorkspaceProvider>
+  );
+}
+
+function Shell() {
+  const { t, locale, setLocale } = useI18n();
+  const [route, navigate] = useRoute();
+  const [registering, setRegistering] = useState(false);
+  const [help, setHelp] = useState(false);
+
+  useHotkeys({
+    f1: { run: () => setHelp(true) },
+    '?': { run: () => setHelp(true), typing: false },
+    'alt+l': { run: () => setLocale(locale === 'en' ? 'zh-CN' : 'en') },
+  });
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <span className="app-title">KB Studio</span>
+        <div className="app-header-end">
+          <LanguageSwitch />
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => setHelp(true)}
+            title="F1"
+          >
+            {t('help.button')}
+          </button>
+        </div>
+      </header>
+      <div className="app-body">
+        <Sidebar route={route} navigate={navigate} onRegister={() => setRegistering(true)} />
+        <main className="app-main">
+          <MainView route={route} navigate={navigate} onRegister={() => setRegistering(true)} />
+        </main>
+      </div>
+      {registering ? (
+        <RegisterTenantDialog
+          onClose={() => setRegistering(false)}
+          onRegistered={(tenantId) => {
+            setRegistering(false);
+            navigate({ kind: 'tenant', tenantId });
+          }}
+        />
+      ) : null}
+      {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
+    </div>
+  );
+}
+
+function MainView({
+  route,
+  navigate,
+  onRegister,
+}: {
+  route: Route;
+  navigate: (route: Route) => void;
+  onRegister: () => void;
+}) {
+  const { t } = useI18n();
+  const state = useWorkspace();
+  if (route.kind === 'api') return <ApiAccessPage />;
+  if (route.kind === 'tenant') return <TenantPage tenantId={route.tenantId} navigate={navigate} />;
+  if (route.kind === 'robot') {
+    const tenant = findTenant(state, route.tenantId);
+    const robot = findRobot(state, route.tenantId, route.robotId);
+    if (tenant && robot) {
+      return (
+        <RulesView key={`${tenant.tenantId}/${robot.robotId}`} tenant={tenant} robot={robot} />
+      );
+    }
+    return <EmptyState title={t('robot.notFound')}>{t('robot.notFoundText')}</EmptyState>;
+  }
+  const first = state.workspace.tenants[0];
+  if (!first) {
+    return (
+      <EmptyState
+        title={t('home.welcome')}
+        action={
+          <button type="button" className="button button-primary" onClick={onRegister}>
+            + {t('tenant.registerTitle')}
+          </button>
+        }
+      >
+        {t('home.noTenants')}
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState title={t('home.pick')}>
+      {t('home.pickText', { count: state.workspace.tenants.length })}
+    </EmptyState>
+  );
+}

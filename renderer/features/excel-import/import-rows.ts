@@ -1,0 +1,81 @@
+/**
+ * Spreadsheet rows turned into rules, each checked before anything is sent.
+ * @module
+ */
+import type { FieldProblem } from '../../api/field-check';
+import { parseActive, parseDate, splitQuestions } from '../rules-grid/cell-values';
+import { EMPTY_RULE } from '../rules-grid/grid-row';
+import type { EditableRule } from '../rules-grid/grid-row';
+import { checkRule } from '../rules-grid/rule-checks';
+import type { Mapping } from './column-mapping';
+
+export interface ImportRow {
+  /** 1-based row number in the sheet, as Excel shows it. */
+  sheetRow: number;
+  cells: string[];
+  rule: EditableRule;
+  /** The first problem found, or null when the row can be sent. */
+  problem: FieldProblem | null;
+}
+
+export function toImportRows(rows: readonly string[][], mapping: Mapping): ImportRow[] {
+  const out: ImportRow[] = [];
+  const start = mapping.hasHeader ? 1 : 0;
+  for (let r = start; r < rows.length; r += 1) {
+    const cells = rows[r] ?? [];
+    if (cells.every((cell) => cell.trim() === '')) continue;
+    const rule: EditableRule = { ...EMPTY_RULE, questions: [] };
+    let problem: FieldProblem | null = null;
+    mapping.roles.forEach((role, c) => {
+      const cell = cells[c] ?? '';
+      switch (role) {
+        case 'ruleName':
+          rule.ruleName = cell;
+          break;
+        case 'question':
+          rule.questions = [...rule.questions, ...splitQuestions(cell)];
+          break;
+        case 'answer':
+          rule.answer = cell;
+          break;
+        case 'category':
+          rule.ruleCategoryId = cell;
+          break;
+        case 'active': {
+          const active = parseActive(cell);
+          if (active === undefined && cell.trim() !== '') {
+            problem ??= {
+              field: 'active',
+              message: `active must be TRUE or FALSE, not "${cell}".`,
+              keyword: 'active',
+              params: {},
+            };
+          }
+          rule.active = active ?? true;
+          break;
+        }
+        case 'begin':
+          rule.effectBeignDate = parseDate(cell);
+          break;
+        case 'end':
+          rule.effectEndDate = parseDate(cell);
+          break;
+        case 'ignore':
+          break;
+      }
+    });
+    if (!problem) {
+      const problems = checkRule(rule);
+      problem =
+        problems.ruleName ??
+        problems.questions ??
+        problems.answer ??
+        problems.ruleCategoryId ??
+        problems.effectBeignDate ??
+        problems.effectEndDate ??
+        null;
+    }
+    out.push({ sheetRow: r + 1, cells, rule, problem });
+  }
+  return out;
+}

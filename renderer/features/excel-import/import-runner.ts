@@ -1,0 +1,219 @@
+/**
+ * Sends checked rows in batches through the openapi batch route, then applies what that route
+ * does not take (category, active, effective dates) through the console API. Pausable and
+ * cancellable between batches; every failure is mapped back to its spreadsheet row.
+ * @module
+ */
+import type { BatchImportResult, RuleInput } from '../../../electron/service/api-types';
+import type { RulePatch } from '../../../electron/service/console-types';
+import type { FieldProblem } from '../../api/field-check';
+import { runLimited } from '../rules-grid/rule-mutations';
+import type { ImportRow } from './import-rows';
+
+export interface ImportFailure {
+  sheetRow: number;
+  ruleName: string;
+  code: string;
+  /** The service's sentence (or the check's, in English). */
+  reason: string;
+  /** For a row refused before sending: the problem, to say it in the user's language. */
+  problem?: FieldProblem;
+  cells: string[];
+}
+
+export interface ImportProgress {
+  done: number;
+  total: number;
+  succeeded: number;
+  failed: number;
+  batch: number;
+  batches: number;
+}
+
+export interface ImportReport {
+  total: number;
+  succeeded: number;
+  failures: ImportFailure[];
+  /** Rows created whose category, active flag or dates could not be applied. */
+  warnings: ImportFailure[];
+  notSent: ImportRow[];
+  cancelled: boolean;
+  elapsedMs: number;
+}
+
+export interface ImportPorts {
+  sendBatch: (rules: RuleInput[]) => Promise<BatchImportResult>;
+  patchRule: (ruleId: string, patch: RulePatch) => Promise<unknown>;
+  deactivate: (ruleIds: string[]) => Promise<unknown>;
+  /**
+   * Sets one category on many rules in one call; resolves false when the service has no such
+   * route (then each rule is patched on its own).
+   */
+  setCategory: (ruleIds: string[], category: string) => Promise<unknown>;
+}
+
+/** Pause, resume and cancel, checked between batches. */
+export class ImportControl {
+  paused = false;
+  cancelled = false;
+  private wake: (() => void) | null = null;
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.wake?.();
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+    this.wake?.();
+  }
+
+  async checkpoint(): Promise<void> {
+    while (this.paused && !this.cancelled) {
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
+    }
+  }
+}
+
+function failure(row: ImportRow, code: string, reason: string): ImportFailure {
+  return { sheetRow: row.sheetRow, ruleName: row.rule.ruleName, code, reason, cells: row.cells };
+}
+
+function extrasOf(row: ImportRow): RulePatch | null {
+  const patch: RulePatch = {};
+  if (row.rule.effectBeignDate) patch.effectBeignDate = row.rule.effectBeignDate;
+  if (row.rule.effectEndDate) patch.effectEndDate = row.rule.effectEndDate;
+  return Object.keys(patch).length > 0 ? patch : null;
+}
+
+export async function runImport(
+  rows: readonly ImportRow[],
+  batchSize: number,
+  ports: ImportPorts,
+  control: ImportControl,
+  onProgress: (progress: ImportProgress) => void,
+): Promise<ImportReport> {
+  const started = performance.now();
+  const failures: ImportFailure[] = [];
+  const warnings: ImportFailure[] = [];
+  const valid = rows.filter((row) => {
+    if (row.problem === null) return true;
+    failures.push({ ...failure(row, 'invalid-field', row.problem.message), problem: row.problem });
+    return false;
+  });
+  const batches = Math.ceil(valid.length / batchSize);
+  let succeeded = 0;
+  let done = 0;
+  const progress = (batch: number) =>
+    onProgress({
+      done,
+      total: valid.length,
+      succeeded,
+      failed: failures.length,
+      batch,
+      batches,
+    });
+  progress(0);
+
+  let b = 0;
+  for (; b < batches; b += 1) {
+    await control.checkpoint();
+    if (control.cancelled) break;
+    const batch = valid.slice(b * batchSize, (b + 1) * batchSize);
+    let result: BatchImportResult;
+    try {
+      result = await ports.sendBatch(
+        batch.map((row) => ({
+          ruleName: row.rule.ruleName,
+          questions: row.rule.questions,
+          answerContentType: 'TEXT',
+          answer: row.rule.answer,
+        })),
+      );
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const reason = error instanceof Error ? error.message : String(error);
+      for (const row of batch)
+        failures.push(failure(row, typeof code === 'string' ? code : 'error', reason));
+      done += batch.length;
+      progress(b + 1);
+      continue;
+    }
+    for (const item of result.failInfo) {
+      const row = batch[item.index];
+      if (row) failures.push(failure(row, item.code, item.msg));
+    }
+    succeeded += result.succeed.length;
+    // The batch route answers the created rules in order; names are unique in a robot.
+    const byName = new Map(batch.map((row) => [row.rule.ruleName.trim(), row]));
+    const created = result.succeed.flatMap((rule) => {
+      const row = byName.get(rule.ruleName.trim());
+      return row ? [{ ruleId: rule.ruleId, row }] : [];
+    });
+    await applyCategories(created, ports, warnings);
+    await runLimited(created, 4, async ({ ruleId, row }) => {
+      const patch = extrasOf(row);
+      if (!patch) return;
+      try {
+        await ports.patchRule(ruleId, patch);
+      } catch (error) {
+        warnings.push(
+          failure(row, 'not-applied', error instanceof Error ? error.message : String(error)),
+        );
+      }
+    });
+    const inactive = created.filter(({ row }) => !row.rule.active);
+    if (inactive.length > 0) {
+      try {
+        await ports.deactivate(inactive.map(({ ruleId }) => ruleId));
+      } catch (error) {
+        for (const { row } of inactive) {
+          warnings.push(
+            failure(row, 'not-applied', error instanceof Error ? error.message : String(error)),
+          );
+        }
+      }
+    }
+    done += batch.length;
+    progress(b + 1);
+  }
+
+  return {
+    total: rows.length,
+    succeeded,
+    failures: failures.sort((x, y) => x.sheetRow - y.sheetRow),
+    warnings,
+    notSent: valid.slice(b * batchSize),
+    cancelled: control.cancelled,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** Sets the categories of the created rules: one call per category, not one per rule. */
+async function applyCategories(
+  created: { ruleId: string; row: ImportRow }[],
+  ports: ImportPorts,
+  warnings: ImportFailure[],
+): Promise<void> {
+  const byCategory = new Map<string, { ruleId: string; row: ImportRow }[]>();
+  for (const item of created) {
+    const category = item.row.rule.ruleCategoryId;
+    if (category !== '') byCategory.set(category, [...(byCategory.get(category) ?? []), item]);
+  }
+  for (const [category, items] of byCategory) {
+    try {
+      await ports.setCategory(
+        items.map((item) => item.ruleId),
+        category,
+      );
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      for (const { row } of items) warnings.push(failure(row, 'not-applied', reason));
+    }
+  }
+}

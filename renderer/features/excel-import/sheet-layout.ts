@@ -1,0 +1,92 @@
+/**
+ * The spreadsheet layout the editor writes (export, template, failed rows) and reads back: one
+ * row per rule; name, one column per phrasing, answer, category, active, effective dates.
+ * An export re-imports losslessly: the import guesses every one of these headers.
+ * @module
+ */
+import type { ConsoleRule } from '../../../electron/service/console-types';
+import type { Translate } from '../../i18n/types';
+import type { ImportFailure } from './import-runner';
+import type { PlainSheet } from './sheet-messages';
+
+export function layoutHeader(t: Translate, questionColumns: number): string[] {
+  return [
+    t('sheet.ruleName'),
+    ...Array.from({ length: questionColumns }, (_, i) => t('sheet.question', { n: i + 1 })),
+    t('sheet.answer'),
+    t('sheet.category'),
+    t('sheet.active'),
+    t('sheet.begin'),
+    t('sheet.end'),
+  ];
+}
+
+export function rulesToSheet(t: Translate, rules: readonly ConsoleRule[]): PlainSheet {
+  const questionColumns = Math.max(1, ...rules.map((rule) => rule.questions.length));
+  return {
+    name: t('sheet.rulesSheet'),
+    rows: [
+      layoutHeader(t, questionColumns),
+      ...rules.map((rule) => [
+        rule.ruleName,
+        ...Array.from({ length: questionColumns }, (_, i) => rule.questions[i] ?? ''),
+        rule.answer,
+        rule.ruleCategoryId,
+        rule.active === false ? 'FALSE' : 'TRUE',
+        rule.effectBeignDate ?? '',
+        rule.effectEndDate ?? '',
+      ]),
+    ],
+  };
+}
+
+export function templateSheet(t: Translate): PlainSheet {
+  return {
+    name: t('sheet.rulesSheet'),
+    rows: [
+      layoutHeader(t, 3),
+      [
+        t('sheet.example1Name'),
+        t('sheet.example1Q1'),
+        t('sheet.example1Q2'),
+        '',
+        t('sheet.example1Answer'),
+        t('sheet.example1Category'),
+        'TRUE',
+        '',
+        '',
+      ],
+      [
+        t('sheet.example2Name'),
+        t('sheet.example2Q1'),
+        t('sheet.example2Q2'),
+        t('sheet.example2Q3'),
+        t('sheet.example2Answer'),
+        '',
+        'TRUE',
+        '',
+        '',
+      ],
+    ],
+  };
+}
+
+/** The failed rows as they were in the sheet, with the reason in an extra last column. */
+export function failuresToSheet(
+  t: Translate,
+  header: readonly string[] | null,
+  failures: readonly ImportFailure[],
+): PlainSheet {
+  const width = Math.max(header?.length ?? 0, ...failures.map((f) => f.cells.length));
+  const pad = (cells: readonly string[]) => Array.from({ length: width }, (_, i) => cells[i] ?? '');
+  const head = header
+    ? pad(header)
+    : Array.from({ length: width }, (_, i) => t('sheet.column', { n: i + 1 }));
+  return {
+    name: t('sheet.failedSheet'),
+    rows: [
+      [...head, t('sheet.reason')],
+      ...failures.map((failure) => [...pad(failure.cells), failure.reason]),
+    ],
+  };
+}

@@ -1,0 +1,174 @@
+import { useMemo, useState } from 'react';
+import type { Ref } from 'react';
+import { DataGrid } from 'react-data-grid';
+import type {
+  CellKeyDownArgs,
+  CellKeyboardEvent,
+  DataGridHandle,
+  SortColumn,
+} from 'react-data-grid';
+import { useI18n } from '../../i18n/useI18n';
+import { cellText, CELL_FIELDS, withCellText } from './cell-values';
+import { buildColumns, cellProblem } from './columns';
+import { isEditable } from './grid-row';
+import type { EditableRow, EditableRule, GridRow, RuleField } from './grid-row';
+import { parseTsv, toTsv } from './tsv';
+
+export const ROW_HEIGHT = 36;
+
+interface RulesGridProps {
+  gridRef: Ref<DataGridHandle>;
+  rows: GridRow[];
+  sortColumns: readonly SortColumn[];
+  onSortColumnsChange: (sort: SortColumn[]) => void;
+  selected: ReadonlySet<string>;
+  onSelectedChange: (selected: Set<string>) => void;
+  sharedByRule: ReadonlyMap<string, string[]>;
+  categoryListId: string;
+  locatedKey: string | null;
+  onCommit: (row: EditableRow, next: EditableRule) => void;
+  onPasteBlock: (rowIdx: number, field: RuleField, matrix: string[][]) => void;
+  onToggleActive: (row: GridRow) => void;
+  onDiscardDraft: (key: string) => void;
+  onVisibleRange: (first: number, last: number) => void;
+  onCopied: (rows: number) => void;
+}
+
+const isField = (key: string): key is RuleField => (CELL_FIELDS as string[]).includes(key);
+
+/** Blank phrasings left by the list editor are dropped when the cell is saved. */
+function tidy(rule: EditableRule): EditableRule {
+  return rule.questions.some((q) => q.trim() === '')
+    ? { ...rule, questions: rule.questions.filter((q) => q.trim() !== '') }
+    : rule;
+}
+
+export function RulesGrid(props: RulesGridProps) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const { rows, selected, onCommit, onPasteBlock, onToggleActive, onDiscardDraft } = props;
+  const [active, setActive] = useState<{ rowIdx: number; key: string } | null>(null);
+  const activeRow = active ? rows[active.rowIdx] : undefined;
+  const status = activeRow && active ? cellProblem(activeRow, active.key, i18n) : null;
+
+  const columns = useMemo(
+    () =>
+      buildColumns({
+        i18n,
+        duplicates: props.sharedByRule,
+        categoryListId: props.categoryListId,
+        onToggleActive,
+        onDiscardDraft,
+      }),
+    [i18n, props.sharedByRule, props.categoryListId, onToggleActive, onDiscardDraft],
+  );
+
+  const onCellKeyDown = (args: CellKeyDownArgs<GridRow>, event: CellKeyboardEvent) => {
+    const key = args.column?.key;
+    if (args.mode === 'ACTIVE') {
+      // Shortcuts of the rules view (Delete, Alt+…) must not open the cell editor.
+      if (event.altKey || event.key === 'Delete' || event.key === 'Insert') {
+        event.preventGridDefault();
+        return;
+      }
+      if (key === 'active' && (event.key === ' ' || event.key === 'Enter') && args.row) {
+        event.preventGridDefault();
+        event.preventDefault();
+        onToggleActive(args.row);
+      }
+      return;
+    }
+    const popover = key === 'answer' || key === 'questions';
+    if (popover && (event.key === 'Tab' || (event.key === 'Enter' && event.shiftKey))) {
+      // Inside the panel: Tab moves between its fields, Shift+Enter starts a new line.
+      event.preventGridDefault();
+    }
+  };
+
+  const copyText = (row: GridRow, columnKey: string): { text: string; rows: number } => {
+    const picked = rows.filter((r) => r.kind === 'rule' && selected.has(r.key));
+    if (picked.length > 0) {
+      return {
+        text: toTsv(
+          picked.map((r) =>
+            isEditable(r) ? CELL_FIELDS.map((field) => cellText(r.rule, field)) : [],
+          ),
+        ),
+        rows: picked.length,
+      };
+    }
+    if (!isEditable(row) || !isField(columnKey)) return { text: '', rows: 0 };
+    return { text: toTsv([[cellText(row.rule, columnKey)]]), rows: 0 };
+  };
+
+  return (
+    <div className="grid-wrap">
+      <DataGrid<GridRow, unknown, string>
+        ref={props.gridRef}
+        className="rdg-light rules-grid"
+        aria-label={t('rules.gridLabel')}
+        columns={columns}
+        rows={rows}
+        rowHeight={ROW_HEIGHT}
+        headerRowHeight={38}
+        rowKeyGetter={(row) => row.key}
+        rowClass={(row) =>
+          row.key === props.locatedKey
+            ? 'row-located'
+            : row.kind === 'draft'
+              ? 'row-draft'
+              : undefined
+        }
+        selectedRows={selected}
+        onSelectedRowsChange={props.onSelectedChange}
+        isRowSelectionDisabled={(row) => row.kind !== 'rule'}
+        sortColumns={props.sortColumns}
+        onSortColumnsChange={(sort) => props.onSortColumnsChange(sort.slice(-1))}
+        onRowsChange={(next, { indexes }) => {
+          for (const i of indexes) {
+            const after = next[i];
+            const before = rows[i];
+            if (after && before && isEditable(after) && isEditable(before)) {
+              onCommit(before, tidy(after.rule));
+            }
+          }
+        }}
+        onCellKeyDown={onCellKeyDown}
+        onCellCopy={({ row, column }, event) => {
+          const { text, rows: count } = copyText(row, column.key);
+          event.preventDefault();
+          event.clipboardData.setData('text/plain', text);
+          props.onCopied(count);
+        }}
+        onCellPaste={({ row, column }, event) => {
+          const matrix = parseTsv(event.clipboardData.getData('text/plain'));
+          event.preventDefault();
+          if (!isEditable(row) || !isField(column.key) || matrix.length === 0) return row;
+          const single = matrix.length === 1 && matrix[0]?.length === 1;
+          if (single)
+            return { ...row, rule: withCellText(row.rule, column.key, matrix[0]?.[0] ?? '') };
+          onPasteBlock(rows.indexOf(row), column.key, matrix);
+          return row;
+        }}
+        onActivePositionChange={({ rowIdx, column }) => {
+          setActive(column ? { rowIdx, key: column.key } : null);
+        }}
+        onScroll={(event) => {
+          const el = event.currentTarget;
+          const first = Math.floor(el.scrollTop / ROW_HEIGHT);
+          props.onVisibleRange(first, first + Math.ceil(el.clientHeight / ROW_HEIGHT));
+        }}
+        renderers={{
+          noRowsFallback: null,
+        }}
+      />
+      <div
+        className={status ? 'grid-status grid-status-error' : 'grid-status'}
+        role="status"
+        data-testid="cell-status"
+      >
+        {status ?? t('rules.statusHint')}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import type { RefObject } from 'react';
+import { useI18n } from '../../i18n/useI18n';
+import type { RuleFilters } from './rule-query';
+
+interface RulesToolbarProps {
+  filters: RuleFilters;
+  search: string;
+  onSearch: (q: string) => void;
+  onFilters: (filters: RuleFilters) => void;
+  categories: string[];
+  searchRef: RefObject<HTMLInputElement | null>;
+  selectedCount: number;
+  canUndo: boolean;
+  canRedo: boolean;
+  onAdd: () => void;
+  onDuplicate: () => void;
+  onDelete: () => void;
+  onSetActive: (active: boolean) => void;
+  onUndo: () => void;
+  onRedo: () => void;
+}
+
+export function RulesToolbar(props: RulesToolbarProps) {
+  const { t } = useI18n();
+  const { filters, selectedCount } = props;
+  const none = selectedCount === 0;
+  return (
+    <div className="toolbar" role="toolbar" aria-label={t('rules.toolbar')}>
+      <div className="toolbar-row">
+        <div className="toolbar-group">
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={props.onAdd}
+            title="Insert"
+          >
+            + {t('rules.add')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={props.onDuplicate}
+            disabled={none}
+            title="Ctrl+D"
+          >
+            {t('rules.duplicate')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={props.onDelete}
+            disabled={none}
+            title="Delete"
+          >
+            {t('rules.delete')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={() => props.onSetActive(true)}
+            disabled={none}
+          >
+            {t('rules.activate')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={() => props.onSetActive(false)}
+            disabled={none}
+          >
+            {t('rules.deactivate')}
+          </button>
+        </div>
+        {selectedCount > 0 ? (
+          <span className="toolbar-note">{t('rules.selectedCount', { count: selectedCount })}</span>
+        ) : null}
+        <div className="toolbar-group toolbar-end">
+          <button
+            type="button"
+            className="button"
+            onClick={props.onUndo}
+            disabled={!props.canUndo}
+            title="Ctrl+Z"
+          >
+            {t('rules.undo')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={props.onRedo}
+            disabled={!props.canRedo}
+            title="Ctrl+Y"
+          >
+            {t('rules.redo')}
+          </button>
+        </div>
+      </div>
+      <div className="toolbar-row">
+        <input
+          ref={props.searchRef}
+          type="search"
+          className="search"
+          placeholder={t('rules.searchPlaceholder')}
+          aria-label={t('rules.search')}
+          value={props.search}
+          onChange={(event) => props.onSearch(event.target.value)}
+        />
+        <label className="inline-field">
+          <span>{t('rules.filterActive')}</span>
+          <select
+            value={filters.active}
+            onChange={(event) =>
+              props.onFilters({ ...filters, active: event.target.value as RuleFilters['active'] })
+            }
+          >
+            <option value="all">{t('rules.filterAll')}</option>
+            <option value="active">{t('rules.filterActiveOnly')}</option>
+            <option value="inactive">{t('rules.filterInactiveOnly')}</option>
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>{t('rules.col.category')}</span>
+          <select
+            value={filters.category ?? '\u0000all'}
+            onChange={(event) =>
+              props.onFilters({
+                ...filters,
+                category: event.target.value === '\u0000all' ? null : event.target.value,
+              })
+            }
+          >
+            <option value={'\u0000all'}>{t('rules.filterAll')}</option>
+            <option value="">{t('rules.noCategory')}</option>
+            {props.categories.map((category) => (
+              <option key={category} value={category}>
+                {category}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,258 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { DataGridHandle } from 'react-data-grid';
+import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
+import { useHotkeys } from '../../components/useHotkeys';
+import { useToasts } from '../../components/useToasts';
+import { useI18n } from '../../i18n/useI18n';
+import { ImportDialog } from '../excel-import/ImportDialog';
+import { TryPane } from '../try-question/TryPane';
+import { useWorkspace } from '../workspace/useWorkspace';
+import { CELL_FIELDS, withCellText } from './cell-values';
+import { DuplicatesNotice } from './DuplicatesNotice';
+import { EMPTY_RULE, isEditable } from './grid-row';
+import type { EditableRow, EditableRule, GridRow, RuleField } from './grid-row';
+import { NO_FILTERS, toRuleQuery } from './rule-query';
+import type { RuleFilters } from './rule-query';
+import { RulesGrid } from './RulesGrid';
+import { RulesGridOverlay } from './RulesGridOverlay';
+import { RulesHeader } from './RulesHeader';
+import { RulesToolbar } from './RulesToolbar';
+import { useLocateRule } from './useLocateRule';
+import { useRobotFacts } from './useRobotFacts';
+import { useRuleEditing } from './useRuleEditing';
+import { pagesKey, useRulePages } from './useRulePages';
+import { useRuleFiles } from './useRuleFiles';
+
+const MAX_PASTED_NEW_ROWS = 1000;
+const NAME_COLUMN = 2;
+
+/** The rules of one robot: toolbar, grid, try pane and import dialog. */
+export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: ConsoleRobot }) {
+  const { t } = useI18n();
+  const toasts = useToasts();
+  const { client, workspace, reload } = useWorkspace();
+  const { tenantId } = tenant;
+  const { robotId } = robot;
+  const ref = useMemo(() => ({ tenantId, robotId }), [tenantId, robotId]);
+  const gridRef = useRef<DataGridHandle>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const [filters, setFilters] = useState<RuleFilters>(NO_FILTERS);
+  const [search, setSearch] = useState('');
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [factsVersion, setFactsVersion] = useState(0);
+  const [tryOpen, setTryOpen] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
+  const [editDraft, setEditDraft] = useState(false);
+
+  const query = useMemo(() => toRuleQuery(filters), [filters]);
+  const pages = useRulePages(client, ref, query);
+  const facts = useRobotFacts(client, ref, factsVersion);
+  const files = useRuleFiles(client, ref, robot.name);
+
+  const reloadTimer = useRef<number | undefined>(undefined);
+  const onChanged = useCallback(() => {
+    setFactsVersion((v) => v + 1);
+    window.clearTimeout(reloadTimer.current);
+    reloadTimer.current = window.setTimeout(() => void reload(), 800);
+  }, [reload]);
+  useEffect(() => () => window.clearTimeout(reloadTimer.current), []);
+
+  const editing = useRuleEditing(client, ref, pages, onChanged);
+  const { rows, draftCount } = editing;
+
+  useEffect(() => {
+    const timer = window.setTimeout(
+      () => setFilters((f) => (f.q === search ? f : { ...f, q: search })),
+      250,
+    );
+    return () => window.clearTimeout(timer);
+  }, [search]);
+
+  const notFound = useCallback(() => toasts.show(t('rules.notLocated')), [toasts, t]);
+  const { locate, located } = useLocateRule(gridRef, rows, pages.key, pages.loading, notFound);
+
+  const openRule = useCallback(
+    async (ruleId: string) => {
+      try {
+        const rule = await client.rule(ref, ruleId);
+        const next = { ...NO_FILTERS, q: rule.ruleName };
+        setSearch(rule.ruleName);
+        setFilters(next);
+        locate(ruleId, pagesKey(ref, toRuleQuery(next)));
+      } catch {
+        toasts.show(t('rules.notLocated'), { tone: 'error' });
+      }
+    },
+    [client, ref, locate, toasts, t],
+  );
+
+  useEffect(() => {
+    if (!editDraft) return;
+    setEditDraft(false);
+    gridRef.current?.scrollToCell({ rowIdx: 0, idx: NAME_COLUMN });
+    gridRef.current?.setActivePosition({ rowIdx: 0, idx: NAME_COLUMN }, { enableEditor: true });
+  }, [editDraft]);
+
+  const selectedRules = () =>
+    rows.flatMap((row) => (row.kind === 'rule' && selected.has(row.key) ? [row] : []));
+
+  const addRule = () => {
+    editing.addDraft();
+    setEditDraft(true);
+  };
+  const duplicate = () => void editing.duplicateRules(selectedRules().map((row) => row.rule));
+  const remove = () => {
+    const picked = selectedRules();
+    if (picked.length === 0) return;
+    setSelected(new Set());
+    void editing.deleteRules(picked.map((row) => row.saved));
+  };
+  const setActive = (active: boolean) =>
+    void editing.setActive(
+      selectedRules().map((row) => row.saved),
+      active,
+    );
+
+  const { commitRow } = editing;
+  const onToggleActive = useCallback(
+    (row: GridRow) => {
+      if (isEditable(row)) void commitRow(row, { ...row.rule, active: !row.rule.active });
+    },
+    [commitRow],
+  );
+
+  const onPasteBlock = (rowIdx: number, field: RuleField, matrix: string[][]) => {
+    const start = CELL_FIELDS.indexOf(field);
+    const edits: { row: EditableRow; next: EditableRule }[] = [];
+    const extra: EditableRule[] = [];
+    matrix.forEach((cells, r) => {
+      const row = rows[rowIdx + r];
+      if (row && !isEditable(row)) return;
+      let rule: EditableRule = row ? row.rule : EMPTY_RULE;
+      cells.forEach((text, c) => {
+        const target = CELL_FIELDS[start + c];
+        if (target) rule = withCellText(rule, target, text);
+      });
+      if (row) edits.push({ row, next: rule });
+      else extra.push(rule);
+    });
+    if (extra.length > MAX_PASTED_NEW_ROWS) {
+      toasts.show(t('rules.pasteTooMany', { max: MAX_PASTED_NEW_ROWS }), { tone: 'error' });
+      return;
+    }
+    void editing.commitMany(edits, extra);
+  };
+
+  useHotkeys({
+    'mod+z': { run: () => void editing.undo(), typing: false },
+    'mod+shift+z': { run: () => void editing.redo(), typing: false },
+    'mod+y': { run: () => void editing.redo(), typing: false },
+    'mod+f': { run: () => searchRef.current?.focus() },
+    insert: { run: addRule, typing: false },
+    'mod+d': { run: duplicate, typing: false },
+    delete: { run: remove, typing: false },
+    'alt+i': { run: () => setImportOpen(true) },
+    'alt+e': { run: () => void files.exportAll() },
+    'alt+t': { run: () => setTryOpen((open) => !open) },
+  });
+
+  const filtered = filters.q !== '' || filters.active !== 'all' || filters.category !== null;
+  return (
+    <div className="rules-view" data-testid="rules-view">
+      <RulesHeader
+        robotName={robot.name}
+        company={tenant.company}
+        total={pages.total}
+        tryOpen={tryOpen}
+        exporting={files.exporting}
+        onImport={() => setImportOpen(true)}
+        onExport={() => void files.exportAll()}
+        onTemplate={() => void files.downloadTemplate()}
+        onToggleTry={() => setTryOpen((open) => !open)}
+      />
+      <RulesToolbar
+        filters={filters}
+        search={search}
+        onSearch={setSearch}
+        onFilters={setFilters}
+        categories={facts.categories}
+        searchRef={searchRef}
+        selectedCount={selected.size}
+        canUndo={editing.canUndo}
+        canRedo={editing.canRedo}
+        onAdd={addRule}
+        onDuplicate={duplicate}
+        onDelete={remove}
+        onSetActive={setActive}
+        onUndo={() => void editing.undo()}
+        onRedo={() => void editing.redo()}
+      />
+      <DuplicatesNotice duplicates={facts.duplicates} onShow={(q) => setSearch(q)} />
+      <div className="rules-body">
+        <div className="rules-main">
+          <RulesGrid
+            gridRef={gridRef}
+            rows={rows}
+            sortColumns={filters.sort}
+            onSortColumnsChange={(sort) => setFilters({ ...filters, sort })}
+            selected={selected}
+            onSelectedChange={setSelected}
+            sharedByRule={facts.sharedByRule}
+            categoryListId="category-options"
+            locatedKey={located}
+            onCommit={(row, next) => void editing.commitRow(row, next)}
+            onPasteBlock={onPasteBlock}
+            onToggleActive={onToggleActive}
+            onDiscardDraft={editing.discardDraft}
+            onVisibleRange={(first, last) => pages.setRange(first - draftCount, last - draftCount)}
+            onCopied={(count) => {
+              if (count > 0) toasts.show(t('rules.copiedRows', { count }));
+            }}
+          />
+          <RulesGridOverlay
+            total={pages.total}
+            drafts={draftCount}
+            filtered={filtered}
+            error={pages.error}
+            onRetry={pages.refresh}
+            onClearFilters={() => {
+              setSearch('');
+              setFilters(NO_FILTERS);
+            }}
+            onAdd={addRule}
+            onImport={() => setImportOpen(true)}
+            onTemplate={() => void files.downloadTemplate()}
+          />
+          <datalist id="category-options">
+            {facts.categories.map((category) => (
+              <option key={category} value={category} />
+            ))}
+          </datalist>
+        </div>
+        {tryOpen ? (
+          <TryPane
+            client={client}
+            robotRef={ref}
+            onOpenRule={(ruleId) => void openRule(ruleId)}
+            onClose={() => setTryOpen(false)}
+          />
+        ) : null}
+      </div>
+      {importOpen ? (
+        <ImportDialog
+          client={client}
+          customer={workspace.customer}
+          robotRef={ref}
+          robot={robot}
+          onClose={() => setImportOpen(false)}
+          onImported={() => {
+            pages.refresh();
+            onChanged();
+          }}
+          onTemplate={() => void files.downloadTemplate()}
+        />
+      ) : null}
+    </div>
+  );
+}

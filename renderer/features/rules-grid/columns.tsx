@@ -1,0 +1,233 @@
+/**
+ * Columns of the rule grid: what each cell shows, how it is edited, and how it is marked when
+ * its value breaks a limit (red, with the reason in its tooltip and in the status line).
+ * @module
+ */
+import { SelectColumn } from 'react-data-grid';
+import type { Column, RenderCellProps } from 'react-data-grid';
+import type { I18n } from '../../i18n/i18n-context';
+import { describeProblem } from '../../i18n/describe-problem';
+import { AnswerEditor } from './editors/AnswerEditor';
+import { DateEditor } from './editors/DateEditor';
+import { QuestionsEditor } from './editors/QuestionsEditor';
+import { TextEditor } from './editors/TextEditor';
+import { isEditable } from './grid-row';
+import type { GridRow, RuleField } from './grid-row';
+import { checkRule } from './rule-checks';
+
+export interface ColumnContext {
+  i18n: I18n;
+  /** Rule id → phrasings it shares with other rules. */
+  duplicates: ReadonlyMap<string, string[]>;
+  categoryListId: string;
+  onToggleActive: (row: GridRow) => void;
+  onDiscardDraft: (key: string) => void;
+}
+
+/** The problem of one cell in the user's language, or null. */
+export function cellProblem(row: GridRow, field: string, i18n: I18n): string | null {
+  if (!isEditable(row)) return null;
+  if (
+    row.error &&
+    (row.error.field === field || (row.error.field === null && field === 'ruleName'))
+  ) {
+    return row.error.message;
+  }
+  const problem = checkRule(row.rule)[field as RuleField];
+  return problem ? describeProblem(i18n.locale, i18n.t, problem) : null;
+}
+
+function cellClass(field: RuleField, i18n: I18n) {
+  return (row: GridRow) => {
+    if (row.kind === 'loading') return 'cell-loading';
+    return cellProblem(row, field, i18n) ? 'cell-invalid' : undefined;
+  };
+}
+
+function Loading() {
+  return <span className="cell-skeleton" aria-hidden="true" />;
+}
+
+function textCell(field: 'ruleName' | 'answer' | 'ruleCategoryId', i18n: I18n) {
+  return function TextCell({ row }: RenderCellProps<GridRow>) {
+    if (row.kind === 'loading') return <Loading />;
+    const value = row.rule[field];
+    return (
+      <span className="cell-text" title={cellProblem(row, field, i18n) ?? value}>
+        {value}
+      </span>
+    );
+  };
+}
+
+export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
+  const { i18n, duplicates } = ctx;
+  const { t, formatDateTime, formatNumber } = i18n;
+  const editable = (row: GridRow) => isEditable(row) && !(row.kind === 'draft' && row.saving);
+
+  return [
+    { ...SelectColumn, frozen: true },
+    {
+      key: 'index',
+      name: '#',
+      width: 72,
+      frozen: true,
+      cellClass: 'cell-index',
+      renderCell: ({ row }) => {
+        if (row.kind === 'draft') {
+          return (
+            <span className="draft-marker">
+              <span className="badge badge-new">{row.saving ? '…' : t('rules.new')}</span>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={t('rules.discardDraft')}
+                title={t('rules.discardDraft')}
+                onClick={() => ctx.onDiscardDraft(row.key)}
+              >
+                ×
+              </button>
+            </span>
+          );
+        }
+        return formatNumber(row.index + 1);
+      },
+    },
+    {
+      key: 'ruleName',
+      name: t('rules.col.ruleName'),
+      width: 200,
+      frozen: true,
+      resizable: true,
+      sortable: true,
+      editable,
+      cellClass: cellClass('ruleName', i18n),
+      renderCell: textCell('ruleName', i18n),
+      renderEditCell: (props) =>
+        isEditable(props.row) ? (
+          <TextEditor
+            {...(props as unknown as Parameters<typeof TextEditor>[0])}
+            field="ruleName"
+          />
+        ) : null,
+    },
+    {
+      key: 'questions',
+      name: t('rules.col.questions'),
+      width: 290,
+      resizable: true,
+      editable,
+      cellClass: cellClass('questions', i18n),
+      editorOptions: { displayCellContent: true },
+      renderCell: ({ row }) => {
+        if (row.kind === 'loading') return <Loading />;
+        const shared = row.kind === 'rule' ? duplicates.get(row.key) : undefined;
+        const problem = cellProblem(row, 'questions', i18n);
+        return (
+          <span className="cell-questions" title={problem ?? row.rule.questions.join('\n')}>
+            {shared ? (
+              <span
+                className="badge badge-warn"
+                title={t('rules.sharedPhrasing', { questions: shared.join(' / ') })}
+                data-testid="duplicate-badge"
+              >
+                ⚠
+              </span>
+            ) : null}
+            {row.rule.questions.length > 1 ? (
+              <span className="badge">{formatNumber(row.rule.questions.length)}</span>
+            ) : null}
+            <span className="cell-text">{row.rule.questions.join(' · ')}</span>
+          </span>
+        );
+      },
+      renderEditCell: (props) =>
+        isEditable(props.row) ? (
+          <QuestionsEditor {...(props as unknown as Parameters<typeof QuestionsEditor>[0])} />
+        ) : null,
+    },
+    {
+      key: 'answer',
+      name: t('rules.col.answer'),
+      width: 300,
+      resizable: true,
+      editable,
+      cellClass: cellClass('answer', i18n),
+      editorOptions: { displayCellContent: true },
+      renderCell: textCell('answer', i18n),
+      renderEditCell: (props) =>
+        isEditable(props.row) ? (
+          <AnswerEditor {...(props as unknown as Parameters<typeof AnswerEditor>[0])} />
+        ) : null,
+    },
+    {
+      key: 'ruleCategoryId',
+      name: t('rules.col.category'),
+      width: 120,
+      resizable: true,
+      sortable: true,
+      editable,
+      cellClass: cellClass('ruleCategoryId', i18n),
+      renderCell: textCell('ruleCategoryId', i18n),
+      renderEditCell: (props) =>
+        isEditable(props.row) ? (
+          <TextEditor
+            {...(props as unknown as Parameters<typeof TextEditor>[0])}
+            field="ruleCategoryId"
+            listId={ctx.categoryListId}
+          />
+        ) : null,
+    },
+    {
+      key: 'active',
+      name: t('rules.col.active'),
+      width: 84,
+      sortable: true,
+      cellClass: 'cell-center',
+      renderCell: ({ row, tabIndex }) =>
+        row.kind === 'loading' ? (
+          <Loading />
+        ) : (
+          <input
+            type="checkbox"
+            checked={row.rule.active}
+            tabIndex={tabIndex}
+            aria-label={t('rules.col.active')}
+            onChange={() => ctx.onToggleActive(row)}
+          />
+        ),
+    },
+    ...(['effectBeignDate', 'effectEndDate'] as const).map((field): Column<GridRow> => ({
+      key: field,
+      name: t(field === 'effectBeignDate' ? 'rules.col.begin' : 'rules.col.end'),
+      width: 170,
+      resizable: true,
+      editable,
+      cellClass: cellClass(field, i18n),
+      editorOptions: { displayCellContent: true },
+      renderCell: ({ row }) => {
+        if (row.kind === 'loading') return <Loading />;
+        const value = row.rule[field];
+        return (
+          <span className="cell-text" title={cellProblem(row, field, i18n) ?? value ?? ''}>
+            {value ? formatDateTime(value) : <span className="muted">{t('rules.always')}</span>}
+          </span>
+        );
+      },
+      renderEditCell: (props) =>
+        isEditable(props.row) ? (
+          <DateEditor {...(props as unknown as Parameters<typeof DateEditor>[0])} field={field} />
+        ) : null,
+    })),
+    {
+      key: 'updatedAt',
+      name: t('rules.col.updated'),
+      width: 170,
+      sortable: true,
+      renderCell: ({ row }) =>
+        row.kind === 'rule' ? (
+          <span className="muted">{formatDateTime(row.saved.updatedAt)}</span>
+        ) : null,
+    },
+  ];
+}

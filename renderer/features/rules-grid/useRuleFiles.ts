@@ -1,0 +1,37 @@
+import { useState } from 'react';
+import type { ConsoleClient, RobotRef } from '../../api/console-client';
+import { useToasts } from '../../components/useToasts';
+import { describeError } from '../../i18n/describe-problem';
+import { useI18n } from '../../i18n/useI18n';
+import { exportFileName, exportRules } from '../excel-import/export-rules';
+import { templateSheet } from '../excel-import/sheet-layout';
+import { downloadBlob, writeSpreadsheet } from '../excel-import/sheet-worker-client';
+
+/** Export of the robot's rules and download of the import template. */
+export function useRuleFiles(client: ConsoleClient, ref: RobotRef, robotName: string) {
+  const { t, locale } = useI18n();
+  const toasts = useToasts();
+  const [exporting, setExporting] = useState(false);
+
+  const exportAll = async () => {
+    if (exporting) return;
+    setExporting(true);
+    try {
+      downloadBlob(await exportRules(client, ref, t), exportFileName(robotName));
+    } catch (error) {
+      toasts.show(describeError(locale, t, error), { tone: 'error' });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const downloadTemplate = async () => {
+    try {
+      downloadBlob(await writeSpreadsheet([templateSheet(t)]), t('sheet.templateFile'));
+    } catch (error) {
+      toasts.show(describeError(locale, t, error), { tone: 'error' });
+    }
+  };
+
+  return { exporting, exportAll, downloadTemplate };
+}

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { LIMITS } from '../../../electron/service/limits';
+import type { RobotRef } from '../../api/console-client';
+import type { ConsoleClient } from '../../api/console-client';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { describeError } from '../../i18n/describe-problem';
+import { useI18n } from '../../i18n/useI18n';
+import { TryResultView } from './TryResultView';
+import { useTryQuestion } from './useTryQuestion';
+
+/** Ask a question as the API would be asked, and see the answer and why. */
+export function TryPane({
+  client,
+  robotRef,
+  onOpenRule,
+  onClose,
+}: {
+  client: ConsoleClient;
+  robotRef: RobotRef;
+  onOpenRule: (ruleId: string) => void;
+  onClose: () => void;
+}) {
+  const { t, locale } = useI18n();
+  const [question, setQuestion] = useState('');
+  const tryer = useTryQuestion(client, robotRef);
+  const tooLong = Array.from(question).length > LIMITS.askQuestionMax;
+
+  const submit = (text: string) => {
+    if (text.trim() === '' || Array.from(text).length > LIMITS.askQuestionMax) return;
+    void tryer.ask(text);
+  };
+
+  return (
+    <aside className="try-pane" aria-label={t('try.title')} data-testid="try-pane">
+      <header className="try-header">
+        <h2>{t('try.title')}</h2>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('common.close')}
+          onClick={onClose}
+        >
+          ×
+        </button>
+      </header>
+      <form
+        className="try-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit(question);
+        }}
+      >
+        <input
+          type="search"
+          value={question}
+          placeholder={t('try.placeholder')}
+          aria-label={t('try.question')}
+          aria-invalid={tooLong || undefined}
+          onChange={(event) => setQuestion(event.target.value)}
+          autoFocus
+        />
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={tryer.busy || question.trim() === '' || tooLong}
+        >
+          {t('try.ask')}
+        </button>
+      </form>
+      {tooLong ? (
+        <p className="field-error">{t('validation.maxLength', { limit: LIMITS.askQuestionMax })}</p>
+      ) : null}
+      {tryer.error ? <ErrorMessage>{describeError(locale, t, tryer.error)}</ErrorMessage> : null}
+      <div className="try-body">
+        {tryer.result ? (
+          <TryResultView
+            question={tryer.result.question}
+            result={tryer.result.answer}
+            onOpenRule={onOpenRule}
+          />
+        ) : (
+          <p className="hint">{t('try.empty')}</p>
+        )}
+        {tryer.history.length > 0 ? (
+          <section className="try-history" aria-label={t('try.history')}>
+            <header>
+              <h3>{t('try.history')}</h3>
+              <button type="button" className="link-button" onClick={tryer.clearHistory}>
+                {t('try.clearHistory')}
+              </button>
+            </header>
+            <ul>
+              {tryer.history.map((item) => (
+                <li key={item}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => {
+                      setQuestion(item);
+                      submit(item);
+                    }}
+                  >
+                    {item}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </div>
+    </aside>
+  );
+}

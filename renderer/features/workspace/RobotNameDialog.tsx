@@ -1,0 +1,83 @@
+import type { ConsoleRobot } from '../../../electron/service/console-types';
+import { Dialog } from '../../components/Dialog';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { Field } from '../../components/Field';
+import { useI18n } from '../../i18n/useI18n';
+import { ROBOT_NAME_CHECK } from './form-checks';
+import { useForm } from './useForm';
+import { useWorkspace } from './useWorkspace';
+
+const CHECKS = { name: ROBOT_NAME_CHECK };
+
+/** Creates a robot, or renames one (`robot` given). */
+export function RobotNameDialog({
+  tenantId,
+  robot,
+  onClose,
+  onCreated,
+}: {
+  tenantId: number;
+  robot?: ConsoleRobot;
+  onClose: () => void;
+  onCreated?: (robotId: string) => void;
+}) {
+  const { t } = useI18n();
+  const { client, reload } = useWorkspace();
+  const form = useForm({ name: robot?.name ?? '' }, CHECKS);
+
+  const submit = () =>
+    form.submit(async ({ name }) => {
+      if (robot) {
+        await client.patchRobot({ tenantId, robotId: robot.robotId }, { name });
+        await reload();
+        onClose();
+      } else {
+        const created = await client.createRobot(tenantId, name);
+        await reload();
+        onCreated?.(created.robotId);
+        onClose();
+      }
+    });
+
+  return (
+    <Dialog
+      title={robot ? t('robot.renameTitle') : t('robot.createTitle')}
+      onClose={onClose}
+      testId="robot-dialog"
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="submit"
+            form="robot-form"
+            className="button button-primary"
+            disabled={form.busy}
+          >
+            {robot ? t('common.save') : t('robot.create')}
+          </button>
+        </>
+      }
+    >
+      <form
+        id="robot-form"
+        className="form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Field
+          label={t('robot.name')}
+          value={form.values.name}
+          onChange={(v) => form.set('name', v)}
+          error={form.errorOf('name')}
+          autoFocus
+        />
+        {form.formError ? <ErrorMessage>{form.formError}</ErrorMessage> : null}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,95 @@
+import type { Route } from './route';
+import { useI18n } from '../../i18n/useI18n';
+import { useWorkspace } from './useWorkspace';
+
+/** Tenants and their robots; the API access page; registering a tenant. */
+export function Sidebar({
+  route,
+  navigate,
+  onRegister,
+}: {
+  route: Route;
+  navigate: (route: Route) => void;
+  onRegister: () => void;
+}) {
+  const { t, formatNumber } = useI18n();
+  const { workspace } = useWorkspace();
+  const activeTenant = route.kind === 'tenant' || route.kind === 'robot' ? route.tenantId : null;
+  const activeRobot = route.kind === 'robot' ? route.robotId : null;
+
+  return (
+    <nav className="sidebar" aria-label={t('sidebar.label')}>
+      <div className="sidebar-section-title">
+        <span>{t('sidebar.tenants')}</span>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={onRegister}
+          title={t('tenant.registerTitle')}
+        >
+          + {t('sidebar.register')}
+        </button>
+      </div>
+      {workspace.tenants.length === 0 ? (
+        <p className="sidebar-empty">{t('sidebar.noTenants')}</p>
+      ) : (
+        <ul className="tree" aria-label={t('sidebar.tenants')}>
+          {workspace.tenants.map((tenant) => (
+            <li key={tenant.tenantId}>
+              <button
+                type="button"
+                className={
+                  activeTenant === tenant.tenantId && !activeRobot
+                    ? 'tree-tenant active'
+                    : 'tree-tenant'
+                }
+                onClick={() => navigate({ kind: 'tenant', tenantId: tenant.tenantId })}
+              >
+                <span className="tree-label">{tenant.company}</span>
+                <span className="tree-meta">#{tenant.tenantId}</span>
+              </button>
+              <ul>
+                {tenant.robots.map((robot) => (
+                  <li key={robot.robotId}>
+                    <button
+                      type="button"
+                      aria-current={
+                        activeTenant === tenant.tenantId && activeRobot === robot.robotId
+                          ? 'page'
+                          : undefined
+                      }
+                      className={
+                        activeTenant === tenant.tenantId && activeRobot === robot.robotId
+                          ? 'tree-robot active'
+                          : 'tree-robot'
+                      }
+                      onClick={() =>
+                        navigate({
+                          kind: 'robot',
+                          tenantId: tenant.tenantId,
+                          robotId: robot.robotId,
+                        })
+                      }
+                    >
+                      <span className="tree-label">{robot.name}</span>
+                      <span className="tree-meta">{formatNumber(robot.ruleCount)}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="sidebar-footer">
+        <button
+          type="button"
+          className={route.kind === 'api' ? 'sidebar-link active' : 'sidebar-link'}
+          onClick={() => navigate({ kind: 'api' })}
+        >
+          {t('api.title')}
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,166 @@
+import { useState } from 'react';
+import type { ConsoleRobot, ConsoleUser } from '../../../electron/service/console-types';
+import { EmptyState } from '../../components/EmptyState';
+import { useI18n } from '../../i18n/useI18n';
+import type { Route } from './route';
+import { RobotNameDialog } from './RobotNameDialog';
+import { UserDialog } from './UserDialog';
+import { findTenant, useWorkspace } from './useWorkspace';
+
+type Editing =
+  | { kind: 'add-user' }
+  | { kind: 'edit-user'; user: ConsoleUser }
+  | { kind: 'add-robot' }
+  | { kind: 'rename-robot'; robot: ConsoleRobot }
+  | null;
+
+/** One tenant: its details, administrators and robots. */
+export function TenantPage({
+  tenantId,
+  navigate,
+}: {
+  tenantId: number;
+  navigate: (route: Route) => void;
+}) {
+  const { t, formatDateTime, formatNumber } = useI18n();
+  const state = useWorkspace();
+  const tenant = findTenant(state, tenantId);
+  const [editing, setEditing] = useState<Editing>(null);
+
+  if (!tenant) {
+    return (
+      <EmptyState title={t('tenant.notFound')}>{t('tenant.notFoundText', { tenantId })}</EmptyState>
+    );
+  }
+
+  return (
+    <div className="page" data-testid="tenant-page">
+      <header className="page-header">
+        <div>
+          <h1>{tenant.company}</h1>
+          <p className="page-subtitle">
+            {t('tenant.summary', {
+              tenantId: tenant.tenantId,
+              created: formatDateTime(tenant.createdAt),
+            })}
+          </p>
+        </div>
+      </header>
+      <dl className="details">
+        <dt>{t('tenant.mail')}</dt>
+        <dd>{tenant.mail}</dd>
+        <dt>{t('tenant.phoneNumber')}</dt>
+        <dd>{tenant.phoneNumber}</dd>
+      </dl>
+
+      <section className="card" aria-labelledby="admins-title">
+        <header className="card-header">
+          <h2 id="admins-title">{t('user.title')}</h2>
+          <button type="button" className="button" onClick={() => setEditing({ kind: 'add-user' })}>
+            + {t('user.add')}
+          </button>
+        </header>
+        <table className="table" aria-label={t('user.title')}>
+          <thead>
+            <tr>
+              <th>{t('user.username')}</th>
+              <th>{t('user.role')}</th>
+              <th className="table-actions" aria-label={t('common.actions')} />
+            </tr>
+          </thead>
+          <tbody>
+            {tenant.users.map((user) => (
+              <tr key={user.userId}>
+                <td>{user.username}</td>
+                <td>{user.role}</td>
+                <td className="table-actions">
+                  <button
+                    type="button"
+                    className="button button-small"
+                    aria-label={t('user.editNamed', { name: user.username })}
+                    onClick={() => setEditing({ kind: 'edit-user', user })}
+                  >
+                    {t('common.edit')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section className="card" aria-labelledby="robots-title">
+        <header className="card-header">
+          <h2 id="robots-title">{t('robot.title')}</h2>
+          <button
+            type="button"
+            className="button"
+            onClick={() => setEditing({ kind: 'add-robot' })}
+          >
+            + {t('robot.create')}
+          </button>
+        </header>
+        <table className="table" aria-label={t('robot.title')}>
+          <thead>
+            <tr>
+              <th>{t('robot.name')}</th>
+              <th>robotId</th>
+              <th className="numeric">{t('robot.rules')}</th>
+              <th className="table-actions" aria-label={t('common.actions')} />
+            </tr>
+          </thead>
+          <tbody>
+            {tenant.robots.map((robot) => (
+              <tr key={robot.robotId}>
+                <td>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => navigate({ kind: 'robot', tenantId, robotId: robot.robotId })}
+                  >
+                    {robot.name}
+                  </button>
+                </td>
+                <td>
+                  <code>{robot.robotId}</code>
+                </td>
+                <td className="numeric">{formatNumber(robot.ruleCount)}</td>
+                <td className="table-actions">
+                  <button
+                    type="button"
+                    className="button button-small"
+                    aria-label={t('robot.renameNamed', { name: robot.name })}
+                    onClick={() => setEditing({ kind: 'rename-robot', robot })}
+                  >
+                    {t('robot.rename')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      {editing?.kind === 'add-user' ? (
+        <UserDialog tenantId={tenantId} onClose={() => setEditing(null)} />
+      ) : null}
+      {editing?.kind === 'edit-user' ? (
+        <UserDialog tenantId={tenantId} user={editing.user} onClose={() => setEditing(null)} />
+      ) : null}
+      {editing?.kind === 'add-robot' ? (
+        <RobotNameDialog
+          tenantId={tenantId}
+          onClose={() => setEditing(null)}
+          onCreated={(robotId) => navigate({ kind: 'robot', tenantId, robotId })}
+        />
+      ) : null}
+      {editing?.kind === 'rename-robot' ? (
+        <RobotNameDialog
+          tenantId={tenantId}
+          robot={editing.robot}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+    </div>
+  );
+}

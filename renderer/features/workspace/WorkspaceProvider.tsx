@@ -1,0 +1,53 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
+import type { ConsoleWorkspace } from '../../../electron/service/console-types';
+import type { ConsoleClient } from '../../api/console-client';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { Spinner } from '../../components/Spinner';
+import { useI18n } from '../../i18n/useI18n';
+import { WorkspaceContext } from './workspace-context';
+
+/** Loads the workspace once, then on demand; children render only once it is there. */
+export function WorkspaceProvider({
+  client,
+  children,
+}: {
+  client: ConsoleClient;
+  children: ReactNode;
+}) {
+  const { t } = useI18n();
+  const [workspace, setWorkspace] = useState<ConsoleWorkspace | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const reload = useCallback(async () => {
+    try {
+      setWorkspace(await client.workspace());
+      setError(null);
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+    }
+  }, [client]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  if (!workspace) {
+    return (
+      <div className="center-screen">
+        {error ? (
+          <ErrorMessage onRetry={() => void reload()} retryLabel={t('common.retry')}>
+            {t('workspace.loadFailed', { reason: error })}
+          </ErrorMessage>
+        ) : (
+          <Spinner label={t('common.loading')} />
+        )}
+      </div>
+    );
+  }
+  return (
+    <WorkspaceContext.Provider value={{ client, workspace, reload }}>
+      {children}
+    </WorkspaceContext.Provider>
+  );
+}

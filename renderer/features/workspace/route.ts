@@ -1,0 +1,30 @@
+/** The screen shown, kept in the address's hash so a reload returns to it. */
+export type Route =
+  | { kind: 'home' }
+  | { kind: 'tenant'; tenantId: number }
+  | { kind: 'robot'; tenantId: number; robotId: string }
+  | { kind: 'api' };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  if (parts[0] === 'api') return { kind: 'api' };
+  if (parts[0] === 'tenants' && parts[1] && /^\d+$/.test(parts[1])) {
+    const tenantId = Number(parts[1]);
+    if (parts[2] === 'robots' && parts[3]) return { kind: 'robot', tenantId, robotId: parts[3] };
+    return { kind: 'tenant', tenantId };
+  }
+  return { kind: 'home' };
+}
+
+export function routeHash(route: Route): string {
+  switch (route.kind) {
+    case 'home':
+      return '#/';
+    case 'api':
+      return '#/api';
+    case 'tenant':
+      return `#/tenants/${route.tenantId}`;
+    case 'robot':
+      return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}`;
+  }
+}

@@ -1,0 +1,14 @@
+import { createContext } from 'react';
+import type { Locale, Translate } from './types';
+
+export interface I18n {
+  locale: Locale;
+  setLocale: (locale: Locale) => void;
+  t: Translate;
+  /** A number in the locale's format. */
+  formatNumber: (value: number, options?: Intl.NumberFormatOptions) => string;
+  /** A date and time (ISO string or epoch ms) in the locale's format; '' for none. */
+  formatDateTime: (value: string | number | null | undefined) => string;
+}
+
+export const I18nContext = createContext<I18n | null>(null);

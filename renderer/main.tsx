@@ -1,0 +1,53 @@
+import { StrictMode, useMemo, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import 'react-data-grid/lib/styles.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/grid.css';
+import './styles/dialogs.css';
+import { createConsoleClient } from './api/console-client';
+import { forgetConsoleToken, takeConsoleToken } from './api/token';
+import { App } from './App';
+import { EmptyState } from './components/EmptyState';
+import { ToastProvider } from './components/ToastProvider';
+import { I18nProvider } from './i18n/I18nProvider';
+import { useI18n } from './i18n/useI18n';
+
+function Root() {
+  const { t } = useI18n();
+  const [token, setToken] = useState(takeConsoleToken);
+  const client = useMemo(
+    () =>
+      token
+        ? createConsoleClient(token, () => {
+            forgetConsoleToken();
+            setToken(null);
+          })
+        : null,
+    [token],
+  );
+  if (!client) {
+    return (
+      <div className="center-screen">
+        <EmptyState title={t('token.title')}>
+          <p>{t('token.text')}</p>
+          <pre className="code-block">editor: http://127.0.0.1:8787/?token=…</pre>
+        </EmptyState>
+      </div>
+    );
+  }
+  return <App client={client} />;
+}
+
+const container = document.getElementById('root');
+if (container) {
+  createRoot(container).render(
+    <StrictMode>
+      <I18nProvider>
+        <ToastProvider>
+          <Root />
+        </ToastProvider>
+      </I18nProvider>
+    </StrictMode>,
+  );
+}

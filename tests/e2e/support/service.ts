@@ -1,0 +1,72 @@
+/**
+ * The built headless service (`dist/headless.js`, what `npm run serve` runs) on its own data
+ * directory and port, for one test. Its `editor:` line gives the editor's URL with the token.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const E2E_CREDENTIALS = {
+  customerId: 'cust-e2e',
+  adminKey: 'ak-e2e',
+  adminSecret: 'secret-e2e',
+};
+
+const HEADLESS = join(import.meta.dirname, '..', '..', '..', 'dist', 'headless.js');
+
+export interface RunningService {
+  /** `http://127.0.0.1:<port>` */
+  baseUrl: string;
+  /** The editor's URL with its token, as printed. */
+  editorUrl: string;
+  token: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+function waitForExit(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+export async function startService(): Promise<RunningService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kbstudio-e2e-'));
+  const child = spawn(process.execPath, [HEADLESS, '--data', dataDir, '--port', '0'], {
+    env: {
+      ...process.env,
+      KB_CUSTOMER_ID: E2E_CREDENTIALS.customerId,
+      KB_ADMIN_KEY: E2E_CREDENTIALS.adminKey,
+      KB_ADMIN_SECRET: E2E_CREDENTIALS.adminSecret,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const ready = new Promise<{ editorUrl: string; baseUrl: string }>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const editor = /editor: (http:\/\/\S+)/.exec(output);
+      const listening = /listening on (http:\/\/\S+)/.exec(output);
+      if (editor?.[1] && listening?.[1]) resolve({ editorUrl: editor[1], baseUrl: listening[1] });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`service exited (${code}):\n${output}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await waitForExit(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const { editorUrl, baseUrl } = await ready;
+    const token = new URL(editorUrl).searchParams.get('token') ?? '';
+    return { baseUrl, editorUrl, token, dataDir, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
