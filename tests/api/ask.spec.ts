@@ -78,7 +78,7 @@ describe('ask (POST .../robot/ask)', () => {
   });
 
   test('an ambiguous question gets RECOMMEND with distinct rules by descending score', async () => {
-    const result = await robot.ask('password');
+    const result = await robot.ask('how do i password');
     assert.equal(result.answerType, 'RECOMMEND', JSON.stringify(result));
     assert.equal(result.module, 'KB');
     assert.equal(result.answer, DEFAULT_ROBOT_SETTINGS.recommendText);

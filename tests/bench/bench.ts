@@ -21,7 +21,9 @@ import { generateRules } from './generate-rules';
 import { askRps, bareRps } from './http-load';
 import { peakRssMb, percentile, round } from './stats';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, json: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, json: { type: 'string' } },
+});
 const SIZES = values.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const RPS_SIZE = 10_000;
 const LOAD = { durationSec: values.quick ? 3 : 6, connections: 16 };
@@ -87,12 +89,16 @@ async function measureSize(size: number): Promise<SizeResult> {
     const importStart = performance.now();
     for (let i = 0; i < rules.length; i += 1000) {
       const result = await robot.importRules(rules.slice(i, i + 1000));
-      if (result.failInfo.length > 0) throw new Error(`import failed: ${JSON.stringify(result.failInfo[0])}`);
+      if (result.failInfo.length > 0)
+        throw new Error(`import failed: ${JSON.stringify(result.failInfo[0])}`);
     }
     const importRulesPerSec = size / ((performance.now() - importStart) / 1000);
     const askHttp = await latencies((q) => robot.ask(q), queries);
     const lastPage = Math.max(0, Math.ceil(size / 20) - 1);
-    const deep = await latencies(() => robot.listRules(lastPage, 20), Array.from({ length: 200 }, () => ''));
+    const deep = await latencies(
+      () => robot.listRules(lastPage, 20),
+      Array.from({ length: 200 }, () => ''),
+    );
     const result: SizeResult = {
       size,
       importRulesPerSec,
@@ -160,7 +166,9 @@ const summary = {
   peakRssMb: round(largest.peakRssMb, 0),
 };
 
-console.log('| rules | ask p50/p99 in-process (ms) | ask p50/p99 HTTP (ms) | import rules/s | open→first answer (ms) | deepest list page (ms) | peak RSS (MB) |');
+console.log(
+  '| rules | ask p50/p99 in-process (ms) | ask p50/p99 HTTP (ms) | import rules/s | open→first answer (ms) | deepest list page (ms) | peak RSS (MB) |',
+);
 console.log('|---|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(

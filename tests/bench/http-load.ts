@@ -21,7 +21,11 @@ async function run(options: autocannon.Options): Promise<number> {
 }
 
 /** Signed ask requests, each with its own nonce, cycling through `questions`. */
-export function askRps(robot: RobotClient, questions: readonly string[], load: LoadOptions): Promise<number> {
+export function askRps(
+  robot: RobotClient,
+  questions: readonly string[],
+  load: LoadOptions,
+): Promise<number> {
   const url = new URL(robot.client.config.baseUrl);
   let i = 0;
   const path = `${robot.basePath}/robot/ask`;
@@ -34,12 +38,19 @@ export function askRps(robot: RobotClient, questions: readonly string[], load: L
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         setupRequest: (request) => {
-          const signed = new URL(robot.client.signedUrl(path, { signMethod: 2, robotSecret: robot.robotSecret }));
+          const signed = new URL(
+            robot.client.signedUrl(path, { signMethod: 2, robotSecret: robot.robotSecret }),
+          );
           const question = questions[i++ % questions.length] ?? '';
           return {
             ...request,
             path: `${signed.pathname}${signed.search}`,
-            body: JSON.stringify({ userId: 'bench', question, channel: 'API', questionType: 'TEXT' }),
+            body: JSON.stringify({
+              userId: 'bench',
+              question,
+              channel: 'API',
+              questionType: 'TEXT',
+            }),
           };
         },
       },
@@ -57,7 +68,9 @@ require('node:http').createServer((req, res) => {
 
 /** The same load against a bare Node server in its own process: the baseline. */
 export async function bareRps(load: LoadOptions): Promise<number> {
-  const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', BARE_SERVER], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
@@ -71,7 +84,12 @@ export async function bareRps(load: LoadOptions): Promise<number> {
       duration: load.durationSec,
       connections: load.connections,
       method: 'POST',
-      body: JSON.stringify({ userId: 'bench', question: 'q', channel: 'API', questionType: 'TEXT' }),
+      body: JSON.stringify({
+        userId: 'bench',
+        question: 'q',
+        channel: 'API',
+        questionType: 'TEXT',
+      }),
     });
   } finally {
     child.kill('SIGKILL');

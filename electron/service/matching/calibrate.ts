@@ -31,13 +31,18 @@ const MARGIN_CAP = 8;
 /** Only an exact phrasing may score 1. */
 const MAX_INEXACT = 0.99;
 
+/** A part that could not be computed (an empty or infinite ranking score) counts as nothing. */
+const finite = (value: number, otherwise: number) => (Number.isNaN(value) ? otherwise : value);
+
 export function calibrate(input: CalibrationInput): number {
-  const margin = Math.max(-MARGIN_CAP, Math.min(MARGIN_CAP, input.margin));
+  // NaN arises when the leader's ranking score is infinite (an exact phrasing): then every
+  // other rule trails by as much as can be.
+  const margin = Math.max(-MARGIN_CAP, Math.min(MARGIN_CAP, finite(input.margin, -MARGIN_CAP)));
   const z =
     CALIBRATION.margin * margin +
-    CALIBRATION.closest * input.closest +
-    CALIBRATION.coverage * input.coverage +
-    CALIBRATION.fuzzy * input.fuzzy +
+    CALIBRATION.closest * finite(input.closest, 0) +
+    CALIBRATION.coverage * finite(input.coverage, 0) +
+    CALIBRATION.fuzzy * finite(input.fuzzy, 0) +
     CALIBRATION.intercept;
   const p = 1 / (1 + Math.exp(-z));
   return Math.min(MAX_INEXACT, Math.max(0, p));

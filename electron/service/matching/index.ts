@@ -22,7 +22,7 @@ export { normalizeText } from './normalize';
  */
 export const DEFAULT_MATCH_SETTINGS: MatchSettings = {
   bestmatchThreshold: 0.8,
-  recommendThreshold: 0.2,
+  recommendThreshold: 0.5,
   margin: 0.1,
   maxRecommend: 5,
 };
