@@ -1,0 +1,210 @@
+/**
+ * `npx tsx tests/eval/eval.ts <dataset.json>... [--json]`: answer quality of the matcher next to
+ * reference engines, on held-out questions.
+ *
+ * Metrics (per dataset and engine; shares are of all queries unless said otherwise):
+ *   p1                  the top-ranked rule is the right one
+ *   r3                  the right rule is among the three best-ranked rules
+ *   bestmatchShare      answered BESTMATCH
+ *   bestmatchPrecision  of the BESTMATCH answers, the share naming the right rule (null: none)
+ *   recommendHit        of the RECOMMEND answers, the share whose items include the right rule
+ *                       (null: none)
+ *   noneShare           answered NONE
+ *   oosRejected         of the out-of-scope queries, the share answered NONE or RECOMMEND
+ *                       (null when the dataset has none)
+ *   meanMs, p99Ms       time of one match (kbstudio) or one ranking (references), in process
+ * The reference engines have no decision layer: their decision metrics are null.
+ * @module
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../electron/service/matching/index';
+import type { MatchSettings } from '../../electron/service/matching/types';
+import { loadDataset } from './dataset';
+import type { EvalDataset, EvalRule } from './dataset';
+import { bigramTfidfRanker, bm25Ranker, fuseRanker } from './reference-engines';
+import type { Ranker } from './reference-engines';
+
+export interface EvalRow {
+  dataset: string;
+  engine: string;
+  p1: number;
+  r3: number;
+  bestmatchShare: number | null;
+  bestmatchPrecision: number | null;
+  recommendHit: number | null;
+  noneShare: number | null;
+  oosRejected: number | null;
+  meanMs: number;
+  p99Ms: number;
+}
+
+interface Answer {
+  ranked: string[];
+  kind: 'bestmatch' | 'recommend' | 'none' | null;
+  items: string[];
+}
+
+type Engine = (question: string) => Answer;
+
+const NOW = Date.UTC(2025, 0, 1);
+
+/** Our engine over a dataset's rules; ruleId = ruleName. */
+export function kbstudioEngine(
+  rules: readonly EvalRule[],
+  settings: MatchSettings = DEFAULT_MATCH_SETTINGS,
+): Engine {
+  const index = createRobotIndex();
+  for (const rule of rules) {
+    index.upsert({
+      ruleId: rule.ruleName,
+      ruleName: rule.ruleName,
+      questions: rule.questions,
+      active: true,
+      effectBeginMs: null,
+      effectEndMs: null,
+    });
+  }
+  return (question) => {
+    const decision = index.match(question, NOW, settings);
+    const ranked = decision.candidates.map((c) => c.ruleId);
+    if (decision.kind === 'bestmatch')
+      return { ranked, kind: 'bestmatch', items: [decision.top.ruleId] };
+    if (decision.kind === 'recommend') {
+      return { ranked, kind: 'recommend', items: decision.items.map((c) => c.ruleId) };
+    }
+    return { ranked, kind: 'none', items: [] };
+  };
+}
+
+function rankerEngine(ranker: Ranker): Engine {
+  return (question) => ({ ranked: ranker.rank(question, 10), kind: null, items: [] });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? 0;
+}
+
+const ratio = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
+
+export function evaluate(dataset: EvalDataset, engineName: string, engine: Engine): EvalRow {
+  let top1 = 0;
+  let top3 = 0;
+  let bestmatch = 0;
+  let bestmatchRight = 0;
+  let recommend = 0;
+  let recommendRight = 0;
+  let none = 0;
+  const times: number[] = [];
+  for (const query of dataset.queries) {
+    const start = performance.now();
+    const answer = engine(query.question);
+    times.push(performance.now() - start);
+    if (answer.ranked[0] === query.ruleName) top1 += 1;
+    if (answer.ranked.slice(0, 3).includes(query.ruleName ?? '')) top3 += 1;
+    if (answer.kind === 'bestmatch') {
+      bestmatch += 1;
+      if (answer.items[0] === query.ruleName) bestmatchRight += 1;
+    } else if (answer.kind === 'recommend') {
+      recommend += 1;
+      if (answer.items.includes(query.ruleName ?? '')) recommendRight += 1;
+    } else if (answer.kind === 'none') {
+      none += 1;
+    }
+  }
+  const decides = engineName === 'kbstudio';
+  let oosRejected: number | null = null;
+  if (decides && dataset.oosQueries !== undefined && dataset.oosQueries.length > 0) {
+    let rejected = 0;
+    for (const query of dataset.oosQueries) {
+      if (engine(query.question).kind !== 'bestmatch') rejected += 1;
+    }
+    oosRejected = rejected / dataset.oosQueries.length;
+  }
+  const n = dataset.queries.length;
+  times.sort((a, b) => a - b);
+  return {
+    dataset: dataset.name,
+    engine: engineName,
+    p1: top1 / n,
+    r3: top3 / n,
+    bestmatchShare: decides ? bestmatch / n : null,
+    bestmatchPrecision: decides ? ratio(bestmatchRight, bestmatch) : null,
+    recommendHit: decides ? ratio(recommendRight, recommend) : null,
+    noneShare: decides ? none / n : null,
+    oosRejected,
+    meanMs: times.reduce((a, b) => a + b, 0) / Math.max(1, n),
+    p99Ms: percentile(times, 99),
+  };
+}
+
+export function evaluateAll(dataset: EvalDataset): EvalRow[] {
+  const engines: [string, () => Engine][] = [
+    ['kbstudio', () => kbstudioEngine(dataset.rules)],
+    ['fuse', () => rankerEngine(fuseRanker(dataset.rules))],
+    ['bm25', () => rankerEngine(bm25Ranker(dataset.rules))],
+    ['bigram-tfidf', () => rankerEngine(bigramTfidfRanker(dataset.rules))],
+  ];
+  return engines.map(([name, make]) => evaluate(dataset, name, make()));
+}
+
+function format(value: number | null, digits = 3): string {
+  return value === null ? '-' : value.toFixed(digits);
+}
+
+function printTable(rows: EvalRow[]): void {
+  const header = [
+    'dataset',
+    'engine',
+    'P@1',
+    'R@3',
+    'BM share',
+    'BM prec',
+    'REC hit',
+    'NONE',
+    'OOS rej',
+    'mean ms',
+    'p99 ms',
+  ];
+  const lines = rows.map((r) => [
+    r.dataset,
+    r.engine,
+    format(r.p1),
+    format(r.r3),
+    format(r.bestmatchShare),
+    format(r.bestmatchPrecision),
+    format(r.recommendHit),
+    format(r.noneShare),
+    format(r.oosRejected),
+    format(r.meanMs, 2),
+    format(r.p99Ms, 2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  const render = (cells: string[]): string =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  console.log(render(header));
+  for (const line of lines) console.log(render(line));
+}
+
+function main(): void {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  if (positionals.length === 0) {
+    console.error('usage: npx tsx tests/eval/eval.ts <dataset.json>... [--json]');
+    process.exit(2);
+  }
+  const rows: EvalRow[] = [];
+  for (const path of positionals) {
+    const dataset = loadDataset(path);
+    for (const row of evaluateAll(dataset)) {
+      if (values.json) console.log(JSON.stringify(row));
+      rows.push(row);
+    }
+  }
+  if (!values.json) printTable(rows);
+}
+
+if (import.meta.url === `file://${process.argv[1] ?? ''}`) main();
