@@ -1,4 +1,4 @@
-import { Dialog } from '../../components/Dialog';
+import { FormDialog } from '../../components/FormDialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Field } from '../../components/Field';
 import { useI18n } from '../../i18n/useI18n';
@@ -27,77 +27,56 @@ export function RegisterTenantDialog({
     });
 
   return (
-    <Dialog
+    <FormDialog
       title={t('tenant.registerTitle')}
-      onClose={onClose}
       testId="register-tenant-dialog"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="submit"
-            form="register-tenant-form"
-            className="button button-primary"
-            disabled={form.busy}
-          >
-            {t('tenant.register')}
-          </button>
-        </>
-      }
+      formId="register-tenant-form"
+      submitLabel={t('tenant.register')}
+      busy={form.busy}
+      onClose={onClose}
+      onSubmit={() => void submit()}
     >
-      <form
-        id="register-tenant-form"
-        className="form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <p className="form-intro">{t('tenant.registerIntro')}</p>
-        <Field
-          label={t('tenant.company')}
-          value={form.values.company}
-          onChange={(v) => form.set('company', v)}
-          error={form.errorOf('company')}
-          autoFocus
-        />
-        <Field
-          label={t('user.username')}
-          value={form.values.username}
-          onChange={(v) => form.set('username', v)}
-          error={form.errorOf('username')}
-          hint={t('user.usernameHint')}
-          autoComplete="off"
-        />
-        <Field
-          label={t('user.password')}
-          type="password"
-          value={form.values.password}
-          onChange={(v) => form.set('password', v)}
-          error={form.errorOf('password')}
-          hint={t('user.passwordHint')}
-          autoComplete="new-password"
-        />
-        <Field
-          label={t('tenant.phoneNumber')}
-          value={form.values.phoneNumber}
-          onChange={(v) => form.set('phoneNumber', v)}
-          error={form.errorOf('phoneNumber')}
-          hint={t('tenant.phoneHint')}
-          inputMode="tel"
-        />
-        <Field
-          label={t('tenant.mail')}
-          type="email"
-          value={form.values.mail}
-          onChange={(v) => form.set('mail', v)}
-          error={form.errorOf('mail')}
-        />
-        {form.formError ? <ErrorMessage>{form.formError}</ErrorMessage> : null}
-      </form>
-    </Dialog>
+      <p className="form-intro">{t('tenant.registerIntro')}</p>
+      <Field
+        label={t('tenant.company')}
+        value={form.values.company}
+        onChange={(v) => form.set('company', v)}
+        error={form.errorOf('company')}
+        autoFocus
+      />
+      <Field
+        label={t('user.username')}
+        value={form.values.username}
+        onChange={(v) => form.set('username', v)}
+        error={form.errorOf('username')}
+        hint={t('user.usernameHint')}
+        autoComplete="off"
+      />
+      <Field
+        label={t('user.password')}
+        type="password"
+        value={form.values.password}
+        onChange={(v) => form.set('password', v)}
+        error={form.errorOf('password')}
+        hint={t('user.passwordHint')}
+        autoComplete="new-password"
+      />
+      <Field
+        label={t('tenant.phoneNumber')}
+        value={form.values.phoneNumber}
+        onChange={(v) => form.set('phoneNumber', v)}
+        error={form.errorOf('phoneNumber')}
+        hint={t('tenant.phoneHint')}
+        inputMode="tel"
+      />
+      <Field
+        label={t('tenant.mail')}
+        type="email"
+        value={form.values.mail}
+        onChange={(v) => form.set('mail', v)}
+        error={form.errorOf('mail')}
+      />
+      {form.formError ? <ErrorMessage>{form.formError}</ErrorMessage> : null}
+    </FormDialog>
   );
 }

@@ -1,5 +1,5 @@
 import type { ConsoleRobot } from '../../../electron/service/console-types';
-import { Dialog } from '../../components/Dialog';
+import { FormDialog } from '../../components/FormDialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Field } from '../../components/Field';
 import { useI18n } from '../../i18n/useI18n';
@@ -40,44 +40,23 @@ export function RobotNameDialog({
     });
 
   return (
-    <Dialog
+    <FormDialog
       title={robot ? t('robot.renameTitle') : t('robot.createTitle')}
-      onClose={onClose}
       testId="robot-dialog"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="submit"
-            form="robot-form"
-            className="button button-primary"
-            disabled={form.busy}
-          >
-            {robot ? t('common.save') : t('robot.create')}
-          </button>
-        </>
-      }
+      formId="robot-form"
+      submitLabel={robot ? t('common.save') : t('robot.create')}
+      busy={form.busy}
+      onClose={onClose}
+      onSubmit={() => void submit()}
     >
-      <form
-        id="robot-form"
-        className="form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Field
-          label={t('robot.name')}
-          value={form.values.name}
-          onChange={(v) => form.set('name', v)}
-          error={form.errorOf('name')}
-          autoFocus
-        />
-        {form.formError ? <ErrorMessage>{form.formError}</ErrorMessage> : null}
-      </form>
-    </Dialog>
+      <Field
+        label={t('robot.name')}
+        value={form.values.name}
+        onChange={(v) => form.set('name', v)}
+        error={form.errorOf('name')}
+        autoFocus
+      />
+      {form.formError ? <ErrorMessage>{form.formError}</ErrorMessage> : null}
+    </FormDialog>
   );
 }

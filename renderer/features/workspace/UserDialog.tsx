@@ -1,5 +1,5 @@
 import type { ConsoleUser } from '../../../electron/service/console-types';
-import { Dialog } from '../../components/Dialog';
+import { FormDialog } from '../../components/FormDialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Field } from '../../components/Field';
 import { useI18n } from '../../i18n/useI18n';
@@ -41,56 +41,35 @@ export function UserDialog({
     });
 
   return (
-    <Dialog
+    <FormDialog
       title={user ? t('user.editTitle', { name: user.username }) : t('user.addTitle')}
-      onClose={onClose}
       testId="user-dialog"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="submit"
-            form="user-form"
-            className="button button-primary"
-            disabled={form.busy}
-          >
-            {t('common.save')}
-          </button>
-        </>
-      }
+      formId="user-form"
+      submitLabel={t('common.save')}
+      busy={form.busy}
+      onClose={onClose}
+      onSubmit={() => void submit()}
     >
-      <form
-        id="user-form"
-        className="form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Field
-          label={t('user.username')}
-          value={form.values.username}
-          onChange={(v) => form.set('username', v)}
-          error={form.errorOf('username')}
-          hint={t('user.usernameHint')}
-          autoComplete="off"
-          autoFocus
-        />
-        <Field
-          label={t('user.password')}
-          type="password"
-          value={form.values.password}
-          onChange={(v) => form.set('password', v)}
-          error={form.errorOf('password')}
-          hint={user ? t('user.passwordKeep') : t('user.passwordHint')}
-          autoComplete="new-password"
-        />
-        <p className="form-intro">{t('user.roleAdmin')}</p>
-        {form.formError ? <ErrorMessage>{form.formError}</ErrorMessage> : null}
-      </form>
-    </Dialog>
+      <Field
+        label={t('user.username')}
+        value={form.values.username}
+        onChange={(v) => form.set('username', v)}
+        error={form.errorOf('username')}
+        hint={t('user.usernameHint')}
+        autoComplete="off"
+        autoFocus
+      />
+      <Field
+        label={t('user.password')}
+        type="password"
+        value={form.values.password}
+        onChange={(v) => form.set('password', v)}
+        error={form.errorOf('password')}
+        hint={user ? t('user.passwordKeep') : t('user.passwordHint')}
+        autoComplete="new-password"
+      />
+      <p className="form-intro">{t('user.roleAdmin')}</p>
+      {form.formError ? <ErrorMessage>{form.formError}</ErrorMessage> : null}
+    </FormDialog>
   );
 }
