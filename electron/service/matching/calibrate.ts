@@ -19,11 +19,11 @@ export interface CalibrationInput {
 
 /** Coefficients of the logistic model (intercept last). */
 export const CALIBRATION = {
-  margin: 1,
-  closest: 3,
-  coverage: 2,
-  fuzzy: 1,
-  intercept: -4,
+  margin: 0.637,
+  closest: 1.71,
+  coverage: 1.153,
+  fuzzy: 1.781,
+  intercept: -2.803,
 } as const;
 
 /** A lead this large is as good as certain; capping keeps one huge margin from dominating. */

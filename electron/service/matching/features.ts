@@ -6,36 +6,49 @@
  * @module
  */
 import { normalizeText } from './normalize';
-import { isHanStopChar, tokenize } from './tokenize';
+import { isHanStopCode, tokenize } from './tokenize';
 
 export interface TextTerms {
   /** `normalizeText` output; equality of keys is what "the same question" means. */
   key: string;
-  /** Index terms in text order, repeated when repeated in the text. */
-  terms: string[];
+  /** Stemmed words in text order, repeated when repeated in the text. */
+  words: string[];
+  /** Han uni- and bigrams as numbers (see `hanBigramCode`), repeated when repeated. */
+  han: number[];
 }
 
-/** Whether a term is a Han uni/bigram rather than a word (Han terms get no character n-grams). */
-export function isHanTerm(term: string): boolean {
-  const code = term.charCodeAt(0);
-  return code >= 0x2e80;
+/**
+ * Numeric key of a Han bigram. Han terms are numbers rather than strings because making and
+ * hashing a string per bigram dominated indexing time; a unigram's key is its code point,
+ * which is always below the smallest bigram key.
+ */
+export function hanBigramCode(first: number, second: number): number {
+  return first * 0x110000 + second;
+}
+
+/** The text of a Han term key. */
+export function hanTermText(code: number): string {
+  if (code < 0x110000) return String.fromCodePoint(code);
+  const second = code % 0x110000;
+  return String.fromCodePoint((code - second) / 0x110000, second);
 }
 
 export function textTerms(text: string): TextTerms {
   const key = normalizeText(text);
   const { words, hanRuns } = tokenize(key);
-  const terms = words;
+  const han: number[] = [];
   for (const run of hanRuns) {
-    const chars = Array.from(run);
-    for (let i = 0; i < chars.length; i += 1) {
-      const char = chars[i] ?? '';
+    let previous = -1;
+    for (let i = 0; i < run.length; i += 1) {
+      const code = run.codePointAt(i) ?? 0;
+      if (code > 0xffff) i += 1;
       // A particle alone is noise, but inside a bigram it still tells phrases apart (天气的/的天气).
-      if (!isHanStopChar(char)) terms.push(char);
-      const next = chars[i + 1];
-      if (next !== undefined) terms.push(char + next);
+      if (!isHanStopCode(code)) han.push(code);
+      if (previous >= 0) han.push(hanBigramCode(previous, code));
+      previous = code;
     }
   }
-  return { key, terms };
+  return { key, words, han };
 }
 
 /** Character 3- and 4-grams of a word with boundary marks ("<card>" → "<ca", "car", …). */

@@ -32,6 +32,21 @@ function isAsciiPrintable(text: string): boolean {
   return true;
 }
 
+/**
+ * Code points that NFKC and NFD leave alone and that have no case: ASCII, CJK punctuation
+ * 、。〃…〕 (U+3001–U+3035) and the CJK Unified Ideographs block. Text made only of these (most
+ * Simplified Chinese) skips the Unicode normalisation passes, the costliest part of indexing it.
+ * A unit test checks every code point of these ranges.
+ */
+export function isNormalizationStable(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x7e || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3001 && c <= 0x3035)) continue;
+    return false;
+  }
+  return true;
+}
+
 function foldContractions(text: string): string {
   if (!text.includes("'")) return text;
   let out = text;
@@ -49,6 +64,8 @@ export function normalizeText(input: string): string {
   if (isAsciiPrintable(input)) {
     // ASCII is already NFKC and has no Chinese: skipping those passes keeps bulk imports fast.
     text = foldContractions(input.toLowerCase());
+  } else if (isNormalizationStable(input)) {
+    text = foldContractions(toSimplified(input.toLowerCase()));
   } else {
     text = input.normalize('NFKC').toLowerCase().replace(APOSTROPHES, "'");
     text = toSimplified(text);

@@ -11,12 +11,11 @@
  * @module
  */
 import { boundedEditDistance } from './edit-distance';
-import { isHanTerm, textTerms, wordGrams } from './features';
+import { textTerms, wordGrams } from './features';
+import { NB_ALPHA } from './rule-store';
 import type { RuleStore } from './rule-store';
 import { ensureCapacity } from './typed-arrays';
 
-/** Naive Bayes additive smoothing (tuned on the development split: 0.03–0.3 all within 1 pt). */
-const ALPHA = 0.1;
 /** Weight of the character n-gram namespace next to the word namespace. */
 const GRAM_WEIGHT = 0.5;
 /** Weight of the Rocchio cosine part next to the Naive Bayes log-likelihoods. */
@@ -24,9 +23,9 @@ const COSINE_WEIGHT = 6;
 /** Share of the centroid (vs the closest phrasing) in a rule's cosine similarity. */
 const CENTROID_SHARE = 0.7;
 /** Rules taken from stage 1 into stage 2. */
-const SHORTLIST = 40;
+const SHORTLIST = 24;
 /** Stage 1 stops adding terms once this many postings were read (terms go rarest first). */
-const POSTINGS_BUDGET = 150_000;
+const POSTINGS_BUDGET = 40_000;
 /** A spelling neighbour counts for less than the word itself. */
 const TYPO_FACTOR = 0.7;
 /** Grams shared by more words than this are useless for finding spelling neighbours. */
@@ -50,6 +49,11 @@ export interface ScoredRule {
 interface WeightedTerms {
   ids: number[];
   weights: number[];
+  /**
+   * Squared weight of question terms no rule contains. They cannot rank rules, but they must
+   * lower cosine and coverage: a question of mostly unknown words is not a match.
+   */
+  unknown: number;
   /** Σ of the L2-normalised weights (the Naive Bayes length term). */
   total: number;
 }
@@ -58,8 +62,31 @@ function idf(ruleCount: number, ruleDf: number): number {
   return Math.log((ruleCount + 1) / (ruleDf + 1)) + 1;
 }
 
+/**
+ * idf by rule frequency, computed on first use and kept until the rule count changes: stage 2
+ * needs it for every term and gram of every shortlisted phrasing, and Math.log dominated.
+ */
+class IdfTable {
+  private values = new Float64Array(0);
+  private ruleCount = -1;
+
+  get(ruleCount: number, ruleDf: number): number {
+    if (ruleCount !== this.ruleCount) {
+      this.ruleCount = ruleCount;
+      this.values = new Float64Array(ruleCount + 2);
+    }
+    const df = Math.min(ruleDf, ruleCount + 1);
+    let value = this.values[df] ?? 0;
+    if (value === 0) {
+      value = idf(ruleCount, df);
+      this.values[df] = value;
+    }
+    return value;
+  }
+}
+
 function normaliseWeights(terms: WeightedTerms): void {
-  let norm = 0;
+  let norm = terms.unknown;
   for (const w of terms.weights) norm += w * w;
   norm = Math.sqrt(norm);
   if (norm === 0) return;
@@ -75,23 +102,36 @@ function normaliseWeights(terms: WeightedTerms): void {
 export class Scorer {
   private termPos = new Int32Array(0);
   private gramPos = new Int32Array(0);
-  private ruleAcc = new Float64Array(0);
   private ruleScore = new Float64Array(0);
-  private ruleSeen = new Uint8Array(0);
+  private ruleSeen = new Int32Array(0);
+  private seenStamp = 0;
+  private ruleLogMass = new Float64Array(0);
+  private ruleLogMassStamp = new Int32Array(0);
   private termCentroid = new Float64Array(0);
   private gramCentroid = new Float64Array(0);
+  // Norm caches, valid while ruleNormStamp[slot] equals the store's generation.
+  private ruleNormStamp = new Int32Array(0);
+  private ruleCentroidWordNorm = new Float64Array(0);
+  private ruleCentroidGramNorm = new Float64Array(0);
+  private phrasingWordNorm = new Float64Array(0);
+  private phrasingGramNorm = new Float64Array(0);
+  private readonly idf = new IdfTable();
 
   constructor(private readonly store: RuleStore) {}
 
-  /** Scores the rules worth considering; exact phrasings come first with `exact` set. */
-  score(question: string, nowMs: number): ScoredRule[] {
+  /**
+   * Scores the rules worth considering; exact phrasings come first with `exact` set.
+   * `baseline` is the ranking score of an average rule that shares nothing with the question:
+   * the lead of a lone candidate is measured against it rather than being unbounded.
+   */
+  score(question: string, nowMs: number): { rules: ScoredRule[]; baseline: number } {
     const store = this.store;
     const vocab = store.vocab;
-    const { key, terms } = textTerms(question);
+    const { key, words: questionWords, han } = textTerms(question);
     this.termPos = ensureCapacity(this.termPos, vocab.termCount);
     this.gramPos = ensureCapacity(this.gramPos, vocab.gramCount);
-    const words = this.queryTerms(terms);
-    const grams = this.queryGrams(terms);
+    const words = this.queryTerms(questionWords, han);
+    const grams = this.queryGrams(questionWords);
     // Positions are stored plus one so that the zero-filled arrays mean "not in the question".
     words.ids.forEach((id, i) => (this.termPos[id] = i + 1));
     grams.ids.forEach((id, i) => (this.gramPos[id] = i + 1));
@@ -117,25 +157,42 @@ export class Scorer {
     for (const id of words.ids) this.termPos[id] = 0;
     for (const id of grams.ids) this.gramPos[id] = 0;
     scored.sort((a, b) => Number(b.exact) - Number(a.exact) || b.raw - a.raw);
-    return scored;
+    const rules = Math.max(store.size, 1);
+    const baseline =
+      -words.total * Math.log(store.totalMassWords / rules + NB_ALPHA * vocab.liveTerms) -
+      GRAM_WEIGHT *
+        grams.total *
+        Math.log(store.totalMassGrams / rules + NB_ALPHA * Math.max(vocab.liveGrams, 1));
+    return { rules: scored, baseline };
   }
 
-  private queryTerms(terms: string[]): WeightedTerms {
+  private queryTerms(questionWords: string[], han: number[]): WeightedTerms {
     const store = this.store;
     const vocab = store.vocab;
     const ruleCount = Math.max(store.size, 1);
     const counts = new Map<number, number>();
-    for (const term of terms) {
-      const id = vocab.termId(term);
+    let unknown = 0;
+    for (const word of questionWords) {
+      const id = vocab.wordId(word);
       if (id !== undefined && (vocab.ruleDf[id] ?? 0) > 0) {
         counts.set(id, (counts.get(id) ?? 0) + 1);
-      } else if (!isHanTerm(term) && term.length >= 4) {
-        for (const neighbour of this.spellingNeighbours(term)) {
+      } else {
+        const neighbours = word.length >= 4 ? this.spellingNeighbours(word) : [];
+        for (const neighbour of neighbours) {
           counts.set(neighbour, (counts.get(neighbour) ?? 0) + TYPO_FACTOR);
         }
+        if (neighbours.length === 0) unknown += idf(ruleCount, 0) ** 2;
       }
     }
-    const result: WeightedTerms = { ids: [], weights: [], total: 0 };
+    for (const code of han) {
+      const id = vocab.hanId(code);
+      if (id !== undefined && (vocab.ruleDf[id] ?? 0) > 0) {
+        counts.set(id, (counts.get(id) ?? 0) + 1);
+      } else {
+        unknown += idf(ruleCount, 0) ** 2;
+      }
+    }
+    const result: WeightedTerms = { ids: [], weights: [], unknown, total: 0 };
     for (const [id, count] of counts) {
       result.ids.push(id);
       const tf = count >= 1 ? 1 + Math.log(count) : count;
@@ -167,15 +224,15 @@ export class Scorer {
     return found.slice(0, 3).map((entry) => entry.id);
   }
 
-  private queryGrams(terms: string[]): WeightedTerms {
+  private queryGrams(questionWords: string[]): WeightedTerms {
     const store = this.store;
     const vocab = store.vocab;
     const ruleCount = Math.max(store.size, 1);
     const counts = new Map<number, number>();
-    for (const term of terms) {
-      if (isHanTerm(term)) continue;
+    const result: WeightedTerms = { ids: [], weights: [], unknown: 0, total: 0 };
+    for (const term of questionWords) {
       // Unknown words still contribute their grams: that is what tolerates typos.
-      const id = vocab.termId(term);
+      const id = vocab.wordId(term);
       const gramIds = id === undefined ? null : vocab.grams(id);
       if (gramIds !== null) {
         for (const gram of gramIds) counts.set(gram, (counts.get(gram) ?? 0) + 1);
@@ -183,13 +240,16 @@ export class Scorer {
         for (const gram of wordGrams(term)) {
           const gramId = vocab.gramId(gram);
           if (gramId !== undefined) counts.set(gramId, (counts.get(gramId) ?? 0) + 1);
+          else result.unknown += idf(ruleCount, 0) ** 2;
         }
       }
     }
-    const result: WeightedTerms = { ids: [], weights: [], total: 0 };
     for (const [id, count] of counts) {
       const df = vocab.gramRuleDf[id] ?? 0;
-      if (df === 0) continue;
+      if (df === 0) {
+        result.unknown += ((1 + Math.log(count)) * idf(ruleCount, 0)) ** 2;
+        continue;
+      }
       result.ids.push(id);
       result.weights.push((1 + Math.log(count)) * idf(ruleCount, df));
     }
@@ -202,12 +262,16 @@ export class Scorer {
     const store = this.store;
     const vocab = store.vocab;
     const slots = store.ruleIds.length;
-    this.ruleAcc = ensureCapacity(this.ruleAcc, slots);
     this.ruleScore = ensureCapacity(this.ruleScore, slots);
     this.ruleSeen = ensureCapacity(this.ruleSeen, slots);
-    const acc = this.ruleAcc;
+    this.ruleLogMass = ensureCapacity(this.ruleLogMass, slots);
+    this.ruleLogMassStamp = ensureCapacity(this.ruleLogMassStamp, slots);
     const score = this.ruleScore;
     const seen = this.ruleSeen;
+    // A stamp per call instead of clearing `seen` for every touched rule afterwards.
+    this.seenStamp += 1;
+    const stamp = this.seenStamp;
+    const phrasingRule = store.phrasingRule;
     const touched: number[] = [];
     const order = words.ids.map((_, i) => i);
     order.sort(
@@ -216,7 +280,6 @@ export class Scorer {
         (vocab.postingLength[words.ids[b] ?? 0] ?? 0),
     );
     let read = 0;
-    const termTouched: number[] = [];
     for (const i of order) {
       const term = words.ids[i] ?? 0;
       const weight = words.weights[i] ?? 0;
@@ -224,52 +287,115 @@ export class Scorer {
       if (read > 0 && read + length > POSTINGS_BUDGET) break;
       read += length;
       const list = vocab.postings[term];
-      if (list === undefined) continue;
-      termTouched.length = 0;
+      const evidence = vocab.postingWeights[term];
+      if (list === undefined || evidence === undefined) continue;
       for (let k = 0; k < length; k += 1) {
-        const phrasing = list[k] ?? 0;
-        const slot = store.phrasingRule[phrasing] ?? -1;
+        const slot = phrasingRule[list[k] ?? 0] ?? -1;
         if (slot < 0) continue;
-        if (acc[slot] === 0) termTouched.push(slot);
-        acc[slot] = (acc[slot] ?? 0) + 1 / Math.sqrt(store.phrasingTermCount[phrasing] || 1);
-      }
-      for (const slot of termTouched) {
-        if (seen[slot] === 0) {
-          seen[slot] = 1;
+        if (seen[slot] !== stamp) {
+          seen[slot] = stamp;
           score[slot] = 0;
           touched.push(slot);
         }
-        score[slot] = (score[slot] ?? 0) + weight * Math.log1p((acc[slot] ?? 0) / ALPHA);
-        acc[slot] = 0;
+        score[slot] = (score[slot] ?? 0) + weight * (evidence[k] ?? 0);
       }
     }
-    const smoothing = ALPHA * Math.max(vocab.liveTerms, 1);
     const heap = new TopK(SHORTLIST);
     for (const slot of touched) {
-      seen[slot] = 0;
-      if (!store.isEligible(slot, nowMs)) continue;
-      const value =
-        (score[slot] ?? 0) - words.total * Math.log((store.ruleMassWords[slot] ?? 0) + smoothing);
-      heap.push(slot, value);
+      const value = (score[slot] ?? 0) - words.total * this.logMass(slot);
+      if (heap.wouldTake(value) && store.isEligible(slot, nowMs)) heap.push(slot, value);
     }
     return heap.items();
   }
 
-  /** Stage 2: exact Naive Bayes and cosine parts for one rule, from its forward lists. */
-  private rescore(slot: number, words: WeightedTerms, grams: WeightedTerms): ScoredRule {
+  /**
+   * log(rule word mass + α·V), the Naive Bayes length term of a rule. V (the live vocabulary)
+   * changes with every write, so the value is cached per rule until the next write.
+   */
+  private logMass(slot: number): number {
+    const store = this.store;
+    if (this.ruleLogMassStamp[slot] === store.generation) return this.ruleLogMass[slot] ?? 0;
+    const value = Math.log(
+      (store.ruleMassWords[slot] ?? 0) + NB_ALPHA * Math.max(store.vocab.liveTerms, 1),
+    );
+    this.ruleLogMass[slot] = value;
+    this.ruleLogMassStamp[slot] = store.generation;
+    return value;
+  }
+
+  /**
+   * The idf-weighted norms of a rule's phrasings (words and grams) and of its centroid (the sum of
+   * its unit-length phrasing vectors). They depend on document frequencies, so they are
+   * recomputed after a write, on a rule's first use.
+   */
+  private ensureNorms(slot: number): void {
     const store = this.store;
     const vocab = store.vocab;
+    if (this.ruleNormStamp[slot] === store.generation) return;
     const ruleCount = Math.max(store.size, 1);
     this.termCentroid = ensureCapacity(this.termCentroid, vocab.termCount);
     this.gramCentroid = ensureCapacity(this.gramCentroid, vocab.gramCount);
     const termCentroid = this.termCentroid;
     const gramCentroid = this.gramCentroid;
+    const touchedTerms: number[] = [];
+    const touchedGrams: number[] = [];
+    const forward = store.forward;
+    const first = store.ruleFirstPhrasing[slot] ?? 0;
+    const end = first + (store.rulePhrasingCount[slot] ?? 0);
+    for (let p = first; p < end; p += 1) {
+      const from = store.phrasingStart[p] ?? 0;
+      const to = store.phrasingStart[p + 1] ?? 0;
+      let wordNorm = 0;
+      let gramNorm = 0;
+      for (let i = from; i < to; i += 1) {
+        const term = forward[i] ?? 0;
+        const w = this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0);
+        wordNorm += w * w;
+        const gramIds = vocab.grams(term);
+        for (let g = 0; g < gramIds.length; g += 1) {
+          const gw = this.idf.get(ruleCount, vocab.gramRuleDf[gramIds[g] ?? 0] ?? 0);
+          gramNorm += gw * gw;
+        }
+      }
+      wordNorm = Math.sqrt(wordNorm) || 1;
+      gramNorm = Math.sqrt(gramNorm) || 1;
+      this.phrasingWordNorm[p] = wordNorm;
+      this.phrasingGramNorm[p] = gramNorm;
+      for (let i = from; i < to; i += 1) {
+        const term = forward[i] ?? 0;
+        if (termCentroid[term] === 0) touchedTerms.push(term);
+        termCentroid[term] =
+          (termCentroid[term] ?? 0) + this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0) / wordNorm;
+        const gramIds = vocab.grams(term);
+        for (let g = 0; g < gramIds.length; g += 1) {
+          const gram = gramIds[g] ?? 0;
+          if (gramCentroid[gram] === 0) touchedGrams.push(gram);
+          gramCentroid[gram] =
+            (gramCentroid[gram] ?? 0) +
+            this.idf.get(ruleCount, vocab.gramRuleDf[gram] ?? 0) / gramNorm;
+        }
+      }
+    }
+    this.ruleCentroidWordNorm[slot] = drainNorm(termCentroid, touchedTerms);
+    this.ruleCentroidGramNorm[slot] = drainNorm(gramCentroid, touchedGrams);
+    this.ruleNormStamp[slot] = store.generation;
+  }
+
+  /**
+   * Stage 2: exact Naive Bayes and cosine parts for one rule, from its forward lists. A centroid
+   * is a sum of unit phrasing vectors, so its dot product with the question is the sum of the
+   * phrasings' normalised dot products: no centroid is built per question.
+   */
+  private rescore(slot: number, words: WeightedTerms, grams: WeightedTerms): ScoredRule {
+    const store = this.store;
+    const vocab = store.vocab;
+    const ruleCount = Math.max(store.size, 1);
+    this.growNormCaches();
+    this.ensureNorms(slot);
     const termPos = this.termPos;
     const gramPos = this.gramPos;
     const nbWords = new Float64Array(words.ids.length);
     const nbGrams = new Float64Array(grams.ids.length);
-    const touchedTerms: number[] = [];
-    const touchedGrams: number[] = [];
     const forward = store.forward;
     const first = store.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (store.rulePhrasingCount[slot] ?? 0);
@@ -277,54 +403,37 @@ export class Scorer {
     let bestCos = -1;
     let bestWordCos = 0;
     let bestGramCos = 0;
+    let centroidWordDot = 0;
+    let centroidGramDot = 0;
     for (let p = first; p < end; p += 1) {
       const from = store.phrasingStart[p] ?? 0;
       const to = store.phrasingStart[p + 1] ?? 0;
       const termShare = 1 / Math.sqrt(store.phrasingTermCount[p] || 1);
       const gramShare = 1 / Math.sqrt(store.phrasingGramCount[p] || 1);
-      let wordNorm = 0;
       let wordDot = 0;
-      let gramNorm = 0;
       let gramDot = 0;
       for (let i = from; i < to; i += 1) {
         const term = forward[i] ?? 0;
-        const w = idf(ruleCount, vocab.ruleDf[term] ?? 0);
-        wordNorm += w * w;
         const pos = (termPos[term] ?? 0) - 1;
         if (pos >= 0) {
-          wordDot += (words.weights[pos] ?? 0) * w;
+          wordDot += (words.weights[pos] ?? 0) * this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0);
           nbWords[pos] = (nbWords[pos] ?? 0) + termShare;
         }
         const gramIds = vocab.grams(term);
         for (let g = 0; g < gramIds.length; g += 1) {
           const gram = gramIds[g] ?? 0;
-          const gw = idf(ruleCount, vocab.gramRuleDf[gram] ?? 0);
-          gramNorm += gw * gw;
           const gp = (gramPos[gram] ?? 0) - 1;
           if (gp >= 0) {
-            gramDot += (grams.weights[gp] ?? 0) * gw;
+            gramDot +=
+              (grams.weights[gp] ?? 0) * this.idf.get(ruleCount, vocab.gramRuleDf[gram] ?? 0);
             nbGrams[gp] = (nbGrams[gp] ?? 0) + gramShare;
           }
         }
       }
-      wordNorm = Math.sqrt(wordNorm) || 1;
-      gramNorm = Math.sqrt(gramNorm) || 1;
-      // Second pass: add the unit-length phrasing vectors to the rule's centroid.
-      for (let i = from; i < to; i += 1) {
-        const term = forward[i] ?? 0;
-        if (termCentroid[term] === 0) touchedTerms.push(term);
-        termCentroid[term] =
-          (termCentroid[term] ?? 0) + idf(ruleCount, vocab.ruleDf[term] ?? 0) / wordNorm;
-        const gramIds = vocab.grams(term);
-        for (let g = 0; g < gramIds.length; g += 1) {
-          const gram = gramIds[g] ?? 0;
-          if (gramCentroid[gram] === 0) touchedGrams.push(gram);
-          gramCentroid[gram] =
-            (gramCentroid[gram] ?? 0) + idf(ruleCount, vocab.gramRuleDf[gram] ?? 0) / gramNorm;
-        }
-      }
-      const wordCos = wordDot / wordNorm;
-      const gramCos = gramDot / gramNorm;
+      const wordCos = wordDot / (this.phrasingWordNorm[p] || 1);
+      const gramCos = gramDot / (this.phrasingGramNorm[p] || 1);
+      centroidWordDot += wordCos;
+      centroidGramDot += gramCos;
       const combined = wordCos + GRAM_WEIGHT * gramCos;
       if (combined > bestCos) {
         bestCos = combined;
@@ -333,20 +442,24 @@ export class Scorer {
         bestGramCos = gramCos;
       }
     }
-    const wordCentroidCos = centroidCosine(termCentroid, touchedTerms, words, termPos);
-    const gramCentroidCos = centroidCosine(gramCentroid, touchedGrams, grams, gramPos);
+    const wordNorm = this.ruleCentroidWordNorm[slot] ?? 0;
+    const gramNorm = this.ruleCentroidGramNorm[slot] ?? 0;
+    const wordCentroidCos = wordNorm > 0 ? centroidWordDot / wordNorm : 0;
+    const gramCentroidCos = gramNorm > 0 ? centroidGramDot / gramNorm : 0;
 
     let nb = 0;
     let covered = 0;
     words.weights.forEach((w, i) => {
       const a = nbWords[i] ?? 0;
-      nb += w * Math.log1p(a / ALPHA);
+      nb += w * Math.log1p(a / NB_ALPHA);
       if (a > 0) covered += w * w;
     });
-    nb -= words.total * Math.log((store.ruleMassWords[slot] ?? 0) + ALPHA * vocab.liveTerms);
+    nb -= words.total * this.logMass(slot);
     let nbG = 0;
-    grams.weights.forEach((w, i) => (nbG += w * Math.log1p((nbGrams[i] ?? 0) / ALPHA)));
-    nbG -= grams.total * Math.log((store.ruleMassGrams[slot] ?? 0) + ALPHA * vocab.liveGrams);
+    grams.weights.forEach((w, i) => (nbG += w * Math.log1p((nbGrams[i] ?? 0) / NB_ALPHA)));
+    nbG -=
+      grams.total *
+      Math.log((store.ruleMassGrams[slot] ?? 0) + NB_ALPHA * Math.max(vocab.liveGrams, 1));
     const naiveBayes = nb + GRAM_WEIGHT * nbG;
     const cosine =
       (1 - CENTROID_SHARE) * bestWordCos +
@@ -365,26 +478,27 @@ export class Scorer {
       coverage: covered,
     };
   }
+
+  private growNormCaches(): void {
+    const store = this.store;
+    const slots = store.ruleIds.length;
+    this.ruleNormStamp = ensureCapacity(this.ruleNormStamp, slots);
+    this.ruleCentroidWordNorm = ensureCapacity(this.ruleCentroidWordNorm, slots);
+    this.ruleCentroidGramNorm = ensureCapacity(this.ruleCentroidGramNorm, slots);
+    this.phrasingWordNorm = ensureCapacity(this.phrasingWordNorm, store.phrasingTotal);
+    this.phrasingGramNorm = ensureCapacity(this.phrasingGramNorm, store.phrasingTotal);
+  }
 }
 
-/** Cosine of the query with a centroid held in `centroid` at `touched`; clears them. */
-function centroidCosine(
-  centroid: Float64Array,
-  touched: number[],
-  query: WeightedTerms,
-  pos: Int32Array,
-): number {
+/** The Euclidean norm of the entries of `vector` at `touched`; clears them. */
+function drainNorm(vector: Float64Array, touched: number[]): number {
   let norm = 0;
-  let dot = 0;
   for (const id of touched) {
-    const value = centroid[id] ?? 0;
+    const value = vector[id] ?? 0;
     norm += value * value;
-    const p = (pos[id] ?? 0) - 1;
-    if (p >= 0) dot += (query.weights[p] ?? 0) * value;
-    centroid[id] = 0;
+    vector[id] = 0;
   }
-  touched.length = 0;
-  return norm > 0 ? dot / Math.sqrt(norm) : 0;
+  return Math.sqrt(norm);
 }
 
 /** Keeps the k best (slot, value) pairs with a small binary min-heap. */
@@ -404,6 +518,11 @@ class TopK {
       this.values[0] = value;
       this.siftDown(0);
     }
+  }
+
+  /** Whether `value` would enter the heap (checked before costlier per-rule work). */
+  wouldTake(value: number): boolean {
+    return this.slots.length < this.k || value > (this.values[0] ?? -Infinity);
   }
 
   items(): number[] {

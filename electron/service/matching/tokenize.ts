@@ -71,7 +71,11 @@ export function tokenize(normalized: string): Tokens {
   return { words, hanRuns };
 }
 
-/** Whether a single Han character is a particle that carries no meaning alone. */
-export function isHanStopChar(char: string): boolean {
-  return CHINESE_STOP_CHARS.has(char);
+const CHINESE_STOP_CODES: ReadonlySet<number> = new Set(
+  [...CHINESE_STOP_CHARS].map((char) => char.codePointAt(0) ?? 0),
+);
+
+/** Whether a Han character (by code point) is a particle that carries no meaning alone. */
+export function isHanStopCode(code: number): boolean {
+  return CHINESE_STOP_CODES.has(code);
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-type Growable = Int32Array | Uint16Array | Uint8Array | Float64Array;
+type Growable = Int32Array | Uint16Array | Uint8Array | Float32Array | Float64Array;
 
 /** Returns `array` if it can hold `needed` elements, else a copy with doubled capacity. */
 export function ensureCapacity<T extends Growable>(array: T, needed: number): T {

@@ -3,18 +3,25 @@
  * word terms. Everything is keyed by small integer ids so the hot loops touch typed arrays only.
  * @module
  */
-import { isHanTerm, wordGrams } from './features';
+import { hanTermText, wordGrams } from './features';
 import { ensureCapacity } from './typed-arrays';
 
 const EMPTY = new Int32Array(0);
+const EMPTY_WEIGHTS = new Float32Array(0);
 
 export class Vocabulary {
   private readonly termIds = new Map<string, number>();
+  private readonly hanIds = new Map<number, number>();
   private readonly termStrings: string[] = [];
   /** Number of live rules whose phrasings (or name) contain the term. */
   ruleDf = new Int32Array(1024);
-  /** Phrasing ids containing the term, one entry per occurrence; may hold dead phrasings. */
+  /**
+   * One posting per rule containing the term: the rule's first phrasing id (which identifies
+   * that version of the rule; dead once the rule is replaced or removed) and the rule's Naive
+   * Bayes weight for the term, which depends on the rule alone and so is computed once.
+   */
   postings: Int32Array[] = [];
+  postingWeights: Float32Array[] = [];
   postingLength = new Int32Array(1024);
   /** Terms with ruleDf > 0: the vocabulary size of the Naive Bayes smoothing. */
   liveTerms = 0;
@@ -30,24 +37,44 @@ export class Vocabulary {
     return this.termStrings.length;
   }
 
-  termId(term: string): number | undefined {
-    return this.termIds.get(term);
+  wordId(word: string): number | undefined {
+    return this.termIds.get(word);
+  }
+
+  hanId(code: number): number | undefined {
+    return this.hanIds.get(code);
   }
 
   term(id: number): string {
     return this.termStrings[id] ?? '';
   }
 
-  intern(term: string): number {
-    const known = this.termIds.get(term);
+  internWord(word: string): number {
+    const known = this.termIds.get(word);
     if (known !== undefined) return known;
+    const id = this.addTerm(word);
+    this.termIds.set(word, id);
+    this.termGramIds.push(this.internGrams(word, id));
+    return id;
+  }
+
+  /** Han terms get no character n-grams: the bigrams already play that part. */
+  internHan(code: number): number {
+    const known = this.hanIds.get(code);
+    if (known !== undefined) return known;
+    const id = this.addTerm(hanTermText(code));
+    this.hanIds.set(code, id);
+    this.termGramIds.push(EMPTY);
+    return id;
+  }
+
+  private addTerm(text: string): number {
     const id = this.termStrings.length;
-    this.termIds.set(term, id);
-    this.termStrings.push(term);
+    this.termStrings.push(text);
     this.ruleDf = ensureCapacity(this.ruleDf, id + 1);
     this.postingLength = ensureCapacity(this.postingLength, id + 1);
     this.postings.push(EMPTY);
-    this.termGramIds.push(isHanTerm(term) ? EMPTY : this.internGrams(term, id));
+    this.postingWeights.push(EMPTY_WEIGHTS);
     return id;
   }
 
@@ -86,16 +113,23 @@ export class Vocabulary {
     return this.gramWords.length;
   }
 
-  addPosting(termId: number, phrasingId: number): void {
+  addPosting(termId: number, firstPhrasing: number, weight: number): void {
     const length = this.postingLength[termId] ?? 0;
     let list = this.postings[termId] ?? EMPTY;
+    let weights = this.postingWeights[termId] ?? EMPTY_WEIGHTS;
     if (length >= list.length) {
-      const grown = new Int32Array(Math.max(4, list.length * 2));
+      const capacity = Math.max(4, list.length * 2);
+      const grown = new Int32Array(capacity);
       grown.set(list);
       list = grown;
       this.postings[termId] = list;
+      const grownWeights = new Float32Array(capacity);
+      grownWeights.set(weights);
+      weights = grownWeights;
+      this.postingWeights[termId] = weights;
     }
-    list[length] = phrasingId;
+    list[length] = firstPhrasing;
+    weights[length] = weight;
     this.postingLength[termId] = length + 1;
   }
 
@@ -119,5 +153,6 @@ export class Vocabulary {
   clearPostings(): void {
     this.postingLength.fill(0);
     this.postings = this.postings.map(() => EMPTY);
+    this.postingWeights = this.postingWeights.map(() => EMPTY_WEIGHTS);
   }
 }
