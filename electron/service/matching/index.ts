@@ -3,9 +3,11 @@
  * RECOMMEND or NONE. See docs/matching.md for the design and the evaluation behind the defaults.
  * @module
  */
+import { SnapshotReader, SnapshotWriter } from './binary-snapshot';
 import { calibrate } from './calibrate';
 import { decide } from './decide';
 import { fuzzySimilarities } from './fuzzy';
+import { textTerms } from './features';
 import { normalizeText } from './normalize';
 import { RuleStore } from './rule-store';
 import type { ScoredRule } from './scorer';
@@ -42,15 +44,53 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
   setSynonyms(groups: readonly (readonly string[])[]): void;
 }
 
+/**
+ * Bump when what the index stores changes meaning (weights, term kinds). Changes to
+ * normalisation or tokenisation are caught without a bump by `behaviourFingerprint`.
+ */
+const SNAPSHOT_FORMAT = 1;
+const FINGERPRINT_PROBES = [
+  'How do I TRANSFER money to my friends’ accounts? I can’t!',
+  '怎麼辦理開戶？资料库、天气的预报 😀',
+  'Ｃａｆé top-ups, 2nd payments; naïve résumé',
+];
+
+/** A digest of how probe texts are tokenised: a saved index is only valid for the same. */
+function behaviourFingerprint(): string {
+  return JSON.stringify(FINGERPRINT_PROBES.map((probe) => textTerms(probe)));
+}
+
 class MatchingIndex implements SynonymAwareRobotIndex {
   private synonyms: SynonymTable;
   private store: RuleStore;
   private scorer: Scorer;
+  private synonymGroups: readonly (readonly string[])[];
 
-  constructor(options: RobotIndexOptions) {
-    this.synonyms = new SynonymTable(options.synonyms ?? []);
-    this.store = this.newStore();
+  constructor(options: RobotIndexOptions, store?: RuleStore) {
+    this.synonymGroups = options.synonyms ?? [];
+    this.synonyms = new SynonymTable(this.synonymGroups);
+    this.store = store ?? this.newStore();
     this.scorer = new Scorer(this.store);
+  }
+
+  /** The whole index as bytes, to be opened by `loadRobotIndex` instead of re-indexing. */
+  save(): Uint8Array {
+    const writer = new SnapshotWriter();
+    writer.value('format', SNAPSHOT_FORMAT);
+    writer.value('fingerprint', behaviourFingerprint());
+    writer.value('synonyms', this.synonymGroups);
+    this.store.save(writer);
+    return writer.toBytes();
+  }
+
+  static load(bytes: Uint8Array<ArrayBuffer>): MatchingIndex | null {
+    const reader = new SnapshotReader(bytes);
+    if (reader.value<number>('format') !== SNAPSHOT_FORMAT) return null;
+    if (reader.value<string>('fingerprint') !== behaviourFingerprint()) return null;
+    const groups = reader.value<string[][]>('synonyms');
+    const synonyms = new SynonymTable(groups);
+    const rewrite = synonyms.isEmpty ? undefined : (text: string) => synonyms.rewrite(text);
+    return new MatchingIndex({ synonyms: groups }, RuleStore.load(reader, rewrite));
   }
 
   private newStore(): RuleStore {
@@ -72,6 +112,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
 
   setSynonyms(groups: readonly (readonly string[])[]): void {
     const rules = this.store.rules();
+    this.synonymGroups = groups;
     this.synonyms = new SynonymTable(groups);
     // Synonyms change every rule's terms, so this is the one write that rebuilds.
     this.store = this.newStore();
@@ -148,4 +189,18 @@ class MatchingIndex implements SynonymAwareRobotIndex {
 /** Creates an empty index for one robot. */
 export function createRobotIndex(options: RobotIndexOptions = {}): SynonymAwareRobotIndex {
   return new MatchingIndex(options);
+}
+
+/** The bytes of an index made by `createRobotIndex` (for `loadRobotIndex`). */
+export function saveRobotIndex(index: RobotIndex): Uint8Array {
+  if (!(index instanceof MatchingIndex)) throw new Error('not an index of this engine');
+  return index.save();
+}
+
+/**
+ * Opens saved index bytes. Returns null when they were written by an engine that tokenises or
+ * weighs differently (the caller then re-indexes); throws when the bytes are damaged.
+ */
+export function loadRobotIndex(bytes: Uint8Array<ArrayBuffer>): SynonymAwareRobotIndex | null {
+  return MatchingIndex.load(bytes);
 }

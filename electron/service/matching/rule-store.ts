@@ -9,6 +9,7 @@ import { textTerms } from './features';
 import { normalizeText } from './normalize';
 import { ensureCapacity } from './typed-arrays';
 import type { MatchableRule } from './types';
+import type { SnapshotReader, SnapshotWriter } from './binary-snapshot';
 import { Vocabulary } from './vocabulary';
 
 /**
@@ -20,6 +21,15 @@ export const NB_ALPHA = 0.1;
 /** `phrasingSource` value for the phrasing made from the rule's name. */
 export const NAME_SOURCE = 255;
 const DEAD = -1;
+/** Joins a rule's questions in a saved index. */
+const QUESTION_SEPARATOR = '\u0000';
+
+/** Whether joining and splitting gives the same questions back (else they are saved as a list). */
+function packable(questions: readonly string[]): boolean {
+  return (
+    questions.length > 0 && questions.every((q) => q.length > 0 && !q.includes(QUESTION_SEPARATOR))
+  );
+}
 // Compaction rewrites everything live, so it waits until tombstones are a real share of the data.
 const COMPACT_MIN_DEAD = 4096;
 const COMPACT_DEAD_SHARE = 0.3;
@@ -35,19 +45,21 @@ function hashKey(key: string): number {
 }
 
 export class RuleStore {
-  readonly vocab = new Vocabulary();
-
   /**
    * @param rewrite applied to every text before indexing (the synonym table); questions keep
    * their original wording for display.
    */
-  constructor(private readonly rewrite: (text: string) => string = (text) => text) {}
+  constructor(
+    private readonly rewrite: (text: string) => string = (text) => text,
+    readonly vocab: Vocabulary = new Vocabulary(),
+  ) {}
 
   private readonly slotsById = new Map<string, number>();
   private readonly freeSlots: number[] = [];
   ruleIds: (string | undefined)[] = [];
   ruleNames: string[] = [];
-  ruleQuestions: (readonly string[])[] = [];
+  /** A rule's questions, or (after opening a saved index) them joined by QUESTION_SEPARATOR. */
+  private ruleQuestions: (readonly string[] | string)[] = [];
   ruleActive = new Uint8Array(64);
   /** Effective window; NaN means open on that side. */
   ruleBegin = new Float64Array(64);
@@ -70,7 +82,11 @@ export class RuleStore {
   phrasingStart = new Int32Array(1024);
   private phrasingHash = new Int32Array(1024);
   private nextSameHash = new Int32Array(1024);
-  private readonly exactHeads = new Map<number, number>();
+  /**
+   * Chains of phrasings by normalised-text hash: bucket (hash & mask) → the latest phrasing,
+   * then `nextSameHash`. A typed table rather than a Map so it is saved and opened as bytes.
+   */
+  private exactBuckets = new Int32Array(1024).fill(DEAD);
   phrasingTotal = 0;
   private deadPhrasings = 0;
 
@@ -109,7 +125,7 @@ export class RuleStore {
     if (slot === DEAD) return '';
     const source = this.phrasingSource[phrasing] ?? 0;
     if (source === NAME_SOURCE) return this.ruleNames[slot] ?? '';
-    return this.ruleQuestions[slot]?.[source] ?? '';
+    return this.questionsOf(slot)[source] ?? '';
   }
 
   upsert(rule: MatchableRule): void {
@@ -158,7 +174,7 @@ export class RuleStore {
       rules.push({
         ruleId,
         ruleName: this.ruleNames[slot] ?? '',
-        questions: this.ruleQuestions[slot] ?? [],
+        questions: this.questionsOf(slot),
         active: this.ruleActive[slot] === 1,
         effectBeginMs: Number.isNaN(begin) ? null : begin,
         effectEndMs: Number.isNaN(end) ? null : end,
@@ -167,12 +183,21 @@ export class RuleStore {
     return rules;
   }
 
+  /** Saved indexes keep each rule's questions as one string, split on first use. */
+  private questionsOf(slot: number): readonly string[] {
+    const questions = this.ruleQuestions[slot] ?? [];
+    if (typeof questions !== 'string') return questions;
+    const split = questions.length === 0 ? [] : questions.split(QUESTION_SEPARATOR);
+    this.ruleQuestions[slot] = split;
+    return split;
+  }
+
   /** Live phrasings whose normalised text equals `key`. */
   exactPhrasings(key: string): number[] {
     const found: number[] = [];
     if (key.length === 0) return found;
     const hash = hashKey(key);
-    let phrasing = this.exactHeads.get(hash) ?? DEAD;
+    let phrasing = this.exactBuckets[hash & (this.exactBuckets.length - 1)] ?? DEAD;
     while (phrasing !== DEAD) {
       if (
         this.phrasingRule[phrasing] !== DEAD &&
@@ -244,10 +269,8 @@ export class RuleStore {
       this.phrasingGramCount[phrasing] = Math.min(grams, 0xffff);
       massWords += Math.sqrt(termCount);
       massGrams += Math.sqrt(grams);
-      const hash = hashKey(key);
-      this.phrasingHash[phrasing] = hash;
-      this.nextSameHash[phrasing] = this.exactHeads.get(hash) ?? DEAD;
-      this.exactHeads.set(hash, phrasing);
+      this.phrasingHash[phrasing] = hashKey(key);
+      this.chainExact(phrasing);
     }
     this.ruleFirstPhrasing[slot] = first;
     this.rulePhrasingCount[slot] = this.phrasingTotal - first;
@@ -284,6 +307,21 @@ export class RuleStore {
       vocab.addPosting(term, first, Math.log1p((share[term] ?? 0) / NB_ALPHA));
       share[term] = 0;
     }
+  }
+
+  /** Puts a phrasing at the head of its bucket's chain, doubling the table when it fills. */
+  private chainExact(phrasing: number): void {
+    if (phrasing >= this.exactBuckets.length) {
+      this.exactBuckets = new Int32Array(this.exactBuckets.length * 2).fill(DEAD);
+      for (let p = 0; p < phrasing; p += 1) this.linkExact(p);
+    }
+    this.linkExact(phrasing);
+  }
+
+  private linkExact(phrasing: number): void {
+    const bucket = (this.phrasingHash[phrasing] ?? 0) & (this.exactBuckets.length - 1);
+    this.nextSameHash[phrasing] = this.exactBuckets[bucket] ?? DEAD;
+    this.exactBuckets[bucket] = phrasing;
   }
 
   /** Adds (+1) or withdraws (−1) a rule's distinct terms and grams from the rule frequencies. */
@@ -354,7 +392,7 @@ export class RuleStore {
     this.phrasingHash = new Int32Array(capacity);
     this.nextSameHash = new Int32Array(capacity);
     this.forward = new Int32Array(Math.max(4096, this.forwardLength));
-    this.exactHeads.clear();
+    this.exactBuckets = new Int32Array(this.exactBuckets.length).fill(DEAD);
     this.vocab.clearPostings();
     let phrasing = 0;
     let forwardLength = 0;
@@ -376,10 +414,8 @@ export class RuleStore {
           this.forward[forwardLength] = term;
           forwardLength += 1;
         }
-        const hash = oldHash[old] ?? 0;
-        this.phrasingHash[phrasing] = hash;
-        this.nextSameHash[phrasing] = this.exactHeads.get(hash) ?? DEAD;
-        this.exactHeads.set(hash, phrasing);
+        this.phrasingHash[phrasing] = oldHash[old] ?? 0;
+        this.chainExact(phrasing);
         phrasing += 1;
       }
       this.phrasingStart[phrasing] = forwardLength;
@@ -390,5 +426,87 @@ export class RuleStore {
     for (let slot = 0; slot < this.ruleIds.length; slot += 1) {
       if (this.ruleIds[slot] !== undefined) this.addPostings(slot);
     }
+  }
+
+  /** Writes the rules, phrasings and vocabulary (not the scratch space) to `writer`. */
+  save(writer: SnapshotWriter): void {
+    const slots = this.ruleIds.length;
+    const phrasings = this.phrasingTotal;
+    writer.value(
+      'rules.ids',
+      this.ruleIds.map((id) => id ?? null),
+    );
+    writer.value('rules.names', this.ruleNames);
+    writer.value(
+      'rules.questions',
+      this.ruleQuestions.map((questions) =>
+        typeof questions === 'string' || !packable(questions)
+          ? questions
+          : questions.join(QUESTION_SEPARATOR),
+      ),
+    );
+    writer.value('rules.free', this.freeSlots);
+    writer.value('rules.scalars', [
+      this.liveRules,
+      this.totalMassWords,
+      this.totalMassGrams,
+      this.phrasingTotal,
+      this.deadPhrasings,
+      this.forwardLength,
+    ]);
+    writer.array('rules.active', this.ruleActive, slots);
+    writer.array('rules.begin', this.ruleBegin, slots);
+    writer.array('rules.end', this.ruleEnd, slots);
+    writer.array('rules.firstPhrasing', this.ruleFirstPhrasing, slots);
+    writer.array('rules.phrasingCount', this.rulePhrasingCount, slots);
+    writer.array('rules.massWords', this.ruleMassWords, slots);
+    writer.array('rules.massGrams', this.ruleMassGrams, slots);
+    writer.array('phrasings.rule', this.phrasingRule, phrasings);
+    writer.array('phrasings.source', this.phrasingSource, phrasings);
+    writer.array('phrasings.termCount', this.phrasingTermCount, phrasings);
+    writer.array('phrasings.gramCount', this.phrasingGramCount, phrasings);
+    writer.array('phrasings.start', this.phrasingStart, phrasings + 1);
+    writer.array('phrasings.hash', this.phrasingHash, phrasings);
+    writer.array('phrasings.nextSameHash', this.nextSameHash, phrasings);
+    writer.array('exact.buckets', this.exactBuckets);
+    writer.array('forward', this.forward, this.forwardLength);
+    this.vocab.save(writer, 'vocab');
+  }
+
+  static load(reader: SnapshotReader, rewrite?: (text: string) => string): RuleStore {
+    const store = new RuleStore(rewrite, Vocabulary.load(reader, 'vocab'));
+    store.ruleIds = reader.value<(string | null)[]>('rules.ids').map((id) => id ?? undefined);
+    store.ruleNames = reader.value<string[]>('rules.names');
+    store.ruleQuestions = reader.value<(string | string[])[]>('rules.questions');
+    store.freeSlots.push(...reader.value<number[]>('rules.free'));
+    [
+      store.liveRules,
+      store.totalMassWords,
+      store.totalMassGrams,
+      store.phrasingTotal,
+      store.deadPhrasings,
+      store.forwardLength,
+    ] = reader.value<number[]>('rules.scalars') as [number, number, number, number, number, number];
+    store.ruleIds.forEach((id, slot) => {
+      if (id !== undefined) store.slotsById.set(id, slot);
+    });
+    store.ruleActive = reader.u8('rules.active');
+    store.ruleBegin = reader.f64('rules.begin');
+    store.ruleEnd = reader.f64('rules.end');
+    store.ruleFirstPhrasing = reader.i32('rules.firstPhrasing');
+    store.rulePhrasingCount = reader.u8('rules.phrasingCount');
+    store.ruleMassWords = reader.f64('rules.massWords');
+    store.ruleMassGrams = reader.f64('rules.massGrams');
+    store.phrasingRule = reader.i32('phrasings.rule');
+    store.phrasingSource = reader.u8('phrasings.source');
+    store.phrasingTermCount = reader.u16('phrasings.termCount');
+    store.phrasingGramCount = reader.u16('phrasings.gramCount');
+    store.phrasingStart = reader.i32('phrasings.start');
+    store.phrasingHash = reader.i32('phrasings.hash');
+    store.nextSameHash = reader.i32('phrasings.nextSameHash');
+    store.exactBuckets = reader.i32('exact.buckets');
+    store.forward = reader.i32('forward');
+    store.generation = 1;
+    return store;
   }
 }

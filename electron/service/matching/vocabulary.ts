@@ -3,7 +3,8 @@
  * word terms. Everything is keyed by small integer ids so the hot loops touch typed arrays only.
  * @module
  */
-import { hanTermText, wordGrams } from './features';
+import type { SnapshotReader, SnapshotWriter } from './binary-snapshot';
+import { hanBigramCode, hanTermText, wordGrams } from './features';
 import { ensureCapacity } from './typed-arrays';
 
 const EMPTY = new Int32Array(0);
@@ -27,11 +28,12 @@ export class Vocabulary {
   liveTerms = 0;
 
   private readonly gramIds = new Map<string, number>();
+  private readonly gramStrings: string[] = [];
   private termGramIds: Int32Array[] = [];
   gramRuleDf = new Int32Array(1024);
   liveGrams = 0;
   /** Word terms containing each gram: finds spelling neighbours of unknown query words. */
-  private gramWords: number[][] = [];
+  private gramWords: (number[] | Int32Array)[] = [];
 
   get termCount(): number {
     return this.termStrings.length;
@@ -86,12 +88,19 @@ export class Vocabulary {
       if (id === undefined) {
         id = this.gramWords.length;
         this.gramIds.set(gram, id);
+        this.gramStrings.push(gram);
         this.gramWords.push([]);
         this.gramRuleDf = ensureCapacity(this.gramRuleDf, id + 1);
       }
       ids[i] = id;
-      const words = this.gramWords[id];
-      if (words !== undefined && words[words.length - 1] !== wordId) words.push(wordId);
+      let words = this.gramWords[id] ?? [];
+      if (words[words.length - 1] === wordId) return;
+      // Lists opened from a saved index are views; the first addition makes a growable copy.
+      if (words instanceof Int32Array) {
+        words = Array.from(words);
+        this.gramWords[id] = words;
+      }
+      words.push(wordId);
     });
     return ids;
   }
@@ -105,7 +114,7 @@ export class Vocabulary {
     return this.gramIds.get(gram);
   }
 
-  wordsWithGram(gramId: number): readonly number[] {
+  wordsWithGram(gramId: number): ArrayLike<number> & Iterable<number> {
     return this.gramWords[gramId] ?? [];
   }
 
@@ -155,4 +164,100 @@ export class Vocabulary {
     this.postings = this.postings.map(() => EMPTY);
     this.postingWeights = this.postingWeights.map(() => EMPTY_WEIGHTS);
   }
+
+  /** Writes everything but the scratch space under `prefix`. */
+  save(writer: SnapshotWriter, prefix: string): void {
+    const terms = this.termStrings.length;
+    writer.value(`${prefix}.terms`, this.termStrings);
+    writer.value(`${prefix}.grams`, this.gramStrings);
+    writer.value(`${prefix}.live`, [this.liveTerms, this.liveGrams]);
+    writer.array(`${prefix}.ruleDf`, this.ruleDf, terms);
+    writer.array(`${prefix}.gramRuleDf`, this.gramRuleDf, this.gramStrings.length);
+    const lengths = this.postingLength.subarray(0, terms);
+    writeLists(writer, `${prefix}.postings`, this.postings, lengths);
+    writeLists(writer, `${prefix}.postingWeights`, this.postingWeights, lengths, true);
+    writeLists(writer, `${prefix}.termGrams`, this.termGramIds);
+    writeLists(
+      writer,
+      `${prefix}.gramWords`,
+      this.gramWords.map((words) => (words instanceof Int32Array ? words : Int32Array.from(words))),
+    );
+  }
+
+  static load(reader: SnapshotReader, prefix: string): Vocabulary {
+    const vocab = new Vocabulary();
+    const terms = reader.value<string[]>(`${prefix}.terms`);
+    const grams = reader.value<string[]>(`${prefix}.grams`);
+    [vocab.liveTerms, vocab.liveGrams] = reader.value<[number, number]>(`${prefix}.live`);
+    vocab.termGramIds = readLists(reader, `${prefix}.termGrams`, (data, from, to) =>
+      data.subarray(from, to),
+    );
+    terms.forEach((term, id) => {
+      vocab.termStrings.push(term);
+      // Word terms always have n-grams ("<a>" at least); Han terms never do.
+      if ((vocab.termGramIds[id]?.length ?? 0) > 0) vocab.termIds.set(term, id);
+      else vocab.hanIds.set(hanCodeOf(term), id);
+    });
+    grams.forEach((gram, id) => {
+      vocab.gramStrings.push(gram);
+      vocab.gramIds.set(gram, id);
+    });
+    vocab.ruleDf = reader.i32(`${prefix}.ruleDf`);
+    vocab.gramRuleDf = reader.i32(`${prefix}.gramRuleDf`);
+    const postings = readLists(reader, `${prefix}.postings`, (data, from, to) =>
+      data.subarray(from, to),
+    );
+    vocab.postings = postings;
+    vocab.postingLength = Int32Array.from(postings, (list) => list.length);
+    const weights = reader.f32(`${prefix}.postingWeights.data`);
+    const offsets = reader.i32(`${prefix}.postingWeights.offsets`);
+    vocab.postingWeights = postings.map((_, i) =>
+      weights.subarray(offsets[i] ?? 0, offsets[i + 1] ?? 0),
+    );
+    vocab.gramWords = readLists(reader, `${prefix}.gramWords`, (data, from, to) =>
+      data.subarray(from, to),
+    );
+    return vocab;
+  }
+}
+
+function hanCodeOf(term: string): number {
+  const first = term.codePointAt(0) ?? 0;
+  const width = first > 0xffff ? 2 : 1;
+  return term.length > width ? hanBigramCode(first, term.codePointAt(width) ?? 0) : first;
+}
+
+/** Lists of numbers as one flat array plus offsets (`lengths` caps each list). */
+function writeLists(
+  writer: SnapshotWriter,
+  name: string,
+  lists: readonly (Int32Array | Float32Array)[],
+  lengths?: Int32Array,
+  float = false,
+): void {
+  const offsets = new Int32Array(lists.length + 1);
+  lists.forEach((list, i) => {
+    offsets[i + 1] = (offsets[i] ?? 0) + Math.min(list.length, lengths?.[i] ?? list.length);
+  });
+  const total = offsets[lists.length] ?? 0;
+  const data = float ? new Float32Array(total) : new Int32Array(total);
+  lists.forEach((list, i) => {
+    data.set(list.subarray(0, (offsets[i + 1] ?? 0) - (offsets[i] ?? 0)), offsets[i] ?? 0);
+  });
+  writer.array(`${name}.offsets`, offsets);
+  writer.array(`${name}.data`, data);
+}
+
+function readLists<T>(
+  reader: SnapshotReader,
+  name: string,
+  make: (data: Int32Array, from: number, to: number) => T,
+): T[] {
+  const offsets = reader.i32(`${name}.offsets`);
+  const data = reader.i32(`${name}.data`);
+  const lists: T[] = [];
+  for (let i = 0; i + 1 < offsets.length; i += 1) {
+    lists.push(make(data, offsets[i] ?? 0, offsets[i + 1] ?? 0));
+  }
+  return lists;
 }

@@ -1,0 +1,122 @@
+/**
+ * A saved index opens to the same index: same answers, same explanations, and later writes
+ * behave as on the original. Damaged bytes are refused, never half-read.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  DEFAULT_MATCH_SETTINGS,
+  createRobotIndex,
+  loadRobotIndex,
+  saveRobotIndex,
+} from '../../../electron/service/matching/index';
+import { isNormalizationStable, normalizeText } from '../../../electron/service/matching/normalize';
+import { toSimplified } from '../../../electron/service/matching/to-simplified';
+import type { MatchableRule, RobotIndex } from '../../../electron/service/matching/types';
+
+const NOW = Date.UTC(2026, 10, 22);
+
+function rule(ruleId: string, questions: string[], extra: Partial<MatchableRule> = {}) {
+  return {
+    ruleId,
+    ruleName: `规则 ${ruleId}`,
+    questions,
+    active: true,
+    effectBeginMs: null,
+    effectEndMs: null,
+    ...extra,
+  } satisfies MatchableRule;
+}
+
+function sample(): RobotIndex {
+  const index = createRobotIndex();
+  const topics = ['退款', '密码', '银行卡', 'refund', 'password', 'card', '營業時間', 'top-up'];
+  for (let i = 0; i < 400; i += 1) {
+    const topic = topics[i % topics.length] ?? '';
+    index.upsert(
+      rule(
+        `r${i}`,
+        [`怎么办理${topic} ${i}`, `How do I fix my ${topic} number ${i}?`, `${topic}的问题 #${i}`],
+        i % 9 === 0 ? { active: false } : i % 11 === 0 ? { effectEndMs: NOW - 1 } : {},
+      ),
+    );
+  }
+  // Replacements and removals leave tombstones that the saved index must keep skipping.
+  for (let i = 0; i < 400; i += 13) index.remove(`r${i}`);
+  for (let i = 5; i < 400; i += 17) index.upsert(rule(`r${i}`, [`replaced question ${i}`]));
+  return index;
+}
+
+function copyAligned(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return copy;
+}
+
+const QUESTIONS = [
+  '怎么办理退款 8',
+  'how do i fix my refund',
+  '營業時間的问题',
+  'replaced question 22',
+  'pasword numbr 33',
+  '完全无关的问题',
+  'r0',
+];
+
+test('a saved index answers exactly as the original, and follows later writes the same way', () => {
+  const original = sample();
+  const loaded = loadRobotIndex(copyAligned(saveRobotIndex(original)));
+  assert.ok(loaded);
+  assert.equal(loaded.size, original.size);
+  const answers = (index: RobotIndex) =>
+    QUESTIONS.map((q) => JSON.stringify(index.match(q, NOW, DEFAULT_MATCH_SETTINGS)));
+  assert.deepEqual(answers(loaded), answers(original));
+  for (const index of [original, loaded]) {
+    index.upsert(rule('fresh', ['a brand new zebra question']));
+    index.upsert(rule('r1', ['怎么办理退款 8']));
+    index.remove('r2');
+  }
+  assert.deepEqual(answers(loaded), answers(original));
+  const zebra = loaded.match('a brand new zebra question', NOW, DEFAULT_MATCH_SETTINGS);
+  assert.equal(zebra.kind, 'bestmatch');
+  // Saving the opened index again gives an index that still answers the same.
+  const again = loadRobotIndex(copyAligned(saveRobotIndex(loaded)));
+  assert.ok(again);
+  assert.deepEqual(answers(again), answers(original));
+});
+
+test('damaged or foreign bytes are refused', () => {
+  const bytes = saveRobotIndex(sample());
+  assert.throws(() => loadRobotIndex(copyAligned(bytes.subarray(0, bytes.length >> 1))));
+  const wrongMagic = copyAligned(bytes);
+  wrongMagic[0] = 0;
+  assert.throws(() => loadRobotIndex(wrongMagic));
+  assert.throws(() => loadRobotIndex(copyAligned(new TextEncoder().encode('{"not":"an index"}'))));
+});
+
+test('text that skips Unicode normalisation really is unchanged by it', () => {
+  const ranges: [number, number][] = [
+    [0x20, 0x7e],
+    [0x3001, 0x3035],
+    [0x4e00, 0x9fff],
+  ];
+  for (const [from, to] of ranges) {
+    for (let code = from; code <= to; code += 1) {
+      const char = String.fromCodePoint(code);
+      assert.ok(isNormalizationStable(char));
+      if (code > 0x7e) {
+        assert.equal(char.normalize('NFKC'), char, `U+${code.toString(16)} changes under NFKC`);
+        assert.equal(char.normalize('NFD'), char, `U+${code.toString(16)} changes under NFD`);
+        assert.equal(char.toLowerCase(), char);
+      }
+    }
+  }
+  assert.equal(normalizeText('ＡＢＣ，我們'), normalizeText('abc 我们'));
+});
+
+test('Traditional characters are converted and Simplified text is left alone', () => {
+  assert.equal(toSimplified('資料庫'), '资料库');
+  assert.equal(toSimplified('怎麼辦理開戶'), '怎么办理开户');
+  assert.equal(toSimplified('怎么办理开户'), '怎么办理开户');
+  assert.equal(toSimplified('为什么不能转账'), '为什么不能转账');
+});
