@@ -15,15 +15,18 @@ export interface CalibrationInput {
   coverage: number;
   /** fuse.js similarity with the closest phrasing, 0..1 (0 when not computed). */
   fuzzy: number;
+  /** The rule's share of the ranking evidence among the scored rules, 0..1. */
+  posterior: number;
 }
 
 /** Coefficients of the logistic model (intercept last). */
 export const CALIBRATION = {
-  margin: 0.637,
-  closest: 1.71,
-  coverage: 1.153,
-  fuzzy: 1.781,
-  intercept: -2.803,
+  margin: 0.463,
+  closest: 0.107,
+  coverage: 1.368,
+  fuzzy: 1.542,
+  posterior: 1.513,
+  intercept: -1.231,
 } as const;
 
 /** A lead this large is as good as certain; capping keeps one huge margin from dominating. */
@@ -34,6 +37,15 @@ const MAX_INEXACT = 0.99;
 /** A part that could not be computed (an empty or infinite ranking score) counts as nothing. */
 const finite = (value: number, otherwise: number) => (Number.isNaN(value) ? otherwise : value);
 
+/**
+ * Coverage enters the model as a logarithm: going from 10% to 30% of the question known matters
+ * far more than going from 70% to 90%, and a linear term let one shared phrase carry an
+ * otherwise unknown question into RECOMMEND.
+ */
+export function coverageFeature(coverage: number): number {
+  return Math.log(Math.max(0, coverage) + 0.05);
+}
+
 export function calibrate(input: CalibrationInput): number {
   // NaN arises when the leader's ranking score is infinite (an exact phrasing): then every
   // other rule trails by as much as can be.
@@ -41,8 +53,9 @@ export function calibrate(input: CalibrationInput): number {
   const z =
     CALIBRATION.margin * margin +
     CALIBRATION.closest * finite(input.closest, 0) +
-    CALIBRATION.coverage * finite(input.coverage, 0) +
+    CALIBRATION.coverage * coverageFeature(finite(input.coverage, 0)) +
     CALIBRATION.fuzzy * finite(input.fuzzy, 0) +
+    CALIBRATION.posterior * finite(input.posterior, 0) +
     CALIBRATION.intercept;
   const p = 1 / (1 + Math.exp(-z));
   return Math.min(MAX_INEXACT, Math.max(0, p));

@@ -23,7 +23,7 @@ export { normalizeText } from './normalize';
  * docs/matching.md, "How the defaults were chosen".
  */
 export const DEFAULT_MATCH_SETTINGS: MatchSettings = {
-  bestmatchThreshold: 0.9,
+  bestmatchThreshold: 0.92,
   recommendThreshold: 0.2,
   margin: 0.1,
   maxRecommend: 5,
@@ -131,8 +131,13 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     const fuzzy = this.fuzzyByRule(key, scored);
     const bestRaw = scored[0]?.raw ?? 0;
     const secondRaw = Math.max(scored[1]?.raw ?? baseline, baseline);
+    // The rules' share of the ranking evidence (a softmax over ranking scores, the "rule that
+    // matches nothing" baseline included): how much of the belief one rule takes.
+    let evidence = Math.exp(Math.min(0, baseline - bestRaw));
+    for (const rule of scored) evidence += Math.exp(rule.raw - bestRaw);
     const candidates = scored.map((rule, i): Candidate => {
       const lead = i === 0 ? bestRaw - secondRaw : rule.raw - bestRaw;
+      const posterior = Number.isFinite(rule.raw) ? Math.exp(rule.raw - bestRaw) / evidence : 0;
       const fuzzyScore = fuzzy.get(rule.slot)?.similarity ?? 0;
       const score = rule.exact
         ? 1
@@ -141,6 +146,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
             closest: rule.closest,
             coverage: rule.coverage,
             fuzzy: fuzzyScore,
+            posterior,
           });
       return {
         ruleId: this.store.ruleIds[rule.slot] ?? '',
@@ -152,6 +158,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
           closest: rule.closest,
           coverage: rule.coverage,
           fuzzy: fuzzyScore,
+          posterior,
           lead,
         },
       };

@@ -176,17 +176,12 @@ test('a question in words the knowledge base has never seen is NONE', () => {
   assert.equal(index.match('zebra quantum', NOW, DEFAULT_MATCH_SETTINGS).kind, 'none');
 });
 
-// Known defect, reported as a todo (not a pass) until the matching engine issue fixes it: the
-// calibration lets a large ranking lead from one shared phrase ("是什么") outweigh a question
-// that is otherwise unknown, so an unrelated question can be answered BESTMATCH.
-test(
-  'an unrelated question sharing only a common phrase with one rule is NONE',
-  { todo: 'matching engine calibration (issue 3)' },
-  () => {
-    const index = kb(FAQ);
-    assert.equal(
-      index.match('量子色动力学的渐近自由是什么', NOW, DEFAULT_MATCH_SETTINGS).kind,
-      'none',
-    );
-  },
-);
+// One shared phrase ("是什么") with an otherwise unknown question used to reach BESTMATCH: the
+// calibration now takes coverage as a logarithm and learns from such questions.
+test('an unrelated question sharing only a common phrase with one rule is NONE', () => {
+  const index = kb(FAQ);
+  assert.equal(
+    index.match('量子色动力学的渐近自由是什么', NOW, DEFAULT_MATCH_SETTINGS).kind,
+    'none',
+  );
+});
