@@ -48,7 +48,7 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
  * Bump when what the index stores changes meaning (weights, term kinds). Changes to
  * normalisation or tokenisation are caught without a bump by `behaviourFingerprint`.
  */
-const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 2;
 const FINGERPRINT_PROBES = [
   'How do I TRANSFER money to my friends’ accounts? I can’t!',
   '怎麼辦理開戶？资料库、天气的预报 😀',

@@ -304,7 +304,7 @@ export class RuleStore {
       }
     }
     for (const term of touched) {
-      vocab.addPosting(term, first, Math.log1p((share[term] ?? 0) / NB_ALPHA));
+      vocab.addPosting(term, first, slot, Math.log1p((share[term] ?? 0) / NB_ALPHA));
       share[term] = 0;
     }
   }
@@ -341,6 +341,7 @@ export class RuleStore {
         if (this.termStamp[term] === stamp) continue;
         this.termStamp[term] = stamp;
         vocab.changeRuleDf(term, delta);
+        if (delta < 0) vocab.removePosting(term, first);
         const grams = vocab.grams(term);
         for (let g = 0; g < grams.length; g += 1) {
           const gram = grams[g] ?? 0;

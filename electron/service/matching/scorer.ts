@@ -24,8 +24,10 @@ const COSINE_WEIGHT = 6;
 const CENTROID_SHARE = 0.7;
 /** Rules taken from stage 1 into stage 2. */
 const SHORTLIST = 24;
-/** Stage 1 stops adding terms once this many postings were read (terms go rarest first). */
+/** Stage 1 stops reading posting lists after this many postings (terms go by weight). */
 const POSTINGS_BUDGET = 40_000;
+/** Rules whose stage-1 score is completed for the terms left unread. */
+const COMPLETED = 4 * SHORTLIST;
 /** A spelling neighbour counts for less than the word itself. */
 const TYPO_FACTOR = 0.7;
 /** Grams shared by more words than this are useless for finding spelling neighbours. */
@@ -106,7 +108,7 @@ export class Scorer {
   private ruleSeen = new Int32Array(0);
   private seenStamp = 0;
   private ruleLogMass = new Float64Array(0);
-  private ruleLogMassStamp = new Int32Array(0);
+  private logMassGeneration = -1;
   private termCentroid = new Float64Array(0);
   private gramCentroid = new Float64Array(0);
   // Norm caches, valid while ruleNormStamp[slot] equals the store's generation.
@@ -115,9 +117,18 @@ export class Scorer {
   private ruleCentroidGramNorm = new Float64Array(0);
   private phrasingWordNorm = new Float64Array(0);
   private phrasingGramNorm = new Float64Array(0);
+  private unreadShare = new Float64Array(16);
+  private touched = new Int32Array(0);
   private readonly idf = new IdfTable();
 
-  constructor(private readonly store: RuleStore) {}
+  /**
+   * @param exhaustive read every posting list to the end (the reference the early-terminating
+   * path is tested against).
+   */
+  constructor(
+    private readonly store: RuleStore,
+    private readonly exhaustive = false,
+  ) {}
 
   /**
    * Scores the rules worth considering; exact phrasings come first with `exact` set.
@@ -257,70 +268,164 @@ export class Scorer {
     return result;
   }
 
-  /** Stage 1: Naive Bayes over words from the posting lists; returns eligible rule slots. */
+  /**
+   * Stage 1: the SHORTLIST eligible rules with the best Naive Bayes score over words.
+   *
+   * Term-at-a-time with early termination (Moffat & Zobel's "continue" strategy with MaxScore
+   * bounds): terms are read in decreasing order of the most they can add to a rule. Reading
+   * stops once the rules already seen hold SHORTLIST scores that no unseen rule can reach even
+   * with every remaining term, or once POSTINGS_BUDGET postings were read (only very common
+   * terms are then left). The unread terms' share is added exactly, from the forward lists, to
+   * the COMPLETED best rules so far. The shortlist is therefore close to, not always equal to,
+   * the one reading every list would give; stage 2 then scores every term of it exactly.
+   * At 100k rules this reads a few thousand postings per question instead of tens of thousands.
+   */
   private shortlist(words: WeightedTerms, nowMs: number): number[] {
     const store = this.store;
     const vocab = store.vocab;
     const slots = store.ruleIds.length;
     this.ruleScore = ensureCapacity(this.ruleScore, slots);
     this.ruleSeen = ensureCapacity(this.ruleSeen, slots);
-    this.ruleLogMass = ensureCapacity(this.ruleLogMass, slots);
-    this.ruleLogMassStamp = ensureCapacity(this.ruleLogMassStamp, slots);
+    this.touched = ensureCapacity(this.touched, slots);
+    this.refreshLogMass();
     const score = this.ruleScore;
     const seen = this.ruleSeen;
+    const logMass = this.ruleLogMass;
+    const total = words.total;
     // A stamp per call instead of clearing `seen` for every touched rule afterwards.
     this.seenStamp += 1;
     const stamp = this.seenStamp;
-    const phrasingRule = store.phrasingRule;
-    const touched: number[] = [];
-    const order = words.ids.map((_, i) => i);
-    order.sort(
-      (a, b) =>
-        (vocab.postingLength[words.ids[a] ?? 0] ?? 0) -
-        (vocab.postingLength[words.ids[b] ?? 0] ?? 0),
-    );
-    let read = 0;
-    for (const i of order) {
+    const termCount = words.ids.length;
+    const bound = new Float64Array(termCount);
+    for (let i = 0; i < termCount; i += 1) {
+      bound[i] = (words.weights[i] ?? 0) * (vocab.postingMax[words.ids[i] ?? 0] ?? 0);
+    }
+    const order = Array.from({ length: termCount }, (_, i) => i);
+    order.sort((a, b) => (bound[b] ?? 0) - (bound[a] ?? 0));
+    // What the terms from position j on can add to any rule, at most.
+    const rest = new Float64Array(termCount + 1);
+    for (let j = termCount - 1; j >= 0; j -= 1) {
+      rest[j] = (rest[j + 1] ?? 0) + (bound[order[j] ?? 0] ?? 0);
+    }
+    const touched = this.touched;
+    let touchedCount = 0;
+    let best = 0;
+    let read = termCount;
+    let postingsRead = 0;
+    for (let j = 0; j < termCount; j += 1) {
+      const i = order[j] ?? 0;
       const term = words.ids[i] ?? 0;
       const weight = words.weights[i] ?? 0;
       const length = vocab.postingLength[term] ?? 0;
-      if (read > 0 && read + length > POSTINGS_BUDGET) break;
-      read += length;
       const list = vocab.postings[term];
       const evidence = vocab.postingWeights[term];
       if (list === undefined || evidence === undefined) continue;
+      if (!this.exhaustive && postingsRead > 0 && postingsRead + length > POSTINGS_BUDGET) {
+        read = j;
+        break;
+      }
+      postingsRead += length;
       for (let k = 0; k < length; k += 1) {
-        const slot = phrasingRule[list[k] ?? 0] ?? -1;
+        const slot = list[k] as number;
         if (slot < 0) continue;
+        let value = weight * (evidence[k] as number);
         if (seen[slot] !== stamp) {
           seen[slot] = stamp;
-          score[slot] = 0;
-          touched.push(slot);
+          touched[touchedCount] = slot;
+          touchedCount += 1;
+        } else {
+          value += score[slot] as number;
         }
-        score[slot] = (score[slot] ?? 0) + weight * (evidence[k] ?? 0);
+        score[slot] = value;
+        if (value > best) best = value;
+      }
+      // Rules' length terms differ little, so an unseen rule can be ruled out only when the best
+      // sum so far already exceeds what the rest could add: test that before the costlier check.
+      const restBound = rest[j + 1] ?? 0;
+      if (!this.exhaustive && j + 1 < termCount && touchedCount >= SHORTLIST && best > restBound) {
+        const floor = total * Math.log(NB_ALPHA * Math.max(vocab.liveTerms, 1));
+        if (this.kthBest(touchedCount, nowMs, total) >= restBound - floor) {
+          read = j + 1;
+          break;
+        }
       }
     }
-    const heap = new TopK(SHORTLIST);
-    for (const slot of touched) {
-      const value = (score[slot] ?? 0) - words.total * this.logMass(slot);
+    const heap = new TopK(read === termCount ? SHORTLIST : COMPLETED);
+    for (let t = 0; t < touchedCount; t += 1) {
+      const slot = touched[t] as number;
+      const value = (score[slot] as number) - total * (logMass[slot] as number);
       if (heap.wouldTake(value) && store.isEligible(slot, nowMs)) heap.push(slot, value);
     }
-    return heap.items();
+    if (read === termCount) return heap.items();
+    // The unread terms (by position in the question) complete the best partial scores.
+    const unread = order.slice(read);
+    const completed = new TopK(SHORTLIST);
+    for (const slot of heap.items()) {
+      const partial = (score[slot] as number) - total * (logMass[slot] as number);
+      completed.push(slot, partial + this.unreadEvidence(slot, words, unread));
+    }
+    return completed.items();
+  }
+
+  /** The SHORTLIST-th best partial stage-1 score among eligible touched rules. */
+  private kthBest(count: number, nowMs: number, total: number): number {
+    const heap = new TopK(SHORTLIST);
+    const score = this.ruleScore;
+    const logMass = this.ruleLogMass;
+    const touched = this.touched;
+    for (let t = 0; t < count; t += 1) {
+      const slot = touched[t] as number;
+      const value = (score[slot] as number) - total * (logMass[slot] as number);
+      if (heap.wouldTake(value) && this.store.isEligible(slot, nowMs)) heap.push(slot, value);
+    }
+    return heap.size < SHORTLIST ? -Infinity : heap.min;
+  }
+
+  /** What the question terms at positions `unread` add to a rule's stage-1 score, exactly. */
+  private unreadEvidence(slot: number, words: WeightedTerms, unread: readonly number[]): number {
+    const store = this.store;
+    const termPos = this.termPos;
+    this.unreadShare = ensureCapacity(this.unreadShare, words.ids.length);
+    const shares = this.unreadShare;
+    const first = store.ruleFirstPhrasing[slot] ?? 0;
+    const end = first + (store.rulePhrasingCount[slot] ?? 0);
+    for (const i of unread) shares[i] = 0;
+    const forward = store.forward;
+    for (let p = first; p < end; p += 1) {
+      const weight = 1 / Math.sqrt(store.phrasingTermCount[p] || 1);
+      const to = store.phrasingStart[p + 1] ?? 0;
+      for (let f = store.phrasingStart[p] ?? 0; f < to; f += 1) {
+        const pos = (termPos[forward[f] ?? 0] ?? 0) - 1;
+        if (pos >= 0) shares[pos] = (shares[pos] ?? 0) + weight;
+      }
+    }
+    let value = 0;
+    for (const i of unread)
+      value += (words.weights[i] ?? 0) * Math.log1p((shares[i] ?? 0) / NB_ALPHA);
+    return value;
   }
 
   /**
-   * log(rule word mass + α·V), the Naive Bayes length term of a rule. V (the live vocabulary)
-   * changes with every write, so the value is cached per rule until the next write.
+   * log(rule word mass + α·V), the Naive Bayes length term of every rule. V (the live
+   * vocabulary) changes with every write, so the table is recomputed on the first question after
+   * a write (one pass over the rules).
    */
-  private logMass(slot: number): number {
+  private refreshLogMass(): void {
     const store = this.store;
-    if (this.ruleLogMassStamp[slot] === store.generation) return this.ruleLogMass[slot] ?? 0;
-    const value = Math.log(
-      (store.ruleMassWords[slot] ?? 0) + NB_ALPHA * Math.max(store.vocab.liveTerms, 1),
-    );
-    this.ruleLogMass[slot] = value;
-    this.ruleLogMassStamp[slot] = store.generation;
-    return value;
+    const slots = store.ruleIds.length;
+    if (this.logMassGeneration === store.generation && this.ruleLogMass.length >= slots) return;
+    this.ruleLogMass = ensureCapacity(this.ruleLogMass, slots);
+    const smoothing = NB_ALPHA * Math.max(store.vocab.liveTerms, 1);
+    const mass = store.ruleMassWords;
+    for (let slot = 0; slot < slots; slot += 1) {
+      this.ruleLogMass[slot] = Math.log((mass[slot] ?? 0) + smoothing);
+    }
+    this.logMassGeneration = store.generation;
+  }
+
+  private logMass(slot: number): number {
+    this.refreshLogMass();
+    return this.ruleLogMass[slot] ?? 0;
   }
 
   /**
@@ -518,6 +623,15 @@ class TopK {
       this.values[0] = value;
       this.siftDown(0);
     }
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** The smallest value held (the k-th best once full). */
+  get min(): number {
+    return this.values[0] ?? -Infinity;
   }
 
   /** Whether `value` would enter the heap (checked before costlier per-rule work). */

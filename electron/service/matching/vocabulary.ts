@@ -17,13 +17,21 @@ export class Vocabulary {
   /** Number of live rules whose phrasings (or name) contain the term. */
   ruleDf = new Int32Array(1024);
   /**
-   * One posting per rule containing the term: the rule's first phrasing id (which identifies
-   * that version of the rule; dead once the rule is replaced or removed) and the rule's Naive
-   * Bayes weight for the term, which depends on the rule alone and so is computed once.
+   * One posting per rule containing the term: the rule's slot (−1 once that version of the rule
+   * was replaced or removed) and the rule's Naive Bayes weight for the term, which depends on the
+   * rule alone and so is computed once. `postingKeys` holds the rule version's first phrasing id,
+   * increasing along each list, so that a rule's postings are found by binary search to be
+   * tombstoned.
    */
   postings: Int32Array[] = [];
+  postingKeys: Int32Array[] = [];
   postingWeights: Float32Array[] = [];
   postingLength = new Int32Array(1024);
+  /**
+   * The largest weight ever posted for each term: an upper bound of what the term can add to
+   * any rule's score, which lets scoring stop reading long lists early (see Scorer.shortlist).
+   */
+  postingMax = new Float32Array(1024);
   /** Terms with ruleDf > 0: the vocabulary size of the Naive Bayes smoothing. */
   liveTerms = 0;
 
@@ -75,7 +83,9 @@ export class Vocabulary {
     this.termStrings.push(text);
     this.ruleDf = ensureCapacity(this.ruleDf, id + 1);
     this.postingLength = ensureCapacity(this.postingLength, id + 1);
+    this.postingMax = ensureCapacity(this.postingMax, id + 1);
     this.postings.push(EMPTY);
+    this.postingKeys.push(EMPTY);
     this.postingWeights.push(EMPTY_WEIGHTS);
     return id;
   }
@@ -122,24 +132,45 @@ export class Vocabulary {
     return this.gramWords.length;
   }
 
-  addPosting(termId: number, firstPhrasing: number, weight: number): void {
+  addPosting(termId: number, key: number, slot: number, weight: number): void {
     const length = this.postingLength[termId] ?? 0;
     let list = this.postings[termId] ?? EMPTY;
+    let keys = this.postingKeys[termId] ?? EMPTY;
     let weights = this.postingWeights[termId] ?? EMPTY_WEIGHTS;
     if (length >= list.length) {
       const capacity = Math.max(4, list.length * 2);
-      const grown = new Int32Array(capacity);
-      grown.set(list);
-      list = grown;
+      list = grow(list, new Int32Array(capacity));
+      keys = grow(keys, new Int32Array(capacity));
+      weights = grow(weights, new Float32Array(capacity));
       this.postings[termId] = list;
-      const grownWeights = new Float32Array(capacity);
-      grownWeights.set(weights);
-      weights = grownWeights;
+      this.postingKeys[termId] = keys;
       this.postingWeights[termId] = weights;
     }
-    list[length] = firstPhrasing;
+    list[length] = slot;
+    keys[length] = key;
     weights[length] = weight;
     this.postingLength[termId] = length + 1;
+    if (weight > (this.postingMax[termId] ?? 0)) this.postingMax[termId] = weight;
+  }
+
+  /** Tombstones the posting of the rule version `key` in the term's list (if present). */
+  removePosting(termId: number, key: number): void {
+    const keys = this.postingKeys[termId] ?? EMPTY;
+    let low = 0;
+    let high = (this.postingLength[termId] ?? 0) - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const value = keys[mid] ?? 0;
+      if (value < key) low = mid + 1;
+      else if (value > key) high = mid - 1;
+      else {
+        const list = this.postings[termId];
+        const weights = this.postingWeights[termId];
+        if (list) list[mid] = -1;
+        if (weights) weights[mid] = 0;
+        return;
+      }
+    }
   }
 
   changeRuleDf(termId: number, delta: number): void {
@@ -161,7 +192,9 @@ export class Vocabulary {
   /** Drops every posting (used by compaction, which re-adds the live ones). */
   clearPostings(): void {
     this.postingLength.fill(0);
+    this.postingMax.fill(0);
     this.postings = this.postings.map(() => EMPTY);
+    this.postingKeys = this.postingKeys.map(() => EMPTY);
     this.postingWeights = this.postingWeights.map(() => EMPTY_WEIGHTS);
   }
 
@@ -175,6 +208,7 @@ export class Vocabulary {
     writer.array(`${prefix}.gramRuleDf`, this.gramRuleDf, this.gramStrings.length);
     const lengths = this.postingLength.subarray(0, terms);
     writeLists(writer, `${prefix}.postings`, this.postings, lengths);
+    writeLists(writer, `${prefix}.postingKeys`, this.postingKeys, lengths);
     writeLists(writer, `${prefix}.postingWeights`, this.postingWeights, lengths, true);
     writeLists(writer, `${prefix}.termGrams`, this.termGramIds);
     writeLists(
@@ -208,17 +242,30 @@ export class Vocabulary {
       data.subarray(from, to),
     );
     vocab.postings = postings;
+    vocab.postingKeys = readLists(reader, `${prefix}.postingKeys`, (data, from, to) =>
+      data.subarray(from, to),
+    );
     vocab.postingLength = Int32Array.from(postings, (list) => list.length);
     const weights = reader.f32(`${prefix}.postingWeights.data`);
     const offsets = reader.i32(`${prefix}.postingWeights.offsets`);
     vocab.postingWeights = postings.map((_, i) =>
       weights.subarray(offsets[i] ?? 0, offsets[i + 1] ?? 0),
     );
+    vocab.postingMax = Float32Array.from(vocab.postingWeights, (list) => {
+      let max = 0;
+      for (let k = 0; k < list.length; k += 1) max = Math.max(max, list[k] ?? 0);
+      return max;
+    });
     vocab.gramWords = readLists(reader, `${prefix}.gramWords`, (data, from, to) =>
       data.subarray(from, to),
     );
     return vocab;
   }
+}
+
+function grow<T extends Int32Array | Float32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 function hanCodeOf(term: string): number {
