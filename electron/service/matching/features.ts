@@ -6,6 +6,7 @@
  * @module
  */
 import { normalizeText } from './normalize';
+import { scanSimpleText } from './scan';
 import { isHanStopCode, tokenize } from './tokenize';
 
 export interface TextTerms {
@@ -13,27 +14,68 @@ export interface TextTerms {
   key: string;
   /** Stemmed words in text order, repeated when repeated in the text. */
   words: string[];
-  /** Han uni- and bigrams as numbers (see `hanBigramCode`), repeated when repeated. */
+  /** Han uni- and bigrams as numeric keys (see `hanUnigramKey`), repeated when repeated. */
   han: number[];
 }
 
-/**
- * Numeric key of a Han bigram. Han terms are numbers rather than strings because making and
- * hashing a string per bigram dominated indexing time; a unigram's key is its code point,
- * which is always below the smallest bigram key.
+/*
+ * Han terms are numeric keys rather than strings: making and hashing a string per bigram
+ * dominated indexing time. Each Han character seen gets a small dense index (process-wide), so
+ * that a bigram key fits a small integer, which maps hash and store without boxing: unigrams are
+ * −index, bigrams of the first 32,000 characters index pairs above 0. Rarer pairs take larger
+ * (still exact) numbers.
  */
-export function hanBigramCode(first: number, second: number): number {
-  return first * 0x110000 + second;
+const HAN_LIMIT = 0x31350;
+const DENSE = 32_000;
+const SPARSE_BASE = 2 ** 31;
+const hanIndexOf = new Int32Array(HAN_LIMIT);
+const hanByIndex: number[] = [0];
+
+function hanIndex(code: number): number {
+  let index = code < HAN_LIMIT ? (hanIndexOf[code] ?? 0) : 0;
+  if (index === 0) {
+    index = hanByIndex.length;
+    hanByIndex.push(code);
+    if (code < HAN_LIMIT) hanIndexOf[code] = index;
+  }
+  return index;
+}
+
+export function hanUnigramKey(code: number): number {
+  return -hanIndex(code);
+}
+
+export function hanBigramKey(first: number, second: number): number {
+  const a = hanIndex(first);
+  const b = hanIndex(second);
+  return a <= DENSE && b <= DENSE ? 1 + (a - 1) * DENSE + (b - 1) : SPARSE_BASE + a * 2 ** 21 + b;
 }
 
 /** The text of a Han term key. */
-export function hanTermText(code: number): string {
-  if (code < 0x110000) return String.fromCodePoint(code);
-  const second = code % 0x110000;
-  return String.fromCodePoint((code - second) / 0x110000, second);
+export function hanTermText(key: number): string {
+  const char = (index: number) => String.fromCodePoint(hanByIndex[index] ?? 0);
+  if (key < 0) return char(-key);
+  if (key < SPARSE_BASE)
+    return char(Math.floor((key - 1) / DENSE) + 1) + char(((key - 1) % DENSE) + 1);
+  const b = (key - SPARSE_BASE) % 2 ** 21;
+  return char((key - SPARSE_BASE - b) / 2 ** 21) + char(b);
+}
+
+/** The key of a Han term's text (one or two characters). */
+export function hanTermKey(text: string): number {
+  const first = text.codePointAt(0) ?? 0;
+  const width = first > 0xffff ? 2 : 1;
+  return text.length > width
+    ? hanBigramKey(first, text.codePointAt(width) ?? 0)
+    : hanUnigramKey(first);
 }
 
 export function textTerms(text: string): TextTerms {
+  return scanSimpleText(text) ?? textTermsOfAnyText(text);
+}
+
+/** The general path of `textTerms` (and the reference the scanner is tested against). */
+export function textTermsOfAnyText(text: string): TextTerms {
   const key = normalizeText(text);
   const { words, hanRuns } = tokenize(key);
   const han: number[] = [];
@@ -43,16 +85,22 @@ export function textTerms(text: string): TextTerms {
       const code = run.codePointAt(i) ?? 0;
       if (code > 0xffff) i += 1;
       // A particle alone is noise, but inside a bigram it still tells phrases apart (天气的/的天气).
-      if (!isHanStopCode(code)) han.push(code);
-      if (previous >= 0) han.push(hanBigramCode(previous, code));
+      if (!isHanStopCode(code)) han.push(hanUnigramKey(code));
+      if (previous >= 0) han.push(hanBigramKey(previous, code));
       previous = code;
     }
   }
   return { key, words, han };
 }
 
-/** Character 3- and 4-grams of a word with boundary marks ("<card>" → "<ca", "car", …). */
+const DIGITS = /^\d+$/;
+
+/**
+ * Character 3- and 4-grams of a word with boundary marks ("<card>" → "<ca", "car", …). Numbers
+ * have none: 12345 and 12354 are different order numbers, not a typo of each other.
+ */
 export function wordGrams(word: string): string[] {
+  if (DIGITS.test(word)) return [];
   const marked = `<${word}>`;
   const grams: string[] = [];
   for (let n = 3; n <= 4; n += 1) {

@@ -94,8 +94,7 @@ export class RuleStore {
   forward = new Int32Array(4096);
   private forwardLength = 0;
 
-  // Generation stamps make "distinct terms of this rule" O(terms) without clearing a set.
-  private termStamp = new Int32Array(1024);
+  // Generation stamps make "distinct grams of this rule" O(grams) without clearing a set.
   private gramStamp = new Int32Array(1024);
   private stamp = 0;
 
@@ -233,38 +232,40 @@ export class RuleStore {
 
   private addPhrasings(slot: number, rule: MatchableRule): void {
     const vocab = this.vocab;
-    const seenKeys = new Set<string>();
+    const keys: string[] = [];
     const first = this.phrasingTotal;
     let massWords = 0;
     let massGrams = 0;
-    const sources: number[] = rule.questions.map((_, i) => i);
-    sources.push(NAME_SOURCE);
-    for (const source of sources) {
-      const text = source === NAME_SOURCE ? rule.ruleName : (rule.questions[source] ?? '');
+    const questions = rule.questions;
+    this.growPhrasings(first + questions.length + 1);
+    for (let source = 0; source <= questions.length; source += 1) {
+      const text = source === questions.length ? rule.ruleName : (questions[source] ?? '');
       const { key, words, han } = textTerms(this.rewrite(text));
       // Repeated phrasings would only inflate the rule's counts; empty ones match nothing.
-      if (key.length === 0 || seenKeys.has(key)) continue;
-      seenKeys.add(key);
+      if (key.length === 0 || keys.includes(key)) continue;
+      keys.push(key);
       const phrasing = this.phrasingTotal;
       this.phrasingTotal += 1;
-      this.growPhrasings(this.phrasingTotal);
       const termCount = words.length + han.length;
       this.forward = ensureCapacity(this.forward, this.forwardLength + termCount);
-      this.phrasingStart[phrasing] = this.forwardLength;
+      const forward = this.forward;
+      let at = this.forwardLength;
+      this.phrasingStart[phrasing] = at;
       let grams = 0;
       for (const word of words) {
         const id = vocab.internWord(word);
-        this.forward[this.forwardLength] = id;
-        this.forwardLength += 1;
+        forward[at] = id;
+        at += 1;
         grams += vocab.grams(id).length;
       }
       for (const code of han) {
-        this.forward[this.forwardLength] = vocab.internHan(code);
-        this.forwardLength += 1;
+        forward[at] = vocab.internHan(code);
+        at += 1;
       }
-      this.phrasingStart[phrasing + 1] = this.forwardLength;
+      this.forwardLength = at;
+      this.phrasingStart[phrasing + 1] = at;
       this.phrasingRule[phrasing] = slot;
-      this.phrasingSource[phrasing] = source;
+      this.phrasingSource[phrasing] = source === questions.length ? NAME_SOURCE : source;
       this.phrasingTermCount[phrasing] = Math.min(termCount, 0xffff);
       this.phrasingGramCount[phrasing] = Math.min(grams, 0xffff);
       massWords += Math.sqrt(termCount);
@@ -278,35 +279,7 @@ export class RuleStore {
     this.ruleMassGrams[slot] = massGrams;
     this.totalMassWords += massWords;
     this.totalMassGrams += massGrams;
-    this.countRule(slot, 1);
-    this.addPostings(slot);
-  }
-
-  /**
-   * One posting per distinct term of the rule, weighted log(1 + share / α) where share sums
-   * 1/√(terms of the phrasing) over the term's occurrences: the rule's Naive Bayes evidence for
-   * the term, so that stage 1 of scoring is one multiply-add per posting.
-   */
-  private addPostings(slot: number): void {
-    const vocab = this.vocab;
-    this.termShare = ensureCapacity(this.termShare, vocab.termCount);
-    const share = this.termShare;
-    const touched: number[] = [];
-    const first = this.ruleFirstPhrasing[slot] ?? 0;
-    const end = first + (this.rulePhrasingCount[slot] ?? 0);
-    for (let p = first; p < end; p += 1) {
-      const weight = 1 / Math.sqrt(this.phrasingTermCount[p] || 1);
-      const to = this.phrasingStart[p + 1] ?? 0;
-      for (let i = this.phrasingStart[p] ?? 0; i < to; i += 1) {
-        const term = this.forward[i] ?? 0;
-        if (share[term] === 0) touched.push(term);
-        share[term] = (share[term] ?? 0) + weight;
-      }
-    }
-    for (const term of touched) {
-      vocab.addPosting(term, first, slot, Math.log1p((share[term] ?? 0) / NB_ALPHA));
-      share[term] = 0;
-    }
+    this.indexRule(slot, 'add');
   }
 
   /** Puts a phrasing at the head of its bucket's chain, doubling the table when it fills. */
@@ -324,38 +297,53 @@ export class RuleStore {
     this.exactBuckets[bucket] = phrasing;
   }
 
-  /** Adds (+1) or withdraws (−1) a rule's distinct terms and grams from the rule frequencies. */
-  private countRule(slot: number, delta: number): void {
+  /**
+   * Adds or withdraws a rule: its distinct terms and grams in the rule frequencies, and its
+   * postings ('repost' writes the postings alone, after compaction dropped them). A posting is weighted log(1 + share / α), where share sums 1/√(terms of the
+   * phrasing) over the term's occurrences: the rule's Naive Bayes evidence for the term, so that
+   * stage 1 of scoring is one multiply-add per posting.
+   */
+  private indexRule(slot: number, change: 'add' | 'remove' | 'repost'): void {
     const vocab = this.vocab;
+    this.termShare = ensureCapacity(this.termShare, vocab.termCount);
+    this.gramStamp = ensureCapacity(this.gramStamp, vocab.gramCount);
     this.stamp += 1;
     const stamp = this.stamp;
-    this.termStamp = ensureCapacity(this.termStamp, vocab.termCount);
-    this.gramStamp = ensureCapacity(this.gramStamp, vocab.gramCount);
+    const share = this.termShare;
+    const gramStamp = this.gramStamp;
+    const forward = this.forward;
+    const touched: number[] = [];
     const first = this.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (this.rulePhrasingCount[slot] ?? 0);
-    const forward = this.forward;
     for (let p = first; p < end; p += 1) {
+      const weight = 1 / Math.sqrt(this.phrasingTermCount[p] || 1);
       const to = this.phrasingStart[p + 1] ?? 0;
       for (let i = this.phrasingStart[p] ?? 0; i < to; i += 1) {
         const term = forward[i] ?? 0;
-        if (this.termStamp[term] === stamp) continue;
-        this.termStamp[term] = stamp;
-        vocab.changeRuleDf(term, delta);
-        if (delta < 0) vocab.removePosting(term, first);
-        const grams = vocab.grams(term);
-        for (let g = 0; g < grams.length; g += 1) {
-          const gram = grams[g] ?? 0;
-          if (this.gramStamp[gram] === stamp) continue;
-          this.gramStamp[gram] = stamp;
-          vocab.changeGramRuleDf(gram, delta);
-        }
+        if (share[term] === 0) touched.push(term);
+        share[term] = (share[term] ?? 0) + weight;
+      }
+    }
+    const delta = change === 'add' ? 1 : -1;
+    for (const term of touched) {
+      if (change === 'remove') vocab.removePosting(term, first);
+      else vocab.addPosting(term, first, slot, Math.log1p((share[term] ?? 0) / NB_ALPHA));
+      share[term] = 0;
+      if (change === 'repost') continue;
+      vocab.changeRuleDf(term, delta);
+      const grams = vocab.grams(term);
+      for (let g = 0; g < grams.length; g += 1) {
+        const gram = grams[g] ?? 0;
+        if (gramStamp[gram] === stamp) continue;
+        gramStamp[gram] = stamp;
+        vocab.changeGramRuleDf(gram, delta);
       }
     }
   }
 
   /** Takes a rule's phrasings out of play; the slot itself stays assigned. */
   private retire(slot: number): void {
-    this.countRule(slot, -1);
+    this.indexRule(slot, 'remove');
     const first = this.ruleFirstPhrasing[slot] ?? 0;
     const count = this.rulePhrasingCount[slot] ?? 0;
     for (let p = first; p < first + count; p += 1) this.phrasingRule[p] = DEAD;
@@ -425,7 +413,7 @@ export class RuleStore {
     this.forwardLength = forwardLength;
     this.deadPhrasings = 0;
     for (let slot = 0; slot < this.ruleIds.length; slot += 1) {
-      if (this.ruleIds[slot] !== undefined) this.addPostings(slot);
+      if (this.ruleIds[slot] !== undefined) this.indexRule(slot, 'repost');
     }
   }
 

@@ -42,18 +42,38 @@ function collectTraditionalOnly(converter: ConvertFn): Set<number> {
   return changed;
 }
 
+function traditionalOnlySet(): Set<number> {
+  convert ??= Converter({ from: 'tw', to: 'cn' });
+  traditionalOnly ??= collectTraditionalOnly(convert);
+  return traditionalOnly;
+}
+
+let bmpTraditional: Uint8Array | null = null;
+
+/** Whether a character only occurs in Traditional text (and so needs converting). */
+export function isTraditionalOnly(code: number): boolean {
+  if (code > 0xffff) return traditionalOnlySet().has(code);
+  if (bmpTraditional === null) {
+    // A flag per BMP code unit: the scanner asks for every Han character it reads.
+    bmpTraditional = new Uint8Array(0x10000);
+    for (const traditional of traditionalOnlySet()) {
+      if (traditional <= 0xffff) bmpTraditional[traditional] = 1;
+    }
+  }
+  return bmpTraditional[code] === 1;
+}
+
 /** Converts Traditional (Taiwan and standard) characters and variants to Simplified ones. */
 export function toSimplified(text: string): string {
-  if (convert === null) convert = Converter({ from: 'tw', to: 'cn' });
-  if (traditionalOnly === null) traditionalOnly = collectTraditionalOnly(convert);
+  const traditional = traditionalOnlySet();
   let needsConversion = false;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     // Han ideographs and the compatibility block start at U+2E80; nothing below can convert.
-    if (code >= 0x2e80 && traditionalOnly.has(text.codePointAt(i) ?? code)) {
+    if (code >= 0x2e80 && traditional.has(text.codePointAt(i) ?? code)) {
       needsConversion = true;
       break;
     }
   }
-  return needsConversion ? convert(text) : text;
+  return needsConversion && convert !== null ? convert(text) : text;
 }

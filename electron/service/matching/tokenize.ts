@@ -18,7 +18,8 @@ export interface Tokens {
 const STEM_CACHE_LIMIT = 200_000;
 const stemCache = new Map<string, string>();
 
-function isHanCode(code: number): boolean {
+/** Han ideographs and kana: scripts written without spaces between words. */
+export function isHanCode(code: number): boolean {
   return (
     (code >= 0x4e00 && code <= 0x9fff) ||
     (code >= 0x3400 && code <= 0x4dbf) ||
@@ -39,7 +40,8 @@ function stemWord(word: string): string {
   return stem;
 }
 
-function pushWord(out: string[], word: string): void {
+/** Appends a word's stem to `out` unless it is a stop word. */
+export function pushWord(out: string[], word: string): void {
   if (word.length === 0 || ENGLISH_STOP_WORDS.has(word)) return;
   out.push(stemWord(word));
 }

@@ -4,7 +4,8 @@
  * @module
  */
 import type { SnapshotReader, SnapshotWriter } from './binary-snapshot';
-import { hanBigramCode, hanTermText, wordGrams } from './features';
+import { hanTermKey, hanTermText, wordGrams } from './features';
+import { isHanCode } from './tokenize';
 import { ensureCapacity } from './typed-arrays';
 
 const EMPTY = new Int32Array(0);
@@ -51,8 +52,8 @@ export class Vocabulary {
     return this.termIds.get(word);
   }
 
-  hanId(code: number): number | undefined {
-    return this.hanIds.get(code);
+  hanId(key: number): number | undefined {
+    return this.hanIds.get(key);
   }
 
   term(id: number): string {
@@ -69,11 +70,11 @@ export class Vocabulary {
   }
 
   /** Han terms get no character n-grams: the bigrams already play that part. */
-  internHan(code: number): number {
-    const known = this.hanIds.get(code);
+  internHan(key: number): number {
+    const known = this.hanIds.get(key);
     if (known !== undefined) return known;
-    const id = this.addTerm(hanTermText(code));
-    this.hanIds.set(code, id);
+    const id = this.addTerm(hanTermText(key));
+    this.hanIds.set(key, id);
     this.termGramIds.push(EMPTY);
     return id;
   }
@@ -228,9 +229,9 @@ export class Vocabulary {
     );
     terms.forEach((term, id) => {
       vocab.termStrings.push(term);
-      // Word terms always have n-grams ("<a>" at least); Han terms never do.
-      if ((vocab.termGramIds[id]?.length ?? 0) > 0) vocab.termIds.set(term, id);
-      else vocab.hanIds.set(hanCodeOf(term), id);
+      // Tokenisation keeps Han runs apart from words: a term is Han if it starts with Han.
+      if (isHanCode(term.codePointAt(0) ?? 0)) vocab.hanIds.set(hanTermKey(term), id);
+      else vocab.termIds.set(term, id);
     });
     grams.forEach((gram, id) => {
       vocab.gramStrings.push(gram);
@@ -266,12 +267,6 @@ export class Vocabulary {
 function grow<T extends Int32Array | Float32Array>(from: T, to: T): T {
   to.set(from);
   return to;
-}
-
-function hanCodeOf(term: string): number {
-  const first = term.codePointAt(0) ?? 0;
-  const width = first > 0xffff ? 2 : 1;
-  return term.length > width ? hanBigramCode(first, term.codePointAt(width) ?? 0) : first;
 }
 
 /** Lists of numbers as one flat array plus offsets (`lengths` caps each list). */
