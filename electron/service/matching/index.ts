@@ -7,7 +7,7 @@ import { SnapshotReader, SnapshotWriter } from './binary-snapshot';
 import { calibrate } from './calibrate';
 import { decide } from './decide';
 import { fuzzySimilarities } from './fuzzy';
-import { textTerms } from './features';
+import { hanTermText, textTerms } from './features';
 import { normalizeText } from './normalize';
 import { RuleStore } from './rule-store';
 import type { ScoredRule } from './scorer';
@@ -57,7 +57,13 @@ const FINGERPRINT_PROBES = [
 
 /** A digest of how probe texts are tokenised: a saved index is only valid for the same. */
 function behaviourFingerprint(): string {
-  return JSON.stringify(FINGERPRINT_PROBES.map((probe) => textTerms(probe)));
+  // Han keys are process-local numbers: the fingerprint holds their text.
+  return JSON.stringify(
+    FINGERPRINT_PROBES.map((probe) => {
+      const { key, words, han } = textTerms(probe);
+      return { key, words, han: han.map(hanTermText) };
+    }),
+  );
 }
 
 class MatchingIndex implements SynonymAwareRobotIndex {

@@ -120,3 +120,39 @@ test('Traditional characters are converted and Simplified text is left alone', (
   assert.equal(toSimplified('怎么办理开户'), '怎么办理开户');
   assert.equal(toSimplified('为什么不能转账'), '为什么不能转账');
 });
+
+test('a saved index opens in another process, whatever Han text that process saw first', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'kbstudio-index-'));
+  try {
+    const file = join(dir, 'index.bin');
+    writeFileSync(file, saveRobotIndex(sample()));
+    const script = `
+      import { readFileSync } from 'node:fs';
+      import { textTerms } from './electron/service/matching/features.ts';
+      import { loadRobotIndex, DEFAULT_MATCH_SETTINGS } from './electron/service/matching/index.ts';
+      textTerms('完全不同的汉字先出现：鳄鱼、麒麟、龙虾');
+      const bytes = readFileSync(${JSON.stringify(file)});
+      const copy = new Uint8Array(bytes.length); copy.set(bytes);
+      const index = loadRobotIndex(copy);
+      if (!index) { console.log('null'); process.exit(0); }
+      console.log(JSON.stringify(index.match('怎么办理退款 8', ${NOW}, DEFAULT_MATCH_SETTINGS)));
+    `;
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: process.cwd(),
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(child.status, 0, child.stderr);
+    const expected = JSON.stringify(sample().match('怎么办理退款 8', NOW, DEFAULT_MATCH_SETTINGS));
+    assert.equal(child.stdout.trim(), expected);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
