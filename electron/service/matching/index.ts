@@ -5,6 +5,7 @@
  */
 import { SnapshotReader, SnapshotWriter } from './binary-snapshot';
 import { calibrate } from './calibrate';
+import { CandidateCache } from './candidate-cache';
 import { decide } from './decide';
 import { fuzzySimilarities } from './fuzzy';
 import { hanTermText, textTerms } from './features';
@@ -71,6 +72,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   private store: RuleStore;
   private scorer: Scorer;
   private synonymGroups: readonly (readonly string[])[];
+  private readonly recent = new CandidateCache();
 
   constructor(options: RobotIndexOptions, store?: RuleStore) {
     this.synonymGroups = options.synonyms ?? [];
@@ -123,13 +125,19 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     // Synonyms change every rule's terms, so this is the one write that rebuilds.
     this.store = this.newStore();
     this.scorer = new Scorer(this.store);
+    this.recent.clear();
     for (const rule of rules) this.store.upsert(rule);
   }
 
   match(question: string, nowMs: number, settings: MatchSettings): MatchDecision {
-    const text = this.synonyms.isEmpty ? question : this.synonyms.rewrite(question);
-    const { rules, baseline } = this.scorer.score(text, nowMs);
-    const candidates = this.explain(normalizeText(question), rules, baseline);
+    const generation = this.store.generation;
+    let candidates = this.recent.get(question, generation, nowMs);
+    if (candidates === undefined) {
+      const text = this.synonyms.isEmpty ? question : this.synonyms.rewrite(question);
+      const { rules, baseline } = this.scorer.score(text, nowMs);
+      candidates = this.explain(normalizeText(question), rules, baseline);
+      this.recent.set(question, candidates, generation, this.store.eligibilityWindow(nowMs));
+    }
     return decide(candidates, settings);
   }
 

@@ -100,6 +100,9 @@ export class RuleStore {
 
   /** Bumped by every write: caches derived from document frequencies check it. */
   generation = 0;
+  /** Sorted effective-window boundaries of the rules, as of `boundariesGeneration`. */
+  private boundaries = new Float64Array(0);
+  private boundariesGeneration = -1;
   // Scratch space for one rule's per-term Naive Bayes shares while its postings are written.
   private termShare = new Float64Array(1024);
 
@@ -116,6 +119,37 @@ export class RuleStore {
     const begin = this.ruleBegin[slot] ?? Number.NaN;
     const end = this.ruleEnd[slot] ?? Number.NaN;
     return !(nowMs < begin) && !(nowMs > end);
+  }
+
+  /**
+   * The open interval around `nowMs` in which no rule enters or leaves its effective window, so
+   * the eligible rules stay the same (empty when `nowMs` is itself a boundary).
+   */
+  eligibilityWindow(nowMs: number): { after: number; before: number } {
+    if (this.boundariesGeneration !== this.generation) {
+      const times: number[] = [];
+      for (let slot = 0; slot < this.ruleIds.length; slot += 1) {
+        if (this.ruleIds[slot] === undefined) continue;
+        const begin = this.ruleBegin[slot] ?? Number.NaN;
+        const end = this.ruleEnd[slot] ?? Number.NaN;
+        if (!Number.isNaN(begin)) times.push(begin);
+        if (!Number.isNaN(end)) times.push(end);
+      }
+      this.boundaries = Float64Array.from(times).sort();
+      this.boundariesGeneration = this.generation;
+    }
+    const times = this.boundaries;
+    let low = 0;
+    let high = times.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((times[mid] ?? 0) <= nowMs) low = mid + 1;
+      else high = mid;
+    }
+    // times[low - 1] <= nowMs < times[low]
+    const previous = low > 0 ? (times[low - 1] ?? -Infinity) : -Infinity;
+    if (previous === nowMs) return { after: nowMs, before: nowMs };
+    return { after: previous, before: low < times.length ? (times[low] ?? Infinity) : Infinity };
   }
 
   /** The text a phrasing was made from, as the rule's author wrote it. */
