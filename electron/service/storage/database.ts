@@ -5,8 +5,8 @@
  * segments are deleted). See docs/storage.md.
  * @module
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
-import { open as openFile, rename } from 'node:fs/promises';
+import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { open as openFile, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import type { Database as SqlJsDatabase, SqlJsStatic, Statement } from 'sql.js';
@@ -14,17 +14,26 @@ import { ServiceError } from '../errors';
 import type { Logger } from '../logger';
 import { fsyncDirectory } from './durable-fs';
 import { Journal, JournalDamagedError } from './journal';
-import type { JournalRecord, SqlParam } from './journal';
+import type { JournalRecord, SqlParam, SqlValue } from './journal';
 import { acquireDataDirLock } from './lock';
 import type { DataDirLock } from './lock';
 import { MIGRATIONS } from './migrations/index';
 import { migrationHash, pendingMigrations } from './migrations/runner';
 import type { AppliedMigration, Migration } from './migrations/runner';
 
-export type { SqlParam } from './journal';
-export type Row = Record<string, SqlParam | Uint8Array>;
+export type { SqlParam, SqlValue, Utf8Param } from './journal';
+export type Row = Record<string, SqlValue | Uint8Array>;
 
 export const SNAPSHOT_FILE = 'kb.sqlite';
+
+/**
+ * SQLite's page cache, in KiB. The database file itself is already in memory (sql.js keeps it in
+ * its in-memory file system), so a cache as large as the database would hold every page twice;
+ * reading a page that is not cached is a copy from that file, not a disk read.
+ */
+const PAGE_CACHE_KIB = 16 * 1024;
+
+const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 export interface StoreOptions {
   dataDir: string;
@@ -34,6 +43,11 @@ export interface StoreOptions {
   /** Snapshot after this long without writes, if anything was journaled since the last one. */
   snapshotIdleMs?: number;
   migrations?: readonly Migration[];
+  /**
+   * Called once the data directory is locked, before the database is read: start-up work that
+   * needs the lock can begin alongside.
+   */
+  onLocked?: () => void;
 }
 
 /** Reads, available both inside and outside a write transaction. */
@@ -58,14 +72,43 @@ function loadSqlJs(): Promise<SqlJsStatic> {
 function checkParams(params: readonly SqlParam[]): void {
   for (const param of params) {
     const type = typeof param;
-    if (param !== null && type !== 'string' && type !== 'number') {
+    if (param !== null && type !== 'string' && type !== 'number' && !isUtf8Param(param)) {
       throw new TypeError(`SQL parameter of type ${type} is not allowed`);
     }
   }
 }
 
+function isUtf8Param(param: unknown): param is { utf8: string } {
+  return (
+    typeof param === 'object' &&
+    param !== null &&
+    typeof (param as { utf8?: unknown }).utf8 === 'string'
+  );
+}
+
+type Bindable = string | number | null | Uint8Array;
+
+/** The values sql.js binds: `Utf8Param`s become their UTF-8 bytes. */
+function bindable(params: readonly SqlParam[]): Bindable[] {
+  let out: Bindable[] | undefined;
+  for (let i = 0; i < params.length; i++) {
+    const param = params[i] as SqlParam;
+    if (param !== null && typeof param === 'object') {
+      out ??= params.slice(0, i) as Bindable[];
+      out.push(Buffer.from(param.utf8, 'utf8'));
+    } else if (out) {
+      out.push(param);
+    }
+  }
+  return out ?? (params as Bindable[]);
+}
+
 export class Store {
   private readonly statements = new Map<string, Statement>();
+  /** Whether a statement text is repeated DML (worth a cached prepared statement). */
+  private readonly isDml = new Map<string, boolean>();
+  /** Result column names of each prepared statement: asked of SQLite once, not per row. */
+  private readonly columns = new WeakMap<Statement, string[]>();
   private seq: number;
   private failed: Error | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -97,18 +140,22 @@ export class Store {
     const lock = acquireDataDirLock(dataDir);
     try {
       removeLeftoverTempFiles(dataDir);
-      const SQL = await loadSqlJs();
+      options.onLocked?.();
+      // The WebAssembly compiles (on V8's background threads) while the snapshot is read (on
+      // libuv's): neither waits for the other.
       const snapshotPath = join(dataDir, SNAPSHOT_FILE);
-      const db = existsSync(snapshotPath)
-        ? new SQL.Database(readFileSync(snapshotPath))
-        : new SQL.Database();
+      const [SQL, snapshot] = await Promise.all([loadSqlJs(), readSnapshot(snapshotPath)]);
+      const db = snapshot ? new SQL.Database(snapshot) : new SQL.Database();
       db.run('PRAGMA foreign_keys = ON');
       // Durability is the journal's job (the database lives in memory): SQLite's own rollback
-      // journal only has to support ROLLBACK, and its page cache should hold the whole working
-      // set so that pages are not copied in and out of the in-memory file system.
+      // journal only has to support ROLLBACK.
       db.run('PRAGMA journal_mode = MEMORY');
       db.run('PRAGMA temp_store = MEMORY');
-      db.run('PRAGMA cache_size = -131072');
+      // One connection owns the database for the life of the process: with the normal locking
+      // mode SQLite re-checks the file (lock, size, change counter through the in-memory file
+      // system) before every statement, which cost more than the statements themselves.
+      db.run('PRAGMA locking_mode = EXCLUSIVE');
+      db.run(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
       db.run('CREATE TABLE IF NOT EXISTS _store (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
       db.run(
         'CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)',
@@ -145,9 +192,9 @@ export class Store {
   all<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): T[] {
     const stmt = this.prepare(sql);
     try {
-      stmt.bind(params as SqlParam[]);
+      stmt.bind(bindable(params));
       const rows: T[] = [];
-      while (stmt.step()) rows.push(stmt.getAsObject() as T);
+      while (stmt.step()) rows.push(this.row(stmt) as T);
       return rows;
     } finally {
       stmt.reset();
@@ -157,11 +204,25 @@ export class Store {
   get<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): T | undefined {
     const stmt = this.prepare(sql);
     try {
-      stmt.bind(params as SqlParam[]);
-      return stmt.step() ? (stmt.getAsObject() as T) : undefined;
+      stmt.bind(bindable(params));
+      return stmt.step() ? (this.row(stmt) as T) : undefined;
     } finally {
       stmt.reset();
     }
+  }
+
+  /** The current row as an object (sql.js's `getAsObject` asks for the column names each time). */
+  private row(stmt: Statement): Row {
+    let names = this.columns.get(stmt);
+    if (!names) {
+      names = stmt.getColumnNames();
+      this.columns.set(stmt, names);
+    }
+    const values = stmt.get();
+    const row: Row = {};
+    for (let i = 0; i < names.length; i++)
+      row[names[i] as string] = values[i] as SqlValue | Uint8Array;
+    return row;
   }
 
   /**
@@ -255,15 +316,20 @@ export class Store {
 
   private execute(sql: string, params: readonly SqlParam[]): void {
     // Schema statements (migrations) run once; only repeated DML is worth a cached statement.
-    if (/^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql)) {
+    let dml = this.isDml.get(sql);
+    if (dml === undefined) {
+      dml = DML.test(sql);
+      this.isDml.set(sql, dml);
+    }
+    if (dml) {
       const stmt = this.prepare(sql);
       try {
-        stmt.run(params as SqlParam[]);
+        stmt.run(bindable(params));
       } finally {
         stmt.reset();
       }
     } else {
-      this.db.run(sql, params as SqlParam[]);
+      this.db.run(sql, bindable(params));
     }
   }
 
@@ -354,6 +420,15 @@ async function writeSnapshotFile(target: string, bytes: Uint8Array): Promise<voi
   }
   await rename(tmp, target);
   fsyncDirectory(join(target, '..'));
+}
+
+async function readSnapshot(path: string): Promise<Uint8Array | null> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 function removeLeftoverTempFiles(dir: string): void {

@@ -97,6 +97,33 @@ test('snapshot plus the journal after it: writes on both sides of a snapshot sur
   await reopened.close();
 });
 
+test('a JSON parameter passed as UTF-8 bytes is stored as text, journaled and replayed', async () => {
+  const store = await open();
+  const names = ['plain', '中文 😀', 'quote " and \\ back', 'line\nbreak'];
+  const insert =
+    'INSERT INTO items (name) SELECT value FROM json_each(CAST(? AS TEXT)) ORDER BY key';
+  assert.equal(
+    store.write((tx) => tx.run(insert, [{ utf8: JSON.stringify(names) }])),
+    names.length,
+  );
+  const read = () =>
+    store.all<{ name: string; kind: string }>(
+      'SELECT name, typeof(name) AS kind FROM items ORDER BY id',
+    );
+  assert.deepEqual(
+    read().map((r) => [r.name, r.kind]),
+    names.map((n) => [n, 'text']),
+  );
+  await crash(store);
+  const reopened = await open();
+  assert.deepEqual(
+    reopened.all('SELECT name FROM items ORDER BY id').map((r) => r.name),
+    names,
+    'replayed from the journal',
+  );
+  await reopened.close();
+});
+
 test('parameters must be strings, numbers or null', async () => {
   const store = await open();
   assert.throws(
