@@ -30,13 +30,31 @@ function isUnsupportedDirSync(error: unknown): boolean {
  * the new one, never a mix.
  */
 export function writeFileAtomic(target: string, data: Uint8Array | string, mode = 0o644): void {
+  writeFileAtomicWith(
+    target,
+    (write) => write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data),
+    mode,
+  );
+}
+
+/**
+ * Like `writeFileAtomic`, for a file made of parts: `produce` calls `write` with each part in
+ * order, so a large file never has to be held in memory whole. If `produce` throws, the
+ * temporary file is removed and the target is left as it was.
+ */
+export function writeFileAtomicWith(
+  target: string,
+  produce: (write: (bytes: Uint8Array) => void) => void,
+  mode = 0o644,
+): void {
   const tmp = `${target}.tmp-${process.pid}`;
   try {
     const fd = openSync(tmp, 'w', mode);
     try {
-      const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-      let offset = 0;
-      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      produce((bytes) => {
+        let offset = 0;
+        while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      });
       fsyncSync(fd);
     } finally {
       closeSync(fd);
