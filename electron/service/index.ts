@@ -10,13 +10,15 @@ import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
 import type { DomainContext } from './domain/context';
 import { RobotRegistry } from './domain/robot-registry';
+import type { SavedIndexes } from './domain/robot-registry';
 import { buildHttpApp } from './http/app';
 import { LIMITS } from './limits';
 import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
-import { createRobotIndex } from './matching/index';
+import { createRobotIndex, loadRobotIndex, saveRobotIndex } from './matching/index';
 import type { CreateRobotIndex } from './matching/types';
 import { Store } from './storage/database';
+import { readIndexFile, retireIndexFile } from './storage/index-file';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -55,11 +57,24 @@ const NONCES_FILE = 'nonces.json';
 export async function startService(options: ServiceOptions): Promise<KbService> {
   const logger = options.logger ?? createConsoleLogger();
   const now = options.now ?? Date.now;
+  // The engine's indexes are saved on a clean stop and opened at the next start; a stand-in
+  // index (tests, benchmarks) is always built from the database.
+  const codec = options.createIndex ? null : { save: saveRobotIndex, load: loadRobotIndex };
+  let savedIndexes: Promise<SavedIndexes> = Promise.resolve({ file: null });
   const store = await Store.open({
     dataDir: options.dataDir,
     logger,
     snapshotJournalBytes: options.snapshotJournalBytes,
     snapshotIdleMs: options.snapshotIdleMs,
+    // Read alongside everything else the start does (the file is large: on libuv's threads).
+    onLocked: () => {
+      if (codec) {
+        savedIndexes = readIndexFile(options.dataDir).then(
+          (file) => ({ file }),
+          (error: unknown) => ({ error: error as Error }),
+        );
+      }
+    },
   });
   let app: FastifyInstance | undefined;
   try {
@@ -71,8 +86,11 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       // now, so that none of them can be replayed.
       nonces.notBefore = now();
     }
-    const robots = new RobotRegistry(options.createIndex ?? createRobotIndex);
-    robots.load(store);
+    const robots = new RobotRegistry({
+      createIndex: options.createIndex ?? createRobotIndex,
+      codec,
+      logger,
+    });
     const ctx: DomainContext = { store, robots, now, logger };
     const consoleToken = options.consoleToken ?? randomToken(32);
     let url = '';
@@ -83,6 +101,10 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
     });
+    // The index file speaks only for the state it was saved in: once read, it is retired.
+    const saved = await savedIndexes;
+    retireIndexFile(options.dataDir);
+    robots.load(store, saved);
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
@@ -101,6 +123,11 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
         stopping ??= (async () => {
           await listening.close();
           nonces.save(join(options.dataDir, NONCES_FILE), now());
+          // Nothing writes once the app is closed: the snapshot and the saved indexes are of
+          // the same seq, and they are made one after the other so that their memory does not
+          // add up.
+          await store.snapshot();
+          robots.saveIndexes(store, options.dataDir);
           await store.close();
         })();
         return stopping;

@@ -31,10 +31,9 @@ export function ask(ctx: DomainContext, robot: RobotEntry, question: string): As
   const decision = robot.index.match(question, ctx.now(), robot.settings);
   switch (decision.kind) {
     case 'bestmatch': {
-      const row = ctx.store.get<{ answer: string; answer_content_type: string }>(
-        'SELECT answer, answer_content_type FROM rules WHERE rule_id = ?',
-        [decision.top.ruleId],
-      );
+      const row = ctx.store.get<{ answer: string }>('SELECT answer FROM rules WHERE rule_id = ?', [
+        decision.top.ruleId,
+      ]);
       // The index follows every write, so a missing row means a bug, not a user error: answer
       // with the fallback rather than fail the caller.
       if (!row) {

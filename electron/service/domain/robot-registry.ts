@@ -2,12 +2,21 @@
  * The robots known to the service, in memory: every signed method-2 request needs its robot's
  * secret and every ask its settings and index, so they are not read from the database each time.
  * The registry follows every write made through the robots domain.
+ *
+ * Between two turns of the event loop every index holds exactly the rules of the database at its
+ * last committed seq: domain operations write and then update the index in the same synchronous
+ * step. That is what makes an index saved at any moment (on stop) valid for the database at that
+ * seq, and only for it. An index whose update failed half-way is marked and never saved.
  * @module
  */
-import type { Store } from '../storage/database';
+import type { Logger } from '../logger';
 import type { CreateRobotIndex, MatchableRule, RobotIndex } from '../matching/types';
+import type { Store } from '../storage/database';
+import { INDEX_FILE, writeIndexFile } from '../storage/index-file';
+import type { IndexFile, RobotIndexToSave } from '../storage/index-file';
 import { parseRobotSettings } from './robot-settings';
 import type { RobotSettings } from './robot-settings';
+import type { RuleOrder } from './rule-order';
 import { ruleRowToMatchable } from './rule-rows';
 import type { RuleRow } from './rule-rows';
 
@@ -20,16 +29,62 @@ export interface RobotEntry {
   index: RobotIndex;
 }
 
+/** How built indexes are saved and opened again (the engine's `saveRobotIndex`/`loadRobotIndex`). */
+export interface IndexCodec {
+  save(index: RobotIndex): Uint8Array;
+  /** Null: saved by an engine that indexes differently (rebuild). Throws on damaged bytes. */
+  load(bytes: Uint8Array<ArrayBuffer>): RobotIndex | null;
+}
+
+export interface RobotRegistryOptions {
+  createIndex: CreateRobotIndex;
+  /** Null: indexes are always built from the database at start and never saved. */
+  codec?: IndexCodec | null;
+  logger?: Logger;
+}
+
+/** What the caller found in the data directory: the saved indexes, none, or a damaged file. */
+export type SavedIndexes = { file: IndexFile | null } | { error: Error };
+
 const key = (tenantId: number, robotId: string) => `${tenantId}/${robotId}`;
+
+const MATCHABLE_COLUMNS =
+  'rule_id, tenant_id, robot_id, rule_name, questions, active, effect_begin, effect_end';
+
+/** The robot's highest rule_seq, 0 without rules (one seek down the (tenant, robot, seq) index). */
+function maxRuleSeq(store: Store, tenantId: number, robotId: string): number {
+  const row = store.get<{ last: number | null }>(
+    'SELECT MAX(rule_seq) AS last FROM rules WHERE tenant_id = ? AND robot_id = ?',
+    [tenantId, robotId],
+  );
+  return Number(row?.last ?? 0);
+}
 
 export class RobotRegistry {
   private readonly robots = new Map<string, RobotEntry>();
+  /** Creation order of each robot's rules, once a list has needed it. */
+  private readonly orders = new Map<string, RuleOrder>();
+  /** Robots whose index may differ from the database (an update failed): never saved. */
+  private readonly tainted = new Set<string>();
+  private readonly createIndex: CreateRobotIndex;
+  private readonly codec: IndexCodec | null;
+  private readonly logger: Logger | undefined;
 
-  constructor(private readonly createIndex: CreateRobotIndex) {}
+  constructor(options: RobotRegistryOptions) {
+    this.createIndex = options.createIndex;
+    this.codec = options.codec ?? null;
+    this.logger = options.logger;
+  }
 
-  /** Loads every robot and builds every index from the database (at start). */
-  load(store: Store): void {
+  /**
+   * Loads every robot, and its index: the one saved on the last clean stop (`saved`, read by the
+   * caller) when it was taken at exactly the database's seq and holds as many rules as the
+   * database, else built from the database.
+   */
+  load(store: Store, saved: SavedIndexes = { file: null }): void {
     this.robots.clear();
+    this.orders.clear();
+    this.tainted.clear();
     const rows = store.all<{
       tenant_id: number;
       robot_id: string;
@@ -39,11 +94,120 @@ export class RobotRegistry {
     }>('SELECT tenant_id, robot_id, name, secret, settings FROM robots');
     for (const row of rows)
       this.put(row.tenant_id, row.robot_id, row.name, row.secret, row.settings);
-    const rules = store.all<RuleRow>(
-      'SELECT rule_id, tenant_id, robot_id, rule_name, questions, active, effect_begin, effect_end FROM rules ORDER BY rule_seq',
-    );
-    for (const rule of rules)
-      this.get(rule.tenant_id, rule.robot_id)?.index.upsert(ruleRowToMatchable(rule));
+
+    const opened = this.codec ? this.openSaved(store, saved) : new Set<string>();
+    const toBuild = [...this.robots.keys()].filter((k) => !opened.has(k));
+    if (opened.size > 0) {
+      this.logger?.info(
+        `opened the saved matching index of ${opened.size} robot(s)` +
+          (toBuild.length > 0 ? `; building ${toBuild.length} from the database` : ''),
+      );
+    }
+    if (toBuild.length === 0) return;
+    if (toBuild.length === this.robots.size) {
+      const rules = store.all<RuleRow>(`SELECT ${MATCHABLE_COLUMNS} FROM rules ORDER BY rule_seq`);
+      for (const rule of rules)
+        this.get(rule.tenant_id, rule.robot_id)?.index.upsert(ruleRowToMatchable(rule));
+      return;
+    }
+    for (const k of toBuild) {
+      const robot = this.robots.get(k) as RobotEntry;
+      const rules = store.all<RuleRow>(
+        `SELECT ${MATCHABLE_COLUMNS} FROM rules WHERE tenant_id = ? AND robot_id = ? ORDER BY rule_seq`,
+        [robot.tenantId, robot.robotId],
+      );
+      for (const rule of rules) robot.index.upsert(ruleRowToMatchable(rule));
+    }
+  }
+
+  /** Opens the saved indexes that fit the database; returns the robots they were opened for. */
+  private openSaved(store: Store, saved: SavedIndexes): Set<string> {
+    const opened = new Set<string>();
+    const codec = this.codec as IndexCodec;
+    const log = this.logger;
+    if ('error' in saved) {
+      log?.warn(`ignoring the saved matching index: ${saved.error.message}; rebuilding`);
+      return opened;
+    }
+    const { file } = saved;
+    if (!file) return opened;
+    if (file.seq !== store.lastSeq) {
+      log?.info(
+        `the saved matching index is of seq ${file.seq}, the database of seq ${store.lastSeq} ` +
+          '(the last stop was not clean): rebuilding',
+      );
+      return opened;
+    }
+    if (file.robots.some((saved) => !this.robots.has(key(saved.tenantId, saved.robotId)))) {
+      log?.warn(`${INDEX_FILE} names robots the database does not have: rebuilding`);
+      return opened;
+    }
+    for (const saved of file.robots) {
+      const k = key(saved.tenantId, saved.robotId);
+      const maxSeq = maxRuleSeq(store, saved.tenantId, saved.robotId);
+      if (saved.maxSeq !== maxSeq) {
+        log?.warn(
+          `the saved index of robot ${k} ends at rule ${saved.maxSeq}, the database at ${maxSeq}: rebuilding it`,
+        );
+        continue;
+      }
+      let index: RobotIndex | null;
+      try {
+        index = codec.load(saved.bytes);
+      } catch (error) {
+        log?.warn(
+          `the saved index of robot ${k} is damaged (${(error as Error).message}): rebuilding it`,
+        );
+        continue;
+      }
+      if (index === null) {
+        log?.info(
+          `the saved index of robot ${k} was made by another matching engine: rebuilding it`,
+        );
+        continue;
+      }
+      if (index.size !== saved.rules) {
+        log?.warn(
+          `the saved index of robot ${k} holds ${index.size} rules, not ${saved.rules}: rebuilding it`,
+        );
+        continue;
+      }
+      (this.robots.get(k) as RobotEntry).index = index;
+      opened.add(k);
+    }
+    return opened;
+  }
+
+  /**
+   * Saves every robot's index (except those whose last update failed) with the database's seq,
+   * for the next start. Synchronous: the indexes and the seq are read in the same turn of the
+   * event loop, so they describe the same state. Failures are logged: the next start rebuilds.
+   */
+  saveIndexes(store: Store, dataDir: string): void {
+    const codec = this.codec;
+    if (!codec) return;
+    const robots: RobotIndexToSave[] = [];
+    for (const [k, robot] of this.robots) {
+      if (this.tainted.has(k)) {
+        this.logger?.warn(`the index of robot ${k} missed an update: it is not saved`);
+        continue;
+      }
+      robots.push({
+        tenantId: robot.tenantId,
+        robotId: robot.robotId,
+        rules: robot.index.size,
+        maxSeq: maxRuleSeq(store, robot.tenantId, robot.robotId),
+        save: () => codec.save(robot.index),
+      });
+    }
+    try {
+      writeIndexFile(dataDir, store.lastSeq, robots);
+    } catch (error) {
+      this.logger?.error(
+        'could not save the matching indexes; the next start rebuilds them',
+        error,
+      );
+    }
   }
 
   get(tenantId: number, robotId: string): RobotEntry | undefined {
@@ -74,11 +238,33 @@ export class RobotRegistry {
     return entry;
   }
 
-  upsertRule(tenantId: number, robotId: string, rule: MatchableRule): void {
-    this.get(tenantId, robotId)?.index.upsert(rule);
+  /**
+   * Runs `update` on the robot's index after a committed write. If it throws, the index may no
+   * longer match the database: it is marked so that it is never saved, and the error goes on.
+   */
+  updateIndex(robot: RobotEntry, update: (index: RobotIndex) => void): void {
+    try {
+      update(robot.index);
+    } catch (error) {
+      this.tainted.add(key(robot.tenantId, robot.robotId));
+      throw error;
+    }
   }
 
-  removeRule(tenantId: number, robotId: string, ruleId: string): void {
-    this.get(tenantId, robotId)?.index.remove(ruleId);
+  upsertRules(robot: RobotEntry, rules: readonly MatchableRule[]): void {
+    this.updateIndex(robot, (index) => {
+      for (const rule of rules) index.upsert(rule);
+    });
+  }
+
+  /** The robot's rule order if a list has built it (writes keep it in step), else undefined. */
+  ruleOrder(robot: RobotEntry): RuleOrder | undefined {
+    return this.orders.get(key(robot.tenantId, robot.robotId));
+  }
+
+  setRuleOrder(robot: RobotEntry, order: RuleOrder | undefined): void {
+    const k = key(robot.tenantId, robot.robotId);
+    if (order) this.orders.set(k, order);
+    else this.orders.delete(k);
   }
 }

@@ -141,18 +141,25 @@ const bool = (value: boolean | null | undefined) =>
   value === null || value === undefined ? null : value ? 1 : 0;
 
 function reindex(ctx: DomainContext, robot: RobotEntry, ruleIds: readonly string[]): void {
-  for (const ruleId of ruleIds) {
-    const row = findConsoleRow(ctx, robot, ruleId);
-    if (row) robot.index.upsert(ruleRowToMatchable(row));
-    else robot.index.remove(ruleId);
-  }
+  ctx.robots.updateIndex(robot, (index) => {
+    for (const ruleId of ruleIds) {
+      const row = findConsoleRow(ctx, robot, ruleId);
+      if (row) index.upsert(ruleRowToMatchable(row));
+      else index.remove(ruleId);
+    }
+  });
+}
+
+/** rule_seq of the row the last INSERT of this transaction made. */
+function insertedSeq(tx: Tx): number {
+  return Number(tx.get<{ seq: number }>('SELECT last_insert_rowid() AS seq')?.seq);
 }
 
 export function createRule(ctx: DomainContext, robot: RobotEntry, edit: RuleEdit): ConsoleRule {
   assertWindow(edit.effectBeignDate, edit.effectEndDate);
   const now = ctx.now();
   const ruleId = timeOrderedUuid(now);
-  ctx.store.write((tx) => {
+  const seq = ctx.store.write((tx) => {
     assertNameFree(tx, robot, edit.ruleName);
     tx.run(
       `INSERT INTO rules (rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen,
@@ -175,7 +182,9 @@ export function createRule(ctx: DomainContext, robot: RobotEntry, edit: RuleEdit
         now,
       ],
     );
+    return insertedSeq(tx);
   });
+  ctx.robots.ruleOrder(robot)?.add(seq);
   reindex(ctx, robot, [ruleId]);
   return getConsoleRule(ctx, robot, ruleId);
 }
@@ -244,7 +253,28 @@ export function deleteRules(
   robot: RobotEntry,
   ruleIds: readonly string[],
 ): { deleted: number } {
-  return { deleted: forEachRule(ctx, robot, ruleIds, 'DELETE FROM rules', []) };
+  const unique = [...new Set(ruleIds)];
+  const seqs: number[] = [];
+  const deleted = ctx.store.write((tx) => {
+    let count = 0;
+    for (const ruleId of unique) {
+      const where = [ruleId, robot.tenantId, robot.robotId];
+      const row = tx.get<{ rule_seq: number }>(
+        'SELECT rule_seq FROM rules WHERE rule_id = ? AND tenant_id = ? AND robot_id = ?',
+        where,
+      );
+      if (!row) continue;
+      count += tx.run(
+        'DELETE FROM rules WHERE rule_id = ? AND tenant_id = ? AND robot_id = ?',
+        where,
+      );
+      seqs.push(row.rule_seq);
+    }
+    return count;
+  });
+  ctx.robots.ruleOrder(robot)?.removeAll(seqs);
+  reindex(ctx, robot, unique);
+  return { deleted };
 }
 
 export function setRulesActive(
@@ -293,7 +323,8 @@ export function restoreRules(
 ): { restored: number } {
   for (const rule of rules) assertWindow(rule.effectBeignDate, rule.effectEndDate);
   const now = ctx.now();
-  ctx.store.write((tx) => {
+  const seqs = ctx.store.write((tx) => {
+    const inserted: number[] = [];
     for (const rule of rules) {
       if (tx.get('SELECT 1 AS found FROM rules WHERE rule_id = ?', [rule.ruleId])) {
         throw new ServiceError('rule-name-taken', `Rule ${rule.ruleId} already exists.`, 'ruleId');
@@ -328,8 +359,12 @@ export function restoreRules(
           now,
         ],
       );
+      inserted.push(insertedSeq(tx));
     }
+    return inserted;
   });
+  const order = ctx.robots.ruleOrder(robot);
+  for (const seq of seqs) order?.add(seq);
   reindex(
     ctx,
     robot,
