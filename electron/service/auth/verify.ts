@@ -11,13 +11,28 @@ import type { NonceStore } from './nonce-store';
 import {
   NONCE_PATTERN,
   TIMESTAMP_PATTERN,
-  computeSign,
+  computeSignBytes,
   constantTimeEqual,
-  signaturesMatch,
+  secretDigest,
+  secretDigestEquals,
+  signatureBytesMatch,
 } from './signature';
 import type { SignMethod } from './signature';
 
 const PARAMS = ['adminkey', 'customerId', 'nonce', 'timestamp', 'sign'] as const;
+const SIGN_PATTERN = /^[0-9a-fA-F]{32}$/;
+
+/** SHA-256 of each credentials' adminkey, hashed once instead of on every request. */
+const adminKeyDigests = new WeakMap<CustomerCredentials, { key: string; digest: Buffer }>();
+
+function adminKeyMatches(credentials: CustomerCredentials, given: string): boolean {
+  let known = adminKeyDigests.get(credentials);
+  if (known?.key !== credentials.adminKey) {
+    known = { key: credentials.adminKey, digest: secretDigest(credentials.adminKey) };
+    adminKeyDigests.set(credentials, known);
+  }
+  return secretDigestEquals(known.digest, given);
+}
 
 export interface SignedRequest {
   /** Parsed query parameters. */
@@ -76,11 +91,11 @@ export function verifySignedRequest(
       'timestamp must be milliseconds since the Unix epoch (13 digits).',
     );
   }
-  if (!/^[0-9a-fA-F]{32}$/.test(sign)) {
+  if (!SIGN_PATTERN.test(sign)) {
     throw unauthorized('malformed-auth-param', 'sign must be 32 hexadecimal digits (an MD5).');
   }
   const { credentials, nonces } = deps;
-  if (!constantTimeEqual(credentials.adminKey, adminkey)) {
+  if (!adminKeyMatches(credentials, adminkey)) {
     throw unauthorized('unknown-adminkey', 'The adminkey is not known to this service.');
   }
   if (customerId !== credentials.customerId) {
@@ -100,7 +115,7 @@ export function verifySignedRequest(
       'The timestamp is older than the service restart after an unclean stop; sign the request again.',
     );
   }
-  const expected = computeSign(method, {
+  const expected = computeSignBytes(method, {
     adminkey: credentials.adminKey,
     adminsecret: credentials.adminSecret,
     customerId,
@@ -109,7 +124,7 @@ export function verifySignedRequest(
     uri: request.uri,
     ...(method === 2 ? { robotsecret: robotSecret() } : {}),
   });
-  if (!signaturesMatch(expected, sign))
+  if (!signatureBytesMatch(expected, sign))
     throw unauthorized('bad-signature', 'The signature is wrong.');
   if (!nonces.use(`${adminkey}\n${nonce}`, now)) {
     throw unauthorized(

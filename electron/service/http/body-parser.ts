@@ -5,7 +5,7 @@
  * the problem is carried to the route and raised after authentication.
  * @module
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
 import { ServiceError } from '../errors';
 
@@ -21,7 +21,7 @@ function isMalformed(body: unknown): body is MalformedBody {
 
 export function registerJsonBodyParser(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit }, (_request, text, done) => {
+  const parse: FastifyBodyParser<string> = (_request, text, done) => {
     const body = String(text);
     if (body.trim() === '') {
       // No body at all: routes that need one say so through their schema ("must be an object").
@@ -37,7 +37,11 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimit: number):
         [MALFORMED]: `The request body is not valid JSON (${(error as Error).message}).`,
       });
     }
-  });
+  };
+  // The same parser twice: Fastify caches the parser it finds for a named type, but looks the
+  // catch-all up again on every request (parsing the Content-Type header each time).
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, parse);
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit }, parse);
 }
 
 /** Raises the deferred body error, once the request is authenticated. */

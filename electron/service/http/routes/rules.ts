@@ -7,6 +7,7 @@ import { getRule, importRules, listRules } from '../../domain/rules';
 import { ServiceError } from '../../errors';
 import { LIMITS } from '../../limits';
 import { BatchBody, ListQuery, RuleInputSchema } from '../../validation/schemas';
+import { lazyValidator } from '../lazy-validator';
 import { success } from '../envelope';
 
 const RULES = '/v1/openapi/tenants/:tenantId/robots/:robotId/kb/rules';
@@ -18,7 +19,7 @@ function robotOf(request: FastifyRequest): RobotEntry {
 }
 
 export function registerRuleRoutes(app: FastifyInstance, ctx: DomainContext, ajv: Ajv): void {
-  const validateRule = ajv.compile(RuleInputSchema);
+  const validateRule = lazyValidator(ajv, RuleInputSchema);
 
   app.post(
     `${RULES}/full/batch`,
