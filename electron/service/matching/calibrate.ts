@@ -21,12 +21,12 @@ export interface CalibrationInput {
 
 /** Coefficients of the logistic model (intercept last). */
 export const CALIBRATION = {
-  margin: 0.463,
-  closest: 0.107,
-  coverage: 1.368,
-  fuzzy: 1.542,
-  posterior: 1.513,
-  intercept: -1.231,
+  margin: 0.39,
+  closest: -0.266,
+  coverage: 1.099,
+  fuzzy: 2.536,
+  posterior: 2.373,
+  intercept: -1.222,
 } as const;
 
 /** A lead this large is as good as certain; capping keeps one huge margin from dominating. */
@@ -46,6 +46,15 @@ export function coverageFeature(coverage: number): number {
   return Math.log(Math.max(0, coverage) + 0.05);
 }
 
+const FUZZY_FLOOR = 0.3;
+/**
+ * fuse.js finds some weak match between almost any two texts; similarity below the floor is
+ * noise and counts as none.
+ */
+export function fuzzyFeature(similarity: number): number {
+  return Math.max(0, similarity - FUZZY_FLOOR) / (1 - FUZZY_FLOOR);
+}
+
 export function calibrate(input: CalibrationInput): number {
   // NaN arises when the leader's ranking score is infinite (an exact phrasing): then every
   // other rule trails by as much as can be.
@@ -54,7 +63,7 @@ export function calibrate(input: CalibrationInput): number {
     CALIBRATION.margin * margin +
     CALIBRATION.closest * finite(input.closest, 0) +
     CALIBRATION.coverage * coverageFeature(finite(input.coverage, 0)) +
-    CALIBRATION.fuzzy * finite(input.fuzzy, 0) +
+    CALIBRATION.fuzzy * fuzzyFeature(finite(input.fuzzy, 0)) +
     CALIBRATION.posterior * finite(input.posterior, 0) +
     CALIBRATION.intercept;
   const p = 1 / (1 + Math.exp(-z));

@@ -23,11 +23,11 @@ const COSINE_WEIGHT = 6;
 /** Share of the centroid (vs the closest phrasing) in a rule's cosine similarity. */
 const CENTROID_SHARE = 0.7;
 /** Rules taken from stage 1 into stage 2. */
-const SHORTLIST = 24;
+const SHORTLIST = 16;
 /** Stage 1 stops reading posting lists after this many postings (terms go by weight). */
 const POSTINGS_BUDGET = 40_000;
 /** Rules whose stage-1 score is completed for the terms left unread. */
-const COMPLETED = 4 * SHORTLIST;
+const COMPLETED = 64;
 /** A spelling neighbour counts for less than the word itself. */
 const TYPO_FACTOR = 0.7;
 /** Grams shared by more words than this are useless for finding spelling neighbours. */
@@ -46,6 +46,13 @@ export interface ScoredRule {
   closest: number;
   /** Share of the question's term weight found in the rule, 0..1. */
   coverage: number;
+}
+
+export interface ScoredQuestion {
+  /** Scored rules, exact phrasings first, then by ranking score. */
+  rules: ScoredRule[];
+  /** Ranking score of an average rule that shares nothing with the question. */
+  baseline: number;
 }
 
 interface WeightedTerms {
@@ -135,7 +142,7 @@ export class Scorer {
    * `baseline` is the ranking score of an average rule that shares nothing with the question:
    * the lead of a lone candidate is measured against it rather than being unbounded.
    */
-  score(question: string, nowMs: number): { rules: ScoredRule[]; baseline: number } {
+  score(question: string, nowMs: number): ScoredQuestion {
     const store = this.store;
     const vocab = store.vocab;
     const { key, words: questionWords, han } = textTerms(question);
