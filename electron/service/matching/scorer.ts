@@ -25,7 +25,7 @@ const CENTROID_SHARE = 0.7;
 /** Rules taken from stage 1 into stage 2. */
 const SHORTLIST = 16;
 /** Stage 1 stops reading posting lists after this many postings (terms go by weight). */
-const POSTINGS_BUDGET = 40_000;
+const POSTINGS_BUDGET = 20_000;
 /** Rules whose stage-1 score is completed for the terms left unread. */
 const COMPLETED = 64;
 /** A spelling neighbour counts for less than the word itself. */
