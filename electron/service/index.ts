@@ -18,7 +18,12 @@ import type { Logger } from './logger';
 import { createRobotIndex, loadRobotIndex, saveRobotIndex } from './matching/index';
 import type { CreateRobotIndex } from './matching/types';
 import { Store } from './storage/database';
-import { readIndexFile, retireIndexFile } from './storage/index-file';
+import {
+  discardIndexFile,
+  putBackIndexFile,
+  readIndexFile,
+  setAsideIndexFile,
+} from './storage/index-file';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -101,10 +106,15 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
     });
-    // The index file speaks only for the state it was saved in: once read, it is retired.
+    // The index file speaks only for the state it was saved in: once read, it is set aside.
     const saved = await savedIndexes;
-    retireIndexFile(options.dataDir);
-    robots.load(store, saved);
+    const asideIndex = setAsideIndexFile(options.dataDir);
+    const loaded = robots.load(store, saved);
+    // Still exact at stop if every robot came from it and nothing has been written since.
+    const reusableAtSeq =
+      'file' in saved && saved.file && loaded.built === 0 && saved.file.seq === store.lastSeq
+        ? saved.file.seq
+        : null;
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
@@ -123,12 +133,19 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
         stopping ??= (async () => {
           await listening.close();
           nonces.save(join(options.dataDir, NONCES_FILE), now());
-          // Nothing writes once the app is closed: the snapshot and the saved indexes are of
-          // the same seq, and they are made one after the other so that their memory does not
-          // add up.
-          await store.snapshot();
-          robots.saveIndexes(store, options.dataDir);
-          await store.close();
+          // Nothing writes once the app is closed: the final snapshot and the saved indexes
+          // are of the same seq. The indexes are saved last, once the database is closed, so
+          // that the memory of their saving does not add to the database's; when nothing was
+          // written since the start, the file they were opened from is simply put back.
+          const reuse = asideIndex !== null && reusableAtSeq === store.lastSeq;
+          if (asideIndex !== null && !reuse) discardIndexFile(asideIndex);
+          const plan = reuse ? null : robots.planIndexSave(store);
+          await store.close({
+            beforeRelease: () => {
+              if (reuse) putBackIndexFile(options.dataDir, asideIndex);
+              else robots.saveIndexes(plan, options.dataDir);
+            },
+          });
         })();
         return stopping;
       },

@@ -109,17 +109,41 @@ describe('the saved matching index', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  let savedInode = 0;
+
   test('a clean stop saves it; the next start opens it and answers the same', async () => {
     const before = await decisions();
     await service.stop();
     assert.ok(existsSync(join(dataDir, INDEX_FILE)), 'saved on stop');
+    savedInode = statSync(join(dataDir, INDEX_FILE)).ino;
     await start();
     assert.ok(
       logger.lines.some((line) => /opened the saved matching index of 1 robot/.test(line)),
       logger.lines.join('\n'),
     );
-    assert.ok(!existsSync(join(dataDir, INDEX_FILE)), 'retired once read');
+    assert.ok(!existsSync(join(dataDir, INDEX_FILE)), 'set aside once read');
     assert.deepEqual(await decisions(), before);
+  });
+
+  test('a stop with nothing written since the start puts back the file it opened', async () => {
+    await service.stop();
+    assert.equal(
+      statSync(join(dataDir, INDEX_FILE)).ino,
+      savedInode,
+      'the same file, not a new save',
+    );
+    await start();
+    assert.ok(logger.lines.some((line) => /opened the saved matching index/.test(line)));
+    await robot.importRules([ruleInput('新规则', ['新的问题'], '新的答案')]);
+    await service.stop();
+    assert.notEqual(
+      statSync(join(dataDir, INDEX_FILE)).ino,
+      savedInode,
+      'saved anew after a write',
+    );
+    await start();
+    assert.ok(logger.lines.some((line) => /opened the saved matching index/.test(line)));
+    assert.equal((await robot.ask('新的问题')).answer, '新的答案');
   });
 
   test('a damaged file is ignored with a log line, and the index rebuilt', async () => {

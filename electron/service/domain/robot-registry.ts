@@ -43,6 +43,11 @@ export interface RobotRegistryOptions {
   logger?: Logger;
 }
 
+export interface IndexSavePlan {
+  seq: number;
+  robots: RobotIndexToSave[];
+}
+
 /** What the caller found in the data directory: the saved indexes, none, or a damaged file. */
 export type SavedIndexes = { file: IndexFile | null } | { error: Error };
 
@@ -81,7 +86,7 @@ export class RobotRegistry {
    * caller) when it was taken at exactly the database's seq and holds as many rules as the
    * database, else built from the database.
    */
-  load(store: Store, saved: SavedIndexes = { file: null }): void {
+  load(store: Store, saved: SavedIndexes = { file: null }): { opened: number; built: number } {
     this.robots.clear();
     this.orders.clear();
     this.tainted.clear();
@@ -103,12 +108,13 @@ export class RobotRegistry {
           (toBuild.length > 0 ? `; building ${toBuild.length} from the database` : ''),
       );
     }
-    if (toBuild.length === 0) return;
+    const counts = { opened: opened.size, built: toBuild.length };
+    if (toBuild.length === 0) return counts;
     if (toBuild.length === this.robots.size) {
       const rules = store.all<RuleRow>(`SELECT ${MATCHABLE_COLUMNS} FROM rules ORDER BY rule_seq`);
       for (const rule of rules)
         this.get(rule.tenant_id, rule.robot_id)?.index.upsert(ruleRowToMatchable(rule));
-      return;
+      return counts;
     }
     for (const k of toBuild) {
       const robot = this.robots.get(k) as RobotEntry;
@@ -118,6 +124,7 @@ export class RobotRegistry {
       );
       for (const rule of rules) robot.index.upsert(ruleRowToMatchable(rule));
     }
+    return counts;
   }
 
   /** Opens the saved indexes that fit the database; returns the robots they were opened for. */
@@ -179,13 +186,13 @@ export class RobotRegistry {
   }
 
   /**
-   * Saves every robot's index (except those whose last update failed) with the database's seq,
-   * for the next start. Synchronous: the indexes and the seq are read in the same turn of the
-   * event loop, so they describe the same state. Failures are logged: the next start rebuilds.
+   * What a save of the indexes needs from the database (its seq, each robot's highest rule_seq),
+   * read now, so that the indexes can be written after the database is closed. The indexes must
+   * not change in between: the caller has stopped every write.
    */
-  saveIndexes(store: Store, dataDir: string): void {
+  planIndexSave(store: Store): IndexSavePlan | null {
     const codec = this.codec;
-    if (!codec) return;
+    if (!codec) return null;
     const robots: RobotIndexToSave[] = [];
     for (const [k, robot] of this.robots) {
       if (this.tainted.has(k)) {
@@ -200,8 +207,17 @@ export class RobotRegistry {
         save: () => codec.save(robot.index),
       });
     }
+    return { seq: store.lastSeq, robots };
+  }
+
+  /**
+   * Saves the indexes of a plan for the next start. Failures are logged: the next start
+   * rebuilds. Synchronous, so the indexes cannot change while they are saved.
+   */
+  saveIndexes(plan: IndexSavePlan | null, dataDir: string): void {
+    if (!plan) return;
     try {
-      writeIndexFile(dataDir, store.lastSeq, robots);
+      writeIndexFile(dataDir, plan.seq, plan.robots);
     } catch (error) {
       this.logger?.error(
         'could not save the matching indexes; the next start rebuilds them',

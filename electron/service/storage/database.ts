@@ -289,8 +289,12 @@ export class Store {
     await this.snapshotting;
   }
 
-  /** Flushes a final snapshot, closes the database and releases the data directory. */
-  async close(): Promise<void> {
+  /**
+   * Flushes a final snapshot, closes the database and releases the data directory.
+   * `beforeRelease` runs once the database is closed (its memory can be reclaimed) but the data
+   * directory is still locked: the last files of a stop are written there.
+   */
+  async close(options: { beforeRelease?: () => void } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -301,7 +305,11 @@ export class Store {
       this.statements.clear();
       this.journal.close();
       this.db.close();
-      this.lock.release();
+      try {
+        options.beforeRelease?.();
+      } finally {
+        this.lock.release();
+      }
     }
   }
 

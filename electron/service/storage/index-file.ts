@@ -15,7 +15,7 @@ import { renameSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { writeFileAtomicWith } from './durable-fs';
+import { fsyncDirectory, writeFileAtomicWith } from './durable-fs';
 
 export const INDEX_FILE = 'kb.index';
 
@@ -185,19 +185,34 @@ function decodeIndexFile(path: string, bytes: Uint8Array<ArrayBuffer>): IndexFil
 
 /**
  * Takes the index file out of the way once it has been read: it speaks for no later state of
- * the database. It is renamed at once (a temporary name, which the next open deletes if this
- * process dies first) and deleted in the background: deleting a file of a hundred megabytes
- * takes tens of milliseconds, not worth making a start wait.
+ * the database. It is renamed at once to a temporary name (which the next open deletes if this
+ * process dies first) and either put back by `putBackIndexFile` on a stop with no write since
+ * (it is still exact, and saving it again would cost a second of work and its memory), or
+ * deleted by `discardIndexFile`. Returns the temporary path, or null when there was no file.
  */
-export function retireIndexFile(dataDir: string): void {
-  const retired = join(dataDir, `${INDEX_FILE}.retired.tmp-${process.pid}`);
+export function setAsideIndexFile(dataDir: string): string | null {
+  const aside = join(dataDir, `${INDEX_FILE}.in-use.tmp-${process.pid}`);
   try {
-    renameSync(join(dataDir, INDEX_FILE), retired);
+    renameSync(join(dataDir, INDEX_FILE), aside);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  unlink(retired).catch(() => {
+  return aside;
+}
+
+/** Puts a file set aside back under its name (its content is still exact). */
+export function putBackIndexFile(dataDir: string, aside: string): void {
+  renameSync(aside, join(dataDir, INDEX_FILE));
+  fsyncDirectory(dataDir);
+}
+
+/**
+ * Deletes a file set aside, in the background: deleting a file of a hundred megabytes takes
+ * tens of milliseconds, not worth making anyone wait.
+ */
+export function discardIndexFile(aside: string): void {
+  unlink(aside).catch(() => {
     // Left for the next open's clean-up of temporary files.
   });
 }

@@ -6,8 +6,10 @@ import { afterEach, beforeEach, test } from 'node:test';
 import {
   INDEX_FILE,
   IndexFileDamagedError,
+  discardIndexFile,
+  putBackIndexFile,
   readIndexFile,
-  retireIndexFile,
+  setAsideIndexFile,
   writeIndexFile,
 } from '../../../electron/service/storage/index-file';
 
@@ -103,10 +105,18 @@ test('a save that fails leaves the previous file as it was', async () => {
   assert.deepEqual(readdirSync(dir), [INDEX_FILE]);
 });
 
-test('a retired file is gone under its name at once', async () => {
+test('a file set aside is gone under its name at once, and can be put back or discarded', async () => {
   writeThree();
-  retireIndexFile(dir);
-  assert.ok(!existsSync(join(dir, INDEX_FILE)));
+  const before = readFileSync(join(dir, INDEX_FILE));
+  const aside = setAsideIndexFile(dir);
+  assert.ok(aside && existsSync(aside));
+  assert.match(aside, /\.tmp-\d+$/, 'a name the next open cleans up if this process dies');
   assert.equal(await readIndexFile(dir), null);
-  retireIndexFile(dir); // nothing to retire: no error
+  putBackIndexFile(dir, aside);
+  assert.deepEqual(readFileSync(join(dir, INDEX_FILE)), before);
+  const again = setAsideIndexFile(dir) as string;
+  discardIndexFile(again);
+  for (let i = 0; i < 100 && existsSync(again); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(readdirSync(dir), []);
+  assert.equal(setAsideIndexFile(dir), null, 'nothing to set aside');
 });
