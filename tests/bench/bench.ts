@@ -5,10 +5,14 @@
  *   HTTP ask requests/s next to a bare Node server answering a fixed body (same run, same load);
  *   import rules/s through the HTTP batch route (batches of 1000, durable);
  *   time from spawning the service on a data directory to the first answered question;
- *   latency of the deepest list page; peak RSS of the service process.
+ *   latency of the deepest list page; peak RSS of the service process (before its stop, and over
+ *   its whole life, the stop's snapshot and saved index included).
+ * The same import and HTTP ask load run again against the service with a stand-in matching
+ * index (tests/bench/stand-in-service.ts): the service's own cost apart from the engine's.
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RobotClient } from '../../electron/client/openapi-client';
@@ -16,10 +20,14 @@ import type { RuleInput } from '../../electron/service/api-types';
 import { startService } from '../../electron/service/index';
 import { silentLogger } from '../../electron/service/logger';
 import { spawnService } from '../helpers/child-service';
+import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, TEST_ENV, makeDataDir, tenantRequest } from '../helpers/service';
 import { generateRules } from './generate-rules';
 import { askRps, bareRps } from './http-load';
-import { peakRssMb, percentile, round } from './stats';
+import type { AskTarget } from './http-load';
+import { followPeakRss, peakRssMb, percentile, round } from './stats';
+
+const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, json: { type: 'string' } },
@@ -68,8 +76,31 @@ interface SizeResult {
   listDeepPageMs: number;
   openReadyMs: number;
   peakRssMb: number;
+  peakRssWithStopMb: number;
+  /** The service with a stand-in index: its own import cost, without the engine's. */
+  standInImportRulesPerSec: number;
   httpAskRps?: number;
+  standInHttpAskRps?: number;
   bareHttpRps?: number;
+}
+
+function askTarget(service: ChildService, robot: RobotClient): AskTarget {
+  return {
+    origin: new URL(service.url).origin,
+    basePath: robot.basePath,
+    robotSecret: robot.robotSecret,
+    credentials: TEST_CREDENTIALS,
+  };
+}
+
+async function importAll(robot: RobotClient, rules: readonly RuleInput[]): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < rules.length; i += 1000) {
+    const result = await robot.importRules(rules.slice(i, i + 1000));
+    if (result.failInfo.length > 0)
+      throw new Error(`import failed: ${JSON.stringify(result.failInfo[0])}`);
+  }
+  return rules.length / ((performance.now() - start) / 1000);
 }
 
 async function registerRobot(url: string): Promise<RobotClient> {
@@ -81,18 +112,13 @@ async function registerRobot(url: string): Promise<RobotClient> {
 
 async function measureSize(size: number): Promise<SizeResult> {
   const dataDir = makeDataDir('bench');
+  const standInDir = makeDataDir('bench-stand-in');
   const rules = generateRules(size, 42);
   const queries = deriveQueries(rules, LATENCY_QUERIES);
   try {
     const service = await spawnService(dataDir);
     const robot = await registerRobot(service.url);
-    const importStart = performance.now();
-    for (let i = 0; i < rules.length; i += 1000) {
-      const result = await robot.importRules(rules.slice(i, i + 1000));
-      if (result.failInfo.length > 0)
-        throw new Error(`import failed: ${JSON.stringify(result.failInfo[0])}`);
-    }
-    const importRulesPerSec = size / ((performance.now() - importStart) / 1000);
+    const importRulesPerSec = await importAll(robot, rules);
     const askHttp = await latencies((q) => robot.ask(q), queries);
     const lastPage = Math.max(0, Math.ceil(size / 20) - 1);
     const deep = await latencies(
@@ -107,14 +133,18 @@ async function measureSize(size: number): Promise<SizeResult> {
       listDeepPageMs: deep.p50,
       openReadyMs: Number.NaN,
       peakRssMb: Number.NaN,
+      peakRssWithStopMb: Number.NaN,
+      standInImportRulesPerSec: Number.NaN,
     };
     if (size === RPS_SIZE) {
-      result.httpAskRps = await askRps(robot, queries, LOAD);
-      result.bareHttpRps = await bareRps(LOAD);
+      result.httpAskRps = await askRps(askTarget(service, robot), queries, LOAD);
+      result.bareHttpRps = await bareRps(askTarget(service, robot), queries, LOAD);
     }
     result.peakRssMb = peakRssMb(service.child.pid ?? 0);
+    const lifetimePeak = followPeakRss(service.child.pid ?? 0);
     service.child.kill('SIGTERM');
     await service.exited;
+    result.peakRssWithStopMb = lifetimePeak.stop();
 
     // Open: from spawning a process on the data directory to the first answered question.
     const openStart = performance.now();
@@ -127,21 +157,43 @@ async function measureSize(size: number): Promise<SizeResult> {
     await reopened.exited;
 
     // In-process: the whole pipeline (signature, validation, matching, answer) without a socket.
+    // The URLs are signed before the clock starts: the client's signing is not the service's.
     const inProcess = await startService({ dataDir, port: 0, logger: silentLogger, env: TEST_ENV });
     const local = new OpenApiClient({ baseUrl: '', ...TEST_CREDENTIALS });
     const path = `${robot.basePath}/robot/ask`;
+    const signed = Array.from({ length: queries.length + 100 }, () =>
+      local.signedUrl(path, { signMethod: 2, robotSecret: robot.robotSecret }),
+    );
+    let next = 0;
     result.askInProcess = await latencies(async (question) => {
       const response = await inProcess.app.inject({
         method: 'POST',
-        url: local.signedUrl(path, { signMethod: 2, robotSecret: robot.robotSecret }),
+        url: signed[next++] ?? '',
         payload: { userId: 'bench', question, channel: 'API', questionType: 'TEXT' },
       });
       if (response.statusCode !== 200) throw new Error(response.body);
     }, queries);
     await inProcess.stop();
+
+    // The service alone: the same import and HTTP load with a stand-in matching index.
+    const standIn = await spawnService(standInDir, {
+      script: STAND_IN,
+      nodeArgs: ['--import', 'tsx'],
+    });
+    try {
+      const standInRobot = await registerRobot(standIn.url);
+      result.standInImportRulesPerSec = await importAll(standInRobot, rules);
+      if (size === RPS_SIZE) {
+        result.standInHttpAskRps = await askRps(askTarget(standIn, standInRobot), queries, LOAD);
+      }
+    } finally {
+      standIn.child.kill('SIGTERM');
+      await standIn.exited;
+    }
     return result;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(standInDir, { recursive: true, force: true });
   }
 }
 
@@ -159,24 +211,27 @@ const summary = {
   askP99Ms: byKey((r) => r.askInProcess.p99),
   askHttpP99Ms: byKey((r) => r.askHttp.p99),
   httpAskRps: round(rpsRow?.httpAskRps ?? Number.NaN, 0),
+  standInHttpAskRps: round(rpsRow?.standInHttpAskRps ?? Number.NaN, 0),
   bareHttpRps: round(rpsRow?.bareHttpRps ?? Number.NaN, 0),
   importRulesPerSec: round(largest.importRulesPerSec, 0),
+  standInImportRulesPerSec: round(largest.standInImportRulesPerSec, 0),
   openReadyMs: round(largest.openReadyMs, 0),
   listDeepPageMs: round(largest.listDeepPageMs, 2),
   peakRssMb: round(largest.peakRssMb, 0),
+  peakRssWithStopMb: round(largest.peakRssWithStopMb, 0),
 };
 
 console.log(
-  '| rules | ask p50/p99 in-process (ms) | ask p50/p99 HTTP (ms) | import rules/s | open→first answer (ms) | deepest list page (ms) | peak RSS (MB) |',
+  '| rules | ask p50/p99 in-process (ms) | ask p50/p99 HTTP (ms) | import rules/s (stand-in index) | open→first answer (ms) | deepest list page (ms) | peak RSS / with stop (MB) |',
 );
 console.log('|---|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(
-    `| ${r.size} | ${round(r.askInProcess.p50)} / ${round(r.askInProcess.p99)} | ${round(r.askHttp.p50)} / ${round(r.askHttp.p99)} | ${round(r.importRulesPerSec, 0)} | ${round(r.openReadyMs, 0)} | ${round(r.listDeepPageMs)} | ${round(r.peakRssMb, 0)} |`,
+    `| ${r.size} | ${round(r.askInProcess.p50)} / ${round(r.askInProcess.p99)} | ${round(r.askHttp.p50)} / ${round(r.askHttp.p99)} | ${round(r.importRulesPerSec, 0)} (${round(r.standInImportRulesPerSec, 0)}) | ${round(r.openReadyMs, 0)} | ${round(r.listDeepPageMs)} | ${round(r.peakRssMb, 0)} / ${round(r.peakRssWithStopMb, 0)} |`,
   );
 }
 console.log(
-  `\nHTTP ask at ${RPS_SIZE} rules: ${summary.httpAskRps} req/s; bare Node server: ${summary.bareHttpRps} req/s; ratio ${round(summary.httpAskRps / summary.bareHttpRps, 2)}`,
+  `\nHTTP ask at ${RPS_SIZE} rules: ${summary.httpAskRps} req/s; with a stand-in index: ${summary.standInHttpAskRps} req/s; bare Node server: ${summary.bareHttpRps} req/s; ratios ${round(summary.httpAskRps / summary.bareHttpRps, 2)} and ${round(summary.standInHttpAskRps / summary.bareHttpRps, 2)} (stand-in)`,
 );
 if (values.json) {
   writeFileSync(values.json, `${JSON.stringify(summary)}\n`);

@@ -2,14 +2,31 @@
  * Requests-per-second measurements with autocannon (a separate load generator, so the figures
  * are the server's, not our client's): the ask route with a fresh signature per request, and a
  * bare Node HTTP server answering a fixed JSON body as the baseline of the same run.
+ *
+ * Both runs put the same work on the load generator: each request is built by the same
+ * `setupRequest`, which signs a fresh URL (node:crypto MD5 and a counter nonce: a few
+ * microseconds) and picks the next question. The bare server ignores both. Otherwise the
+ * generator, which shares the machine's two cores with the server, would spend more per ask
+ * request than per bare request and the ratio would measure the generator as much as the service.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import type { RobotClient } from '../../electron/client/openapi-client';
+import { computeSign } from '../../electron/service/auth/signature';
 
 export interface LoadOptions {
   durationSec: number;
   connections: number;
+}
+
+/** What signs an ask request of one robot. */
+export interface AskTarget {
+  /** Origin of the service, e.g. http://127.0.0.1:8787. */
+  origin: string;
+  /** `/v1/openapi/tenants/{t}/robots/{r}` */
+  basePath: string;
+  robotSecret: string;
+  credentials: { customerId: string; adminKey: string; adminSecret: string };
 }
 
 async function run(options: autocannon.Options): Promise<number> {
@@ -21,40 +38,45 @@ async function run(options: autocannon.Options): Promise<number> {
 }
 
 /** Signed ask requests, each with its own nonce, cycling through `questions`. */
+function askRequests(target: AskTarget, questions: readonly string[]): autocannon.Request {
+  const path = `${target.basePath}/robot/ask`;
+  const { customerId, adminKey, adminSecret } = target.credentials;
+  const noncePrefix = `b${randomBytes(6).toString('hex')}`;
+  let i = 0;
+  const bodies = questions.map((question) =>
+    JSON.stringify({ userId: 'bench', question, channel: 'API', questionType: 'TEXT' }),
+  );
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    setupRequest: (request) => {
+      const nonce = `${noncePrefix}${(i++).toString(36)}`;
+      const timestamp = String(Date.now());
+      const sign = computeSign(2, {
+        adminkey: adminKey,
+        adminsecret: adminSecret,
+        customerId,
+        nonce,
+        timestamp,
+        uri: path,
+        robotsecret: target.robotSecret,
+      });
+      const query = `adminkey=${encodeURIComponent(adminKey)}&customerId=${encodeURIComponent(customerId)}&nonce=${nonce}&timestamp=${timestamp}&sign=${sign}`;
+      return { ...request, path: `${path}?${query}`, body: bodies[i % bodies.length] ?? '' };
+    },
+  };
+}
+
 export function askRps(
-  robot: RobotClient,
+  target: AskTarget,
   questions: readonly string[],
   load: LoadOptions,
 ): Promise<number> {
-  const url = new URL(robot.client.config.baseUrl);
-  let i = 0;
-  const path = `${robot.basePath}/robot/ask`;
   return run({
-    url: url.origin,
+    url: target.origin,
     duration: load.durationSec,
     connections: load.connections,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request) => {
-          const signed = new URL(
-            robot.client.signedUrl(path, { signMethod: 2, robotSecret: robot.robotSecret }),
-          );
-          const question = questions[i++ % questions.length] ?? '';
-          return {
-            ...request,
-            path: `${signed.pathname}${signed.search}`,
-            body: JSON.stringify({
-              userId: 'bench',
-              question,
-              channel: 'API',
-              questionType: 'TEXT',
-            }),
-          };
-        },
-      },
-    ],
+    requests: [askRequests(target, questions)],
   });
 }
 
@@ -66,8 +88,15 @@ require('node:http').createServer((req, res) => {
 }).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port); });
 `;
 
-/** The same load against a bare Node server in its own process: the baseline. */
-export async function bareRps(load: LoadOptions): Promise<number> {
+/**
+ * The same load against a bare Node server in its own process: the baseline. The requests are
+ * built exactly as for `askRps` (the server ignores path, query and body).
+ */
+export async function bareRps(
+  target: AskTarget,
+  questions: readonly string[],
+  load: LoadOptions,
+): Promise<number> {
   const child = spawn(process.execPath, ['-e', BARE_SERVER], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -83,13 +112,7 @@ export async function bareRps(load: LoadOptions): Promise<number> {
       url,
       duration: load.durationSec,
       connections: load.connections,
-      method: 'POST',
-      body: JSON.stringify({
-        userId: 'bench',
-        question: 'q',
-        channel: 'API',
-        questionType: 'TEXT',
-      }),
+      requests: [askRequests(target, questions)],
     });
   } finally {
     child.kill('SIGKILL');

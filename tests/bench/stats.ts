@@ -30,3 +30,21 @@ export function peakRssMb(pid: number): number {
     return Number.NaN;
   }
 }
+
+/**
+ * Follows a process's peak RSS until it exits (VmHWM read every 10 ms; the last reading before
+ * exit is the peak of its whole life, stop included, to within those 10 ms).
+ */
+export function followPeakRss(pid: number): { stop(): number } {
+  let peak = peakRssMb(pid);
+  const timer = setInterval(() => {
+    const now = peakRssMb(pid);
+    if (!Number.isNaN(now)) peak = Math.max(peak, now);
+  }, 10);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}

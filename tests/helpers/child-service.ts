@@ -20,13 +20,25 @@ export interface ChildService {
 export interface SpawnOptions {
   env?: Record<string, string>;
   args?: string[];
+  /** Another entry point taking the same arguments (default: the built headless service). */
+  script?: string;
+  /** Arguments for node itself, before the script (e.g. `--import tsx`). */
+  nodeArgs?: string[];
 }
 
 /** Starts the service and resolves once it prints its `listening on` line. */
 export function spawnService(dataDir: string, options: SpawnOptions = {}): Promise<ChildService> {
   const child = spawn(
     process.execPath,
-    [HEADLESS, '--data', dataDir, '--port', '0', ...(options.args ?? [])],
+    [
+      ...(options.nodeArgs ?? []),
+      options.script ?? HEADLESS,
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      ...(options.args ?? []),
+    ],
     {
       env: { ...process.env, ...TEST_ENV, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
