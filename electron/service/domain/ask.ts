@@ -31,12 +31,16 @@ export function ask(ctx: DomainContext, robot: RobotEntry, question: string): As
   const decision = robot.index.match(question, ctx.now(), robot.settings);
   switch (decision.kind) {
     case 'bestmatch': {
-      const row = ctx.store.get<{ answer: string }>('SELECT answer FROM rules WHERE rule_id = ?', [
-        decision.top.ruleId,
-      ]);
+      const ruleId = decision.top.ruleId;
+      const answer = ctx.robots.answerOf(
+        ruleId,
+        () =>
+          ctx.store.get<{ answer: string }>('SELECT answer FROM rules WHERE rule_id = ?', [ruleId])
+            ?.answer,
+      );
       // The index follows every write, so a missing row means a bug, not a user error: answer
       // with the fallback rather than fail the caller.
-      if (!row) {
+      if (answer === undefined) {
         ctx.logger.error(
           `index returned rule ${decision.top.ruleId}, which is not in the database`,
         );
@@ -46,7 +50,7 @@ export function ask(ctx: DomainContext, robot: RobotEntry, question: string): As
         result: {
           answerType: 'BESTMATCH',
           answerContentType: 'TEXT',
-          answer: row.answer,
+          answer,
           score: round(decision.top.score),
           items: null,
           module: 'KB',

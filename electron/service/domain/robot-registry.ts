@@ -53,6 +53,10 @@ export type SavedIndexes = { file: IndexFile | null } | { error: Error };
 
 const key = (tenantId: number, robotId: string) => `${tenantId}/${robotId}`;
 
+/** Answers of recently answered rules kept in memory (by count and by total characters). */
+const ANSWER_CACHE_RULES = 2048;
+const ANSWER_CACHE_CHARS = 2_000_000;
+
 const MATCHABLE_COLUMNS =
   'rule_id, tenant_id, robot_id, rule_name, questions, active, effect_begin, effect_end';
 
@@ -71,6 +75,9 @@ export class RobotRegistry {
   private readonly orders = new Map<string, RuleOrder>();
   /** Robots whose index may differ from the database (an update failed): never saved. */
   private readonly tainted = new Set<string>();
+  /** ruleId → answer of recently answered rules, oldest first (a Map keeps insertion order). */
+  private readonly answers = new Map<string, string>();
+  private answerChars = 0;
   private readonly createIndex: CreateRobotIndex;
   private readonly codec: IndexCodec | null;
   private readonly logger: Logger | undefined;
@@ -271,6 +278,40 @@ export class RobotRegistry {
     this.updateIndex(robot, (index) => {
       for (const rule of rules) index.upsert(rule);
     });
+  }
+
+  /**
+   * The answer of a rule, from memory when it was answered recently, else read by `read` (the
+   * database) and remembered. Rule ids are unique across robots. Every write that may change a
+   * rule's answer or remove the rule calls `forgetAnswers` for it.
+   */
+  answerOf(ruleId: string, read: () => string | undefined): string | undefined {
+    const known = this.answers.get(ruleId);
+    if (known !== undefined) {
+      // Most recently used last.
+      this.answers.delete(ruleId);
+      this.answers.set(ruleId, known);
+      return known;
+    }
+    const answer = read();
+    if (answer === undefined) return undefined;
+    this.answers.set(ruleId, answer);
+    this.answerChars += answer.length;
+    while (this.answers.size > ANSWER_CACHE_RULES || this.answerChars > ANSWER_CACHE_CHARS) {
+      const [oldest, text] = this.answers.entries().next().value as [string, string];
+      this.answers.delete(oldest);
+      this.answerChars -= text.length;
+    }
+    return answer;
+  }
+
+  forgetAnswers(ruleIds: Iterable<string>): void {
+    for (const ruleId of ruleIds) {
+      const text = this.answers.get(ruleId);
+      if (text === undefined) continue;
+      this.answers.delete(ruleId);
+      this.answerChars -= text.length;
+    }
   }
 
   /** The robot's rule order if a list has built it (writes keep it in step), else undefined. */

@@ -141,6 +141,8 @@ const bool = (value: boolean | null | undefined) =>
   value === null || value === undefined ? null : value ? 1 : 0;
 
 function reindex(ctx: DomainContext, robot: RobotEntry, ruleIds: readonly string[]): void {
+  // Every edit of a rule passes here: its answer may have changed or the rule be gone.
+  ctx.robots.forgetAnswers(ruleIds);
   ctx.robots.updateIndex(robot, (index) => {
     for (const ruleId of ruleIds) {
       const row = findConsoleRow(ctx, robot, ruleId);
