@@ -3,6 +3,8 @@
  * middleware and error mapping. `app.inject()` runs a request in-process; `listen()` serves it.
  * @module
  */
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import Fastify from 'fastify';
 import type {
   FastifyError,
@@ -22,6 +24,8 @@ import { requireRobot } from '../domain/robots';
 import { ServiceError } from '../errors';
 import { LIMITS } from '../limits';
 import { createAjv, describeValidationError } from '../validation/ajv';
+import { AskBody } from '../validation/schemas';
+import { askFastLane } from './ask-fast-lane';
 import { assertBodyWellFormed, registerJsonBodyParser } from './body-parser';
 import { failure } from './envelope';
 import { lazyValidator } from './lazy-validator';
@@ -68,11 +72,80 @@ function wireUri(request: FastifyRequest): string {
 
 type Factories = NonNullable<FastifySchemaControllerOptions['compilersFactory']>;
 
+export const UNEXPECTED = failure(
+  'internal-error',
+  'An unexpected error occurred; nothing was changed.',
+);
+
+/**
+ * The status and envelope of a failure, as the contract has them; null for an unexpected fault
+ * (a 500 that is logged). Console failures also name the field at fault, for the editor to mark;
+ * the openapi envelope stays as the contract has it.
+ */
+export function failureOf(
+  error: Partial<FastifyError> & Error,
+  isConsole: boolean,
+): { status: number; body: unknown } | null {
+  const fail = (code: string, message: string, field?: string) =>
+    isConsole && field ? { ...failure(code, message), data: { field } } : failure(code, message);
+  if (error instanceof ServiceError) {
+    return { status: error.status, body: fail(error.code, error.message, error.field) };
+  }
+  if (error.validation && error.validation.length > 0) {
+    const first = error.validation[0];
+    if (error.validationContext === 'querystring') {
+      return {
+        status: 400,
+        body: failure('invalid-paging', 'page and pageSize must be whole numbers.'),
+      };
+    }
+    const problem = describeValidationError(first as Parameters<typeof describeValidationError>[0]);
+    const code =
+      error.validationContext === 'body' &&
+      first?.keyword === 'maxItems' &&
+      first.instancePath === ''
+        ? 'batch-too-large'
+        : problem.code;
+    const message =
+      code === 'batch-too-large'
+        ? `A batch may hold at most ${LIMITS.rulesPerBatch} rules.`
+        : problem.message;
+    return { status: 400, body: fail(code, message, problem.field) };
+  }
+  if (error.statusCode === 413) {
+    return {
+      status: 413,
+      body: failure('body-too-large', 'The request body is larger than 10 MiB.'),
+    };
+  }
+  if (error.statusCode === 400) {
+    return {
+      status: 400,
+      body: failure('malformed-json', `The request could not be read: ${error.message}`),
+    };
+  }
+  return null;
+}
+
 export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   const ajv = createAjv();
   const validatorCompiler: FastifySchemaCompiler<AnySchema> = ({ schema }) =>
     lazyValidator(ajv, schema);
+  // Plain ask requests are answered before Fastify's pipeline (http/ask-fast-lane.ts); the
+  // server is made here as Fastify would make it, with that front.
+  let lane: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
   const app = Fastify({
+    serverFactory: (handler, opts: Record<string, unknown>) => {
+      const server = createServer((opts.http as ServerOptions | undefined) ?? {}, (req, res) => {
+        if (!lane?.(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = opts.keepAliveTimeout as number;
+      server.requestTimeout = opts.requestTimeout as number;
+      server.setTimeout(opts.connectionTimeout as number);
+      if ((opts.maxRequestsPerSocket as number) > 0)
+        server.maxRequestsPerSocket = opts.maxRequestsPerSocket as number;
+      return server;
+    },
     logger: false,
     bodyLimit: LIMITS.bodyBytesMax,
     return503OnClosing: false,
@@ -144,50 +217,18 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    // Console failures also name the field at fault, for the editor to mark; the openapi
-    // envelope stays as the contract has it.
-    const isConsole = request.routeOptions.config.console === true;
-    const fail = (code: string, message: string, field?: string) =>
-      isConsole && field ? { ...failure(code, message), data: { field } } : failure(code, message);
-    if (error instanceof ServiceError) {
-      return reply.status(error.status).send(fail(error.code, error.message, error.field));
-    }
-    if (error.validation && error.validation.length > 0) {
-      const first = error.validation[0];
-      if (error.validationContext === 'querystring') {
-        return reply
-          .status(400)
-          .send(failure('invalid-paging', 'page and pageSize must be whole numbers.'));
-      }
-      const problem = describeValidationError(
-        first as Parameters<typeof describeValidationError>[0],
-      );
-      const code =
-        error.validationContext === 'body' &&
-        first?.keyword === 'maxItems' &&
-        first.instancePath === ''
-          ? 'batch-too-large'
-          : problem.code;
-      const message =
-        code === 'batch-too-large'
-          ? `A batch may hold at most ${LIMITS.rulesPerBatch} rules.`
-          : problem.message;
-      return reply.status(400).send(fail(code, message, problem.field));
-    }
-    if (error.statusCode === 413) {
-      return reply
-        .status(413)
-        .send(failure('body-too-large', 'The request body is larger than 10 MiB.'));
-    }
-    if (error.statusCode === 400) {
-      return reply
-        .status(400)
-        .send(failure('malformed-json', `The request could not be read: ${error.message}`));
-    }
+    const known = failureOf(error, request.routeOptions.config.console === true);
+    if (known) return reply.status(known.status).send(known.body);
     deps.ctx.logger.error(`unexpected fault on ${request.method} ${wireUri(request)}`, error);
-    return reply
-      .status(500)
-      .send(failure('internal-error', 'An unexpected error occurred; nothing was changed.'));
+    return reply.status(500).send(UNEXPECTED);
+  });
+
+  lane = askFastLane({
+    ctx: deps.ctx,
+    verifier: deps.verifier,
+    validateBody: lazyValidator(ajv, AskBody),
+    failureOf: (error) => failureOf(error, false),
+    unexpected: UNEXPECTED,
   });
 
   registerTenantRoutes(app, deps.ctx);

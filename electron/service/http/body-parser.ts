@@ -19,24 +19,26 @@ function isMalformed(body: unknown): body is MalformedBody {
   return typeof body === 'object' && body !== null && MALFORMED in body;
 }
 
+/**
+ * A request body as the routes see it: undefined when empty (routes that need a body say so
+ * through their schema), the parsed JSON, or a marker of malformed JSON raised after
+ * authentication by `assertBodyWellFormed`.
+ */
+export function parseBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    // Drops __proto__ and constructor keys: the body never reaches an object merge, but
+    // nothing from a client should be able to reach a prototype either.
+    return sjson.parse(text, null, { protoAction: 'remove', constructorAction: 'remove' });
+  } catch (error) {
+    return { [MALFORMED]: `The request body is not valid JSON (${(error as Error).message}).` };
+  }
+}
+
 export function registerJsonBodyParser(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
   const parse: FastifyBodyParser<string> = (_request, text, done) => {
-    const body = String(text);
-    if (body.trim() === '') {
-      // No body at all: routes that need one say so through their schema ("must be an object").
-      done(null, undefined);
-      return;
-    }
-    try {
-      // Drops __proto__ and constructor keys: the body never reaches an object merge, but
-      // nothing from a client should be able to reach a prototype either.
-      done(null, sjson.parse(body, null, { protoAction: 'remove', constructorAction: 'remove' }));
-    } catch (error) {
-      done(null, {
-        [MALFORMED]: `The request body is not valid JSON (${(error as Error).message}).`,
-      });
-    }
+    done(null, parseBody(String(text)));
   };
   // The same parser twice: Fastify caches the parser it finds for a named type, but looks the
   // catch-all up again on every request (parsing the Content-Type header each time).
