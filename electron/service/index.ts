@@ -66,13 +66,15 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
   // index (tests, benchmarks) is always built from the database.
   const codec = options.createIndex ? null : { save: saveRobotIndex, load: loadRobotIndex };
   let savedIndexes: Promise<SavedIndexes> = Promise.resolve({ file: null });
-  const store = await Store.open({
+  let locked = false;
+  const opening = Store.open({
     dataDir: options.dataDir,
     logger,
     snapshotJournalBytes: options.snapshotJournalBytes,
     snapshotIdleMs: options.snapshotIdleMs,
     // Read alongside everything else the start does (the file is large: on libuv's threads).
     onLocked: () => {
+      locked = true;
       if (codec) {
         savedIndexes = readIndexFile(options.dataDir).then(
           (file) => ({ file }),
@@ -81,22 +83,23 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       }
     },
   });
+  // The directory is locked (or not) synchronously by Store.open; then the database opens while
+  // sql.js compiles its WebAssembly and the snapshot is read on other threads, and the main
+  // thread builds the HTTP app meanwhile. Its handlers reach the store only once it listens.
+  if (!locked) await opening;
+  opening.catch(() => {}); // awaited below: not an unhandled rejection in the meantime
   let app: FastifyInstance | undefined;
+  let store: Store | undefined;
   try {
     const credentials = loadCredentials(options.dataDir, options.env ?? process.env);
     const nonces = new NonceStore(LIMITS.nonceMemoryMs);
     nonces.restore(join(options.dataDir, NONCES_FILE), now());
-    if (store.recoveredFromUncleanStop) {
-      // The nonces used just before an unclean stop are unknown: refuse requests signed before
-      // now, so that none of them can be replayed.
-      nonces.notBefore = now();
-    }
     const robots = new RobotRegistry({
       createIndex: options.createIndex ?? createRobotIndex,
       codec,
       logger,
     });
-    const ctx: DomainContext = { store, robots, now, logger };
+    const ctx: DomainContext = { store: undefined as unknown as Store, robots, now, logger };
     const consoleToken = options.consoleToken ?? randomToken(32);
     let url = '';
     app = await buildHttpApp({
@@ -106,13 +109,21 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
     });
+    const db = await opening;
+    store = db;
+    ctx.store = db;
+    if (db.recoveredFromUncleanStop) {
+      // The nonces used just before an unclean stop are unknown: refuse requests signed before
+      // now, so that none of them can be replayed.
+      nonces.notBefore = now();
+    }
     // The index file speaks only for the state it was saved in: once read, it is set aside.
     const saved = await savedIndexes;
     const asideIndex = setAsideIndexFile(options.dataDir);
-    const loaded = robots.load(store, saved);
+    const loaded = robots.load(db, saved);
     // Still exact at stop if every robot came from it and nothing has been written since.
     const reusableAtSeq =
-      'file' in saved && saved.file && loaded.built === 0 && saved.file.seq === store.lastSeq
+      'file' in saved && saved.file && loaded.built === 0 && saved.file.seq === db.lastSeq
         ? saved.file.seq
         : null;
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
@@ -137,10 +148,10 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
           // are of the same seq. The indexes are saved last, once the database is closed, so
           // that the memory of their saving does not add to the database's; when nothing was
           // written since the start, the file they were opened from is simply put back.
-          const reuse = asideIndex !== null && reusableAtSeq === store.lastSeq;
+          const reuse = asideIndex !== null && reusableAtSeq === db.lastSeq;
           if (asideIndex !== null && !reuse) discardIndexFile(asideIndex);
-          const plan = reuse ? null : robots.planIndexSave(store);
-          await store.close({
+          const plan = reuse ? null : robots.planIndexSave(db);
+          await db.close({
             beforeRelease: () => {
               if (reuse) putBackIndexFile(options.dataDir, asideIndex);
               else robots.saveIndexes(plan, options.dataDir);
@@ -152,7 +163,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     };
   } catch (error) {
     await app?.close();
-    await store.close();
+    await (store ?? (await opening.catch(() => undefined)))?.close();
     throw error;
   }
 }
