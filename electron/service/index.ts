@@ -15,7 +15,7 @@ import { buildHttpApp } from './http/app';
 import { LIMITS } from './limits';
 import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
-import { createRobotIndex, loadRobotIndex, saveRobotIndex } from './matching/index';
+import { createRobotIndex, loadRobotIndex, writeRobotIndex } from './matching/index';
 import type { CreateRobotIndex } from './matching/types';
 import { Store } from './storage/database';
 import {
@@ -64,7 +64,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
   const now = options.now ?? Date.now;
   // The engine's indexes are saved on a clean stop and opened at the next start; a stand-in
   // index (tests, benchmarks) is always built from the database.
-  const codec = options.createIndex ? null : { save: saveRobotIndex, load: loadRobotIndex };
+  const codec = options.createIndex ? null : { write: writeRobotIndex, load: loadRobotIndex };
   let savedIndexes: Promise<SavedIndexes> = Promise.resolve({ file: null });
   let locked = false;
   const opening = Store.open({

@@ -31,7 +31,8 @@ export interface RobotEntry {
 
 /** How built indexes are saved and opened again (the engine's `saveRobotIndex`/`loadRobotIndex`). */
 export interface IndexCodec {
-  save(index: RobotIndex): Uint8Array;
+  /** Streams the index's bytes to `sink` (chunks valid only during the call). */
+  write(index: RobotIndex, sink: (chunk: Uint8Array) => void): number;
   /** Null: saved by an engine that indexes differently (rebuild). Throws on damaged bytes. */
   load(bytes: Uint8Array<ArrayBuffer>): RobotIndex | null;
 }
@@ -211,7 +212,7 @@ export class RobotRegistry {
         robotId: robot.robotId,
         rules: robot.index.size,
         maxSeq: maxRuleSeq(store, robot.tenantId, robot.robotId),
-        save: () => codec.save(robot.index),
+        write: (sink) => codec.write(robot.index, sink),
       });
     }
     return { seq: store.lastSeq, robots };

@@ -1,8 +1,13 @@
 /**
- * A minimal container for typed arrays plus a JSON header, used to save a built index and open it
- * again without re-tokenising every phrasing. Layout: "KBIX", u32 header length, the header
- * (UTF-8 JSON), zero padding to 8 bytes, then each array's bytes at an 8-byte-aligned offset, so
- * that reading creates views on the file's bytes instead of copying them.
+ * A minimal container for typed arrays, string tables and a small JSON header, used to save a
+ * built index and open it again without re-tokenising every phrasing. Layout: "KBIX", u32
+ * header length, the header (UTF-8 JSON), zero padding to 8 bytes, then each array's bytes at
+ * an 8-byte-aligned offset, so that reading creates views on the file's bytes instead of
+ * copying them. A string table is two arrays: the strings' UTF-8 bytes back to back and their
+ * offsets; a string is decoded when it is first asked for.
+ *
+ * Writing streams: the arrays' own memory is handed to the sink piece by piece, so saving a
+ * 100k-rule index needs little memory beyond the index itself.
  * @module
  */
 
@@ -10,6 +15,7 @@ const MAGIC = 0x5849424b; // "KBIX" little-endian
 
 type ArrayKind = 'i32' | 'u16' | 'u8' | 'f32' | 'f64';
 export type SnapshotArray = Int32Array | Uint16Array | Uint8Array | Float32Array | Float64Array;
+export type Sink = (chunk: Uint8Array) => void;
 
 interface ArrayEntry {
   kind: ArrayKind;
@@ -22,6 +28,20 @@ interface Header {
   arrays: Record<string, ArrayEntry>;
 }
 
+/** Something to write: its kind, element count, byte length, and how to emit its bytes. */
+interface Part {
+  name: string;
+  kind: ArrayKind;
+  length: number;
+  byteLength: number;
+  emit(sink: Sink): void;
+}
+
+const WIDTH: Record<ArrayKind, number> = { i32: 4, u16: 2, u8: 1, f32: 4, f64: 8 };
+const PADDING = new Uint8Array(8);
+/** Strings are encoded into blocks of this size before they go to the sink. */
+const BLOCK = 64 * 1024;
+
 function kindOf(array: SnapshotArray): ArrayKind {
   if (array instanceof Int32Array) return 'i32';
   if (array instanceof Uint16Array) return 'u16';
@@ -32,44 +52,144 @@ function kindOf(array: SnapshotArray): ArrayKind {
 
 const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
+/** Bytes of `text` in UTF-8 as TextEncoder writes it (a lone surrogate becomes U+FFFD). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i += 1;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 export class SnapshotWriter {
   private readonly values: Record<string, unknown> = {};
-  private readonly arrays: { name: string; array: SnapshotArray }[] = [];
+  private readonly parts: Part[] = [];
 
-  /** A JSON-serialisable value (strings, numbers, arrays of them). */
+  /** A small JSON-serialisable value (numbers, short lists). */
   value(name: string, value: unknown): void {
     this.values[name] = value;
   }
 
-  /** The first `length` elements of `array` (default: all). */
+  /** The first `length` elements of `array` (default: all), written from its own memory. */
   array(name: string, array: SnapshotArray, length = array.length): void {
-    this.arrays.push({ name, array: array.subarray(0, length) });
+    const view = array.subarray(0, length);
+    this.parts.push({
+      name,
+      kind: kindOf(view),
+      length: view.length,
+      byteLength: view.byteLength,
+      emit: (sink) => {
+        if (view.byteLength > 0)
+          sink(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+      },
+    });
   }
 
-  toBytes(): Uint8Array {
+  /** `count` strings, `get(i)` giving the i-th; read back with `SnapshotReader.strings`. */
+  strings(name: string, count: number, get: (i: number) => string): void {
+    const offsets = new Int32Array(count + 1);
+    for (let i = 0; i < count; i += 1) offsets[i + 1] = (offsets[i] ?? 0) + utf8Length(get(i));
+    const total = offsets[count] ?? 0;
+    this.array(`${name}.offsets`, offsets);
+    this.parts.push({
+      name: `${name}.utf8`,
+      kind: 'u8',
+      length: total,
+      byteLength: total,
+      emit: (sink) => encodeStrings(count, get, sink),
+    });
+  }
+
+  /** Streams the snapshot to `sink`; returns its length in bytes. */
+  write(sink: Sink): number {
     const entries: Record<string, ArrayEntry> = {};
     let offset = 0;
-    for (const { name, array } of this.arrays) {
-      entries[name] = { kind: kindOf(array), offset, length: array.length };
-      offset = align8(offset + array.byteLength);
+    for (const part of this.parts) {
+      entries[part.name] = { kind: part.kind, offset, length: part.length };
+      offset = align8(offset + part.byteLength);
     }
     const header = new TextEncoder().encode(
       JSON.stringify({ values: this.values, arrays: entries } satisfies Header),
     );
     const dataStart = align8(8 + header.length);
-    const bytes = new Uint8Array(dataStart + offset);
-    const view = new DataView(bytes.buffer);
+    const start = new Uint8Array(dataStart);
+    const view = new DataView(start.buffer);
     view.setUint32(0, MAGIC, true);
     view.setUint32(4, header.length, true);
-    bytes.set(header, 8);
-    for (const { name, array } of this.arrays) {
-      const entry = entries[name] as ArrayEntry;
-      bytes.set(
-        new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
-        dataStart + entry.offset,
-      );
+    start.set(header, 8);
+    sink(start);
+    let written = 0;
+    for (const part of this.parts) {
+      const entry = entries[part.name] as ArrayEntry;
+      if (written < entry.offset) sink(PADDING.subarray(0, entry.offset - written));
+      part.emit(sink);
+      written = entry.offset + part.byteLength;
+    }
+    if (written < offset) sink(PADDING.subarray(0, offset - written));
+    return dataStart + offset;
+  }
+
+  /** The whole snapshot in one buffer (tests and small indexes). */
+  toBytes(): Uint8Array {
+    const chunks: Uint8Array[] = [];
+    const length = this.write((chunk) => chunks.push(chunk.slice()));
+    const bytes = new Uint8Array(length);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.length;
     }
     return bytes;
+  }
+}
+
+function encodeStrings(count: number, get: (i: number) => string, sink: Sink): void {
+  const encoder = new TextEncoder();
+  const block = new Uint8Array(BLOCK);
+  let used = 0;
+  for (let i = 0; i < count; i += 1) {
+    const text = get(i);
+    // Three bytes per UTF-16 unit at most: a string that might not fit is flushed around.
+    if (used + text.length * 3 > BLOCK) {
+      if (used > 0) sink(block.slice(0, used));
+      used = 0;
+      if (text.length * 3 > BLOCK) {
+        sink(encoder.encode(text));
+        continue;
+      }
+    }
+    used += encoder.encodeInto(text, block.subarray(used)).written;
+  }
+  if (used > 0) sink(block.slice(0, used));
+}
+
+/** Strings saved by `SnapshotWriter.strings`, decoded one by one when asked for. */
+export class StringTable {
+  private static readonly decoder = new TextDecoder();
+
+  constructor(
+    private readonly utf8: Uint8Array,
+    private readonly offsets: Int32Array,
+  ) {}
+
+  get length(): number {
+    return this.offsets.length - 1;
+  }
+
+  get(i: number): string {
+    const from = this.offsets[i] ?? 0;
+    const to = this.offsets[i + 1] ?? from;
+    return from === to ? '' : StringTable.decoder.decode(this.utf8.subarray(from, to));
   }
 }
 
@@ -101,8 +221,7 @@ export class SnapshotReader {
     const entry = this.header.arrays[name];
     if (entry === undefined || entry.kind !== kind) throw new Error(`snapshot has no ${name}`);
     const start = this.bytes.byteOffset + this.dataStart + entry.offset;
-    const width = { i32: 4, u16: 2, u8: 1, f32: 4, f64: 8 }[kind];
-    if (this.dataStart + entry.offset + entry.length * width > this.bytes.length) {
+    if (this.dataStart + entry.offset + entry.length * WIDTH[kind] > this.bytes.length) {
       throw new Error(`truncated snapshot array ${name}`);
     }
     return { start, length: entry.length };
@@ -133,5 +252,16 @@ export class SnapshotReader {
   f64(name: string): Float64Array<ArrayBuffer> {
     const { start, length } = this.entry(name, 'f64');
     return new Float64Array(this.buffer, start, length);
+  }
+
+  strings(name: string): StringTable {
+    const offsets = this.i32(`${name}.offsets`);
+    const utf8 = this.u8(`${name}.utf8`);
+    for (let i = 1; i < offsets.length; i += 1) {
+      if ((offsets[i] ?? 0) < (offsets[i - 1] ?? 0)) throw new Error(`bad string table ${name}`);
+    }
+    if ((offsets[offsets.length - 1] ?? 0) > utf8.length)
+      throw new Error(`bad string table ${name}`);
+    return new StringTable(utf8, offsets);
   }
 }

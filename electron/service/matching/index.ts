@@ -49,7 +49,7 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
  * Bump when what the index stores changes meaning (weights, term kinds). Changes to
  * normalisation or tokenisation are caught without a bump by `behaviourFingerprint`.
  */
-const SNAPSHOT_FORMAT = 2;
+const SNAPSHOT_FORMAT = 3;
 const FINGERPRINT_PROBES = [
   'How do I TRANSFER money to my friends’ accounts? I can’t!',
   '怎麼辦理開戶？资料库、天气的预报 😀',
@@ -81,14 +81,14 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     this.scorer = new Scorer(this.store);
   }
 
-  /** The whole index as bytes, to be opened by `loadRobotIndex` instead of re-indexing. */
-  save(): Uint8Array {
+  /** The index, to be opened by `loadRobotIndex` instead of re-indexing. */
+  snapshot(): SnapshotWriter {
     const writer = new SnapshotWriter();
     writer.value('format', SNAPSHOT_FORMAT);
     writer.value('fingerprint', behaviourFingerprint());
     writer.value('synonyms', this.synonymGroups);
     this.store.save(writer);
-    return writer.toBytes();
+    return writer;
   }
 
   static load(bytes: Uint8Array<ArrayBuffer>): MatchingIndex | null {
@@ -186,7 +186,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
       const score = Math.min(ceiling, calibrated);
       ceiling = score;
       return {
-        ruleId: this.store.ruleIds[rule.slot] ?? '',
+        ruleId: this.store.ruleIdAt(rule.slot) ?? '',
         question: this.store.phrasingText(rule.phrasing),
         score,
         parts: {
@@ -208,10 +208,23 @@ export function createRobotIndex(options: RobotIndexOptions = {}): SynonymAwareR
   return new MatchingIndex(options);
 }
 
+function matchingIndex(index: RobotIndex): MatchingIndex {
+  if (!(index instanceof MatchingIndex)) throw new Error('not an index of this engine');
+  return index;
+}
+
 /** The bytes of an index made by `createRobotIndex` (for `loadRobotIndex`). */
 export function saveRobotIndex(index: RobotIndex): Uint8Array {
-  if (!(index instanceof MatchingIndex)) throw new Error('not an index of this engine');
-  return index.save();
+  return matchingIndex(index).snapshot().toBytes();
+}
+
+/**
+ * Streams the bytes `saveRobotIndex` would return to `sink`, piece by piece (mostly views on
+ * the index's own arrays, valid only during the call): saving needs little extra memory.
+ * Returns the length written.
+ */
+export function writeRobotIndex(index: RobotIndex, sink: (chunk: Uint8Array) => void): number {
+  return matchingIndex(index).snapshot().write(sink);
 }
 
 /**

@@ -10,6 +10,7 @@ import { normalizeText } from './normalize';
 import { ensureCapacity } from './typed-arrays';
 import type { MatchableRule } from './types';
 import type { SnapshotReader, SnapshotWriter } from './binary-snapshot';
+import { SlotValues } from './slot-values';
 import { Vocabulary } from './vocabulary';
 
 /**
@@ -24,12 +25,6 @@ const DEAD = -1;
 /** Joins a rule's questions in a saved index. */
 const QUESTION_SEPARATOR = '\u0000';
 
-/** Whether joining and splitting gives the same questions back (else they are saved as a list). */
-function packable(questions: readonly string[]): boolean {
-  return (
-    questions.length > 0 && questions.every((q) => q.length > 0 && !q.includes(QUESTION_SEPARATOR))
-  );
-}
 // Compaction rewrites everything live, so it waits until tombstones are a real share of the data.
 const COMPACT_MIN_DEAD = 4096;
 const COMPACT_DEAD_SHARE = 0.3;
@@ -54,12 +49,17 @@ export class RuleStore {
     readonly vocab: Vocabulary = new Vocabulary(),
   ) {}
 
-  private readonly slotsById = new Map<string, number>();
-  private readonly freeSlots: number[] = [];
-  ruleIds: (string | undefined)[] = [];
-  ruleNames: string[] = [];
-  /** A rule's questions, or (after opening a saved index) them joined by QUESTION_SEPARATOR. */
-  private ruleQuestions: (readonly string[] | string)[] = [];
+  /** Slot of each rule id; built on first need after opening a saved index. */
+  private slotsById: Map<string, number> | null = new Map();
+  private freeSlots: number[] = [];
+  /** Slots ever used (live or free). */
+  slotCount = 0;
+  /** 1 for a slot holding a rule. */
+  private ruleLive = new Uint8Array(64);
+  private ruleIds = new SlotValues<string>('');
+  private ruleNames = new SlotValues<string>('');
+  /** A rule's questions, or (opened from a saved index) them joined by QUESTION_SEPARATOR. */
+  private ruleQuestions = new SlotValues<readonly string[]>([]);
   ruleActive = new Uint8Array(64);
   /** Effective window; NaN means open on that side. */
   ruleBegin = new Float64Array(64);
@@ -111,7 +111,27 @@ export class RuleStore {
   }
 
   slotOf(ruleId: string): number | undefined {
-    return this.slotsById.get(ruleId);
+    return this.slotIndex().get(ruleId);
+  }
+
+  private slotIndex(): Map<string, number> {
+    if (this.slotsById === null) {
+      const index = new Map<string, number>();
+      for (let slot = 0; slot < this.slotCount; slot += 1) {
+        if (this.ruleLive[slot] === 1) index.set(this.ruleIds.get(slot) as string, slot);
+      }
+      this.slotsById = index;
+    }
+    return this.slotsById;
+  }
+
+  isLive(slot: number): boolean {
+    return this.ruleLive[slot] === 1;
+  }
+
+  /** The id of the rule in a slot (undefined for a free slot). */
+  ruleIdAt(slot: number): string | undefined {
+    return this.ruleLive[slot] === 1 ? (this.ruleIds.get(slot) as string) : undefined;
   }
 
   isEligible(slot: number, nowMs: number): boolean {
@@ -128,8 +148,8 @@ export class RuleStore {
   eligibilityWindow(nowMs: number): { after: number; before: number } {
     if (this.boundariesGeneration !== this.generation) {
       const times: number[] = [];
-      for (let slot = 0; slot < this.ruleIds.length; slot += 1) {
-        if (this.ruleIds[slot] === undefined) continue;
+      for (let slot = 0; slot < this.slotCount; slot += 1) {
+        if (this.ruleLive[slot] !== 1) continue;
         const begin = this.ruleBegin[slot] ?? Number.NaN;
         const end = this.ruleEnd[slot] ?? Number.NaN;
         if (!Number.isNaN(begin)) times.push(begin);
@@ -157,24 +177,27 @@ export class RuleStore {
     const slot = this.phrasingRule[phrasing] ?? DEAD;
     if (slot === DEAD) return '';
     const source = this.phrasingSource[phrasing] ?? 0;
-    if (source === NAME_SOURCE) return this.ruleNames[slot] ?? '';
+    if (source === NAME_SOURCE) return this.ruleNames.get(slot) as string;
     return this.questionsOf(slot)[source] ?? '';
   }
 
   upsert(rule: MatchableRule): void {
     this.generation += 1;
-    let slot = this.slotsById.get(rule.ruleId);
+    const slots = this.slotIndex();
+    let slot = slots.get(rule.ruleId);
     if (slot === undefined) {
-      slot = this.freeSlots.pop() ?? this.ruleIds.length;
-      this.slotsById.set(rule.ruleId, slot);
+      slot = this.freeSlots.pop() ?? this.slotCount;
+      this.slotCount = Math.max(this.slotCount, slot + 1);
+      slots.set(rule.ruleId, slot);
       this.liveRules += 1;
       this.growRules(slot + 1);
+      this.ruleLive[slot] = 1;
     } else {
       this.retire(slot);
     }
-    this.ruleIds[slot] = rule.ruleId;
-    this.ruleNames[slot] = rule.ruleName;
-    this.ruleQuestions[slot] = rule.questions;
+    this.ruleIds.set(slot, rule.ruleId);
+    this.ruleNames.set(slot, rule.ruleName);
+    this.ruleQuestions.set(slot, rule.questions);
     this.ruleActive[slot] = rule.active ? 1 : 0;
     this.ruleBegin[slot] = rule.effectBeginMs ?? Number.NaN;
     this.ruleEnd[slot] = rule.effectEndMs ?? Number.NaN;
@@ -183,14 +206,16 @@ export class RuleStore {
   }
 
   remove(ruleId: string): void {
-    const slot = this.slotsById.get(ruleId);
+    const slots = this.slotIndex();
+    const slot = slots.get(ruleId);
     if (slot === undefined) return;
     this.generation += 1;
     this.retire(slot);
-    this.slotsById.delete(ruleId);
-    this.ruleIds[slot] = undefined;
-    this.ruleNames[slot] = '';
-    this.ruleQuestions[slot] = [];
+    slots.delete(ruleId);
+    this.ruleLive[slot] = 0;
+    this.ruleIds.set(slot, '');
+    this.ruleNames.set(slot, '');
+    this.ruleQuestions.set(slot, []);
     this.ruleActive[slot] = 0;
     this.freeSlots.push(slot);
     this.liveRules -= 1;
@@ -200,28 +225,28 @@ export class RuleStore {
   /** The rules held, rebuilt from the store (used to re-index under a new synonym table). */
   rules(): MatchableRule[] {
     const rules: MatchableRule[] = [];
-    this.ruleIds.forEach((ruleId, slot) => {
-      if (ruleId === undefined) return;
+    for (let slot = 0; slot < this.slotCount; slot += 1) {
+      if (this.ruleLive[slot] !== 1) continue;
       const begin = this.ruleBegin[slot] ?? Number.NaN;
       const end = this.ruleEnd[slot] ?? Number.NaN;
       rules.push({
-        ruleId,
-        ruleName: this.ruleNames[slot] ?? '',
+        ruleId: this.ruleIds.get(slot) as string,
+        ruleName: this.ruleNames.get(slot) as string,
         questions: this.questionsOf(slot),
         active: this.ruleActive[slot] === 1,
         effectBeginMs: Number.isNaN(begin) ? null : begin,
         effectEndMs: Number.isNaN(end) ? null : end,
       });
-    });
+    }
     return rules;
   }
 
   /** Saved indexes keep each rule's questions as one string, split on first use. */
   private questionsOf(slot: number): readonly string[] {
-    const questions = this.ruleQuestions[slot] ?? [];
+    const questions = this.ruleQuestions.get(slot);
     if (typeof questions !== 'string') return questions;
     const split = questions.length === 0 ? [] : questions.split(QUESTION_SEPARATOR);
-    this.ruleQuestions[slot] = split;
+    this.ruleQuestions.set(slot, split);
     return split;
   }
 
@@ -245,6 +270,7 @@ export class RuleStore {
   }
 
   private growRules(needed: number): void {
+    this.ruleLive = ensureCapacity(this.ruleLive, needed);
     this.ruleActive = ensureCapacity(this.ruleActive, needed);
     this.ruleBegin = ensureCapacity(this.ruleBegin, needed);
     this.ruleEnd = ensureCapacity(this.ruleEnd, needed);
@@ -419,8 +445,8 @@ export class RuleStore {
     this.vocab.clearPostings();
     let phrasing = 0;
     let forwardLength = 0;
-    for (let slot = 0; slot < this.ruleIds.length; slot += 1) {
-      if (this.ruleIds[slot] === undefined) continue;
+    for (let slot = 0; slot < this.slotCount; slot += 1) {
+      if (this.ruleLive[slot] !== 1) continue;
       const first = this.ruleFirstPhrasing[slot] ?? 0;
       const count = this.rulePhrasingCount[slot] ?? 0;
       this.ruleFirstPhrasing[slot] = phrasing;
@@ -446,29 +472,27 @@ export class RuleStore {
     this.phrasingTotal = phrasing;
     this.forwardLength = forwardLength;
     this.deadPhrasings = 0;
-    for (let slot = 0; slot < this.ruleIds.length; slot += 1) {
-      if (this.ruleIds[slot] !== undefined) this.indexRule(slot, 'repost');
+    for (let slot = 0; slot < this.slotCount; slot += 1) {
+      if (this.ruleLive[slot] === 1) this.indexRule(slot, 'repost');
     }
   }
 
   /** Writes the rules, phrasings and vocabulary (not the scratch space) to `writer`. */
   save(writer: SnapshotWriter): void {
-    const slots = this.ruleIds.length;
+    const slots = this.slotCount;
     const phrasings = this.phrasingTotal;
-    writer.value(
-      'rules.ids',
-      this.ruleIds.map((id) => id ?? null),
-    );
-    writer.value('rules.names', this.ruleNames);
-    writer.value(
-      'rules.questions',
-      this.ruleQuestions.map((questions) =>
-        typeof questions === 'string' || !packable(questions)
-          ? questions
-          : questions.join(QUESTION_SEPARATOR),
-      ),
-    );
-    writer.value('rules.free', this.freeSlots);
+    writer.strings('rules.ids', slots, (slot) => this.ruleIds.peek(slot) as string);
+    writer.strings('rules.names', slots, (slot) => this.ruleNames.peek(slot) as string);
+    writer.strings('rules.questions', slots, (slot) => {
+      const questions = this.ruleQuestions.peek(slot);
+      // Empty questions index nothing and an author's NUL cannot survive the join: both go.
+      return typeof questions === 'string'
+        ? questions
+        : questions
+            .filter((q) => q.length > 0 && !q.includes(QUESTION_SEPARATOR))
+            .join(QUESTION_SEPARATOR);
+    });
+    writer.array('rules.free', Int32Array.from(this.freeSlots));
     writer.value('rules.scalars', [
       this.liveRules,
       this.totalMassWords,
@@ -476,7 +500,9 @@ export class RuleStore {
       this.phrasingTotal,
       this.deadPhrasings,
       this.forwardLength,
+      slots,
     ]);
+    writer.array('rules.live', this.ruleLive, slots);
     writer.array('rules.active', this.ruleActive, slots);
     writer.array('rules.begin', this.ruleBegin, slots);
     writer.array('rules.end', this.ruleEnd, slots);
@@ -498,10 +524,11 @@ export class RuleStore {
 
   static load(reader: SnapshotReader, rewrite?: (text: string) => string): RuleStore {
     const store = new RuleStore(rewrite, Vocabulary.load(reader, 'vocab'));
-    store.ruleIds = reader.value<(string | null)[]>('rules.ids').map((id) => id ?? undefined);
-    store.ruleNames = reader.value<string[]>('rules.names');
-    store.ruleQuestions = reader.value<(string | string[])[]>('rules.questions');
-    store.freeSlots.push(...reader.value<number[]>('rules.free'));
+    store.ruleIds = new SlotValues<string>('', reader.strings('rules.ids'));
+    store.ruleNames = new SlotValues<string>('', reader.strings('rules.names'));
+    store.ruleQuestions = new SlotValues<readonly string[]>([], reader.strings('rules.questions'));
+    store.freeSlots = Array.from(reader.i32('rules.free'));
+    const scalars = reader.value<number[]>('rules.scalars');
     [
       store.liveRules,
       store.totalMassWords,
@@ -509,10 +536,10 @@ export class RuleStore {
       store.phrasingTotal,
       store.deadPhrasings,
       store.forwardLength,
-    ] = reader.value<number[]>('rules.scalars') as [number, number, number, number, number, number];
-    store.ruleIds.forEach((id, slot) => {
-      if (id !== undefined) store.slotsById.set(id, slot);
-    });
+      store.slotCount,
+    ] = scalars as [number, number, number, number, number, number, number];
+    store.slotsById = null;
+    store.ruleLive = reader.u8('rules.live');
     store.ruleActive = reader.u8('rules.active');
     store.ruleBegin = reader.f64('rules.begin');
     store.ruleEnd = reader.f64('rules.end');

@@ -290,7 +290,7 @@ export class Scorer {
   private shortlist(words: WeightedTerms, nowMs: number): number[] {
     const store = this.store;
     const vocab = store.vocab;
-    const slots = store.ruleIds.length;
+    const slots = store.slotCount;
     this.ruleScore = ensureCapacity(this.ruleScore, slots);
     this.ruleSeen = ensureCapacity(this.ruleSeen, slots);
     this.touched = ensureCapacity(this.touched, slots);
@@ -419,7 +419,7 @@ export class Scorer {
    */
   private refreshLogMass(): void {
     const store = this.store;
-    const slots = store.ruleIds.length;
+    const slots = store.slotCount;
     if (this.logMassGeneration === store.generation && this.ruleLogMass.length >= slots) return;
     this.ruleLogMass = ensureCapacity(this.ruleLogMass, slots);
     const smoothing = NB_ALPHA * Math.max(store.vocab.liveTerms, 1);
@@ -593,7 +593,7 @@ export class Scorer {
 
   private growNormCaches(): void {
     const store = this.store;
-    const slots = store.ruleIds.length;
+    const slots = store.slotCount;
     this.ruleNormStamp = ensureCapacity(this.ruleNormStamp, slots);
     this.ruleCentroidWordNorm = ensureCapacity(this.ruleCentroidWordNorm, slots);
     this.ruleCentroidGramNorm = ensureCapacity(this.ruleCentroidGramNorm, slots);

@@ -54,13 +54,13 @@ interface Header {
   }[];
 }
 
-/** A robot to save: `save()` is called once, when its turn to be written comes. */
+/** A robot to save: `write` streams its bytes once, when its turn to be written comes. */
 export interface RobotIndexToSave {
   tenantId: number;
   robotId: string;
   rules: number;
   maxSeq: number;
-  save(): Uint8Array;
+  write(sink: (chunk: Uint8Array) => void): void;
 }
 
 /**
@@ -77,18 +77,25 @@ export function writeIndexFile(
     write(MAGIC);
     let offset = MAGIC.length;
     for (const robot of robots) {
-      const bytes = robot.save();
-      write(bytes);
+      let length = 0;
+      let crc = 0;
+      robot.write((chunk) => {
+        // node's zlib.crc32 answers 0 for an empty view of an empty buffer, whatever the start.
+        if (chunk.length === 0) return;
+        write(chunk);
+        length += chunk.length;
+        crc = crc32(chunk, crc);
+      });
       header.robots.push({
         tenantId: robot.tenantId,
         robotId: robot.robotId,
         rules: robot.rules,
         maxSeq: robot.maxSeq,
         offset,
-        length: bytes.length,
-        crc: crc32(bytes),
+        length,
+        crc,
       });
-      offset += bytes.length;
+      offset += length;
       const padding = (8 - (offset % 8)) % 8;
       if (padding > 0) write(new Uint8Array(padding));
       offset += padding;

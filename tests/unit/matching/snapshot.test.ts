@@ -9,6 +9,7 @@ import {
   createRobotIndex,
   loadRobotIndex,
   saveRobotIndex,
+  writeRobotIndex,
 } from '../../../electron/service/matching/index';
 import { isNormalizationStable, normalizeText } from '../../../electron/service/matching/normalize';
 import { toSimplified } from '../../../electron/service/matching/to-simplified';
@@ -156,3 +157,33 @@ test('a saved index opens in another process, whatever Han text that process saw
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an index streamed in pieces is the same bytes, and texts in any script come back', () => {
+  const index = sample();
+  index.upsert(
+    rule('emoji', ['😀 表情 café', 'lone \ud800 surrogate', '', 'ok'], { ruleName: '名字 ✓' }),
+  );
+  const pieces: Uint8Array[] = [];
+  const length = writeRobotIndex(index, (chunk) => pieces.push(chunk.slice()));
+  const whole = saveRobotIndex(index);
+  assert.equal(length, whole.length);
+  assert.deepEqual(Buffer.concat(pieces), Buffer.from(whole));
+  const loaded = loadRobotIndex(copyAligned(whole));
+  assert.ok(loaded);
+  const decision = loaded.match('😀 表情 café', NOW, DEFAULT_MATCH_SETTINGS);
+  assert.equal(decision.kind, 'bestmatch');
+  if (decision.kind === 'bestmatch') {
+    assert.equal(decision.top.ruleId, 'emoji');
+    assert.equal(decision.top.question, '😀 表情 café');
+  }
+  // Ids of rules never asked about are read on the first write that needs them.
+  loaded.remove('emoji');
+  loaded.upsert(rule('r3', ['brand new words for r3']));
+  assert.equal(loaded.size, index.size - 1);
+  assert.equal(topOf(loaded, 'brand new words for r3'), 'r3');
+});
+
+function topOf(index: RobotIndex, question: string): string | undefined {
+  const decision = index.match(question, NOW, DEFAULT_MATCH_SETTINGS);
+  return decision.kind === 'bestmatch' ? decision.top.ruleId : undefined;
+}
