@@ -153,14 +153,12 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     // fuse.js (Bitap, ~0.1 ms per phrasing) on the closest phrasings of the two leading rules
     // only: a confidence signal for the answer about to be given, measured the same way for the
     // runner-up it must clearly beat.
-    const fuzzy = ranked
-      .slice(0, FUZZY_RULES)
-      .map((rule) =>
-        rule.exact
-          ? 0
-          : (fuzzySimilarities(key, [normalizeText(this.store.phrasingText(rule.phrasing))])[0] ??
-            0),
-      );
+    const fuzzyRules = ranked.slice(0, FUZZY_RULES).filter((rule) => !rule.exact);
+    const similarities = fuzzySimilarities(
+      key,
+      fuzzyRules.map((rule) => normalizeText(this.store.phrasingText(rule.phrasing))),
+    );
+    const fuzzy = ranked.map((rule) => similarities[fuzzyRules.indexOf(rule)] ?? 0);
     const bestRaw = leader?.raw ?? 0;
     const secondRaw = Math.max(scored[1]?.raw ?? baseline, baseline);
     // The rules' share of the ranking evidence: a softmax over the ranking scores of every
