@@ -68,6 +68,11 @@ export interface ConsoleRobotSettings {
   maxRecommend: number;
   recommendText: string;
   fallbackText: string;
+  /**
+   * Groups of words or phrases that mean the same in this robot's knowledge base, e.g.
+   * [["充值", "充钱", "top up"]]: each is matched as the group's first member.
+   */
+  synonyms: string[][];
 }
 
 export interface ConsoleRobot {

@@ -15,6 +15,12 @@ export const LIMITS = {
   askQuestionMax: 200,
   robotNameMax: 50,
   categoryMax: 50,
+  /** A robot's synonyms: groups, members per group, characters per member. */
+  synonymGroupsMax: 500,
+  synonymMembersMax: 20,
+  synonymMax: 50,
+  /** Rules in a RECOMMEND answer at most: the length of the matcher's explanation list. */
+  recommendMax: 10,
   pageSizeDefault: 20,
   pageSizeMax: 1000,
   /** 10 MiB: the largest legal batch of 1000 rules fits under it. */

@@ -14,8 +14,8 @@ import type { CreateRobotIndex, MatchableRule, RobotIndex } from '../matching/ty
 import type { Store } from '../storage/database';
 import { INDEX_FILE, writeIndexFile } from '../storage/index-file';
 import type { IndexFile, RobotIndexToSave } from '../storage/index-file';
-import { parseRobotSettings } from './robot-settings';
-import type { RobotSettings } from './robot-settings';
+import { DEFAULT_ROBOT_SETTINGS, parseStoredSettings } from './robot-settings';
+import type { RobotSettings, SynonymGroups } from './robot-settings';
 import type { RuleOrder } from './rule-order';
 import { ruleRowToMatchable } from './rule-rows';
 import type { RuleRow } from './rule-rows';
@@ -25,7 +25,10 @@ export interface RobotEntry {
   robotId: string;
   name: string;
   secret: string;
+  /** The settings in force (defaults for keys the robot never set). */
   settings: RobotSettings;
+  /** The keys the robot has set, as stored. */
+  storedSettings: Partial<RobotSettings>;
   index: RobotIndex;
 }
 
@@ -53,6 +56,9 @@ export interface IndexSavePlan {
 export type SavedIndexes = { file: IndexFile | null } | { error: Error };
 
 const key = (tenantId: number, robotId: string) => `${tenantId}/${robotId}`;
+
+const sameGroups = (a: SynonymGroups, b: SynonymGroups): boolean =>
+  JSON.stringify(a) === JSON.stringify(b);
 
 /** Answers of recently answered rules kept in memory (by count and by total characters). */
 const ANSWER_CACHE_RULES = 2048;
@@ -187,7 +193,10 @@ export class RobotRegistry {
         );
         continue;
       }
-      (this.robots.get(k) as RobotEntry).index = index;
+      const robot = this.robots.get(k) as RobotEntry;
+      robot.index = index;
+      // Saved with the synonyms of its time; a robot whose synonyms changed since is re-indexed.
+      this.applySynonyms(robot);
       opened.add(k);
     }
     return opened;
@@ -250,16 +259,27 @@ export class RobotRegistry {
     settingsJson: string,
   ): RobotEntry {
     const existing = this.get(tenantId, robotId);
+    const storedSettings = parseStoredSettings(settingsJson);
     const entry: RobotEntry = {
       tenantId,
       robotId,
       name,
       secret,
-      settings: parseRobotSettings(settingsJson),
+      settings: { ...DEFAULT_ROBOT_SETTINGS, ...storedSettings },
+      storedSettings,
       index: existing?.index ?? this.createIndex(),
     };
     this.robots.set(key(tenantId, robotId), entry);
+    this.applySynonyms(entry);
     return entry;
+  }
+
+  /** Gives the robot's index the robot's synonyms if it has others (this re-indexes it). */
+  private applySynonyms(robot: RobotEntry): void {
+    const { index } = robot;
+    if (!index.setSynonyms || sameGroups(index.synonyms ?? [], robot.settings.synonyms)) return;
+    const groups = robot.settings.synonyms;
+    this.updateIndex(robot, (target) => target.setSynonyms?.(groups));
   }
 
   /**

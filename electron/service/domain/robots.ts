@@ -10,6 +10,7 @@ import type { Tx } from '../storage/database';
 import type { DomainContext } from './context';
 import { assertTenantExists } from './tenant-lookup';
 import type { RobotEntry } from './robot-registry';
+import { DEFAULT_ROBOT_SETTINGS } from './robot-settings';
 import type { RobotSettings } from './robot-settings';
 
 export const DEFAULT_ROBOT_ID = 'default';
@@ -75,14 +76,18 @@ export interface RobotChanges {
   settings?: Partial<RobotSettings>;
 }
 
-/** Renames a robot and/or changes its answer settings (merged over the stored ones). */
+/**
+ * Renames a robot and/or changes its answer settings (merged over the ones it had set; keys it
+ * never set keep following the defaults). New synonyms re-index the robot's rules.
+ */
 export function patchRobot(
   ctx: DomainContext,
   robot: RobotEntry,
   changes: RobotChanges,
 ): RobotEntry {
   const name = changes.name ?? robot.name;
-  const settings = { ...robot.settings, ...changes.settings };
+  const stored = { ...robot.storedSettings, ...changes.settings };
+  const settings = { ...DEFAULT_ROBOT_SETTINGS, ...stored };
   if (settings.recommendThreshold > settings.bestmatchThreshold) {
     throw new ServiceError(
       'invalid-field',
@@ -90,7 +95,7 @@ export function patchRobot(
       'settings.recommendThreshold',
     );
   }
-  const settingsJson = JSON.stringify(settings);
+  const settingsJson = JSON.stringify(stored);
   ctx.store.write((tx) =>
     tx.run('UPDATE robots SET name = ?, settings = ? WHERE tenant_id = ? AND robot_id = ?', [
       name,
@@ -117,6 +122,6 @@ export function rotateRobotSecret(ctx: DomainContext, robot: RobotEntry): RobotE
     robot.robotId,
     robot.name,
     secret,
-    JSON.stringify(robot.settings),
+    JSON.stringify(robot.storedSettings),
   );
 }

@@ -14,7 +14,7 @@ export function toConsoleRobot(robot: RobotEntry): ConsoleRobot {
     name: robot.name,
     robotSecret: robot.secret,
     ruleCount: robot.index.size,
-    settings: { ...robot.settings },
+    settings: { ...robot.settings, synonyms: robot.settings.synonyms.map((group) => [...group]) },
   };
 }
 

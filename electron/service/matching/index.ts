@@ -68,7 +68,7 @@ function behaviourFingerprint(): string {
 }
 
 class MatchingIndex implements SynonymAwareRobotIndex {
-  private synonyms: SynonymTable;
+  private synonymTable: SynonymTable;
   private store: RuleStore;
   private scorer: Scorer;
   private synonymGroups: readonly (readonly string[])[];
@@ -76,7 +76,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
 
   constructor(options: RobotIndexOptions, store?: RuleStore) {
     this.synonymGroups = options.synonyms ?? [];
-    this.synonyms = new SynonymTable(this.synonymGroups);
+    this.synonymTable = new SynonymTable(this.synonymGroups);
     this.store = store ?? this.newStore();
     this.scorer = new Scorer(this.store);
   }
@@ -102,12 +102,16 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   }
 
   private newStore(): RuleStore {
-    const synonyms = this.synonyms;
+    const synonyms = this.synonymTable;
     return synonyms.isEmpty ? new RuleStore() : new RuleStore((text) => synonyms.rewrite(text));
   }
 
   get size(): number {
     return this.store.size;
+  }
+
+  get synonyms(): readonly (readonly string[])[] {
+    return this.synonymGroups;
   }
 
   upsert(rule: MatchableRule): void {
@@ -121,7 +125,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   setSynonyms(groups: readonly (readonly string[])[]): void {
     const rules = this.store.rules();
     this.synonymGroups = groups;
-    this.synonyms = new SynonymTable(groups);
+    this.synonymTable = new SynonymTable(groups);
     // Synonyms change every rule's terms, so this is the one write that rebuilds.
     this.store = this.newStore();
     this.scorer = new Scorer(this.store);
@@ -133,7 +137,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     const generation = this.store.generation;
     let candidates = this.recent.get(question, generation, nowMs);
     if (candidates === undefined) {
-      const text = this.synonyms.isEmpty ? question : this.synonyms.rewrite(question);
+      const text = this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question);
       candidates = this.explain(normalizeText(question), this.scorer.score(text, nowMs));
       this.recent.set(question, candidates, generation, this.store.eligibilityWindow(nowMs));
     }

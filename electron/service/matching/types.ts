@@ -57,6 +57,10 @@ export interface RobotIndex {
    * scores exactly 1.
    */
   match(question: string, nowMs: number, settings: MatchSettings): MatchDecision;
+  /** The synonym groups in use (engines without synonyms leave both members out). */
+  readonly synonyms?: readonly (readonly string[])[];
+  /** Replaces the synonym groups; every rule is re-indexed with them. */
+  setSynonyms?(groups: readonly (readonly string[])[]): void;
 }
 
 export type CreateRobotIndex = () => RobotIndex;
