@@ -9,8 +9,9 @@ import Fuse from 'fuse.js';
 const OPTIONS = {
   includeScore: true,
   ignoreLocation: true,
-  // Accept weak matches too: the score is a feature, not a filter.
-  threshold: 0.8,
+  // Weak matches are a feature too, down to the noise floor of calibrate.ts (similarity 0.3):
+  // a looser threshold only makes Bitap try more error counts for nothing.
+  threshold: 0.7,
   isCaseSensitive: true,
   shouldSort: false,
 } as const;
