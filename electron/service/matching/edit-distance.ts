@@ -34,7 +34,10 @@ export function boundedEditDistance(a: string, b: string, limit: number): number
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > limit) return limit + 1;
-    [prevPrev, prev, current] = [prev, current, prevPrev];
+    const recycled = prevPrev;
+    prevPrev = prev;
+    prev = current;
+    current = recycled;
   }
   return prev[b.length] ?? limit + 1;
 }

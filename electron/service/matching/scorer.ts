@@ -126,6 +126,9 @@ export class Scorer {
   private phrasingGramNorm = new Float64Array(0);
   private unreadShare = new Float64Array(16);
   private touched = new Int32Array(0);
+  /** Per-question-term evidence of the rule being rescored (reused: rescoring runs per rule). */
+  private nbWords = new Float64Array(16);
+  private nbGrams = new Float64Array(16);
   private readonly idf = new IdfTable();
 
   /**
@@ -506,8 +509,10 @@ export class Scorer {
     this.ensureNorms(slot);
     const termPos = this.termPos;
     const gramPos = this.gramPos;
-    const nbWords = new Float64Array(words.ids.length);
-    const nbGrams = new Float64Array(grams.ids.length);
+    if (this.nbWords.length < words.ids.length) this.nbWords = new Float64Array(words.ids.length);
+    if (this.nbGrams.length < grams.ids.length) this.nbGrams = new Float64Array(grams.ids.length);
+    const nbWords = this.nbWords.fill(0, 0, words.ids.length);
+    const nbGrams = this.nbGrams.fill(0, 0, grams.ids.length);
     const forward = store.forward;
     const first = store.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (store.rulePhrasingCount[slot] ?? 0);
@@ -561,14 +566,17 @@ export class Scorer {
 
     let nb = 0;
     let covered = 0;
-    words.weights.forEach((w, i) => {
+    for (let i = 0; i < words.weights.length; i += 1) {
+      const w = words.weights[i] ?? 0;
       const a = nbWords[i] ?? 0;
       nb += w * Math.log1p(a / NB_ALPHA);
       if (a > 0) covered += w * w;
-    });
+    }
     nb -= words.total * this.logMass(slot);
     let nbG = 0;
-    grams.weights.forEach((w, i) => (nbG += w * Math.log1p((nbGrams[i] ?? 0) / NB_ALPHA)));
+    for (let i = 0; i < grams.weights.length; i += 1) {
+      nbG += (grams.weights[i] ?? 0) * Math.log1p((nbGrams[i] ?? 0) / NB_ALPHA);
+    }
     nbG -=
       grams.total *
       Math.log((store.ruleMassGrams[slot] ?? 0) + NB_ALPHA * Math.max(vocab.liveGrams, 1));
@@ -650,9 +658,14 @@ class TopK {
     return [...this.slots];
   }
 
+  // Plain temporaries: a destructuring swap allocates two arrays per call on this hot path.
   private swap(a: number, b: number): void {
-    [this.slots[a], this.slots[b]] = [this.slots[b] ?? 0, this.slots[a] ?? 0];
-    [this.values[a], this.values[b]] = [this.values[b] ?? 0, this.values[a] ?? 0];
+    const slot = this.slots[a] ?? 0;
+    this.slots[a] = this.slots[b] ?? 0;
+    this.slots[b] = slot;
+    const value = this.values[a] ?? 0;
+    this.values[a] = this.values[b] ?? 0;
+    this.values[b] = value;
   }
 
   private siftUp(index: number): void {
