@@ -118,3 +118,24 @@ export async function bareRps(
     child.kill('SIGKILL');
   }
 }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+
+/**
+ * The ask loads and the bare baseline in alternating rounds, each figure the median of its
+ * rounds: a burst of other work on the shared machine then moves one round, not a whole figure
+ * and with it the ratio.
+ */
+export async function alternatingRps(
+  loads: Record<string, (round: number) => Promise<number>>,
+  rounds: number,
+): Promise<Record<string, number>> {
+  const samples: Record<string, number[]> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, load] of Object.entries(loads))
+      (samples[name] ??= []).push(await load(round));
+  }
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, values]) => [name, median(values)]),
+  );
+}
