@@ -6,21 +6,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/service/matching/index';
-import type { MatchDecision, MatchableRule } from '../../../electron/service/matching/types';
+import type { MatchDecision } from '../../../electron/service/matching/types';
+import { matchableRule as rule } from '../../helpers/matchable-rule';
 
 const NOW = Date.UTC(2026, 10, 23, 12);
-
-function rule(ruleId: string, questions: string[], extra: Partial<MatchableRule> = {}) {
-  return {
-    ruleId,
-    ruleName: '条目',
-    questions,
-    active: true,
-    effectBeginMs: null,
-    effectEndMs: null,
-    ...extra,
-  } satisfies MatchableRule;
-}
 
 const topOf = (decision: MatchDecision) =>
   decision.kind === 'bestmatch' ? decision.top.ruleId : decision.kind;

@@ -8,25 +8,9 @@ import { test } from 'node:test';
 import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/service/matching/index';
 import { normalizeText } from '../../../electron/service/matching/normalize';
 import type { MatchDecision, MatchableRule } from '../../../electron/service/matching/types';
+import { matchableRule as rule } from '../../helpers/matchable-rule';
 
 const NOW = Date.UTC(2026, 10, 22);
-
-function rule(
-  ruleId: string,
-  questions: string[],
-  extra: Partial<MatchableRule> = {},
-): MatchableRule {
-  return {
-    ruleId,
-    // A neutral name: the matcher reads names as phrasings too.
-    ruleName: '条目',
-    questions,
-    active: true,
-    effectBeginMs: null,
-    effectEndMs: null,
-    ...extra,
-  };
-}
 
 function kb(rules: MatchableRule[]) {
   const index = createRobotIndex();

@@ -14,20 +14,12 @@ import {
 import { isNormalizationStable, normalizeText } from '../../../electron/service/matching/normalize';
 import { toSimplified } from '../../../electron/service/matching/to-simplified';
 import type { MatchableRule, RobotIndex } from '../../../electron/service/matching/types';
+import { matchableRule } from '../../helpers/matchable-rule';
 
 const NOW = Date.UTC(2026, 10, 22);
 
-function rule(ruleId: string, questions: string[], extra: Partial<MatchableRule> = {}) {
-  return {
-    ruleId,
-    ruleName: `规则 ${ruleId}`,
-    questions,
-    active: true,
-    effectBeginMs: null,
-    effectEndMs: null,
-    ...extra,
-  } satisfies MatchableRule;
-}
+const rule = (ruleId: string, questions: string[], extra: Partial<MatchableRule> = {}) =>
+  matchableRule(ruleId, questions, { ruleName: `规则 ${ruleId}`, ...extra });
 
 function sample(): RobotIndex {
   const index = createRobotIndex();
