@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   'user-not-found': 404,
   'username-taken': 409,
   'rule-name-taken': 409,
+  'rule-exists': 409,
   'body-too-large': 413,
   'internal-error': 500,
   'storage-failure': 500,

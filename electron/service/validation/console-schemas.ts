@@ -4,13 +4,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits';
-
-const text = (max: number, min = 1) =>
-  Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
-
-/** ISO 8601 date-time with an explicit offset (contract.md, "Times in rule fields"). */
-export const ISO_WITH_OFFSET =
-  '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,3})?)?(?:Z|[+-]\\d{2}:\\d{2})$';
+import { ISO_WITH_OFFSET } from './effective-window';
+import { decimal, text } from './schemas';
 
 const isoOrNull = Type.Union([Type.String({ pattern: ISO_WITH_OFFSET }), Type.Null()]);
 
@@ -84,8 +79,6 @@ export const RobotPatchBody = Type.Object({
 });
 
 export const TryBody = Type.Object({ question: text(LIMITS.askQuestionMax) });
-
-const decimal = Type.String({ pattern: '^(?:0|[1-9]\\d{0,8})$' });
 
 export const RuleQueryString = Type.Object({
   offset: Type.Optional(decimal),

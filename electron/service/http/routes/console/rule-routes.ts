@@ -44,7 +44,7 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
       );
     }
     return success(
-      queryRules(ctx, robotFromParams(ctx, request.params), {
+      await queryRules(ctx, await robotFromParams(ctx, request.params), {
         offset: Number(query.offset ?? 0),
         limit,
         ...(query.q !== undefined ? { q: query.q } : {}),
@@ -58,18 +58,20 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
 
   // Static paths are registered before `:ruleId` ones; the router prefers them anyway.
   app.get(`${RULES}/duplicates`, console, async (request) =>
-    success({ duplicates: duplicateQuestions(ctx, robotFromParams(ctx, request.params)) }),
+    success({
+      duplicates: await duplicateQuestions(ctx, await robotFromParams(ctx, request.params)),
+    }),
   );
 
   app.get(`${CONSOLE}/tenants/:tenantId/robots/:robotId/categories`, console, async (request) =>
-    success({ categories: listCategories(ctx, robotFromParams(ctx, request.params)) }),
+    success({ categories: await listCategories(ctx, await robotFromParams(ctx, request.params)) }),
   );
 
   app.post(`${RULES}/delete`, { ...console, schema: { body: RuleIdsBody } }, async (request) =>
     success(
-      deleteRules(
+      await deleteRules(
         ctx,
-        robotFromParams(ctx, request.params),
+        await robotFromParams(ctx, request.params),
         (request.body as Static<typeof RuleIdsBody>).ruleIds,
       ),
     ),
@@ -77,9 +79,9 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
 
   app.post(`${RULES}/restore`, { ...console, schema: { body: RestoreBody } }, async (request) =>
     success(
-      restoreRules(
+      await restoreRules(
         ctx,
-        robotFromParams(ctx, request.params),
+        await robotFromParams(ctx, request.params),
         (request.body as Static<typeof RestoreBody>).rules,
       ),
     ),
@@ -90,7 +92,9 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
     { ...console, schema: { body: SetActiveBody } },
     async (request) => {
       const { ruleIds, active } = request.body as Static<typeof SetActiveBody>;
-      return success(setRulesActive(ctx, robotFromParams(ctx, request.params), ruleIds, active));
+      return success(
+        await setRulesActive(ctx, await robotFromParams(ctx, request.params), ruleIds, active),
+      );
     },
   );
 
@@ -100,21 +104,21 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
     async (request) => {
       const { ruleIds, category } = request.body as Static<typeof SetCategoryBody>;
       return success(
-        setRulesCategory(ctx, robotFromParams(ctx, request.params), ruleIds, category),
+        await setRulesCategory(ctx, await robotFromParams(ctx, request.params), ruleIds, category),
       );
     },
   );
 
   app.get(`${RULES}/:ruleId`, console, async (request) => {
     const { ruleId } = request.params as { ruleId: string };
-    return success(getConsoleRule(ctx, robotFromParams(ctx, request.params), ruleId));
+    return success(await getConsoleRule(ctx, await robotFromParams(ctx, request.params), ruleId));
   });
 
   app.post(RULES, { ...console, schema: { body: RuleEditBody } }, async (request) =>
     success(
-      createRule(
+      await createRule(
         ctx,
-        robotFromParams(ctx, request.params),
+        await robotFromParams(ctx, request.params),
         request.body as Static<typeof RuleEditBody>,
       ),
     ),
@@ -126,7 +130,9 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
     async (request) => {
       const { ruleId } = request.params as { ruleId: string };
       const patch = request.body as Static<typeof RulePatchBody>;
-      return success(updateRule(ctx, robotFromParams(ctx, request.params), ruleId, patch));
+      return success(
+        await updateRule(ctx, await robotFromParams(ctx, request.params), ruleId, patch),
+      );
     },
   );
 }

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { CustomerCredentials } from '../../../auth/credentials';
 import type { DomainContext } from '../../../domain/context';
+import type { Robot } from '../../../domain/robot-directory';
 import { createRobot, patchRobot, requireRobot, rotateRobotSecret } from '../../../domain/robots';
 import { registerTenant } from '../../../domain/tenants';
 import { addUser, updateUser } from '../../../domain/users';
@@ -23,7 +24,7 @@ const ROBOT = `${TENANT}/robots/:robotId`;
 type TenantParams = { tenantId: string };
 type RobotParams = { tenantId: string; robotId: string };
 
-export function robotFromParams(ctx: DomainContext, params: unknown) {
+export function robotFromParams(ctx: DomainContext, params: unknown): Promise<Robot> {
   const { tenantId, robotId } = params as RobotParams;
   return requireRobot(ctx, parseTenantId(tenantId), robotId);
 }
@@ -37,7 +38,7 @@ export function registerWorkspaceRoutes(
   const console = { config: { console: true } };
 
   app.get(`${CONSOLE}/workspace`, console, async () =>
-    success(getWorkspace(ctx, credentials, baseUrl())),
+    success(await getWorkspace(ctx, credentials, baseUrl())),
   );
 
   app.post(
@@ -69,23 +70,24 @@ export function registerWorkspaceRoutes(
     { ...console, schema: { body: CreateRobotBody } },
     async (request) => {
       const { tenantId } = request.params as TenantParams;
-      const created = createRobot(
+      const created = await createRobot(
         ctx,
         parseTenantId(tenantId),
         (request.body as Static<typeof CreateRobotBody>).name,
       );
-      return success(toConsoleRobot(requireRobot(ctx, parseTenantId(tenantId), created.robotId)));
+      return success(toConsoleRobot(ctx, created));
     },
   );
 
   app.patch(ROBOT, { ...console, schema: { body: RobotPatchBody } }, async (request) => {
-    const robot = robotFromParams(ctx, request.params);
-    return success(
-      toConsoleRobot(patchRobot(ctx, robot, request.body as Static<typeof RobotPatchBody>)),
-    );
+    const robot = await robotFromParams(ctx, request.params);
+    const patched = await patchRobot(ctx, robot, request.body as Static<typeof RobotPatchBody>);
+    return success(toConsoleRobot(ctx, patched));
   });
 
   app.post(`${ROBOT}/rotate-secret`, console, async (request) =>
-    success(toConsoleRobot(rotateRobotSecret(ctx, robotFromParams(ctx, request.params)))),
+    success(
+      toConsoleRobot(ctx, await rotateRobotSecret(ctx, await robotFromParams(ctx, request.params))),
+    ),
   );
 }
