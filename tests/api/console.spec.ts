@@ -288,4 +288,34 @@ describe('console API (the editor’s routes)', () => {
     assert.equal(saved?.settings.fallbackText, '请联系人工客服。');
     assert.equal(saved?.robotSecret, robot.robotSecret);
   });
+
+  test('a bad query parameter is named in the answer; paging ones are invalid-paging', async () => {
+    const cases: [string, number, string, string][] = [
+      ['sort=bogus', 400, 'invalid-field', 'sort'],
+      ['dir=sideways', 400, 'invalid-field', 'dir'],
+      ['active=maybe', 400, 'invalid-field', 'active'],
+      ['limit=x', 400, 'invalid-paging', 'limit'],
+      ['offset=-1', 400, 'invalid-paging', 'offset'],
+    ];
+    for (const [query, status, code, field] of cases) {
+      const answer = await api.call<{ field: string }>('GET', `${R}/rules?${query}`);
+      assert.equal(answer.status, status, query);
+      assert.equal(answer.body.code, code, query);
+      assert.equal(answer.body.data.field, field, query);
+      assert.match(answer.body.msg ?? '', new RegExp(field), query);
+      assert.doesNotMatch(answer.body.msg ?? '', /page and pageSize/, query);
+    }
+  });
+
+  test('restoring a rule whose id exists is a conflict named as such', async () => {
+    const fresh = (await registerTenantWithRobot(h.client)).robot;
+    const FR = `/tenants/${fresh.tenantId}/robots/default`;
+    const [made] = (await fresh.importRules([ruleInput('已存在', ['已存在的规则'], '答')])).succeed;
+    const rule = await api.ok<ConsoleRule>('GET', `${FR}/rules/${made?.ruleId}`);
+    const again = await api.call('POST', `${FR}/rules/restore`, {
+      rules: [{ ...rule, ruleName: '另一个名字' }],
+    });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'rule-exists');
+  });
 });

@@ -6,26 +6,15 @@
  * @module
  */
 import type { RobotIndex } from '../matching/types';
+import type { RobotIndexToSave, SavedIndexFile } from '../saved-index';
 import type { DomainContext } from './context';
 import { robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
 import { applySynonyms } from './robot-synonyms';
 import { toMatchableRule } from './rule-views';
 
-/** One robot's index as saved at a stop. */
-export interface SavedRobotIndex {
-  tenantId: number;
-  robotId: string;
-  /** Rules in the index when it was saved. */
-  rules: number;
-  /** The robot's highest rule position when it was saved: a cheap check of the pairing. */
-  maxSeq: number;
-  bytes: Uint8Array<ArrayBuffer>;
-}
-
 /** What the host found: the saved indexes (at the store position they were saved at), or not. */
-export type SavedIndexes =
-  { file: { seq: number; robots: SavedRobotIndex[] } | null } | { error: Error };
+export type SavedIndexes = { file: SavedIndexFile | null } | { error: Error };
 
 /** How built indexes are saved and opened again (the engine's `saveRobotIndex`/`loadRobotIndex`). */
 export interface IndexCodec {
@@ -33,15 +22,6 @@ export interface IndexCodec {
   write(index: RobotIndex, sink: (chunk: Uint8Array) => void): number;
   /** Null: saved by an engine that indexes differently (rebuild). Throws on damaged bytes. */
   load(bytes: Uint8Array<ArrayBuffer>): RobotIndex | null;
-}
-
-/** A robot whose index is to be saved: `write` streams its bytes when its turn comes. */
-export interface RobotIndexToSave {
-  tenantId: number;
-  robotId: string;
-  rules: number;
-  maxSeq: number;
-  write(sink: (chunk: Uint8Array) => void): number;
 }
 
 export interface IndexSavePlan {

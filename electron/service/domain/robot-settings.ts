@@ -50,8 +50,3 @@ export function parseStoredSettings(json: string): Partial<RobotSettings> {
   }
   return settings as Partial<RobotSettings>;
 }
-
-/** A robot's settings in force: the stored ones over the defaults. */
-export function parseRobotSettings(json: string): RobotSettings {
-  return { ...DEFAULT_ROBOT_SETTINGS, ...parseStoredSettings(json) };
-}

@@ -37,18 +37,19 @@ export function toRuleListItem(rule: StoredRule): RuleListItem {
 }
 
 export function toRuleDetail(rule: StoredRule): RuleDetail {
+  const item = toRuleListItem(rule);
   // Field order as in the interface's single-rule response.
   return {
-    ruleId: rule.ruleId,
-    ruleName: rule.ruleName,
-    ruleCategoryId: rule.categoryId,
+    ruleId: item.ruleId,
+    ruleName: item.ruleName,
+    ruleCategoryId: item.ruleCategoryId,
     allowSimGen: rule.allowSimGen,
-    active: rule.active,
+    active: item.active,
     effectBeignDate: rule.effectBegin,
     effectEndDate: rule.effectEnd,
-    questions: rule.questions,
-    answer: rule.answer,
-    answerContentType: rule.answerContentType as AnswerContentType,
+    questions: item.questions,
+    answer: item.answer,
+    answerContentType: item.answerContentType,
   };
 }
 

@@ -30,8 +30,13 @@ export class RequestValidationError extends Error {
   }
 }
 
-/** Paging parameters of the list routes: a bad one is `invalid-paging`. */
-const PAGING = new Set(['page', 'pageSize', 'offset', 'limit']);
+/** Paging parameters of the list routes (a bad one is `invalid-paging`), with what they take. */
+const PAGING: Record<string, string> = {
+  page: 'a whole number (0 or more)',
+  offset: 'a whole number (0 or more)',
+  pageSize: `a whole number from 1 to ${LIMITS.pageSizeMax}`,
+  limit: `a whole number from 1 to ${LIMITS.pageSizeMax}`,
+};
 
 interface FrameworkError extends Error {
   statusCode?: number;
@@ -61,11 +66,9 @@ export function failureOf(error: FrameworkError, isConsole: boolean): Failure | 
   if (first) {
     if (error.validationContext === 'querystring') {
       const name = first.instancePath.slice(1);
-      if (PAGING.has(name)) {
-        return {
-          status: 400,
-          body: fail('invalid-paging', `${name} must be a whole number.`, name),
-        };
+      const paging = PAGING[name];
+      if (paging) {
+        return { status: 400, body: fail('invalid-paging', `${name} must be ${paging}.`, name) };
       }
       const problem = describeValidationError(first, 'the query');
       return { status: 400, body: fail('invalid-field', problem.message, problem.field) };

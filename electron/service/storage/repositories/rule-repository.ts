@@ -57,6 +57,21 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** The content columns, in the order of REINSERT_RULE and of the UPDATE. */
+function contentParams(rule: RuleContent): SqlParam[] {
+  return [
+    rule.ruleName,
+    rule.nameKey,
+    rule.categoryId,
+    rule.active ? 1 : 0,
+    sqlBool(rule.allowSimGen),
+    rule.effectBegin,
+    rule.effectEnd,
+    JSON.stringify(rule.questions),
+    rule.answer,
+  ];
+}
+
 function jsonRow(rule: NewRule): unknown[] {
   return [
     rule.ruleId,
@@ -165,15 +180,7 @@ export class SqlJsRuleRepository implements RuleRepository {
             rule.ruleId,
             robot.tenantId,
             robot.robotId,
-            rule.ruleName,
-            rule.nameKey,
-            rule.categoryId,
-            rule.active ? 1 : 0,
-            sqlBool(rule.allowSimGen),
-            rule.effectBegin,
-            rule.effectEnd,
-            JSON.stringify(rule.questions),
-            rule.answer,
+            ...contentParams(rule),
             rule.createdAt,
             now,
           ]);
@@ -203,21 +210,7 @@ export class SqlJsRuleRepository implements RuleRepository {
           `UPDATE rules SET rule_name = ?, name_key = ?, category_id = ?, active = ?, allow_sim_gen = ?,
             effect_begin = ?, effect_end = ?, questions = ?, answer = ?, updated_at = ?
            WHERE rule_id = ? AND ${OF_ROBOT}`,
-          [
-            content.ruleName,
-            content.nameKey,
-            content.categoryId,
-            content.active ? 1 : 0,
-            sqlBool(content.allowSimGen),
-            content.effectBegin,
-            content.effectEnd,
-            JSON.stringify(content.questions),
-            content.answer,
-            now,
-            ruleId,
-            robot.tenantId,
-            robot.robotId,
-          ],
+          [...contentParams(content), now, ruleId, robot.tenantId, robot.robotId],
         );
         return changed === 0 ? undefined : this.findIn(tx, robot, ruleId);
       }),
