@@ -33,7 +33,7 @@ export const ERROR_CODES = {
   'request-timeout': 408,
   'body-too-large': 413,
   'path-param-too-long': 414,
-  'unsupported-media-type': 415,
+  'bad-content-type': 415,
   'headers-too-large': 431,
   'internal-error': 500,
   'storage-failure': 500,

@@ -173,7 +173,7 @@ describe('framework refusals in the envelope', () => {
     });
   }
 
-  test('an invalid media type is a 415 unsupported-media-type, before authentication', async () => {
+  test('an invalid media type is a 415 bad-content-type, before authentication', async () => {
     const answer = await send(
       h.service.url,
       'POST',
@@ -184,7 +184,7 @@ describe('framework refusals in the envelope', () => {
       '{}',
     );
     assert.equal(answer.status, 415);
-    assert.equal(answer.body.code, 'unsupported-media-type');
+    assert.equal(answer.body.code, 'bad-content-type');
     assert.match(String(answer.body.msg), /send Content-Type: application\/json/);
   });
 
@@ -262,7 +262,7 @@ describe('framework refusals in the envelope', () => {
     const refusals = lines.filter((l) => l.level === 'warn' && l.message.startsWith('refused'));
     const codes = new Set(refusals.map((l) => /: \d{3} ([a-z-]+)/.exec(l.message)?.[1]));
     for (const code of [
-      'unsupported-media-type',
+      'bad-content-type',
       'malformed-url',
       'path-param-too-long',
       'headers-too-large',

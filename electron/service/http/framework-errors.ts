@@ -27,7 +27,7 @@ function refusal(code: ErrorCode, msg: string): FrameworkFailure {
 const BY_FASTIFY_CODE: Record<string, () => FrameworkFailure> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
     refusal(
-      'unsupported-media-type',
+      'bad-content-type',
       'The Content-Type header is not a valid media type: send Content-Type: application/json.',
     ),
   FST_ERR_CTP_BODY_TOO_LARGE: () =>
