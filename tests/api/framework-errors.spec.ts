@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { RobotClient } from '../../electron/client/openapi-client';
 import type { Logger } from '../../electron/service/logger';
+import { prng } from '../helpers/prng';
 import { registerTenantWithRobot, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';
 
@@ -73,18 +74,6 @@ function assertEnvelope(answer: Answer, what: string): void {
   if (answer.body.code === '0') return;
   assert.equal(typeof answer.body.msg, 'string', what);
   assert.equal(answer.body.data, null, what);
-}
-
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PIECES = [
@@ -190,7 +179,7 @@ describe('framework refusals in the envelope', () => {
 
   test('fuzzed Content-Types (seeded) on every body route: never a 5xx, always the envelope', async () => {
     const seed = Number(process.env.FUZZ_SEED ?? 20_251_122);
-    const next = random(seed);
+    const next = prng(seed);
     const payloads = ['{}', '', 'a=1&b=2', '{"userId":"u"', '[]', 'null', '\u0000'];
     for (let i = 0; i < 300; i++) {
       const routes = bodyRoutes();

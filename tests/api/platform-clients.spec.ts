@@ -44,15 +44,29 @@ function platformUrl(
   return `${h.service.url}${path}?${new URLSearchParams({ ...base, sign }).toString()}`;
 }
 
+/** A freshly signed URL of the robot's ask route, from the typed client. */
+function askUrl(robot: RobotClient): string {
+  return robot.client.signedUrl(`${robot.basePath}/robot/ask`, {
+    signMethod: 2,
+    robotSecret: robot.robotSecret,
+  });
+}
+
+/** A service with a tenant whose robot answers 我想退货. */
+async function serviceWithRule(): Promise<{ h: TestService; robot: RobotClient }> {
+  const h = await startTestService();
+  const { robot } = await registerTenantWithRobot(h.client);
+  await robot.importRules([ruleInput('退货', ['我想退货'], '七天内可无理由退货。')]);
+  return { h, robot };
+}
+
 const ASK = { userId: 'u1', question: '我想退货', channel: 'API', questionType: 'TEXT' };
 
 describe('fixed nonces: replay is keyed on the whole signature', () => {
   let h: TestService;
   let robot: RobotClient;
   before(async () => {
-    h = await startTestService();
-    ({ robot } = await registerTenantWithRobot(h.client));
-    await robot.importRules([ruleInput('退货', ['我想退货'], '七天内可无理由退货。')]);
+    ({ h, robot } = await serviceWithRule());
   });
   after(() => h.close());
 
@@ -124,9 +138,7 @@ describe('form-encoded bodies on the routes whose body is one flat object', () =
   let h: TestService;
   let robot: RobotClient;
   before(async () => {
-    h = await startTestService();
-    ({ robot } = await registerTenantWithRobot(h.client));
-    await robot.importRules([ruleInput('退货', ['我想退货'], '七天内可无理由退货。')]);
+    ({ h, robot } = await serviceWithRule());
   });
   after(() => h.close());
 
@@ -134,21 +146,12 @@ describe('form-encoded bodies on the routes whose body is one flat object', () =
 
   test('a form-encoded ask is answered, by the fast lane and by the route alike', async () => {
     const taken = fastLaneStats.taken;
-    const lane = await fetch(
-      robot.client.signedUrl(`${robot.basePath}/robot/ask`, {
-        signMethod: 2,
-        robotSecret: robot.robotSecret,
-      }),
-      { method: 'POST', body: form(ASK) },
-    );
+    const lane = await fetch(askUrl(robot), { method: 'POST', body: form(ASK) });
     const laneBody = (await lane.json()) as { code: string; data: { answer: string } };
     assert.equal(lane.status, 200, JSON.stringify(laneBody));
     assert.equal(laneBody.data.answer, '七天内可无理由退货。');
     assert.equal(fastLaneStats.taken - taken, 1);
-    const url = robot.client.signedUrl(`${robot.basePath}/robot/ask`, {
-      signMethod: 2,
-      robotSecret: robot.robotSecret,
-    });
+    const url = askUrl(robot);
     const injected = await h.service.app.inject({
       method: 'POST',
       url: url.slice(url.indexOf('/v1/')),
@@ -161,13 +164,11 @@ describe('form-encoded bodies on the routes whose body is one flat object', () =
 
   test('form fields are validated as their JSON form: same codes and messages', async () => {
     const send = async (body: string, contentType: string) => {
-      const response = await fetch(
-        robot.client.signedUrl(`${robot.basePath}/robot/ask`, {
-          signMethod: 2,
-          robotSecret: robot.robotSecret,
-        }),
-        { method: 'POST', headers: { 'content-type': contentType }, body },
-      );
+      const response = await fetch(askUrl(robot), {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body,
+      });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     };
     const fields = { userId: 'u1', question: 'x'.repeat(201), channel: 'WEB' };
@@ -208,17 +209,11 @@ describe('form-encoded bodies on the routes whose body is one flat object', () =
   });
 
   test('a field given twice is refused as a non-string, as JSON would refuse an array', async () => {
-    const response = await fetch(
-      robot.client.signedUrl(`${robot.basePath}/robot/ask`, {
-        signMethod: 2,
-        robotSecret: robot.robotSecret,
-      }),
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: `${form(ASK).toString()}&userId=u2`,
-      },
-    );
+    const response = await fetch(askUrl(robot), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${form(ASK).toString()}&userId=u2`,
+    });
     assert.equal(response.status, 400);
     const body = (await response.json()) as { code: string; msg: string };
     assert.equal(body.code, 'invalid-field');
@@ -226,17 +221,11 @@ describe('form-encoded bodies on the routes whose body is one flat object', () =
   });
 
   test('a JSON body labelled as a form (curl -d) is read as JSON', async () => {
-    const response = await fetch(
-      robot.client.signedUrl(`${robot.basePath}/robot/ask`, {
-        signMethod: 2,
-        robotSecret: robot.robotSecret,
-      }),
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: JSON.stringify(ASK),
-      },
-    );
+    const response = await fetch(askUrl(robot), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: JSON.stringify(ASK),
+    });
     assert.equal(response.status, 200);
   });
 
@@ -288,14 +277,13 @@ describe('CORS on the openapi routes, not on the console API', () => {
 
   test('answers of ask (both entrances), other routes and failures carry the header', async () => {
     const headers = { origin, 'content-type': 'application/json' };
-    const askUrl = () =>
-      robot.client.signedUrl(`${robot.basePath}/robot/ask`, {
-        signMethod: 2,
-        robotSecret: robot.robotSecret,
-      });
     const answers = [
-      await fetch(askUrl(), { method: 'POST', headers, body: JSON.stringify(ASK) }),
-      await fetch(`${askUrl()}&x=%41`, { method: 'POST', headers, body: JSON.stringify(ASK) }),
+      await fetch(askUrl(robot), { method: 'POST', headers, body: JSON.stringify(ASK) }),
+      await fetch(`${askUrl(robot)}&x=%41`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(ASK),
+      }),
       await fetch(`${h.service.url}${robot.basePath}/robot/ask`, { method: 'POST', headers }),
       await fetch(
         robot.client.signedUrl(`${robot.basePath}/kb/rules`, {
