@@ -12,6 +12,7 @@ import { AnswerCache } from './domain/answer-cache';
 import type { DomainContext } from './domain/context';
 import { RobotDirectory } from './domain/robot-directory';
 import { RobotIndexes } from './domain/robot-indexes';
+import { GRACE_MS, purgeExpired } from './domain/deletions';
 import { loadRobots, planIndexSave } from './domain/robot-loading';
 import type { IndexCodec, IndexSavePlan, SavedIndexes } from './domain/robot-loading';
 import { RuleOrders } from './domain/rule-order';
@@ -22,7 +23,7 @@ import type { CorsOrigins } from './http/cors';
 import { LIMITS } from './limits';
 import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
-import { createRobotIndex, loadRobotIndex, writeRobotIndex } from './matching/index';
+import { createRobotIndex, loadRobotIndex, normalizeText, writeRobotIndex } from './matching/index';
 import type { CreateRobotIndex } from './matching/types';
 import { EmbeddedStore } from './storage/embedded-store';
 import {
@@ -106,6 +107,8 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
   const opening = EmbeddedStore.open({
     dataDir: options.dataDir,
     logger,
+    // Rules are searched as the matcher reads text (case, width, Traditional/Simplified).
+    textKey: normalizeText,
     snapshotJournalBytes: options.snapshotJournalBytes,
     snapshotIdleMs: options.snapshotIdleMs,
     onLocked: () => {
@@ -162,6 +165,17 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
         'signature debugging is on: wrong signatures are answered with the string to sign',
       );
     }
+    // What was deleted more than the grace period ago goes for good: now, and every hour.
+    const purge = () =>
+      purgeExpired(ctx).then(
+        (purged) =>
+          purged > 0 &&
+          logger.info(`purged ${purged} item(s) deleted over ${GRACE_MS / 86_400_000} days ago`),
+        (error: unknown) => logger.error('could not purge deleted items', error),
+      );
+    await purge();
+    const purgeTimer = setInterval(() => void purge(), 60 * 60 * 1000);
+    purgeTimer.unref();
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
@@ -178,6 +192,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       app: listening,
       stop() {
         stopping ??= (async () => {
+          clearInterval(purgeTimer);
           await listening.close();
           nonces.save(join(options.dataDir, NONCES_FILE), now());
           // Nothing writes once the app is closed and the write queues are idle: the final

@@ -103,6 +103,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         mail: 'a@example.com',
         company: '演示',
         createdAt: NOW,
+        deletedAt: null,
       });
       const admin = await store.users.find(tenantId, 'user-1');
       assert.equal(admin?.username, 'Admin_01');
@@ -301,7 +302,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
           [b.ruleId, false, '物流'],
         ],
       );
-      const removed = await store.rules.remove(robot, [b.ruleId, 'unknown', b.ruleId]);
+      const removed = await store.rules.remove(robot, [b.ruleId, 'unknown', b.ruleId], NOW + 25);
       assert.deepEqual(
         removed.map((r) => r.ruleId),
         [b.ruleId],
@@ -310,28 +311,47 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.equal(await store.rules.find(robot, b.ruleId), undefined);
     });
 
-    test('reinsert puts a rule back at its position when free, else at the end', async () => {
+    test('deleted rules wait in the trash and come back at their position when it is free', async () => {
       const [a, b, c] = await store.rules.insert(
         robot,
         [rule('回收一'), rule('回收二'), rule('占位')],
         NOW,
       );
       assert.ok(a && b && c);
-      await store.rules.remove(robot, [a.ruleId, b.ruleId]);
-      const back = await store.rules.reinsert(
-        robot,
-        [
-          { ...a, seq: a.seq },
-          { ...b, seq: c.seq },
-        ],
-        NOW + 30,
+      await store.rules.remove(robot, [a.ruleId, b.ruleId], NOW + 40);
+      const trash = await store.rules.deleted(robot, 10);
+      assert.deepEqual(
+        trash
+          .filter((r) => r.deletedAt === NOW + 40)
+          .map((r) => r.ruleName)
+          .sort(),
+        ['回收一', '回收二'],
       );
-      assert.equal(back[0]?.seq, a.seq, 'a free position is reused');
-      assert.ok((back[1]?.seq ?? 0) > c.seq, 'a taken position sends the rule to the end');
-      assert.equal(back[0]?.createdAt, NOW);
-      await rejectsWith(
-        store.rules.reinsert(robot, [{ ...a, ruleName: '别名', nameKey: '别名', seq: null }], NOW),
-        'rule-id',
+      assert.equal(await store.rules.idExists(a.ruleId), false, 'a deleted rule is not a rule');
+      // b's name is taken meanwhile: putting a and b back together fails whole.
+      await store.rules.insert(robot, [rule('回收二')], NOW);
+      await rejectsWith(store.rules.restore(robot, [a.ruleId, b.ruleId], NOW + 50), 'rule-name');
+      assert.equal(await store.rules.find(robot, a.ruleId), undefined, 'nothing was restored');
+      const back = await store.rules.restore(robot, [a.ruleId, 'unknown'], NOW + 50);
+      assert.deepEqual(
+        back.map((r) => [r.ruleId, r.seq, r.createdAt, r.updatedAt]),
+        [[a.ruleId, a.seq, NOW, NOW + 50]],
+      );
+      assert.deepEqual(await store.rules.find(robot, a.ruleId), back[0]);
+      assert.equal(
+        await store.rules.restore(other, [b.ruleId], NOW).then((r) => r.length),
+        0,
+        'trash is per robot',
+      );
+      // b, and the rule the update test deleted at NOW + 25.
+      assert.equal(
+        await store.rules.purgeDeleted(NOW + 41),
+        2,
+        'what was deleted before is purged',
+      );
+      assert.equal(
+        (await store.rules.deleted(robot, 10)).some((r) => r.ruleId === b.ruleId),
+        false,
       );
     });
 
@@ -358,7 +378,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         page.map((r) => r.ruleName),
         ['a 发票', 'c 物流'],
       );
-      const base = { offset: 0, limit: 10, sort: 'created' as const, descending: false };
+      const base = { offset: 0, limit: 10, sort: 'created' as const, descending: false, now: NOW };
       const all = await store.rules.query(fresh, base);
       assert.equal(all.total, 3);
       assert.deepEqual(
@@ -377,21 +397,17 @@ export function storeContract(name: string, factory: StoreFactory): void {
         (await store.rules.query(fresh, { ...base, category: '售后' })).rows.map((r) => r.ruleName),
         ['b 退货', 'c 物流'],
       );
-      const byText = await store.rules.query(fresh, { ...base, text: '100%' });
-      assert.deepEqual(
-        byText.rows.map((r) => r.ruleName),
-        ['b 退货'],
-        '% is literal',
-      );
-      assert.deepEqual(
-        (await store.rules.query(fresh, { ...base, text: '快递_' })).rows.map((r) => r.ruleName),
-        ['c 物流'],
-        '_ is literal',
-      );
-      assert.equal((await store.rules.query(fresh, { ...base, text: '递%到' })).total, 0);
+      const names = async (text: string) =>
+        (await store.rules.query(fresh, { ...base, text })).rows.map((r) => r.ruleName);
+      assert.deepEqual(await names('100%'), ['b 退货'], 'answers are searched');
+      assert.deepEqual(await names('發票'), ['a 发票'], 'as the text key reads text');
+      assert.deepEqual(await names('A 发'), ['a 发票']);
+      assert.deepEqual(await names('退货!'), ['b 退货'], 'punctuation does not matter');
+      assert.deepEqual(await names('递_到'), ['c 物流'], 'nor does it in the phrasing');
+      assert.deepEqual(await names('zzz'), []);
       const second = await store.rules.query(fresh, { ...base, offset: 1, limit: 1 });
       assert.deepEqual([second.total, second.rows.map((r) => r.ruleName)], [3, ['a 发票']]);
-      assert.deepEqual(await store.rules.categories(fresh), ['售后', '财务']);
+      assert.deepEqual(await store.rules.languageCounts(fresh), { rules: 3, han: 3 });
       assert.deepEqual(
         (await store.rules.questions(fresh)).map((q) => q.questions[0]),
         ['b 退货?', 'a 发票?', '快递_到哪了'],
@@ -407,6 +423,227 @@ export function storeContract(name: string, factory: StoreFactory): void {
       );
       const everything = await store.rules.matchable();
       assert.ok(everything.length > matchable.length, 'without a robot: every robot');
+    });
+
+    test('effective states at a time: active, inactive, scheduled, expired', async () => {
+      const timed: RobotKey = { tenantId, robotId: 'timed' };
+      await store.robots.insert({
+        ...timed,
+        name: 'Timed',
+        secret: 'q'.repeat(43),
+        settingsJson: '{}',
+        createdAt: NOW,
+      });
+      const at = Date.parse('2026-06-01T00:00:00+08:00');
+      await store.rules.insert(
+        timed,
+        [
+          rule('always'),
+          rule('off', { active: false }),
+          rule('later', { effectBegin: '2026-07-01T00:00:00+08:00' }),
+          rule('over', { effectEnd: '2026-05-31T23:59:59+08:00' }),
+          rule('now', {
+            effectBegin: '2026-05-01T00:00:00Z',
+            effectEnd: '2026-06-01T00:00:00+08:00',
+          }),
+        ],
+        NOW,
+      );
+      const names = async (state: 'active' | 'inactive' | 'scheduled' | 'expired') =>
+        (
+          await store.rules.query(timed, {
+            offset: 0,
+            limit: 10,
+            sort: 'created',
+            descending: false,
+            now: at,
+            state,
+          })
+        ).rows.map((r) => r.ruleName);
+      assert.deepEqual(await names('active'), ['always', 'now'], 'the window is inclusive');
+      assert.deepEqual(await names('inactive'), ['off']);
+      assert.deepEqual(await names('scheduled'), ['later']);
+      assert.deepEqual(await names('expired'), ['over']);
+    });
+
+    test('categories: a managed list per robot, with counts, renames, merges and deletes', async () => {
+      const shelf: RobotKey = { tenantId, robotId: 'shelf' };
+      await store.robots.insert({
+        ...shelf,
+        name: 'Shelf',
+        secret: 'c'.repeat(43),
+        settingsJson: '{}',
+        createdAt: NOW,
+      });
+      const sales = await store.categories.create(shelf, '售前', '售前', NOW);
+      const after = await store.categories.create(shelf, '售后', '售后', NOW);
+      await rejectsWith(store.categories.create(shelf, '售前 ', '售前', NOW), 'category-name');
+      const [x, y, z] = await store.rules.insert(
+        shelf,
+        [
+          rule('分类一', { categoryId: sales.categoryId }),
+          rule('分类二', { categoryId: after.categoryId }),
+          rule('分类三'),
+        ],
+        NOW,
+      );
+      assert.ok(x && y && z);
+      assert.deepEqual(
+        (await store.categories.list(shelf)).map((c) => [c.name, c.rules]),
+        [
+          ['售前', 1],
+          ['售后', 1],
+        ],
+      );
+      assert.equal((await store.categories.list(other)).length, 0, 'lists are per robot');
+      const renamed = await store.categories.rename(shelf, sales.categoryId, '咨询', '咨询');
+      assert.equal(renamed?.name, '咨询');
+      await rejectsWith(
+        store.categories.rename(shelf, sales.categoryId, '售后', '售后'),
+        'category-name',
+      );
+      assert.equal(await store.categories.rename(shelf, '999999', 'x', 'x'), undefined);
+      assert.equal(await store.categories.find(shelf, 'not-an-id'), undefined);
+      const moved = await store.categories.merge(
+        shelf,
+        [after.categoryId],
+        sales.categoryId,
+        NOW + 1,
+      );
+      assert.deepEqual(moved, [y.ruleId]);
+      assert.equal((await store.rules.find(shelf, y.ruleId))?.categoryId, sales.categoryId);
+      assert.deepEqual(
+        (await store.categories.list(shelf)).map((c) => [c.name, c.rules]),
+        [['咨询', 2]],
+      );
+      const cleared = await store.categories.remove(shelf, sales.categoryId, NOW + 2);
+      assert.deepEqual(cleared.sort(), [x.ruleId, y.ruleId].sort());
+      assert.equal((await store.rules.find(shelf, x.ruleId))?.categoryId, '');
+      assert.equal((await store.categories.list(shelf)).length, 0);
+    });
+
+    test('administrators in the trash free their username until restored', async () => {
+      await store.users.insert(
+        tenantId,
+        {
+          userId: 'user-9',
+          username: 'temp',
+          usernameKey: 'temp',
+          role: 'ADMIN',
+          passwordHash: 'h',
+        },
+        NOW,
+      );
+      assert.equal(await store.users.remove(tenantId, 'user-9', NOW + 1), true);
+      assert.equal(await store.users.remove(tenantId, 'user-9', NOW + 1), false);
+      assert.equal(await store.users.find(tenantId, 'user-9'), undefined);
+      assert.deepEqual(
+        (await store.users.deleted()).map((u) => [u.userId, u.deletedAt]),
+        [['user-9', NOW + 1]],
+      );
+      await store.users.insert(
+        tenantId,
+        {
+          userId: 'user-10',
+          username: 'TEMP',
+          usernameKey: 'temp',
+          role: 'ADMIN',
+          passwordHash: 'h',
+        },
+        NOW,
+      );
+      await rejectsWith(store.users.restore(tenantId, 'user-9'), 'username');
+      await store.users.update(
+        tenantId,
+        'user-10',
+        { username: 'temp2', usernameKey: 'temp2' },
+        NOW,
+      );
+      assert.equal((await store.users.restore(tenantId, 'user-9'))?.username, 'temp');
+      assert.equal(
+        await store.users.restore(tenantId, 'user-9'),
+        undefined,
+        'no longer in the trash',
+      );
+      await store.users.remove(tenantId, 'user-10', NOW + 1);
+      assert.equal(await store.users.purgeDeleted(NOW + 2), 1);
+      assert.equal((await store.users.deleted()).length, 0);
+    });
+
+    test('deleted robots and tenants are hidden until restored, and purged with what they hold', async () => {
+      const doomed = await store.tenants.register({
+        tenant: {
+          phoneNumber: '13900139000',
+          mail: 'd@example.com',
+          company: '待删',
+          createdAt: NOW,
+        },
+        admin: {
+          userId: 'user-d',
+          username: 'owner',
+          usernameKey: 'owner',
+          role: 'ADMIN',
+          passwordHash: 'h',
+        },
+        robot: {
+          robotId: 'default',
+          name: 'Default robot',
+          secret: 'd'.repeat(43),
+          settingsJson: '{}',
+          createdAt: NOW,
+        },
+      });
+      const key: RobotKey = { tenantId: doomed, robotId: 'default' };
+      await store.robots.insert({
+        tenantId: doomed,
+        robotId: 'spare',
+        name: 'Spare',
+        secret: 'e'.repeat(43),
+        settingsJson: '{}',
+        createdAt: NOW,
+      });
+      await store.categories.create(key, '类', '类', NOW);
+      await store.rules.insert(key, [rule('将被清除')], NOW);
+      const live = async () =>
+        (await store.robots.all()).filter((r) => r.tenantId === doomed).map((r) => r.robotId);
+      assert.deepEqual(await live(), ['default', 'spare']);
+      assert.equal(
+        await store.robots.setDeleted({ tenantId: doomed, robotId: 'spare' }, NOW + 1),
+        true,
+      );
+      assert.deepEqual(await live(), ['default']);
+      assert.deepEqual(
+        (await store.robots.deleted())
+          .filter((r) => r.tenantId === doomed)
+          .map((r) => [r.robotId, r.deletedAt]),
+        [['spare', NOW + 1]],
+      );
+      assert.equal(
+        await store.robots.exists({ tenantId: doomed, robotId: 'spare' }),
+        true,
+        'its id stays taken',
+      );
+      assert.equal(
+        await store.robots.setDeleted({ tenantId: doomed, robotId: 'spare' }, null),
+        true,
+      );
+      assert.deepEqual(await live(), ['default', 'spare']);
+      assert.equal(await store.tenants.setDeleted(doomed, NOW + 3), true);
+      assert.equal(await store.tenants.exists(doomed), false);
+      assert.deepEqual(await live(), [], 'robots of a deleted tenant are hidden');
+      assert.equal(
+        (await store.tenants.all()).find((t) => t.tenantId === doomed)?.deletedAt,
+        NOW + 3,
+      );
+      assert.equal(await store.tenants.purgeDeleted(NOW + 2), 0, 'not yet');
+      assert.equal(await store.tenants.purgeDeleted(NOW + 4), 1);
+      assert.equal(
+        (await store.tenants.all()).some((t) => t.tenantId === doomed),
+        false,
+      );
+      assert.equal(await store.rules.maxSeq(key), 0, 'its rules are gone');
+      assert.equal(await store.users.find(doomed, 'user-d'), undefined);
+      assert.equal((await store.categories.list(key)).length, 0);
     });
 
     test('what was acknowledged is there after closing and opening again', async () => {

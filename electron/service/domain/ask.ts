@@ -49,8 +49,14 @@ async function answerOf(ctx: DomainContext, ruleId: string): Promise<string | un
   return answer;
 }
 
-export async function ask(ctx: DomainContext, robot: Robot, asked: Question): Promise<AskOutcome> {
-  const decision = indexOf(ctx, robot).match(asked.question, ctx.now(), robot.settings);
+/** `at`: the time the question is answered as of (ms; now unless the try pane says otherwise). */
+export async function ask(
+  ctx: DomainContext,
+  robot: Robot,
+  asked: Question,
+  at = ctx.now(),
+): Promise<AskOutcome> {
+  const decision = indexOf(ctx, robot).match(asked.question, at, robot.settings);
   switch (decision.kind) {
     case 'bestmatch': {
       const answer = await answerOf(ctx, decision.top.ruleId);

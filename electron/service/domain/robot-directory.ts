@@ -5,8 +5,8 @@
  * @module
  */
 import type { RobotKey, RobotRecord } from '../repositories/records';
-import { DEFAULT_ROBOT_SETTINGS, parseStoredSettings } from './robot-settings';
-import type { RobotSettings } from './robot-settings';
+import { parseStoredSettings, settingsInForce } from './robot-settings';
+import type { RobotLanguage, RobotSettings } from './robot-settings';
 
 export interface Robot extends RobotKey {
   name: string;
@@ -20,20 +20,50 @@ export interface Robot extends RobotKey {
 /** The key of a robot in every per-robot map of the service. */
 export const robotKey = (robot: RobotKey): string => `${robot.tenantId}/${robot.robotId}`;
 
-export function toRobot(record: Omit<RobotRecord, 'createdAt'>): Robot {
+/** The robot's stored fields as the directory keeps them. */
+export type RobotFields = Pick<
+  RobotRecord,
+  'tenantId' | 'robotId' | 'name' | 'secret' | 'settingsJson'
+>;
+
+/** How many of a robot's rules there are, and how many have a Han character in their name. */
+export interface LanguageCounts {
+  rules: number;
+  han: number;
+}
+
+const HAN = /\p{Script=Han}/u;
+
+export const hasHan = (text: string): boolean => HAN.test(text);
+
+/** A robot that did not set its language answers in the language of most of its rule names. */
+function foundLanguage(counts: LanguageCounts | undefined): RobotLanguage {
+  return counts && counts.rules > 0 && counts.han * 2 >= counts.rules ? 'zh' : 'en';
+}
+
+function toRobot(record: RobotFields, counts: LanguageCounts | undefined): Robot {
   const storedSettings = parseStoredSettings(record.settingsJson);
   return {
     tenantId: record.tenantId,
     robotId: record.robotId,
     name: record.name,
     secret: record.secret,
-    settings: { ...DEFAULT_ROBOT_SETTINGS, ...storedSettings },
+    settings: settingsInForce(storedSettings, foundLanguage(counts)),
     storedSettings,
   };
 }
 
+const fieldsOf = (robot: Robot): RobotFields => ({
+  tenantId: robot.tenantId,
+  robotId: robot.robotId,
+  name: robot.name,
+  secret: robot.secret,
+  settingsJson: JSON.stringify(robot.storedSettings),
+});
+
 export class RobotDirectory {
   private readonly robots = new Map<string, Robot>();
+  private readonly counts = new Map<string, LanguageCounts>();
 
   get(tenantId: number, robotId: string): Robot | undefined {
     return this.robots.get(robotKey({ tenantId, robotId }));
@@ -48,13 +78,36 @@ export class RobotDirectory {
   }
 
   /** Adds or replaces a robot; returns it as the service now sees it. */
-  put(record: Omit<RobotRecord, 'createdAt'>): Robot {
-    const robot = toRobot(record);
-    this.robots.set(robotKey(robot), robot);
+  put(record: RobotFields): Robot {
+    const key = robotKey(record);
+    const robot = toRobot(record, this.counts.get(key));
+    this.robots.set(key, robot);
     return robot;
+  }
+
+  /** Forgets a robot (deleted): requests naming it are refused from now on. */
+  remove(robot: RobotKey): void {
+    const key = robotKey(robot);
+    this.robots.delete(key);
+    this.counts.delete(key);
+  }
+
+  /**
+   * Sets (or adds to) the counts a robot's language is found from; the robot's settings follow
+   * when that changes its language.
+   */
+  countRules(robot: RobotKey, counts: LanguageCounts, add = false): void {
+    const key = robotKey(robot);
+    const known = this.counts.get(key);
+    const next =
+      add && known ? { rules: known.rules + counts.rules, han: known.han + counts.han } : counts;
+    this.counts.set(key, next);
+    const current = this.robots.get(key);
+    if (current && foundLanguage(known) !== foundLanguage(next)) this.put(fieldsOf(current));
   }
 
   clear(): void {
     this.robots.clear();
+    this.counts.clear();
   }
 }

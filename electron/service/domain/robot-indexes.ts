@@ -41,6 +41,12 @@ export class RobotIndexes {
     }
   }
 
+  /** Forgets an index (its robot was deleted): its memory can be reclaimed. */
+  drop(key: string): void {
+    this.indexes.delete(key);
+    this.tainted.delete(key);
+  }
+
   isTainted(key: string): boolean {
     return this.tainted.has(key);
   }

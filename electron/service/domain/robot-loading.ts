@@ -49,6 +49,7 @@ export async function loadRobots(
   ctx.indexes.clear();
   ctx.orders.clear();
   for (const record of await ctx.store.robots.all()) {
+    ctx.robots.countRules(record, await ctx.store.rules.languageCounts(record));
     const robot = ctx.robots.put(record);
     applySynonyms(ctx, robot);
   }

@@ -10,8 +10,8 @@ import type { RobotRecord } from '../repositories/records';
 import type { DomainContext } from './context';
 import { robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
-import { DEFAULT_ROBOT_SETTINGS } from './robot-settings';
-import type { RobotSettings } from './robot-settings';
+import { settingsInForce } from './robot-settings';
+import type { RobotLanguage, RobotSettings } from './robot-settings';
 import { applySynonyms } from './robot-synonyms';
 import { assertTenantExists } from './tenant-lookup';
 
@@ -26,8 +26,10 @@ export function newRobotRecord(
   robotId: string,
   name: string,
   createdAt: number,
+  language?: RobotLanguage,
 ): Omit<RobotRecord, 'tenantId'> {
-  return { robotId, name, secret: randomToken(32), settingsJson: '{}', createdAt };
+  const settingsJson = JSON.stringify(language ? { language } : {});
+  return { robotId, name, secret: randomToken(32), settingsJson, createdAt };
 }
 
 export async function listRobots(ctx: DomainContext, tenantId: number): Promise<RobotResult[]> {
@@ -35,16 +37,24 @@ export async function listRobots(ctx: DomainContext, tenantId: number): Promise<
   return ctx.robots.listForTenant(tenantId).map(toRobotResult);
 }
 
+/**
+ * Makes a robot. `language`: the editor's language when it is made there (its default texts are
+ * then in it); robots made over the openapi find theirs from their rules.
+ */
 export async function createRobot(
   ctx: DomainContext,
   tenantId: number,
   name: string,
+  language?: RobotLanguage,
 ): Promise<Robot> {
   await assertTenantExists(ctx, tenantId);
   let robotId: string;
   do robotId = `r${randomBytes(6).toString('hex')}`;
-  while (ctx.robots.get(tenantId, robotId));
-  const record = { tenantId, ...newRobotRecord(robotId, name, ctx.now()) };
+  while (
+    ctx.robots.get(tenantId, robotId) ||
+    (await ctx.store.robots.exists({ tenantId, robotId }))
+  );
+  const record = { tenantId, ...newRobotRecord(robotId, name, ctx.now(), language) };
   await ctx.store.robots.insert(record);
   return ctx.robots.put(record);
 }
@@ -106,7 +116,7 @@ export function patchRobot(
 ): Promise<Robot> {
   return changeRobot(ctx, robot, (current) => {
     const stored = { ...current.storedSettings, ...changes.settings };
-    const settings = { ...DEFAULT_ROBOT_SETTINGS, ...stored };
+    const settings = settingsInForce(stored, current.settings.language);
     if (settings.recommendThreshold > settings.bestmatchThreshold) {
       throw new ServiceError(
         'invalid-field',

@@ -8,7 +8,7 @@
  */
 import type { StoredRule } from '../repositories/records';
 import type { DomainContext } from './context';
-import { robotKey } from './robot-directory';
+import { hasHan, robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
 import { indexKey } from './robot-loading';
 import { toMatchableRule } from './rule-views';
@@ -54,4 +54,14 @@ function followRuleChange(ctx: DomainContext, robot: Robot, change: RuleChange):
     for (const rule of added) index.upsert(toMatchableRule(rule));
     for (const rule of changed) index.upsert(toMatchableRule(rule));
   });
+  // The language of a robot that did not set one follows the names of its rules.
+  const han = (rules: readonly StoredRule[]) =>
+    rules.filter((rule) => hasHan(rule.ruleName)).length;
+  if (added.length + removed.length > 0) {
+    ctx.robots.countRules(
+      robot,
+      { rules: added.length - removed.length, han: han(added) - han(removed) },
+      true,
+    );
+  }
 }

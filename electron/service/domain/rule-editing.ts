@@ -5,6 +5,7 @@
  */
 import type {
   ConsoleRule,
+  DeletedConsoleRule,
   DuplicateQuestion,
   RuleEdit,
   RulePage,
@@ -16,6 +17,7 @@ import { normalizeText } from '../matching/normalize';
 import { UniqueViolation } from '../repositories/errors';
 import type { NewRule, RuleContent, RuleFieldsPatch, StoredRule } from '../repositories/records';
 import { effectiveWindowProblems } from '../validation/effective-window';
+import { categoryIdForName, categoryNames, checkedCategoryId } from './categories';
 import type { DomainContext } from './context';
 import { timeOrderedUuid } from './ids';
 import type { Robot } from './robot-directory';
@@ -30,16 +32,31 @@ export async function queryRules(
   query: RuleQuery,
 ): Promise<RulePage> {
   const text = query.q?.trim();
-  const { rows, total } = await ctx.store.rules.query(robot, {
-    offset: query.offset ?? 0,
-    limit: query.limit ?? 100,
-    ...(text ? { text } : {}),
-    ...(query.active !== undefined ? { active: query.active } : {}),
-    ...(query.category !== undefined ? { category: query.category } : {}),
-    sort: query.sort ?? 'created',
-    descending: query.dir === 'desc',
-  });
-  return { rows: rows.map(toConsoleRule), total };
+  const now = ctx.now();
+  const [{ rows, total }, names] = await Promise.all([
+    ctx.store.rules.query(robot, {
+      offset: query.offset ?? 0,
+      limit: query.limit ?? 100,
+      ...(text ? { text } : {}),
+      ...(query.active !== undefined ? { active: query.active } : {}),
+      ...(query.state !== undefined ? { state: query.state } : {}),
+      ...(query.category !== undefined ? { category: query.category } : {}),
+      sort: query.sort ?? 'created',
+      descending: query.dir === 'desc',
+      now,
+    }),
+    categoryNames(ctx, robot),
+  ]);
+  return { rows: rows.map((rule) => toConsoleRule(rule, now, names)), total };
+}
+
+/** A rule as the editor sees it now. */
+async function consoleView(
+  ctx: DomainContext,
+  robot: Robot,
+  rule: StoredRule,
+): Promise<ConsoleRule> {
+  return toConsoleRule(rule, ctx.now(), await categoryNames(ctx, robot));
 }
 
 export async function getConsoleRule(
@@ -47,7 +64,19 @@ export async function getConsoleRule(
   robot: Robot,
   ruleId: string,
 ): Promise<ConsoleRule> {
-  return toConsoleRule(await requireRule(ctx, robot, ruleId));
+  return consoleView(ctx, robot, await requireRule(ctx, robot, ruleId));
+}
+
+/** The category an edit files a rule under: by name (made if new), else by id (checked). */
+async function categoryOf(
+  ctx: DomainContext,
+  robot: Robot,
+  edit: Pick<RuleEdit, 'ruleCategoryId' | 'categoryName'>,
+  current: string,
+): Promise<string> {
+  if (edit.categoryName !== undefined) return categoryIdForName(ctx, robot, edit.categoryName);
+  if (edit.ruleCategoryId !== undefined) return checkedCategoryId(ctx, robot, edit.ruleCategoryId);
+  return current;
 }
 
 function assertWindow(begin: string | null | undefined, end: string | null | undefined): void {
@@ -92,12 +121,18 @@ export function createRule(ctx: DomainContext, robot: Robot, edit: RuleEdit): Pr
   assertWindow(edit.effectBeignDate, edit.effectEndDate);
   return changeRules(ctx, robot, async () => {
     await assertNameFree(ctx, robot, edit.ruleName);
+    const categoryId = await categoryOf(ctx, robot, edit, '');
     const now = ctx.now();
-    const rule: NewRule = { ...contentOf(edit), ruleId: timeOrderedUuid(now), createdAt: now };
+    const rule: NewRule = {
+      ...contentOf(edit),
+      categoryId,
+      ruleId: timeOrderedUuid(now),
+      createdAt: now,
+    };
     const added = await ctx.store.rules
       .insert(robot, [rule], now)
       .catch((error: unknown) => Promise.reject(asConflict(error, edit.ruleName)));
-    return { change: { added }, result: toConsoleRule(added[0] as StoredRule) };
+    return { change: { added }, result: await consoleView(ctx, robot, added[0] as StoredRule) };
   });
 }
 
@@ -114,7 +149,7 @@ export function updateRule(
     const content: RuleContent = {
       ruleName,
       nameKey: ruleNameKey(ruleName),
-      categoryId: pick(patch.ruleCategoryId, current.categoryId),
+      categoryId: await categoryOf(ctx, robot, patch, current.categoryId),
       active: pick(patch.active, current.active),
       allowSimGen: pick(patch.allowSimGen, current.allowSimGen),
       effectBegin: pick(patch.effectBeignDate, current.effectBegin),
@@ -128,7 +163,7 @@ export function updateRule(
       .update(robot, ruleId, content, ctx.now())
       .catch((error: unknown) => Promise.reject(asConflict(error, ruleName)));
     if (!updated) throw ruleNotFound(robot, ruleId);
-    return { change: { changed: [updated] }, result: toConsoleRule(updated) };
+    return { change: { changed: [updated] }, result: await consoleView(ctx, robot, updated) };
   });
 }
 
@@ -150,7 +185,7 @@ export function deleteRules(
   ruleIds: readonly string[],
 ): Promise<{ deleted: number }> {
   return changeRules(ctx, robot, async () => {
-    const removed = await ctx.store.rules.remove(robot, ruleIds);
+    const removed = await ctx.store.rules.remove(robot, ruleIds, ctx.now());
     return { change: { removed }, result: { deleted: removed.length } };
   });
 }
@@ -164,60 +199,66 @@ export function setRulesActive(
   return patchRules(ctx, robot, ruleIds, { active });
 }
 
-/** Files many rules under one category ('' = none) in one transaction (Excel import, grid). */
-export function setRulesCategory(
+/**
+ * Files many rules under one category in one transaction (Excel import, grid): by id, or by name
+ * (made if new); '' for none.
+ */
+export async function setRulesCategory(
   ctx: DomainContext,
   robot: Robot,
   ruleIds: readonly string[],
-  category: string,
+  category: { categoryId: string } | { name: string },
 ): Promise<{ updated: number }> {
-  return patchRules(ctx, robot, ruleIds, { categoryId: category });
-}
-
-export interface RestorableRule extends RuleEdit {
-  ruleId: string;
-  seq?: number;
-  createdAt?: string;
+  const categoryId =
+    'name' in category
+      ? await categoryIdForName(ctx, robot, category.name)
+      : await checkedCategoryId(ctx, robot, category.categoryId, 'categoryId');
+  return patchRules(ctx, robot, ruleIds, { categoryId });
 }
 
 /**
- * Puts deleted rules back (the editor's undo of a delete): same ids, content and, where still
- * free, the same position. All or nothing: a rule whose id or name is in use fails the call.
+ * Puts deleted rules back from the robot's trash (the editor's undo of a delete): same ids,
+ * content and, where still free, the same position. All or nothing: a rule whose name was taken
+ * since fails the call.
  */
 export function restoreRules(
   ctx: DomainContext,
   robot: Robot,
-  rules: readonly RestorableRule[],
+  ruleIds: readonly string[],
 ): Promise<{ restored: number }> {
-  for (const rule of rules) assertWindow(rule.effectBeignDate, rule.effectEndDate);
   return changeRules(ctx, robot, async () => {
-    const now = ctx.now();
-    const ids = new Set<string>();
-    const names = new Set<string>();
-    for (const rule of rules) {
-      if (ids.has(rule.ruleId) || (await ctx.store.rules.idExists(rule.ruleId))) {
-        throw new ServiceError('rule-exists', `Rule ${rule.ruleId} already exists.`, 'ruleId');
-      }
-      if (names.has(ruleNameKey(rule.ruleName))) throw ruleNameTaken(rule.ruleName);
-      await assertNameFree(ctx, robot, rule.ruleName);
-      ids.add(rule.ruleId);
-      names.add(ruleNameKey(rule.ruleName));
-    }
-    const added = await ctx.store.rules.reinsert(
-      robot,
-      rules.map((rule) => ({
-        ...contentOf(rule),
-        ruleId: rule.ruleId,
-        seq: rule.seq ?? null,
-        createdAt:
-          rule.createdAt && !Number.isNaN(Date.parse(rule.createdAt))
-            ? Date.parse(rule.createdAt)
-            : now,
-      })),
-      now,
-    );
+    const added = await ctx.store.rules
+      .restore(robot, ruleIds, ctx.now())
+      .catch((error: unknown) =>
+        Promise.reject(
+          error instanceof UniqueViolation && error.key === 'rule-name'
+            ? new ServiceError(
+                'rule-name-taken',
+                'A rule made since the delete has the name of a rule to put back: rename one of them first.',
+                'ruleName',
+              )
+            : error,
+        ),
+      );
     return { change: { added }, result: { restored: added.length } };
   });
+}
+
+/** The robot's trash, most recently deleted first. */
+export async function deletedRules(
+  ctx: DomainContext,
+  robot: Robot,
+  limit: number,
+): Promise<DeletedConsoleRule[]> {
+  const [rules, names] = await Promise.all([
+    ctx.store.rules.deleted(robot, limit),
+    categoryNames(ctx, robot),
+  ]);
+  const now = ctx.now();
+  return rules.map((rule) => ({
+    ...toConsoleRule(rule, now, names),
+    deletedAt: new Date(rule.deletedAt).toISOString(),
+  }));
 }
 
 /** Phrasings that, once normalised as the matcher does, appear in more than one rule. */
@@ -241,8 +282,4 @@ export async function duplicateQuestions(
   return [...byQuestion.values()]
     .filter((entry) => entry.ruleIds.size > 1)
     .map((entry) => ({ question: entry.question, ruleIds: [...entry.ruleIds] }));
-}
-
-export function listCategories(ctx: DomainContext, robot: Robot): Promise<string[]> {
-  return ctx.store.rules.categories(robot);
 }

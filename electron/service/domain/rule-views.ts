@@ -5,7 +5,7 @@
 import type { AnswerContentType, RuleDetail, RuleListItem } from '../api-types';
 import type { ConsoleRule } from '../console-types';
 import type { MatchableRule } from '../matching/types';
-import type { MatchableRecord, StoredRule } from '../repositories/records';
+import type { MatchableRecord, RuleState, StoredRule } from '../repositories/records';
 
 function parseTime(iso: string | null): number | null {
   if (iso === null) return null;
@@ -53,9 +53,29 @@ export function toRuleDetail(rule: StoredRule): RuleDetail {
   };
 }
 
-export function toConsoleRule(rule: StoredRule): ConsoleRule {
+/** Whether a rule is answered at `now`, and if not, why (the window is inclusive, as the matcher's). */
+export function ruleState(
+  rule: Pick<StoredRule, 'active' | 'effectBegin' | 'effectEnd'>,
+  now: number,
+): RuleState {
+  if (!rule.active) return 'inactive';
+  const begin = parseTime(rule.effectBegin);
+  const end = parseTime(rule.effectEnd);
+  if (begin !== null && now < begin) return 'scheduled';
+  if (end !== null && now > end) return 'expired';
+  return 'active';
+}
+
+/** A rule as the editor sees it, at `now`, with its category's name from `categories`. */
+export function toConsoleRule(
+  rule: StoredRule,
+  now: number,
+  categories: ReadonlyMap<string, string>,
+): ConsoleRule {
   return {
     ...toRuleDetail(rule),
+    categoryName: categories.get(rule.categoryId) ?? '',
+    state: ruleState(rule, now),
     seq: rule.seq,
     createdAt: new Date(rule.createdAt).toISOString(),
     updatedAt: new Date(rule.updatedAt).toISOString(),

@@ -8,18 +8,27 @@
 import type { RegisterTenantRequest, RegisterTenantResult } from '../api-types';
 import { ServiceError } from '../errors';
 import type { DomainContext } from './context';
+import type { RobotLanguage } from './robot-settings';
 import { DEFAULT_ROBOT_ID, newRobotRecord } from './robots';
 import { newUser, usernameKey } from './users';
 
 /** Registrations run one at a time, so that two identical ones cannot both pass the check. */
 const REGISTRATIONS = 'tenant-registrations';
 
-/** The tenant registered with this username, company and phone number, if there is one. */
+/**
+ * The tenant registered with this username, company and phone number, if there is one (a deleted
+ * tenant, in the trash, does not count: registering again makes a new one).
+ */
 async function findTwin(ctx: DomainContext, input: RegisterTenantRequest): Promise<number | null> {
   const company = input.company.trim();
   const candidates = new Set(
     (await ctx.store.tenants.all())
-      .filter((t) => t.phoneNumber === input.phoneNumber && t.company.trim() === company)
+      .filter(
+        (t) =>
+          t.deletedAt === null &&
+          t.phoneNumber === input.phoneNumber &&
+          t.company.trim() === company,
+      )
       .map((t) => t.tenantId),
   );
   if (candidates.size === 0) return null;
@@ -30,9 +39,14 @@ async function findTwin(ctx: DomainContext, input: RegisterTenantRequest): Promi
   return admin?.tenantId ?? null;
 }
 
+/**
+ * Registers a tenant. `language`: the editor's, when registered there (the first robot's default
+ * texts are then in it).
+ */
 export async function registerTenant(
   ctx: DomainContext,
   input: RegisterTenantRequest,
+  language?: RobotLanguage,
 ): Promise<RegisterTenantResult> {
   const admin = await newUser(input.username, input.password, 'ADMIN');
   return ctx.writes.run(REGISTRATIONS, async () => {
@@ -44,7 +58,7 @@ export async function registerTenant(
       );
     }
     const now = ctx.now();
-    const robot = newRobotRecord(DEFAULT_ROBOT_ID, 'Default robot', now);
+    const robot = newRobotRecord(DEFAULT_ROBOT_ID, 'Default robot', now, language);
     const tenantId = await ctx.store.tenants.register({
       tenant: {
         phoneNumber: input.phoneNumber,

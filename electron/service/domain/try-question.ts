@@ -7,16 +7,15 @@ import { ask } from './ask';
 import type { DomainContext } from './context';
 import type { Robot } from './robot-directory';
 
+/** `asOf`: ask as the robot would answer at that time (ms), for rules with effective windows. */
 export async function tryQuestion(
   ctx: DomainContext,
   robot: Robot,
   question: string,
+  asOf?: number,
 ): Promise<TryResult> {
-  const { result, decision } = await ask(ctx, robot, {
-    question,
-    userId: 'editor',
-    channel: 'TRY',
-  });
+  const asked = { question, userId: 'editor', channel: 'TRY' };
+  const { result, decision } = await ask(ctx, robot, asked, asOf ?? ctx.now());
   const names = await ctx.store.rules.namesOf(decision.candidates.map((c) => c.ruleId));
   return {
     result,

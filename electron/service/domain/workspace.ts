@@ -28,16 +28,20 @@ export async function getWorkspace(
   return {
     baseUrl,
     customer: { ...credentials },
-    tenants: tenants.map((tenant): ConsoleTenant => ({
-      tenantId: tenant.tenantId,
-      company: tenant.company,
-      mail: tenant.mail,
-      phoneNumber: tenant.phoneNumber,
-      createdAt: new Date(tenant.createdAt).toISOString(),
-      users: users
-        .filter((user) => user.tenantId === tenant.tenantId)
-        .map((user) => ({ userId: user.userId, username: user.username, role: user.role })),
-      robots: ctx.robots.listForTenant(tenant.tenantId).map((robot) => toConsoleRobot(ctx, robot)),
-    })),
+    tenants: tenants
+      .filter((tenant) => tenant.deletedAt == null)
+      .map((tenant): ConsoleTenant => ({
+        tenantId: tenant.tenantId,
+        company: tenant.company,
+        mail: tenant.mail,
+        phoneNumber: tenant.phoneNumber,
+        createdAt: new Date(tenant.createdAt).toISOString(),
+        users: users
+          .filter((user) => user.tenantId === tenant.tenantId)
+          .map((user) => ({ userId: user.userId, username: user.username, role: user.role })),
+        robots: ctx.robots
+          .listForTenant(tenant.tenantId)
+          .map((robot) => toConsoleRobot(ctx, robot)),
+      })),
   };
 }

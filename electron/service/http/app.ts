@@ -35,7 +35,9 @@ import { UNEXPECTED, failureOf } from './failures';
 import { clientErrorHandler, frameworkErrorHandler, logRefusal } from './framework-errors';
 import { lazyValidator } from './lazy-validator';
 import { parseQueryString } from './query-string';
+import { registerCategoryRoutes } from './routes/console/category-routes';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
+import { registerTrashRoutes } from './routes/console/trash-routes';
 import { registerTryRoute } from './routes/console/try-route';
 import { registerWorkspaceRoutes } from './routes/console/workspace-routes';
 import { registerEditorRoutes } from './routes/editor';
@@ -233,6 +235,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerRuleRoutes(app, deps.ctx, ajv);
   registerWorkspaceRoutes(app, deps.ctx, deps.verifier.credentials, deps.baseUrl);
   registerConsoleRuleRoutes(app, deps.ctx);
+  registerCategoryRoutes(app, deps.ctx);
+  registerTrashRoutes(app, deps.ctx);
   registerTryRoute(app, deps.ctx);
   await registerEditorRoutes(app, deps.editorDir);
   return app;

@@ -13,7 +13,7 @@ export class StorageFailure extends Error {
 }
 
 /** What a uniqueness rule of the store protects. */
-export type UniqueKey = 'rule-name' | 'rule-id' | 'username';
+export type UniqueKey = 'rule-name' | 'rule-id' | 'username' | 'category-name';
 
 /**
  * A write would have broken a uniqueness rule (the domain checks first; this is what a race, or

@@ -58,13 +58,19 @@ export type MatchableRecord = Pick<
 
 export type RuleSortKey = 'created' | 'updated' | 'ruleName' | 'category' | 'active';
 
+/** Whether a rule is answered now: switched on and inside its window, or why not. */
+export type RuleState = 'active' | 'inactive' | 'scheduled' | 'expired';
+
 /** The editor's filtered, sorted page of a robot's rules. */
 export interface RuleFilter {
   offset: number;
   limit: number;
-  /** Substring of the name, a phrasing or the answer. */
+  /** Substring of the name, a phrasing or the answer, compared as the store's text key. */
   text?: string;
   active?: boolean;
+  /** The rules in this state at `now`. */
+  state?: RuleState;
+  now: number;
   category?: string;
   sort: RuleSortKey;
   descending: boolean;
@@ -75,6 +81,8 @@ export type RuleFieldsPatch = Partial<Pick<RuleContent, 'active' | 'categoryId'>
 
 export interface RobotRecord extends RobotKey {
   name: string;
+  /** Set while the robot is deleted and restorable (ms since the epoch). */
+  deletedAt?: number | null;
   secret: string;
   /** The settings the robot has set, as JSON (the domain reads and checks it). */
   settingsJson: string;
@@ -83,6 +91,8 @@ export interface RobotRecord extends RobotKey {
 
 export interface TenantRecord {
   tenantId: number;
+  /** Set while the tenant is deleted and restorable (ms since the epoch). */
+  deletedAt?: number | null;
   phoneNumber: string;
   mail: string;
   company: string;
@@ -102,4 +112,24 @@ export interface UserRecord {
 
 export interface NewUser extends Omit<UserRecord, 'tenantId' | 'createdAt' | 'updatedAt'> {
   passwordHash: string;
+}
+
+/** A rule in the trash: deleted, restorable until it is purged. */
+export interface DeletedRule extends StoredRule {
+  deletedAt: number;
+}
+
+export interface CategoryRecord extends RobotKey {
+  /** The store's id, as a string: what rules and the openapi's `ruleCategoryId` carry. */
+  categoryId: string;
+  name: string;
+  /** The key under which names are unique in a robot (the domain decides it). */
+  nameKey: string;
+  createdAt: number;
+  /** Rules filed under it. */
+  rules: number;
+}
+
+export interface DeletedUser extends UserRecord {
+  deletedAt: number;
 }

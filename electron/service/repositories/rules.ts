@@ -4,6 +4,7 @@
  * @module
  */
 import type {
+  DeletedRule,
   MatchableRecord,
   NewRule,
   RobotKey,
@@ -32,14 +33,15 @@ export interface RuleRepository {
    */
   insert(robot: RobotKey, rules: readonly NewRule[], now: number): Promise<StoredRule[]>;
   /**
-   * Puts a rule back at `seq` when that position is free, else at the end (the undo of a delete).
-   * All or nothing; throws `UniqueViolation` for a name or id already held.
+   * Puts deleted rules of the robot back from the trash, each at its old position when that is
+   * free, else at the end (the undo of a delete). All or nothing; throws `UniqueViolation` for a
+   * name held by a rule made since. Ids not in the robot's trash are skipped.
    */
-  reinsert(
-    robot: RobotKey,
-    rules: readonly (NewRule & { seq: number | null })[],
-    now: number,
-  ): Promise<StoredRule[]>;
+  restore(robot: RobotKey, ruleIds: readonly string[], now: number): Promise<StoredRule[]>;
+  /** The robot's trash, most recently deleted first. */
+  deleted(robot: RobotKey, limit: number): Promise<DeletedRule[]>;
+  /** Deletes for good what was put in the trash before `before`; returns how many. */
+  purgeDeleted(before: number): Promise<number>;
   /** Replaces a rule's content; undefined when the rule does not exist. */
   update(
     robot: RobotKey,
@@ -54,8 +56,8 @@ export interface RuleRepository {
     patch: RuleFieldsPatch,
     now: number,
   ): Promise<StoredRule[]>;
-  /** Deletes rules of the robot; returns the ones deleted, as they were. */
-  remove(robot: RobotKey, ruleIds: readonly string[]): Promise<StoredRule[]>;
+  /** Moves rules of the robot to the trash; returns the ones deleted, as they were. */
+  remove(robot: RobotKey, ruleIds: readonly string[], now: number): Promise<StoredRule[]>;
 
   /** The robot's rule positions, ascending. */
   seqs(robot: RobotKey): Promise<number[]>;
@@ -69,6 +71,6 @@ export interface RuleRepository {
   matchable(robot?: RobotKey): Promise<MatchableRecord[]>;
   /** Every rule's id and phrasings, in creation order (duplicate checks). */
   questions(robot: RobotKey): Promise<{ ruleId: string; questions: string[] }[]>;
-  /** The categories in use in the robot, sorted. */
-  categories(robot: RobotKey): Promise<string[]>;
+  /** The number of the robot's rules, and of those whose name has a Han character. */
+  languageCounts(robot: RobotKey): Promise<{ rules: number; han: number }>;
 }

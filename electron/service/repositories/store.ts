@@ -8,6 +8,7 @@
  * domain/write-queue.ts), not by the store.
  * @module
  */
+import type { CategoryRepository } from './categories';
 import type { RobotRepository } from './robots';
 import type { RuleRepository } from './rules';
 import type { TenantRepository, UserRepository } from './tenants';
@@ -17,6 +18,7 @@ export interface KbStore {
   readonly users: UserRepository;
   readonly robots: RobotRepository;
   readonly rules: RuleRepository;
+  readonly categories: CategoryRepository;
   /**
    * A number that grows with every committed write: a saved matching index is valid only for the
    * position it was saved at.

@@ -6,8 +6,10 @@
 import type { KbStore } from '../repositories/store';
 import { Store } from './database';
 import type { StoreOptions } from './database';
+import { SqlJsCategoryRepository } from './repositories/category-repository';
 import { SqlJsRobotRepository } from './repositories/robot-repository';
 import { SqlJsRuleRepository } from './repositories/rule-repository';
+import type { TextKey } from './repositories/rule-repository';
 import { SqlJsTenantRepository, SqlJsUserRepository } from './repositories/tenant-repository';
 
 export class EmbeddedStore implements KbStore {
@@ -15,17 +17,28 @@ export class EmbeddedStore implements KbStore {
   readonly users: SqlJsUserRepository;
   readonly robots: SqlJsRobotRepository;
   readonly rules: SqlJsRuleRepository;
+  readonly categories: SqlJsCategoryRepository;
 
-  private constructor(private readonly db: Store) {
+  private constructor(
+    private readonly db: Store,
+    textKey: TextKey,
+  ) {
     this.tenants = new SqlJsTenantRepository(db);
     this.users = new SqlJsUserRepository(db);
     this.robots = new SqlJsRobotRepository(db);
-    this.rules = new SqlJsRuleRepository(db);
+    this.rules = new SqlJsRuleRepository(db, textKey);
+    this.categories = new SqlJsCategoryRepository(db);
   }
 
-  /** Opens (or creates) the store of a data directory; see `Store.open`. */
-  static async open(options: StoreOptions): Promise<EmbeddedStore> {
-    return new EmbeddedStore(await Store.open(options));
+  /**
+   * Opens (or creates) the store of a data directory (see `Store.open`). `textKey` turns text
+   * into what rules are searched by; rules without a search text yet get one now.
+   */
+  static async open(options: StoreOptions & { textKey: TextKey }): Promise<EmbeddedStore> {
+    const store = new EmbeddedStore(await Store.open(options), options.textKey);
+    const filled = store.rules.fillSearchText();
+    if (filled > 0) options.logger.info(`indexed ${filled} rule(s) for search`);
+    return store;
   }
 
   /** The journal's last committed sequence number. */

@@ -3,12 +3,14 @@
  * @module
  */
 import type {
+  DeletedRule,
   MatchableRecord,
   NewRule,
   RobotKey,
   RuleContent,
   RuleFieldsPatch,
   RuleFilter,
+  RuleState,
   StoredRule,
 } from '../../repositories/records';
 import type { RuleRepository } from '../../repositories/rules';
@@ -30,18 +32,20 @@ import { mappingUniqueViolations } from './unique-violations';
  * not left to SQLite.
  */
 const INSERT_RULES = `INSERT INTO rules (rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer,
-  category_id, active, allow_sim_gen, effect_begin, effect_end, answer_content_type, created_at, updated_at)
+  category_id, active, allow_sim_gen, effect_begin, effect_end, answer_content_type, created_at, updated_at,
+  effect_begin_ms, effect_end_ms, search_text)
 SELECT ?1 + key, value ->> 0, ?2, ?3, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
-  value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, 'TEXT', value ->> 10, ?4
+  value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, 'TEXT', value ->> 10, ?4,
+  value ->> 11, value ->> 12, value ->> 13
 FROM json_each(CAST(?5 AS TEXT))`;
 
 /** Which names of the JSON array ?3 are taken in the robot (one index lookup each). */
 const TAKEN_NAMES = `SELECT j.value AS name_key FROM json_each(CAST(?3 AS TEXT)) AS j
 WHERE EXISTS (SELECT 1 FROM rules AS r WHERE r.tenant_id = ?1 AND r.robot_id = ?2 AND r.name_key = j.value)`;
 
-const REINSERT_RULE = `INSERT INTO rules (rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active,
-  allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'TEXT', ?, ?)`;
+/** A rule's row moved between the rules and the trash; the derived columns are made again. */
+const TRASH_COLUMNS =
+  'rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at';
 
 const SORT_COLUMNS: Record<RuleFilter['sort'], string> = {
   created: 'rule_seq',
@@ -53,26 +57,43 @@ const SORT_COLUMNS: Record<RuleFilter['sort'], string> = {
 
 const OF_ROBOT = 'tenant_id = ? AND robot_id = ?';
 
+/** A rule's effective state at `now`, as a condition and its parameters. */
+function stateCondition(state: RuleState, now: number): [string, SqlParam[]] {
+  switch (state) {
+    case 'active':
+      return [
+        'active = 1 AND (effect_begin_ms IS NULL OR effect_begin_ms <= ?) AND (effect_end_ms IS NULL OR effect_end_ms >= ?)',
+        [now, now],
+      ];
+    case 'inactive':
+      return ['active = 0', []];
+    case 'scheduled':
+      return ['active = 1 AND effect_begin_ms > ?', [now]];
+    case 'expired':
+      return [
+        'active = 1 AND effect_end_ms < ? AND (effect_begin_ms IS NULL OR effect_begin_ms <= ?)',
+        [now, now],
+      ];
+  }
+}
+
+const toMs = (iso: string | null): number | null => {
+  if (iso === null) return null;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : ms;
+};
+
+/** Rules at a time to fill their search text at open (a first open after an upgrade). */
+const SEARCH_FILL_BATCH = 2000;
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** The content columns, in the order of REINSERT_RULE and of the UPDATE. */
-function contentParams(rule: RuleContent): SqlParam[] {
-  return [
-    rule.ruleName,
-    rule.nameKey,
-    rule.categoryId,
-    rule.active ? 1 : 0,
-    sqlBool(rule.allowSimGen),
-    rule.effectBegin,
-    rule.effectEnd,
-    JSON.stringify(rule.questions),
-    rule.answer,
-  ];
-}
+/** Turns text into the store's search key (the matcher's normalisation: case, width, script). */
+export type TextKey = (text: string) => string;
 
-function jsonRow(rule: NewRule): unknown[] {
+function jsonRow(rule: NewRule, searchText: string): unknown[] {
   return [
     rule.ruleId,
     rule.ruleName,
@@ -85,11 +106,53 @@ function jsonRow(rule: NewRule): unknown[] {
     rule.effectBegin,
     rule.effectEnd,
     rule.createdAt,
+    toMs(rule.effectBegin),
+    toMs(rule.effectEnd),
+    searchText,
   ];
 }
 
 export class SqlJsRuleRepository implements RuleRepository {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly textKey: TextKey,
+  ) {}
+
+  /** What a rule is searched by: its name, phrasings and answer, each as a text key. */
+  private searchText(rule: Pick<RuleContent, 'ruleName' | 'questions' | 'answer'>): string {
+    return [rule.ruleName, ...rule.questions, rule.answer].map(this.textKey).join('\n');
+  }
+
+  /**
+   * Fills the search text of rules that have none (rules of a database written before it
+   * existed), in batches of one transaction each.
+   */
+  fillSearchText(): number {
+    let filled = 0;
+    for (;;) {
+      const rows = this.store.all<{
+        rule_id: string;
+        rule_name: string;
+        questions: string;
+        answer: string;
+      }>(
+        'SELECT rule_id, rule_name, questions, answer FROM rules WHERE search_text IS NULL LIMIT ?',
+        [SEARCH_FILL_BATCH],
+      );
+      if (rows.length === 0) return filled;
+      this.store.write((tx) => {
+        for (const row of rows) {
+          const text = this.searchText({
+            ruleName: row.rule_name,
+            questions: JSON.parse(row.questions) as string[],
+            answer: row.answer,
+          });
+          tx.run('UPDATE rules SET search_text = ? WHERE rule_id = ?', [text, row.rule_id]);
+        }
+      });
+      filled += rows.length;
+    }
+  }
 
   async find(robot: RobotKey, ruleId: string): Promise<StoredRule | undefined> {
     return this.findIn(this.store, robot, ruleId);
@@ -136,7 +199,7 @@ export class SqlJsRuleRepository implements RuleRepository {
 
   async insert(robot: RobotKey, rules: readonly NewRule[], now: number): Promise<StoredRule[]> {
     if (rules.length === 0) return [];
-    const rows = JSON.stringify(rules.map(jsonRow));
+    const rows = JSON.stringify(rules.map((rule) => jsonRow(rule, this.searchText(rule))));
     const first = mappingUniqueViolations(() =>
       this.store.write((tx) => {
         const next =
@@ -164,38 +227,52 @@ export class SqlJsRuleRepository implements RuleRepository {
     }));
   }
 
-  async reinsert(
-    robot: RobotKey,
-    rules: readonly (NewRule & { seq: number | null })[],
-    now: number,
-  ): Promise<StoredRule[]> {
+  async restore(robot: RobotKey, ruleIds: readonly string[], now: number): Promise<StoredRule[]> {
     return mappingUniqueViolations(() =>
-      this.store.write((tx) =>
-        rules.map((rule) => {
-          const seqFree =
-            rule.seq !== null &&
-            !tx.get('SELECT 1 AS found FROM rules WHERE rule_seq = ?', [rule.seq]);
-          tx.run(REINSERT_RULE, [
-            seqFree ? rule.seq : null,
-            rule.ruleId,
+      this.store.write((tx) => {
+        const restored: StoredRule[] = [];
+        for (const ruleId of new Set(ruleIds)) {
+          const row = tx.get<RuleRow>(
+            `SELECT ${TRASH_COLUMNS} FROM deleted_rules WHERE rule_id = ? AND ${OF_ROBOT}`,
+            [ruleId, robot.tenantId, robot.robotId],
+          );
+          if (!row) continue;
+          const rule = toStoredRule(row);
+          const seqFree = !tx.get('SELECT 1 AS found FROM rules WHERE rule_seq = ?', [rule.seq]);
+          const seq = seqFree
+            ? rule.seq
+            : Number(
+                tx.get<{ last: number }>('SELECT MAX(rule_seq) AS last FROM rules')?.last ?? 0,
+              ) + 1;
+          tx.run(INSERT_RULES, [
+            seq,
             robot.tenantId,
             robot.robotId,
-            ...contentParams(rule),
-            rule.createdAt,
             now,
+            { utf8: JSON.stringify([jsonRow(rule, this.searchText(rule))]) },
           ]);
-          const seq = Number(tx.get<{ seq: number }>('SELECT last_insert_rowid() AS seq')?.seq);
-          return {
-            ...rule,
-            seq,
-            tenantId: robot.tenantId,
-            robotId: robot.robotId,
-            answerContentType: 'TEXT',
-            updatedAt: now,
-          };
-        }),
-      ),
+          tx.run('DELETE FROM deleted_rules WHERE rule_id = ?', [ruleId]);
+          restored.push({ ...rule, seq, updatedAt: now });
+        }
+        return restored;
+      }),
     );
+  }
+
+  async deleted(robot: RobotKey, limit: number): Promise<DeletedRule[]> {
+    return this.store
+      .all<RuleRow & { deleted_at: number }>(
+        `SELECT ${TRASH_COLUMNS}, deleted_at FROM deleted_rules WHERE ${OF_ROBOT} ORDER BY deleted_at DESC, rule_seq LIMIT ?`,
+        [robot.tenantId, robot.robotId, limit],
+      )
+      .map((row) => ({ ...toStoredRule(row), deletedAt: Number(row.deleted_at) }));
+  }
+
+  async purgeDeleted(before: number): Promise<number> {
+    // Looked at first: a purge with nothing to do writes nothing (no journal record).
+    const due = 'FROM deleted_rules WHERE deleted_at < ?';
+    if (!this.store.get(`SELECT 1 AS found ${due} LIMIT 1`, [before])) return 0;
+    return this.store.write((tx) => tx.run(`DELETE ${due}`, [before]));
   }
 
   async update(
@@ -208,9 +285,27 @@ export class SqlJsRuleRepository implements RuleRepository {
       this.store.write((tx) => {
         const changed = tx.run(
           `UPDATE rules SET rule_name = ?, name_key = ?, category_id = ?, active = ?, allow_sim_gen = ?,
-            effect_begin = ?, effect_end = ?, questions = ?, answer = ?, updated_at = ?
+            effect_begin = ?, effect_end = ?, questions = ?, answer = ?, updated_at = ?,
+            effect_begin_ms = ?, effect_end_ms = ?, search_text = ?
            WHERE rule_id = ? AND ${OF_ROBOT}`,
-          [...contentParams(content), now, ruleId, robot.tenantId, robot.robotId],
+          [
+            content.ruleName,
+            content.nameKey,
+            content.categoryId,
+            content.active ? 1 : 0,
+            sqlBool(content.allowSimGen),
+            content.effectBegin,
+            content.effectEnd,
+            JSON.stringify(content.questions),
+            content.answer,
+            now,
+            toMs(content.effectBegin),
+            toMs(content.effectEnd),
+            this.searchText(content),
+            ruleId,
+            robot.tenantId,
+            robot.robotId,
+          ],
         );
         return changed === 0 ? undefined : this.findIn(tx, robot, ruleId);
       }),
@@ -247,17 +342,20 @@ export class SqlJsRuleRepository implements RuleRepository {
     });
   }
 
-  async remove(robot: RobotKey, ruleIds: readonly string[]): Promise<StoredRule[]> {
+  async remove(robot: RobotKey, ruleIds: readonly string[], now: number): Promise<StoredRule[]> {
     return this.store.write((tx) => {
       const removed: StoredRule[] = [];
       for (const ruleId of new Set(ruleIds)) {
         const rule = this.findIn(tx, robot, ruleId);
         if (!rule) continue;
-        tx.run(`DELETE FROM rules WHERE rule_id = ? AND ${OF_ROBOT}`, [
-          ruleId,
-          robot.tenantId,
-          robot.robotId,
-        ]);
+        const where = [ruleId, robot.tenantId, robot.robotId];
+        // A rule deleted before under the same id (deleted, restored, deleted) is replaced.
+        tx.run('DELETE FROM deleted_rules WHERE rule_id = ?', [ruleId]);
+        tx.run(
+          `INSERT INTO deleted_rules (${TRASH_COLUMNS}, deleted_at) SELECT ${TRASH_COLUMNS}, ? FROM rules WHERE rule_id = ? AND ${OF_ROBOT}`,
+          [now, ...where],
+        );
+        tx.run(`DELETE FROM rules WHERE rule_id = ? AND ${OF_ROBOT}`, where);
         removed.push(rule);
       }
       return removed;
@@ -302,12 +400,15 @@ export class SqlJsRuleRepository implements RuleRepository {
       where.push('category_id = ?');
       params.push(filter.category);
     }
-    if (filter.text) {
-      const like = `%${escapeLike(filter.text)}%`;
-      where.push(
-        "(rule_name LIKE ? ESCAPE '\\' OR questions LIKE ? ESCAPE '\\' OR answer LIKE ? ESCAPE '\\')",
-      );
-      params.push(like, like, like);
+    if (filter.state !== undefined) {
+      const [condition, values] = stateCondition(filter.state, filter.now);
+      where.push(condition);
+      params.push(...values);
+    }
+    const key = filter.text === undefined ? '' : this.textKey(filter.text);
+    if (key !== '') {
+      where.push("search_text LIKE ? ESCAPE '\\'");
+      params.push(`%${escapeLike(key)}%`);
     }
     const order = `${SORT_COLUMNS[filter.sort]} ${filter.descending ? 'DESC' : 'ASC'}, rule_seq ASC`;
     const condition = where.join(' AND ');
@@ -341,13 +442,12 @@ export class SqlJsRuleRepository implements RuleRepository {
       .map((row) => ({ ruleId: row.rule_id, questions: JSON.parse(row.questions) as string[] }));
   }
 
-  async categories(robot: RobotKey): Promise<string[]> {
-    return this.store
-      .all<{ category_id: string }>(
-        `SELECT DISTINCT category_id FROM rules WHERE ${OF_ROBOT} AND category_id <> '' ORDER BY category_id`,
-        [robot.tenantId, robot.robotId],
-      )
-      .map((row) => row.category_id);
+  async languageCounts(robot: RobotKey): Promise<{ rules: number; han: number }> {
+    const row = this.store.get<{ rules: number; han: number | null }>(
+      `SELECT COUNT(*) AS rules, SUM(rule_name GLOB '*[一-鿿]*') AS han FROM rules WHERE ${OF_ROBOT}`,
+      [robot.tenantId, robot.robotId],
+    );
+    return { rules: Number(row?.rules ?? 0), han: Number(row?.han ?? 0) };
   }
 
   private findIn(reader: Pick<Tx, 'get'>, robot: RobotKey, ruleId: string): StoredRule | undefined {

@@ -2,17 +2,18 @@
  * The embedded store's tenants and administrators.
  * @module
  */
-import type { NewUser, TenantRecord, UserRecord } from '../../repositories/records';
+import type { DeletedUser, NewUser, TenantRecord, UserRecord } from '../../repositories/records';
 import type {
   TenantRegistration,
   TenantRepository,
   UserRepository,
 } from '../../repositories/tenants';
 import type { SqlParam, Store, Tx } from '../database';
-import { insertRobot } from './robot-repository';
+import { insertRobot, purgeRobot } from './robot-repository';
 import { mappingUniqueViolations } from './unique-violations';
 
 const USER_COLUMNS = 'user_id, tenant_id, username, username_key, role, created_at, updated_at';
+const TRASH_USER_COLUMNS = `${USER_COLUMNS}, password_hash`;
 
 interface UserRow {
   [column: string]: string | number;
@@ -85,7 +86,9 @@ export class SqlJsTenantRepository implements TenantRepository {
 
   async exists(tenantId: number): Promise<boolean> {
     return (
-      this.store.get('SELECT 1 AS found FROM tenants WHERE tenant_id = ?', [tenantId]) !== undefined
+      this.store.get('SELECT 1 AS found FROM tenants WHERE tenant_id = ? AND deleted_at IS NULL', [
+        tenantId,
+      ]) !== undefined
     );
   }
 
@@ -97,8 +100,9 @@ export class SqlJsTenantRepository implements TenantRepository {
         mail: string;
         company: string;
         created_at: number;
+        deleted_at: number | null;
       }>(
-        'SELECT tenant_id, phone_number, mail, company, created_at FROM tenants ORDER BY tenant_id',
+        'SELECT tenant_id, phone_number, mail, company, created_at, deleted_at FROM tenants ORDER BY tenant_id',
       )
       .map((row) => ({
         tenantId: Number(row.tenant_id),
@@ -106,7 +110,36 @@ export class SqlJsTenantRepository implements TenantRepository {
         mail: row.mail,
         company: row.company,
         createdAt: Number(row.created_at),
+        deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
       }));
+  }
+
+  async setDeleted(tenantId: number, at: number | null): Promise<boolean> {
+    return (
+      this.store.write((tx) =>
+        tx.run('UPDATE tenants SET deleted_at = ? WHERE tenant_id = ?', [at, tenantId]),
+      ) > 0
+    );
+  }
+
+  async purgeDeleted(before: number): Promise<number> {
+    const doomed = this.store
+      .all<{ tenant_id: number }>('SELECT tenant_id FROM tenants WHERE deleted_at < ?', [before])
+      .map((row) => Number(row.tenant_id));
+    if (doomed.length === 0) return 0;
+    this.store.write((tx) => {
+      for (const tenantId of doomed) {
+        const robots = tx.all<{ robot_id: string }>(
+          'SELECT robot_id FROM robots WHERE tenant_id = ?',
+          [tenantId],
+        );
+        for (const robot of robots) purgeRobot(tx, tenantId, robot.robot_id);
+        for (const table of ['users', 'deleted_users', 'tenants']) {
+          tx.run(`DELETE FROM ${table} WHERE tenant_id = ?`, [tenantId]);
+        }
+      }
+    });
+    return doomed.length;
   }
 }
 
@@ -168,5 +201,56 @@ export class SqlJsUserRepository implements UserRepository {
     return this.store
       .all<UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY created_at, username`)
       .map(toUserRecord);
+  }
+
+  async remove(tenantId: number, userId: string, now: number): Promise<boolean> {
+    return this.store.write((tx) => {
+      const moved = tx.run(
+        `INSERT INTO deleted_users (${TRASH_USER_COLUMNS}, deleted_at)
+         SELECT ${TRASH_USER_COLUMNS}, ? FROM users WHERE tenant_id = ? AND user_id = ?`,
+        [now, tenantId, userId],
+      );
+      if (moved === 0) return false;
+      tx.run('DELETE FROM users WHERE tenant_id = ? AND user_id = ?', [tenantId, userId]);
+      return true;
+    });
+  }
+
+  async restore(tenantId: number, userId: string): Promise<UserRecord | undefined> {
+    return mappingUniqueViolations(() =>
+      this.store.write((tx) => {
+        const moved = tx.run(
+          `INSERT INTO users (${TRASH_USER_COLUMNS})
+           SELECT ${TRASH_USER_COLUMNS} FROM deleted_users WHERE tenant_id = ? AND user_id = ?`,
+          [tenantId, userId],
+        );
+        if (moved === 0) return undefined;
+        tx.run('DELETE FROM deleted_users WHERE user_id = ?', [userId]);
+        const row = tx.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE user_id = ?`, [
+          userId,
+        ]);
+        return row ? toUserRecord(row) : undefined;
+      }),
+    );
+  }
+
+  async deleted(): Promise<DeletedUser[]> {
+    return this.store
+      .all<UserRow & { deleted_at: number }>(
+        `SELECT ${USER_COLUMNS}, deleted_at FROM deleted_users ORDER BY deleted_at DESC`,
+      )
+      .map((row) => ({ ...toUserRecord(row), deletedAt: Number(row.deleted_at) }));
+  }
+
+  async purgeDeleted(before: number): Promise<number> {
+    // Looked at first: a purge with nothing to do writes nothing (no journal record).
+    if (
+      !this.store.get('SELECT 1 AS found FROM deleted_users WHERE deleted_at < ? LIMIT 1', [before])
+    ) {
+      return 0;
+    }
+    return this.store.write((tx) =>
+      tx.run('DELETE FROM deleted_users WHERE deleted_at < ?', [before]),
+    );
   }
 }

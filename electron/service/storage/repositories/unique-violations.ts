@@ -9,6 +9,10 @@ const CONSTRAINTS: [RegExp, UniqueKey][] = [
   [/UNIQUE constraint failed: rules\.tenant_id, rules\.robot_id, rules\.name_key/, 'rule-name'],
   [/UNIQUE constraint failed: rules\.rule_id/, 'rule-id'],
   [/UNIQUE constraint failed: users\.tenant_id, users\.username_key/, 'username'],
+  [
+    /UNIQUE constraint failed: categories\.tenant_id, categories\.robot_id, categories\.name_key/,
+    'category-name',
+  ],
 ];
 
 /** Runs `work`, turning SQLite's uniqueness errors into `UniqueViolation`. */

@@ -1,13 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { RuleSortKey } from '../../../console-types';
+import type { RuleSortKey, RuleState } from '../../../console-types';
 import type { DomainContext } from '../../../domain/context';
 import {
   createRule,
   deleteRules,
+  deletedRules,
   duplicateQuestions,
   getConsoleRule,
-  listCategories,
   queryRules,
   restoreRules,
   setRulesActive,
@@ -24,6 +24,7 @@ import {
   RuleQueryString,
   SetActiveBody,
   SetCategoryBody,
+  TrashQuery,
 } from '../../../validation/console-schemas';
 import { success } from '../../envelope';
 import { CONSOLE, robotFromParams } from './workspace-routes';
@@ -49,6 +50,7 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
         limit,
         ...(query.q !== undefined ? { q: query.q } : {}),
         ...(query.active !== undefined ? { active: query.active === 'true' } : {}),
+        ...(query.state !== undefined ? { state: query.state as RuleState } : {}),
         ...(query.category !== undefined ? { category: query.category } : {}),
         ...(query.sort !== undefined ? { sort: query.sort as RuleSortKey } : {}),
         ...(query.dir !== undefined ? { dir: query.dir } : {}),
@@ -63,8 +65,16 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
     }),
   );
 
-  app.get(`${CONSOLE}/tenants/:tenantId/robots/:robotId/categories`, console, async (request) =>
-    success({ categories: await listCategories(ctx, await robotFromParams(ctx, request.params)) }),
+  app.get(
+    `${RULES}/trash`,
+    { ...console, schema: { querystring: TrashQuery } },
+    async (request) => {
+      const { limit } = request.query as Static<typeof TrashQuery>;
+      const robot = await robotFromParams(ctx, request.params);
+      return success({
+        rules: await deletedRules(ctx, robot, Math.min(Number(limit ?? 1000), 1000)),
+      });
+    },
   );
 
   app.post(`${RULES}/delete`, { ...console, schema: { body: RuleIdsBody } }, async (request) =>
@@ -82,7 +92,7 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
       await restoreRules(
         ctx,
         await robotFromParams(ctx, request.params),
-        (request.body as Static<typeof RestoreBody>).rules,
+        (request.body as Static<typeof RestoreBody>).ruleIds,
       ),
     ),
   );
@@ -102,9 +112,17 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
     `${RULES}/set-category`,
     { ...console, schema: { body: SetCategoryBody } },
     async (request) => {
-      const { ruleIds, category } = request.body as Static<typeof SetCategoryBody>;
+      const { ruleIds, categoryId, category } = request.body as Static<typeof SetCategoryBody>;
+      if ((categoryId === undefined) === (category === undefined)) {
+        throw new ServiceError(
+          'missing-field',
+          'Give either categoryId (an existing category) or category (a name), not both.',
+          'categoryId',
+        );
+      }
+      const target = category !== undefined ? { name: category } : { categoryId: categoryId ?? '' };
       return success(
-        await setRulesCategory(ctx, await robotFromParams(ctx, request.params), ruleIds, category),
+        await setRulesCategory(ctx, await robotFromParams(ctx, request.params), ruleIds, target),
       );
     },
   );

@@ -13,8 +13,9 @@ export function registerTryRoute(app: FastifyInstance, ctx: DomainContext): void
     { config: { console: true }, schema: { body: TryBody } },
     async (request) => {
       const robot = await robotFromParams(ctx, request.params);
+      const { question, asOf } = request.body as Static<typeof TryBody>;
       return success(
-        await tryQuestion(ctx, robot, (request.body as Static<typeof TryBody>).question),
+        await tryQuestion(ctx, robot, question, asOf === undefined ? undefined : Date.parse(asOf)),
       );
     },
   );

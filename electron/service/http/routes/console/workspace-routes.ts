@@ -7,13 +7,12 @@ import { createRobot, patchRobot, requireRobot, rotateRobotSecret } from '../../
 import { registerTenant } from '../../../domain/tenants';
 import { addUser, updateUser } from '../../../domain/users';
 import { getWorkspace, toConsoleRobot } from '../../../domain/workspace';
-import { RobotPatchBody } from '../../../validation/console-schemas';
 import {
-  AddUserBody,
-  CreateRobotBody,
-  RegisterTenantBody,
-  UpdateUserBody,
-} from '../../../validation/schemas';
+  ConsoleCreateRobotBody,
+  ConsoleRegisterBody,
+  RobotPatchBody,
+} from '../../../validation/console-schemas';
+import { AddUserBody, UpdateUserBody } from '../../../validation/schemas';
 import { success } from '../../envelope';
 import { parseTenantId } from '../../path-params';
 
@@ -43,9 +42,11 @@ export function registerWorkspaceRoutes(
 
   app.post(
     `${CONSOLE}/tenants`,
-    { ...console, schema: { body: RegisterTenantBody } },
-    async (request) =>
-      success(await registerTenant(ctx, request.body as Static<typeof RegisterTenantBody>)),
+    { ...console, schema: { body: ConsoleRegisterBody } },
+    async (request) => {
+      const { language, ...registration } = request.body as Static<typeof ConsoleRegisterBody>;
+      return success(await registerTenant(ctx, registration, language));
+    },
   );
 
   app.post(`${TENANT}/users`, { ...console, schema: { body: AddUserBody } }, async (request) => {
@@ -67,14 +68,11 @@ export function registerWorkspaceRoutes(
 
   app.post(
     `${TENANT}/robots`,
-    { ...console, schema: { body: CreateRobotBody } },
+    { ...console, schema: { body: ConsoleCreateRobotBody } },
     async (request) => {
       const { tenantId } = request.params as TenantParams;
-      const created = await createRobot(
-        ctx,
-        parseTenantId(tenantId),
-        (request.body as Static<typeof CreateRobotBody>).name,
-      );
+      const { name, language } = request.body as Static<typeof ConsoleCreateRobotBody>;
+      const created = await createRobot(ctx, parseTenantId(tenantId), name, language);
       return success(toConsoleRobot(ctx, created));
     },
   );
