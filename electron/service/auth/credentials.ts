@@ -34,11 +34,33 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv): CustomerCredentials 
   return { customerId, adminKey, adminSecret };
 }
 
+/**
+ * The file spells the keys as the wire does (`customerId`, `adminkey`, `adminsecret`); files
+ * written before that (`adminKey`, `adminSecret`) are read too.
+ */
+interface StoredCredentials {
+  customerId?: string;
+  adminkey?: string;
+  adminsecret?: string;
+  adminKey?: string;
+  adminSecret?: string;
+}
+
+function toStored(credentials: CustomerCredentials): StoredCredentials {
+  const { customerId, adminKey: adminkey, adminSecret: adminsecret } = credentials;
+  return { customerId, adminkey, adminsecret };
+}
+
 export function readCredentialsFile(dataDir: string): CustomerCredentials | null {
   try {
-    const parsed = JSON.parse(
+    const stored = JSON.parse(
       readFileSync(join(dataDir, CREDENTIALS_FILE), 'utf8'),
-    ) as Partial<CustomerCredentials>;
+    ) as StoredCredentials;
+    const parsed = {
+      customerId: stored.customerId,
+      adminKey: stored.adminkey ?? stored.adminKey,
+      adminSecret: stored.adminsecret ?? stored.adminSecret,
+    };
     if (parsed.customerId && parsed.adminKey && parsed.adminSecret) {
       return {
         customerId: parsed.customerId,
@@ -63,6 +85,10 @@ export function loadCredentials(dataDir: string, env: NodeJS.ProcessEnv): Custom
     adminKey: randomToken(18),
     adminSecret: randomToken(32),
   };
-  writeFileAtomic(join(dataDir, CREDENTIALS_FILE), JSON.stringify(generated, null, 2), 0o600);
+  writeFileAtomic(
+    join(dataDir, CREDENTIALS_FILE),
+    JSON.stringify(toStored(generated), null, 2),
+    0o600,
+  );
   return generated;
 }
