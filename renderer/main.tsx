@@ -5,6 +5,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/grid.css';
 import './styles/dialogs.css';
+import './styles/settings.css';
 import { createConsoleClient } from './api/console-client';
 import { forgetConsoleToken, takeConsoleToken } from './api/token';
 import { App } from './App';

@@ -29,7 +29,7 @@ test('switches to Chinese and back, with numbers and dates in the locale', async
   // Validation messages follow the language.
   await rules.editText(0, 'ruleName', '   ');
   await rules.cell(0, 'ruleName').click();
-  await expect(rules.status).toHaveText('不能只包含空白。');
+  await expect(rules.status).toHaveText('「规则名称」不能只包含空白。');
   await page.keyboard.press('Escape');
   await shoot(page, 'rules-chinese');
 

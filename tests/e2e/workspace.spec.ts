@@ -23,14 +23,16 @@ test('registers a tenant, with errors shown next to the fields', async ({ page, 
   });
   const dialog = workspace.registerDialog;
   await expect(workspace.fieldError(dialog, 'User name')).toHaveText(
-    'username must be at least 2 characters long.',
+    'User name must be at least 2 characters long.',
   );
   await expect(workspace.fieldError(dialog, 'Password')).toHaveText(
-    'password must be at least 6 characters long.',
+    'Password must be at least 6 characters long.',
   );
-  await expect(workspace.fieldError(dialog, 'Phone number')).toContainText('mainland China mobile');
+  await expect(workspace.fieldError(dialog, 'Phone number')).toContainText(
+    'Phone number must be a mainland China mobile number',
+  );
   await expect(workspace.fieldError(dialog, 'E-mail')).toHaveText(
-    'mail must be a valid e-mail address.',
+    'E-mail must be an e-mail address such as name@example.com.',
   );
   await shoot(page, 'register-tenant-errors');
 
@@ -69,8 +71,8 @@ test('adds and edits administrators; creates and renames robots', async ({ page,
 
   // A taken name is refused by the service, and said next to the field.
   await workspace.addAdmin('OWNER', 'secret456');
-  await expect(workspace.fieldError(workspace.userDialog, 'User name')).toContainText(
-    'already taken',
+  await expect(workspace.fieldError(workspace.userDialog, 'User name')).toHaveText(
+    'Another administrator of this tenant already has this user name.',
   );
   await workspace.userDialog.getByRole('button', { name: 'Cancel' }).click();
 

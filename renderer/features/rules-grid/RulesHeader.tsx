@@ -4,22 +4,30 @@ import { useI18n } from '../../i18n/useI18n';
 export function RulesHeader(props: {
   robotName: string;
   company: string;
+  /** Rules matching the search and filters (null while loading). */
   total: number | null;
+  /** Every rule of the robot, when a search or filter is on. */
+  overall: number | null;
   tryOpen: boolean;
   exporting: boolean;
   onImport: () => void;
   onExport: () => void;
   onTemplate: () => void;
   onToggleTry: () => void;
+  onSettings: () => void;
 }) {
-  const { t, formatNumber } = useI18n();
+  const { t } = useI18n();
   return (
     <header className="view-header">
       <h1>
         {props.robotName} <span className="view-header-meta">{props.company}</span>
       </h1>
       <span className="view-header-count" data-testid="rule-total">
-        {props.total === null ? '…' : t('rules.count', { count: formatNumber(props.total) })}
+        {props.total === null
+          ? '…'
+          : props.overall === null
+            ? t('rules.count', { count: props.total })
+            : t('rules.countFiltered', { shown: props.total, count: props.overall })}
       </span>
       <div className="toolbar-group toolbar-end">
         <button type="button" className="button" onClick={props.onImport} title="Alt+I">
@@ -45,6 +53,9 @@ export function RulesHeader(props: {
           title="Alt+T"
         >
           {t('try.open')}
+        </button>
+        <button type="button" className="button" onClick={props.onSettings}>
+          {t('robot.settings')}
         </button>
       </div>
     </header>

@@ -6,6 +6,7 @@ import { useToasts } from '../../components/useToasts';
 import { useI18n } from '../../i18n/useI18n';
 import { ImportDialog } from '../excel-import/ImportDialog';
 import { TryPane } from '../try-question/TryPane';
+import type { Route } from '../workspace/route';
 import { useWorkspace } from '../workspace/useWorkspace';
 import { CELL_FIELDS, withCellText } from './cell-values';
 import { DuplicatesNotice } from './DuplicatesNotice';
@@ -27,7 +28,15 @@ const MAX_PASTED_NEW_ROWS = 1000;
 const NAME_COLUMN = 2;
 
 /** The rules of one robot: toolbar, grid, try pane and import dialog. */
-export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: ConsoleRobot }) {
+export function RulesView({
+  tenant,
+  robot,
+  navigate,
+}: {
+  tenant: ConsoleTenant;
+  robot: ConsoleRobot;
+  navigate: (route: Route) => void;
+}) {
   const { t } = useI18n();
   const toasts = useToasts();
   const { client, workspace, reload } = useWorkspace();
@@ -164,12 +173,14 @@ export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
         robotName={robot.name}
         company={tenant.company}
         total={pages.total}
+        overall={filtered ? robot.ruleCount : null}
         tryOpen={tryOpen}
         exporting={files.exporting}
         onImport={() => setImportOpen(true)}
         onExport={() => void files.exportAll()}
         onTemplate={() => void files.downloadTemplate()}
         onToggleTry={() => setTryOpen((open) => !open)}
+        onSettings={() => navigate({ kind: 'robot-settings', ...ref })}
       />
       <RulesToolbar
         filters={filters}

@@ -26,15 +26,15 @@ export interface ColumnContext {
 
 /** The problem of one cell in the user's language, or null. */
 export function cellProblem(row: GridRow, field: string, i18n: I18n): string | null {
-  if (!isEditable(row)) return null;
+  if (!isEditable(row) || (row.kind === 'draft' && !row.touched)) return null;
   if (
     row.error &&
     (row.error.field === field || (row.error.field === null && field === 'ruleName'))
   ) {
-    return row.error.message;
+    return describeProblem(i18n.t, row.error.problem);
   }
   const problem = checkRule(row.rule)[field as RuleField];
-  return problem ? describeProblem(i18n.locale, i18n.t, problem) : null;
+  return problem ? describeProblem(i18n.t, problem) : null;
 }
 
 function cellClass(field: RuleField, i18n: I18n) {

@@ -55,7 +55,7 @@ export function checkRule(rule: EditableRule): RuleProblems {
       field: 'effectEndDate',
       message: 'effectEndDate must not be before effectBeignDate.',
       keyword: 'date-order',
-      params: {},
+      params: { other: 'effectBeignDate' },
     };
   }
   cache.set(rule, problems);

@@ -9,6 +9,7 @@ import { ApiError } from '../../api/api-error';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
+import { problemOfError } from '../../i18n/server-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { diffRule, editableOf, EDITABLE_FIELDS, EMPTY_RULE, pickFields } from './grid-row';
 import type { EditableRule, EditableRow, GridRow, RowError, RuleField } from './grid-row';
@@ -36,7 +37,7 @@ export function useRuleEditing(
   pages: RulePages,
   onChanged: () => void,
 ) {
-  const { locale, t } = useI18n();
+  const { t } = useI18n();
   const toasts = useToasts();
   const [drafts, setDrafts] = useState<Draft[]>([]);
   const [pending, setPending] = useState<ReadonlyMap<string, Pending>>(new Map());
@@ -55,7 +56,7 @@ export function useRuleEditing(
       } catch (error) {
         toasts.show(
           t(direction === 'undo' ? 'rules.undoFailed' : 'rules.redoFailed', {
-            reason: describeError(locale, t, error),
+            reason: describeError(t, error),
           }),
           { tone: 'error' },
         );
@@ -102,22 +103,22 @@ export function useRuleEditing(
       } catch (error) {
         setPendingFor(key, {
           rule: next,
-          error: { field: fieldOfError(error), message: describeError(locale, t, error) },
+          error: { field: fieldOfError(error), problem: problemOfError(error) },
         });
         return null;
       }
     },
-    [client, ref, replaceRule, setPendingFor, locale, t],
+    [client, ref, replaceRule, setPendingFor],
   );
 
   /** Saves a draft once it is valid; resolves with the created rule. */
   const saveDraft = useCallback(
     async (draft: Draft, next: EditableRule): Promise<ConsoleRule | null> => {
       if (!isValidRule(next)) {
-        updateDraft(draft.key, { rule: next, saving: false, error: undefined });
+        updateDraft(draft.key, { rule: next, saving: false, touched: true, error: undefined });
         return null;
       }
-      updateDraft(draft.key, { rule: next, saving: true, error: undefined });
+      updateDraft(draft.key, { rule: next, saving: true, touched: true, error: undefined });
       try {
         const created = await client.createRule(ref, next);
         setDrafts((list) => list.filter((item) => item.key !== draft.key));
@@ -126,12 +127,12 @@ export function useRuleEditing(
         updateDraft(draft.key, {
           rule: next,
           saving: false,
-          error: { field: fieldOfError(error), message: describeError(locale, t, error) },
+          error: { field: fieldOfError(error), problem: problemOfError(error) },
         });
         return null;
       }
     },
-    [client, ref, updateDraft, locale, t],
+    [client, ref, updateDraft],
   );
 
   /** One cell (or a whole row) edited in the grid. */
@@ -156,7 +157,8 @@ export function useRuleEditing(
 
   const addDraft = useCallback((rule: EditableRule = EMPTY_RULE) => {
     const key = `draft-${draftSeq.current++}`;
-    setDrafts((list) => [{ kind: 'draft', key, rule, saving: false }, ...list]);
+    const touched = rule !== EMPTY_RULE;
+    setDrafts((list) => [{ kind: 'draft', key, rule, saving: false, touched }, ...list]);
     return key;
   }, []);
 
@@ -177,12 +179,12 @@ export function useRuleEditing(
           action: { label: t('rules.undo'), run: () => void undo() },
         });
       } catch (error) {
-        toasts.show(describeError(locale, t, error), { tone: 'error' });
+        toasts.show(describeError(t, error), { tone: 'error' });
       } finally {
         afterWrite();
       }
     },
-    [client, ref, push, undo, toasts, t, locale, afterWrite],
+    [client, ref, push, undo, toasts, t, afterWrite],
   );
 
   const duplicateRules = useCallback(
@@ -197,12 +199,12 @@ export function useRuleEditing(
         push({ kind: 'create', rules: created });
         toasts.show(t('rules.duplicated', { count: created.length }));
       } catch (error) {
-        toasts.show(describeError(locale, t, error), { tone: 'error' });
+        toasts.show(describeError(t, error), { tone: 'error' });
       } finally {
         afterWrite();
       }
     },
-    [client, ref, push, toasts, t, locale, afterWrite],
+    [client, ref, push, toasts, t, afterWrite],
   );
 
   /** Writes several rows at once (paste); one undo step for all. */
@@ -213,6 +215,7 @@ export function useRuleEditing(
         key: `draft-${draftSeq.current++}`,
         rule,
         saving: false,
+        touched: true,
       }));
       if (newDrafts.length > 0) setDrafts((list) => [...list, ...newDrafts]);
       const all = [
@@ -255,12 +258,12 @@ export function useRuleEditing(
           })),
         });
       } catch (error) {
-        toasts.show(describeError(locale, t, error), { tone: 'error' });
+        toasts.show(describeError(t, error), { tone: 'error' });
       } finally {
         afterWrite();
       }
     },
-    [client, ref, push, toasts, t, locale, afterWrite],
+    [client, ref, push, toasts, t, afterWrite],
   );
 
   const rows = useMemo<GridRow[]>(() => {

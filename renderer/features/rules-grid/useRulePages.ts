@@ -49,7 +49,8 @@ export interface RulePages {
   rows: GridRow[];
   total: number | null;
   loading: boolean;
-  error: string | null;
+  /** The failure of the last read, if it failed. */
+  error: unknown;
   /** Tells which rows are on screen; fetches their pages. */
   setRange: (first: number, last: number) => void;
   /** Reads the pages on screen again (after a change), keeping the others until needed. */
@@ -75,7 +76,7 @@ export function useRulePages(client: ConsoleClient, ref: RobotRef, query: RuleQu
   const latest = useRef({ ref, query });
   latest.current = { ref, query };
   const [version, setVersion] = useState(0);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const bump = useCallback(() => setVersion((v) => v + 1), []);
 
   const pump = useCallback(() => {
@@ -103,7 +104,7 @@ export function useRulePages(client: ConsoleClient, ref: RobotRef, query: RuleQu
           },
           (caught: unknown) => {
             if (s.key !== startKey) return;
-            setError(caught instanceof Error ? caught.message : String(caught));
+            setError(caught);
           },
         )
         .finally(() => {

@@ -20,7 +20,7 @@ export function TryPane({
   onOpenRule: (ruleId: string) => void;
   onClose: () => void;
 }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const [question, setQuestion] = useState('');
   const tryer = useTryQuestion(client, robotRef);
   const tooLong = Array.from(question).length > LIMITS.askQuestionMax;
@@ -70,7 +70,7 @@ export function TryPane({
       {tooLong ? (
         <p className="field-error">{t('validation.maxLength', { limit: LIMITS.askQuestionMax })}</p>
       ) : null}
-      {tryer.error ? <ErrorMessage>{describeError(locale, t, tryer.error)}</ErrorMessage> : null}
+      {tryer.error ? <ErrorMessage>{describeError(t, tryer.error)}</ErrorMessage> : null}
       <div className="try-body">
         {tryer.result ? (
           <TryResultView

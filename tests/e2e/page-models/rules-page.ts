@@ -57,10 +57,10 @@ export class RulesPage {
     });
   }
 
+  /** Waits until the grid shows `count` rules ("12 rules", or "3 of 12 rules" when filtered). */
   async waitForRows(count: number): Promise<void> {
-    await this.total
-      .filter({ hasText: new RegExp(`^${count.toLocaleString('en-US')} rules$`) })
-      .waitFor();
+    const n = count.toLocaleString('en-US');
+    await this.total.filter({ hasText: new RegExp(`^${n}( of [\\d,]+)? rules?$`) }).waitFor();
   }
 
   /** Edits a one-line text cell (name, category): double-click, type, Enter. */

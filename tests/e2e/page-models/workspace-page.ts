@@ -76,13 +76,13 @@ export class WorkspacePage {
 
   async createRobot(name: string): Promise<void> {
     await this.tenantPage.getByRole('button', { name: '+ New robot' }).click();
-    await this.robotDialog.getByLabel('Robot').fill(name);
+    await this.robotDialog.getByLabel('Robot name').fill(name);
     await this.robotDialog.getByRole('button', { name: 'New robot' }).click();
   }
 
   async renameRobot(current: string, name: string): Promise<void> {
     await this.tenantPage.getByRole('button', { name: `Rename ${current}` }).click();
-    await this.robotDialog.getByLabel('Robot').fill(name);
+    await this.robotDialog.getByLabel('Robot name').fill(name);
     await this.robotDialog.getByRole('button', { name: 'Save' }).click();
   }
 }
