@@ -246,6 +246,7 @@ export function RulesView({
             client={client}
             robotRef={ref}
             onOpenRule={(ruleId) => void openRule(ruleId)}
+            onAddPhrasing={editing.addPhrasing}
             onClose={() => setTryOpen(false)}
           />
         ) : null}

@@ -18,8 +18,16 @@ import { applyEntry, createCopy, runLimited } from './rule-mutations';
 import type { RuleChange, UndoEntry } from './rule-mutations';
 import type { RulePages } from './useRulePages';
 import { useUndoRedo } from './useUndoRedo';
+import { LIMITS } from '../../../electron/service/limits';
+import { samePhrasing } from './phrasing';
 
 type Draft = Extract<GridRow, { kind: 'draft' }>;
+
+/** What adding a phrasing from the try pane did: added, or why not. */
+export interface PhrasingOutcome {
+  kind: 'added' | 'present' | 'full';
+  rule: ConsoleRule;
+}
 interface Pending {
   rule: EditableRule;
   error?: RowError;
@@ -266,6 +274,28 @@ export function useRuleEditing(
     [client, ref, push, toasts, t, afterWrite],
   );
 
+  /**
+   * Adds `question` to a rule's phrasings (from the try pane), read fresh first: nothing when the
+   * rule has it already or has as many as a rule can have. One undo step.
+   */
+  const addPhrasing = useCallback(
+    async (ruleId: string, question: string): Promise<PhrasingOutcome> => {
+      const rule = await client.rule(ref, ruleId);
+      if (rule.questions.some((q) => samePhrasing(q, question))) return { kind: 'present', rule };
+      if (rule.questions.length >= LIMITS.questionsMax) return { kind: 'full', rule };
+      const questions = [...rule.questions, question.trim()];
+      const updated = await client.patchRule(ref, ruleId, { questions });
+      replaceRule(updated);
+      push({
+        kind: 'patch',
+        changes: [{ ruleId, before: { questions: rule.questions }, after: { questions } }],
+      });
+      afterWrite();
+      return { kind: 'added', rule: updated };
+    },
+    [client, ref, replaceRule, push, afterWrite],
+  );
+
   const rows = useMemo<GridRow[]>(() => {
     const base =
       pending.size === 0
@@ -296,6 +326,7 @@ export function useRuleEditing(
     deleteRules,
     duplicateRules,
     setActive,
+    addPhrasing,
     clearLocal,
     undo,
     redo,

@@ -57,6 +57,12 @@ export class RulesPage {
     });
   }
 
+  /** Waits until the header counts `count` rules ("12 rules", "3 of 12 rules", "12 条规则"…). */
+  async waitForTotal(count: number): Promise<void> {
+    const n = count.toLocaleString('en-US');
+    await this.total.filter({ hasText: new RegExp(`^(${n}\\D|.*\\D${n}\\D)`) }).waitFor();
+  }
+
   /** Waits until the grid shows `count` rules ("12 rules", or "3 of 12 rules" when filtered). */
   async waitForRows(count: number): Promise<void> {
     const n = count.toLocaleString('en-US');
