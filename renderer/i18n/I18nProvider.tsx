@@ -21,6 +21,11 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
     const dateOnly = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
     const timeOnly = new Intl.DateTimeFormat(locale, { timeStyle: 'short' });
+    const day = new Intl.DateTimeFormat(locale, {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     const format = (formatter: Intl.DateTimeFormat, value: string | number | null | undefined) => {
       if (value === null || value === undefined || value === '') return '';
       const date = new Date(value);
@@ -45,6 +50,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
       formatDateTime: (value) => format(dateTime, value),
       formatDate: (value) => format(dateOnly, value),
       formatTime: (value) => format(timeOnly, value),
+      formatDay: (value) => format(day, value),
     };
   }, [locale, setLocale]);
 

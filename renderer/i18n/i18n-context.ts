@@ -11,6 +11,8 @@ export interface I18n {
   formatDateTime: (value: string | number | null | undefined) => string;
   /** A date without its time; '' for none. */
   formatDate: (value: string | number | null | undefined) => string;
+  /** A date in digits (`11/23/2026`, `2026/11/23`): compact, for grid cells. */
+  formatDay: (value: string | number | null | undefined) => string;
   /** A time of day (hours and minutes). */
   formatTime: (value: string | number) => string;
 }

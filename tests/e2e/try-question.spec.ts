@@ -68,11 +68,11 @@ for (const lang of LANGUAGES) {
     }) => {
       const robot = await seed(service);
       const editor = new EditorPage(page);
-      const rules = new RulesPage(page);
+      const rules = new RulesPage(page, lang);
       const tryPane = new TryPane(page, lang);
       await editor.open(service);
       await editor.openRobot('Acme');
-      await rules.waitForTotal(305);
+      await rules.waitForRows(305);
       await tryPane.open();
 
       await tryPane.ask('How do I return an item?');
@@ -136,7 +136,7 @@ for (const lang of LANGUAGES) {
     }) => {
       await seed(service);
       const editor = new EditorPage(page);
-      const rules = new RulesPage(page);
+      const rules = new RulesPage(page, lang);
       const tryPane = new TryPane(page, lang);
       await editor.open(service);
       await editor.openRobot('Acme');
@@ -152,7 +152,7 @@ for (const lang of LANGUAGES) {
       // Asked again: now the rule's own phrasing.
       await expect(tryPane.why).toHaveText(t('try.answeredBy', { rule: 'Refund delay', score: 1 }));
       await rules.search.fill('Refund delay');
-      await rules.waitForTotal(1);
+      await rules.waitForRows(1);
       await expect(rules.cell(0, 'questions')).toContainText(question);
       // One undo step takes it back.
       await rules.clickToolbar(t('rules.undo'));
@@ -177,7 +177,7 @@ test('follows a candidate to its rule, and keeps a history', async ({ page, serv
   const tryPane = new TryPane(page);
   await editor.open(service);
   await editor.openRobot('Acme');
-  await rules.waitForTotal(305);
+  await rules.waitForRows(305);
   await tryPane.open();
 
   await tryPane.ask('How do I return an item?');

@@ -1,4 +1,5 @@
 import { useI18n } from '../../i18n/useI18n';
+import { SaveIndicator } from './SaveIndicator';
 
 /** The robot's name and rule count, with the file actions and the try pane toggle. */
 export function RulesHeader(props: {
@@ -15,6 +16,7 @@ export function RulesHeader(props: {
   onTemplate: () => void;
   onToggleTry: () => void;
   onSettings: () => void;
+  save: { saving: boolean; savedAt: number | null; unsaved: boolean };
 }) {
   const { t } = useI18n();
   return (
@@ -29,6 +31,7 @@ export function RulesHeader(props: {
             ? t('rules.count', { count: props.total })
             : t('rules.countFiltered', { shown: props.total, count: props.overall })}
       </span>
+      <SaveIndicator {...props.save} />
       <div className="toolbar-group toolbar-end">
         <button type="button" className="button" onClick={props.onImport} title="Alt+I">
           {t('import.open')}

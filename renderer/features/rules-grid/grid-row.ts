@@ -44,6 +44,11 @@ export type GridRow =
       rule: EditableRule;
       saved: ConsoleRule;
       error?: RowError;
+      /**
+       * Created in this view (added, pasted, duplicated): kept at the top, where it was made,
+       * instead of jumping to its place in the list, for as long as the query stays the same.
+       */
+      fresh?: boolean;
     }
   | {
       kind: 'draft';
