@@ -1,10 +1,16 @@
 /**
  * The grid's column layout as the user left it: which columns are hidden, their order and their
  * widths. Kept in localStorage (one layout for every robot: it is the user's way of working),
- * read defensively (an old or hand-edited value falls back to the default).
+ * read defensively (an old or hand-edited value falls back to the default). No DOM here: the
+ * storage is useColumnLayout's.
  * @module
  */
-import type { Column } from 'react-data-grid';
+
+/** What the layout needs of a grid column. */
+export interface LayoutColumn {
+  readonly key: string;
+  readonly width?: number | string | null | undefined;
+}
 
 /** Columns the user may hide and move; the row selector, # and rule name stay first. */
 export const MOVABLE_COLUMNS = [
@@ -27,8 +33,6 @@ export interface ColumnLayout {
 
 export const DEFAULT_LAYOUT: ColumnLayout = { order: [...MOVABLE_COLUMNS], hidden: [], widths: {} };
 
-const STORAGE_KEY = 'kb-studio.grid-columns';
-
 const isMovable = (key: unknown): key is MovableColumn =>
   typeof key === 'string' && (MOVABLE_COLUMNS as readonly string[]).includes(key);
 
@@ -50,22 +54,6 @@ export function normalizeLayout(value: unknown): ColumnLayout {
   return { order, hidden, widths };
 }
 
-export function readLayout(): ColumnLayout {
-  try {
-    return normalizeLayout(JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null'));
-  } catch {
-    return DEFAULT_LAYOUT;
-  }
-}
-
-export function storeLayout(layout: ColumnLayout): void {
-  try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(layout));
-  } catch {
-    // Storage full or denied: the layout lasts for this session.
-  }
-}
-
 /** `source` moved to where `target` is (drag and drop of headers). */
 export function moveColumn(layout: ColumnLayout, source: string, target: string): ColumnLayout {
   if (!isMovable(source) || !isMovable(target) || source === target) return layout;
@@ -85,11 +73,11 @@ const FLEX_MIN = 140;
  * The columns as the layout shows them: fixed ones first, then the others in its order, at the
  * widths the user set; questions and answers share what is left of `available` pixels.
  */
-export function applyLayout<R>(
-  columns: readonly Column<R>[],
+export function applyLayout<C extends LayoutColumn>(
+  columns: readonly C[],
   layout: ColumnLayout,
   available: number,
-): Column<R>[] {
+): C[] {
   const byKey = new Map(columns.map((column) => [column.key, column]));
   const fixed = columns.filter((column) => !isMovable(column.key));
   const movable = layout.order.flatMap((key) => {

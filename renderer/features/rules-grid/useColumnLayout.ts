@@ -1,6 +1,24 @@
 import { useCallback, useEffect, useState } from 'react';
-import { DEFAULT_LAYOUT, moveColumn, readLayout, storeLayout } from './column-layout';
+import { DEFAULT_LAYOUT, moveColumn, normalizeLayout } from './column-layout';
 import type { ColumnLayout, MovableColumn } from './column-layout';
+
+const STORAGE_KEY = 'kb-studio.grid-columns';
+
+function readLayout(): ColumnLayout {
+  try {
+    return normalizeLayout(JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null'));
+  } catch {
+    return DEFAULT_LAYOUT;
+  }
+}
+
+function storeLayout(layout: ColumnLayout): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(layout));
+  } catch {
+    // Storage full or denied: the layout lasts for this session.
+  }
+}
 
 /** The column layout of the grid, remembered across sessions. */
 export function useColumnLayout() {
