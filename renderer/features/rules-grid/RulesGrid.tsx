@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { useInnerWidth } from '../../components/useInnerWidth';
 import type { Ref } from 'react';
-import { DataGrid } from 'react-data-grid';
+import { DataGrid, renderCheckbox } from 'react-data-grid';
 import type {
   CellKeyDownArgs,
   CellKeyboardEvent,
@@ -217,6 +217,15 @@ export function RulesGrid(props: RulesGridProps) {
         }}
         renderers={{
           noRowsFallback: null,
+          // The row selectors, named in the user's language.
+          renderCheckbox: (checkbox) =>
+            renderCheckbox({
+              ...checkbox,
+              'aria-label':
+                checkbox['aria-label'] === 'Select All'
+                  ? t('rules.selectAll')
+                  : t('rules.selectRow'),
+            }),
         }}
       />
       <div

@@ -150,7 +150,9 @@ export class RulesPage {
 
   async selectRows(names: string[]): Promise<void> {
     for (const name of names) {
-      await this.rowNamed(name).getByRole('checkbox', { name: 'Select', exact: true }).check();
+      await this.rowNamed(name)
+        .getByRole('checkbox', { name: this.t('rules.selectRow'), exact: true })
+        .check();
     }
   }
 
