@@ -64,7 +64,9 @@ export function ImportReportView({
               {[...report.failures, ...report.warnings].slice(0, LISTED).map((failure, i) => (
                 <tr key={`${failure.sheetRow}-${i}`}>
                   <td className="numeric">{failure.sheetRow}</td>
-                  <td>{failure.ruleName}</td>
+                  <td className="report-name" title={failure.ruleName}>
+                    {failure.ruleName}
+                  </td>
                   <td>{failureReason(t, failure)}</td>
                 </tr>
               ))}

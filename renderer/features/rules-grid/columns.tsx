@@ -75,7 +75,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'index',
       name: '#',
-      width: 52,
+      width: 72,
       frozen: true,
       cellClass: 'cell-index',
       renderCell: ({ row }) => {
