@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { describedBy, FieldMessage } from './FieldMessage';
 
 /** A labelled multi-line text with its hint, or its error, under it. */
 export function TextAreaField({
@@ -26,17 +27,9 @@ export function TextAreaField({
         value={value}
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
+        aria-describedby={describedBy(id, error, hint)}
       />
-      {error ? (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      ) : hint ? (
-        <p className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+      <FieldMessage id={id} error={error} hint={hint} />
     </div>
   );
 }
