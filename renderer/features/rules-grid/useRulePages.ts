@@ -37,6 +37,23 @@ function toRows(rules: ConsoleRule[], first: number): RuleRow[] {
   }));
 }
 
+/**
+ * The fresh rows, with the previous objects kept for rules that did not change (same place, same
+ * update time): the grid then keeps a cell editor open across a read of the page after a write.
+ */
+function keepUnchanged(rows: RuleRow[], previous: RuleRow[] | undefined): RuleRow[] {
+  if (!previous) return rows;
+  return rows.map((row, i) => {
+    const old = previous[i];
+    return old &&
+      old.key === row.key &&
+      old.index === row.index &&
+      old.saved.updatedAt === row.saved.updatedAt
+      ? old
+      : row;
+  });
+}
+
 /** Identifies the rows of one query of one robot. */
 export function pagesKey(ref: RobotRef, query: RuleQuery): string {
   return JSON.stringify([ref.tenantId, ref.robotId, query]);
@@ -96,7 +113,10 @@ export function useRulePages(client: ConsoleClient, ref: RobotRef, query: RuleQu
         .then(
           (result) => {
             if (s.key !== startKey || s.generation !== generation) return;
-            s.pages.set(page, toRows(result.rows, page * PAGE_SIZE));
+            s.pages.set(
+              page,
+              keepUnchanged(toRows(result.rows, page * PAGE_SIZE), s.stale.get(page)),
+            );
             s.stale.delete(page);
             s.total = result.total;
             setError(null);
