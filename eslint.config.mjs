@@ -101,10 +101,11 @@ export default tseslint.config(
                 '!**/electron/service/api-types',
                 '!**/electron/service/console-types',
                 '!**/electron/service/limits',
+                '!**/electron/service/defaults',
                 '!**/electron/service/validation',
               ],
               message:
-                'The editor uses the service only over HTTP: import types, limits, validation or the client.',
+                'The editor uses the service only over HTTP: import types, limits, defaults, validation or the client.',
             },
           ],
         },

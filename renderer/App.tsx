@@ -4,6 +4,7 @@ import { EmptyState } from './components/EmptyState';
 import { useHotkeys } from './components/useHotkeys';
 import { ApiAccessPage } from './features/api-access/ApiAccessPage';
 import { HelpOverlay } from './features/help/HelpOverlay';
+import { RobotSettingsPage } from './features/robot-settings/RobotSettingsPage';
 import { RulesView } from './features/rules-grid/RulesView';
 import { RegisterTenantDialog } from './features/workspace/RegisterTenantDialog';
 import type { Route } from './features/workspace/route';
@@ -84,13 +85,15 @@ function MainView({
   const state = useWorkspace();
   if (route.kind === 'api') return <ApiAccessPage />;
   if (route.kind === 'tenant') return <TenantPage tenantId={route.tenantId} navigate={navigate} />;
-  if (route.kind === 'robot') {
+  if (route.kind === 'robot' || route.kind === 'robot-settings') {
     const tenant = findTenant(state, route.tenantId);
     const robot = findRobot(state, route.tenantId, route.robotId);
+    const key = `${route.tenantId}/${route.robotId}`;
+    if (tenant && robot && route.kind === 'robot-settings') {
+      return <RobotSettingsPage key={key} tenant={tenant} robot={robot} navigate={navigate} />;
+    }
     if (tenant && robot) {
-      return (
-        <RulesView key={`${tenant.tenantId}/${robot.robotId}`} tenant={tenant} robot={robot} />
-      );
+      return <RulesView key={key} tenant={tenant} robot={robot} navigate={navigate} />;
     }
     return <EmptyState title={t('robot.notFound')}>{t('robot.notFoundText')}</EmptyState>;
   }

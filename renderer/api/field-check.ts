@@ -1,26 +1,25 @@
 /**
- * Live validation with the service's own schemas and Ajv (the same limits and, in English, the
- * same sentences as the server). Only plain, browser-safe modules of the service are imported.
+ * Live validation with the service's own schemas and Ajv (the same limits as the server). Only
+ * plain, browser-safe modules of the service are imported.
  * @module
  */
 import type { TSchema } from '@sinclair/typebox';
 import { createAjv, describeValidationError } from '../../electron/service/validation/ajv';
+import type { Problem } from '../i18n/problem';
 
 const ajv = createAjv();
 
-/** One problem with one value: the server's sentence plus what is needed to translate it. */
-export interface FieldProblem {
+/** One problem with one value: what is needed to say it, plus the server's sentence. */
+export interface FieldProblem extends Problem {
   /** The field at fault (`questions[2]`), or the checked field itself. */
   field: string;
-  /** The server's English sentence. */
+  /** The server's English sentence (for logs and tests; the user sees describeProblem's). */
   message: string;
-  keyword: string;
-  params: Record<string, unknown>;
 }
 
 export type FieldCheck = (value: unknown) => FieldProblem | null;
 
-/** Compiles `schema` once; the check names the value `name` in its sentences. */
+/** Compiles `schema` once; the check names the value `name` (an API field name). */
 export function compileCheck(schema: TSchema, name: string): FieldCheck {
   const validate = ajv.compile(schema);
   return (value) => {
@@ -29,10 +28,22 @@ export function compileCheck(schema: TSchema, name: string): FieldCheck {
     if (!error) return { field: name, message: `${name} is invalid.`, keyword: '', params: {} };
     const problem = describeValidationError(error, name);
     return {
-      field: problem.field ?? name,
+      field: fieldPath(name, error.instancePath),
       message: problem.message,
       keyword: error.keyword,
       params: error.params as Record<string, unknown>,
     };
   };
+}
+
+/** `questions` + `/2` → `questions[2]`; `synonyms` + `/0/1` → `synonyms[0][1]`. */
+export function fieldPath(name: string, instancePath: string): string {
+  return (
+    name +
+    instancePath
+      .split('/')
+      .slice(1)
+      .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+      .join('')
+  );
 }

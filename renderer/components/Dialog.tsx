@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { useI18n } from '../i18n/useI18n';
 
 interface DialogProps {
   title: string;
@@ -13,6 +14,7 @@ interface DialogProps {
 
 /** A modal dialog on the native `<dialog>`: focus kept inside, Escape closes it. */
 export function Dialog({ title, onClose, children, footer, wide, testId }: DialogProps) {
+  const { t } = useI18n();
   const ref = useRef<HTMLDialogElement>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
@@ -38,7 +40,12 @@ export function Dialog({ title, onClose, children, footer, wide, testId }: Dialo
     >
       <header className="dialog-header">
         <h2 id="dialog-title">{title}</h2>
-        <button type="button" className="icon-button" aria-label="×" onClick={onClose}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('common.close')}
+          onClick={onClose}
+        >
           ×
         </button>
       </header>

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import { useI18n } from '../i18n/useI18n';
 import { ToastContext } from './toast-context';
 import type { Toast, Toasts } from './toast-context';
 
@@ -7,6 +8,7 @@ const LIFETIME_MS = 6000;
 
 /** Short messages at the bottom right; an error stays until dismissed. */
 export function ToastProvider({ children }: { children: ReactNode }) {
+  const { t } = useI18n();
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
 
@@ -57,7 +59,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             <button
               type="button"
               className="icon-button"
-              aria-label="×"
+              aria-label={t('common.dismiss')}
               onClick={() => dismiss(toast.id)}
             >
               ×

@@ -19,6 +19,18 @@ export function I18nProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<I18n>(() => {
     const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    const dateOnly = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+    const timeOnly = new Intl.DateTimeFormat(locale, { timeStyle: 'short' });
+    const day = new Intl.DateTimeFormat(locale, {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    const format = (formatter: Intl.DateTimeFormat, value: string | number | null | undefined) => {
+      if (value === null || value === undefined || value === '') return '';
+      const date = new Date(value);
+      return Number.isNaN(date.getTime()) ? String(value) : formatter.format(date);
+    };
     // Formatters are costly to make and the grid formats on every frame: one per options.
     const numberFormats = new Map<string, Intl.NumberFormat>();
     const numberFormat = (options?: Intl.NumberFormatOptions) => {
@@ -35,11 +47,10 @@ export function I18nProvider({ children }: { children: ReactNode }) {
       setLocale,
       t: (key: MessageKey, params?: MessageParams) => translate(locale, key, params),
       formatNumber: (value, options) => numberFormat(options).format(value),
-      formatDateTime: (value) => {
-        if (value === null || value === undefined || value === '') return '';
-        const date = new Date(value);
-        return Number.isNaN(date.getTime()) ? String(value) : dateTime.format(date);
-      },
+      formatDateTime: (value) => format(dateTime, value),
+      formatDate: (value) => format(dateOnly, value),
+      formatTime: (value) => format(timeOnly, value),
+      formatDay: (value) => format(day, value),
     };
   }, [locale, setLocale]);
 

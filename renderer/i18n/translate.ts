@@ -1,16 +1,6 @@
-import { EN } from './messages-en';
-import { ZH } from './messages-zh';
-import type { Locale, MessageKey, MessageParams, Messages } from './types';
+import type { Locale } from './types';
 
-const DICTIONARIES: Record<Locale, Messages> = { en: EN, 'zh-CN': ZH };
-
-export function translate(locale: Locale, key: MessageKey, params?: MessageParams): string {
-  const template = DICTIONARIES[locale][key];
-  if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
-}
+export { formatMessage as translate } from './format-message';
 
 const STORAGE_KEY = 'kb-studio.locale';
 

@@ -22,14 +22,15 @@ test('switches to Chinese and back, with numbers and dates in the locale', async
   await expect(rules.total).toHaveText('1,234 条规则');
   await expect(rules.view.getByRole('button', { name: '+ 添加规则' })).toBeVisible();
   await expect(rules.grid.getByRole('columnheader', { name: '规则名称' })).toBeVisible();
-  // The updated column uses the Chinese date format (年/月/日).
+  // The updated column uses the Chinese date format (year first), the full date in its tooltip.
   await rules.revealColumn('updated');
-  await expect(rules.cell(0, 'updated')).toContainText('年');
+  await expect(rules.cell(0, 'updated')).toHaveText(/^\d{4}\/\d{2}\/\d{2}$/);
+  await expect(rules.cell(0, 'updated').locator('span')).toHaveAttribute('title', /年/);
   await rules.revealColumn('ruleName');
   // Validation messages follow the language.
   await rules.editText(0, 'ruleName', '   ');
   await rules.cell(0, 'ruleName').click();
-  await expect(rules.status).toHaveText('不能只包含空白。');
+  await expect(rules.status).toHaveText('「规则名称」不能只包含空白。');
   await page.keyboard.press('Escape');
   await shoot(page, 'rules-chinese');
 

@@ -57,14 +57,14 @@ test('marks an invalid cell with the reason and does not send it', async ({ page
   await rules.editText(0, 'ruleName', 'N'.repeat(201));
   await expect(rules.cell(0, 'ruleName')).toHaveClass(/cell-invalid/);
   await rules.cell(0, 'ruleName').click();
-  await expect(rules.status).toHaveText('ruleName must be at most 200 characters long.');
+  await expect(rules.status).toHaveText('Rule name must be at most 200 characters long.');
   await shoot(page, 'rules-invalid-cell');
 
   // A name another rule has is refused by the service, and marked the same way.
   await rules.editText(1, 'ruleName', 'Rule 0003');
   await expect(rules.cell(1, 'ruleName')).toHaveClass(/cell-invalid/);
   await rules.cell(1, 'ruleName').click();
-  await expect(rules.status).toContainText('already exists');
+  await expect(rules.status).toHaveText('Another rule of this robot already has this name.');
 
   await page.reload();
   await expect(rules.cell(0, 'ruleName')).toHaveText('Rule 0001');
@@ -85,7 +85,7 @@ test('deletes several rows, and undoes the delete', async ({ page, service }) =>
   await rules.clickToolbar('Delete');
   await rules.waitForRows(3);
   await expect(rules.rowNamed('Rule 0004')).toHaveCount(0);
-  await expect(page.getByText('3 rule(s) deleted.')).toBeVisible();
+  await expect(page.getByText('3 rules deleted.')).toBeVisible();
 
   await rules.undo();
   await rules.waitForRows(6);
@@ -127,8 +127,10 @@ test('searches, filters by status and category, and sorts', async ({ page, servi
 
   await rules.filterStatus('Inactive');
   await rules.waitForRows(3);
+  await expect(rules.total).toHaveText('3 of 12 rules');
   await rules.filterCategory('Billing');
   await rules.waitForRows(1);
+  await expect(rules.total).toHaveText('1 of 12 rules');
   await shoot(page, 'rules-filtered');
   await rules.filterStatus('All');
   await rules.waitForRows(4);
@@ -163,7 +165,7 @@ test('adds and duplicates rules; warns about shared phrasings', async ({ page, s
   await rules.waitForRows(2);
   await expect(rules.rowNamed('Opening hours (copy)')).toHaveCount(1);
   await expect(page.getByTestId('duplicates-notice')).toContainText(
-    '2 phrasing(s) belong to more than one rule',
+    '2 phrasings belong to more than one rule',
   );
   await expect(rules.grid.getByTestId('duplicate-badge')).toHaveCount(2);
   await shoot(page, 'rules-duplicates');

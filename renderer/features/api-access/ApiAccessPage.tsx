@@ -11,7 +11,7 @@ import { CurlExample } from './CurlExample';
 
 /** Everything an application needs to call the API: address, credentials, robot secrets. */
 export function ApiAccessPage() {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const toasts = useToasts();
   const { workspace, client, reload } = useWorkspace();
   const { customer, baseUrl } = workspace;
@@ -25,7 +25,7 @@ export function ApiAccessPage() {
       await reload();
       toasts.show(t('api.rotated', { name: robot.name }));
     } catch (error) {
-      toasts.show(describeError(locale, t, error), { tone: 'error' });
+      toasts.show(describeError(t, error), { tone: 'error' });
     } finally {
       setRotating(null);
     }

@@ -1,12 +1,12 @@
 import type { ConsoleCustomer, ConsoleRobot } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import { Dialog } from '../../components/Dialog';
-import { describeProblem } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { missingRoles } from './column-mapping';
 import { ImportMapping } from './ImportMapping';
 import { ImportPick } from './ImportPick';
 import { ImportReportView } from './ImportReportView';
+import { failure } from './import-runner';
 import { ImportRunning } from './ImportRunning';
 import { failuresToSheet } from './sheet-layout';
 import { downloadBlob, writeSpreadsheet } from './sheet-worker-client';
@@ -29,7 +29,7 @@ export function ImportDialog({
   onImported: () => void;
   onTemplate: () => void;
 }) {
-  const { t, locale, formatNumber } = useI18n();
+  const { t } = useI18n();
   const im = useImport(client, customer, robotRef, robot, onImported);
   const { stage } = im;
   const ready = im.rows.filter((row) => row.problem === null).length;
@@ -38,18 +38,8 @@ export function ImportDialog({
     if (stage.kind !== 'report') return;
     const { report, header } = stage;
     const failures = [
-      ...report.failures.map((failure) =>
-        failure.problem
-          ? { ...failure, reason: describeProblem(locale, t, failure.problem) }
-          : failure,
-      ),
-      ...report.notSent.map((row) => ({
-        sheetRow: row.sheetRow,
-        ruleName: row.rule.ruleName,
-        code: 'not-sent',
-        reason: t('import.notSentReason'),
-        cells: row.cells,
-      })),
+      ...report.failures,
+      ...report.notSent.map((row) => failure(row, 'not-sent', null)),
     ].sort((a, b) => a.sheetRow - b.sheetRow);
     const blob = await writeSpreadsheet([failuresToSheet(t, header, failures)]);
     downloadBlob(blob, `${robot.name}-failed-rows.xlsx`);
@@ -68,7 +58,7 @@ export function ImportDialog({
           disabled={ready === 0 || missingRoles(stage.mapping).length > 0}
           onClick={() => void im.start()}
         >
-          {t('import.start', { count: formatNumber(ready) })}
+          {t('import.start', { count: ready })}
         </button>
       </>
     ) : stage.kind === 'report' ? (

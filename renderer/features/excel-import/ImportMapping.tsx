@@ -30,7 +30,7 @@ export function ImportMapping({
   onMapping: (mapping: Mapping) => void;
   onBatchSize: (size: number) => void;
 }) {
-  const { t, locale, formatNumber } = useI18n();
+  const { t } = useI18n();
   const sheetRows = sheets[sheetIndex]?.rows ?? [];
   const header = mapping.hasHeader ? (sheetRows[0] ?? []) : [];
   const samples = sheetRows.slice(
@@ -123,9 +123,9 @@ export function ImportMapping({
 
       <p className="import-summary" data-testid="import-summary">
         {t('import.summary', {
-          total: formatNumber(rows.length),
-          ready: formatNumber(rows.length - invalid.length),
-          invalid: formatNumber(invalid.length),
+          count: rows.length,
+          ready: rows.length - invalid.length,
+          invalid: invalid.length,
         })}
       </p>
       {missing.length > 0 ? (
@@ -139,13 +139,12 @@ export function ImportMapping({
         <ul className="problem-list" aria-label={t('import.problems')}>
           {invalid.slice(0, LISTED_PROBLEMS).map((row) => (
             <li key={row.sheetRow}>
-              <span className="problem-row">{t('import.rowN', { n: row.sheetRow })}</span>
-              {row.problem ? describeProblem(locale, t, row.problem) : ''}
+              {row.problem ? describeProblem(t, row.problem, row.sheetRow) : ''}
             </li>
           ))}
           {invalid.length > LISTED_PROBLEMS ? (
             <li className="muted">
-              {t('import.moreProblems', { count: formatNumber(invalid.length - LISTED_PROBLEMS) })}
+              {t('import.moreProblems', { count: invalid.length - LISTED_PROBLEMS })}
             </li>
           ) : null}
         </ul>

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Spinner } from '../../components/Spinner';
 import { useI18n } from '../../i18n/useI18n';
+import type { FileError } from './useImport';
 
 export function ImportPick({
   parsing,
@@ -10,7 +11,7 @@ export function ImportPick({
   onTemplate,
 }: {
   parsing: string | null;
-  error: string | null;
+  error: FileError | null;
   onFile: (file: File) => void;
   onTemplate: () => void;
 }) {
@@ -50,7 +51,13 @@ export function ImportPick({
           if (file) onFile(file);
         }}
       />
-      {error ? <ErrorMessage>{t('import.readFailed', { reason: error })}</ErrorMessage> : null}
+      {error ? (
+        <ErrorMessage>
+          {t(error.reason === 'empty' ? 'import.emptyFile' : 'import.unreadable', {
+            file: error.fileName,
+          })}
+        </ErrorMessage>
+      ) : null}
       <p className="hint">
         {t('import.layoutHint')}{' '}
         <button type="button" className="link-button" onClick={onTemplate}>

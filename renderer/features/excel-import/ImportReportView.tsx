@@ -1,5 +1,5 @@
-import { describeProblem } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
+import { failureReason } from './failure-reason';
 import type { ImportReport } from './import-runner';
 
 const LISTED = 500;
@@ -11,7 +11,7 @@ export function ImportReportView({
   report: ImportReport;
   onDownloadFailed: () => void;
 }) {
-  const { t, locale, formatNumber } = useI18n();
+  const { t, formatNumber } = useI18n();
   const failed = report.failures.length + report.notSent.length;
   return (
     <div className="import-report" data-testid="import-report">
@@ -64,14 +64,10 @@ export function ImportReportView({
               {[...report.failures, ...report.warnings].slice(0, LISTED).map((failure, i) => (
                 <tr key={`${failure.sheetRow}-${i}`}>
                   <td className="numeric">{failure.sheetRow}</td>
-                  <td>{failure.ruleName}</td>
-                  <td>
-                    {failure.code === 'not-applied'
-                      ? t('import.notApplied', { reason: failure.reason })
-                      : failure.problem
-                        ? describeProblem(locale, t, failure.problem)
-                        : failure.reason}
+                  <td className="report-name" title={failure.ruleName}>
+                    {failure.ruleName}
                   </td>
+                  <td>{failureReason(t, failure)}</td>
                 </tr>
               ))}
             </tbody>
@@ -80,7 +76,7 @@ export function ImportReportView({
       ) : null}
       {failed > 0 ? (
         <button type="button" className="button" onClick={onDownloadFailed}>
-          {t('import.downloadFailed', { count: formatNumber(failed) })}
+          {t('import.downloadFailed', { count: failed })}
         </button>
       ) : null}
     </div>

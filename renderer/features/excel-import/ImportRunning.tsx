@@ -15,25 +15,23 @@ export function ImportRunning({
   onResume: () => void;
   onCancel: () => void;
 }) {
-  const { t, formatNumber } = useI18n();
+  const { t } = useI18n();
   return (
     <div className="import-running">
       <ProgressBar value={progress.done} max={progress.total} label={t('import.progress')} />
       <p className="import-counts" aria-live="polite">
         {t('import.progressText', {
-          done: formatNumber(progress.done),
-          total: formatNumber(progress.total),
-          batch: formatNumber(progress.batch),
-          batches: formatNumber(progress.batches),
+          done: progress.done,
+          count: progress.total,
+          batch: progress.batch,
+          batches: progress.batches,
         })}
       </p>
       <p className="import-counts">
-        <span className="ok">
-          {t('import.succeeded', { count: formatNumber(progress.succeeded) })}
-        </span>
+        <span className="ok">{t('import.succeeded', { count: progress.succeeded })}</span>
         {' · '}
         <span className={progress.failed > 0 ? 'bad' : ''}>
-          {t('import.failed', { count: formatNumber(progress.failed) })}
+          {t('import.failed', { count: progress.failed })}
         </span>
         {paused ? ` · ${t('import.paused')}` : ''}
       </p>

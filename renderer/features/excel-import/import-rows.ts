@@ -48,7 +48,7 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
               field: 'active',
               message: `active must be TRUE or FALSE, not "${cell}".`,
               keyword: 'active',
-              params: {},
+              params: { value: cell },
             };
           }
           rule.active = active ?? true;

@@ -6,18 +6,22 @@
  */
 import type { BatchImportResult, RuleInput } from '../../../electron/service/api-types';
 import type { RulePatch } from '../../../electron/service/console-types';
-import type { FieldProblem } from '../../api/field-check';
+import type { Problem } from '../../i18n/problem';
+import { problemOfBatchFailure, problemOfError } from '../../i18n/server-problem';
 import { runLimited } from '../rules-grid/rule-mutations';
 import type { ImportRow } from './import-rows';
 
 export interface ImportFailure {
   sheetRow: number;
   ruleName: string;
-  code: string;
-  /** The service's sentence (or the check's, in English). */
-  reason: string;
-  /** For a row refused before sending: the problem, to say it in the user's language. */
-  problem?: FieldProblem;
+  /**
+   * `refused`: checked before sending and not sent; `failed`: refused by the service;
+   * `not-applied`: created, but its category, status or dates could not be set;
+   * `not-sent`: left out by a cancel.
+   */
+  kind: 'refused' | 'failed' | 'not-applied' | 'not-sent';
+  /** What went wrong, said in the user's language when shown (none for `not-sent`). */
+  problem: Problem | null;
   cells: string[];
 }
 
@@ -80,8 +84,12 @@ export class ImportControl {
   }
 }
 
-function failure(row: ImportRow, code: string, reason: string): ImportFailure {
-  return { sheetRow: row.sheetRow, ruleName: row.rule.ruleName, code, reason, cells: row.cells };
+export function failure(
+  row: ImportRow,
+  kind: ImportFailure['kind'],
+  problem: Problem | null,
+): ImportFailure {
+  return { sheetRow: row.sheetRow, ruleName: row.rule.ruleName, kind, problem, cells: row.cells };
 }
 
 function extrasOf(row: ImportRow): RulePatch | null {
@@ -103,7 +111,7 @@ export async function runImport(
   const warnings: ImportFailure[] = [];
   const valid = rows.filter((row) => {
     if (row.problem === null) return true;
-    failures.push({ ...failure(row, 'invalid-field', row.problem.message), problem: row.problem });
+    failures.push(failure(row, 'refused', row.problem));
     return false;
   });
   const batches = Math.ceil(valid.length / batchSize);
@@ -136,17 +144,19 @@ export async function runImport(
         })),
       );
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const reason = error instanceof Error ? error.message : String(error);
-      for (const row of batch)
-        failures.push(failure(row, typeof code === 'string' ? code : 'error', reason));
+      const problem = problemOfError(error);
+      for (const row of batch) failures.push(failure(row, 'failed', problem));
       done += batch.length;
       progress(b + 1);
       continue;
     }
     for (const item of result.failInfo) {
       const row = batch[item.index];
-      if (row) failures.push(failure(row, item.code, item.msg));
+      if (row) {
+        failures.push(
+          failure(row, 'failed', problemOfBatchFailure(item.code, item.msg, row.rule.ruleName)),
+        );
+      }
     }
     succeeded += result.succeed.length;
     // The batch route answers the created rules in order; names are unique in a robot.
@@ -162,9 +172,7 @@ export async function runImport(
       try {
         await ports.patchRule(ruleId, patch);
       } catch (error) {
-        warnings.push(
-          failure(row, 'not-applied', error instanceof Error ? error.message : String(error)),
-        );
+        warnings.push(failure(row, 'not-applied', problemOfError(error)));
       }
     });
     const inactive = created.filter(({ row }) => !row.rule.active);
@@ -172,11 +180,8 @@ export async function runImport(
       try {
         await ports.deactivate(inactive.map(({ ruleId }) => ruleId));
       } catch (error) {
-        for (const { row } of inactive) {
-          warnings.push(
-            failure(row, 'not-applied', error instanceof Error ? error.message : String(error)),
-          );
-        }
+        const problem = problemOfError(error);
+        for (const { row } of inactive) warnings.push(failure(row, 'not-applied', problem));
       }
     }
     done += batch.length;
@@ -212,8 +217,8 @@ async function applyCategories(
         category,
       );
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      for (const { row } of items) warnings.push(failure(row, 'not-applied', reason));
+      const problem = problemOfError(error);
+      for (const { row } of items) warnings.push(failure(row, 'not-applied', problem));
     }
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { ConsoleRule } from '../../../electron/service/console-types';
 import type { Translate } from '../../i18n/types';
+import { failureReason } from './failure-reason';
 import type { ImportFailure } from './import-runner';
 import type { PlainSheet } from './sheet-messages';
 
@@ -86,7 +87,7 @@ export function failuresToSheet(
     name: t('sheet.failedSheet'),
     rows: [
       [...head, t('sheet.reason')],
-      ...failures.map((failure) => [...pad(failure.cells), failure.reason]),
+      ...failures.map((failure) => [...pad(failure.cells), failureReason(t, failure)]),
     ],
   };
 }

@@ -11,11 +11,17 @@ import type { PlainSheet } from './sheet-messages';
 import { parseSpreadsheet } from './sheet-worker-client';
 
 export type ImportStage =
-  | { kind: 'pick'; error: string | null }
+  | { kind: 'pick'; error: FileError | null }
   | { kind: 'parsing'; fileName: string }
   | { kind: 'map'; fileName: string; sheets: PlainSheet[]; sheetIndex: number; mapping: Mapping }
   | { kind: 'running'; progress: ImportProgress; paused: boolean }
   | { kind: 'report'; report: ImportReport; header: string[] | null };
+
+/** Why a file could not be used: nothing in it, or not a spreadsheet the editor reads. */
+export interface FileError {
+  reason: 'empty' | 'unreadable';
+  fileName: string;
+}
 
 export const DEFAULT_BATCH_SIZE = 200;
 
@@ -33,20 +39,25 @@ export function useImport(
 
   const pickFile = useCallback(async (file: File) => {
     setStage({ kind: 'parsing', fileName: file.name });
+    let sheets: PlainSheet[];
     try {
-      const sheets = await parseSpreadsheet(file);
-      const first = sheets.find((sheet) => sheet.rows.length > 0) ?? sheets[0];
-      if (!first || first.rows.length === 0) throw new Error('empty');
-      setStage({
-        kind: 'map',
-        fileName: file.name,
-        sheets,
-        sheetIndex: sheets.indexOf(first),
-        mapping: guessMapping(first.rows),
-      });
-    } catch (error) {
-      setStage({ kind: 'pick', error: error instanceof Error ? error.message : String(error) });
+      sheets = await parseSpreadsheet(file);
+    } catch {
+      setStage({ kind: 'pick', error: { reason: 'unreadable', fileName: file.name } });
+      return;
     }
+    const first = sheets.find((sheet) => sheet.rows.length > 0) ?? sheets[0];
+    if (!first || first.rows.length === 0) {
+      setStage({ kind: 'pick', error: { reason: 'empty', fileName: file.name } });
+      return;
+    }
+    setStage({
+      kind: 'map',
+      fileName: file.name,
+      sheets,
+      sheetIndex: sheets.indexOf(first),
+      mapping: guessMapping(first.rows),
+    });
   }, []);
 
   const mapStage = stage.kind === 'map' ? stage : null;

@@ -11,11 +11,11 @@ export function DuplicatesNotice({
   duplicates: DuplicateQuestion[];
   onShow: (question: string) => void;
 }) {
-  const { t, formatNumber } = useI18n();
+  const { t } = useI18n();
   if (duplicates.length === 0) return null;
   return (
     <details className="notice notice-warn" data-testid="duplicates-notice">
-      <summary>⚠ {t('rules.duplicatesTitle', { count: formatNumber(duplicates.length) })}</summary>
+      <summary>⚠ {t('rules.duplicatesTitle', { count: duplicates.length })}</summary>
       <ul>
         {duplicates.slice(0, LISTED).map((duplicate) => (
           <li key={duplicate.question}>
@@ -27,7 +27,7 @@ export function DuplicatesNotice({
               {duplicate.question}
             </button>{' '}
             <span className="muted">
-              {t('rules.duplicateRules', { count: formatNumber(duplicate.ruleIds.length) })}
+              {t('rules.duplicateRules', { count: duplicate.ruleIds.length })}
             </span>
           </li>
         ))}

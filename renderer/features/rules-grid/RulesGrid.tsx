@@ -1,14 +1,18 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { useInnerWidth } from '../../components/useInnerWidth';
 import type { Ref } from 'react';
-import { DataGrid } from 'react-data-grid';
+import { DataGrid, renderCheckbox } from 'react-data-grid';
 import type {
   CellKeyDownArgs,
   CellKeyboardEvent,
+  ColumnWidths,
   DataGridHandle,
   SortColumn,
 } from 'react-data-grid';
 import { useI18n } from '../../i18n/useI18n';
 import { cellText, CELL_FIELDS, withCellText } from './cell-values';
+import { applyLayout } from './column-layout';
+import type { ColumnLayout } from './column-layout';
 import { buildColumns, cellProblem } from './columns';
 import { isEditable } from './grid-row';
 import type { EditableRow, EditableRule, GridRow, RuleField } from './grid-row';
@@ -27,11 +31,17 @@ interface RulesGridProps {
   categoryListId: string;
   locatedKey: string | null;
   onCommit: (row: EditableRow, next: EditableRule) => void;
-  onPasteBlock: (rowIdx: number, field: RuleField, matrix: string[][]) => void;
+  /** A block pasted from `rowIdx` on, into `fields` (the columns shown, from the one pasted on). */
+  onPasteBlock: (rowIdx: number, fields: RuleField[], matrix: string[][]) => void;
   onToggleActive: (row: GridRow) => void;
   onDiscardDraft: (key: string) => void;
   onVisibleRange: (first: number, last: number) => void;
   onCopied: (rows: number) => void;
+  /** The time effective states are computed for (ms). */
+  now: number;
+  layout: ColumnLayout;
+  onMoveColumn: (source: string, target: string) => void;
+  onResizeColumn: (key: string, width: number) => void;
 }
 
 const isField = (key: string): key is RuleField => (CELL_FIELDS as string[]).includes(key);
@@ -48,19 +58,50 @@ export function RulesGrid(props: RulesGridProps) {
   const { t } = i18n;
   const { rows, selected, onCommit, onPasteBlock, onToggleActive, onDiscardDraft } = props;
   const [active, setActive] = useState<{ rowIdx: number; key: string } | null>(null);
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const gridWidth = useInnerWidth(wrapRef, '.rdg');
   const activeRow = active ? rows[active.rowIdx] : undefined;
   const status = activeRow && active ? cellProblem(activeRow, active.key, i18n) : null;
 
   const columns = useMemo(
     () =>
-      buildColumns({
-        i18n,
-        duplicates: props.sharedByRule,
-        categoryListId: props.categoryListId,
-        onToggleActive,
-        onDiscardDraft,
-      }),
-    [i18n, props.sharedByRule, props.categoryListId, onToggleActive, onDiscardDraft],
+      applyLayout(
+        buildColumns({
+          i18n,
+          duplicates: props.sharedByRule,
+          categoryListId: props.categoryListId,
+          onToggleActive,
+          onDiscardDraft,
+          now: props.now,
+        }),
+        props.layout,
+        gridWidth,
+      ),
+    [
+      i18n,
+      props.sharedByRule,
+      props.categoryListId,
+      onToggleActive,
+      onDiscardDraft,
+      props.now,
+      props.layout,
+      gridWidth,
+    ],
+  );
+  // The widths the user set are the grid's (a reset of the layout resets them too).
+  const columnWidths = useMemo<ColumnWidths>(
+    () =>
+      new Map(
+        Object.entries(props.layout.widths).map(([key, width]) => [
+          key,
+          { type: 'resized', width },
+        ]),
+      ),
+    [props.layout.widths],
+  );
+  const shownFields = useMemo(
+    () => columns.flatMap((column) => (isField(column.key) ? [column.key] : [])),
+    [columns],
   );
 
   const onCellKeyDown = (args: CellKeyDownArgs<GridRow>, event: CellKeyboardEvent) => {
@@ -102,7 +143,7 @@ export function RulesGrid(props: RulesGridProps) {
   };
 
   return (
-    <div className="grid-wrap">
+    <div className="grid-wrap" ref={wrapRef}>
       <DataGrid<GridRow, unknown, string>
         ref={props.gridRef}
         className="rdg-light rules-grid"
@@ -117,7 +158,9 @@ export function RulesGrid(props: RulesGridProps) {
             ? 'row-located'
             : row.kind === 'draft'
               ? 'row-draft'
-              : undefined
+              : row.kind === 'rule' && row.fresh
+                ? 'row-fresh'
+                : undefined
         }
         selectedRows={selected}
         onSelectedRowsChange={props.onSelectedChange}
@@ -147,9 +190,23 @@ export function RulesGrid(props: RulesGridProps) {
           const single = matrix.length === 1 && matrix[0]?.length === 1;
           if (single)
             return { ...row, rule: withCellText(row.rule, column.key, matrix[0]?.[0] ?? '') };
-          onPasteBlock(rows.indexOf(row), column.key, matrix);
+          onPasteBlock(
+            rows.indexOf(row),
+            shownFields.slice(shownFields.indexOf(column.key)),
+            matrix,
+          );
           return row;
         }}
+        columnWidths={columnWidths}
+        onColumnWidthsChange={(widths) => {
+          for (const [key, { type, width }] of widths) {
+            if (type === 'resized' && props.layout.widths[key] !== width) {
+              props.onResizeColumn(key, width);
+            }
+          }
+        }}
+        onColumnsReorder={props.onMoveColumn}
+        onColumnResize={(column, width) => props.onResizeColumn(column.key, width)}
         onActivePositionChange={({ rowIdx, column }) => {
           setActive(column ? { rowIdx, key: column.key } : null);
         }}
@@ -160,6 +217,15 @@ export function RulesGrid(props: RulesGridProps) {
         }}
         renderers={{
           noRowsFallback: null,
+          // The row selectors, named in the user's language.
+          renderCheckbox: (checkbox) =>
+            renderCheckbox({
+              ...checkbox,
+              'aria-label':
+                checkbox['aria-label'] === 'Select All'
+                  ? t('rules.selectAll')
+                  : t('rules.selectRow'),
+            }),
         }}
       />
       <div

@@ -1,6 +1,7 @@
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Spinner } from '../../components/Spinner';
+import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 
 /** What the grid area says when it has no rows to show: loading, empty, nothing matches, error. */
@@ -8,7 +9,7 @@ export function RulesGridOverlay(props: {
   total: number | null;
   drafts: number;
   filtered: boolean;
-  error: string | null;
+  error: unknown;
   onRetry: () => void;
   onClearFilters: () => void;
   onAdd: () => void;
@@ -16,11 +17,11 @@ export function RulesGridOverlay(props: {
   onTemplate: () => void;
 }) {
   const { t } = useI18n();
-  if (props.error && props.total === null) {
+  if (props.error !== null && props.total === null) {
     return (
       <div className="grid-overlay">
         <ErrorMessage onRetry={props.onRetry} retryLabel={t('common.retry')}>
-          {t('rules.loadFailed', { reason: props.error })}
+          {t('rules.loadFailed', { reason: describeError(t, props.error) })}
         </ErrorMessage>
       </div>
     );

@@ -1,4 +1,4 @@
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import type { ConsoleCategory } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
 import type { RuleFilters } from './rule-query';
@@ -19,6 +19,8 @@ interface RulesToolbarProps {
   onSetActive: (active: boolean) => void;
   onUndo: () => void;
   onRedo: () => void;
+  /** The columns menu, at the end of the search row. */
+  columnsMenu: ReactNode;
 }
 
 export function RulesToolbar(props: RulesToolbarProps) {
@@ -139,6 +141,7 @@ export function RulesToolbar(props: RulesToolbarProps) {
             ))}
           </select>
         </label>
+        <div className="toolbar-end">{props.columnsMenu}</div>
       </div>
     </div>
   );

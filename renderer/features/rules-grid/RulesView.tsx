@@ -2,21 +2,25 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DataGridHandle } from 'react-data-grid';
 import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
 import { useHotkeys } from '../../components/useHotkeys';
+import { useNow } from '../../components/useNow';
 import { useToasts } from '../../components/useToasts';
 import { useI18n } from '../../i18n/useI18n';
 import { ImportDialog } from '../excel-import/ImportDialog';
 import { TryPane } from '../try-question/TryPane';
+import type { Route } from '../workspace/route';
 import { useWorkspace } from '../workspace/useWorkspace';
-import { CELL_FIELDS, withCellText } from './cell-values';
+import { ColumnsMenu } from './ColumnsMenu';
 import { DuplicatesNotice } from './DuplicatesNotice';
-import { EMPTY_RULE, isEditable } from './grid-row';
-import type { EditableRow, EditableRule, GridRow, RuleField } from './grid-row';
+import { isEditable } from './grid-row';
+import type { GridRow, RuleField } from './grid-row';
+import { planPaste } from './paste-block';
 import { NO_FILTERS, toRuleQuery } from './rule-query';
 import type { RuleFilters } from './rule-query';
 import { RulesGrid } from './RulesGrid';
 import { RulesGridOverlay } from './RulesGridOverlay';
 import { RulesHeader } from './RulesHeader';
 import { RulesToolbar } from './RulesToolbar';
+import { useColumnLayout } from './useColumnLayout';
 import { useLocateRule } from './useLocateRule';
 import { useRobotFacts } from './useRobotFacts';
 import { useRuleEditing } from './useRuleEditing';
@@ -27,7 +31,15 @@ const MAX_PASTED_NEW_ROWS = 1000;
 const NAME_COLUMN = 2;
 
 /** The rules of one robot: toolbar, grid, try pane and import dialog. */
-export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: ConsoleRobot }) {
+export function RulesView({
+  tenant,
+  robot,
+  navigate,
+}: {
+  tenant: ConsoleTenant;
+  robot: ConsoleRobot;
+  navigate: (route: Route) => void;
+}) {
   const { t } = useI18n();
   const toasts = useToasts();
   const { client, workspace, reload } = useWorkspace();
@@ -59,7 +71,9 @@ export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
   useEffect(() => () => window.clearTimeout(reloadTimer.current), []);
 
   const editing = useRuleEditing(client, ref, pages, onChanged);
-  const { rows, draftCount } = editing;
+  const { rows, draftCount, topCount } = editing;
+  const columns = useColumnLayout();
+  const now = useNow();
 
   useEffect(() => {
     const timer = window.setTimeout(
@@ -101,7 +115,19 @@ export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
     editing.addDraft();
     setEditDraft(true);
   };
-  const duplicate = () => void editing.duplicateRules(selectedRules().map((row) => row.rule));
+  const duplicate = async () => {
+    const copies = await editing.duplicateRules(selectedRules().map((row) => row.rule));
+    // The copies are shown first and selected: a Delete right after deletes them.
+    if (copies.length > 0) {
+      setSelected(new Set(copies.map((rule) => rule.ruleId)));
+      gridRef.current?.scrollToCell({ rowIdx: 0 });
+    }
+  };
+  /** A cell saved; a draft that became a rule stays where it is, selected. */
+  const commit = async (...args: Parameters<typeof editing.commitRow>) => {
+    const created = await editing.commitRow(...args);
+    if (created) setSelected(new Set([created.ruleId]));
+  };
   const remove = () => {
     const picked = selectedRules();
     if (picked.length === 0) return;
@@ -122,21 +148,8 @@ export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
     [commitRow],
   );
 
-  const onPasteBlock = (rowIdx: number, field: RuleField, matrix: string[][]) => {
-    const start = CELL_FIELDS.indexOf(field);
-    const edits: { row: EditableRow; next: EditableRule }[] = [];
-    const extra: EditableRule[] = [];
-    matrix.forEach((cells, r) => {
-      const row = rows[rowIdx + r];
-      if (row && !isEditable(row)) return;
-      let rule: EditableRule = row ? row.rule : EMPTY_RULE;
-      cells.forEach((text, c) => {
-        const target = CELL_FIELDS[start + c];
-        if (target) rule = withCellText(rule, target, text);
-      });
-      if (row) edits.push({ row, next: rule });
-      else extra.push(rule);
-    });
+  const onPasteBlock = (rowIdx: number, fields: RuleField[], matrix: string[][]) => {
+    const { edits, extra } = planPaste(rows, rowIdx, fields, matrix);
     if (extra.length > MAX_PASTED_NEW_ROWS) {
       toasts.show(t('rules.pasteTooMany', { max: MAX_PASTED_NEW_ROWS }), { tone: 'error' });
       return;
@@ -150,7 +163,7 @@ export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
     'mod+y': { run: () => void editing.redo(), typing: false },
     'mod+f': { run: () => searchRef.current?.focus() },
     insert: { run: addRule, typing: false },
-    'mod+d': { run: duplicate, typing: false },
+    'mod+d': { run: () => void duplicate(), typing: false },
     delete: { run: remove, typing: false },
     'alt+i': { run: () => setImportOpen(true) },
     'alt+e': { run: () => void files.exportAll() },
@@ -164,12 +177,15 @@ export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
         robotName={robot.name}
         company={tenant.company}
         total={pages.total}
+        overall={filtered ? robot.ruleCount : null}
         tryOpen={tryOpen}
         exporting={files.exporting}
         onImport={() => setImportOpen(true)}
         onExport={() => void files.exportAll()}
         onTemplate={() => void files.downloadTemplate()}
         onToggleTry={() => setTryOpen((open) => !open)}
+        save={editing.save}
+        onSettings={() => navigate({ kind: 'robot-settings', ...ref })}
       />
       <RulesToolbar
         filters={filters}
@@ -182,7 +198,14 @@ export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
         canUndo={editing.canUndo}
         canRedo={editing.canRedo}
         onAdd={addRule}
-        onDuplicate={duplicate}
+        onDuplicate={() => void duplicate()}
+        columnsMenu={
+          <ColumnsMenu
+            layout={columns.layout}
+            onHidden={columns.setHidden}
+            onReset={columns.reset}
+          />
+        }
         onDelete={remove}
         onSetActive={setActive}
         onUndo={() => void editing.undo()}
@@ -201,11 +224,15 @@ export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
             sharedByRule={facts.sharedByRule}
             categoryListId="category-options"
             locatedKey={located}
-            onCommit={(row, next) => void editing.commitRow(row, next)}
+            onCommit={(row, next) => void commit(row, next)}
             onPasteBlock={onPasteBlock}
             onToggleActive={onToggleActive}
             onDiscardDraft={editing.discardDraft}
-            onVisibleRange={(first, last) => pages.setRange(first - draftCount, last - draftCount)}
+            onVisibleRange={(first, last) => pages.setRange(first - topCount, last - topCount)}
+            now={now}
+            layout={columns.layout}
+            onMoveColumn={columns.move}
+            onResizeColumn={columns.resize}
             onCopied={(count) => {
               if (count > 0) toasts.show(t('rules.copiedRows', { count }));
             }}
@@ -235,6 +262,7 @@ export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
             client={client}
             robotRef={ref}
             onOpenRule={(ruleId) => void openRule(ruleId)}
+            onAddPhrasing={editing.addPhrasing}
             onClose={() => setTryOpen(false)}
           />
         ) : null}

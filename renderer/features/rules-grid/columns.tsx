@@ -14,6 +14,7 @@ import { TextEditor } from './editors/TextEditor';
 import { isEditable } from './grid-row';
 import type { GridRow, RuleField } from './grid-row';
 import { checkRule } from './rule-checks';
+import { StatusCell } from './StatusCell';
 
 export interface ColumnContext {
   i18n: I18n;
@@ -22,19 +23,21 @@ export interface ColumnContext {
   categoryListId: string;
   onToggleActive: (row: GridRow) => void;
   onDiscardDraft: (key: string) => void;
+  /** The time effective states are computed for (ms). */
+  now: number;
 }
 
 /** The problem of one cell in the user's language, or null. */
 export function cellProblem(row: GridRow, field: string, i18n: I18n): string | null {
-  if (!isEditable(row)) return null;
+  if (!isEditable(row) || (row.kind === 'draft' && !row.touched)) return null;
   if (
     row.error &&
     (row.error.field === field || (row.error.field === null && field === 'ruleName'))
   ) {
-    return row.error.message;
+    return describeProblem(i18n.t, row.error.problem);
   }
   const problem = checkRule(row.rule)[field as RuleField];
-  return problem ? describeProblem(i18n.locale, i18n.t, problem) : null;
+  return problem ? describeProblem(i18n.t, problem) : null;
 }
 
 function cellClass(field: RuleField, i18n: I18n) {
@@ -62,8 +65,10 @@ function textCell(field: 'ruleName' | 'answer' | 'ruleCategoryId', i18n: I18n) {
 
 export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
   const { i18n, duplicates } = ctx;
-  const { t, formatDateTime, formatNumber } = i18n;
+  const { t, formatDateTime, formatDay, formatNumber } = i18n;
   const editable = (row: GridRow) => isEditable(row) && !(row.kind === 'draft' && row.saving);
+  // Widths fit every column in 1280 pixels; questions and answers take what is left.
+  const movable = { resizable: true, draggable: true } as const;
 
   return [
     { ...SelectColumn, frozen: true },
@@ -90,13 +95,26 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
             </span>
           );
         }
+        if (row.kind === 'rule' && row.fresh) {
+          return (
+            <span
+              className="badge badge-added"
+              title={t('rules.addedTip')}
+              aria-label={t('rules.added')}
+              data-testid="added-badge"
+            >
+              ✓
+            </span>
+          );
+        }
         return formatNumber(row.index + 1);
       },
     },
     {
       key: 'ruleName',
       name: t('rules.col.ruleName'),
-      width: 200,
+      width: 160,
+      minWidth: 80,
       frozen: true,
       resizable: true,
       sortable: true,
@@ -114,8 +132,9 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'questions',
       name: t('rules.col.questions'),
-      width: 290,
-      resizable: true,
+      width: 240,
+      minWidth: 140,
+      ...movable,
       editable,
       cellClass: cellClass('questions', i18n),
       editorOptions: { displayCellContent: true },
@@ -149,8 +168,9 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'answer',
       name: t('rules.col.answer'),
-      width: 300,
-      resizable: true,
+      width: 240,
+      minWidth: 140,
+      ...movable,
       editable,
       cellClass: cellClass('answer', i18n),
       editorOptions: { displayCellContent: true },
@@ -163,8 +183,9 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'ruleCategoryId',
       name: t('rules.col.category'),
-      width: 120,
-      resizable: true,
+      width: 96,
+      minWidth: 60,
+      ...movable,
       sortable: true,
       editable,
       cellClass: cellClass('ruleCategoryId', i18n),
@@ -180,53 +201,65 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     },
     {
       key: 'active',
-      name: t('rules.col.active'),
-      width: 84,
+      name: t('rules.col.status'),
+      width: 112,
+      minWidth: 60,
+      ...movable,
       sortable: true,
-      cellClass: 'cell-center',
       renderCell: ({ row, tabIndex }) =>
         row.kind === 'loading' ? (
           <Loading />
         ) : (
-          <input
-            type="checkbox"
-            checked={row.rule.active}
+          <StatusCell
+            rule={row.rule}
+            now={ctx.now}
             tabIndex={tabIndex}
-            aria-label={t('rules.col.active')}
-            onChange={() => ctx.onToggleActive(row)}
+            onToggle={() => ctx.onToggleActive(row)}
           />
         ),
     },
-    ...(['effectBeignDate', 'effectEndDate'] as const).map((field): Column<GridRow> => ({
-      key: field,
-      name: t(field === 'effectBeignDate' ? 'rules.col.begin' : 'rules.col.end'),
-      width: 170,
-      resizable: true,
-      editable,
-      cellClass: cellClass(field, i18n),
-      editorOptions: { displayCellContent: true },
-      renderCell: ({ row }) => {
-        if (row.kind === 'loading') return <Loading />;
-        const value = row.rule[field];
-        return (
-          <span className="cell-text" title={cellProblem(row, field, i18n) ?? value ?? ''}>
-            {value ? formatDateTime(value) : <span className="muted">{t('rules.always')}</span>}
-          </span>
-        );
-      },
-      renderEditCell: (props) =>
-        isEditable(props.row) ? (
-          <DateEditor {...(props as unknown as Parameters<typeof DateEditor>[0])} field={field} />
-        ) : null,
-    })),
+    ...(['effectBeignDate', 'effectEndDate'] as const).map((field): Column<GridRow> => {
+      const label = t(field === 'effectBeignDate' ? 'field.effectiveFrom' : 'field.effectiveUntil');
+      return {
+        key: field,
+        name: t(field === 'effectBeignDate' ? 'rules.col.begin' : 'rules.col.end'),
+        renderHeaderCell: ({ column }) => <span title={label}>{column.name}</span>,
+        width: 100,
+        minWidth: 60,
+        ...movable,
+        editable,
+        cellClass: cellClass(field, i18n),
+        editorOptions: { displayCellContent: true },
+        renderCell: ({ row }) => {
+          if (row.kind === 'loading') return <Loading />;
+          const value = row.rule[field];
+          return (
+            <span
+              className="cell-text"
+              title={cellProblem(row, field, i18n) ?? (value ? formatDateTime(value) : '')}
+            >
+              {value ? formatDay(value) : <span className="muted">{t('rules.always')}</span>}
+            </span>
+          );
+        },
+        renderEditCell: (props) =>
+          isEditable(props.row) ? (
+            <DateEditor {...(props as unknown as Parameters<typeof DateEditor>[0])} field={field} />
+          ) : null,
+      };
+    }),
     {
       key: 'updatedAt',
       name: t('rules.col.updated'),
-      width: 170,
+      width: 100,
+      minWidth: 60,
+      ...movable,
       sortable: true,
       renderCell: ({ row }) =>
         row.kind === 'rule' ? (
-          <span className="muted">{formatDateTime(row.saved.updatedAt)}</span>
+          <span className="muted" title={formatDateTime(row.saved.updatedAt)}>
+            {formatDay(row.saved.updatedAt)}
+          </span>
         ) : null,
     },
   ];

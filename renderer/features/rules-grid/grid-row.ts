@@ -4,6 +4,7 @@
  * @module
  */
 import type { ConsoleRule } from '../../../electron/service/console-types';
+import type { Problem } from '../../i18n/problem';
 
 /** The fields a user edits, as the grid holds them. */
 export interface EditableRule {
@@ -31,7 +32,7 @@ export const EDITABLE_FIELDS: readonly RuleField[] = [
 /** A failure of the service on this row, placed on the field it named. */
 export interface RowError {
   field: RuleField | null;
-  message: string;
+  problem: Problem;
 }
 
 export type GridRow =
@@ -43,8 +44,21 @@ export type GridRow =
       rule: EditableRule;
       saved: ConsoleRule;
       error?: RowError;
+      /**
+       * Created in this view (added, pasted, duplicated): kept at the top, where it was made,
+       * instead of jumping to its place in the list, for as long as the query stays the same.
+       */
+      fresh?: boolean;
     }
-  | { kind: 'draft'; key: string; rule: EditableRule; saving: boolean; error?: RowError }
+  | {
+      kind: 'draft';
+      key: string;
+      rule: EditableRule;
+      saving: boolean;
+      /** Something was entered: until then the missing fields are not marked. */
+      touched: boolean;
+      error?: RowError;
+    }
   | { kind: 'loading'; key: string; index: number };
 
 export type EditableRow = Exclude<GridRow, { kind: 'loading' }>;

@@ -36,7 +36,7 @@ export function checkRule(rule: EditableRule): RuleProblems {
       field: window.field,
       message: window.message,
       keyword: window.keyword,
-      params: {},
+      params: window.keyword === 'date-order' ? { other: 'effectBeignDate' } : {},
     };
   }
   cache.set(rule, problems);

@@ -1,24 +1,36 @@
 /**
- * Editing state of the rule grid: drafts (new rows not saved yet), edits held back because they
- * are invalid, and every write with its undo entry.
+ * Editing state of the rule grid: the rows above the list (drafts and rules just created, see
+ * useTopRows), edits held back because they are invalid, and every write with its undo entry
+ * and its part in the save indicator.
  * @module
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { LIMITS } from '../../../electron/service/limits';
 import type { ConsoleRule } from '../../../electron/service/console-types';
 import { ApiError } from '../../api/api-error';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
+import { problemOfError } from '../../i18n/server-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { diffRule, editableOf, EDITABLE_FIELDS, EMPTY_RULE, pickFields } from './grid-row';
+import { diffRule, editableOf, EDITABLE_FIELDS, pickFields } from './grid-row';
 import type { EditableRule, EditableRow, GridRow, RowError, RuleField } from './grid-row';
+import { samePhrasing } from './phrasing';
 import { isValidRule } from './rule-checks';
 import { applyEntry, createCopy, runLimited } from './rule-mutations';
 import type { RuleChange, UndoEntry } from './rule-mutations';
 import type { RulePages } from './useRulePages';
+import { useSaveStatus } from './useSaveStatus';
+import { useTopRows } from './useTopRows';
+import type { Draft } from './useTopRows';
 import { useUndoRedo } from './useUndoRedo';
 
-type Draft = Extract<GridRow, { kind: 'draft' }>;
+/** What adding a phrasing from the try pane did: added, or why not. */
+export interface PhrasingOutcome {
+  kind: 'added' | 'present' | 'full';
+  rule: ConsoleRule;
+}
+
 interface Pending {
   rule: EditableRule;
   error?: RowError;
@@ -30,32 +42,50 @@ function fieldOfError(error: unknown): RuleField | null {
   return EDITABLE_FIELDS.find((field) => field === base) ?? null;
 }
 
+/** Rules an undo or redo step deletes (a creation undone, a delete redone). */
+function deletedBy(entry: UndoEntry, direction: 'undo' | 'redo'): string[] {
+  if (entry.kind === 'batch') return entry.entries.flatMap((inner) => deletedBy(inner, direction));
+  const deletes =
+    (entry.kind === 'create' && direction === 'undo') ||
+    (entry.kind === 'delete' && direction === 'redo');
+  return deletes ? entry.rules.map((rule) => rule.ruleId) : [];
+}
+
 export function useRuleEditing(
   client: ConsoleClient,
   ref: RobotRef,
   pages: RulePages,
   onChanged: () => void,
 ) {
-  const { locale, t } = useI18n();
+  const { t } = useI18n();
   const toasts = useToasts();
-  const [drafts, setDrafts] = useState<Draft[]>([]);
+  const top = useTopRows(pages.key);
   const [pending, setPending] = useState<ReadonlyMap<string, Pending>>(new Map());
-  const draftSeq = useRef(1);
+  const { saving, savedAt, track } = useSaveStatus();
 
-  const { refresh, replaceRule } = pages;
+  const { refresh, replaceRule: replacePaged } = pages;
+  const { replace: replaceTop, unpin, updateDraft, draftSaved, pin, addDraft } = top;
+  const replaceRule = useCallback(
+    (rule: ConsoleRule) => {
+      replacePaged(rule);
+      replaceTop(rule);
+    },
+    [replacePaged, replaceTop],
+  );
   const afterWrite = useCallback(() => {
     refresh();
     onChanged();
   }, [refresh, onChanged]);
 
-  const { push, undo, redo, clear, canUndo, canRedo } = useUndoRedo<UndoEntry>(
+  const { push, undo, redo, canUndo, canRedo } = useUndoRedo<UndoEntry>(
     async (entry, direction) => {
       try {
-        await applyEntry(client, ref, entry, direction);
+        await track(() => applyEntry(client, ref, entry, direction));
+        unpin(deletedBy(entry, direction));
       } catch (error) {
         toasts.show(
           t(direction === 'undo' ? 'rules.undoFailed' : 'rules.redoFailed', {
-            reason: describeError(locale, t, error),
+            reason: describeError(t, error),
           }),
           { tone: 'error' },
         );
@@ -75,10 +105,6 @@ export function useRuleEditing(
     });
   }, []);
 
-  const updateDraft = useCallback((key: string, change: Partial<Draft>) => {
-    setDrafts((list) => list.map((draft) => (draft.key === key ? { ...draft, ...change } : draft)));
-  }, []);
-
   /** Sends an edit of a saved rule; resolves with its change, or null (invalid, failed, none). */
   const saveRule = useCallback(
     async (saved: ConsoleRule, next: EditableRule): Promise<RuleChange | null> => {
@@ -95,129 +121,119 @@ export function useRuleEditing(
       }
       setPendingFor(key, { rule: next });
       try {
-        const updated = await client.patchRule(ref, key, patch);
+        const updated = await track(() => client.patchRule(ref, key, patch));
         replaceRule(updated);
         setPendingFor(key, null);
         return { ruleId: key, before: pickFields(base, patch), after: patch };
       } catch (error) {
         setPendingFor(key, {
           rule: next,
-          error: { field: fieldOfError(error), message: describeError(locale, t, error) },
+          error: { field: fieldOfError(error), problem: problemOfError(error) },
         });
         return null;
       }
     },
-    [client, ref, replaceRule, setPendingFor, locale, t],
+    [client, ref, replaceRule, setPendingFor, track],
   );
 
-  /** Saves a draft once it is valid; resolves with the created rule. */
+  /** Saves a draft once it is valid; resolves with the created rule, which takes its place. */
   const saveDraft = useCallback(
     async (draft: Draft, next: EditableRule): Promise<ConsoleRule | null> => {
       if (!isValidRule(next)) {
-        updateDraft(draft.key, { rule: next, saving: false, error: undefined });
+        updateDraft(draft.key, { rule: next, saving: false, touched: true, error: undefined });
         return null;
       }
-      updateDraft(draft.key, { rule: next, saving: true, error: undefined });
+      updateDraft(draft.key, { rule: next, saving: true, touched: true, error: undefined });
       try {
-        const created = await client.createRule(ref, next);
-        setDrafts((list) => list.filter((item) => item.key !== draft.key));
+        const created = await track(() => client.createRule(ref, next));
+        draftSaved(draft.key, created);
         return created;
       } catch (error) {
         updateDraft(draft.key, {
           rule: next,
           saving: false,
-          error: { field: fieldOfError(error), message: describeError(locale, t, error) },
+          error: { field: fieldOfError(error), problem: problemOfError(error) },
         });
         return null;
       }
     },
-    [client, ref, updateDraft, locale, t],
+    [client, ref, updateDraft, draftSaved, track],
   );
 
-  /** One cell (or a whole row) edited in the grid. */
+  /** One cell (or a whole row) edited in the grid; resolves with the rule it created, if any. */
   const commitRow = useCallback(
-    async (row: EditableRow, next: EditableRule) => {
+    async (row: EditableRow, next: EditableRule): Promise<ConsoleRule | null> => {
       if (row.kind === 'rule') {
         const change = await saveRule(row.saved, next);
         if (change) {
           push({ kind: 'patch', changes: [change] });
           afterWrite();
         }
-      } else {
-        const created = await saveDraft(row, next);
-        if (created) {
-          push({ kind: 'create', rules: [created] });
-          afterWrite();
-        }
+        return null;
       }
+      const created = await saveDraft(row, next);
+      if (created) {
+        push({ kind: 'create', rules: [created] });
+        afterWrite();
+      }
+      return created;
     },
     [saveRule, saveDraft, push, afterWrite],
   );
-
-  const addDraft = useCallback((rule: EditableRule = EMPTY_RULE) => {
-    const key = `draft-${draftSeq.current++}`;
-    setDrafts((list) => [{ kind: 'draft', key, rule, saving: false }, ...list]);
-    return key;
-  }, []);
-
-  const discardDraft = useCallback((key: string) => {
-    setDrafts((list) => list.filter((draft) => draft.key !== key));
-  }, []);
 
   const deleteRules = useCallback(
     async (rules: ConsoleRule[]) => {
       if (rules.length === 0) return;
       try {
-        await client.deleteRules(
-          ref,
-          rules.map((rule) => rule.ruleId),
-        );
+        const ruleIds = rules.map((rule) => rule.ruleId);
+        await track(() => client.deleteRules(ref, ruleIds));
+        unpin(ruleIds);
         push({ kind: 'delete', rules });
         toasts.show(t('rules.deleted', { count: rules.length }), {
           action: { label: t('rules.undo'), run: () => void undo() },
         });
       } catch (error) {
-        toasts.show(describeError(locale, t, error), { tone: 'error' });
+        toasts.show(describeError(t, error), { tone: 'error' });
       } finally {
         afterWrite();
       }
     },
-    [client, ref, push, undo, toasts, t, locale, afterWrite],
+    [client, ref, push, undo, toasts, t, afterWrite, track, unpin],
   );
 
+  /** Copies of `rules`, shown at the top; resolves with them. */
   const duplicateRules = useCallback(
-    async (rules: EditableRule[]) => {
-      if (rules.length === 0) return;
+    async (rules: EditableRule[]): Promise<ConsoleRule[]> => {
+      if (rules.length === 0) return [];
       try {
-        const created = await runLimited(rules, 2, (rule) =>
-          createCopy(client, ref, rule, (n) =>
-            t(n === 1 ? 'rules.copySuffix' : 'rules.copySuffixN', { n }),
+        const created = await track(() =>
+          runLimited(rules, 2, (rule) =>
+            createCopy(client, ref, rule, (n) =>
+              t(n === 1 ? 'rules.copySuffix' : 'rules.copySuffixN', { n }),
+            ),
           ),
         );
+        pin(created);
         push({ kind: 'create', rules: created });
         toasts.show(t('rules.duplicated', { count: created.length }));
+        return created;
       } catch (error) {
-        toasts.show(describeError(locale, t, error), { tone: 'error' });
+        toasts.show(describeError(t, error), { tone: 'error' });
+        return [];
       } finally {
         afterWrite();
       }
     },
-    [client, ref, push, toasts, t, locale, afterWrite],
+    [client, ref, push, toasts, t, afterWrite, track, pin],
   );
 
   /** Writes several rows at once (paste); one undo step for all. */
   const commitMany = useCallback(
-    async (edits: { row: EditableRow; next: EditableRule }[], extraDrafts: EditableRule[]) => {
-      const newDrafts: Draft[] = extraDrafts.map((rule) => ({
-        kind: 'draft',
-        key: `draft-${draftSeq.current++}`,
-        rule,
-        saving: false,
-      }));
-      if (newDrafts.length > 0) setDrafts((list) => [...list, ...newDrafts]);
+    async (edits: { row: EditableRow; next: EditableRule }[], extraRules: EditableRule[]) => {
+      const drafts = extraRules.map((rule) => addDraft(rule, true));
       const all = [
         ...edits,
-        ...newDrafts.map((draft) => ({ row: draft as EditableRow, next: draft.rule })),
+        ...drafts.map((draft) => ({ row: draft as EditableRow, next: draft.rule })),
       ];
       const results = await runLimited(all, 4, async ({ row, next }) =>
         row.kind === 'rule'
@@ -233,7 +249,7 @@ export function useRuleEditing(
       else if (entries.length > 1) push({ kind: 'batch', entries });
       if (entries.length > 0) afterWrite();
     },
-    [saveRule, saveDraft, push, afterWrite],
+    [saveRule, saveDraft, push, afterWrite, addDraft],
   );
 
   const setActive = useCallback(
@@ -241,59 +257,81 @@ export function useRuleEditing(
       const targets = rules.filter((rule) => (rule.active !== false) !== active);
       if (targets.length === 0) return;
       try {
-        await client.setActive(
-          ref,
-          targets.map((rule) => rule.ruleId),
-          active,
-        );
+        const ruleIds = targets.map((rule) => rule.ruleId);
+        await track(() => client.setActive(ref, ruleIds, active));
         push({
           kind: 'patch',
-          changes: targets.map((rule) => ({
-            ruleId: rule.ruleId,
+          changes: ruleIds.map((ruleId) => ({
+            ruleId,
             before: { active: !active },
             after: { active },
           })),
         });
       } catch (error) {
-        toasts.show(describeError(locale, t, error), { tone: 'error' });
+        toasts.show(describeError(t, error), { tone: 'error' });
       } finally {
         afterWrite();
       }
     },
-    [client, ref, push, toasts, t, locale, afterWrite],
+    [client, ref, push, toasts, t, afterWrite, track],
+  );
+
+  /**
+   * Adds `question` to a rule's phrasings (from the try pane), read fresh first: nothing when the
+   * rule has it already or has as many as a rule can have. One undo step.
+   */
+  const addPhrasing = useCallback(
+    async (ruleId: string, question: string): Promise<PhrasingOutcome> => {
+      const rule = await client.rule(ref, ruleId);
+      if (rule.questions.some((q) => samePhrasing(q, question))) return { kind: 'present', rule };
+      if (rule.questions.length >= LIMITS.questionsMax) return { kind: 'full', rule };
+      const questions = [...rule.questions, question.trim()];
+      const updated = await track(() => client.patchRule(ref, ruleId, { questions }));
+      replaceRule(updated);
+      push({
+        kind: 'patch',
+        changes: [{ ruleId, before: { questions: rule.questions }, after: { questions } }],
+      });
+      afterWrite();
+      return { kind: 'added', rule: updated };
+    },
+    [client, ref, replaceRule, push, afterWrite, track],
   );
 
   const rows = useMemo<GridRow[]>(() => {
-    const base =
-      pending.size === 0
-        ? pages.rows
-        : pages.rows.map((row) => {
-            if (row.kind !== 'rule') return row;
-            const edit = pending.get(row.key);
-            return edit
-              ? { ...row, rule: edit.rule, ...(edit.error ? { error: edit.error } : {}) }
-              : row;
-          });
-    return drafts.length === 0 ? base : [...drafts, ...base];
-  }, [pages.rows, pending, drafts]);
+    const withEdit = (row: GridRow): GridRow => {
+      if (row.kind !== 'rule') return row;
+      const edit = pending.get(row.key);
+      return edit ? { ...row, rule: edit.rule, ...(edit.error ? { error: edit.error } : {}) } : row;
+    };
+    const pinned = new Set(top.rows.map((row) => row.key));
+    const list = pinned.size === 0 ? pages.rows : pages.rows.filter((row) => !pinned.has(row.key));
+    const base = pending.size === 0 ? list : list.map(withEdit);
+    return top.rows.length === 0 ? base : [...top.rows.map(withEdit), ...base];
+  }, [pages.rows, pending, top.rows]);
 
-  const clearLocal = useCallback(() => {
-    setDrafts([]);
-    setPending(new Map());
-    clear();
-  }, [clear]);
+  /** Edits not saved: invalid or refused cells, drafts with something entered. */
+  const unsaved = useMemo(
+    () =>
+      [...pending.values()].some((edit) => edit.error || !isValidRule(edit.rule)) ||
+      top.rows.some((row) => row.kind === 'draft' && row.touched && !row.saving),
+    [pending, top.rows],
+  );
 
   return {
     rows,
-    draftCount: drafts.length,
+    /** Rows above the paged list (drafts and rules just created). */
+    topCount: top.rows.length,
+    draftCount: top.rows.filter((row) => row.kind === 'draft').length,
+    save: { saving, savedAt, unsaved },
     commitRow,
     commitMany,
     addDraft,
-    discardDraft,
+    discardDraft: top.discardDraft,
     deleteRules,
     duplicateRules,
     setActive,
-    clearLocal,
+    addPhrasing,
     undo,
     redo,
     canUndo,

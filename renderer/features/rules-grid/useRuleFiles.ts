@@ -9,7 +9,7 @@ import { downloadBlob, writeSpreadsheet } from '../excel-import/sheet-worker-cli
 
 /** Export of the robot's rules and download of the import template. */
 export function useRuleFiles(client: ConsoleClient, ref: RobotRef, robotName: string) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const toasts = useToasts();
   const [exporting, setExporting] = useState(false);
 
@@ -19,7 +19,7 @@ export function useRuleFiles(client: ConsoleClient, ref: RobotRef, robotName: st
     try {
       downloadBlob(await exportRules(client, ref, t), exportFileName(robotName));
     } catch (error) {
-      toasts.show(describeError(locale, t, error), { tone: 'error' });
+      toasts.show(describeError(t, error), { tone: 'error' });
     } finally {
       setExporting(false);
     }
@@ -29,7 +29,7 @@ export function useRuleFiles(client: ConsoleClient, ref: RobotRef, robotName: st
     try {
       downloadBlob(await writeSpreadsheet([templateSheet(t)]), t('sheet.templateFile'));
     } catch (error) {
-      toasts.show(describeError(locale, t, error), { tone: 'error' });
+      toasts.show(describeError(t, error), { tone: 'error' });
     }
   };
 

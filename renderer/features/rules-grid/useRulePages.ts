@@ -37,6 +37,23 @@ function toRows(rules: ConsoleRule[], first: number): RuleRow[] {
   }));
 }
 
+/**
+ * The fresh rows, with the previous objects kept for rules that did not change (same place, same
+ * update time): the grid then keeps a cell editor open across a read of the page after a write.
+ */
+function keepUnchanged(rows: RuleRow[], previous: RuleRow[] | undefined): RuleRow[] {
+  if (!previous) return rows;
+  return rows.map((row, i) => {
+    const old = previous[i];
+    return old &&
+      old.key === row.key &&
+      old.index === row.index &&
+      old.saved.updatedAt === row.saved.updatedAt
+      ? old
+      : row;
+  });
+}
+
 /** Identifies the rows of one query of one robot. */
 export function pagesKey(ref: RobotRef, query: RuleQuery): string {
   return JSON.stringify([ref.tenantId, ref.robotId, query]);
@@ -49,7 +66,8 @@ export interface RulePages {
   rows: GridRow[];
   total: number | null;
   loading: boolean;
-  error: string | null;
+  /** The failure of the last read, if it failed. */
+  error: unknown;
   /** Tells which rows are on screen; fetches their pages. */
   setRange: (first: number, last: number) => void;
   /** Reads the pages on screen again (after a change), keeping the others until needed. */
@@ -75,7 +93,7 @@ export function useRulePages(client: ConsoleClient, ref: RobotRef, query: RuleQu
   const latest = useRef({ ref, query });
   latest.current = { ref, query };
   const [version, setVersion] = useState(0);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const bump = useCallback(() => setVersion((v) => v + 1), []);
 
   const pump = useCallback(() => {
@@ -95,7 +113,10 @@ export function useRulePages(client: ConsoleClient, ref: RobotRef, query: RuleQu
         .then(
           (result) => {
             if (s.key !== startKey || s.generation !== generation) return;
-            s.pages.set(page, toRows(result.rows, page * PAGE_SIZE));
+            s.pages.set(
+              page,
+              keepUnchanged(toRows(result.rows, page * PAGE_SIZE), s.stale.get(page)),
+            );
             s.stale.delete(page);
             s.total = result.total;
             setError(null);
@@ -103,7 +124,7 @@ export function useRulePages(client: ConsoleClient, ref: RobotRef, query: RuleQu
           },
           (caught: unknown) => {
             if (s.key !== startKey) return;
-            setError(caught instanceof Error ? caught.message : String(caught));
+            setError(caught);
           },
         )
         .finally(() => {

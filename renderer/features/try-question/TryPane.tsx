@@ -3,8 +3,9 @@ import { LIMITS } from '../../../electron/service/limits';
 import type { RobotRef } from '../../api/console-client';
 import type { ConsoleClient } from '../../api/console-client';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { describeError } from '../../i18n/describe-problem';
+import { describeError, describeProblem } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
+import type { PhrasingOutcome } from '../rules-grid/useRuleEditing';
 import { TryResultView } from './TryResultView';
 import { useTryQuestion } from './useTryQuestion';
 
@@ -13,14 +14,16 @@ export function TryPane({
   client,
   robotRef,
   onOpenRule,
+  onAddPhrasing,
   onClose,
 }: {
   client: ConsoleClient;
   robotRef: RobotRef;
   onOpenRule: (ruleId: string) => void;
+  onAddPhrasing: (ruleId: string, question: string) => Promise<PhrasingOutcome>;
   onClose: () => void;
 }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const [question, setQuestion] = useState('');
   const tryer = useTryQuestion(client, robotRef);
   const tooLong = Array.from(question).length > LIMITS.askQuestionMax;
@@ -68,15 +71,26 @@ export function TryPane({
         </button>
       </form>
       {tooLong ? (
-        <p className="field-error">{t('validation.maxLength', { limit: LIMITS.askQuestionMax })}</p>
+        <p className="field-error">
+          {describeProblem(t, {
+            field: 'question',
+            keyword: 'maxLength',
+            params: { limit: LIMITS.askQuestionMax },
+          })}
+        </p>
       ) : null}
-      {tryer.error ? <ErrorMessage>{describeError(locale, t, tryer.error)}</ErrorMessage> : null}
+      {tryer.error ? <ErrorMessage>{describeError(t, tryer.error)}</ErrorMessage> : null}
       <div className="try-body">
         {tryer.result ? (
           <TryResultView
-            question={tryer.result.question}
-            result={tryer.result.answer}
+            outcome={tryer.result}
             onOpenRule={onOpenRule}
+            onAddPhrasing={async (ruleId, text) => {
+              const outcome = await onAddPhrasing(ruleId, text);
+              // Asked again: the answer with the new phrasing.
+              if (outcome.kind === 'added') void tryer.ask(text);
+              return outcome;
+            }}
           />
         ) : (
           <p className="hint">{t('try.empty')}</p>

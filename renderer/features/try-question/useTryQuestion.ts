@@ -1,27 +1,44 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { TryResult } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
+import { findSkippedRules } from './skipped-rules';
+import type { SkippedRule } from './skipped-rules';
 import { addToHistory, clearHistory, readHistory } from './try-history';
+
+export interface TryOutcome {
+  question: string;
+  answer: TryResult;
+  /** Rules with this very phrasing that were not considered (switched off, out of window). */
+  skipped: SkippedRule[];
+}
 
 export function useTryQuestion(client: ConsoleClient, ref: RobotRef) {
   const { tenantId, robotId } = ref;
-  const [result, setResult] = useState<{ question: string; answer: TryResult } | null>(null);
+  const [result, setResult] = useState<TryOutcome | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [history, setHistory] = useState(() => readHistory(tenantId, robotId));
+  const asked = useRef(0);
 
   const ask = useCallback(
     async (question: string) => {
+      const turn = ++asked.current;
       setBusy(true);
       setError(null);
       try {
-        const answer = await client.tryQuestion({ tenantId, robotId }, question);
-        setResult({ question, answer });
+        const robot = { tenantId, robotId };
+        const [answer, skipped] = await Promise.all([
+          client.tryQuestion(robot, question),
+          // A hint: the answer stands without it.
+          findSkippedRules(client, robot, question).catch(() => []),
+        ]);
+        if (turn !== asked.current) return;
+        setResult({ question, answer, skipped });
         setHistory(addToHistory(tenantId, robotId, question));
       } catch (caught) {
-        setError(caught);
+        if (turn === asked.current) setError(caught);
       } finally {
-        setBusy(false);
+        if (turn === asked.current) setBusy(false);
       }
     },
     [client, tenantId, robotId],

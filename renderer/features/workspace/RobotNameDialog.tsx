@@ -51,7 +51,7 @@ export function RobotNameDialog({
       onSubmit={() => void submit()}
     >
       <Field
-        label={t('robot.name')}
+        label={t('robot.nameField')}
         value={form.values.name}
         onChange={(v) => form.set('name', v)}
         error={form.errorOf('name')}

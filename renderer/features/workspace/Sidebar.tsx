@@ -14,8 +14,9 @@ export function Sidebar({
 }) {
   const { t, formatNumber } = useI18n();
   const { workspace } = useWorkspace();
-  const activeTenant = route.kind === 'tenant' || route.kind === 'robot' ? route.tenantId : null;
-  const activeRobot = route.kind === 'robot' ? route.robotId : null;
+  const onRobot = route.kind === 'robot' || route.kind === 'robot-settings';
+  const activeTenant = route.kind === 'tenant' || onRobot ? route.tenantId : null;
+  const activeRobot = onRobot ? route.robotId : null;
 
   return (
     <nav className="sidebar" aria-label={t('sidebar.label')}>
@@ -49,33 +50,38 @@ export function Sidebar({
                 <span className="tree-meta">#{tenant.tenantId}</span>
               </button>
               <ul>
-                {tenant.robots.map((robot) => (
-                  <li key={robot.robotId}>
-                    <button
-                      type="button"
-                      aria-current={
-                        activeTenant === tenant.tenantId && activeRobot === robot.robotId
-                          ? 'page'
-                          : undefined
-                      }
-                      className={
-                        activeTenant === tenant.tenantId && activeRobot === robot.robotId
-                          ? 'tree-robot active'
-                          : 'tree-robot'
-                      }
-                      onClick={() =>
-                        navigate({
-                          kind: 'robot',
-                          tenantId: tenant.tenantId,
-                          robotId: robot.robotId,
-                        })
-                      }
-                    >
-                      <span className="tree-label">{robot.name}</span>
-                      <span className="tree-meta">{formatNumber(robot.ruleCount)}</span>
-                    </button>
-                  </li>
-                ))}
+                {tenant.robots.map((robot) => {
+                  const ref = { tenantId: tenant.tenantId, robotId: robot.robotId };
+                  const here = activeTenant === tenant.tenantId && activeRobot === robot.robotId;
+                  return (
+                    <li key={robot.robotId}>
+                      <button
+                        type="button"
+                        aria-current={here && route.kind === 'robot' ? 'page' : undefined}
+                        className={here ? 'tree-robot active' : 'tree-robot'}
+                        onClick={() => navigate({ kind: 'robot', ...ref })}
+                      >
+                        <span className="tree-label">{robot.name}</span>
+                        <span className="tree-meta">{formatNumber(robot.ruleCount)}</span>
+                      </button>
+                      {here ? (
+                        <button
+                          type="button"
+                          aria-current={route.kind === 'robot-settings' ? 'page' : undefined}
+                          aria-label={t('robot.settingsNamed', { name: robot.name })}
+                          className={
+                            route.kind === 'robot-settings'
+                              ? 'tree-settings active'
+                              : 'tree-settings'
+                          }
+                          onClick={() => navigate({ kind: 'robot-settings', ...ref })}
+                        >
+                          {t('robot.settings')}
+                        </button>
+                      ) : null}
+                    </li>
+                  );
+                })}
               </ul>
             </li>
           ))}

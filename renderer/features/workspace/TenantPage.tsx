@@ -72,7 +72,7 @@ export function TenantPage({
             {tenant.users.map((user) => (
               <tr key={user.userId}>
                 <td>{user.username}</td>
-                <td>{user.role}</td>
+                <td>{user.role === 'ADMIN' ? t('user.roleAdminName') : user.role}</td>
                 <td className="table-actions">
                   <button
                     type="button"
@@ -104,7 +104,7 @@ export function TenantPage({
           <thead>
             <tr>
               <th>{t('robot.name')}</th>
-              <th>robotId</th>
+              <th>{t('robot.id')}</th>
               <th className="numeric">{t('robot.rules')}</th>
               <th className="table-actions" aria-label={t('common.actions')} />
             </tr>
@@ -126,6 +126,16 @@ export function TenantPage({
                 </td>
                 <td className="numeric">{formatNumber(robot.ruleCount)}</td>
                 <td className="table-actions">
+                  <button
+                    type="button"
+                    className="button button-small"
+                    aria-label={t('robot.settingsNamed', { name: robot.name })}
+                    onClick={() =>
+                      navigate({ kind: 'robot-settings', tenantId, robotId: robot.robotId })
+                    }
+                  >
+                    {t('robot.settings')}
+                  </button>{' '}
                   <button
                     type="button"
                     className="button button-small"

@@ -4,6 +4,7 @@ import type { ConsoleWorkspace } from '../../../electron/service/console-types';
 import type { ConsoleClient } from '../../api/console-client';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Spinner } from '../../components/Spinner';
+import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { WorkspaceContext } from './workspace-context';
 
@@ -17,14 +18,14 @@ export function WorkspaceProvider({
 }) {
   const { t } = useI18n();
   const [workspace, setWorkspace] = useState<ConsoleWorkspace | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
 
   const reload = useCallback(async () => {
     try {
       setWorkspace(await client.workspace());
       setError(null);
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(caught);
     }
   }, [client]);
 
@@ -37,7 +38,7 @@ export function WorkspaceProvider({
       <div className="center-screen">
         {error ? (
           <ErrorMessage onRetry={() => void reload()} retryLabel={t('common.retry')}>
-            {t('workspace.loadFailed', { reason: error })}
+            {t('workspace.loadFailed', { reason: describeError(t, error) })}
           </ErrorMessage>
         ) : (
           <Spinner label={t('common.loading')} />

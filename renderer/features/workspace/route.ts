@@ -3,6 +3,7 @@ export type Route =
   | { kind: 'home' }
   | { kind: 'tenant'; tenantId: number }
   | { kind: 'robot'; tenantId: number; robotId: string }
+  | { kind: 'robot-settings'; tenantId: number; robotId: string }
   | { kind: 'api' };
 
 export function parseRoute(hash: string): Route {
@@ -10,7 +11,11 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'api') return { kind: 'api' };
   if (parts[0] === 'tenants' && parts[1] && /^\d+$/.test(parts[1])) {
     const tenantId = Number(parts[1]);
-    if (parts[2] === 'robots' && parts[3]) return { kind: 'robot', tenantId, robotId: parts[3] };
+    if (parts[2] === 'robots' && parts[3]) {
+      const robotId = parts[3];
+      if (parts[4] === 'settings') return { kind: 'robot-settings', tenantId, robotId };
+      return { kind: 'robot', tenantId, robotId };
+    }
     return { kind: 'tenant', tenantId };
   }
   return { kind: 'home' };
@@ -26,5 +31,7 @@ export function routeHash(route: Route): string {
       return `#/tenants/${route.tenantId}`;
     case 'robot':
       return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}`;
+    case 'robot-settings':
+      return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/settings`;
   }
 }

@@ -1,12 +1,14 @@
 import { useCallback, useState } from 'react';
 import type { FieldCheck } from '../../api/field-check';
-import { ApiError } from '../../api/api-error';
-import { describeError, describeProblem } from '../../i18n/describe-problem';
+import { describeProblem } from '../../i18n/describe-problem';
+import type { Problem } from '../../i18n/problem';
+import { problemOfError } from '../../i18n/server-problem';
 import { useI18n } from '../../i18n/useI18n';
 
 /**
  * State of a small form: values, live errors once a field was touched (or a submit tried), and
- * the error of the last submit placed next to the field the server named.
+ * the error of the last submit placed next to the field the server named. Problems are kept as
+ * such and said when shown, so a change of language changes them too.
  */
 export function useForm<K extends string>(
   initial: Record<K, string>,
@@ -14,24 +16,25 @@ export function useForm<K extends string>(
   /** Fields left empty that are not sent (and so not checked), e.g. an unchanged password. */
   optional: readonly NoInfer<K>[] = [],
 ) {
-  const { locale, t } = useI18n();
+  const { t } = useI18n();
   const [values, setValues] = useState(initial);
   const [touched, setTouched] = useState<Partial<Record<K, boolean>>>({});
-  const [serverErrors, setServerErrors] = useState<Partial<Record<K, string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const [serverErrors, setServerErrors] = useState<Partial<Record<K, Problem>>>({});
+  const [formError, setFormError] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
 
   const problemOf = useCallback(
-    (key: K, value: string): string | null => {
+    (key: K, value: string): Problem | null => {
       if (optional.includes(key) && value === '') return null;
-      const problem = checks[key]?.(value);
-      return problem ? describeProblem(locale, t, problem) : null;
+      return checks[key]?.(value) ?? null;
     },
-    [checks, locale, optional, t],
+    [checks, optional],
   );
 
-  const errorOf = (key: K): string | null =>
-    serverErrors[key] ?? (touched[key] ? problemOf(key, values[key]) : null);
+  const errorOf = (key: K): string | null => {
+    const problem = serverErrors[key] ?? (touched[key] ? problemOf(key, values[key]) : null);
+    return problem ? describeProblem(t, problem) : null;
+  };
 
   const set = (key: K, value: string) => {
     setValues((current) => ({ ...current, [key]: value }));
@@ -49,19 +52,21 @@ export function useForm<K extends string>(
     try {
       await action(values);
     } catch (caught) {
-      const message = describeError(locale, t, caught);
-      const field = caught instanceof ApiError ? fieldOf(caught, keys) : undefined;
-      if (field) setServerErrors((current) => ({ ...current, [field]: message }));
-      else setFormError(message);
+      const problem = problemOfError(caught);
+      const field = keys.find((key) => key === problem.field);
+      if (field) setServerErrors((current) => ({ ...current, [field]: problem }));
+      else setFormError(problem);
     } finally {
       setBusy(false);
     }
   };
 
-  return { values, set, errorOf, submit, busy, formError };
-}
-
-function fieldOf<K extends string>(error: ApiError, keys: readonly K[]): K | undefined {
-  if (error.code === 'username-taken') return keys.find((key) => key === 'username');
-  return keys.find((key) => key === error.field);
+  return {
+    values,
+    set,
+    errorOf,
+    submit,
+    busy,
+    formError: formError ? describeProblem(t, formError) : null,
+  };
 }

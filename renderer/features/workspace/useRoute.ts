@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { mayLeave } from './leave-guard';
 import { parseRoute, routeHash } from './route';
 import type { Route } from './route';
 
@@ -10,6 +11,7 @@ export function useRoute(): [Route, (route: Route) => void] {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   const navigate = useCallback((next: Route) => {
+    if (!mayLeave()) return;
     window.location.hash = routeHash(next);
     setRoute(next);
   }, []);

@@ -21,7 +21,10 @@ export class EditorPage {
 
   async openRobot(company: string, robotName = 'Default robot'): Promise<void> {
     const tenant = this.sidebar.getByRole('listitem').filter({ hasText: company });
-    await tenant.getByRole('button', { name: robotName }).click();
+    // The robot's entry: its name and rule count (not its settings entry, which names it too).
+    await tenant
+      .getByRole('button', { name: new RegExp(`^${escapeRegExp(robotName)}[\\d,\\s]*$`) })
+      .click();
     await this.page.getByTestId('rules-view').waitFor();
   }
 
@@ -48,4 +51,8 @@ export class EditorPage {
     await overlay.waitFor();
     return overlay;
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

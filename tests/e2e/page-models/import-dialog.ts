@@ -1,17 +1,21 @@
 import type { Locator, Page } from '@playwright/test';
+import { translator } from '../support/i18n';
+import type { Locale, Translate } from '../support/i18n';
 
 /** The import dialog: file, mapping, progress, report. */
 export class ImportDialog {
   readonly page: Page;
+  readonly t: Translate;
   readonly dialog: Locator;
   readonly progress: Locator;
   readonly report: Locator;
   readonly summary: Locator;
 
-  constructor(page: Page) {
+  constructor(page: Page, lang: Locale = 'en') {
     this.page = page;
+    this.t = translator(lang);
     this.dialog = page.getByTestId('import-dialog');
-    this.progress = this.dialog.getByRole('progressbar', { name: 'Import progress' });
+    this.progress = this.dialog.getByRole('progressbar', { name: this.t('import.progress') });
     this.report = this.dialog.getByTestId('import-report');
     this.summary = this.dialog.getByTestId('import-summary');
   }
@@ -19,7 +23,7 @@ export class ImportDialog {
   async open(): Promise<void> {
     await this.page
       .getByTestId('rules-view')
-      .getByRole('button', { name: 'Import' })
+      .getByRole('button', { name: this.t('import.open'), exact: true })
       .first()
       .click();
     await this.dialog.waitFor();
@@ -31,11 +35,14 @@ export class ImportDialog {
   }
 
   async setBatchSize(size: number): Promise<void> {
-    await this.dialog.getByRole('spinbutton', { name: 'Batch size' }).fill(String(size));
+    await this.dialog
+      .getByRole('spinbutton', { name: this.t('import.batchSize') })
+      .fill(String(size));
   }
 
   async start(): Promise<void> {
-    await this.dialog.getByRole('button', { name: /^Import [\d,]+ rows$/ }).click();
+    // "Import 15 rows", "导入 15 行": the button that names a count.
+    await this.dialog.getByRole('button', { name: /\d/ }).last().click();
   }
 
   async waitForReport(): Promise<void> {
@@ -43,11 +50,14 @@ export class ImportDialog {
   }
 
   failureRows(): Locator {
-    return this.report.getByRole('table', { name: 'Failed rows' }).locator('tbody tr');
+    return this.report.getByRole('table', { name: this.t('import.failures') }).locator('tbody tr');
   }
 
   async close(): Promise<void> {
-    await this.dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await this.dialog
+      .getByRole('button', { name: this.t('common.close'), exact: true })
+      .last()
+      .click();
     await this.dialog.waitFor({ state: 'hidden' });
   }
 }

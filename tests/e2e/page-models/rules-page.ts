@@ -1,4 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
+import type { MessageKey } from '../../../renderer/i18n/types';
+import { translator } from '../support/i18n';
+import type { Locale, Translate } from '../support/i18n';
 
 /** Columns of the rule grid by their aria-colindex. */
 export const COLUMNS = {
@@ -16,17 +19,19 @@ export const COLUMNS = {
 
 export type ColumnName = keyof typeof COLUMNS;
 
-/** The rule grid of one robot: cells, editing, selection, search, filters, undo. */
+/** The rule grid of one robot: cells, editing, selection, search, filters, undo, columns. */
 export class RulesPage {
   readonly page: Page;
+  readonly t: Translate;
   readonly view: Locator;
   readonly grid: Locator;
   readonly total: Locator;
   readonly status: Locator;
   readonly search: Locator;
 
-  constructor(page: Page) {
+  constructor(page: Page, lang: Locale = 'en') {
     this.page = page;
+    this.t = translator(lang);
     this.view = page.getByTestId('rules-view');
     this.grid = this.view.getByRole('grid', { name: /Rules|规则/ });
     this.total = page.getByTestId('rule-total');
@@ -57,10 +62,61 @@ export class RulesPage {
     });
   }
 
+  /**
+   * Waits until the header counts `count` rules: "12 rules", or "3 of 12 rules" (any total) when
+   * a search or filter is on, in the language of the test.
+   */
   async waitForRows(count: number): Promise<void> {
-    await this.total
-      .filter({ hasText: new RegExp(`^${count.toLocaleString('en-US')} rules$`) })
-      .waitFor();
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const all = escape(this.t('rules.count', { count }));
+    const some = escape(this.t('rules.countFiltered', { shown: count, count: 999_999_999 }))
+      .split(escape((999_999_999).toLocaleString('en-US')))
+      .join('[\\d,]+');
+    await this.total.filter({ hasText: new RegExp(`^(${all}|${some})$`) }).waitFor();
+  }
+
+  /** The header cell of a column, by its label. */
+  header(label: MessageKey): Locator {
+    return this.grid.getByRole('columnheader', { name: this.t(label), exact: true });
+  }
+
+  /** Shows or hides a column through the Columns menu. */
+  async showColumn(label: MessageKey, shown: boolean): Promise<void> {
+    const toggle = this.view.getByRole('button', { name: `${this.t('columns.open')} ▾` });
+    const panel = this.view.getByRole('group', { name: this.t('columns.title') });
+    if (!(await panel.isVisible())) await toggle.click();
+    await panel.getByRole('checkbox', { name: this.t(label), exact: true }).setChecked(shown);
+  }
+
+  async resetColumns(): Promise<void> {
+    const panel = this.view.getByRole('group', { name: this.t('columns.title') });
+    if (!(await panel.isVisible())) {
+      await this.view.getByRole('button', { name: `${this.t('columns.open')} ▾` }).click();
+    }
+    await panel.getByRole('button', { name: this.t('columns.reset') }).click();
+  }
+
+  /** Drags the right edge of a column header by `dx` pixels. */
+  async resizeColumn(label: MessageKey, dx: number): Promise<void> {
+    const box = await this.header(label).boundingBox();
+    if (!box) throw new Error('header not shown');
+    const x = box.x + box.width - 2;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(x, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(x + dx / 2, y, { steps: 4 });
+    await this.page.mouse.move(x + dx, y, { steps: 4 });
+    await this.page.mouse.up();
+  }
+
+  /** Adds a rule with the toolbar: a draft row at the top, its name cell in edit mode. */
+  async addRule(): Promise<void> {
+    await this.clickToolbar(`+ ${this.t('rules.add')}`);
+  }
+
+  /** The name cell's editor of the row being added. */
+  nameInput(): Locator {
+    return this.grid.locator('input.cell-input');
   }
 
   /** Edits a one-line text cell (name, category): double-click, type, Enter. */
@@ -94,7 +150,9 @@ export class RulesPage {
 
   async selectRows(names: string[]): Promise<void> {
     for (const name of names) {
-      await this.rowNamed(name).getByRole('checkbox', { name: 'Select', exact: true }).check();
+      await this.rowNamed(name)
+        .getByRole('checkbox', { name: this.t('rules.selectRow'), exact: true })
+        .check();
     }
   }
 
@@ -110,12 +168,16 @@ export class RulesPage {
     await this.clickToolbar('Redo');
   }
 
-  async filterStatus(label: 'All' | 'Active' | 'Inactive'): Promise<void> {
-    await this.view.getByRole('combobox', { name: 'Status' }).selectOption({ label });
+  async filterStatus(label: string): Promise<void> {
+    await this.view
+      .getByRole('combobox', { name: this.t('rules.filterActive') })
+      .selectOption({ label });
   }
 
   async filterCategory(label: string): Promise<void> {
-    await this.view.getByRole('combobox', { name: 'Category' }).selectOption({ label });
+    await this.view
+      .getByRole('combobox', { name: this.t('rules.col.category') })
+      .selectOption({ label });
   }
 
   /** Pastes tab-separated text on a cell, as Excel puts it on the clipboard. */

@@ -19,7 +19,7 @@ export function DateEditor({
   field,
 }: RenderEditCellProps<EditableRow> & { field: 'effectBeignDate' | 'effectEndDate' }) {
   const { t } = useI18n();
-  const label = t(field === 'effectBeignDate' ? 'rules.col.begin' : 'rules.col.end');
+  const label = t(field === 'effectBeignDate' ? 'field.effectiveFrom' : 'field.effectiveUntil');
   const set = (value: string | null) =>
     onRowChange({ ...row, rule: { ...row.rule, [field]: value } });
   return (

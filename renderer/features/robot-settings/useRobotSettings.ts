@@ -1,0 +1,121 @@
+/**
+ * State of the robot settings page: the values being edited, their problems (shown once the
+ * field was changed, or all of them after a save was tried), and the save through the console
+ * `PATCH …/robots/:robotId` with the changed settings only.
+ * @module
+ */
+import { useMemo, useState } from 'react';
+import type { ConsoleRobot } from '../../../electron/service/console-types';
+import type { RobotRef } from '../../api/console-client';
+import { useToasts } from '../../components/useToasts';
+import { describeProblem } from '../../i18n/describe-problem';
+import type { Problem } from '../../i18n/problem';
+import { problemOfError } from '../../i18n/server-problem';
+import { useI18n } from '../../i18n/useI18n';
+import { useWorkspace } from '../workspace/useWorkspace';
+import { checkDraft, draftOf, isDirty, toPatch } from './settings-form';
+import type { NumberField, SettingsDraft, TextField } from './settings-form';
+
+export type SettingsForm = ReturnType<typeof useRobotSettings>;
+
+export function useRobotSettings(ref: RobotRef, robot: ConsoleRobot) {
+  const { t } = useI18n();
+  const toasts = useToasts();
+  const { client, reload } = useWorkspace();
+  const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(robot.settings));
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [tried, setTried] = useState(false);
+  const [serverProblem, setServerProblem] = useState<Problem | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [savedAt, setSavedAt] = useState<number | null>(null);
+
+  const problems = useMemo(() => checkDraft(draft), [draft]);
+  const dirty = isDirty(draft, robot.settings);
+
+  const change = (field: string, next: (current: SettingsDraft) => SettingsDraft) => {
+    setDraft(next);
+    setTouched((current) => new Set(current).add(field));
+    setServerProblem(null);
+    setSavedAt(null);
+  };
+
+  /** The problem of a field as a sentence, once it may be shown. */
+  const errorOf = (field: string): string | null => {
+    if (serverProblem?.field === field) return describeProblem(t, serverProblem);
+    const problem = problems.get(field);
+    if (!problem) return null;
+    const group = /^synonyms\[\d+\]$/.test(field);
+    return tried || (!group && touched.has(field)) ? describeProblem(t, problem) : null;
+  };
+
+  const setText = (field: TextField | NumberField, value: string) =>
+    change(field, (d) => ({ ...d, [field]: value }));
+
+  const setGroups = (field: string, edit: (groups: string[][]) => string[][]) =>
+    change(field, (d) => ({ ...d, synonyms: edit(d.synonyms.map((group) => [...group])) }));
+
+  const synonyms = {
+    addGroup: () => setGroups('synonyms', (groups) => [...groups, ['', '']]),
+    removeGroup: (g: number) => setGroups('synonyms', (groups) => groups.filter((_, i) => i !== g)),
+    addMember: (g: number) =>
+      setGroups(`synonyms[${g}]`, (groups) =>
+        groups.map((group, i) => (i === g ? [...group, ''] : group)),
+      ),
+    removeMember: (g: number, m: number) =>
+      setGroups(`synonyms[${g}]`, (groups) =>
+        groups.map((group, i) => (i === g ? group.filter((_, j) => j !== m) : group)),
+      ),
+    setMember: (g: number, m: number, value: string) =>
+      setGroups(`synonyms[${g}][${m}]`, (groups) =>
+        groups.map((group, i) =>
+          i === g ? group.map((old, j) => (j === m ? value : old)) : group,
+        ),
+      ),
+  };
+
+  const save = async () => {
+    setTried(true);
+    if (problems.size > 0 || saving) return;
+    const patch = toPatch(draft, robot.settings);
+    if (Object.keys(patch).length === 0) return;
+    setSaving(true);
+    try {
+      const updated = await client.patchRobot(ref, { settings: patch });
+      setDraft(draftOf(updated.settings));
+      setTouched(new Set());
+      setTried(false);
+      setSavedAt(Date.now());
+      toasts.show(t('settings.saved'));
+      await reload();
+    } catch (error) {
+      const problem = problemOfError(error);
+      setServerProblem(problem);
+      if (!problem.field || !(problem.field in draft)) {
+        toasts.show(describeProblem(t, problem), { tone: 'error' });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const discard = () => {
+    setDraft(draftOf(robot.settings));
+    setTouched(new Set());
+    setTried(false);
+    setServerProblem(null);
+  };
+
+  return {
+    draft,
+    dirty,
+    saving,
+    savedAt,
+    /** A save was tried while some values were invalid. */
+    blocked: tried && problems.size > 0,
+    errorOf,
+    setText,
+    synonyms,
+    save,
+    discard,
+  };
+}

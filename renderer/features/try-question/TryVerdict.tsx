@@ -1,0 +1,51 @@
+import type { TryResult } from '../../../electron/service/console-types';
+import { useI18n } from '../../i18n/useI18n';
+import { formatScore } from './format-score';
+import type { SkippedRule } from './skipped-rules';
+
+/** The answer as the customer would get it: the rule's answer, a list to pick from, or the fallback. */
+export function TryVerdict({ result, skipped }: { result: TryResult; skipped: SkippedRule[] }) {
+  const { t, formatNumber } = useI18n();
+  const { result: answer, decision } = result;
+  const top = result.candidates[0];
+  const score = formatScore(answer.score, formatNumber);
+  return (
+    <section className="try-verdict" aria-label={t('try.customerSees')} data-testid="try-verdict">
+      <h3>{t('try.customerSees')}</h3>
+      <div className={`try-bubble try-bubble-${decision}`} data-testid="try-answer">
+        <p className="try-bubble-text">{answer.answer}</p>
+        {decision === 'recommend' && answer.items ? (
+          <ol className="try-suggestions" aria-label={t('try.suggestions')}>
+            {answer.items.map((item) => (
+              <li key={item.ruleId}>{item.question}</li>
+            ))}
+          </ol>
+        ) : null}
+      </div>
+      <p className={`try-why try-why-${decision}`} data-testid="try-why">
+        {decision === 'bestmatch' && top
+          ? t('try.answeredBy', { rule: top.ruleName, score })
+          : decision === 'recommend'
+            ? t('try.suggested')
+            : t('try.fallback')}
+      </p>
+      {skipped.map((rule) => (
+        <SkippedNote key={rule.ruleId} rule={rule} />
+      ))}
+    </section>
+  );
+}
+
+function SkippedNote({ rule }: { rule: SkippedRule }) {
+  const { t, formatDateTime } = useI18n();
+  const params = { rule: rule.ruleName, date: formatDateTime(rule.date) };
+  return (
+    <p className="notice notice-warn try-skipped" data-testid="try-skipped">
+      {rule.state === 'inactive'
+        ? t('try.skipped.inactive', params)
+        : rule.state === 'scheduled'
+          ? t('try.skipped.scheduled', params)
+          : t('try.skipped.expired', params)}
+    </p>
+  );
+}

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  applyLayout,
+  DEFAULT_LAYOUT,
+  MOVABLE_COLUMNS,
+  moveColumn,
+  normalizeLayout,
+} from '../../../renderer/features/rules-grid/column-layout';
+import { effectiveState } from '../../../renderer/features/rules-grid/effective-state';
+import { EMPTY_RULE } from '../../../renderer/features/rules-grid/grid-row';
+import type { GridRow } from '../../../renderer/features/rules-grid/grid-row';
+import { planPaste } from '../../../renderer/features/rules-grid/paste-block';
+import { samePhrasing } from '../../../renderer/features/rules-grid/phrasing';
+import { skippedAmong } from '../../../renderer/features/try-question/skipped-rules';
+import type { ConsoleRule } from '../../../electron/service/console-types';
+
+const NOW = Date.parse('2025-06-15T12:00:00Z');
+
+test('effective state: switched off, before, inside and after the window (ends included)', () => {
+  const rule = { active: true, effectBeignDate: null, effectEndDate: null };
+  assert.equal(effectiveState(rule, NOW), 'active');
+  assert.equal(effectiveState({ ...rule, active: false }, NOW), 'inactive');
+  assert.equal(effectiveState({ ...rule, active: null }, NOW), 'active');
+  assert.equal(
+    effectiveState({ ...rule, effectBeignDate: '2025-06-16T00:00:00+08:00' }, NOW),
+    'scheduled',
+  );
+  assert.equal(effectiveState({ ...rule, effectEndDate: '2025-06-15T11:59:59Z' }, NOW), 'expired');
+  assert.equal(
+    effectiveState(
+      { ...rule, effectBeignDate: '2025-06-15T12:00:00Z', effectEndDate: '2025-06-15T12:00:00Z' },
+      NOW,
+    ),
+    'active',
+  );
+  // Switched off wins over the window.
+  assert.equal(
+    effectiveState({ ...rule, active: false, effectEndDate: '2020-01-01T00:00:00Z' }, NOW),
+    'inactive',
+  );
+});
+
+test('a stored column layout is made whole, whatever was stored', () => {
+  assert.deepEqual(normalizeLayout(null), DEFAULT_LAYOUT);
+  assert.deepEqual(normalizeLayout('nonsense'), DEFAULT_LAYOUT);
+  const layout = normalizeLayout({
+    order: ['answer', 'bogus', 'answer', 'questions'],
+    hidden: ['updatedAt', 'ruleName'],
+    widths: { ruleName: 240.4, answer: -5, questions: 'wide' },
+  });
+  assert.deepEqual(layout.order.slice(0, 2), ['answer', 'questions']);
+  assert.deepEqual([...layout.order].sort(), [...MOVABLE_COLUMNS].sort());
+  assert.deepEqual(layout.hidden, ['updatedAt']);
+  assert.deepEqual(layout.widths, { ruleName: 240 });
+});
+
+test('moving a column puts it where the target was, from either side', () => {
+  const right = moveColumn(DEFAULT_LAYOUT, 'answer', 'questions');
+  assert.deepEqual(right.order.slice(0, 3), ['answer', 'questions', 'ruleCategoryId']);
+  const left = moveColumn(DEFAULT_LAYOUT, 'questions', 'ruleCategoryId');
+  assert.deepEqual(left.order.slice(0, 3), ['answer', 'ruleCategoryId', 'questions']);
+  assert.equal(moveColumn(DEFAULT_LAYOUT, 'ruleName', 'answer'), DEFAULT_LAYOUT);
+});
+
+test('the layout hides, orders and sizes columns; questions and answers share the rest', () => {
+  const columns = [
+    { key: 'select', name: '', width: 35 },
+    { key: 'ruleName', name: '', width: 160 },
+    ...MOVABLE_COLUMNS.map((key) => ({ key, name: '', width: 100 })),
+  ];
+  const shown = applyLayout(
+    columns,
+    { ...moveColumn(DEFAULT_LAYOUT, 'updatedAt', 'questions'), hidden: ['active'] },
+    1000,
+  );
+  assert.deepEqual(
+    shown.map((c) => c.key),
+    [
+      'select',
+      'ruleName',
+      'updatedAt',
+      'questions',
+      'answer',
+      'ruleCategoryId',
+      'effectBeignDate',
+      'effectEndDate',
+    ],
+  );
+  // 1000 - 35 - 160 - 4 × 100 = 405, shared by questions and answers.
+  assert.equal(shown.find((c) => c.key === 'questions')?.width, 202);
+  const resized = applyLayout(columns, { ...DEFAULT_LAYOUT, widths: { questions: 300 } }, 1000);
+  assert.equal(resized.find((c) => c.key === 'questions')?.width, 300);
+  // The answer takes the rest, but never less than a readable minimum.
+  assert.equal(resized.find((c) => c.key === 'answer')?.width, 140);
+});
+
+function row(name: string, index: number): GridRow {
+  const saved = { ruleId: name, ruleName: name } as ConsoleRule;
+  return {
+    kind: 'rule',
+    key: name,
+    index,
+    rule: { ...EMPTY_RULE, ruleName: name, questions: ['q'], answer: 'a' },
+    saved,
+  };
+}
+
+test('a pasted block follows the columns shown, and rows past the end become new rules', () => {
+  const rows = [row('A', 0), row('B', 1)];
+  const plan = planPaste(
+    rows,
+    1,
+    ['answer', 'ruleName'],
+    [
+      ['answer B', 'name B'],
+      ['answer C', 'name C'],
+    ],
+  );
+  assert.equal(plan.edits.length, 1);
+  assert.equal(plan.edits[0]?.next.answer, 'answer B');
+  assert.equal(plan.edits[0]?.next.ruleName, 'name B');
+  assert.deepEqual(plan.extra, [{ ...EMPTY_RULE, answer: 'answer C', ruleName: 'name C' }]);
+});
+
+test('phrasings compare as a person reads them', () => {
+  assert.ok(samePhrasing('How do I return an item?', 'how do i return an item'));
+  assert.ok(samePhrasing('怎么退货？', '怎么退货'));
+  assert.ok(samePhrasing('ＡＢＣ', 'abc'));
+  assert.ok(!samePhrasing('怎么退货', '怎么换货'));
+});
+
+test('rules with the very question asked, not in effect, are the skipped ones', () => {
+  const base = {
+    answer: 'a',
+    ruleCategoryId: '',
+    allowSimGen: null,
+    seq: 1,
+    createdAt: '',
+    updatedAt: '',
+    effectBeignDate: null,
+    effectEndDate: null,
+  };
+  const rules = [
+    { ...base, ruleId: '1', ruleName: 'Off', questions: ['Can I return it?'], active: false },
+    { ...base, ruleId: '2', ruleName: 'On', questions: ['Can I return it?'], active: true },
+    {
+      ...base,
+      ruleId: '3',
+      ruleName: 'Old',
+      questions: ['can i return it'],
+      active: true,
+      effectEndDate: '2020-01-01T00:00:00Z',
+    },
+    {
+      ...base,
+      ruleId: '4',
+      ruleName: 'Other',
+      questions: ['Can I return it later?'],
+      active: false,
+    },
+  ] as unknown as ConsoleRule[];
+  assert.deepEqual(skippedAmong(rules, 'Can I return it?', NOW), [
+    { ruleId: '1', ruleName: 'Off', state: 'inactive', date: null },
+    { ruleId: '3', ruleName: 'Old', state: 'expired', date: '2020-01-01T00:00:00Z' },
+  ]);
+});
