@@ -83,11 +83,14 @@ export interface ConsoleRobot {
   robotSecret: string;
   ruleCount: number;
   settings: ConsoleRobotSettings;
+  /** What each setting is when the robot has not set it (in its language). */
+  defaults: ConsoleRobotSettings;
 }
 
+/** `settings`: the ones to change; null sends a setting back to its default. */
 export interface RobotPatch {
   name?: string;
-  settings?: Partial<ConsoleRobotSettings>;
+  settings?: { [K in keyof ConsoleRobotSettings]?: ConsoleRobotSettings[K] | null };
 }
 
 /** Whether a rule is answered now: switched on and inside its window, or why not. */

@@ -67,6 +67,12 @@ describe('robot language, categories, states and deletions (console API)', () =>
     assert.doesNotMatch(en.settings.fallbackText, /\p{Script=Han}/u);
     await api.ok('PATCH', R, { settings: { fallbackText: '请拨打人工热线。', language: 'zh' } });
     assert.equal((await robot.ask('量子色动力学的渐近自由是什么')).answer, '请拨打人工热线。');
+    const reset = await api.ok<ConsoleRobot>('PATCH', R, {
+      settings: { fallbackText: null, language: null },
+    });
+    assert.equal(reset.settings.language, 'zh', 'back to the language of its rules');
+    assert.equal(reset.settings.fallbackText, reset.defaults.fallbackText, 'back to the default');
+    assert.equal(zh.settings.fallbackText, reset.defaults.fallbackText);
     const made = await api.ok<ConsoleRobot>('POST', `/tenants/${tenantId}/robots`, {
       name: '中文机器人',
       language: 'zh',

@@ -76,7 +76,8 @@ export async function requireRobot(
 
 export interface RobotChanges {
   name?: string;
-  settings?: Partial<RobotSettings>;
+  /** Settings to set; null sends one back to its default. */
+  settings?: { [K in keyof RobotSettings]?: RobotSettings[K] | null };
 }
 
 /**
@@ -115,7 +116,11 @@ export function patchRobot(
   changes: RobotChanges,
 ): Promise<Robot> {
   return changeRobot(ctx, robot, (current) => {
-    const stored = { ...current.storedSettings, ...changes.settings };
+    const stored: Partial<RobotSettings> = { ...current.storedSettings };
+    for (const [key, value] of Object.entries(changes.settings ?? {})) {
+      if (value === null) delete stored[key as keyof RobotSettings];
+      else (stored as Record<string, unknown>)[key] = value;
+    }
     const settings = settingsInForce(stored, current.settings.language);
     if (settings.recommendThreshold > settings.bestmatchThreshold) {
       throw new ServiceError(

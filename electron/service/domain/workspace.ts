@@ -8,6 +8,7 @@ import type { ConsoleRobot, ConsoleTenant, ConsoleWorkspace } from '../console-t
 import type { DomainContext } from './context';
 import type { Robot } from './robot-directory';
 import { indexOf } from './robot-loading';
+import { settingsInForce } from './robot-settings';
 
 export function toConsoleRobot(ctx: DomainContext, robot: Robot): ConsoleRobot {
   return {
@@ -16,6 +17,7 @@ export function toConsoleRobot(ctx: DomainContext, robot: Robot): ConsoleRobot {
     robotSecret: robot.secret,
     ruleCount: indexOf(ctx, robot).size,
     settings: { ...robot.settings, synonyms: robot.settings.synonyms.map((group) => [...group]) },
+    defaults: { ...settingsInForce({}, robot.settings.language), synonyms: [] },
   };
 }
 

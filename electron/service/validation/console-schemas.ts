@@ -3,6 +3,7 @@
  * @module
  */
 import { Type } from '@sinclair/typebox';
+import type { TSchema } from '@sinclair/typebox';
 import { LIMITS } from '../limits';
 import { ISO_WITH_OFFSET } from './effective-window';
 import { CreateRobotBody, RegisterTenantBody, decimal, text } from './schemas';
@@ -74,22 +75,29 @@ export const CategoryMergeBody = Type.Object({
 });
 
 const score = Type.Number({ minimum: 0, maximum: 1 });
+const orDefault = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const RobotPatchBody = Type.Object({
   name: Type.Optional(text(LIMITS.robotNameMax)),
+  // A setting given as null goes back to its default.
   settings: Type.Optional(
     Type.Partial(
       Type.Object({
-        bestmatchThreshold: score,
-        recommendThreshold: score,
-        margin: score,
-        maxRecommend: Type.Integer({ minimum: 1, maximum: LIMITS.recommendMax }),
-        language,
-        recommendText: text(LIMITS.answerMax),
-        fallbackText: text(LIMITS.answerMax),
-        synonyms: Type.Array(
-          Type.Array(text(LIMITS.synonymMax), { minItems: 2, maxItems: LIMITS.synonymMembersMax }),
-          { maxItems: LIMITS.synonymGroupsMax },
+        bestmatchThreshold: orDefault(score),
+        recommendThreshold: orDefault(score),
+        margin: orDefault(score),
+        maxRecommend: orDefault(Type.Integer({ minimum: 1, maximum: LIMITS.recommendMax })),
+        language: orDefault(language),
+        recommendText: orDefault(text(LIMITS.answerMax)),
+        fallbackText: orDefault(text(LIMITS.answerMax)),
+        synonyms: orDefault(
+          Type.Array(
+            Type.Array(text(LIMITS.synonymMax), {
+              minItems: 2,
+              maxItems: LIMITS.synonymMembersMax,
+            }),
+            { maxItems: LIMITS.synonymGroupsMax },
+          ),
         ),
       }),
     ),
