@@ -11,6 +11,7 @@ import { fuzzySimilarities } from './fuzzy';
 import { hanTermText, textTerms } from './features';
 import { normalizeText } from './normalize';
 import { RuleStore } from './rule-store';
+import { loadRuleStore, saveRuleStore } from './rule-store-file';
 import type { ScoredQuestion } from './scorer';
 import { Scorer } from './scorer';
 import { SynonymTable } from './synonyms';
@@ -87,7 +88,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     writer.value('format', SNAPSHOT_FORMAT);
     writer.value('fingerprint', behaviourFingerprint());
     writer.value('synonyms', this.synonymGroups);
-    this.store.save(writer);
+    saveRuleStore(this.store, writer);
     return writer;
   }
 
@@ -98,7 +99,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     const groups = reader.value<string[][]>('synonyms');
     const synonyms = new SynonymTable(groups);
     const rewrite = synonyms.isEmpty ? undefined : (text: string) => synonyms.rewrite(text);
-    return new MatchingIndex({ synonyms: groups }, RuleStore.load(reader, rewrite));
+    return new MatchingIndex({ synonyms: groups }, loadRuleStore(reader, rewrite));
   }
 
   private newStore(): RuleStore {
