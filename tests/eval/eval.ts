@@ -1,5 +1,5 @@
 /**
- * `npx tsx tests/eval/eval.ts <dataset.json>... [--json] [--sample N] [--engines a,b]`: answer quality of the matcher next to
+ * `npx tsx tests/eval/eval.ts <dataset.json>... [--json] [--sample N] [--engines a,b] [--bestmatch T]`: answer quality of the matcher next to
  * reference engines, on held-out questions.
  *
  * Metrics (per dataset and engine; shares are of all queries unless said otherwise):
@@ -64,6 +64,9 @@ export function kbstudioEngine(
       effectEndMs: null,
     });
   }
+  // The service runs the self-test in the background once an import pauses; here it runs
+  // before the first question, as it would have by then.
+  index.selfCalibrate(NOW);
   return (question) => {
     const decision = index.match(question, NOW, settings);
     const ranked = decision.candidates.map((c) => c.ruleId);
@@ -139,9 +142,13 @@ export function evaluate(dataset: EvalDataset, engineName: string, engine: Engin
   };
 }
 
-export function evaluateAll(dataset: EvalDataset, only?: readonly string[]): EvalRow[] {
+export function evaluateAll(
+  dataset: EvalDataset,
+  only?: readonly string[],
+  settings: MatchSettings = DEFAULT_MATCH_SETTINGS,
+): EvalRow[] {
   const engines: [string, () => Engine][] = [
-    ['kbstudio', () => kbstudioEngine(dataset.rules)],
+    ['kbstudio', () => kbstudioEngine(dataset.rules, settings)],
     ['fuse', () => rankerEngine(fuseRanker(dataset.rules))],
     ['bm25', () => rankerEngine(bm25Ranker(dataset.rules))],
     ['bigram-tfidf', () => rankerEngine(bigramTfidfRanker(dataset.rules))],
@@ -198,11 +205,13 @@ function main(): void {
       sample: { type: 'string' },
       // Comma-separated engine names, e.g. `--engines kbstudio` while tuning.
       engines: { type: 'string' },
+      // Another BESTMATCH threshold than the default (what a robot's settings may choose).
+      bestmatch: { type: 'string' },
     },
   });
   if (positionals.length === 0) {
     console.error(
-      'usage: npx tsx tests/eval/eval.ts <dataset.json>... [--json] [--sample N] [--engines a,b]',
+      'usage: npx tsx tests/eval/eval.ts <dataset.json>... [--json] [--sample N] [--engines a,b] [--bestmatch T]',
     );
     process.exit(2);
   }
@@ -214,7 +223,11 @@ function main(): void {
       const stride = Math.ceil(dataset.queries.length / limit);
       dataset.queries = dataset.queries.filter((_, i) => i % stride === 0);
     }
-    for (const row of evaluateAll(dataset, values.engines?.split(','))) {
+    const settings =
+      values.bestmatch === undefined
+        ? DEFAULT_MATCH_SETTINGS
+        : { ...DEFAULT_MATCH_SETTINGS, bestmatchThreshold: Number(values.bestmatch) };
+    for (const row of evaluateAll(dataset, values.engines?.split(','), settings)) {
       if (values.json) console.log(JSON.stringify(row));
       rows.push(row);
     }

@@ -5,7 +5,8 @@
  * @module
  */
 import { boundedEditDistance } from './edit-distance';
-import { wordGrams } from './features';
+import { hanTermText, wordGrams } from './features';
+import { isFrameHanTerm, isFrameWord } from './frame-words';
 import { idf } from './idf';
 import type { RuleStore } from './rule-store';
 
@@ -24,11 +25,16 @@ export interface WeightedTerms {
   unknown: number;
   /** Σ of the L2-normalised weights (the Naive Bayes length term). */
   total: number;
+  /** Per term: it only frames the question (frame-words.ts). */
+  frame: boolean[];
+  /** The part of `unknown` from content (not frame) terms, normalised like the weights. */
+  unknownContent: number;
 }
 
 function normaliseWeights(terms: WeightedTerms): void {
   let norm = terms.unknown;
   for (const w of terms.weights) norm += w * w;
+  if (norm > 0) terms.unknownContent /= norm;
   norm = Math.sqrt(norm);
   if (norm === 0) return;
   terms.total = 0;
@@ -48,30 +54,47 @@ export function weighQuestionTerms(
   const vocab = store.vocab;
   const ruleCount = Math.max(store.size, 1);
   const counts = new Map<number, number>();
+  const frame = new Set<number>();
   let unknown = 0;
+  let unknownContent = 0;
   for (const word of questionWords) {
     const id = vocab.wordId(word);
     if (id !== undefined && (vocab.ruleDf[id] ?? 0) > 0) {
       counts.set(id, (counts.get(id) ?? 0) + 1);
+      if (isFrameWord(word)) frame.add(id);
     } else {
       const neighbours = word.length >= 4 ? spellingNeighbours(store, word) : [];
       for (const neighbour of neighbours) {
         counts.set(neighbour, (counts.get(neighbour) ?? 0) + TYPO_FACTOR);
       }
-      if (neighbours.length === 0) unknown += idf(ruleCount, 0) ** 2;
+      if (neighbours.length === 0) {
+        unknown += idf(ruleCount, 0) ** 2;
+        if (!isFrameWord(word)) unknownContent += idf(ruleCount, 0) ** 2;
+      }
     }
   }
   for (const code of han) {
     const id = vocab.hanId(code);
+    const isFrame = isFrameHanTerm(hanTermText(code));
     if (id !== undefined && (vocab.ruleDf[id] ?? 0) > 0) {
       counts.set(id, (counts.get(id) ?? 0) + 1);
+      if (isFrame) frame.add(id);
     } else {
       unknown += idf(ruleCount, 0) ** 2;
+      if (!isFrame) unknownContent += idf(ruleCount, 0) ** 2;
     }
   }
-  const result: WeightedTerms = { ids: [], weights: [], unknown, total: 0 };
+  const result: WeightedTerms = {
+    ids: [],
+    weights: [],
+    unknown,
+    total: 0,
+    frame: [],
+    unknownContent,
+  };
   for (const [id, count] of counts) {
     result.ids.push(id);
+    result.frame.push(frame.has(id));
     const tf = count >= 1 ? 1 + Math.log(count) : count;
     result.weights.push(tf * idf(ruleCount, vocab.ruleDf[id] ?? 0));
   }
@@ -106,7 +129,14 @@ export function weighQuestionGrams(store: RuleStore, questionWords: string[]): W
   const vocab = store.vocab;
   const ruleCount = Math.max(store.size, 1);
   const counts = new Map<number, number>();
-  const result: WeightedTerms = { ids: [], weights: [], unknown: 0, total: 0 };
+  const result: WeightedTerms = {
+    ids: [],
+    weights: [],
+    unknown: 0,
+    total: 0,
+    frame: [],
+    unknownContent: 0,
+  };
   for (const term of questionWords) {
     // Unknown words still contribute their grams: that is what tolerates typos.
     const id = vocab.wordId(term);
@@ -128,6 +158,7 @@ export function weighQuestionGrams(store: RuleStore, questionWords: string[]): W
       continue;
     }
     result.ids.push(id);
+    result.frame.push(false);
     result.weights.push((1 + Math.log(count)) * idf(ruleCount, df));
   }
   normaliseWeights(result);

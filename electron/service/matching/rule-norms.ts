@@ -82,6 +82,46 @@ export class RuleNorms {
     this.ruleNormStamp[slot] = store.generation;
   }
 
+  /**
+   * The centroid norms (words, grams) of the rule in `slot` without phrasing `leftOut`, for the
+   * self-test; `ensure(slot)` must have run.
+   */
+  centroidNormsWithout(slot: number, leftOut: number): [number, number] {
+    const store = this.store;
+    const vocab = store.vocab;
+    const ruleCount = Math.max(store.size, 1);
+    this.termCentroid = ensureCapacity(this.termCentroid, vocab.termCount);
+    this.gramCentroid = ensureCapacity(this.gramCentroid, vocab.gramCount);
+    const termCentroid = this.termCentroid;
+    const gramCentroid = this.gramCentroid;
+    const touchedTerms: number[] = [];
+    const touchedGrams: number[] = [];
+    const forward = store.forward;
+    const first = store.ruleFirstPhrasing[slot] ?? 0;
+    const end = first + (store.rulePhrasingCount[slot] ?? 0);
+    for (let p = first; p < end; p += 1) {
+      if (p === leftOut) continue;
+      const wordNorm = this.phrasingWordNorm[p] || 1;
+      const gramNorm = this.phrasingGramNorm[p] || 1;
+      const to = store.phrasingStart[p + 1] ?? 0;
+      for (let i = store.phrasingStart[p] ?? 0; i < to; i += 1) {
+        const term = forward[i] ?? 0;
+        if (termCentroid[term] === 0) touchedTerms.push(term);
+        termCentroid[term] =
+          (termCentroid[term] ?? 0) + this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0) / wordNorm;
+        const gramIds = vocab.grams(term);
+        for (let g = 0; g < gramIds.length; g += 1) {
+          const gram = gramIds[g] ?? 0;
+          if (gramCentroid[gram] === 0) touchedGrams.push(gram);
+          gramCentroid[gram] =
+            (gramCentroid[gram] ?? 0) +
+            this.idf.get(ruleCount, vocab.gramRuleDf[gram] ?? 0) / gramNorm;
+        }
+      }
+    }
+    return [drainNorm(termCentroid, touchedTerms), drainNorm(gramCentroid, touchedGrams)];
+  }
+
   private grow(): void {
     const store = this.store;
     const slots = store.slotCount;

@@ -114,6 +114,11 @@ export class RuleStore {
     return this.liveRules;
   }
 
+  /** Phrasings held by live rules (names included). */
+  get livePhrasings(): number {
+    return this.phrasingTotal - this.deadPhrasings;
+  }
+
   /** After opening a saved store: ids are mapped to slots on first need, caches start anew. */
   markOpened(): void {
     this.slotsById = null;

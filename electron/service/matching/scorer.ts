@@ -46,6 +46,11 @@ export interface ScoredRule {
   closest: number;
   /** Share of the question's term weight found in the rule, 0..1. */
   coverage: number;
+  /** The same over the question's content terms (frame words left out; frame-words.ts). */
+  contentCoverage: number;
+  /** Distinct content terms of the question found in the rule, and their share of its weight. */
+  contentTerms: number;
+  contentFound: number;
 }
 
 export interface ScoredQuestion {
@@ -53,6 +58,10 @@ export interface ScoredQuestion {
   rules: ScoredRule[];
   /** Ranking score of an average rule that shares nothing with the question. */
   baseline: number;
+  /** Distinct terms of the question (words and Han characters and bigrams), known or not. */
+  termCount: number;
+  /** Share of the question's weight in content terms no rule contains. */
+  unknownContent: number;
 }
 
 /** Per-index scratch space, reused across questions so a match allocates almost nothing. */
@@ -87,8 +96,11 @@ export class Scorer {
    * Scores the rules worth considering; exact phrasings come first with `exact` set.
    * `baseline` is the ranking score of an average rule that shares nothing with the question:
    * the lead of a lone candidate is measured against it rather than being unbounded.
+   * `leaveOut` (a phrasing id) scores as if that phrasing were not in its rule: the self-test
+   * asks each phrasing against the rest of the knowledge base (self-test.ts). Rule frequencies
+   * still count it, a close enough approximation for calibration.
    */
-  score(question: string, nowMs: number): ScoredQuestion {
+  score(question: string, nowMs: number, leaveOut = -1): ScoredQuestion {
     const store = this.store;
     const vocab = store.vocab;
     const { key, words: questionWords, han } = textTerms(question);
@@ -102,6 +114,7 @@ export class Scorer {
 
     const exactSlots = new Map<number, number>();
     for (const phrasing of store.exactPhrasings(key)) {
+      if (phrasing === leaveOut) continue;
       const slot = store.phrasingRule[phrasing] ?? -1;
       if (slot >= 0 && store.isEligible(slot, nowMs) && !exactSlots.has(slot)) {
         exactSlots.set(slot, phrasing);
@@ -109,15 +122,17 @@ export class Scorer {
     }
     const shortlist = this.shortlist(words, nowMs);
     for (const slot of exactSlots.keys()) if (!shortlist.includes(slot)) shortlist.push(slot);
-    const scored = shortlist.map((slot) => {
-      const rule = this.rescore(slot, words, grams);
+    const scored: ScoredRule[] = [];
+    for (const slot of shortlist) {
+      const rule = this.rescore(slot, words, grams, leaveOut);
       const exactPhrasing = exactSlots.get(slot);
       if (exactPhrasing !== undefined) {
         rule.exact = true;
         rule.phrasing = exactPhrasing;
       }
-      return rule;
-    });
+      // A rule left without phrasings by `leaveOut` is not a candidate.
+      if (rule.raw !== -Infinity) scored.push(rule);
+    }
     for (const id of words.ids) this.termPos[id] = 0;
     for (const id of grams.ids) this.gramPos[id] = 0;
     scored.sort((a, b) => Number(b.exact) - Number(a.exact) || b.raw - a.raw);
@@ -127,7 +142,8 @@ export class Scorer {
       GRAM_WEIGHT *
         grams.total *
         Math.log(store.totalMassGrams / rules + NB_ALPHA * Math.max(vocab.liveGrams, 1));
-    return { rules: scored, baseline };
+    const termCount = new Set(questionWords).size + new Set(han).size;
+    return { rules: scored, baseline, termCount, unknownContent: words.unknownContent };
   }
 
   /**
@@ -295,7 +311,12 @@ export class Scorer {
    * is a sum of unit phrasing vectors, so its dot product with the question is the sum of the
    * phrasings' normalised dot products: no centroid is built per question.
    */
-  private rescore(slot: number, words: WeightedTerms, grams: WeightedTerms): ScoredRule {
+  private rescore(
+    slot: number,
+    words: WeightedTerms,
+    grams: WeightedTerms,
+    leaveOut: number,
+  ): ScoredRule {
     const store = this.store;
     const vocab = store.vocab;
     const ruleCount = Math.max(store.size, 1);
@@ -316,7 +337,10 @@ export class Scorer {
     let bestGramCos = 0;
     let centroidWordDot = 0;
     let centroidGramDot = 0;
+    const leavingOut = leaveOut >= first && leaveOut < end;
+    if (leavingOut && end - first === 1) return emptyRule(slot);
     for (let p = first; p < end; p += 1) {
+      if (p === leaveOut) continue;
       const from = store.phrasingStart[p] ?? 0;
       const to = store.phrasingStart[p + 1] ?? 0;
       const termShare = 1 / Math.sqrt(store.phrasingTermCount[p] || 1);
@@ -353,27 +377,44 @@ export class Scorer {
         bestGramCos = gramCos;
       }
     }
-    const wordNorm = norms.ruleCentroidWordNorm[slot] ?? 0;
-    const gramNorm = norms.ruleCentroidGramNorm[slot] ?? 0;
+    const [wordNorm, gramNorm] = leavingOut
+      ? norms.centroidNormsWithout(slot, leaveOut)
+      : [norms.ruleCentroidWordNorm[slot] ?? 0, norms.ruleCentroidGramNorm[slot] ?? 0];
     const wordCentroidCos = wordNorm > 0 ? centroidWordDot / wordNorm : 0;
     const gramCentroidCos = gramNorm > 0 ? centroidGramDot / gramNorm : 0;
 
     let nb = 0;
     let covered = 0;
+    let content = words.unknownContent;
+    let contentCovered = 0;
+    let contentTerms = 0;
     for (let i = 0; i < words.weights.length; i += 1) {
       const w = words.weights[i] ?? 0;
       const a = nbWords[i] ?? 0;
       nb += w * Math.log1p(a / NB_ALPHA);
       if (a > 0) covered += w * w;
+      if (words.frame[i] !== true) {
+        content += w * w;
+        if (a > 0) {
+          contentCovered += w * w;
+          contentTerms += 1;
+        }
+      }
     }
-    nb -= words.total * this.logMass(slot);
+    let gramMass = store.ruleMassGrams[slot] ?? 0;
+    if (leavingOut) {
+      const wordMass =
+        (store.ruleMassWords[slot] ?? 0) - Math.sqrt(store.phrasingTermCount[leaveOut] ?? 0);
+      nb -= words.total * Math.log(wordMass + NB_ALPHA * Math.max(vocab.liveTerms, 1));
+      gramMass -= Math.sqrt(store.phrasingGramCount[leaveOut] ?? 0);
+    } else {
+      nb -= words.total * this.logMass(slot);
+    }
     let nbG = 0;
     for (let i = 0; i < grams.weights.length; i += 1) {
       nbG += (grams.weights[i] ?? 0) * Math.log1p((nbGrams[i] ?? 0) / NB_ALPHA);
     }
-    nbG -=
-      grams.total *
-      Math.log((store.ruleMassGrams[slot] ?? 0) + NB_ALPHA * Math.max(vocab.liveGrams, 1));
+    nbG -= grams.total * Math.log(gramMass + NB_ALPHA * Math.max(vocab.liveGrams, 1));
     const naiveBayes = nb + GRAM_WEIGHT * nbG;
     const cosine =
       (1 - CENTROID_SHARE) * bestWordCos +
@@ -390,6 +431,27 @@ export class Scorer {
       cosine,
       closest: closestDenominator > 0 ? Math.max(0, bestCos) / closestDenominator : 0,
       coverage: covered,
+      // A question of frame words only ("how do I"): its coverage is all there is.
+      contentCoverage: content > 0 ? contentCovered / content : covered,
+      contentTerms,
+      contentFound: contentCovered,
     };
   }
+}
+
+/** A rule with nothing left to match (its one phrasing left out). */
+function emptyRule(slot: number): ScoredRule {
+  return {
+    slot,
+    phrasing: -1,
+    exact: false,
+    raw: -Infinity,
+    naiveBayes: -Infinity,
+    cosine: 0,
+    closest: 0,
+    coverage: 0,
+    contentCoverage: 0,
+    contentTerms: 0,
+    contentFound: 0,
+  };
 }
