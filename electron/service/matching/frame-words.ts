@@ -13,7 +13,10 @@ const ENGLISH = (
   'here do does did doing done can could would will shall should may might must is are am ' +
   'was were be been being have has had how what when where why which who whom whose to of ' +
   'for in on at by with from about into and or if so any some get got want need like know ' +
-  'tell let help ask question possible way also still'
+  'tell let help ask question possible way also still ' +
+  // Chat spellings of the same (apostrophes are often left out).
+  'u ur r pls plz im ive id ill youre thats whats wheres hows whos theres dont doesnt didnt ' +
+  'cant wont isnt arent wasnt gonna wanna gotta hi hey ok okay yes no not'
 ).split(' ');
 
 /** Characters that only frame a Chinese question. */

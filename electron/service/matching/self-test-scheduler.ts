@@ -31,6 +31,7 @@ export class SelfTestScheduler {
   private run: { version: number; test: SelfTestRun } | null = null;
   private lastAsk = -Infinity;
   private lastSlice = -Infinity;
+  private lastWrite = -Infinity;
 
   constructor(
     private readonly host: SelfTestHost,
@@ -47,10 +48,15 @@ export class SelfTestScheduler {
     this.lastAsk = performance.now();
   }
 
-  /** (Re)starts the self-test once writes have paused for `delayMs`. */
-  schedule(delayMs = QUIET_MS): void {
-    this.cancel();
-    this.timer = setTimeout(() => this.tick(), delayMs);
+  /**
+   * (Re)starts the self-test once writes have paused for QUIET_MS. Called by every write: a
+   * timestamp, the timer only when none is set (an import of 100k rules sets it once).
+   */
+  schedule(): void {
+    this.lastWrite = performance.now();
+    this.run = null;
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => this.tick(), QUIET_MS);
     this.timer.unref();
   }
 
@@ -62,6 +68,12 @@ export class SelfTestScheduler {
 
   private tick(): void {
     this.timer = null;
+    const quiet = performance.now() - this.lastWrite;
+    if (quiet < QUIET_MS) {
+      this.timer = setTimeout(() => this.tick(), QUIET_MS - quiet);
+      this.timer.unref();
+      return;
+    }
     const host = this.host;
     if (this.run === null || this.run.version !== host.version) {
       const phrasings = probedPhrasings(host.ruleStore, this.limit);
