@@ -13,6 +13,7 @@
  *   oosRejected         of the out-of-scope queries, the share answered NONE or RECOMMEND
  *                       (null when the dataset has none)
  *   meanMs, p99Ms       time of one match (kbstudio) or one ranking (references), in process
+ *   offset              the robot's self-calibration offset (kbstudio), after its self-test
  * The reference engines have no decision layer: their decision metrics are null.
  * @module
  */
@@ -36,6 +37,8 @@ export interface EvalRow {
   oosRejected: number | null;
   meanMs: number;
   p99Ms: number;
+  /** The robot's self-calibration offset (kbstudio; null for the references). */
+  offset: number | null;
 }
 
 interface Answer {
@@ -44,7 +47,7 @@ interface Answer {
   items: string[];
 }
 
-type Engine = (question: string) => Answer;
+type Engine = ((question: string) => Answer) & { offset?: number };
 
 const NOW = Date.UTC(2025, 0, 1);
 
@@ -67,7 +70,7 @@ export function kbstudioEngine(
   // The service runs the self-test in the background once an import pauses; here it runs
   // before the first question, as it would have by then.
   index.selfCalibrate(NOW);
-  return (question) => {
+  const engine: Engine = (question) => {
     const decision = index.match(question, NOW, settings);
     const ranked = decision.candidates.map((c) => c.ruleId);
     if (decision.kind === 'bestmatch')
@@ -77,6 +80,8 @@ export function kbstudioEngine(
     }
     return { ranked, kind: 'none', items: [] };
   };
+  engine.offset = index.calibration.offset;
+  return engine;
 }
 
 function rankerEngine(ranker: Ranker): Engine {
@@ -139,6 +144,7 @@ export function evaluate(dataset: EvalDataset, engineName: string, engine: Engin
     oosRejected,
     meanMs: times.reduce((a, b) => a + b, 0) / Math.max(1, n),
     p99Ms: percentile(times, 99),
+    offset: engine.offset ?? null,
   };
 }
 
@@ -175,6 +181,7 @@ function printTable(rows: EvalRow[]): void {
     'OOS rej',
     'mean ms',
     'p99 ms',
+    'offset',
   ];
   const lines = rows.map((r) => [
     r.dataset,
@@ -188,6 +195,7 @@ function printTable(rows: EvalRow[]): void {
     format(r.oosRejected),
     format(r.meanMs, 2),
     format(r.p99Ms, 2),
+    format(r.offset, 2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const render = (cells: string[]): string =>

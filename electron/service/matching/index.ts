@@ -65,7 +65,7 @@ const FRAGMENT_SCORE = 0.5;
 /** Phrasings the calibration's self-test asks (an even sample beyond). */
 const CALIBRATION_PROBES = 1000;
 /** Phrasings the collision report asks by default (an even sample beyond). */
-const COLLISION_PROBES = 20_000;
+const COLLISION_PROBES = 10_000;
 
 export interface RobotIndexOptions {
   /** Groups of interchangeable words or phrases, e.g. [["top up", "topup", "recharge"]]. */
