@@ -216,7 +216,9 @@ class MatchingIndex implements SynonymAwareRobotIndex {
 
   async collisions(options: { limit?: number; nowMs?: number } = {}): Promise<CollisionReport> {
     const limit = options.limit ?? COLLISION_PROBES;
-    for (;;) {
+    // Rules written during the run restart it (a probe's phrasing ids would be stale), a few
+    // times at most: under a stream of writes the last run's probes are reported as incomplete.
+    for (let attempt = 1; ; attempt += 1) {
       const version = this.version;
       const phrasings = probedPhrasings(this.store, limit);
       const run = new SelfTestRun(this, phrasings, options.nowMs ?? Date.now());
@@ -224,8 +226,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
       while (!run.step(SLICE_MS) && version === this.version) {
         await new Promise((resolve) => setImmediate(resolve));
       }
-      if (version !== this.version) continue;
-      return collisionReport(run.probes, phrasings.length >= this.store.livePhrasings);
+      const complete = version === this.version && phrasings.length >= this.store.livePhrasings;
+      if (version === this.version || attempt >= COLLISION_ATTEMPTS) {
+        return collisionReport(run.probes, complete);
+      }
     }
   }
 
@@ -359,6 +363,8 @@ class MatchingIndex implements SynonymAwareRobotIndex {
 
 /** Longest slice of the collision report's probing between turns of the event loop. */
 const SLICE_MS = 5;
+/** Runs of the collision report restarted by writes before it reports what it has. */
+const COLLISION_ATTEMPTS = 3;
 
 /** Creates an empty index for one robot. */
 export function createRobotIndex(options: RobotIndexOptions = {}): SynonymAwareRobotIndex {
