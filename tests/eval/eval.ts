@@ -18,9 +18,10 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../electron/service/matching/index';
+import { DEFAULT_MATCH_SETTINGS } from '../../electron/service/matching/index';
 import type { MatchSettings } from '../../electron/service/matching/types';
 import { loadDataset } from './dataset';
+import { indexRules } from './index-rules';
 import type { EvalDataset, EvalRule } from './dataset';
 import { bigramTfidfRanker, bm25Ranker, fuseRanker } from './reference-engines';
 import type { Ranker } from './reference-engines';
@@ -56,17 +57,7 @@ export function kbstudioEngine(
   rules: readonly EvalRule[],
   settings: MatchSettings = DEFAULT_MATCH_SETTINGS,
 ): Engine {
-  const index = createRobotIndex();
-  for (const rule of rules) {
-    index.upsert({
-      ruleId: rule.ruleName,
-      ruleName: rule.ruleName,
-      questions: rule.questions,
-      active: true,
-      effectBeginMs: null,
-      effectEndMs: null,
-    });
-  }
+  const index = indexRules(rules);
   // The service runs the self-test in the background once an import pauses; here it runs
   // before the first question, as it would have by then.
   index.selfCalibrate(NOW);

@@ -10,7 +10,7 @@
  * @module
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../electron/service/matching/index';
+import { DEFAULT_MATCH_SETTINGS } from '../../electron/service/matching/index';
 import type { ProbeTarget } from '../../electron/service/matching/self-test';
 import {
   SelfTestRun,
@@ -21,6 +21,7 @@ import type { Probe } from '../../electron/service/matching/self-test';
 import { calibrationOffset } from '../../electron/service/matching/self-calibration';
 import type { Candidate } from '../../electron/service/matching/types';
 import type { EvalQuery, EvalRule } from './dataset';
+import { indexRules } from './index-rules';
 import { loadDataset } from './dataset';
 
 const DATA = new URL('../../../shared/data', import.meta.url).pathname;
@@ -71,17 +72,7 @@ export function makeRobot(
   queries: readonly EvalQuery[],
   oos: readonly EvalQuery[],
 ): Robot {
-  const index = createRobotIndex();
-  for (const rule of rules) {
-    index.upsert({
-      ruleId: rule.ruleName,
-      ruleName: rule.ruleName,
-      questions: rule.questions,
-      active: true,
-      effectBeginMs: null,
-      effectEndMs: null,
-    });
-  }
+  const index = indexRules(rules);
   const target = index as unknown as ProbeTarget;
   const run = new SelfTestRun(target, probedPhrasings(target.ruleStore, PROBE_LIMIT), NOW);
   run.step();

@@ -34,21 +34,14 @@ export class RuleNorms {
     const vocab = store.vocab;
     if (this.ruleNormStamp[slot] === store.generation) return;
     const ruleCount = Math.max(store.size, 1);
-    this.termCentroid = ensureCapacity(this.termCentroid, vocab.termCount);
-    this.gramCentroid = ensureCapacity(this.gramCentroid, vocab.gramCount);
-    const termCentroid = this.termCentroid;
-    const gramCentroid = this.gramCentroid;
-    const touchedTerms: number[] = [];
-    const touchedGrams: number[] = [];
     const forward = store.forward;
     const first = store.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (store.rulePhrasingCount[slot] ?? 0);
     for (let p = first; p < end; p += 1) {
-      const from = store.phrasingStart[p] ?? 0;
       const to = store.phrasingStart[p + 1] ?? 0;
       let wordNorm = 0;
       let gramNorm = 0;
-      for (let i = from; i < to; i += 1) {
+      for (let i = store.phrasingStart[p] ?? 0; i < to; i += 1) {
         const term = forward[i] ?? 0;
         const w = this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0);
         wordNorm += w * w;
@@ -58,35 +51,21 @@ export class RuleNorms {
           gramNorm += gw * gw;
         }
       }
-      wordNorm = Math.sqrt(wordNorm) || 1;
-      gramNorm = Math.sqrt(gramNorm) || 1;
-      this.phrasingWordNorm[p] = wordNorm;
-      this.phrasingGramNorm[p] = gramNorm;
-      for (let i = from; i < to; i += 1) {
-        const term = forward[i] ?? 0;
-        if (termCentroid[term] === 0) touchedTerms.push(term);
-        termCentroid[term] =
-          (termCentroid[term] ?? 0) + this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0) / wordNorm;
-        const gramIds = vocab.grams(term);
-        for (let g = 0; g < gramIds.length; g += 1) {
-          const gram = gramIds[g] ?? 0;
-          if (gramCentroid[gram] === 0) touchedGrams.push(gram);
-          gramCentroid[gram] =
-            (gramCentroid[gram] ?? 0) +
-            this.idf.get(ruleCount, vocab.gramRuleDf[gram] ?? 0) / gramNorm;
-        }
-      }
+      this.phrasingWordNorm[p] = Math.sqrt(wordNorm) || 1;
+      this.phrasingGramNorm[p] = Math.sqrt(gramNorm) || 1;
     }
-    this.ruleCentroidWordNorm[slot] = drainNorm(termCentroid, touchedTerms);
-    this.ruleCentroidGramNorm[slot] = drainNorm(gramCentroid, touchedGrams);
+    const [wordNorm, gramNorm] = this.centroidNorms(slot);
+    this.ruleCentroidWordNorm[slot] = wordNorm;
+    this.ruleCentroidGramNorm[slot] = gramNorm;
     this.ruleNormStamp[slot] = store.generation;
   }
 
   /**
-   * The centroid norms (words, grams) of the rule in `slot` without phrasing `leftOut`, for the
-   * self-test; `ensure(slot)` must have run.
+   * The norms (words, grams) of the rule's centroid, the sum of its unit-length phrasing
+   * vectors, without phrasing `leftOut` (the self-test's leave-one-out) if given; the phrasing
+   * norms must be current.
    */
-  centroidNormsWithout(slot: number, leftOut: number): [number, number] {
+  centroidNorms(slot: number, leftOut = -1): [number, number] {
     const store = this.store;
     const vocab = store.vocab;
     const ruleCount = Math.max(store.size, 1);

@@ -378,7 +378,7 @@ export class Scorer {
       }
     }
     const [wordNorm, gramNorm] = leavingOut
-      ? norms.centroidNormsWithout(slot, leaveOut)
+      ? norms.centroidNorms(slot, leaveOut)
       : [norms.ruleCentroidWordNorm[slot] ?? 0, norms.ruleCentroidGramNorm[slot] ?? 0];
     const wordCentroidCos = wordNorm > 0 ? centroidWordDot / wordNorm : 0;
     const gramCentroidCos = gramNorm > 0 ? centroidGramDot / gramNorm : 0;
