@@ -97,6 +97,13 @@ function describe(error: ErrorObject, what: string): ValidationProblem {
       };
     case 'const':
       return { code: 'invalid-field', message: `${field} must be ${String(p.allowedValue)}.` };
+    case 'enum':
+      return {
+        code: 'invalid-field',
+        message: `${field} must be one of ${(p.allowedValues as unknown[])
+          .filter((value) => value !== null)
+          .join(', ')}.`,
+      };
     case 'pattern':
       return {
         code: 'invalid-field',

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ConsoleRobotSettings } from '../../../electron/service/console-types';
-import { RobotPatchBody } from '../../../electron/service/validation/console-schemas';
+import { ROBOT_SETTINGS } from '../../../electron/service/validation/console-schemas';
 import { compileCheck } from '../../api/field-check';
 import type { Problem } from '../../i18n/problem';
 
@@ -21,7 +21,7 @@ export type TextField = (typeof TEXT_FIELDS)[number];
 /** What the form holds: texts, numbers as typed (so "0." can be typed), synonym groups. */
 export type SettingsDraft = Record<TextField | NumberField, string> & { synonyms: string[][] };
 
-const settingsSchema = RobotPatchBody.properties.settings.properties;
+const settingsSchema = ROBOT_SETTINGS;
 const synonymsSchema = settingsSchema.synonyms;
 const CHECKS = {
   fallbackText: compileCheck(settingsSchema.fallbackText, 'fallbackText'),
