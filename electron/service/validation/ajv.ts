@@ -7,19 +7,22 @@ import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ErrorCode } from '../errors';
 import { MAIL_PATTERN, PHONE_PATTERN, USERNAME_PATTERN } from './schemas';
+import { addWellFormedKeyword } from './well-formed';
 
 /**
  * One Ajv for the whole service: no type coercion (a number is not a string), all lengths in code
  * points, and the `u` flag on patterns so `\p{Script=Han}` works.
  */
 export function createAjv(): Ajv {
-  return new Ajv({
+  const ajv = new Ajv({
     allErrors: false,
     coerceTypes: false,
     useDefaults: false,
     strict: false,
     unicodeRegExp: true,
   });
+  addWellFormedKeyword(ajv);
+  return ajv;
 }
 
 const PATTERN_MESSAGES: Record<string, string> = {
