@@ -36,9 +36,12 @@ function toRecord(row: CategoryRow): CategoryRecord {
   };
 }
 
-/** Category ids are whole numbers; any other text names no category. */
+/**
+ * Category ids are whole numbers of at most 15 digits (safe integers: a longer one would reach
+ * SQL rounded to a neighbour); any other text names no category.
+ */
 const asId = (categoryId: string): number | null =>
-  /^[1-9]\d{0,15}$/.test(categoryId) ? Number(categoryId) : null;
+  /^[1-9]\d{0,14}$/.test(categoryId) ? Number(categoryId) : null;
 
 export class SqlJsCategoryRepository implements CategoryRepository {
   constructor(private readonly store: Store) {}
