@@ -18,6 +18,8 @@ import type { IndexCodec, IndexSavePlan, SavedIndexes } from './domain/robot-loa
 import { RuleOrders } from './domain/rule-order';
 import { WriteQueue } from './domain/write-queue';
 import { buildHttpApp } from './http/app';
+import { DEFAULT_CONNECTION_LIMITS } from './http/connection-limits';
+import type { ConnectionLimits } from './http/connection-limits';
 import { LIMITS } from './limits';
 import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
@@ -48,6 +50,8 @@ export interface ServiceOptions {
   /** Storage tuning, for tests that need snapshots to happen at once. */
   snapshotJournalBytes?: number;
   snapshotIdleMs?: number;
+  /** Deadlines and the connection cap of the HTTP server (tests of slow clients make them small). */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface KbService {
@@ -141,6 +145,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       consoleToken,
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
+      connectionLimits: { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits },
     });
     // What was deleted more than the grace period ago goes for good: now, and every hour.
     const purge = () =>

@@ -3,8 +3,7 @@
  * middleware and error mapping. `app.inject()` runs a request in-process; `listen()` serves it.
  * @module
  */
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify from 'fastify';
 import type {
   FastifyError,
@@ -26,6 +25,8 @@ import { AskBody } from '../validation/schemas';
 import { askFastLane } from './ask-fast-lane';
 import { ASK_ROUTE, createAskHandler } from './ask-handler';
 import { authenticate } from './authenticate';
+import { createLimitedServer } from './connection-limits';
+import type { ConnectionLimits } from './connection-limits';
 import { assertBodyWellFormed, registerJsonBodyParser } from './body-parser';
 import { failure } from './envelope';
 import { UNEXPECTED, failureOf } from './failures';
@@ -63,6 +64,8 @@ export interface HttpDeps {
   baseUrl: () => string;
   /** Folder of the built editor, served at `/`; null when there is none. */
   editorDir: string | null;
+  /** Request deadlines and the connection cap (http/connection-limits.ts). */
+  connectionLimits: ConnectionLimits;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -82,17 +85,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   // server is made here as Fastify would make it, with that front.
   let lane: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
   const app = Fastify({
-    serverFactory: (handler, opts: Record<string, unknown>) => {
-      const server = createServer((opts.http as ServerOptions | undefined) ?? {}, (req, res) => {
+    serverFactory: (handler) =>
+      createLimitedServer(deps.connectionLimits, (req, res) => {
         if (!lane?.(req, res)) handler(req, res);
-      });
-      server.keepAliveTimeout = opts.keepAliveTimeout as number;
-      server.requestTimeout = opts.requestTimeout as number;
-      server.setTimeout(opts.connectionTimeout as number);
-      if ((opts.maxRequestsPerSocket as number) > 0)
-        server.maxRequestsPerSocket = opts.maxRequestsPerSocket as number;
-      return server;
-    },
+      }),
     logger: false,
     bodyLimit: LIMITS.bodyBytesMax,
     routerOptions: { querystringParser: parseQueryString },
