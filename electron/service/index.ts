@@ -146,6 +146,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
       connectionLimits: { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits },
+      listenHost: options.host ?? '127.0.0.1',
     });
     // What was deleted more than the grace period ago goes for good: now, and every hour.
     const purge = () =>

@@ -25,11 +25,12 @@ import { AskBody } from '../validation/schemas';
 import { askFastLane } from './ask-fast-lane';
 import { ASK_ROUTE, createAskHandler } from './ask-handler';
 import { authenticate } from './authenticate';
+import { assertBodyWellFormed, registerJsonBodyParser } from './body-parser';
 import { createLimitedServer } from './connection-limits';
 import type { ConnectionLimits } from './connection-limits';
-import { assertBodyWellFormed, registerJsonBodyParser } from './body-parser';
 import { failure } from './envelope';
 import { UNEXPECTED, failureOf } from './failures';
+import { registerHostAllowList } from './host-allow-list';
 import { lazyValidator } from './lazy-validator';
 import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
@@ -66,6 +67,8 @@ export interface HttpDeps {
   editorDir: string | null;
   /** Request deadlines and the connection cap (http/connection-limits.ts). */
   connectionLimits: ConnectionLimits;
+  /** The address the service listens on: the editor answers to it (http/host-allow-list.ts). */
+  listenHost: string;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -143,6 +146,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     route.preValidation =
       own === undefined ? [auth] : [auth, ...(Array.isArray(own) ? own : [own])];
   });
+
+  registerHostAllowList(app, deps.listenHost);
 
   app.setNotFoundHandler((request, reply) => {
     void reply
