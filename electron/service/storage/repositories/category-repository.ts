@@ -84,7 +84,8 @@ export class SqlJsCategoryRepository implements CategoryRepository {
     nameKey: string,
   ): Promise<CategoryRecord | undefined> {
     const id = asId(categoryId);
-    if (id === null) return undefined;
+    // Looked at first: a refused call writes nothing (no journal record).
+    if (id === null || !this.findIn(this.store, robot, categoryId)) return undefined;
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
         const changed = tx.run(
