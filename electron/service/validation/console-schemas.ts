@@ -6,16 +6,16 @@ import { Type } from '@sinclair/typebox';
 import type { Static, TSchema, TUnsafe } from '@sinclair/typebox';
 import { LIMITS } from '../limits';
 import { ISO_WITH_OFFSET } from './effective-window';
-import { CreateRobotBody, RegisterTenantBody, decimal, text } from './schemas';
+import { CreateRobotBody, RegisterTenantBody, decimal, string, text } from './schemas';
 
-const isoOrNull = Type.Union([Type.String({ pattern: ISO_WITH_OFFSET }), Type.Null()]);
+const isoOrNull = Type.Union([string({ pattern: ISO_WITH_OFFSET }), Type.Null()]);
 
 const ruleFields = {
   ruleName: text(LIMITS.ruleNameMax),
   questions: Type.Array(text(LIMITS.questionMax), { minItems: 1, maxItems: LIMITS.questionsMax }),
   answer: text(LIMITS.answerMax),
-  ruleCategoryId: Type.String({ maxLength: 20 }),
-  categoryName: Type.String({ maxLength: LIMITS.categoryMax }),
+  ruleCategoryId: string({ maxLength: 20 }),
+  categoryName: string({ maxLength: LIMITS.categoryMax }),
   active: Type.Boolean(),
   allowSimGen: Type.Union([Type.Boolean(), Type.Null()]),
   effectBeignDate: isoOrNull,
@@ -36,7 +36,7 @@ export const RuleEditBody = Type.Object({
 
 export const RulePatchBody = Type.Partial(RuleEditBody);
 
-const ruleIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+const ruleIds = Type.Array(string({ minLength: 1, maxLength: 64 }), {
   minItems: 1,
   maxItems: 100_000,
 });
@@ -121,7 +121,7 @@ export const RobotPatchBody = Type.Object({
 export const TryBody = Type.Object({
   question: text(LIMITS.askQuestionMax),
   /** Ask as of this time (ISO 8601 with an offset): which rules are in their window then. */
-  asOf: Type.Optional(Type.String({ pattern: ISO_WITH_OFFSET })),
+  asOf: Type.Optional(string({ pattern: ISO_WITH_OFFSET })),
 });
 
 export const TrashQuery = Type.Object({ limit: Type.Optional(decimal) });
@@ -129,7 +129,7 @@ export const TrashQuery = Type.Object({ limit: Type.Optional(decimal) });
 export const RuleQueryString = Type.Object({
   offset: Type.Optional(decimal),
   limit: Type.Optional(decimal),
-  q: Type.Optional(Type.String({ maxLength: 200 })),
+  q: Type.Optional(string({ maxLength: 200 })),
   active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
   state: Type.Optional(
     Type.Union(['active', 'inactive', 'scheduled', 'expired'].map((key) => Type.Literal(key))),
