@@ -1,11 +1,19 @@
 // Builds everything that runs: the Node entry points (headless service, CLIs) bundled by esbuild
 // into dist/, and the editor (renderer/) bundled by Vite into dist/renderer/.
 // Node dependencies stay external: they are installed next to the bundle (node_modules).
+// `--cli` builds the Node entry points only (a fraction of a second): `npm run repair` runs it
+// first, so the command is never stale and starts without a TypeScript loader.
 import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
 
+const cliOnly = process.argv.includes('--cli');
+
 await build({
-  entryPoints: { headless: 'electron/headless.ts', sign: 'electron/cli/sign.ts' },
+  entryPoints: {
+    headless: 'electron/headless.ts',
+    sign: 'electron/cli/sign.ts',
+    repair: 'electron/cli/repair.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -15,6 +23,8 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+if (cliOnly) process.exit(0);
 
 // The desktop shell: Electron's main process and the window's preload, as CommonJS (a sandboxed
 // preload must be CommonJS and may only require 'electron'; its own modules are bundled in).
