@@ -41,12 +41,18 @@ const PAGE_CACHE_KIB = 16 * 1024;
 
 const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
+/** Below this much journal, an idle spell takes no snapshot (see `scheduleSnapshot`). */
+const IDLE_SNAPSHOT_MIN_BYTES = 1024 * 1024;
+
 export interface StoreOptions {
   dataDir: string;
   logger: Logger;
   /** Snapshot once the current journal segment is this large (bytes). */
   snapshotJournalBytes?: number;
-  /** Snapshot after this long without writes, if anything was journaled since the last one. */
+  /**
+   * Snapshot after this long without writes, if the journal holds at least a megabyte (or
+   * `snapshotJournalBytes`, if smaller) that no snapshot covers.
+   */
   snapshotIdleMs?: number;
   migrations?: readonly Migration[];
   /**
@@ -129,6 +135,8 @@ export class Store {
   private snapshotFailures = 0;
   private retryAt = 0;
   private dirtySinceSnapshot = false;
+  /** Bytes of journal records that no durable snapshot covers yet. */
+  private journalBytes = 0;
   private closed = false;
   private readonly snapshotJournalBytes: number;
   private readonly snapshotIdleMs: number;
@@ -180,6 +188,7 @@ export class Store {
       if (scan.records.length > 0) {
         logger.info(`replayed ${scan.records.length} journal record(s) after the last snapshot`);
         store.dirtySinceSnapshot = true;
+        store.journalBytes = scan.records.reduce((sum, r) => sum + r.end - r.offset, 0);
       }
       store.migrate(options.migrations ?? MIGRATIONS);
       store.scheduleSnapshot();
@@ -292,17 +301,23 @@ export class Store {
     this.clearSnapshotTimer();
     const bytes = this.db.export();
     const coveredSegments = this.journal.rotate();
+    const coveredBytes = this.journalBytes;
     this.dirtySinceSnapshot = false;
-    this.snapshotting = this.writeSnapshot(bytes, coveredSegments).finally(() => {
+    this.snapshotting = this.writeSnapshot(bytes, coveredSegments, coveredBytes).finally(() => {
       this.snapshotting = null;
     });
     await this.snapshotting;
   }
 
-  private async writeSnapshot(bytes: Uint8Array, coveredSegments: string[]): Promise<void> {
+  private async writeSnapshot(
+    bytes: Uint8Array,
+    coveredSegments: string[],
+    coveredBytes: number,
+  ): Promise<void> {
     const { logger, dataDir } = this.options;
     try {
       await writeFileAtomicAsync(join(dataDir, SNAPSHOT_FILE), bytes);
+      this.journalBytes -= coveredBytes;
       this.journal.deleteSegments(coveredSegments);
     } catch (error) {
       this.dirtySinceSnapshot = true;
@@ -387,7 +402,7 @@ export class Store {
   private commitToJournal(record: JournalRecord): void {
     this.execute(SET_SEQ, [record.seq]);
     try {
-      this.journal.append(record);
+      this.journalBytes += this.journal.append(record);
     } catch (error) {
       if (error instanceof JournalWriteBrokenError) {
         this.options.logger.error(
@@ -455,8 +470,12 @@ export class Store {
   }
 
   /**
-   * Snapshot policy: once the journal segment passes `snapshotJournalBytes`, at once; otherwise
-   * after `snapshotIdleMs` without writes. After a failure, not before the retry time.
+   * Snapshot policy. A snapshot exports the whole database on the event loop (a few
+   * milliseconds per megabyte, during which nothing else is answered), so it is taken when the
+   * journal has grown enough to be worth it: at once past `snapshotJournalBytes` (start-up
+   * replays the journal: this bounds its time), after `snapshotIdleMs` without writes past a
+   * megabyte. A smaller journal waits for the stop's snapshot: a few edits in the editor do not
+   * stall every question five seconds later. After a failure, not before the retry time.
    */
   private scheduleSnapshot(): void {
     if (!this.dirtySinceSnapshot || this.closed || this.snapshotting) return;
@@ -466,7 +485,9 @@ export class Store {
       return;
     }
     this.clearSnapshotTimer();
-    this.setSnapshotTimer(this.journal.size >= this.snapshotJournalBytes ? 0 : this.snapshotIdleMs);
+    if (this.failed || this.journalBytes >= this.snapshotJournalBytes) this.setSnapshotTimer(0);
+    else if (this.journalBytes >= Math.min(IDLE_SNAPSHOT_MIN_BYTES, this.snapshotJournalBytes))
+      this.setSnapshotTimer(this.snapshotIdleMs);
   }
 
   private setSnapshotTimer(ms: number): void {

@@ -317,8 +317,11 @@ export class Journal {
     return this.bytesInSegment;
   }
 
-  /** Appends one record and fsyncs it. On failure, cuts the partial record back out. */
-  append(record: JournalRecord): void {
+  /**
+   * Appends one record and fsyncs it; returns its size in bytes. On failure, cuts the partial
+   * record back out.
+   */
+  append(record: JournalRecord): number {
     if (this.fd === null || this.segment === null) this.startSegment(record.seq);
     const fd = this.fd as number;
     const bytes = encodeRecord(record);
@@ -336,6 +339,7 @@ export class Journal {
       throw error;
     }
     this.bytesInSegment = before + bytes.length;
+    return bytes.length;
   }
 
   /**

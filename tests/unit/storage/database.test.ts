@@ -229,3 +229,19 @@ test(
     await reopened.close();
   },
 );
+
+test('an idle spell snapshots a journal past a megabyte, not a few small edits', async () => {
+  const store = await open([v1], { snapshotIdleMs: 30 });
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 300));
+  store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', ['small edit']));
+  await pause();
+  assert.ok(!existsSync(join(dir, 'kb.sqlite')), 'a small journal waits for the stop');
+  store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', ['x'.repeat(1024 * 1024)]));
+  await pause();
+  assert.ok(existsSync(join(dir, 'kb.sqlite')), 'a megabyte of journal is snapshotted when idle');
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.startsWith('journal-')),
+    [],
+  );
+  await store.close();
+});
