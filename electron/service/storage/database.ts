@@ -47,7 +47,7 @@ const IDLE_SNAPSHOT_MIN_BYTES = 1024 * 1024;
 export interface StoreOptions {
   dataDir: string;
   logger: Logger;
-  /** Snapshot once the current journal segment is this large (bytes). */
+  /** Snapshot at once when this many bytes of journal are not covered by a snapshot. */
   snapshotJournalBytes?: number;
   /**
    * Snapshot after this long without writes, if the journal holds at least a megabyte (or
@@ -305,6 +305,8 @@ export class Store {
     this.dirtySinceSnapshot = false;
     this.snapshotting = this.writeSnapshot(bytes, coveredSegments, coveredBytes).finally(() => {
       this.snapshotting = null;
+      // The retry after a failure, or the next snapshot if much was written meanwhile.
+      this.scheduleSnapshot();
     });
     await this.snapshotting;
   }
@@ -328,7 +330,6 @@ export class Store {
         `snapshot failed (${this.snapshotFailures} in a row); the journal keeps every change; next attempt in ${retryMs / 1000} s`,
         error,
       );
-      this.scheduleSnapshot();
       return;
     }
     if (this.snapshotFailures > 0) {
@@ -344,7 +345,6 @@ export class Store {
       );
       this.failed = null;
     }
-    this.scheduleSnapshot();
   }
 
   /**
