@@ -3,6 +3,23 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+const NO_ELECTRON = { name: 'electron', message: 'The service core must not depend on Electron.' };
+const NO_FASTIFY = { name: 'fastify', message: 'Only http/ knows the HTTP framework.' };
+const NO_RENDERER = {
+  group: ['**/renderer/**'],
+  message: 'The service must not import the renderer.',
+};
+/** A pattern refusing imports of the given rooms of the service from `room`. */
+const below = (room, rooms) => ({
+  group: rooms.flatMap((name) => [
+    `./${name}/*`,
+    `../${name}/*`,
+    `../../${name}/*`,
+    `../../../${name}/*`,
+  ]),
+  message: `${room} must not import from ${rooms.join(' or ')} (docs/architecture.md).`,
+});
+
 export default tseslint.config(
   { ignores: ['.tmp/**', 'dist/**', 'release/**', 'node_modules/**', 'artifacts/**'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
@@ -25,17 +42,70 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  // Layers (docs/architecture.md): each room imports only from the rooms below it.
   {
     // The service core runs in plain Node and in Electron's main process alike: it must never
     // depend on Electron or on the renderer.
     files: ['electron/service/**/*.ts'],
     rules: {
+      'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_RENDERER] }],
+    },
+  },
+  {
+    // The domain speaks to stores through the repository interfaces only, and knows no HTTP.
+    files: ['electron/service/domain/**/*.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The service core must not depend on Electron.' }],
+          paths: [NO_ELECTRON, NO_FASTIFY],
+          patterns: [NO_RENDERER, below('domain', ['http', 'storage'])],
+        },
+      ],
+    },
+  },
+  {
+    // Storage, matching, auth, validation and the repository interfaces are below the domain.
+    files: [
+      'electron/service/storage/**/*.ts',
+      'electron/service/matching/**/*.ts',
+      'electron/service/auth/**/*.ts',
+      'electron/service/validation/**/*.ts',
+      'electron/service/repositories/**/*.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON, NO_FASTIFY],
+          patterns: [NO_RENDERER, below('this room', ['domain', 'http'])],
+        },
+      ],
+    },
+  },
+  {
+    // The editor talks to the service over HTTP: from the service it takes only types, limits,
+    // validation and the signing client.
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
           patterns: [
-            { group: ['**/renderer/**'], message: 'The service must not import the renderer.' },
+            {
+              group: [
+                '**/electron/*',
+                '!**/electron/service',
+                '!**/electron/client',
+                '**/electron/service/*',
+                '!**/electron/service/api-types',
+                '!**/electron/service/console-types',
+                '!**/electron/service/limits',
+                '!**/electron/service/validation',
+              ],
+              message:
+                'The editor uses the service only over HTTP: import types, limits, validation or the client.',
+            },
           ],
         },
       ],

@@ -6,7 +6,7 @@ const steps = [
   { name: 'typecheck', command: 'npm run -s typecheck' },
   { name: 'lint', command: 'npm run -s lint' },
   { name: 'build', command: 'npm run -s build' },
-  { name: 'unit', command: 'node tests/run.mjs tests/unit', counts: 'node' },
+  { name: 'unit', command: 'node tests/run.mjs tests/unit tests/contract', counts: 'node' },
   { name: 'api', command: 'node tests/run.mjs tests/api', counts: 'node' },
   {
     name: 'e2e',

@@ -62,6 +62,8 @@ export interface ConsoleUser {
 }
 
 export interface ConsoleRobotSettings {
+  /** The language of the robot's default texts: set, or found from its rules' names. */
+  language: 'zh' | 'en';
   bestmatchThreshold: number;
   recommendThreshold: number;
   margin: number;
@@ -88,8 +90,16 @@ export interface RobotPatch {
   settings?: Partial<ConsoleRobotSettings>;
 }
 
-/** A rule as the editor sees it: the single-rule read plus timestamps (ISO 8601). */
+/** Whether a rule is answered now: switched on and inside its window, or why not. */
+export type RuleState = 'active' | 'inactive' | 'scheduled' | 'expired';
+
+/**
+ * A rule as the editor sees it: the single-rule read (`ruleCategoryId` is the category's id, ''
+ * for none) plus its category's name, its effective state now, and timestamps (ISO 8601).
+ */
 export interface ConsoleRule extends RuleDetail {
+  categoryName: string;
+  state: RuleState;
   /** Position in creation order; `rules/restore` puts a deleted rule back there. */
   seq: number;
   createdAt: string;
@@ -98,7 +108,8 @@ export interface ConsoleRule extends RuleDetail {
 
 /**
  * A rule as the editor writes it. Limits are the interface's (ruleName ≤ 200, 1–10 questions of
- * 1–200, answer 1–2000); `ruleCategoryId` is free text up to 50 characters ('' = none); the dates
+ * 1–200, answer 1–2000); `ruleCategoryId` is the id of one of the robot's categories ('' = none),
+ * or `categoryName` names one (made if new; '' = none; it wins over `ruleCategoryId`); the dates
  * are ISO 8601 with an offset, or null.
  */
 export interface RuleEdit {
@@ -106,6 +117,7 @@ export interface RuleEdit {
   questions: string[];
   answer: string;
   ruleCategoryId?: string;
+  categoryName?: string;
   active?: boolean;
   allowSimGen?: boolean | null;
   effectBeignDate?: string | null;
@@ -116,13 +128,18 @@ export type RulePatch = Partial<RuleEdit>;
 
 export type RuleSortKey = 'created' | 'updated' | 'ruleName' | 'category' | 'active';
 
-/** Query of `GET R/rules`; all optional. `q` searches names, questions and answers. */
+/**
+ * Query of `GET R/rules`; all optional. `q` searches names, questions and answers as the matcher
+ * reads text (case, full/half width and Traditional/Simplified Chinese do not matter).
+ */
 export interface RuleQuery {
   offset?: number;
   /** 1 to 1000, default 100. */
   limit?: number;
   q?: string;
   active?: boolean;
+  /** Rules in this effective state now. */
+  state?: RuleState;
   category?: string;
   sort?: RuleSortKey;
   dir?: 'asc' | 'desc';
@@ -149,7 +166,39 @@ export interface TryCandidate {
   parts: Record<string, number>;
 }
 
-/** What the ask API would answer (`result`, exactly), and why (`candidates`). */
+/** What was deleted and can be restored until `purgeAfter` (ISO 8601 times). */
+export interface ConsoleTrash {
+  tenants: { tenantId: number; company: string; deletedAt: string; purgeAfter: string }[];
+  robots: {
+    tenantId: number;
+    robotId: string;
+    name: string;
+    deletedAt: string;
+    purgeAfter: string;
+  }[];
+  users: {
+    tenantId: number;
+    userId: string;
+    username: string;
+    deletedAt: string;
+    purgeAfter: string;
+  }[];
+}
+
+/** One of a robot's categories, with the number of rules filed under it. */
+export interface ConsoleCategory {
+  categoryId: string;
+  name: string;
+  rules: number;
+}
+
+/** A rule in the trash (deleted, restorable for the grace period). */
+export interface DeletedConsoleRule extends ConsoleRule {
+  /** ISO 8601. */
+  deletedAt: string;
+}
+
+/** What ask would answer (`result`, exactly), and why (`candidates`). */
 export interface TryResult {
   result: AskResult;
   decision: 'bestmatch' | 'recommend' | 'none';

@@ -8,21 +8,28 @@ import type { FastifyInstance } from 'fastify';
 import { loadCredentials, randomToken } from './auth/credentials';
 import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
+import { AnswerCache } from './domain/answer-cache';
 import type { DomainContext } from './domain/context';
-import { RobotRegistry } from './domain/robot-registry';
-import type { SavedIndexes } from './domain/robot-registry';
+import { RobotDirectory } from './domain/robot-directory';
+import { RobotIndexes } from './domain/robot-indexes';
+import { GRACE_MS, purgeExpired } from './domain/deletions';
+import { loadRobots, planIndexSave } from './domain/robot-loading';
+import type { IndexCodec, IndexSavePlan, SavedIndexes } from './domain/robot-loading';
+import { RuleOrders } from './domain/rule-order';
+import { WriteQueue } from './domain/write-queue';
 import { buildHttpApp } from './http/app';
 import { LIMITS } from './limits';
 import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
-import { createRobotIndex, loadRobotIndex, writeRobotIndex } from './matching/index';
+import { createRobotIndex, loadRobotIndex, normalizeText, writeRobotIndex } from './matching/index';
 import type { CreateRobotIndex } from './matching/types';
-import { Store } from './storage/database';
+import { EmbeddedStore } from './storage/embedded-store';
 import {
   discardIndexFile,
   putBackIndexFile,
   readIndexFile,
   setAsideIndexFile,
+  writeIndexFile,
 } from './storage/index-file';
 
 export interface ServiceOptions {
@@ -59,22 +66,35 @@ export interface KbService {
 
 const NONCES_FILE = 'nonces.json';
 
+/** Saves the indexes of a plan for the next start; a failure only costs the next start time. */
+function saveIndexes(plan: IndexSavePlan | null, dataDir: string, logger: Logger): void {
+  if (!plan) return;
+  try {
+    writeIndexFile(dataDir, plan.seq, plan.robots);
+  } catch (error) {
+    logger.error('could not save the matching indexes; the next start rebuilds them', error);
+  }
+}
+
 export async function startService(options: ServiceOptions): Promise<KbService> {
   const logger = options.logger ?? createConsoleLogger();
   const now = options.now ?? Date.now;
   // The engine's indexes are saved on a clean stop and opened at the next start; a stand-in
   // index (tests, benchmarks) is always built from the database.
-  const codec = options.createIndex ? null : { write: writeRobotIndex, load: loadRobotIndex };
+  const codec: IndexCodec | null = options.createIndex
+    ? null
+    : { write: writeRobotIndex, load: loadRobotIndex };
   let savedIndexes: Promise<SavedIndexes> = Promise.resolve({ file: null });
-  let locked = false;
-  const opening = Store.open({
+  // The store opens while sql.js compiles its WebAssembly and the snapshot and the saved indexes
+  // are read on other threads.
+  const opening = EmbeddedStore.open({
     dataDir: options.dataDir,
     logger,
+    // Rules are searched as the matcher reads text (case, width, Traditional/Simplified).
+    textKey: normalizeText,
     snapshotJournalBytes: options.snapshotJournalBytes,
     snapshotIdleMs: options.snapshotIdleMs,
-    // Read alongside everything else the start does (the file is large: on libuv's threads).
     onLocked: () => {
-      locked = true;
       if (codec) {
         savedIndexes = readIndexFile(options.dataDir).then(
           (file) => ({ file }),
@@ -83,23 +103,36 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       }
     },
   });
-  // The directory is locked (or not) synchronously by Store.open; then the database opens while
-  // sql.js compiles its WebAssembly and the snapshot is read on other threads, and the main
-  // thread builds the HTTP app meanwhile. Its handlers reach the store only once it listens.
-  if (!locked) await opening;
-  opening.catch(() => {}); // awaited below: not an unhandled rejection in the meantime
+  const store = await opening;
   let app: FastifyInstance | undefined;
-  let store: Store | undefined;
   try {
     const credentials = loadCredentials(options.dataDir, options.env ?? process.env);
     const nonces = new NonceStore(LIMITS.nonceMemoryMs);
     nonces.restore(join(options.dataDir, NONCES_FILE), now());
-    const robots = new RobotRegistry({
-      createIndex: options.createIndex ?? createRobotIndex,
-      codec,
+    if (store.recoveredFromUncleanStop) {
+      // The nonces used just before an unclean stop are unknown: refuse requests signed before
+      // now, so that none of them can be replayed.
+      nonces.notBefore = now();
+    }
+    const ctx: DomainContext = {
+      store,
+      robots: new RobotDirectory(),
+      indexes: new RobotIndexes(options.createIndex ?? createRobotIndex),
+      answers: new AnswerCache(),
+      orders: new RuleOrders(),
+      writes: new WriteQueue(),
+      now,
       logger,
-    });
-    const ctx: DomainContext = { store: undefined as unknown as Store, robots, now, logger };
+    };
+    // The index file speaks only for the state it was saved in: once read, it is set aside.
+    const saved = await savedIndexes;
+    const asideIndex = setAsideIndexFile(options.dataDir);
+    const loaded = await loadRobots(ctx, saved, codec);
+    // Still exact at stop if every robot came from it and nothing has been written since.
+    const reusableAt =
+      'file' in saved && saved.file && loaded.built === 0 && saved.file.seq === store.position
+        ? saved.file.seq
+        : null;
     const consoleToken = options.consoleToken ?? randomToken(32);
     let url = '';
     app = await buildHttpApp({
@@ -109,23 +142,17 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
     });
-    const db = await opening;
-    store = db;
-    ctx.store = db;
-    if (db.recoveredFromUncleanStop) {
-      // The nonces used just before an unclean stop are unknown: refuse requests signed before
-      // now, so that none of them can be replayed.
-      nonces.notBefore = now();
-    }
-    // The index file speaks only for the state it was saved in: once read, it is set aside.
-    const saved = await savedIndexes;
-    const asideIndex = setAsideIndexFile(options.dataDir);
-    const loaded = robots.load(db, saved);
-    // Still exact at stop if every robot came from it and nothing has been written since.
-    const reusableAtSeq =
-      'file' in saved && saved.file && loaded.built === 0 && saved.file.seq === db.lastSeq
-        ? saved.file.seq
-        : null;
+    // What was deleted more than the grace period ago goes for good: now, and every hour.
+    const purge = () =>
+      purgeExpired(ctx).then(
+        (purged) =>
+          purged > 0 &&
+          logger.info(`purged ${purged} item(s) deleted over ${GRACE_MS / 86_400_000} days ago`),
+        (error: unknown) => logger.error('could not purge deleted items', error),
+      );
+    await purge();
+    const purgeTimer = setInterval(() => void purge(), 60 * 60 * 1000);
+    purgeTimer.unref();
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
@@ -142,19 +169,22 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       app: listening,
       stop() {
         stopping ??= (async () => {
+          clearInterval(purgeTimer);
           await listening.close();
           nonces.save(join(options.dataDir, NONCES_FILE), now());
-          // Nothing writes once the app is closed: the final snapshot and the saved indexes
-          // are of the same seq. The indexes are saved last, once the database is closed, so
-          // that the memory of their saving does not add to the database's; when nothing was
-          // written since the start, the file they were opened from is simply put back.
-          const reuse = asideIndex !== null && reusableAtSeq === db.lastSeq;
+          // Nothing writes once the app is closed and the write queues are idle: the final
+          // snapshot and the saved indexes are of the same position. The indexes are saved last,
+          // once the database is closed, so that the memory of their saving does not add to the
+          // database's; when nothing was written since the start, the file they were opened
+          // from is simply put back.
+          await ctx.writes.idle();
+          const reuse = asideIndex !== null && reusableAt === store.position;
           if (asideIndex !== null && !reuse) discardIndexFile(asideIndex);
-          const plan = reuse ? null : robots.planIndexSave(db);
-          await db.close({
+          const plan = reuse ? null : await planIndexSave(ctx, codec);
+          await store.close({
             beforeRelease: () => {
               if (reuse) putBackIndexFile(options.dataDir, asideIndex);
-              else robots.saveIndexes(plan, options.dataDir);
+              else saveIndexes(plan, options.dataDir, logger);
             },
           });
         })();
@@ -163,7 +193,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     };
   } catch (error) {
     await app?.close();
-    await (store ?? (await opening.catch(() => undefined)))?.close();
+    await store.close();
     throw error;
   }
 }

@@ -10,6 +10,7 @@ import type {
   UserResult,
 } from '../../electron/service/api-types';
 import type {
+  ConsoleCategory,
   ConsoleRobot,
   ConsoleRule,
   ConsoleWorkspace,
@@ -23,6 +24,13 @@ import type {
 } from '../../electron/service/console-types';
 import { ApiError, readEnvelope } from './api-error';
 
+/** The language of a robot's default texts. */
+export type RobotLanguage = 'zh' | 'en';
+
+/** The robot language that goes with an editor locale. */
+export const robotLanguageOf = (locale: string): RobotLanguage =>
+  locale.startsWith('zh') ? 'zh' : 'en';
+
 /** Names one robot of one tenant. */
 export interface RobotRef {
   tenantId: number;
@@ -30,6 +38,17 @@ export interface RobotRef {
 }
 
 export type ConsoleClient = ReturnType<typeof createConsoleClient>;
+
+/**
+ * The grid edits a rule's category by name in `ruleCategoryId`; the service takes a name as
+ * `categoryName` (and files the rule under that category, made if new).
+ */
+function byCategoryName<T extends RulePatch>(
+  edit: T,
+): Omit<T, 'ruleCategoryId'> & { categoryName?: string } {
+  const { ruleCategoryId, ...rest } = edit;
+  return ruleCategoryId === undefined ? rest : { ...rest, categoryName: ruleCategoryId };
+}
 
 export function createConsoleClient(token: string, onUnauthorized: () => void) {
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -55,14 +74,15 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
 
   return {
     workspace: () => call<ConsoleWorkspace>('GET', '/workspace'),
-    registerTenant: (body: RegisterTenantRequest) =>
-      call<{ tenantId: number }>('POST', '/tenants', body),
+    /** `language`: the editor's; the first robot's default texts are then in it. */
+    registerTenant: (body: RegisterTenantRequest, language?: RobotLanguage) =>
+      call<{ tenantId: number }>('POST', '/tenants', { ...body, language }),
     addUser: (tenantId: number, body: AddUserRequest) =>
       call<UserResult>('POST', `/tenants/${tenantId}/users`, body),
     updateUser: (tenantId: number, userId: string, body: UpdateUserRequest) =>
       call<UserResult>('PUT', `/tenants/${tenantId}/users/${encodeURIComponent(userId)}`, body),
-    createRobot: (tenantId: number, name: string) =>
-      call<ConsoleRobot>('POST', `/tenants/${tenantId}/robots`, { name }),
+    createRobot: (tenantId: number, name: string, language?: RobotLanguage) =>
+      call<ConsoleRobot>('POST', `/tenants/${tenantId}/robots`, { name, language }),
     patchRobot: (ref: RobotRef, patch: RobotPatch) =>
       call<ConsoleRobot>('PATCH', robot(ref), patch),
     rotateSecret: (ref: RobotRef) => call<ConsoleRobot>('POST', `${robot(ref)}/rotate-secret`),
@@ -76,13 +96,17 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
     rule: (ref: RobotRef, ruleId: string) =>
       call<ConsoleRule>('GET', `${robot(ref)}/rules/${encodeURIComponent(ruleId)}`),
     createRule: (ref: RobotRef, edit: RuleEdit) =>
-      call<ConsoleRule>('POST', `${robot(ref)}/rules`, edit),
+      call<ConsoleRule>('POST', `${robot(ref)}/rules`, byCategoryName(edit)),
     patchRule: (ref: RobotRef, ruleId: string, patch: RulePatch) =>
-      call<ConsoleRule>('PATCH', `${robot(ref)}/rules/${encodeURIComponent(ruleId)}`, patch),
+      call<ConsoleRule>(
+        'PATCH',
+        `${robot(ref)}/rules/${encodeURIComponent(ruleId)}`,
+        byCategoryName(patch),
+      ),
     deleteRules: (ref: RobotRef, ruleIds: string[]) =>
       call<{ deleted: number }>('POST', `${robot(ref)}/rules/delete`, { ruleIds }),
-    restoreRules: (ref: RobotRef, rules: ConsoleRule[]) =>
-      call<{ restored: number }>('POST', `${robot(ref)}/rules/restore`, { rules }),
+    restoreRules: (ref: RobotRef, ruleIds: string[]) =>
+      call<{ restored: number }>('POST', `${robot(ref)}/rules/restore`, { ruleIds }),
     setActive: (ref: RobotRef, ruleIds: string[], active: boolean) =>
       call<{ updated: number }>('POST', `${robot(ref)}/rules/set-active`, { ruleIds, active }),
     setCategory: (ref: RobotRef, ruleIds: string[], category: string) =>
@@ -93,7 +117,7 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
     duplicates: (ref: RobotRef) =>
       call<{ duplicates: DuplicateQuestion[] }>('GET', `${robot(ref)}/rules/duplicates`),
     categories: (ref: RobotRef) =>
-      call<{ categories: string[] }>('GET', `${robot(ref)}/categories`),
+      call<{ categories: ConsoleCategory[] }>('GET', `${robot(ref)}/categories`),
     tryQuestion: (ref: RobotRef, question: string) =>
       call<TryResult>('POST', `${robot(ref)}/try`, { question }),
   };

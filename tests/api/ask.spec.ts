@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RobotClient } from '../../electron/client/openapi-client';
 import type { AskResult } from '../../electron/service/api-types';
-import { DEFAULT_ROBOT_SETTINGS } from '../../electron/service/domain/robot-settings';
+import type { ConsoleRobotSettings, ConsoleWorkspace } from '../../electron/service/console-types';
+import { consoleClient } from '../helpers/console-client';
 import { registerTenantWithRobot, ruleInput, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';
 
@@ -11,6 +12,15 @@ const ASK_FIELDS = ['answer', 'answerContentType', 'answerType', 'items', 'modul
 describe('ask (POST .../robot/ask)', () => {
   let h: TestService;
   let robot: RobotClient;
+  /** The robot's settings in force (its texts are in the language of its rules). */
+  const settings = async (): Promise<ConsoleRobotSettings> => {
+    const api = consoleClient(h.service.url, h.service.consoleToken);
+    const workspace = await api.ok<ConsoleWorkspace>('GET', '/workspace');
+    const tenant = workspace.tenants.find((t) => t.tenantId === robot.tenantId);
+    const found = tenant?.robots.find((r) => r.robotId === robot.robotId);
+    if (!found) throw new Error('the robot is not in the workspace');
+    return found.settings;
+  };
   before(async () => {
     h = await startTestService();
     robot = (await registerTenantWithRobot(h.client)).robot;
@@ -70,7 +80,7 @@ describe('ask (POST .../robot/ask)', () => {
     assert.deepEqual(result, {
       answerType: 'BESTMATCH',
       answerContentType: 'TEXT',
-      answer: DEFAULT_ROBOT_SETTINGS.fallbackText,
+      answer: (await settings()).fallbackText,
       score: 0,
       items: null,
       module: 'NONE',
@@ -81,9 +91,10 @@ describe('ask (POST .../robot/ask)', () => {
     const result = await robot.ask('how do i password');
     assert.equal(result.answerType, 'RECOMMEND', JSON.stringify(result));
     assert.equal(result.module, 'KB');
-    assert.equal(result.answer, DEFAULT_ROBOT_SETTINGS.recommendText);
+    const { recommendText, maxRecommend } = await settings();
+    assert.equal(result.answer, recommendText);
     const items = result.items ?? [];
-    assert.ok(items.length >= 1 && items.length <= DEFAULT_ROBOT_SETTINGS.maxRecommend);
+    assert.ok(items.length >= 1 && items.length <= maxRecommend);
     assert.equal(new Set(items.map((i) => i.ruleId)).size, items.length);
     for (const item of items) {
       assert.deepEqual(Object.keys(item).sort(), ['question', 'ruleId', 'score']);

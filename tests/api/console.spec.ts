@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { RobotClient } from '../../electron/client/openapi-client';
 import type { AskResult } from '../../electron/service/api-types';
 import type {
+  ConsoleCategory,
   ConsoleRobot,
   ConsoleRule,
   ConsoleWorkspace,
@@ -85,10 +86,12 @@ describe('console API (the editor’s routes)', () => {
       ruleName: '会员积分',
       questions: ['积分怎么用', '积分有效期多久'],
       answer: '积分一年内有效。',
-      ruleCategoryId: '会员',
+      categoryName: '会员',
     });
     assert.equal(created.active, true);
-    assert.equal(created.ruleCategoryId, '会员');
+    assert.equal(created.categoryName, '会员');
+    assert.match(created.ruleCategoryId, /^\d+$/, 'rules carry the category’s id');
+    assert.equal(created.state, 'active');
     const edited = await api.ok<ConsoleRule>('PATCH', `${R}/rules/${created.ruleId}`, {
       answer: '积分两年内有效。',
       effectBeignDate: '2020-01-01T00:00:00+08:00',
@@ -98,6 +101,7 @@ describe('console API (the editor’s routes)', () => {
     assert.equal(edited.answer, '积分两年内有效。');
     assert.deepEqual(edited.questions, ['积分怎么用', '积分有效期多久']);
     const read = await robot.getRule(created.ruleId);
+    assert.equal(read.ruleCategoryId, created.ruleCategoryId, 'the openapi returns the id');
     assert.equal(read.effectBeignDate, '2020-01-01T00:00:00+08:00');
     assert.equal(read.effectEndDate, '2099-12-31T23:59:59+08:00');
     assert.equal(read.allowSimGen, true);
@@ -177,7 +181,10 @@ describe('console API (the editor’s routes)', () => {
       reaches(await fresh.ask('问题二'), second?.ruleId ?? '', 'Answer for 规则二'),
       false,
     );
-    assert.deepEqual(await api.ok('POST', `${FR}/rules/restore`, { rules: doomed }), {
+    const ruleIds = doomed.map((r) => r.ruleId);
+    const trash = await api.ok<{ rules: { ruleId: string }[] }>('GET', `${FR}/rules/trash`);
+    assert.deepEqual(trash.rules.map((r) => r.ruleId).sort(), [...ruleIds].sort());
+    assert.deepEqual(await api.ok('POST', `${FR}/rules/restore`, { ruleIds }), {
       restored: 2,
     });
     assert.deepEqual(
@@ -185,8 +192,11 @@ describe('console API (the editor’s routes)', () => {
       ['规则一', '规则二', '规则三', '规则四'],
     );
     assert.equal((await fresh.ask('问题二')).answer, 'Answer for 规则二');
-    const twice = await api.call('POST', `${FR}/rules/restore`, { rules: doomed });
-    assert.equal(twice.status, 409);
+    assert.deepEqual(
+      await api.ok('POST', `${FR}/rules/restore`, { ruleIds }),
+      { restored: 0 },
+      'an undo done twice puts nothing back twice',
+    );
   });
 
   test('query: text search, active and category filters, sort and paging', async () => {
@@ -202,14 +212,32 @@ describe('console API (the editor’s routes)', () => {
     const ids = made.succeed.map((r) => r.ruleId);
     await api.ok('POST', `${FR}/rules/set-active`, { ruleIds: ids.slice(0, 5), active: false });
     for (const id of ids.slice(0, 4))
-      await api.ok('PATCH', `${FR}/rules/${id}`, { ruleCategoryId: '售后' });
+      await api.ok('PATCH', `${FR}/rules/${id}`, { categoryName: '售后' });
     const search = await api.ok<RulePage>('GET', `${FR}/rules?q=${encodeURIComponent('关键词')}`);
     assert.equal(search.total, 10);
+    const traditional = await api.ok<RulePage>(
+      'GET',
+      `${FR}/rules?q=${encodeURIComponent('關鍵詞')}`,
+    );
+    assert.equal(traditional.total, 10, 'searched as the matcher reads text');
+    const wide = await api.ok<RulePage>(
+      'GET',
+      `${FR}/rules?q=${encodeURIComponent('ＰＬＡＩＮ 1')}`,
+    );
+    assert.ok(wide.total > 0, 'full-width capitals find plain ones');
     const inactive = await api.ok<RulePage>('GET', `${FR}/rules?active=false`);
     assert.equal(inactive.total, 5);
+    const { categories } = await api.ok<{ categories: ConsoleCategory[] }>(
+      'GET',
+      `${FR}/categories`,
+    );
+    assert.deepEqual(
+      categories.map((c) => [c.name, c.rules]),
+      [['售后', 4]],
+    );
     const category = await api.ok<RulePage>(
       'GET',
-      `${FR}/rules?category=${encodeURIComponent('售后')}`,
+      `${FR}/rules?category=${categories[0]?.categoryId}`,
     );
     assert.equal(category.total, 4);
     const sorted = await api.ok<RulePage>(
@@ -221,9 +249,8 @@ describe('console API (the editor’s routes)', () => {
       sorted.rows.map((r) => r.ruleName),
       ['rule 28', 'rule 27', 'rule 26'],
     );
-    const literal = await api.ok<RulePage>('GET', `${FR}/rules?q=${encodeURIComponent('%')}`);
-    assert.equal(literal.total, 0, '% is searched literally');
-    assert.deepEqual(await api.ok('GET', `${FR}/categories`), { categories: ['售后'] });
+    const punctuation = await api.ok<RulePage>('GET', `${FR}/rules?q=${encodeURIComponent('%')}`);
+    assert.equal(punctuation.total, 30, 'punctuation alone filters nothing');
     assert.equal((await api.call('GET', `${FR}/rules?limit=0`)).status, 400);
   });
 
@@ -287,5 +314,37 @@ describe('console API (the editor’s routes)', () => {
     assert.equal(saved?.name, '客服');
     assert.equal(saved?.settings.fallbackText, '请联系人工客服。');
     assert.equal(saved?.robotSecret, robot.robotSecret);
+  });
+
+  test('a bad query parameter is named in the answer; paging ones are invalid-paging', async () => {
+    const cases: [string, number, string, string][] = [
+      ['sort=bogus', 400, 'invalid-field', 'sort'],
+      ['dir=sideways', 400, 'invalid-field', 'dir'],
+      ['active=maybe', 400, 'invalid-field', 'active'],
+      ['limit=x', 400, 'invalid-paging', 'limit'],
+      ['offset=-1', 400, 'invalid-paging', 'offset'],
+    ];
+    for (const [query, status, code, field] of cases) {
+      const answer = await api.call<{ field: string }>('GET', `${R}/rules?${query}`);
+      assert.equal(answer.status, status, query);
+      assert.equal(answer.body.code, code, query);
+      assert.equal(answer.body.data.field, field, query);
+      assert.match(answer.body.msg ?? '', new RegExp(field), query);
+      assert.doesNotMatch(answer.body.msg ?? '', /page and pageSize/, query);
+    }
+  });
+
+  test('putting back a rule whose name was taken since is a conflict naming the name', async () => {
+    const fresh = (await registerTenantWithRobot(h.client)).robot;
+    const FR = `/tenants/${fresh.tenantId}/robots/default`;
+    const [made] = (await fresh.importRules([ruleInput('已存在', ['已存在的规则'], '答')])).succeed;
+    await api.ok('POST', `${FR}/rules/delete`, { ruleIds: [made?.ruleId] });
+    await fresh.importRules([ruleInput('已存在', ['新的规则'], '新答')]);
+    const again = await api.call<{ field: string }>('POST', `${FR}/rules/restore`, {
+      ruleIds: [made?.ruleId],
+    });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'rule-name-taken');
+    assert.equal(again.body.data.field, 'ruleName');
   });
 });

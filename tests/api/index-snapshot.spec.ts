@@ -102,7 +102,7 @@ describe('the saved matching index', () => {
     const rows = (await api.ok<RulePage>('GET', `${R}/rules`)).rows;
     await api.ok('PATCH', `${R}/rules/${rows[1]?.ruleId}`, { questions: ['开发票', '要发票'] });
     await api.ok('POST', `${R}/rules/delete`, { ruleIds: [rows[2]?.ruleId] });
-    await api.ok('POST', `${R}/rules/restore`, { rules: [rows[2]] });
+    await api.ok('POST', `${R}/rules/restore`, { ruleIds: [rows[2]?.ruleId] });
   });
   after(async () => {
     await service.stop();

@@ -71,7 +71,9 @@ describe('list pages follow every write (deep pages seek, not OFFSET)', () => {
     });
     assert.equal(await assertPagesAgree(a), 51);
     assert.equal(await assertPagesAgree(b), 30, 'the other robot is untouched');
-    await api.ok('POST', `${consolePath(a)}/rules/restore`, { rules: doomed });
+    await api.ok('POST', `${consolePath(a)}/rules/restore`, {
+      ruleIds: doomed.map((rule) => rule.ruleId),
+    });
     assert.equal(await assertPagesAgree(a), 55);
     const again = (await api.ok<RulePage>('GET', `${consolePath(a)}/rules?limit=1000`)).rows;
     assert.deepEqual(

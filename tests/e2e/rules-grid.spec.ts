@@ -109,7 +109,7 @@ test('searches, filters by status and category, and sorts', async ({ page, servi
   const base = `/tenants/${robot.tenantId}/robots/${robot.robotId}`;
   for (const [i, rule] of succeed.entries()) {
     await api.ok('PATCH', `${base}/rules/${rule.ruleId}`, {
-      ruleCategoryId: i % 3 === 0 ? 'Billing' : 'Shipping',
+      categoryName: i % 3 === 0 ? 'Billing' : 'Shipping',
       ...(i % 4 === 0 ? { active: false } : {}),
     });
   }

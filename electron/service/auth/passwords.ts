@@ -2,7 +2,7 @@
  * Administrator passwords are stored as salted scrypt hashes, never in clear, never returned.
  * @module
  */
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt } from 'node:crypto';
 import type { ScryptOptions } from 'node:crypto';
 
 const PARAMS: ScryptOptions = { N: 16384, r: 8, p: 1 };
@@ -28,16 +28,4 @@ export async function hashPassword(password: string): Promise<string> {
     salt.toString('base64'),
     key.toString('base64'),
   ].join('$');
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const key = await derive(password, Buffer.from(salt, 'base64'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return key.length === expected.length && timingSafeEqual(key, expected);
 }

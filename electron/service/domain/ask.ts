@@ -1,22 +1,31 @@
 /**
  * Ask: a question in, the contract's answer out (BESTMATCH from the knowledge base, RECOMMEND
- * with distinct rules, or the robot's fallback with module NONE).
+ * with distinct rules, or the robot's fallback with module NONE). Every question of the service,
+ * from the openapi or from the editor's try pane, is answered here.
  * @module
  */
 import type { AskResult } from '../api-types';
 import type { Candidate, MatchDecision } from '../matching/types';
 import type { DomainContext } from './context';
-import type { RobotEntry } from './robot-registry';
+import type { Robot } from './robot-directory';
+import { indexOf } from './robot-loading';
 
 /** Scores are reported to 4 decimals, rounded down so that only an exact match reads 1. */
 const round = (score: number) => Math.floor(score * 10_000) / 10_000;
+
+/** A question and who asked it: `channel` is `API` for the openapi, `TRY` for the try pane. */
+export interface Question {
+  question: string;
+  userId: string;
+  channel: string;
+}
 
 export interface AskOutcome {
   result: AskResult;
   decision: MatchDecision;
 }
 
-function fallback(robot: RobotEntry): AskResult {
+function fallback(robot: Robot): AskResult {
   return {
     answerType: 'BESTMATCH',
     answerContentType: 'TEXT',
@@ -27,18 +36,31 @@ function fallback(robot: RobotEntry): AskResult {
   };
 }
 
-export function ask(ctx: DomainContext, robot: RobotEntry, question: string): AskOutcome {
-  const decision = robot.index.match(question, ctx.now(), robot.settings);
+/** A rule's answer: from memory when it was answered recently, else read and remembered. */
+async function answerOf(ctx: DomainContext, ruleId: string): Promise<string | undefined> {
+  const known = ctx.answers.get(ruleId);
+  if (known !== undefined) return known;
+  const generation = ctx.answers.generation;
+  const answer = await ctx.store.rules.answerOf(ruleId);
+  // Not remembered if a rule changed while it was read: it may be the answer before the change.
+  if (answer !== undefined && ctx.answers.generation === generation) {
+    ctx.answers.remember(ruleId, answer);
+  }
+  return answer;
+}
+
+/** `at`: the time the question is answered as of (ms; now unless the try pane says otherwise). */
+export async function ask(
+  ctx: DomainContext,
+  robot: Robot,
+  asked: Question,
+  at = ctx.now(),
+): Promise<AskOutcome> {
+  const decision = indexOf(ctx, robot).match(asked.question, at, robot.settings);
   switch (decision.kind) {
     case 'bestmatch': {
-      const ruleId = decision.top.ruleId;
-      const answer = ctx.robots.answerOf(
-        ruleId,
-        () =>
-          ctx.store.get<{ answer: string }>('SELECT answer FROM rules WHERE rule_id = ?', [ruleId])
-            ?.answer,
-      );
-      // The index follows every write, so a missing row means a bug, not a user error: answer
+      const answer = await answerOf(ctx, decision.top.ruleId);
+      // The index follows every write, so a missing rule means a bug, not a user error: answer
       // with the fallback rather than fail the caller.
       if (answer === undefined) {
         ctx.logger.error(

@@ -1,11 +1,27 @@
+/**
+ * What every domain operation needs, passed explicitly (no module-level singletons).
+ * @module
+ */
 import type { Logger } from '../logger';
-import type { Store } from '../storage/database';
-import type { RobotRegistry } from './robot-registry';
+import type { KbStore } from '../repositories/store';
+import type { AnswerCache } from './answer-cache';
+import type { RobotDirectory } from './robot-directory';
+import type { RobotIndexes } from './robot-indexes';
+import type { RuleOrders } from './rule-order';
+import type { WriteQueue } from './write-queue';
 
-/** What every domain operation needs, passed explicitly (no module-level singletons). */
 export interface DomainContext {
-  store: Store;
-  robots: RobotRegistry;
+  store: KbStore;
+  /** Robots with their secrets and settings. */
+  robots: RobotDirectory;
+  /** Matching indexes of the robots. */
+  indexes: RobotIndexes;
+  /** Answers of recently answered rules. */
+  answers: AnswerCache;
+  /** Creation order of the robots' rules (list paging). */
+  orders: RuleOrders;
+  /** Orders the writes of each robot (write-queue.ts). */
+  writes: WriteQueue;
   now: () => number;
   logger: Logger;
 }

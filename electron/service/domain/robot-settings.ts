@@ -1,6 +1,6 @@
 /**
- * Per-robot answer settings: the decision thresholds of the matcher, the texts of the RECOMMEND
- * and NONE answers, and the synonym groups. Stored as JSON with the robot, holding only the keys
+ * Per-robot answer settings: the decision thresholds of the matcher, the language, the texts of
+ * the RECOMMEND and NONE answers, and the synonym groups. Stored as JSON with the robot, holding only the keys
  * that were set: the others follow the defaults, including better defaults of later versions.
  * @module
  */
@@ -9,19 +9,51 @@ import type { MatchSettings } from '../matching/types';
 
 export type SynonymGroups = readonly (readonly string[])[];
 
+/** The language a robot answers in: its default texts are in it. */
+export type RobotLanguage = 'zh' | 'en';
+
 export interface RobotSettings extends MatchSettings {
+  /** Set by the editor, or else found from the robot's rules (robot-directory.ts). */
+  language: RobotLanguage;
   recommendText: string;
   fallbackText: string;
   /** Groups of interchangeable words or phrases in this robot's knowledge base. */
   synonyms: SynonymGroups;
 }
 
-export const DEFAULT_ROBOT_SETTINGS: RobotSettings = {
-  ...DEFAULT_MATCH_SETTINGS,
-  recommendText: 'Did you mean one of these questions?',
-  fallbackText: "Sorry, I don't have an answer to that yet. Please try asking in another way.",
-  synonyms: [],
+/** The texts of a robot that never set them, in its language. */
+const DEFAULT_TEXTS: Record<
+  RobotLanguage,
+  Pick<RobotSettings, 'recommendText' | 'fallbackText'>
+> = {
+  en: {
+    recommendText: 'Did you mean one of these questions?',
+    fallbackText: "Sorry, I don't have an answer to that yet. Please try asking in another way.",
+  },
+  zh: {
+    recommendText: '您是不是想问以下问题？',
+    fallbackText: '抱歉，我暂时还不知道这个问题的答案，请换个问法试试。',
+  },
 };
+
+/** The settings in force: the ones the robot set, over the defaults of its language. */
+export function settingsInForce(
+  stored: Partial<RobotSettings>,
+  foundLanguage: RobotLanguage,
+): RobotSettings {
+  const language = stored.language ?? foundLanguage;
+  return {
+    ...DEFAULT_MATCH_SETTINGS,
+    synonyms: [],
+    ...DEFAULT_TEXTS[language],
+    ...stored,
+    language,
+  };
+}
+
+export const DEFAULT_ROBOT_SETTINGS: RobotSettings = settingsInForce({}, 'en');
+
+const LANGUAGES: readonly string[] = ['zh', 'en'] satisfies RobotLanguage[];
 
 const isSynonymGroups = (value: unknown): value is SynonymGroups =>
   Array.isArray(value) &&
@@ -45,13 +77,10 @@ export function parseStoredSettings(json: string): Partial<RobotSettings> {
     const fits =
       key === 'synonyms'
         ? isSynonymGroups(value)
-        : typeof value === typeof DEFAULT_ROBOT_SETTINGS[key];
+        : key === 'language'
+          ? typeof value === 'string' && LANGUAGES.includes(value)
+          : typeof value === typeof DEFAULT_ROBOT_SETTINGS[key];
     if (fits) settings[key] = value;
   }
   return settings as Partial<RobotSettings>;
-}
-
-/** A robot's settings in force: the stored ones over the defaults. */
-export function parseRobotSettings(json: string): RobotSettings {
-  return { ...DEFAULT_ROBOT_SETTINGS, ...parseStoredSettings(json) };
 }

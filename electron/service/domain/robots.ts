@@ -6,69 +6,72 @@ import { randomBytes } from 'node:crypto';
 import type { RobotResult } from '../api-types';
 import { randomToken } from '../auth/credentials';
 import { ServiceError } from '../errors';
-import type { Tx } from '../storage/database';
+import type { RobotRecord } from '../repositories/records';
 import type { DomainContext } from './context';
+import { robotKey } from './robot-directory';
+import type { Robot } from './robot-directory';
+import { settingsInForce } from './robot-settings';
+import type { RobotLanguage, RobotSettings } from './robot-settings';
+import { applySynonyms } from './robot-synonyms';
 import { assertTenantExists } from './tenant-lookup';
-import type { RobotEntry } from './robot-registry';
-import { DEFAULT_ROBOT_SETTINGS } from './robot-settings';
-import type { RobotSettings } from './robot-settings';
 
 export const DEFAULT_ROBOT_ID = 'default';
 
-export function toRobotResult(robot: RobotEntry): RobotResult {
+export function toRobotResult(robot: Robot): RobotResult {
   return { robotId: robot.robotId, name: robot.name, robotSecret: robot.secret };
 }
 
-/** Inserts a robot inside a write transaction; the caller registers it once committed. */
-export function insertRobot(
-  tx: Tx,
-  tenantId: number,
+/** A new robot's record: a fresh secret, no settings of its own. */
+export function newRobotRecord(
   robotId: string,
   name: string,
   createdAt: number,
-) {
-  const secret = randomToken(32);
-  tx.run(
-    'INSERT INTO robots (tenant_id, robot_id, name, secret, settings, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    [tenantId, robotId, name, secret, '{}', createdAt],
-  );
-  return { tenantId, robotId, name, secret, settings: '{}' };
+  language?: RobotLanguage,
+): Omit<RobotRecord, 'tenantId'> {
+  const settingsJson = JSON.stringify(language ? { language } : {});
+  return { robotId, name, secret: randomToken(32), settingsJson, createdAt };
 }
 
-export function listRobots(ctx: DomainContext, tenantId: number): RobotResult[] {
-  assertTenantExists(ctx, tenantId);
+export async function listRobots(ctx: DomainContext, tenantId: number): Promise<RobotResult[]> {
+  await assertTenantExists(ctx, tenantId);
   return ctx.robots.listForTenant(tenantId).map(toRobotResult);
 }
 
-export function createRobot(ctx: DomainContext, tenantId: number, name: string): RobotResult {
-  assertTenantExists(ctx, tenantId);
-  const created = ctx.store.write((tx) => {
-    let robotId: string;
-    do robotId = `r${randomBytes(6).toString('hex')}`;
-    while (
-      tx.get('SELECT 1 AS found FROM robots WHERE tenant_id = ? AND robot_id = ?', [
-        tenantId,
-        robotId,
-      ])
-    );
-    return insertRobot(tx, tenantId, robotId, name, ctx.now());
-  });
-  return toRobotResult(
-    ctx.robots.put(tenantId, created.robotId, created.name, created.secret, created.settings),
+/**
+ * Makes a robot. `language`: the editor's language when it is made there (its default texts are
+ * then in it); robots made over the openapi find theirs from their rules.
+ */
+export async function createRobot(
+  ctx: DomainContext,
+  tenantId: number,
+  name: string,
+  language?: RobotLanguage,
+): Promise<Robot> {
+  await assertTenantExists(ctx, tenantId);
+  let robotId: string;
+  do robotId = `r${randomBytes(6).toString('hex')}`;
+  while (
+    ctx.robots.get(tenantId, robotId) ||
+    (await ctx.store.robots.exists({ tenantId, robotId }))
   );
+  const record = { tenantId, ...newRobotRecord(robotId, name, ctx.now(), language) };
+  await ctx.store.robots.insert(record);
+  return ctx.robots.put(record);
 }
 
 /** The robot named in a path, or a 404. */
-export function requireRobot(ctx: DomainContext, tenantId: number, robotId: string): RobotEntry {
+export async function requireRobot(
+  ctx: DomainContext,
+  tenantId: number,
+  robotId: string,
+): Promise<Robot> {
   const robot = ctx.robots.get(tenantId, robotId);
-  if (!robot) {
-    assertTenantExists(ctx, tenantId);
-    throw new ServiceError(
-      'robot-not-found',
-      `Robot ${robotId} does not exist in tenant ${tenantId}.`,
-    );
-  }
-  return robot;
+  if (robot) return robot;
+  await assertTenantExists(ctx, tenantId);
+  throw new ServiceError(
+    'robot-not-found',
+    `Robot ${robotId} does not exist in tenant ${tenantId}.`,
+  );
 }
 
 export interface RobotChanges {
@@ -77,51 +80,59 @@ export interface RobotChanges {
 }
 
 /**
+ * Writes the changes `change` makes to the robot as it is now, and makes the service see the
+ * robot as stored. In the robot's write queue: new synonyms re-index its rules, after any write
+ * before them, and two changes never start from the same state.
+ */
+function changeRobot(
+  ctx: DomainContext,
+  robot: Robot,
+  change: (current: Robot) => Pick<RobotRecord, 'name' | 'secret' | 'settingsJson'>,
+): Promise<Robot> {
+  return ctx.writes.run(robotKey(robot), async () => {
+    const current = ctx.robots.get(robot.tenantId, robot.robotId) ?? robot;
+    const next = change(current);
+    await ctx.store.robots.update(robot, next);
+    const updated = ctx.robots.put({ tenantId: robot.tenantId, robotId: robot.robotId, ...next });
+    applySynonyms(ctx, updated);
+    return updated;
+  });
+}
+
+const recordOf = (robot: Robot) => ({
+  name: robot.name,
+  secret: robot.secret,
+  settingsJson: JSON.stringify(robot.storedSettings),
+});
+
+/**
  * Renames a robot and/or changes its answer settings (merged over the ones it had set; keys it
  * never set keep following the defaults). New synonyms re-index the robot's rules.
  */
 export function patchRobot(
   ctx: DomainContext,
-  robot: RobotEntry,
+  robot: Robot,
   changes: RobotChanges,
-): RobotEntry {
-  const name = changes.name ?? robot.name;
-  const stored = { ...robot.storedSettings, ...changes.settings };
-  const settings = { ...DEFAULT_ROBOT_SETTINGS, ...stored };
-  if (settings.recommendThreshold > settings.bestmatchThreshold) {
-    throw new ServiceError(
-      'invalid-field',
-      'settings.recommendThreshold must not be above settings.bestmatchThreshold.',
-      'settings.recommendThreshold',
-    );
-  }
-  const settingsJson = JSON.stringify(stored);
-  ctx.store.write((tx) =>
-    tx.run('UPDATE robots SET name = ?, settings = ? WHERE tenant_id = ? AND robot_id = ?', [
-      name,
-      settingsJson,
-      robot.tenantId,
-      robot.robotId,
-    ]),
-  );
-  return ctx.robots.put(robot.tenantId, robot.robotId, name, robot.secret, settingsJson);
+): Promise<Robot> {
+  return changeRobot(ctx, robot, (current) => {
+    const stored = { ...current.storedSettings, ...changes.settings };
+    const settings = settingsInForce(stored, current.settings.language);
+    if (settings.recommendThreshold > settings.bestmatchThreshold) {
+      throw new ServiceError(
+        'invalid-field',
+        'settings.recommendThreshold must not be above settings.bestmatchThreshold.',
+        'settings.recommendThreshold',
+      );
+    }
+    return {
+      ...recordOf(current),
+      name: changes.name ?? current.name,
+      settingsJson: JSON.stringify(stored),
+    };
+  });
 }
 
 /** Gives a robot a new secret; requests signed with the old one are refused from now on. */
-export function rotateRobotSecret(ctx: DomainContext, robot: RobotEntry): RobotEntry {
-  const secret = randomToken(32);
-  ctx.store.write((tx) =>
-    tx.run('UPDATE robots SET secret = ? WHERE tenant_id = ? AND robot_id = ?', [
-      secret,
-      robot.tenantId,
-      robot.robotId,
-    ]),
-  );
-  return ctx.robots.put(
-    robot.tenantId,
-    robot.robotId,
-    robot.name,
-    secret,
-    JSON.stringify(robot.storedSettings),
-  );
+export function rotateRobotSecret(ctx: DomainContext, robot: Robot): Promise<Robot> {
+  return changeRobot(ctx, robot, (current) => ({ ...recordOf(current), secret: randomToken(32) }));
 }

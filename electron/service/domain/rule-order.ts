@@ -35,14 +35,14 @@ export class RuleOrder {
     if (seqs[at] !== seq) seqs.splice(at, 0, seq);
   }
 
-  /** Appends consecutive seqs `first … first + count - 1`, all above the current last. */
-  appendRun(first: number, count: number): void {
+  /** Adds seqs; a run above the current last one (an import) is appended in one step. */
+  addAll(seqs: readonly number[]): void {
     const last = this.seqs[this.seqs.length - 1];
-    if (last !== undefined && first <= last) {
-      for (let i = 0; i < count; i++) this.add(first + i);
-      return;
-    }
-    for (let i = 0; i < count; i++) this.seqs.push(first + i);
+    const ascendingAfterLast =
+      (last === undefined || (seqs[0] ?? Infinity) > last) &&
+      seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number));
+    if (ascendingAfterLast) this.seqs.push(...seqs);
+    else for (const seq of seqs) this.add(seq);
   }
 
   remove(seq: number): void {
@@ -72,5 +72,23 @@ export class RuleOrder {
       else hi = mid;
     }
     return lo;
+  }
+}
+
+/** Each robot's rule order, once a list has needed it (keyed by `robotKey`). */
+export class RuleOrders {
+  private readonly orders = new Map<string, RuleOrder>();
+
+  get(key: string): RuleOrder | undefined {
+    return this.orders.get(key);
+  }
+
+  set(key: string, order: RuleOrder | undefined): void {
+    if (order) this.orders.set(key, order);
+    else this.orders.delete(key);
+  }
+
+  clear(): void {
+    this.orders.clear();
   }
 }

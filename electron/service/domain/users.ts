@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { AddUserRequest, UpdateUserRequest, UserResult } from '../api-types';
 import { hashPassword } from '../auth/passwords';
 import { ServiceError } from '../errors';
-import type { Tx } from '../storage/database';
+import { UniqueViolation } from '../repositories/errors';
+import type { NewUser, UserRecord } from '../repositories/records';
 import type { DomainContext } from './context';
 import { assertTenantExists } from './tenant-lookup';
 
@@ -16,50 +17,41 @@ export function usernameKey(username: string): string {
   return username.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
-interface NewUser {
-  username: string;
-  passwordHash: string;
-  role: string;
+/** A new administrator's record, with the hash of its password. */
+export async function newUser(username: string, password: string, role: string): Promise<NewUser> {
+  // Hashing is slow by design; it runs before any write so the store is never held by it.
+  return {
+    userId: randomUUID(),
+    username,
+    usernameKey: usernameKey(username),
+    role,
+    passwordHash: await hashPassword(password),
+  };
 }
 
-export function insertUser(tx: Tx, tenantId: number, user: NewUser, now: number): string {
-  const userId = randomUUID();
-  tx.run(
-    'INSERT INTO users (user_id, tenant_id, username, username_key, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [
-      userId,
-      tenantId,
-      user.username,
-      usernameKey(user.username),
-      user.passwordHash,
-      user.role,
-      now,
-      now,
-    ],
+function usernameTaken(username: string): ServiceError {
+  return new ServiceError(
+    'username-taken',
+    `The username ${username} is already taken in this tenant.`,
   );
-  return userId;
 }
 
-function assertUsernameFree(
-  tx: Tx,
-  tenantId: number,
-  username: string,
-  exceptUserId?: string,
-): void {
-  const holder = tx.get<{ user_id: string }>(
-    'SELECT user_id FROM users WHERE tenant_id = ? AND username_key = ?',
-    [tenantId, usernameKey(username)],
-  );
-  if (holder && holder.user_id !== exceptUserId) {
-    throw new ServiceError(
-      'username-taken',
-      `The username ${username} is already taken in this tenant.`,
-    );
+function userNotFound(tenantId: number, userId: string): ServiceError {
+  return new ServiceError('user-not-found', `User ${userId} does not exist in tenant ${tenantId}.`);
+}
+
+/** The store's uniqueness rule is the check: no window between a look and the write. */
+async function guardUsername<T>(username: string, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof UniqueViolation && error.key === 'username') throw usernameTaken(username);
+    throw error;
   }
 }
 
-function toUserResult(row: { user_id: string; username: string; role: string }): UserResult {
-  return { userId: row.user_id, username: row.username, password: '', role: row.role };
+function toUserResult(user: UserRecord): UserResult {
+  return { userId: user.userId, username: user.username, password: '', role: user.role };
 }
 
 export async function addUser(
@@ -67,20 +59,11 @@ export async function addUser(
   tenantId: number,
   input: AddUserRequest,
 ): Promise<UserResult> {
-  assertTenantExists(ctx, tenantId);
-  const passwordHash = await hashPassword(input.password);
-  const userId = ctx.store.write((tx) => {
-    // Checked inside the write: another request may have taken the name while we hashed.
-    assertTenantExists(ctx, tenantId);
-    assertUsernameFree(tx, tenantId, input.username);
-    return insertUser(
-      tx,
-      tenantId,
-      { username: input.username, passwordHash, role: input.role },
-      ctx.now(),
-    );
-  });
-  return toUserResult({ user_id: userId, username: input.username, role: input.role });
+  await assertTenantExists(ctx, tenantId);
+  const user = await newUser(input.username, input.password, input.role);
+  return toUserResult(
+    await guardUsername(input.username, ctx.store.users.insert(tenantId, user, ctx.now())),
+  );
 }
 
 export async function updateUser(
@@ -89,36 +72,25 @@ export async function updateUser(
   userId: string,
   input: UpdateUserRequest,
 ): Promise<UserResult> {
-  assertTenantExists(ctx, tenantId);
-  const find = () =>
-    ctx.store.get<{ user_id: string; username: string; role: string }>(
-      'SELECT user_id, username, role FROM users WHERE tenant_id = ? AND user_id = ?',
-      [tenantId, userId],
-    );
-  if (!find())
-    throw new ServiceError(
-      'user-not-found',
-      `User ${userId} does not exist in tenant ${tenantId}.`,
-    );
+  await assertTenantExists(ctx, tenantId);
+  if (!(await ctx.store.users.find(tenantId, userId))) throw userNotFound(tenantId, userId);
   const passwordHash =
     input.password === undefined ? undefined : await hashPassword(input.password);
-  return ctx.store.write((tx) => {
-    const current = find();
-    if (!current)
-      throw new ServiceError(
-        'user-not-found',
-        `User ${userId} does not exist in tenant ${tenantId}.`,
-      );
-    const username = input.username ?? current.username;
-    const role = input.role ?? current.role;
-    if (input.username !== undefined) assertUsernameFree(tx, tenantId, input.username, userId);
-    tx.run(
-      'UPDATE users SET username = ?, username_key = ?, role = ?, updated_at = ? WHERE user_id = ?',
-      [username, usernameKey(username), role, ctx.now(), userId],
-    );
-    if (passwordHash !== undefined) {
-      tx.run('UPDATE users SET password_hash = ? WHERE user_id = ?', [passwordHash, userId]);
-    }
-    return toUserResult({ user_id: userId, username, role });
-  });
+  const updated = await guardUsername(
+    input.username ?? '',
+    ctx.store.users.update(
+      tenantId,
+      userId,
+      {
+        ...(input.username !== undefined
+          ? { username: input.username, usernameKey: usernameKey(input.username) }
+          : {}),
+        ...(input.role !== undefined ? { role: input.role } : {}),
+        ...(passwordHash !== undefined ? { passwordHash } : {}),
+      },
+      ctx.now(),
+    ),
+  );
+  if (!updated) throw userNotFound(tenantId, userId);
+  return toUserResult(updated);
 }

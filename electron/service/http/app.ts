@@ -15,23 +15,25 @@ import type {
 } from 'fastify';
 import type { FastifySchemaControllerOptions } from 'fastify/types/schema';
 import type { AnySchema } from 'ajv';
-import { verifyConsoleToken, verifySignedRequest } from '../auth/verify';
+import { verifyConsoleToken } from '../auth/verify';
 import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
 import type { DomainContext } from '../domain/context';
-import type { RobotEntry } from '../domain/robot-registry';
-import { requireRobot } from '../domain/robots';
-import { ServiceError } from '../errors';
+import type { Robot } from '../domain/robot-directory';
 import { LIMITS } from '../limits';
-import { createAjv, describeValidationError } from '../validation/ajv';
+import { createAjv } from '../validation/ajv';
 import { AskBody } from '../validation/schemas';
 import { askFastLane } from './ask-fast-lane';
+import { ASK_ROUTE, createAskHandler } from './ask-handler';
+import { authenticate } from './authenticate';
 import { assertBodyWellFormed, registerJsonBodyParser } from './body-parser';
 import { failure } from './envelope';
+import { UNEXPECTED, failureOf } from './failures';
 import { lazyValidator } from './lazy-validator';
-import { parseTenantId } from './path-params';
-import { registerAskRoute } from './routes/ask';
+import { parseQueryString } from './query-string';
+import { registerCategoryRoutes } from './routes/console/category-routes';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
+import { registerTrashRoutes } from './routes/console/trash-routes';
 import { registerTryRoute } from './routes/console/try-route';
 import { registerWorkspaceRoutes } from './routes/console/workspace-routes';
 import { registerEditorRoutes } from './routes/editor';
@@ -48,7 +50,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** The robot named in the path of a method-2 route, resolved during authentication. */
-    robot: RobotEntry | null;
+    robot: Robot | null;
   }
 }
 
@@ -72,61 +74,6 @@ function wireUri(request: FastifyRequest): string {
 
 type Factories = NonNullable<FastifySchemaControllerOptions['compilersFactory']>;
 
-export const UNEXPECTED = failure(
-  'internal-error',
-  'An unexpected error occurred; nothing was changed.',
-);
-
-/**
- * The status and envelope of a failure, as the contract has them; null for an unexpected fault
- * (a 500 that is logged). Console failures also name the field at fault, for the editor to mark;
- * the openapi envelope stays as the contract has it.
- */
-export function failureOf(
-  error: Partial<FastifyError> & Error,
-  isConsole: boolean,
-): { status: number; body: unknown } | null {
-  const fail = (code: string, message: string, field?: string) =>
-    isConsole && field ? { ...failure(code, message), data: { field } } : failure(code, message);
-  if (error instanceof ServiceError) {
-    return { status: error.status, body: fail(error.code, error.message, error.field) };
-  }
-  if (error.validation && error.validation.length > 0) {
-    const first = error.validation[0];
-    if (error.validationContext === 'querystring') {
-      return {
-        status: 400,
-        body: failure('invalid-paging', 'page and pageSize must be whole numbers.'),
-      };
-    }
-    const problem = describeValidationError(first as Parameters<typeof describeValidationError>[0]);
-    const code =
-      error.validationContext === 'body' &&
-      first?.keyword === 'maxItems' &&
-      first.instancePath === ''
-        ? 'batch-too-large'
-        : problem.code;
-    const message =
-      code === 'batch-too-large'
-        ? `A batch may hold at most ${LIMITS.rulesPerBatch} rules.`
-        : problem.message;
-    return { status: 400, body: fail(code, message, problem.field) };
-  }
-  if (error.statusCode === 413) {
-    return {
-      status: 413,
-      body: failure('body-too-large', 'The request body is larger than 10 MiB.'),
-    };
-  }
-  if (error.statusCode === 400) {
-    return {
-      status: 400,
-      body: failure('malformed-json', `The request could not be read: ${error.message}`),
-    };
-  }
-  return null;
-}
-
 export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   const ajv = createAjv();
   const validatorCompiler: FastifySchemaCompiler<AnySchema> = ({ schema }) =>
@@ -148,6 +95,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     },
     logger: false,
     bodyLimit: LIMITS.bodyBytesMax,
+    routerOptions: { querystringParser: parseQueryString },
     return503OnClosing: false,
     // Our own compilers, given up front: Fastify otherwise loads its default ones (a second Ajv
     // and fast-json-stringify, 80 ms of a start) only to have them replaced. No route has a
@@ -165,8 +113,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
 
   // Authentication runs in the preValidation hook of each signed or console route, so the
   // contract's order holds (route, body size, 401, 404 robot, signature, then 400). It is
-  // attached per route (not as a global hook that every request would enter to find out whether
-  // it applies) and is synchronous: no promise per request on the ask route.
+  // attached per route, not as a global hook that every request would enter to find out whether
+  // it applies. (The ask route authenticates in its own handler: ask-handler.ts.)
   const consoleAuth: preValidationHookHandler = (request, _reply, done) => {
     try {
       verifyConsoleToken(deps.consoleToken, request.headers.authorization);
@@ -179,24 +127,14 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   };
   const signedAuth =
     (method: SignMethod): preValidationHookHandler =>
-    (request, _reply, done) => {
-      try {
-        verifySignedRequest(
-          deps.verifier,
-          method,
-          { query: request.query as Record<string, unknown>, uri: wireUri(request) },
-          () => {
-            const params = request.params as { tenantId: string; robotId: string };
-            request.robot = requireRobot(deps.ctx, parseTenantId(params.tenantId), params.robotId);
-            return request.robot.secret;
-          },
-        );
-        assertBodyWellFormed(request.body);
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
-      done();
+    async (request) => {
+      const params = request.params as { tenantId?: string; robotId?: string };
+      request.robot = await authenticate(deps, method, {
+        query: request.query as Record<string, unknown>,
+        uri: wireUri(request),
+        ...params,
+      });
+      assertBodyWellFormed(request.body);
     };
   app.addHook('onRoute', (route) => {
     const auth = route.config?.console
@@ -223,20 +161,32 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     return reply.status(500).send(UNEXPECTED);
   });
 
-  lane = askFastLane({
+  const handleAsk = createAskHandler({
     ctx: deps.ctx,
     verifier: deps.verifier,
     validateBody: lazyValidator(ajv, AskBody),
-    failureOf: (error) => failureOf(error, false),
-    unexpected: UNEXPECTED,
+    logger: deps.ctx.logger,
+  });
+  lane = askFastLane(handleAsk);
+  app.post(ASK_ROUTE, async (request, reply) => {
+    const { tenantId, robotId } = request.params as { tenantId: string; robotId: string };
+    const answer = await handleAsk({
+      tenantId,
+      robotId,
+      query: request.query as Record<string, unknown>,
+      uri: wireUri(request),
+      body: request.body,
+    });
+    return reply.status(answer.status).send(answer.body);
   });
 
   registerTenantRoutes(app, deps.ctx);
   registerRobotRoutes(app, deps.ctx);
   registerRuleRoutes(app, deps.ctx, ajv);
-  registerAskRoute(app, deps.ctx);
   registerWorkspaceRoutes(app, deps.ctx, deps.verifier.credentials, deps.baseUrl);
   registerConsoleRuleRoutes(app, deps.ctx);
+  registerCategoryRoutes(app, deps.ctx);
+  registerTrashRoutes(app, deps.ctx);
   registerTryRoute(app, deps.ctx);
   await registerEditorRoutes(app, deps.editorDir);
   return app;

@@ -10,8 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import type { Database as SqlJsDatabase, SqlJsStatic, Statement } from 'sql.js';
-import { ServiceError } from '../errors';
 import type { Logger } from '../logger';
+import { StorageFailure } from '../repositories/errors';
 import {
   DIRECTORY_MODE,
   FILE_MODE,
@@ -416,7 +416,7 @@ export class Store {
       } else {
         this.options.logger.error('a change could not be written to the journal', error);
       }
-      throw new ServiceError('storage-failure', 'The change could not be saved to disk.');
+      throw new StorageFailure('The change could not be saved to disk.', { cause: error });
     }
     this.seq = record.seq;
   }
@@ -455,10 +455,9 @@ export class Store {
   }
 
   private assertWritable(): void {
-    if (this.closed) throw new ServiceError('storage-failure', 'The database is closed.');
+    if (this.closed) throw new StorageFailure('The database is closed.');
     if (this.failed) {
-      throw new ServiceError(
-        'storage-failure',
+      throw new StorageFailure(
         'The data directory cannot be written at the moment; KB Studio keeps trying.',
       );
     }

@@ -2,7 +2,7 @@
  * `kb.index`: the robots' matching indexes as the engine saved them, written on a clean stop so
  * that the next start opens them instead of re-indexing every rule. The file says at which
  * committed seq of the database it was taken; it is only ever used for a database at exactly
- * that seq (see robot-registry.ts).
+ * that seq (see domain/robot-loading.ts).
  *
  * Layout: "KBINDEX1", then each robot's bytes at an 8-byte-aligned offset (the engine opens them
  * as views, which must be aligned), then the trailer: the header as UTF-8 JSON, its byte length
@@ -15,6 +15,7 @@ import { renameSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import type { RobotIndexToSave, SavedIndexFile, SavedRobotIndex } from '../saved-index';
 import { fsyncDirectory, writeFileAtomicWith } from './durable-fs';
 
 export const INDEX_FILE = 'kb.index';
@@ -23,22 +24,8 @@ const MAGIC = Buffer.from('KBINDEX1', 'latin1');
 const FORMAT = 1;
 const TRAILER_BYTES = 4 + 4 + MAGIC.length;
 
-export interface SavedRobotIndex {
-  tenantId: number;
-  robotId: string;
-  /** Rules in the index when it was saved. */
-  rules: number;
-  /** The robot's highest rule_seq when it was saved (0: no rules): a cheap check of the pairing. */
-  maxSeq: number;
-  /** The engine's bytes: 8-byte aligned, a view on the file's buffer. */
-  bytes: Uint8Array<ArrayBuffer>;
-}
-
-export interface IndexFile {
-  /** The database's last committed seq when the indexes were saved. */
-  seq: number;
-  robots: SavedRobotIndex[];
-}
+/** The file as read: every robot's saved index and the store position they were saved at. */
+export type IndexFile = SavedIndexFile;
 
 interface Header {
   format: number;
@@ -52,15 +39,6 @@ interface Header {
     length: number;
     crc: number;
   }[];
-}
-
-/** A robot to save: `write` streams its bytes once, when its turn to be written comes. */
-export interface RobotIndexToSave {
-  tenantId: number;
-  robotId: string;
-  rules: number;
-  maxSeq: number;
-  write(sink: (chunk: Uint8Array) => void): void;
 }
 
 /**

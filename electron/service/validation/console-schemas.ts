@@ -4,13 +4,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits';
-
-const text = (max: number, min = 1) =>
-  Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
-
-/** ISO 8601 date-time with an explicit offset (contract.md, "Times in rule fields"). */
-export const ISO_WITH_OFFSET =
-  '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,3})?)?(?:Z|[+-]\\d{2}:\\d{2})$';
+import { ISO_WITH_OFFSET } from './effective-window';
+import { CreateRobotBody, RegisterTenantBody, decimal, text } from './schemas';
 
 const isoOrNull = Type.Union([Type.String({ pattern: ISO_WITH_OFFSET }), Type.Null()]);
 
@@ -18,7 +13,8 @@ const ruleFields = {
   ruleName: text(LIMITS.ruleNameMax),
   questions: Type.Array(text(LIMITS.questionMax), { minItems: 1, maxItems: LIMITS.questionsMax }),
   answer: text(LIMITS.answerMax),
-  ruleCategoryId: Type.String({ maxLength: LIMITS.categoryMax }),
+  ruleCategoryId: Type.String({ maxLength: 20 }),
+  categoryName: Type.String({ maxLength: LIMITS.categoryMax }),
   active: Type.Boolean(),
   allowSimGen: Type.Union([Type.Boolean(), Type.Null()]),
   effectBeignDate: isoOrNull,
@@ -30,6 +26,7 @@ export const RuleEditBody = Type.Object({
   questions: ruleFields.questions,
   answer: ruleFields.answer,
   ruleCategoryId: Type.Optional(ruleFields.ruleCategoryId),
+  categoryName: Type.Optional(ruleFields.categoryName),
   active: Type.Optional(ruleFields.active),
   allowSimGen: Type.Optional(ruleFields.allowSimGen),
   effectBeignDate: Type.Optional(ruleFields.effectBeignDate),
@@ -47,18 +44,33 @@ export const RuleIdsBody = Type.Object({ ruleIds });
 
 export const SetActiveBody = Type.Object({ ruleIds, active: Type.Boolean() });
 
-export const SetCategoryBody = Type.Object({ ruleIds, category: ruleFields.ruleCategoryId });
+/** Files rules under a category by id, or by name (`category`, made if new); '' for none. */
+export const SetCategoryBody = Type.Object({
+  ruleIds,
+  categoryId: Type.Optional(ruleFields.ruleCategoryId),
+  category: Type.Optional(ruleFields.categoryName),
+});
 
-export const RestoreBody = Type.Object({
-  rules: Type.Array(
-    Type.Object({
-      ...ruleFields,
-      ruleId: Type.String({ minLength: 1, maxLength: 64 }),
-      seq: Type.Optional(Type.Integer({ minimum: 1 })),
-      createdAt: Type.Optional(Type.String()),
-    }),
-    { minItems: 1, maxItems: 100_000 },
-  ),
+export const RestoreBody = Type.Object({ ruleIds });
+
+const language = Type.Union([Type.Literal('zh'), Type.Literal('en')]);
+
+/** The console's registration: the openapi's, and the editor's language for the first robot. */
+export const ConsoleRegisterBody = Type.Object({
+  ...RegisterTenantBody.properties,
+  language: Type.Optional(language),
+});
+
+export const ConsoleCreateRobotBody = Type.Object({
+  ...CreateRobotBody.properties,
+  language: Type.Optional(language),
+});
+
+export const CategoryNameBody = Type.Object({ name: text(LIMITS.categoryMax) });
+
+export const CategoryMergeBody = Type.Object({
+  from: Type.Array(ruleFields.ruleCategoryId, { minItems: 1, maxItems: 1000 }),
+  into: ruleFields.ruleCategoryId,
 });
 
 const score = Type.Number({ minimum: 0, maximum: 1 });
@@ -72,6 +84,7 @@ export const RobotPatchBody = Type.Object({
         recommendThreshold: score,
         margin: score,
         maxRecommend: Type.Integer({ minimum: 1, maximum: LIMITS.recommendMax }),
+        language,
         recommendText: text(LIMITS.answerMax),
         fallbackText: text(LIMITS.answerMax),
         synonyms: Type.Array(
@@ -83,16 +96,23 @@ export const RobotPatchBody = Type.Object({
   ),
 });
 
-export const TryBody = Type.Object({ question: text(LIMITS.askQuestionMax) });
+export const TryBody = Type.Object({
+  question: text(LIMITS.askQuestionMax),
+  /** Ask as of this time (ISO 8601 with an offset): which rules are in their window then. */
+  asOf: Type.Optional(Type.String({ pattern: ISO_WITH_OFFSET })),
+});
 
-const decimal = Type.String({ pattern: '^(?:0|[1-9]\\d{0,8})$' });
+export const TrashQuery = Type.Object({ limit: Type.Optional(decimal) });
 
 export const RuleQueryString = Type.Object({
   offset: Type.Optional(decimal),
   limit: Type.Optional(decimal),
   q: Type.Optional(Type.String({ maxLength: 200 })),
   active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-  category: Type.Optional(Type.String({ maxLength: LIMITS.categoryMax })),
+  state: Type.Optional(
+    Type.Union(['active', 'inactive', 'scheduled', 'expired'].map((key) => Type.Literal(key))),
+  ),
+  category: Type.Optional(ruleFields.ruleCategoryId),
   sort: Type.Optional(
     Type.Union(
       ['created', 'updated', 'ruleName', 'category', 'active'].map((key) => Type.Literal(key)),

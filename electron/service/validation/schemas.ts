@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits';
 
 /** A required string that is not blank once trimmed. */
-const text = (max: number, min = 1) =>
+export const text = (max: number, min = 1) =>
   Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
 
 export const USERNAME_PATTERN = '^[A-Za-z0-9_\\p{Script=Han}]+$';
@@ -54,7 +54,8 @@ export const RuleInputSchema = Type.Object({
 /** The batch is checked as a whole only for its shape and size; each rule is checked alone. */
 export const BatchBody = Type.Array(Type.Unknown(), { maxItems: LIMITS.rulesPerBatch });
 
-const decimal = Type.String({ pattern: '^(?:0|[1-9]\\d{0,8})$' });
+/** A whole number in a query string. */
+export const decimal = Type.String({ pattern: '^(?:0|[1-9]\\d{0,8})$' });
 
 export const ListQuery = Type.Object({
   page: Type.Optional(decimal),

@@ -31,7 +31,7 @@ export function rulesToSheet(t: Translate, rules: readonly ConsoleRule[]): Plain
         rule.ruleName,
         ...Array.from({ length: questionColumns }, (_, i) => rule.questions[i] ?? ''),
         rule.answer,
-        rule.ruleCategoryId,
+        rule.categoryName,
         rule.active === false ? 'FALSE' : 'TRUE',
         rule.effectBeignDate ?? '',
         rule.effectEndDate ?? '',

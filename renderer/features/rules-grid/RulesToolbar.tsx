@@ -1,4 +1,5 @@
 import type { RefObject } from 'react';
+import type { ConsoleCategory } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
 import type { RuleFilters } from './rule-query';
 
@@ -7,7 +8,7 @@ interface RulesToolbarProps {
   search: string;
   onSearch: (q: string) => void;
   onFilters: (filters: RuleFilters) => void;
-  categories: string[];
+  categories: ConsoleCategory[];
   searchRef: RefObject<HTMLInputElement | null>;
   selectedCount: number;
   canUndo: boolean;
@@ -132,8 +133,8 @@ export function RulesToolbar(props: RulesToolbarProps) {
             <option value={'\u0000all'}>{t('rules.filterAll')}</option>
             <option value="">{t('rules.noCategory')}</option>
             {props.categories.map((category) => (
-              <option key={category} value={category}>
-                {category}
+              <option key={category.categoryId} value={category.categoryId}>
+                {category.name}
               </option>
             ))}
           </select>

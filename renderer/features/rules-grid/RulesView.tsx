@@ -226,7 +226,7 @@ export function RulesView({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
           />
           <datalist id="category-options">
             {facts.categories.map((category) => (
-              <option key={category} value={category} />
+              <option key={category.categoryId} value={category.name} />
             ))}
           </datalist>
         </div>

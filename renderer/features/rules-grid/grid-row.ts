@@ -58,7 +58,8 @@ export function editableOf(rule: ConsoleRule): EditableRule {
     ruleName: rule.ruleName,
     questions: rule.questions,
     answer: rule.answer,
-    ruleCategoryId: rule.ruleCategoryId,
+    // The grid edits a rule's category by name (console-client.ts sends it as categoryName).
+    ruleCategoryId: rule.categoryName,
     active: rule.active !== false,
     effectBeignDate: rule.effectBeignDate,
     effectEndDate: rule.effectEndDate,

@@ -5,6 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { LIMITS } from '../../../electron/service/limits';
+import { effectiveWindowProblems } from '../../../electron/service/validation/effective-window';
 import { RuleInputSchema } from '../../../electron/service/validation/schemas';
 import { compileCheck } from '../../api/field-check';
 import type { FieldProblem } from '../../api/field-check';
@@ -19,16 +20,6 @@ const CHECKS = {
 
 export type RuleProblems = Partial<Record<RuleField, FieldProblem>>;
 
-const ISO_WITH_OFFSET =
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
-
-function checkDate(value: string | null, field: RuleField): FieldProblem | null {
-  if (value === null || (ISO_WITH_OFFSET.test(value) && !Number.isNaN(Date.parse(value)))) {
-    return null;
-  }
-  return { field, message: `${field} is not a valid date.`, keyword: 'date', params: {} };
-}
-
 const cache = new WeakMap<EditableRule, RuleProblems>();
 
 /** The problems of each field (none: `{}`); memoised per rule object. */
@@ -40,21 +31,11 @@ export function checkRule(rule: EditableRule): RuleProblems {
     const problem = CHECKS[field](rule[field]);
     if (problem) problems[field] = problem;
   }
-  const begin = checkDate(rule.effectBeignDate, 'effectBeignDate');
-  const end = checkDate(rule.effectEndDate, 'effectEndDate');
-  if (begin) problems.effectBeignDate = begin;
-  if (end) problems.effectEndDate = end;
-  if (
-    !begin &&
-    !end &&
-    rule.effectBeignDate &&
-    rule.effectEndDate &&
-    Date.parse(rule.effectBeignDate) > Date.parse(rule.effectEndDate)
-  ) {
-    problems.effectEndDate = {
-      field: 'effectEndDate',
-      message: 'effectEndDate must not be before effectBeignDate.',
-      keyword: 'date-order',
+  for (const window of effectiveWindowProblems(rule.effectBeignDate, rule.effectEndDate)) {
+    problems[window.field] = {
+      field: window.field,
+      message: window.message,
+      keyword: window.keyword,
       params: {},
     };
   }

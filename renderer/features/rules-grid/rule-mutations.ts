@@ -41,11 +41,6 @@ export async function runLimited<T, R>(
   return results;
 }
 
-/** The body `rules/restore` takes for rules read before. */
-function restorable(rule: ConsoleRule): ConsoleRule {
-  return { ...rule, active: rule.active !== false };
-}
-
 export async function applyEntry(
   client: ConsoleClient,
   ref: RobotRef,
@@ -65,12 +60,19 @@ export async function applyEntry(
           entry.rules.map((rule) => rule.ruleId),
         );
       } else {
-        await client.restoreRules(ref, entry.rules.map(restorable));
+        await client.restoreRules(
+          ref,
+          entry.rules.map((rule) => rule.ruleId),
+        );
       }
       return;
     case 'delete':
-      if (direction === 'undo') await client.restoreRules(ref, entry.rules.map(restorable));
-      else {
+      if (direction === 'undo') {
+        await client.restoreRules(
+          ref,
+          entry.rules.map((rule) => rule.ruleId),
+        );
+      } else {
         await client.deleteRules(
           ref,
           entry.rules.map((rule) => rule.ruleId),

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
-import type { DuplicateQuestion } from '../../../electron/service/console-types';
+import type { ConsoleCategory, DuplicateQuestion } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
 
 export interface RobotFacts {
   duplicates: DuplicateQuestion[];
   /** Rule id → the phrasings it shares with other rules. */
   sharedByRule: ReadonlyMap<string, string[]>;
-  categories: string[];
+  categories: ConsoleCategory[];
 }
 
 const EMPTY: RobotFacts = { duplicates: [], sharedByRule: new Map(), categories: [] };

@@ -1,3 +1,4 @@
+import { robotLanguageOf } from '../../api/console-client';
 import { FormDialog } from '../../components/FormDialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Field } from '../../components/Field';
@@ -15,13 +16,13 @@ export function RegisterTenantDialog({
   onClose: () => void;
   onRegistered: (tenantId: number) => void;
 }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const { client, reload } = useWorkspace();
   const form = useForm(EMPTY, TENANT_CHECKS);
 
   const submit = () =>
     form.submit(async (values) => {
-      const { tenantId } = await client.registerTenant(values);
+      const { tenantId } = await client.registerTenant(values, robotLanguageOf(locale));
       await reload();
       onRegistered(tenantId);
     });

@@ -1,4 +1,5 @@
 import type { ConsoleRobot } from '../../../electron/service/console-types';
+import { robotLanguageOf } from '../../api/console-client';
 import { FormDialog } from '../../components/FormDialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Field } from '../../components/Field';
@@ -21,7 +22,7 @@ export function RobotNameDialog({
   onClose: () => void;
   onCreated?: (robotId: string) => void;
 }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const { client, reload } = useWorkspace();
   const form = useForm({ name: robot?.name ?? '' }, CHECKS);
 
@@ -32,7 +33,7 @@ export function RobotNameDialog({
         await reload();
         onClose();
       } else {
-        const created = await client.createRobot(tenantId, name);
+        const created = await client.createRobot(tenantId, name, robotLanguageOf(locale));
         await reload();
         onCreated?.(created.robotId);
         onClose();

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { ServiceError } from '../../../electron/service/errors';
+import { StorageFailure } from '../../../electron/service/repositories/errors';
 import type { Logger } from '../../../electron/service/logger';
 import { Store } from '../../../electron/service/storage/database';
 import {
@@ -114,7 +114,7 @@ test('a write that cannot be journaled is refused with storage-failure and leave
       .reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
   assert.throws(
     () => insert(store, 'refused'),
-    (error: unknown) => error instanceof ServiceError && error.code === 'storage-failure',
+    (error: unknown) => error instanceof StorageFailure,
   );
   assert.ok(full.refused > 0);
   assert.deepEqual(

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../domain/context';
-import { createRobot, listRobots } from '../../domain/robots';
+import { createRobot, listRobots, toRobotResult } from '../../domain/robots';
 import { CreateRobotBody } from '../../validation/schemas';
 import { success } from '../envelope';
 import { parseTenantId } from '../path-params';
@@ -13,7 +13,7 @@ export function registerRobotRoutes(app: FastifyInstance, ctx: DomainContext): v
     { config: { signMethod: 1 } },
     async (request) => {
       const { tenantId } = request.params as { tenantId: string };
-      return success({ list: listRobots(ctx, parseTenantId(tenantId)) });
+      return success({ list: await listRobots(ctx, parseTenantId(tenantId)) });
     },
   );
 
@@ -23,7 +23,7 @@ export function registerRobotRoutes(app: FastifyInstance, ctx: DomainContext): v
     async (request) => {
       const { tenantId } = request.params as { tenantId: string };
       const { name } = request.body as Static<typeof CreateRobotBody>;
-      return success(createRobot(ctx, parseTenantId(tenantId), name));
+      return success(toRobotResult(await createRobot(ctx, parseTenantId(tenantId), name)));
     },
   );
 }

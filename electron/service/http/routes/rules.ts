@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Ajv } from 'ajv';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context';
-import type { RobotEntry } from '../../domain/robot-registry';
+import type { Robot } from '../../domain/robot-directory';
 import { getRule, importRules, listRules } from '../../domain/rules';
 import { ServiceError } from '../../errors';
 import { LIMITS } from '../../limits';
@@ -13,7 +13,7 @@ import { success } from '../envelope';
 const RULES = '/v1/openapi/tenants/:tenantId/robots/:robotId/kb/rules';
 
 /** Method-2 routes have their robot resolved by authentication. */
-function robotOf(request: FastifyRequest): RobotEntry {
+function robotOf(request: FastifyRequest): Robot {
   if (!request.robot) throw new Error('method-2 route reached without a resolved robot');
   return request.robot;
 }
@@ -25,12 +25,12 @@ export function registerRuleRoutes(app: FastifyInstance, ctx: DomainContext, ajv
     `${RULES}/full/batch`,
     { config: { signMethod: 2 }, schema: { body: BatchBody } },
     async (request) =>
-      success(importRules(ctx, robotOf(request), request.body as unknown[], validateRule)),
+      success(await importRules(ctx, robotOf(request), request.body as unknown[], validateRule)),
   );
 
   app.get(`${RULES}/:ruleId`, { config: { signMethod: 2 } }, async (request) => {
     const { ruleId } = request.params as { ruleId: string };
-    return success(getRule(ctx, robotOf(request), ruleId));
+    return success(await getRule(ctx, robotOf(request), ruleId));
   });
 
   app.get(
@@ -46,7 +46,7 @@ export function registerRuleRoutes(app: FastifyInstance, ctx: DomainContext, ajv
           `pageSize must be between 1 and ${LIMITS.pageSizeMax}.`,
         );
       }
-      return success(listRules(ctx, robotOf(request), page, pageSize));
+      return success(await listRules(ctx, robotOf(request), page, pageSize));
     },
   );
 }

@@ -1,13 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { RuleSortKey } from '../../../console-types';
+import type { RuleSortKey, RuleState } from '../../../console-types';
 import type { DomainContext } from '../../../domain/context';
 import {
   createRule,
   deleteRules,
+  deletedRules,
   duplicateQuestions,
   getConsoleRule,
-  listCategories,
   queryRules,
   restoreRules,
   setRulesActive,
@@ -24,6 +24,7 @@ import {
   RuleQueryString,
   SetActiveBody,
   SetCategoryBody,
+  TrashQuery,
 } from '../../../validation/console-schemas';
 import { success } from '../../envelope';
 import { CONSOLE, robotFromParams } from './workspace-routes';
@@ -44,11 +45,12 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
       );
     }
     return success(
-      queryRules(ctx, robotFromParams(ctx, request.params), {
+      await queryRules(ctx, await robotFromParams(ctx, request.params), {
         offset: Number(query.offset ?? 0),
         limit,
         ...(query.q !== undefined ? { q: query.q } : {}),
         ...(query.active !== undefined ? { active: query.active === 'true' } : {}),
+        ...(query.state !== undefined ? { state: query.state as RuleState } : {}),
         ...(query.category !== undefined ? { category: query.category } : {}),
         ...(query.sort !== undefined ? { sort: query.sort as RuleSortKey } : {}),
         ...(query.dir !== undefined ? { dir: query.dir } : {}),
@@ -58,18 +60,28 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
 
   // Static paths are registered before `:ruleId` ones; the router prefers them anyway.
   app.get(`${RULES}/duplicates`, console, async (request) =>
-    success({ duplicates: duplicateQuestions(ctx, robotFromParams(ctx, request.params)) }),
+    success({
+      duplicates: await duplicateQuestions(ctx, await robotFromParams(ctx, request.params)),
+    }),
   );
 
-  app.get(`${CONSOLE}/tenants/:tenantId/robots/:robotId/categories`, console, async (request) =>
-    success({ categories: listCategories(ctx, robotFromParams(ctx, request.params)) }),
+  app.get(
+    `${RULES}/trash`,
+    { ...console, schema: { querystring: TrashQuery } },
+    async (request) => {
+      const { limit } = request.query as Static<typeof TrashQuery>;
+      const robot = await robotFromParams(ctx, request.params);
+      return success({
+        rules: await deletedRules(ctx, robot, Math.min(Number(limit ?? 1000), 1000)),
+      });
+    },
   );
 
   app.post(`${RULES}/delete`, { ...console, schema: { body: RuleIdsBody } }, async (request) =>
     success(
-      deleteRules(
+      await deleteRules(
         ctx,
-        robotFromParams(ctx, request.params),
+        await robotFromParams(ctx, request.params),
         (request.body as Static<typeof RuleIdsBody>).ruleIds,
       ),
     ),
@@ -77,10 +89,10 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
 
   app.post(`${RULES}/restore`, { ...console, schema: { body: RestoreBody } }, async (request) =>
     success(
-      restoreRules(
+      await restoreRules(
         ctx,
-        robotFromParams(ctx, request.params),
-        (request.body as Static<typeof RestoreBody>).rules,
+        await robotFromParams(ctx, request.params),
+        (request.body as Static<typeof RestoreBody>).ruleIds,
       ),
     ),
   );
@@ -90,7 +102,9 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
     { ...console, schema: { body: SetActiveBody } },
     async (request) => {
       const { ruleIds, active } = request.body as Static<typeof SetActiveBody>;
-      return success(setRulesActive(ctx, robotFromParams(ctx, request.params), ruleIds, active));
+      return success(
+        await setRulesActive(ctx, await robotFromParams(ctx, request.params), ruleIds, active),
+      );
     },
   );
 
@@ -98,23 +112,31 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
     `${RULES}/set-category`,
     { ...console, schema: { body: SetCategoryBody } },
     async (request) => {
-      const { ruleIds, category } = request.body as Static<typeof SetCategoryBody>;
+      const { ruleIds, categoryId, category } = request.body as Static<typeof SetCategoryBody>;
+      if ((categoryId === undefined) === (category === undefined)) {
+        throw new ServiceError(
+          'missing-field',
+          'Give either categoryId (an existing category) or category (a name), not both.',
+          'categoryId',
+        );
+      }
+      const target = category !== undefined ? { name: category } : { categoryId: categoryId ?? '' };
       return success(
-        setRulesCategory(ctx, robotFromParams(ctx, request.params), ruleIds, category),
+        await setRulesCategory(ctx, await robotFromParams(ctx, request.params), ruleIds, target),
       );
     },
   );
 
   app.get(`${RULES}/:ruleId`, console, async (request) => {
     const { ruleId } = request.params as { ruleId: string };
-    return success(getConsoleRule(ctx, robotFromParams(ctx, request.params), ruleId));
+    return success(await getConsoleRule(ctx, await robotFromParams(ctx, request.params), ruleId));
   });
 
   app.post(RULES, { ...console, schema: { body: RuleEditBody } }, async (request) =>
     success(
-      createRule(
+      await createRule(
         ctx,
-        robotFromParams(ctx, request.params),
+        await robotFromParams(ctx, request.params),
         request.body as Static<typeof RuleEditBody>,
       ),
     ),
@@ -126,7 +148,9 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
     async (request) => {
       const { ruleId } = request.params as { ruleId: string };
       const patch = request.body as Static<typeof RulePatchBody>;
-      return success(updateRule(ctx, robotFromParams(ctx, request.params), ruleId, patch));
+      return success(
+        await updateRule(ctx, await robotFromParams(ctx, request.params), ruleId, patch),
+      );
     },
   );
 }

@@ -2,17 +2,17 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { CustomerCredentials } from '../../../auth/credentials';
 import type { DomainContext } from '../../../domain/context';
+import type { Robot } from '../../../domain/robot-directory';
 import { createRobot, patchRobot, requireRobot, rotateRobotSecret } from '../../../domain/robots';
 import { registerTenant } from '../../../domain/tenants';
 import { addUser, updateUser } from '../../../domain/users';
 import { getWorkspace, toConsoleRobot } from '../../../domain/workspace';
-import { RobotPatchBody } from '../../../validation/console-schemas';
 import {
-  AddUserBody,
-  CreateRobotBody,
-  RegisterTenantBody,
-  UpdateUserBody,
-} from '../../../validation/schemas';
+  ConsoleCreateRobotBody,
+  ConsoleRegisterBody,
+  RobotPatchBody,
+} from '../../../validation/console-schemas';
+import { AddUserBody, UpdateUserBody } from '../../../validation/schemas';
 import { success } from '../../envelope';
 import { parseTenantId } from '../../path-params';
 
@@ -23,7 +23,7 @@ const ROBOT = `${TENANT}/robots/:robotId`;
 type TenantParams = { tenantId: string };
 type RobotParams = { tenantId: string; robotId: string };
 
-export function robotFromParams(ctx: DomainContext, params: unknown) {
+export function robotFromParams(ctx: DomainContext, params: unknown): Promise<Robot> {
   const { tenantId, robotId } = params as RobotParams;
   return requireRobot(ctx, parseTenantId(tenantId), robotId);
 }
@@ -37,14 +37,16 @@ export function registerWorkspaceRoutes(
   const console = { config: { console: true } };
 
   app.get(`${CONSOLE}/workspace`, console, async () =>
-    success(getWorkspace(ctx, credentials, baseUrl())),
+    success(await getWorkspace(ctx, credentials, baseUrl())),
   );
 
   app.post(
     `${CONSOLE}/tenants`,
-    { ...console, schema: { body: RegisterTenantBody } },
-    async (request) =>
-      success(await registerTenant(ctx, request.body as Static<typeof RegisterTenantBody>)),
+    { ...console, schema: { body: ConsoleRegisterBody } },
+    async (request) => {
+      const { language, ...registration } = request.body as Static<typeof ConsoleRegisterBody>;
+      return success(await registerTenant(ctx, registration, language));
+    },
   );
 
   app.post(`${TENANT}/users`, { ...console, schema: { body: AddUserBody } }, async (request) => {
@@ -66,26 +68,24 @@ export function registerWorkspaceRoutes(
 
   app.post(
     `${TENANT}/robots`,
-    { ...console, schema: { body: CreateRobotBody } },
+    { ...console, schema: { body: ConsoleCreateRobotBody } },
     async (request) => {
       const { tenantId } = request.params as TenantParams;
-      const created = createRobot(
-        ctx,
-        parseTenantId(tenantId),
-        (request.body as Static<typeof CreateRobotBody>).name,
-      );
-      return success(toConsoleRobot(requireRobot(ctx, parseTenantId(tenantId), created.robotId)));
+      const { name, language } = request.body as Static<typeof ConsoleCreateRobotBody>;
+      const created = await createRobot(ctx, parseTenantId(tenantId), name, language);
+      return success(toConsoleRobot(ctx, created));
     },
   );
 
   app.patch(ROBOT, { ...console, schema: { body: RobotPatchBody } }, async (request) => {
-    const robot = robotFromParams(ctx, request.params);
-    return success(
-      toConsoleRobot(patchRobot(ctx, robot, request.body as Static<typeof RobotPatchBody>)),
-    );
+    const robot = await robotFromParams(ctx, request.params);
+    const patched = await patchRobot(ctx, robot, request.body as Static<typeof RobotPatchBody>);
+    return success(toConsoleRobot(ctx, patched));
   });
 
   app.post(`${ROBOT}/rotate-secret`, console, async (request) =>
-    success(toConsoleRobot(rotateRobotSecret(ctx, robotFromParams(ctx, request.params)))),
+    success(
+      toConsoleRobot(ctx, await rotateRobotSecret(ctx, await robotFromParams(ctx, request.params))),
+    ),
   );
 }

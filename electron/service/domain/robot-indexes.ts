@@ -1,0 +1,58 @@
+/**
+ * The matching indexes of the robots, in memory, keyed by robot (and, once publishing lands, by
+ * which edition of its rules an index holds). An index follows every write of its rules
+ * (rule-changes.ts); an index whose update threw half-way may no longer match the store: it is
+ * marked, never saved, and rebuilt at the next start.
+ * @module
+ */
+import type { CreateRobotIndex, RobotIndex } from '../matching/types';
+
+export class RobotIndexes {
+  private readonly indexes = new Map<string, RobotIndex>();
+  private readonly tainted = new Set<string>();
+
+  constructor(private readonly createIndex: CreateRobotIndex) {}
+
+  /** The index under `key`, made empty on first use. */
+  of(key: string): RobotIndex {
+    let index = this.indexes.get(key);
+    if (!index) {
+      index = this.createIndex();
+      this.indexes.set(key, index);
+    }
+    return index;
+  }
+
+  /** Puts an index opened from a saved file in place of the empty one. */
+  replace(key: string, index: RobotIndex): void {
+    this.indexes.set(key, index);
+  }
+
+  /**
+   * Runs `update` on the index after a committed write. If it throws, the index is marked so
+   * that it is never saved, and the error goes on.
+   */
+  update(key: string, update: (index: RobotIndex) => void): void {
+    try {
+      update(this.of(key));
+    } catch (error) {
+      this.tainted.add(key);
+      throw error;
+    }
+  }
+
+  /** Forgets an index (its robot was deleted): its memory can be reclaimed. */
+  drop(key: string): void {
+    this.indexes.delete(key);
+    this.tainted.delete(key);
+  }
+
+  isTainted(key: string): boolean {
+    return this.tainted.has(key);
+  }
+
+  clear(): void {
+    this.indexes.clear();
+    this.tainted.clear();
+  }
+}

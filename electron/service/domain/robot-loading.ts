@@ -1,0 +1,172 @@
+/**
+ * Start and stop of the robots' in-memory state: the directory is loaded from the store, and each
+ * robot's matching index is opened from the indexes saved at the last clean stop when they fit
+ * the store exactly, else built from its rules. At a stop, what saving the indexes needs is
+ * planned once every write has settled.
+ * @module
+ */
+import type { RobotIndex } from '../matching/types';
+import type { RobotIndexToSave, SavedIndexFile } from '../saved-index';
+import type { DomainContext } from './context';
+import { robotKey } from './robot-directory';
+import type { Robot } from './robot-directory';
+import { applySynonyms } from './robot-synonyms';
+import { toMatchableRule } from './rule-views';
+
+/** What the host found: the saved indexes (at the store position they were saved at), or not. */
+export type SavedIndexes = { file: SavedIndexFile | null } | { error: Error };
+
+/** How built indexes are saved and opened again (the engine's `saveRobotIndex`/`loadRobotIndex`). */
+export interface IndexCodec {
+  /** Streams the index's bytes to `sink` (chunks valid only during the call). */
+  write(index: RobotIndex, sink: (chunk: Uint8Array) => void): number;
+  /** Null: saved by an engine that indexes differently (rebuild). Throws on damaged bytes. */
+  load(bytes: Uint8Array<ArrayBuffer>): RobotIndex | null;
+}
+
+export interface IndexSavePlan {
+  seq: number;
+  robots: RobotIndexToSave[];
+}
+
+/** The main index of a robot (the rules as the editor last saved them). */
+export const indexKey = robotKey;
+
+export function indexOf(ctx: DomainContext, robot: Robot): RobotIndex {
+  return ctx.indexes.of(indexKey(robot));
+}
+
+/**
+ * Loads every robot and its index. `codec` null: indexes are never opened from a file (a stand-in
+ * engine in tests and benchmarks).
+ */
+export async function loadRobots(
+  ctx: DomainContext,
+  saved: SavedIndexes,
+  codec: IndexCodec | null,
+): Promise<{ opened: number; built: number }> {
+  ctx.robots.clear();
+  ctx.indexes.clear();
+  ctx.orders.clear();
+  for (const record of await ctx.store.robots.all()) {
+    ctx.robots.countRules(record, await ctx.store.rules.languageCounts(record));
+    const robot = ctx.robots.put(record);
+    applySynonyms(ctx, robot);
+  }
+  const robots = ctx.robots.all();
+  const opened = codec ? await openSaved(ctx, saved, codec) : new Set<string>();
+  const toBuild = robots.filter((robot) => !opened.has(indexKey(robot)));
+  if (opened.size > 0) {
+    ctx.logger.info(
+      `opened the saved matching index of ${opened.size} robot(s)` +
+        (toBuild.length > 0 ? `; building ${toBuild.length} from the database` : ''),
+    );
+  }
+  const counts = { opened: opened.size, built: toBuild.length };
+  if (toBuild.length === 0) return counts;
+  // One read of every rule when every robot is built; else one per robot to build.
+  const rules =
+    toBuild.length === robots.length
+      ? await ctx.store.rules.matchable()
+      : (await Promise.all(toBuild.map((robot) => ctx.store.rules.matchable(robot)))).flat();
+  for (const rule of rules) {
+    if (ctx.robots.get(rule.tenantId, rule.robotId)) {
+      ctx.indexes.of(indexKey(rule)).upsert(toMatchableRule(rule));
+    }
+  }
+  return counts;
+}
+
+/** Opens the saved indexes that fit the store; returns the keys of the robots opened. */
+async function openSaved(
+  ctx: DomainContext,
+  saved: SavedIndexes,
+  codec: IndexCodec,
+): Promise<Set<string>> {
+  const opened = new Set<string>();
+  const log = ctx.logger;
+  if ('error' in saved) {
+    log.warn(`ignoring the saved matching index: ${saved.error.message}; rebuilding`);
+    return opened;
+  }
+  const { file } = saved;
+  if (!file) return opened;
+  if (file.seq !== ctx.store.position) {
+    log.info(
+      `the saved matching index is of seq ${file.seq}, the database of seq ${ctx.store.position} ` +
+        '(the last stop was not clean): rebuilding',
+    );
+    return opened;
+  }
+  if (file.robots.some((entry) => !ctx.robots.get(entry.tenantId, entry.robotId))) {
+    log.warn('the saved matching index names robots the database does not have: rebuilding');
+    return opened;
+  }
+  for (const entry of file.robots) {
+    const robot = ctx.robots.get(entry.tenantId, entry.robotId) as Robot;
+    const key = indexKey(robot);
+    const maxSeq = await ctx.store.rules.maxSeq(robot);
+    if (entry.maxSeq !== maxSeq) {
+      log.warn(
+        `the saved index of robot ${key} ends at rule ${entry.maxSeq}, the database at ${maxSeq}: rebuilding it`,
+      );
+      continue;
+    }
+    let index: RobotIndex | null;
+    try {
+      index = codec.load(entry.bytes);
+    } catch (error) {
+      log.warn(
+        `the saved index of robot ${key} is damaged (${(error as Error).message}): rebuilding it`,
+      );
+      continue;
+    }
+    if (index === null) {
+      log.info(
+        `the saved index of robot ${key} was made by another matching engine: rebuilding it`,
+      );
+      continue;
+    }
+    if (index.size !== entry.rules) {
+      log.warn(
+        `the saved index of robot ${key} holds ${index.size} rules, not ${entry.rules}: rebuilding it`,
+      );
+      continue;
+    }
+    ctx.indexes.replace(key, index);
+    // Saved with the synonyms of its time; a robot whose synonyms changed since is re-indexed.
+    applySynonyms(ctx, robot);
+    opened.add(key);
+  }
+  return opened;
+}
+
+/**
+ * What a save of the indexes needs (the store's position, each robot's highest rule position),
+ * read once every write has settled, so that the indexes can be written after the store is
+ * closed. The caller has stopped every write: the indexes cannot change in between.
+ */
+export async function planIndexSave(
+  ctx: DomainContext,
+  codec: IndexCodec | null,
+): Promise<IndexSavePlan | null> {
+  if (!codec) return null;
+  await ctx.writes.idle();
+  const robots: RobotIndexToSave[] = [];
+  for (const robot of ctx.robots.all()) {
+    const key = indexKey(robot);
+    if (ctx.indexes.isTainted(key)) {
+      ctx.logger.warn(`the index of robot ${key} missed an update: it is not saved`);
+      continue;
+    }
+    const index = ctx.indexes.of(key);
+    robots.push({
+      tenantId: robot.tenantId,
+      robotId: robot.robotId,
+      rules: index.size,
+      maxSeq: await ctx.store.rules.maxSeq(robot),
+      write: (sink) => codec.write(index, sink),
+    });
+  }
+  return { seq: ctx.store.position, robots };
+}

@@ -1,0 +1,56 @@
+/**
+ * The ask route, whichever entrance a request comes by (Fastify's route, or the fast lane in
+ * front of it): authentication, the deferred body error, the body schema, `ask`, and the
+ * failure mapping, in the contract's order.
+ * @module
+ */
+import type { ValidateFunction } from 'ajv';
+import { ask } from '../domain/ask';
+import type { Logger } from '../logger';
+import type { AskRequest } from '../api-types';
+import { authenticate } from './authenticate';
+import type { AuthDeps, SignedCall } from './authenticate';
+import { assertBodyWellFormed } from './body-parser';
+import { success } from './envelope';
+import { RequestValidationError, UNEXPECTED, failureOf } from './failures';
+import type { Failure } from './failures';
+
+export const ASK_ROUTE = '/v1/openapi/tenants/:tenantId/robots/:robotId/robot/ask';
+
+export interface AskCall extends SignedCall {
+  tenantId: string;
+  robotId: string;
+  /** The parsed body: undefined when empty. */
+  body: unknown;
+}
+
+export interface AskHandlerDeps extends AuthDeps {
+  /** The ask body's schema, compiled once. */
+  validateBody: ValidateFunction;
+  logger: Logger;
+}
+
+export type AskHandler = (call: AskCall) => Promise<Failure>;
+
+export function createAskHandler(deps: AskHandlerDeps): AskHandler {
+  return async (call) => {
+    try {
+      const robot = await authenticate(deps, 2, call);
+      assertBodyWellFormed(call.body);
+      // A missing body is validated as null (as Fastify does).
+      const body = call.body === undefined ? null : call.body;
+      if (!deps.validateBody(body)) {
+        throw new RequestValidationError(deps.validateBody.errors ?? [], 'body');
+      }
+      if (!robot) throw new Error('ask reached without a resolved robot');
+      const { question, userId, channel } = body as AskRequest;
+      const { result } = await ask(deps.ctx, robot, { question, userId, channel });
+      return { status: 200, body: success(result) };
+    } catch (error) {
+      const known = failureOf(error as Error, false);
+      if (known) return known;
+      deps.logger.error(`unexpected fault on POST ${call.uri}`, error);
+      return { status: 500, body: UNEXPECTED };
+    }
+  };
+}

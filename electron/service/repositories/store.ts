@@ -1,0 +1,34 @@
+/**
+ * The storage seam: what the domain asks of a store, whichever database is behind it. The
+ * embedded store (sql.js, storage/) implements it; every implementation passes the same contract
+ * tests (tests/unit/storage/store-contract.ts).
+ *
+ * Every repository method is one transaction: an operation that must be atomic across tables is
+ * one method. Writes to one robot's rules are ordered by the domain (one at a time per robot, see
+ * domain/write-queue.ts), not by the store.
+ * @module
+ */
+import type { CategoryRepository } from './categories';
+import type { RobotRepository } from './robots';
+import type { RuleRepository } from './rules';
+import type { TenantRepository, UserRepository } from './tenants';
+
+export interface KbStore {
+  readonly tenants: TenantRepository;
+  readonly users: UserRepository;
+  readonly robots: RobotRepository;
+  readonly rules: RuleRepository;
+  readonly categories: CategoryRepository;
+  /**
+   * A number that grows with every committed write: a saved matching index is valid only for the
+   * position it was saved at.
+   */
+  readonly position: number;
+  /** True when the previous process on this store did not stop cleanly. */
+  readonly recoveredFromUncleanStop: boolean;
+  /**
+   * Flushes and closes. `beforeRelease` runs once the database is closed but before the data is
+   * released to other processes: the last files of a stop are written there.
+   */
+  close(options?: { beforeRelease?: () => void }): Promise<void>;
+}
