@@ -27,10 +27,15 @@ function batch(id: string, count: number) {
   );
 }
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
+async function waitFor(
+  what: string,
+  check: () => boolean,
+  timeoutMs = 20_000,
+  context = () => '',
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${context()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -38,7 +43,7 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): 
 const tempFiles = (dir: string) => readdirSync(dir).filter((name) => name.includes('.tmp-'));
 
 describe('a full disk (real tmpfs)', () => {
-  const mount = mountTmpfs(8 * MB);
+  const mount = mountTmpfs(24 * MB);
   const skip = 'skip' in mount ? mount.skip : undefined;
   const fs = mount as Tmpfs;
   let service: ChildService | undefined;
@@ -137,14 +142,23 @@ describe('a full disk (real tmpfs)', () => {
     'with space back, the service snapshots by itself and a stop exits 0',
     { skip },
     async () => {
-      await waitFor('a snapshot covering the journal written on a full disk', () => {
-        const names = readdirSync(dataDir);
-        return (
-          names.filter((name) => name.startsWith('journal-')).length <= 1 &&
-          tempFiles(dataDir).length === 0 &&
-          /snapshot written again/.test(service?.output() ?? '')
-        );
-      });
+      // The next attempt comes at most a minute after the last failure (the back-off's cap).
+      await waitFor(
+        'a snapshot covering the journal written on a full disk',
+        () => {
+          const names = readdirSync(dataDir);
+          return (
+            names.filter((name) => name.startsWith('journal-')).length <= 1 &&
+            tempFiles(dataDir).length === 0 &&
+            /snapshot written again/.test(service?.output() ?? '')
+          );
+        },
+        75_000,
+        () =>
+          `\nfiles: ${readdirSync(dataDir)
+            .map((n) => `${n} ${statSync(join(dataDir, n)).size}`)
+            .join(', ')}\nservice output:\n${service?.output()}`,
+      );
       service?.child.kill('SIGTERM');
       assert.equal(await service?.exited, 0, `stop output:\n${service?.output()}`);
       service = await spawnService(dataDir);
