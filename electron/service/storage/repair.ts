@@ -12,8 +12,8 @@
  * Nothing is changed before a copy is kept: the snapshot, the journal segments and the saved
  * matching index (a cache, rebuilt at the next start) are copied into `repair-<time>/` inside
  * the data directory, with the report; then the new snapshot is written atomically, and only
- * then are the old segments and the index removed. A crash at any point leaves a directory the
- * service opens (an old segment left beside the new snapshot is covered by it).
+ * then are the old segments and the index removed. A crash at any point leaves the old files, or
+ * the new snapshot beside old segments it covers; running the repair again finishes the job.
  * @module
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -282,8 +282,8 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
     const needsRepair = report.lost.length > 0 || report.tornTail !== null;
     if (!needsRepair || dryRun) return report;
 
-    // Copies first, then the new snapshot, then the removals: a crash anywhere leaves a
-    // directory that opens.
+    // Copies first, then the new snapshot, then the removals: a crash anywhere leaves either the
+    // old files or the new snapshot beside segments it covers, and a second run finishes.
     const backupDir = join(dataDir, `repair-${timestamp(options.now ?? new Date())}`);
     mkdirSync(backupDir, { mode: DIRECTORY_MODE });
     const indexPath = join(dataDir, INDEX_FILE);
@@ -294,10 +294,8 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
     ];
     for (const path of originals) copyFileSync(path, join(backupDir, basename(path)));
     report.backupDir = backupDir;
-    report.changed = [
-      SNAPSHOT_FILE,
-      ...originals.map((p) => basename(p)).filter((n) => n !== SNAPSHOT_FILE),
-    ];
+    report.changed = originals.map((path) => basename(path));
+    if (!snapshot) report.changed.unshift(`${SNAPSHOT_FILE} (new)`);
     writeFileAtomic(join(backupDir, 'REPORT.txt'), formatRepairReport(report));
     fsyncDirectory(backupDir);
     writeFileAtomic(join(dataDir, SNAPSHOT_FILE), database.export());
