@@ -1,30 +1,15 @@
 // Builds everything that runs: the Node entry points (headless service, CLIs) bundled by esbuild
 // into dist/, and the editor (renderer/) bundled by Vite into dist/renderer/.
 // Node dependencies stay external: they are installed next to the bundle (node_modules).
-// `--cli` builds the Node entry points only (a fraction of a second): `npm run repair` runs it
-// first, so the command is never stale and starts without a TypeScript loader.
 import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
+import { CLI_ENTRIES, NODE_BUNDLE, writeCliInputs } from './node-bundles.mjs';
 
-const cliOnly = process.argv.includes('--cli');
-
-await build({
-  entryPoints: {
-    headless: 'electron/headless.ts',
-    sign: 'electron/cli/sign.ts',
-    repair: 'electron/cli/repair.ts',
-  },
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: true,
-  logLevel: 'warning',
+const node = await build({
+  ...NODE_BUNDLE,
+  entryPoints: { headless: 'electron/headless.ts', ...CLI_ENTRIES },
 });
-
-if (cliOnly) process.exit(0);
+writeCliInputs(node.metafile);
 
 // The desktop shell: Electron's main process and the window's preload, as CommonJS (a sandboxed
 // preload must be CommonJS and may only require 'electron'; its own modules are bundled in).

@@ -3,6 +3,10 @@
  *   --data DIR   data directory (default: ./kb-data)
  *   --port N     port, 0 for a free one (default: 8787)
  *   --host H     address to listen on (default: 127.0.0.1)
+ *   --cors-origins LIST   origins whose web pages may call the openapi routes: `*` (default) or
+ *                         origins separated by commas (env KB_CORS_ORIGINS)
+ *   --debug-signatures    a wrong signature's answer shows the string to sign, secrets masked
+ *                         (env KB_DEBUG_SIGNATURES=1)
  * Environment: KB_CUSTOMER_ID, KB_ADMIN_KEY, KB_ADMIN_SECRET (all three) override the stored
  * credentials; KB_SNAPSHOT_BYTES sets the journal size that triggers a snapshot (tuning, tests).
  * @module
@@ -10,6 +14,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_API_PORT } from './service/defaults';
+import { parseCorsOrigins } from './service/http/cors';
 import { startService } from './service/index';
 import { createConsoleLogger } from './service/logger';
 import { resolveEditorDir } from './editor-dir';
@@ -20,6 +25,8 @@ async function main(): Promise<void> {
       data: { type: 'string', default: './kb-data' },
       port: { type: 'string', default: String(DEFAULT_API_PORT) },
       host: { type: 'string', default: '127.0.0.1' },
+      'cors-origins': { type: 'string' },
+      'debug-signatures': { type: 'boolean' },
     },
     strict: true,
   });
@@ -33,6 +40,10 @@ async function main(): Promise<void> {
     host: values.host,
     logger,
     editorDir: resolveEditorDir(),
+    ...(values['cors-origins'] !== undefined
+      ? { corsOrigins: parseCorsOrigins(values['cors-origins']) }
+      : {}),
+    ...(values['debug-signatures'] ? { debugSignatures: true } : {}),
     ...(process.env.KB_SNAPSHOT_BYTES
       ? { snapshotJournalBytes: Number(process.env.KB_SNAPSHOT_BYTES) }
       : {}),

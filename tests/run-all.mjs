@@ -1,6 +1,10 @@
 // `npm test`: every check, in order, each streamed as it runs; then one summary line
 // `N passed, N failed, N skipped` over all the suites. Exits non-zero if anything failed.
 import { spawn } from 'node:child_process';
+import { checkPrerequisites } from './prerequisites.mjs';
+
+// Stops at once, with the command to run, when the machine lacks what the tests need.
+checkPrerequisites();
 
 const steps = [
   { name: 'typecheck', command: 'npm run -s typecheck' },

@@ -16,6 +16,18 @@ export interface FailureEnvelope {
   code: string;
   msg: string;
   data: null;
+  /**
+   * On a 400 for a body or query that failed validation: every problem found, one per field,
+   * the first of which is `code` and `msg` (docs/api.md, "Envelope").
+   */
+  errors?: FieldProblem[];
+}
+
+export interface FieldProblem {
+  /** The field at fault (`questions[1]`), or null for the body as a whole. */
+  field: string | null;
+  code: string;
+  msg: string;
 }
 
 export interface RegisterTenantRequest {

@@ -7,6 +7,8 @@
 /** Stable, documented error codes (kebab-case), one per reason. See docs/api.md. */
 export const ERROR_CODES = {
   'malformed-json': 400,
+  'malformed-request': 400,
+  'malformed-url': 400,
   'missing-field': 400,
   'invalid-field': 400,
   'batch-too-large': 400,
@@ -28,8 +30,13 @@ export const ERROR_CODES = {
   'username-taken': 409,
   'rule-name-taken': 409,
   'rule-exists': 409,
+  'tenant-exists': 409,
+  'request-timeout': 408,
   'category-name-taken': 409,
   'body-too-large': 413,
+  'path-param-too-long': 414,
+  'bad-content-type': 415,
+  'headers-too-large': 431,
   'internal-error': 500,
   'storage-failure': 500,
 } as const;

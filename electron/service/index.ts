@@ -18,6 +18,8 @@ import type { IndexCodec, IndexSavePlan, SavedIndexes } from './domain/robot-loa
 import { RuleOrders } from './domain/rule-order';
 import { WriteQueue } from './domain/write-queue';
 import { buildHttpApp } from './http/app';
+import { parseCorsOrigins } from './http/cors';
+import type { CorsOrigins } from './http/cors';
 import { LIMITS } from './limits';
 import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
@@ -45,6 +47,16 @@ export interface ServiceOptions {
   createIndex?: CreateRobotIndex;
   /** Token of the console API; a random one per launch by default. */
   consoleToken?: string;
+  /**
+   * Origins whose web pages may call the openapi routes (CORS): `*` (the default) or a list.
+   * Default: `KB_CORS_ORIGINS` (`*` or origins separated by commas), else `*`.
+   */
+  corsOrigins?: CorsOrigins;
+  /**
+   * A wrong signature's answer shows the string the service hashed, secrets masked (for
+   * developers of a client). Default: `KB_DEBUG_SIGNATURES=1`, else off.
+   */
+  debugSignatures?: boolean;
   /** Storage tuning, for tests that need snapshots to happen at once. */
   snapshotJournalBytes?: number;
   snapshotIdleMs?: number;
@@ -79,6 +91,11 @@ function saveIndexes(plan: IndexSavePlan | null, dataDir: string, logger: Logger
 export async function startService(options: ServiceOptions): Promise<KbService> {
   const logger = options.logger ?? createConsoleLogger();
   const now = options.now ?? Date.now;
+  const env = options.env ?? process.env;
+  const corsOrigins =
+    options.corsOrigins ??
+    (env.KB_CORS_ORIGINS !== undefined ? parseCorsOrigins(env.KB_CORS_ORIGINS) : '*');
+  const debugSignatures = options.debugSignatures ?? env.KB_DEBUG_SIGNATURES === '1';
   // The engine's indexes are saved on a clean stop and opened at the next start; a stand-in
   // index (tests, benchmarks) is always built from the database.
   const codec: IndexCodec | null = options.createIndex
@@ -106,8 +123,8 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
   const store = await opening;
   let app: FastifyInstance | undefined;
   try {
-    const credentials = loadCredentials(options.dataDir, options.env ?? process.env);
-    const nonces = new NonceStore(LIMITS.nonceMemoryMs);
+    const credentials = loadCredentials(options.dataDir, env);
+    const nonces = new NonceStore(LIMITS.timestampWindowMs);
     nonces.restore(join(options.dataDir, NONCES_FILE), now());
     if (store.recoveredFromUncleanStop) {
       // The nonces used just before an unclean stop are unknown: refuse requests signed before
@@ -137,11 +154,17 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     let url = '';
     app = await buildHttpApp({
       ctx,
-      verifier: { credentials, nonces, now },
+      verifier: { credentials, nonces, now, debugSignatures },
       consoleToken,
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
+      corsOrigins,
     });
+    if (debugSignatures) {
+      logger.warn(
+        'signature debugging is on: wrong signatures are answered with the string to sign',
+      );
+    }
     // What was deleted more than the grace period ago goes for good: now, and every hour.
     const purge = () =>
       purgeExpired(ctx).then(

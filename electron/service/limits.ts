@@ -25,6 +25,6 @@ export const LIMITS = {
   pageSizeMax: 1000,
   /** 10 MiB: the largest legal batch of 1000 rules fits under it. */
   bodyBytesMax: 10 * 1024 * 1024,
+  /** A timestamp is accepted this far from the server clock; a used signature is remembered as long. */
   timestampWindowMs: 300_000,
-  nonceMemoryMs: 600_000,
 } as const;

@@ -11,21 +11,10 @@ import type { RobotClient } from '../../electron/client/openapi-client';
 import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, makeDataDir, ruleInput, tenantRequest } from '../helpers/service';
+import { prng } from '../helpers/prng';
 
 const ROUNDS = 24;
 const BATCH = 100;
-
-/** mulberry32: a seeded PRNG, so that a failing run can be repeated with KB_CRASH_SEED. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function batchRules(id: string) {
   return Array.from({ length: BATCH }, (_, i) =>

@@ -9,6 +9,7 @@ import { chmodSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { OpenApiClient } from '../../electron/client/openapi-client';
+import { readCredentialsFile } from '../../electron/service/auth/credentials';
 import { runServiceExpectingFailure, spawnService } from '../helpers/child-service';
 import { makeDataDir, tenantRequest } from '../helpers/service';
 
@@ -32,11 +33,8 @@ describe('data files', () => {
     async () => {
       const dataDir = join(dir(), 'kb-data');
       let service = await spawnService(dataDir, { env: FROM_FILE });
-      const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as {
-        customerId: string;
-        adminKey: string;
-        adminSecret: string;
-      };
+      const credentials = readCredentialsFile(dataDir);
+      assert.ok(credentials, 'credentials.json written');
       await new OpenApiClient({ baseUrl: service.url, ...credentials }).registerTenant(
         tenantRequest(),
       );
@@ -68,8 +66,8 @@ describe('data files', () => {
     { what: 'is not JSON', text: '{ "customerId": "c1", ', message: /is not valid JSON/ },
     {
       what: 'lacks a field',
-      text: '{ "customerId": "c1", "adminKey": "k1", "adminsecret": "s1" }',
-      message: /lacks the field adminSecret/,
+      text: '{ "customerId": "c1", "adminkey": "k1", "adminSecrt": "s1" }',
+      message: /lacks the field adminsecret/,
     },
     { what: 'is not an object', text: '["c1", "k1", "s1"]', message: /is not a JSON object/ },
   ];

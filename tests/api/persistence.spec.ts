@@ -130,15 +130,16 @@ describe('the headless service (npm run serve)', () => {
     await first.exited;
     const path = join(dataDir, 'credentials.json');
     const stored = JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>;
-    assert.ok((stored.adminKey ?? '').length >= 20 && (stored.adminSecret ?? '').length >= 40);
+    assert.deepEqual(Object.keys(stored), ['customerId', 'adminkey', 'adminsecret']);
+    assert.ok((stored.adminkey ?? '').length >= 20 && (stored.adminsecret ?? '').length >= 40);
     assert.equal(statSync(path).mode & 0o777, 0o600);
     const second = await spawnService(dataDir, { env });
     try {
       const client = new OpenApiClient({
         baseUrl: second.url,
         customerId: stored.customerId ?? '',
-        adminKey: stored.adminKey ?? '',
-        adminSecret: stored.adminSecret ?? '',
+        adminKey: stored.adminkey ?? '',
+        adminSecret: stored.adminsecret ?? '',
       });
       assert.ok((await client.registerTenant(tenantRequest())).tenantId > 0);
     } finally {

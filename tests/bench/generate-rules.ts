@@ -4,6 +4,7 @@
  * rules on every machine).
  */
 import type { RuleInput } from '../../electron/service/api-types';
+import { prng } from '../helpers/prng';
 
 const EN = (
   'account card transfer refund password reset balance fee limit payment statement loan ' +
@@ -30,18 +31,6 @@ const TEMPLATES_ZH = [
   '如何{a}{b}{c}',
   '{b}的{c}是多少',
 ];
-
-/** mulberry32 */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function generateRules(count: number, seed: number): RuleInput[] {
   const random = prng(seed);

@@ -34,13 +34,35 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv): CustomerCredentials 
   return { customerId, adminKey, adminSecret };
 }
 
-const FIELDS = ['customerId', 'adminKey', 'adminSecret'] as const;
+/**
+ * The file spells the keys as the wire does (`customerId`, `adminkey`, `adminsecret`); files
+ * written before that (`adminKey`, `adminSecret`) are read too.
+ */
+interface StoredCredentials {
+  customerId?: string;
+  adminkey?: string;
+  adminsecret?: string;
+  adminKey?: string;
+  adminSecret?: string;
+}
+
+function toStored(credentials: CustomerCredentials): StoredCredentials {
+  const { customerId, adminKey: adminkey, adminSecret: adminsecret } = credentials;
+  return { customerId, adminkey, adminsecret };
+}
+
+/** Each field of the file: its name in messages, and where it may be read from. */
+const FIELDS = [
+  { name: 'customerId', keys: ['customerId'] },
+  { name: 'adminkey', keys: ['adminkey', 'adminKey'] },
+  { name: 'adminsecret', keys: ['adminsecret', 'adminSecret'] },
+] as const;
 
 /** `credentials.json` exists but cannot be used: the message names the file and what is wrong. */
 export class CredentialsFileError extends Error {
   constructor(path: string, problem: string) {
     super(
-      `${CREDENTIALS_FILE} (${path}) ${problem}. It must be a JSON object with the text fields ${FIELDS.join(', ')}. ` +
+      `${CREDENTIALS_FILE} (${path}) ${problem}. It must be a JSON object with the text fields ${FIELDS.map((f) => f.name).join(', ')}. ` +
         'Fix the file, or set KB_CUSTOMER_ID, KB_ADMIN_KEY and KB_ADMIN_SECRET to use other credentials. ' +
         '(Deleting it makes KB Studio generate new credentials, which every client would then need.)',
     );
@@ -70,18 +92,20 @@ export function readCredentialsFile(dataDir: string): CustomerCredentials | null
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new CredentialsFileError(path, 'is not a JSON object');
-  const fields = parsed as Record<string, unknown>;
-  const bad = FIELDS.filter((name) => typeof fields[name] !== 'string' || fields[name] === '');
+  const stored = parsed as Record<string, unknown>;
+  const values = FIELDS.map(({ keys }) =>
+    keys.map((key) => stored[key]).find((v) => v !== undefined),
+  );
+  const bad = FIELDS.filter((_, i) => typeof values[i] !== 'string' || values[i] === '').map(
+    (f) => f.name,
+  );
   if (bad.length > 0)
     throw new CredentialsFileError(
       path,
       `lacks ${bad.length === 1 ? 'the field' : 'the fields'} ${bad.join(', ')} (or ${bad.length === 1 ? 'it is' : 'they are'} not text)`,
     );
-  return {
-    customerId: fields.customerId as string,
-    adminKey: fields.adminKey as string,
-    adminSecret: fields.adminSecret as string,
-  };
+  const [customerId, adminKey, adminSecret] = values as [string, string, string];
+  return { customerId, adminKey, adminSecret };
 }
 
 /** The credentials in force: the environment's, else the data directory's, else new ones. */
@@ -95,6 +119,10 @@ export function loadCredentials(dataDir: string, env: NodeJS.ProcessEnv): Custom
     adminKey: randomToken(18),
     adminSecret: randomToken(32),
   };
-  writeFileAtomic(join(dataDir, CREDENTIALS_FILE), JSON.stringify(generated, null, 2), 0o600);
+  writeFileAtomic(
+    join(dataDir, CREDENTIALS_FILE),
+    JSON.stringify(toStored(generated), null, 2),
+    0o600,
+  );
   return generated;
 }

@@ -1,13 +1,14 @@
 /**
  * Verification of signed requests, in the contract's order: parameters, key, customer and
  * timestamp (401); for method 2 the tenant and robot of the path (404); then the signature and
- * the nonce (401). A verified nonce is used up whatever happens to the request afterwards.
+ * its replay (401). A verified signature is used up whatever happens to the request afterwards.
  * @module
  */
 import { LIMITS } from '../limits';
 import { ServiceError } from '../errors';
 import type { CustomerCredentials } from './credentials';
 import type { NonceStore } from './nonce-store';
+import { badSignatureMessage } from './signature-hint';
 import {
   NONCE_PATTERN,
   TIMESTAMP_PATTERN,
@@ -43,8 +44,11 @@ export interface SignedRequest {
 
 export interface VerifierDeps {
   credentials: CustomerCredentials;
+  /** The signatures already used (replay keyed on the whole signature). */
   nonces: NonceStore;
   now: () => number;
+  /** Echo the string the service hashed (secrets masked) in `bad-signature` answers. */
+  debugSignatures?: boolean;
 }
 
 function unauthorized(
@@ -52,6 +56,18 @@ function unauthorized(
   message: string,
 ): ServiceError {
   return new ServiceError(code, message);
+}
+
+/** `adminkey is required`, saying so when it was given in another case (`adminKey`). */
+function missingParam(name: string, query: Record<string, unknown>): ServiceError {
+  const lower = name.toLowerCase();
+  const near = Object.keys(query).find((key) => key !== name && key.toLowerCase() === lower);
+  return unauthorized(
+    'missing-auth-param',
+    near === undefined
+      ? `The query parameter ${name} is required.`
+      : `The query parameter ${name} is required (${near} was given: parameter names are case-sensitive).`,
+  );
 }
 
 /**
@@ -63,13 +79,12 @@ export function verifySignedRequest(
   method: SignMethod,
   request: SignedRequest,
   robotSecret: () => string,
+  robotId?: string,
 ): void {
   const values: Partial<Record<(typeof PARAMS)[number], string>> = {};
   for (const name of PARAMS) {
     const value = request.query[name];
-    if (value === undefined || value === '') {
-      throw unauthorized('missing-auth-param', `The query parameter ${name} is required.`);
-    }
+    if (value === undefined || value === '') throw missingParam(name, request.query);
     if (typeof value !== 'string') {
       throw unauthorized('malformed-auth-param', `The query parameter ${name} must be given once.`);
     }
@@ -115,7 +130,7 @@ export function verifySignedRequest(
       'The timestamp is older than the service restart after an unclean stop; sign the request again.',
     );
   }
-  const expected = computeSignBytes(method, {
+  const input = {
     adminkey: credentials.adminKey,
     adminsecret: credentials.adminSecret,
     customerId,
@@ -123,13 +138,20 @@ export function verifySignedRequest(
     timestamp,
     uri: request.uri,
     ...(method === 2 ? { robotsecret: robotSecret() } : {}),
-  });
-  if (!signatureBytesMatch(expected, sign))
-    throw unauthorized('bad-signature', 'The signature is wrong.');
-  if (!nonces.use(`${adminkey}\n${nonce}`, now)) {
+  };
+  const expected = computeSignBytes(method, input);
+  if (!signatureBytesMatch(expected, sign)) {
+    throw unauthorized(
+      'bad-signature',
+      badSignatureMessage(method, input, deps.debugSignatures === true, robotId),
+    );
+  }
+  // The signature stands for the whole of adminkey, nonce, timestamp and uri (with the secrets):
+  // the same signed request again is a replay; the same nonce with a new timestamp is not.
+  if (!nonces.use(expected.toString('hex'), ts, now)) {
     throw unauthorized(
       'replayed-nonce',
-      'This nonce has already been used: sign each request with a new nonce.',
+      'This signed request has already been used (same nonce, timestamp and path): sign each request again, with a new timestamp or nonce.',
     );
   }
 }

@@ -9,6 +9,7 @@ import Fastify from 'fastify';
 import type {
   FastifyError,
   FastifyInstance,
+  FastifyReply,
   FastifyRequest,
   FastifySchemaCompiler,
   preValidationHookHandler,
@@ -21,14 +22,17 @@ import type { SignMethod } from '../auth/signature';
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { LIMITS } from '../limits';
-import { createAjv } from '../validation/ajv';
+import { createAjv, expectedBody } from '../validation/ajv';
 import { AskBody } from '../validation/schemas';
 import { askFastLane } from './ask-fast-lane';
 import { ASK_ROUTE, createAskHandler } from './ask-handler';
 import { authenticate } from './authenticate';
-import { assertBodyWellFormed, registerJsonBodyParser } from './body-parser';
+import { assertBodyPresent, assertBodyWellFormed, registerBodyParsers } from './body-parser';
+import { corsPolicy, isOpenApiPath } from './cors';
+import type { CorsOrigins } from './cors';
 import { failure } from './envelope';
 import { UNEXPECTED, failureOf } from './failures';
+import { clientErrorHandler, frameworkErrorHandler, logRefusal } from './framework-errors';
 import { lazyValidator } from './lazy-validator';
 import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
@@ -63,6 +67,8 @@ export interface HttpDeps {
   baseUrl: () => string;
   /** Folder of the built editor, served at `/`; null when there is none. */
   editorDir: string | null;
+  /** Origins whose pages may call the openapi routes (CORS); `*` by default. */
+  corsOrigins?: CorsOrigins;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -78,6 +84,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   const ajv = createAjv();
   const validatorCompiler: FastifySchemaCompiler<AnySchema> = ({ schema }) =>
     lazyValidator(ajv, schema);
+  const cors = corsPolicy(deps.corsOrigins ?? '*');
+  /** CORS headers on an answer of the openapi routes (never on the console's). */
+  const addCors = (request: FastifyRequest, reply: FastifyReply): void => {
+    if (isOpenApiPath(request.url)) void reply.headers(cors.answerHeaders(request.headers.origin));
+  };
+  const logger = deps.ctx.logger;
   // Plain ask requests are answered before Fastify's pipeline (http/ask-fast-lane.ts); the
   // server is made here as Fastify would make it, with that front.
   let lane: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
@@ -94,6 +106,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       return server;
     },
     logger: false,
+    // What the framework refuses before a route runs leaves in the envelope too.
+    frameworkErrors: frameworkErrorHandler(logger, addCors),
+    clientErrorHandler: clientErrorHandler(logger),
     bodyLimit: LIMITS.bodyBytesMax,
     routerOptions: { querystringParser: parseQueryString },
     return503OnClosing: false,
@@ -108,25 +123,32 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       },
     },
   });
-  registerJsonBodyParser(app, LIMITS.bodyBytesMax);
+  registerBodyParsers(app, LIMITS.bodyBytesMax);
   app.decorateRequest('robot', null);
 
   // Authentication runs in the preValidation hook of each signed or console route, so the
   // contract's order holds (route, body size, 401, 404 robot, signature, then 400). It is
   // attached per route, not as a global hook that every request would enter to find out whether
-  // it applies. (The ask route authenticates in its own handler: ask-handler.ts.)
-  const consoleAuth: preValidationHookHandler = (request, _reply, done) => {
-    try {
-      verifyConsoleToken(deps.consoleToken, request.headers.authorization);
-      assertBodyWellFormed(request.body);
-    } catch (error) {
-      done(error as Error);
-      return;
-    }
-    done();
+  // it applies. (The ask route authenticates in its own handler: ask-handler.ts.) A route with
+  // a body schema refuses an empty body, saying what it needs (`expected`).
+  const checkBody = (body: unknown, expected: string | null) => {
+    assertBodyWellFormed(body);
+    if (expected !== null) assertBodyPresent(body, expected);
   };
+  const consoleAuth =
+    (expected: string | null): preValidationHookHandler =>
+    (request, _reply, done) => {
+      try {
+        verifyConsoleToken(deps.consoleToken, request.headers.authorization);
+        checkBody(request.body, expected);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
+    };
   const signedAuth =
-    (method: SignMethod): preValidationHookHandler =>
+    (method: SignMethod, expected: string | null): preValidationHookHandler =>
     async (request) => {
       const params = request.params as { tenantId?: string; robotId?: string };
       request.robot = await authenticate(deps, method, {
@@ -134,21 +156,47 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         uri: wireUri(request),
         ...params,
       });
-      assertBodyWellFormed(request.body);
+      checkBody(request.body, expected);
     };
+  const withCors = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    addCors(request, reply);
+    done();
+  };
   app.addHook('onRoute', (route) => {
+    const body = route.schema?.body;
+    const expected = body === undefined ? null : expectedBody(body);
     const auth = route.config?.console
-      ? consoleAuth
+      ? consoleAuth(expected)
       : route.config?.signMethod !== undefined
-        ? signedAuth(route.config.signMethod)
+        ? signedAuth(route.config.signMethod, expected)
         : undefined;
+    if (route.config?.signMethod !== undefined || route.path === ASK_ROUTE) {
+      const own = route.onRequest;
+      route.onRequest =
+        own === undefined ? [withCors] : [withCors, ...(Array.isArray(own) ? own : [own])];
+    }
     if (!auth) return;
     const own = route.preValidation;
     route.preValidation =
       own === undefined ? [auth] : [auth, ...(Array.isArray(own) ? own : [own])];
   });
 
+  // CORS preflights of the openapi routes (the console API has none: it stays same-origin).
+  app.options('/v1/openapi/*', (request, reply) => {
+    const requested = request.headers['access-control-request-headers'];
+    void reply
+      .status(204)
+      .headers(
+        cors.preflightHeaders(
+          request.headers.origin,
+          typeof requested === 'string' ? requested : undefined,
+        ),
+      )
+      .send();
+  });
+
   app.setNotFoundHandler((request, reply) => {
+    addCors(request, reply);
     void reply
       .status(404)
       .send(failure('route-not-found', `There is no route ${request.method} ${wireUri(request)}.`));
@@ -156,8 +204,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = failureOf(error, request.routeOptions.config.console === true);
+    if (known?.refused) logRefusal(logger, request.method, wireUri(request), known);
     if (known) return reply.status(known.status).send(known.body);
-    deps.ctx.logger.error(`unexpected fault on ${request.method} ${wireUri(request)}`, error);
+    logger.error(`unexpected fault on ${request.method} ${wireUri(request)}`, error);
     return reply.status(500).send(UNEXPECTED);
   });
 
@@ -165,10 +214,11 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     ctx: deps.ctx,
     verifier: deps.verifier,
     validateBody: lazyValidator(ajv, AskBody),
-    logger: deps.ctx.logger,
+    expectedBody: expectedBody(AskBody),
+    logger,
   });
-  lane = askFastLane(handleAsk);
-  app.post(ASK_ROUTE, async (request, reply) => {
+  lane = askFastLane(handleAsk, cors);
+  app.post(ASK_ROUTE, { config: { formBody: true } }, async (request, reply) => {
     const { tenantId, robotId } = request.params as { tenantId: string; robotId: string };
     const answer = await handleAsk({
       tenantId,

@@ -10,7 +10,7 @@ import type { Logger } from '../logger';
 import type { AskRequest } from '../api-types';
 import { authenticate } from './authenticate';
 import type { AuthDeps, SignedCall } from './authenticate';
-import { assertBodyWellFormed } from './body-parser';
+import { assertBodyPresent, assertBodyWellFormed } from './body-parser';
 import { success } from './envelope';
 import { RequestValidationError, UNEXPECTED, failureOf } from './failures';
 import type { Failure } from './failures';
@@ -27,6 +27,8 @@ export interface AskCall extends SignedCall {
 export interface AskHandlerDeps extends AuthDeps {
   /** The ask body's schema, compiled once. */
   validateBody: ValidateFunction;
+  /** What the body must be, for the message of an empty one. */
+  expectedBody: string;
   logger: Logger;
 }
 
@@ -37,8 +39,8 @@ export function createAskHandler(deps: AskHandlerDeps): AskHandler {
     try {
       const robot = await authenticate(deps, 2, call);
       assertBodyWellFormed(call.body);
-      // A missing body is validated as null (as Fastify does).
-      const body = call.body === undefined ? null : call.body;
+      assertBodyPresent(call.body, deps.expectedBody);
+      const body = call.body;
       if (!deps.validateBody(body)) {
         throw new RequestValidationError(deps.validateBody.errors ?? [], 'body');
       }

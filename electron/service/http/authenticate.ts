@@ -36,11 +36,17 @@ export async function authenticate(
 ): Promise<Robot | null> {
   let robot: Robot | null = null;
   try {
-    verifySignedRequest(deps.verifier, method, call, () => {
-      robot = deps.ctx.robots.get(parseTenantId(call.tenantId ?? ''), call.robotId ?? '') ?? null;
-      if (!robot) throw ROBOT_UNKNOWN;
-      return robot.secret;
-    });
+    verifySignedRequest(
+      deps.verifier,
+      method,
+      call,
+      () => {
+        robot = deps.ctx.robots.get(parseTenantId(call.tenantId ?? ''), call.robotId ?? '') ?? null;
+        if (!robot) throw ROBOT_UNKNOWN;
+        return robot.secret;
+      },
+      call.robotId,
+    );
   } catch (error) {
     // The tenant, or only the robot, is unknown: the store tells which 404 it is.
     if (error === ROBOT_UNKNOWN) {

@@ -1,15 +1,18 @@
 /**
  * Every error a request can end in, as the contract's status and envelope: the service's own
- * errors, the store's, and what the framework raises (validation, body size, unreadable body).
- * Null for an unexpected fault: a logged 500 without detail.
+ * errors, the store's, validation (every problem of the request at once) and what the framework
+ * raises (framework-errors.ts). Null for an unexpected fault: a logged 500 without detail.
  * @module
  */
 import type { ErrorObject } from 'ajv';
+import type { FieldProblem } from '../api-types';
 import { ServiceError } from '../errors';
 import { LIMITS } from '../limits';
 import { StorageFailure } from '../repositories/errors';
-import { describeValidationError } from '../validation/ajv';
+import { describeValidationErrors } from '../validation/ajv';
+import type { ValidationProblem } from '../validation/ajv';
 import { failure } from './envelope';
+import { frameworkFailure } from './framework-errors';
 
 export const UNEXPECTED = failure(
   'internal-error',
@@ -31,7 +34,7 @@ export class RequestValidationError extends Error {
 }
 
 /** Paging parameters of the list routes (a bad one is `invalid-paging`), with what they take. */
-const PAGING: Record<string, string> = {
+export const PAGING: Record<string, string> = {
   page: 'a whole number (0 or more)',
   offset: 'a whole number (0 or more)',
   pageSize: `a whole number from 1 to ${LIMITS.pageSizeMax}`,
@@ -47,6 +50,28 @@ interface FrameworkError extends Error {
 export interface Failure {
   status: number;
   body: unknown;
+  /** Raised by the framework for a client's mistake: logged as one line. */
+  refused?: boolean;
+}
+
+/**
+ * The failure of a request that failed validation: the first problem as `code` and `msg` (with
+ * how many more there are), all of them in `errors`; console failures also name the field in
+ * `data` for the editor to mark.
+ */
+function invalid(problems: ValidationProblem[], isConsole: boolean): Failure {
+  const [first, ...more] = problems as [ValidationProblem, ...ValidationProblem[]];
+  const msg =
+    more.length === 0
+      ? first.message
+      : `${first.message} (${more.length} more ${more.length === 1 ? 'problem is' : 'problems are'} listed in errors.)`;
+  const errors: FieldProblem[] = problems.map((p) => ({
+    field: p.field ?? null,
+    code: p.code,
+    msg: p.message,
+  }));
+  const data = isConsole && first.field ? { field: first.field } : null;
+  return { status: 400, body: { code: first.code, msg, data, errors } };
 }
 
 /**
@@ -62,37 +87,28 @@ export function failureOf(error: FrameworkError, isConsole: boolean): Failure | 
   if (error instanceof StorageFailure) {
     return { status: 500, body: failure('storage-failure', error.message) };
   }
-  const first = error.validation?.[0];
-  if (first) {
+  const validation = error.validation;
+  if (validation?.length) {
     if (error.validationContext === 'querystring') {
-      const name = first.instancePath.slice(1);
+      const first = validation[0];
+      const name = first?.instancePath.slice(1) ?? '';
       const paging = PAGING[name];
       if (paging) {
         return { status: 400, body: fail('invalid-paging', `${name} must be ${paging}.`, name) };
       }
-      const problem = describeValidationError(first, 'the query');
-      return { status: 400, body: fail('invalid-field', problem.message, problem.field) };
+      const problems = describeValidationErrors(validation, 'the query');
+      if (problems.length) return invalid(problems, isConsole);
     }
-    const problem = describeValidationError(first);
-    if (first.keyword === 'maxItems' && first.instancePath === '') {
+    const tooMany = validation.find((e) => e.keyword === 'maxItems' && e.instancePath === '');
+    if (tooMany) {
       return {
         status: 400,
         body: failure('batch-too-large', `A batch may hold at most ${LIMITS.rulesPerBatch} rules.`),
       };
     }
-    return { status: 400, body: fail(problem.code, problem.message, problem.field) };
+    const problems = describeValidationErrors(validation);
+    if (problems.length) return invalid(problems, isConsole);
   }
-  if (error.statusCode === 413) {
-    return {
-      status: 413,
-      body: failure('body-too-large', 'The request body is larger than 10 MiB.'),
-    };
-  }
-  if (error.statusCode === 400) {
-    return {
-      status: 400,
-      body: failure('malformed-json', `The request could not be read: ${error.message}`),
-    };
-  }
-  return null;
+  const refused = frameworkFailure(error);
+  return refused && { ...refused, refused: true };
 }

@@ -9,12 +9,13 @@ import type { ErrorCode } from '../errors';
 import { MAIL_PATTERN, PHONE_PATTERN, USERNAME_PATTERN } from './schemas';
 
 /**
- * One Ajv for the whole service: no type coercion (a number is not a string), all lengths in code
- * points, and the `u` flag on patterns so `\p{Script=Han}` works.
+ * One Ajv for the whole service: every problem of a request reported at once (a client fixes
+ * them in one go), no type coercion (a number is not a string), all lengths in code points, and
+ * the `u` flag on patterns so `\p{Script=Han}` works.
  */
 export function createAjv(): Ajv {
   return new Ajv({
-    allErrors: false,
+    allErrors: true,
     coerceTypes: false,
     useDefaults: false,
     strict: false,
@@ -70,7 +71,10 @@ function describe(error: ErrorObject, what: string): ValidationProblem {
         message: `${fieldName(`${error.instancePath}/${String(p.missingProperty)}`, what)} is required.`,
       };
     case 'type':
-      return { code: 'invalid-field', message: `${field} must be ${article(String(p.type))}.` };
+      return {
+        code: 'invalid-field',
+        message: `${capitalized(field)} must be ${article(String(p.type))}.`,
+      };
     case 'minLength':
       return {
         code: 'invalid-field',
@@ -98,14 +102,71 @@ function describe(error: ErrorObject, what: string): ValidationProblem {
         code: 'invalid-field',
         message: `${field} ${PATTERN_MESSAGES[String(p.pattern)] ?? 'has an invalid format'}.`,
       };
-    case 'anyOf':
-      return {
-        code: 'missing-field',
-        message: `${field} must contain at least one of username, password and role.`,
-      };
     default:
       return { code: 'invalid-field', message: `${field} ${error.message ?? 'is invalid'}.` };
   }
+}
+
+/** `the request body …` opens a sentence as `The request body …`; field names keep their case. */
+function capitalized(field: string): string {
+  return field.startsWith('the ') ? `T${field.slice(1)}` : field;
+}
+
+/**
+ * Every problem of a failed validation, one per field, in the schema's order. The branches of an
+ * `anyOf` (update administrator: one of three fields) are not problems of their own: the
+ * `anyOf` says what is needed.
+ */
+export function describeValidationErrors(
+  errors: readonly ErrorObject[],
+  what = 'the request body',
+): ValidationProblem[] {
+  const problems: ValidationProblem[] = [];
+  const seen = new Set<string>();
+  const alternatives: string[] = [];
+  for (const error of errors) {
+    if (/\/anyOf\/\d+\//.test(error.schemaPath)) {
+      const missing = (error.params as { missingProperty?: unknown }).missingProperty;
+      if (error.keyword === 'required') alternatives.push(String(missing));
+      continue;
+    }
+    const problem =
+      error.keyword === 'anyOf' && alternatives.length > 0
+        ? {
+            code: 'missing-field' as const,
+            message: `At least one of ${listed(alternatives)} is needed: each is optional, but not all of them.`,
+          }
+        : describeValidationError(error, what);
+    if (error.keyword === 'anyOf') alternatives.length = 0;
+    const key = problem.field ?? '';
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+interface BodySchema {
+  type?: string;
+  required?: string[];
+  anyOf?: { required?: string[] }[];
+}
+
+/** `a, b and c` */
+function listed(names: readonly string[]): string {
+  return names.length < 2
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** What a route's body must be, for the message of an empty body ("a JSON object with …"). */
+export function expectedBody(schema: unknown): string {
+  const { type, required, anyOf } = (schema ?? {}) as BodySchema;
+  if (type === 'array') return 'a JSON array';
+  if (type !== 'object') return 'a JSON body';
+  if (required?.length) return `a JSON object with ${listed(required)}`;
+  const oneOf = anyOf?.flatMap((branch) => branch.required ?? []) ?? [];
+  return oneOf.length ? `a JSON object with at least one of ${listed(oneOf)}` : 'a JSON object';
 }
 
 function article(type: string): string {
@@ -113,15 +174,17 @@ function article(type: string): string {
   return `a ${type}`;
 }
 
-/** Validates `value`; returns the problem, or null when it is valid. */
+/** Validates `value`; returns its first problem, or null when it is valid. */
 export function check(
   validate: ValidateFunction,
   value: unknown,
   what?: string,
 ): ValidationProblem | null {
   if (validate(value)) return null;
-  const first = validate.errors?.[0];
-  return first
-    ? describeValidationError(first, what)
-    : { code: 'invalid-field', message: 'The request is invalid.' };
+  return (
+    describeValidationErrors(validate.errors ?? [], what)[0] ?? {
+      code: 'invalid-field',
+      message: 'The request is invalid.',
+    }
+  );
 }

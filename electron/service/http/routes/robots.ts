@@ -19,7 +19,7 @@ export function registerRobotRoutes(app: FastifyInstance, ctx: DomainContext): v
 
   app.post(
     '/v1/openapi/tenants/:tenantId/robots',
-    { config: { signMethod: 1 }, schema: { body: CreateRobotBody } },
+    { config: { signMethod: 1, formBody: true }, schema: { body: CreateRobotBody } },
     async (request) => {
       const { tenantId } = request.params as { tenantId: string };
       const { name } = request.body as Static<typeof CreateRobotBody>;

@@ -9,8 +9,40 @@ import { LIMITS } from '../../limits';
 import { BatchBody, ListQuery, RuleInputSchema } from '../../validation/schemas';
 import { lazyValidator } from '../lazy-validator';
 import { success } from '../envelope';
+import { PAGING } from '../failures';
 
 const RULES = '/v1/openapi/tenants/:tenantId/robots/:robotId/kb/rules';
+
+/** Spellings clients use for paging, folded (lower case, no `_` or `-`), and ours they mean. */
+const PAGING_SPELLINGS: Record<string, 'page' | 'pageSize'> = {
+  page: 'page',
+  pageno: 'page',
+  pagenum: 'page',
+  pagenumber: 'page',
+  pageindex: 'page',
+  offset: 'page',
+  pagesize: 'pageSize',
+  size: 'pageSize',
+  limit: 'pageSize',
+  perpage: 'pageSize',
+};
+
+/**
+ * Refuses a paging parameter spelled otherwise than `page` and `pageSize` (`pagesize=5`,
+ * `page_size`, `limit`): ignoring it would answer another page than the one asked for.
+ */
+function refuseOtherPagingSpellings(query: Record<string, unknown>): void {
+  for (const key of Object.keys(query)) {
+    const meant = PAGING_SPELLINGS[key.toLowerCase().replace(/[_-]/g, '')];
+    if (meant !== undefined && key !== meant) {
+      throw new ServiceError(
+        'invalid-paging',
+        `Unknown query parameter ${key}: did you mean ${meant}? This route pages with page and pageSize (names are case-sensitive).`,
+        key,
+      );
+    }
+  }
+}
 
 /** Method-2 routes have their robot resolved by authentication. */
 function robotOf(request: FastifyRequest): Robot {
@@ -38,12 +70,14 @@ export function registerRuleRoutes(app: FastifyInstance, ctx: DomainContext, ajv
     { config: { signMethod: 2 }, schema: { querystring: ListQuery } },
     async (request) => {
       const query = request.query as Static<typeof ListQuery>;
+      refuseOtherPagingSpellings(query);
       const page = Number(query.page ?? 0);
       const pageSize = Number(query.pageSize ?? LIMITS.pageSizeDefault);
       if (pageSize < 1 || pageSize > LIMITS.pageSizeMax) {
         throw new ServiceError(
           'invalid-paging',
-          `pageSize must be between 1 and ${LIMITS.pageSizeMax}.`,
+          `pageSize must be ${PAGING.pageSize}.`,
+          'pageSize',
         );
       }
       return success(await listRules(ctx, robotOf(request), page, pageSize));

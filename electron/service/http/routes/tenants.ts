@@ -10,14 +10,14 @@ import { parseTenantId } from '../path-params';
 export function registerTenantRoutes(app: FastifyInstance, ctx: DomainContext): void {
   app.post(
     '/v1/openapi/register/init',
-    { config: { signMethod: 1 }, schema: { body: RegisterTenantBody } },
+    { config: { signMethod: 1, formBody: true }, schema: { body: RegisterTenantBody } },
     async (request) =>
       success(await registerTenant(ctx, request.body as Static<typeof RegisterTenantBody>)),
   );
 
   app.post(
     '/v1/openapi/tenants/:tenantId/users',
-    { config: { signMethod: 1 }, schema: { body: AddUserBody } },
+    { config: { signMethod: 1, formBody: true }, schema: { body: AddUserBody } },
     async (request) => {
       const { tenantId } = request.params as { tenantId: string };
       const body = request.body as Static<typeof AddUserBody>;
@@ -27,7 +27,7 @@ export function registerTenantRoutes(app: FastifyInstance, ctx: DomainContext): 
 
   app.put(
     '/v1/openapi/tenants/:tenantId/users/:userId',
-    { config: { signMethod: 1 }, schema: { body: UpdateUserBody } },
+    { config: { signMethod: 1, formBody: true }, schema: { body: UpdateUserBody } },
     async (request) => {
       const { tenantId, userId } = request.params as { tenantId: string; userId: string };
       const body = request.body as Static<typeof UpdateUserBody>;
