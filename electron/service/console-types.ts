@@ -25,6 +25,7 @@
  *   GET    R/rules/duplicates                   → { duplicates: DuplicateQuestion[] }
  *   GET    R/categories                         → { categories: string[] }
  *   POST   R/try                                { question } → TryResult
+ *   GET    R/collisions                         → RobotCollisions
  * Excel import does not use the console API: the editor sends batches to the openapi batch route,
  * signed in the browser with the credentials of the workspace.
  * @module
@@ -206,4 +207,40 @@ export interface TryResult {
   result: AskResult;
   decision: 'bestmatch' | 'recommend' | 'none';
   candidates: TryCandidate[];
+}
+
+/** A phrasing that the robot answers with another rule (asked with its own rule's others only). */
+export interface PhrasingCollision {
+  ruleId: string;
+  ruleName: string;
+  /** The phrasing, as written in the rule (or the rule's name). */
+  question: string;
+  otherRuleId: string;
+  otherRuleName: string;
+  /** The other rule's closest phrasing. */
+  otherQuestion: string;
+  /** The other rule's score for the phrasing, 0..1. */
+  otherScore: number;
+  /** The own rule's score (0 when it was not among the candidates). */
+  ownScore: number;
+}
+
+/** Two rules that are probably the same question. */
+export interface NearDuplicateRules {
+  ruleIds: [string, string];
+  ruleNames: [string, string];
+  questions: [string, string];
+  /** How alike, 0..1 (1: the same text). */
+  score: number;
+}
+
+/** The collision check of a robot's rules (docs/matching.md, "Collision check"). */
+export interface RobotCollisions {
+  /** Phrasings asked; all of them unless `complete` is false (then an even sample). */
+  probed: number;
+  complete: boolean;
+  /** Most alike first. */
+  conflicts: PhrasingCollision[];
+  /** Most alike first, each pair once. */
+  duplicates: NearDuplicateRules[];
 }

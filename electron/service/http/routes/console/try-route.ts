@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
+import { ruleCollisions } from '../../../domain/rule-collisions';
 import { tryQuestion } from '../../../domain/try-question';
 import { ServiceError } from '../../../errors';
 import { TryBody } from '../../../validation/console-schemas';
@@ -23,5 +24,13 @@ export function registerTryRoute(app: FastifyInstance, ctx: DomainContext): void
         await tryQuestion(ctx, robot, question, asOf === undefined ? undefined : Date.parse(asOf)),
       );
     },
+  );
+
+  // Next to try: the same engine, asked with every phrasing of the robot in turn.
+  app.get(
+    '/console/api/tenants/:tenantId/robots/:robotId/collisions',
+    { config: { console: true } },
+    async (request) =>
+      success(await ruleCollisions(ctx, await robotFromParams(ctx, request.params))),
   );
 }
