@@ -320,8 +320,17 @@ export const EN = {
 
   'settings.title': 'Robot settings',
   'settings.intro':
-    'How {robot} answers its customers: what it says when it is not sure, how sure it must be, and which words mean the same.',
+    'How {robot} answers its customers: in which language, what it says when it is not sure, how sure it must be, and which words mean the same.',
   'settings.backToRules': 'Rules',
+  'settings.language': 'Language',
+  'settings.languageField': 'The robot answers in',
+  'settings.languageHint':
+    'The robot’s default texts are in its language; the texts you have not changed follow it.',
+  'settings.languageChanged': 'Once saved, the texts left at their default are in {language}.',
+  'settings.defaultValue': 'Default: {value}',
+  'settings.isDefault': 'This is the default.',
+  'settings.reset': 'Back to default',
+  'settings.resetNamed': 'Set “{field}” back to its default',
   'settings.texts': 'What the robot says',
   'settings.fallbackText': 'Fallback text',
   'settings.fallbackHint': 'Said when no rule is close enough to the question.',

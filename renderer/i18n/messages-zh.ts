@@ -293,8 +293,17 @@ export const ZH: Messages = {
   'help.macNote': '在 macOS 上用 ⌘ 代替 Ctrl。',
 
   'settings.title': '机器人设置',
-  'settings.intro': '{robot} 如何回答客户：没有把握时说什么、需要多大把握，以及哪些词语意思相同。',
+  'settings.intro':
+    '{robot} 如何回答客户：用什么语言、没有把握时说什么、需要多大把握，以及哪些词语意思相同。',
   'settings.backToRules': '规则',
+  'settings.language': '语言',
+  'settings.languageField': '机器人回答所用的语言',
+  'settings.languageHint': '机器人的默认话术使用它的语言；未修改过的话术会随之变化。',
+  'settings.languageChanged': '保存后，保持默认的话术将使用{language}。',
+  'settings.defaultValue': '默认值：{value}',
+  'settings.isDefault': '这是默认值。',
+  'settings.reset': '恢复默认',
+  'settings.resetNamed': '将「{field}」恢复为默认值',
   'settings.texts': '机器人的话术',
   'settings.fallbackText': '兜底话术',
   'settings.fallbackHint': '当没有足够接近问题的规则时回复此内容。',

@@ -3,13 +3,14 @@ import { useI18n } from '../../i18n/useI18n';
 import { useLeaveGuard } from '../workspace/leave-guard';
 import type { Route } from '../workspace/route';
 import { AnswerTextsCard } from './AnswerTextsCard';
+import { LanguageCard } from './LanguageCard';
 import { SynonymsCard } from './SynonymsCard';
 import { ThresholdsCard } from './ThresholdsCard';
 import { useRobotSettings } from './useRobotSettings';
 
 /**
- * How a robot answers: its texts, thresholds and synonyms. One section per subject, so that
- * more (the robot's language) can be added as sections of their own.
+ * How a robot answers: its language, texts, thresholds and synonyms, one section per subject;
+ * each text and threshold shows its default and can go back to it.
  */
 export function RobotSettingsPage({
   tenant,
@@ -50,6 +51,7 @@ export function RobotSettingsPage({
           void form.save();
         }}
       >
+        <LanguageCard form={form} />
         <AnswerTextsCard form={form} />
         <ThresholdsCard form={form} />
         <SynonymsCard form={form} />
