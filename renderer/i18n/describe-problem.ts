@@ -23,6 +23,8 @@ const PATTERNS: Record<string, MessageKey> = {
 const CODES: Record<string, MessageKey> = {
   'username-taken': 'errors.usernameTaken',
   'rule-not-found': 'errors.ruleNotFound',
+  'category-name-taken': 'errors.categoryNameTaken',
+  'category-not-found': 'errors.categoryNotFound',
   'robot-not-found': 'errors.robotNotFound',
   'tenant-not-found': 'errors.tenantNotFound',
   'user-not-found': 'errors.userNotFound',

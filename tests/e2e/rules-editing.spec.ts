@@ -104,7 +104,7 @@ for (const lang of LANGUAGES) {
       );
       await shoot(page, `rules-states-${lang}`);
       // The count says how many of all the rules are shown.
-      await rules.filterStatus(t('rules.filterInactiveOnly'));
+      await rules.filterStatus(t('state.inactive'));
       await expect(rules.total).toHaveText(t('rules.countFiltered', { shown: 1, count: 4 }));
     });
 
