@@ -3,13 +3,13 @@
 // Node dependencies stay external: they are installed next to the bundle (node_modules).
 import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
-import { NODE_BUNDLE, SIGN_ENTRY, writeSignInputs } from './node-bundles.mjs';
+import { CLI_ENTRIES, NODE_BUNDLE, writeCliInputs } from './node-bundles.mjs';
 
 const node = await build({
   ...NODE_BUNDLE,
-  entryPoints: { headless: 'electron/headless.ts', ...SIGN_ENTRY },
+  entryPoints: { headless: 'electron/headless.ts', ...CLI_ENTRIES },
 });
-writeSignInputs(node.metafile);
+writeCliInputs(node.metafile);
 
 // The desktop shell: Electron's main process and the window's preload, as CommonJS (a sandboxed
 // preload must be CommonJS and may only require 'electron'; its own modules are bundled in).

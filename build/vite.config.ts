@@ -18,7 +18,9 @@ export default defineConfig({
     outDir: resolve(root, 'dist', 'renderer'),
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    // No source maps: the service would serve them to anyone who asks (the editor's routes skip
+    // .map files as well). Turn them on locally to debug a production build.
+    sourcemap: false,
     chunkSizeWarningLimit: 1500,
   },
   worker: { format: 'es' },

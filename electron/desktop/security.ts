@@ -5,15 +5,10 @@
  * granted. main.ts only wires these into Electron's hooks.
  * @module
  */
+import { EDITOR_CONTENT_SECURITY_POLICY } from '../service/http/editor-policy';
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-].join('; ');
+/** The service's policy for the editor: the window shows the same editor a browser does. */
+export const CONTENT_SECURITY_POLICY = EDITOR_CONTENT_SECURITY_POLICY;
 
 export type UrlDecision = 'allow' | 'deny' | 'open-external';
 

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   'bad-signature': 401,
   'replayed-nonce': 401,
   'bad-console-token': 401,
+  'host-not-allowed': 403,
   'route-not-found': 404,
   'tenant-not-found': 404,
   'robot-not-found': 404,

@@ -20,6 +20,8 @@ import { WriteQueue } from './domain/write-queue';
 import { buildHttpApp } from './http/app';
 import { parseCorsOrigins } from './http/cors';
 import type { CorsOrigins } from './http/cors';
+import { DEFAULT_CONNECTION_LIMITS } from './http/connection-limits';
+import type { ConnectionLimits } from './http/connection-limits';
 import { LIMITS } from './limits';
 import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
@@ -60,6 +62,8 @@ export interface ServiceOptions {
   /** Storage tuning, for tests that need snapshots to happen at once. */
   snapshotJournalBytes?: number;
   snapshotIdleMs?: number;
+  /** Deadlines and the connection cap of the HTTP server (tests of slow clients make them small). */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface KbService {
@@ -159,6 +163,8 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
       corsOrigins,
+      connectionLimits: { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits },
+      listenHost: options.host ?? '127.0.0.1',
     });
     if (debugSignatures) {
       logger.warn(

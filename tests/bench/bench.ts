@@ -12,6 +12,7 @@
  *   its whole life, the stop's snapshot and saved index included).
  * The same import and HTTP ask load run again against the service with a stand-in matching
  * index (tests/bench/stand-in-service.ts): the service's own cost apart from the engine's.
+ * At 10k rules, ask p99 idle and while two tenants import (tests/bench/ask-under-import.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,8 @@ import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, TEST_ENV, makeDataDir, tenantRequest } from '../helpers/service';
 import { generateRules } from './generate-rules';
+import { askUnderImport } from './ask-under-import';
+import type { AskUnderImport } from './ask-under-import';
 import { alternatingRps, askRps, bareRps } from './http-load';
 import type { AskTarget } from './http-load';
 import { followPeakRss, peakRssMb, percentile, round } from './stats';
@@ -253,6 +256,30 @@ for (const size of SIZES) {
   results.push(await measureSize(size));
 }
 
+/**
+ * Ask p99 at RPS_SIZE rules, idle and while two other tenants import (tests/bench/
+ * ask-under-import.ts), on a service of its own so that the imported rules touch no other figure.
+ */
+async function measureAskUnderImport(): Promise<AskUnderImport> {
+  console.error(`measuring asks under import at ${RPS_SIZE} rules…`);
+  const dataDir = makeDataDir('bench-under-import');
+  const service = await spawnService(dataDir);
+  try {
+    const robot = await registerRobot(service.url);
+    const rules = generateRules(RPS_SIZE, 42);
+    await importAll(robot, rules);
+    for (const question of deriveQueries(rules, WARM_UP_QUERIES, 1_000_000))
+      await robot.ask(question);
+    const questions = deriveQueries(rules, 2 * LATENCY_QUERIES, 3_000_000);
+    return await askUnderImport(service.url, robot, questions, values.quick ? 5_000 : 20_000);
+  } finally {
+    service.child.kill('SIGTERM');
+    await service.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+const underImport = await measureAskUnderImport();
+
 const largest = results.at(-1) as SizeResult;
 const rpsRow = results.find((r) => r.size === RPS_SIZE);
 const byKey = (pick: (r: SizeResult) => number) =>
@@ -270,6 +297,9 @@ const summary = {
   listDeepPageMs: round(largest.listDeepPageMs, 2),
   peakRssMb: round(largest.peakRssMb, 0),
   peakRssWithStopMb: round(largest.peakRssWithStopMb, 0),
+  askP99IdleMs: round(underImport.askP99IdleMs, 2),
+  askP99UnderImportMs: round(underImport.askP99UnderImportMs, 2),
+  askMaxUnderImportMs: round(underImport.askMaxUnderImportMs, 2),
 };
 
 console.log(
@@ -287,6 +317,12 @@ console.log(
     `  1000 questions over and over: ${summary.httpAskRps} req/s (ratio ${toBare(summary.httpAskRps)})\n` +
     `  every question new:           ${summary.httpAskRpsUnique} req/s (ratio ${toBare(summary.httpAskRpsUnique)})\n` +
     `  stand-in index (service only): ${summary.standInHttpAskRps} req/s (ratio ${toBare(summary.standInHttpAskRps)})`,
+);
+console.log(
+  `\nHTTP ask at ${RPS_SIZE} rules, one question at a time: p99 ${summary.askP99IdleMs} ms idle, ` +
+    `${summary.askP99UnderImportMs} ms (ratio ${round(summary.askP99UnderImportMs / summary.askP99IdleMs, 1)}) ` +
+    `while two tenants import ${underImport.importedRules} rules in batches of 1000 ` +
+    `(${underImport.asksUnderImport} asks; slowest ${summary.askMaxUnderImportMs} ms)`,
 );
 if (values.json) {
   writeFileSync(values.json, `${JSON.stringify(summary)}\n`);

@@ -646,6 +646,15 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.equal((await store.categories.list(key)).length, 0);
     });
 
+    test('a call that finds nothing to change writes nothing (the position stays)', async () => {
+      const position = store.position;
+      assert.equal(await store.users.remove(tenantId, 'nobody', NOW), false);
+      assert.equal(await store.users.restore(tenantId, 'nobody'), undefined);
+      assert.equal(await store.users.update(tenantId, 'nobody', { role: 'ADMIN' }, NOW), undefined);
+      assert.equal(await store.categories.rename(robot, '999999', 'x', 'x'), undefined);
+      assert.equal(store.position, position);
+    });
+
     test('what was acknowledged is there after closing and opening again', async () => {
       const [kept] = await store.rules.insert(robot, [rule('持久')], NOW);
       const position = store.position;

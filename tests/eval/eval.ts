@@ -1,5 +1,5 @@
 /**
- * `npx tsx tests/eval/eval.ts <dataset.json>... [--json] [--sample N] [--engines a,b]`: answer quality of the matcher next to
+ * `npx tsx tests/eval/eval.ts <dataset.json>... [--json] [--sample N] [--engines a,b] [--bestmatch T]`: answer quality of the matcher next to
  * reference engines, on held-out questions.
  *
  * Metrics (per dataset and engine; shares are of all queries unless said otherwise):
@@ -13,13 +13,15 @@
  *   oosRejected         of the out-of-scope queries, the share answered NONE or RECOMMEND
  *                       (null when the dataset has none)
  *   meanMs, p99Ms       time of one match (kbstudio) or one ranking (references), in process
+ *   offset              the robot's self-calibration offset (kbstudio), after its self-test
  * The reference engines have no decision layer: their decision metrics are null.
  * @module
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../electron/service/matching/index';
+import { DEFAULT_MATCH_SETTINGS } from '../../electron/service/matching/index';
 import type { MatchSettings } from '../../electron/service/matching/types';
 import { loadDataset } from './dataset';
+import { indexRules } from './index-rules';
 import type { EvalDataset, EvalRule } from './dataset';
 import { bigramTfidfRanker, bm25Ranker, fuseRanker } from './reference-engines';
 import type { Ranker } from './reference-engines';
@@ -36,6 +38,8 @@ export interface EvalRow {
   oosRejected: number | null;
   meanMs: number;
   p99Ms: number;
+  /** The robot's self-calibration offset (kbstudio; null for the references). */
+  offset: number | null;
 }
 
 interface Answer {
@@ -44,7 +48,7 @@ interface Answer {
   items: string[];
 }
 
-type Engine = (question: string) => Answer;
+type Engine = ((question: string) => Answer) & { offset?: number };
 
 const NOW = Date.UTC(2025, 0, 1);
 
@@ -53,18 +57,11 @@ export function kbstudioEngine(
   rules: readonly EvalRule[],
   settings: MatchSettings = DEFAULT_MATCH_SETTINGS,
 ): Engine {
-  const index = createRobotIndex();
-  for (const rule of rules) {
-    index.upsert({
-      ruleId: rule.ruleName,
-      ruleName: rule.ruleName,
-      questions: rule.questions,
-      active: true,
-      effectBeginMs: null,
-      effectEndMs: null,
-    });
-  }
-  return (question) => {
+  const index = indexRules(rules);
+  // The service runs the self-test in the background once an import pauses; here it runs
+  // before the first question, as it would have by then.
+  index.selfCalibrate(NOW);
+  const engine: Engine = (question) => {
     const decision = index.match(question, NOW, settings);
     const ranked = decision.candidates.map((c) => c.ruleId);
     if (decision.kind === 'bestmatch')
@@ -74,6 +71,8 @@ export function kbstudioEngine(
     }
     return { ranked, kind: 'none', items: [] };
   };
+  engine.offset = index.calibration.offset;
+  return engine;
 }
 
 function rankerEngine(ranker: Ranker): Engine {
@@ -136,12 +135,17 @@ export function evaluate(dataset: EvalDataset, engineName: string, engine: Engin
     oosRejected,
     meanMs: times.reduce((a, b) => a + b, 0) / Math.max(1, n),
     p99Ms: percentile(times, 99),
+    offset: engine.offset ?? null,
   };
 }
 
-export function evaluateAll(dataset: EvalDataset, only?: readonly string[]): EvalRow[] {
+export function evaluateAll(
+  dataset: EvalDataset,
+  only?: readonly string[],
+  settings: MatchSettings = DEFAULT_MATCH_SETTINGS,
+): EvalRow[] {
   const engines: [string, () => Engine][] = [
-    ['kbstudio', () => kbstudioEngine(dataset.rules)],
+    ['kbstudio', () => kbstudioEngine(dataset.rules, settings)],
     ['fuse', () => rankerEngine(fuseRanker(dataset.rules))],
     ['bm25', () => rankerEngine(bm25Ranker(dataset.rules))],
     ['bigram-tfidf', () => rankerEngine(bigramTfidfRanker(dataset.rules))],
@@ -168,6 +172,7 @@ function printTable(rows: EvalRow[]): void {
     'OOS rej',
     'mean ms',
     'p99 ms',
+    'offset',
   ];
   const lines = rows.map((r) => [
     r.dataset,
@@ -181,6 +186,7 @@ function printTable(rows: EvalRow[]): void {
     format(r.oosRejected),
     format(r.meanMs, 2),
     format(r.p99Ms, 2),
+    format(r.offset, 2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const render = (cells: string[]): string =>
@@ -198,11 +204,13 @@ function main(): void {
       sample: { type: 'string' },
       // Comma-separated engine names, e.g. `--engines kbstudio` while tuning.
       engines: { type: 'string' },
+      // Another BESTMATCH threshold than the default (what a robot's settings may choose).
+      bestmatch: { type: 'string' },
     },
   });
   if (positionals.length === 0) {
     console.error(
-      'usage: npx tsx tests/eval/eval.ts <dataset.json>... [--json] [--sample N] [--engines a,b]',
+      'usage: npx tsx tests/eval/eval.ts <dataset.json>... [--json] [--sample N] [--engines a,b] [--bestmatch T]',
     );
     process.exit(2);
   }
@@ -214,7 +222,11 @@ function main(): void {
       const stride = Math.ceil(dataset.queries.length / limit);
       dataset.queries = dataset.queries.filter((_, i) => i % stride === 0);
     }
-    for (const row of evaluateAll(dataset, values.engines?.split(','))) {
+    const settings =
+      values.bestmatch === undefined
+        ? DEFAULT_MATCH_SETTINGS
+        : { ...DEFAULT_MATCH_SETTINGS, bestmatchThreshold: Number(values.bestmatch) };
+    for (const row of evaluateAll(dataset, values.engines?.split(','), settings)) {
       if (values.json) console.log(JSON.stringify(row));
       rows.push(row);
     }

@@ -13,9 +13,10 @@
  */
 import { coverageFeature, fuzzyFeature } from '../../electron/service/matching/calibrate';
 import { decide } from '../../electron/service/matching/decide';
-import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../electron/service/matching/index';
+import { DEFAULT_MATCH_SETTINGS } from '../../electron/service/matching/index';
 import type { Candidate } from '../../electron/service/matching/types';
 import type { EvalQuery, EvalRule } from './dataset';
+import { indexRules } from './index-rules';
 import { loadDataset } from './dataset';
 
 const DATA = new URL('../../../shared/data', import.meta.url).pathname;
@@ -77,17 +78,7 @@ function collect(
   queries: readonly EvalQuery[],
   asked: Asked[],
 ): void {
-  const index = createRobotIndex();
-  for (const rule of rules) {
-    index.upsert({
-      ruleId: rule.ruleName,
-      ruleName: rule.ruleName,
-      questions: rule.questions,
-      active: true,
-      effectBeginMs: null,
-      effectEndMs: null,
-    });
-  }
+  const index = indexRules(rules);
   for (const query of queries) {
     const { candidates } = index.match(query.question, NOW, DEFAULT_MATCH_SETTINGS);
     asked.push({

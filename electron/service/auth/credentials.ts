@@ -51,27 +51,61 @@ function toStored(credentials: CustomerCredentials): StoredCredentials {
   return { customerId, adminkey, adminsecret };
 }
 
-export function readCredentialsFile(dataDir: string): CustomerCredentials | null {
-  try {
-    const stored = JSON.parse(
-      readFileSync(join(dataDir, CREDENTIALS_FILE), 'utf8'),
-    ) as StoredCredentials;
-    const parsed = {
-      customerId: stored.customerId,
-      adminKey: stored.adminkey ?? stored.adminKey,
-      adminSecret: stored.adminsecret ?? stored.adminSecret,
-    };
-    if (parsed.customerId && parsed.adminKey && parsed.adminSecret) {
-      return {
-        customerId: parsed.customerId,
-        adminKey: parsed.adminKey,
-        adminSecret: parsed.adminSecret,
-      };
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+/** Each field of the file: its name in messages, and where it may be read from. */
+const FIELDS = [
+  { name: 'customerId', keys: ['customerId'] },
+  { name: 'adminkey', keys: ['adminkey', 'adminKey'] },
+  { name: 'adminsecret', keys: ['adminsecret', 'adminSecret'] },
+] as const;
+
+/** `credentials.json` exists but cannot be used: the message names the file and what is wrong. */
+export class CredentialsFileError extends Error {
+  constructor(path: string, problem: string) {
+    super(
+      `${CREDENTIALS_FILE} (${path}) ${problem}. It must be a JSON object with the text fields ${FIELDS.map((f) => f.name).join(', ')}. ` +
+        'Fix the file, or set KB_CUSTOMER_ID, KB_ADMIN_KEY and KB_ADMIN_SECRET to use other credentials. ' +
+        '(Deleting it makes KB Studio generate new credentials, which every client would then need.)',
+    );
+    this.name = 'CredentialsFileError';
   }
-  return null;
+}
+
+/**
+ * The data directory's credentials, or null when there is no file (a first start). A file that
+ * is there but unusable is refused with a message, never replaced: new credentials would lock
+ * every existing client out.
+ */
+export function readCredentialsFile(dataDir: string): CustomerCredentials | null {
+  const path = join(dataDir, CREDENTIALS_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new CredentialsFileError(path, `cannot be read (${(error as Error).message})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CredentialsFileError(path, `is not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new CredentialsFileError(path, 'is not a JSON object');
+  const stored = parsed as Record<string, unknown>;
+  const values = FIELDS.map(({ keys }) =>
+    keys.map((key) => stored[key]).find((v) => v !== undefined),
+  );
+  const bad = FIELDS.filter((_, i) => typeof values[i] !== 'string' || values[i] === '').map(
+    (f) => f.name,
+  );
+  if (bad.length > 0)
+    throw new CredentialsFileError(
+      path,
+      `lacks ${bad.length === 1 ? 'the field' : 'the fields'} ${bad.join(', ')} (or ${bad.length === 1 ? 'it is' : 'they are'} not text)`,
+    );
+  const [customerId, adminKey, adminSecret] = values as [string, string, string];
+  return { customerId, adminKey, adminSecret };
 }
 
 /** The credentials in force: the environment's, else the data directory's, else new ones. */

@@ -3,8 +3,7 @@
  * middleware and error mapping. `app.inject()` runs a request in-process; `listen()` serves it.
  * @module
  */
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify from 'fastify';
 import type {
   FastifyError,
@@ -28,11 +27,14 @@ import { askFastLane } from './ask-fast-lane';
 import { ASK_ROUTE, createAskHandler } from './ask-handler';
 import { authenticate } from './authenticate';
 import { assertBodyPresent, assertBodyWellFormed, registerBodyParsers } from './body-parser';
+import { createLimitedServer } from './connection-limits';
+import type { ConnectionLimits } from './connection-limits';
 import { corsPolicy, isOpenApiPath } from './cors';
 import type { CorsOrigins } from './cors';
 import { failure } from './envelope';
 import { UNEXPECTED, failureOf } from './failures';
 import { clientErrorHandler, frameworkErrorHandler, logRefusal } from './framework-errors';
+import { registerHostAllowList } from './host-allow-list';
 import { lazyValidator } from './lazy-validator';
 import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
@@ -69,6 +71,10 @@ export interface HttpDeps {
   editorDir: string | null;
   /** Origins whose pages may call the openapi routes (CORS); `*` by default. */
   corsOrigins?: CorsOrigins;
+  /** Request deadlines and the connection cap (http/connection-limits.ts). */
+  connectionLimits: ConnectionLimits;
+  /** The address the service listens on: the editor answers to it (http/host-allow-list.ts). */
+  listenHost: string;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -94,17 +100,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   // server is made here as Fastify would make it, with that front.
   let lane: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
   const app = Fastify({
-    serverFactory: (handler, opts: Record<string, unknown>) => {
-      const server = createServer((opts.http as ServerOptions | undefined) ?? {}, (req, res) => {
+    serverFactory: (handler) =>
+      createLimitedServer(deps.connectionLimits, (req, res) => {
         if (!lane?.(req, res)) handler(req, res);
-      });
-      server.keepAliveTimeout = opts.keepAliveTimeout as number;
-      server.requestTimeout = opts.requestTimeout as number;
-      server.setTimeout(opts.connectionTimeout as number);
-      if ((opts.maxRequestsPerSocket as number) > 0)
-        server.maxRequestsPerSocket = opts.maxRequestsPerSocket as number;
-      return server;
-    },
+      }),
     logger: false,
     // What the framework refuses before a route runs leaves in the envelope too.
     frameworkErrors: frameworkErrorHandler(logger, addCors),
@@ -194,6 +193,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       )
       .send();
   });
+
+  registerHostAllowList(app, deps.listenHost);
 
   app.setNotFoundHandler((request, reply) => {
     addCors(request, reply);

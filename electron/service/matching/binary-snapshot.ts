@@ -217,6 +217,11 @@ export class SnapshotReader {
     return this.header.values[name] as T;
   }
 
+  /** A value that snapshots of older engines may lack. */
+  optionalValue<T>(name: string): T | undefined {
+    return name in this.header.values ? (this.header.values[name] as T) : undefined;
+  }
+
   private entry(name: string, kind: ArrayKind): { start: number; length: number } {
     const entry = this.header.arrays[name];
     if (entry === undefined || entry.kind !== kind) throw new Error(`snapshot has no ${name}`);

@@ -55,7 +55,17 @@ export function fuzzyFeature(similarity: number): number {
   return Math.max(0, similarity - FUZZY_FLOOR) / (1 - FUZZY_FLOOR);
 }
 
-export function calibrate(input: CalibrationInput): number {
+/**
+ * The score of a candidate. `offset` is the robot's own correction to the logit, fitted by its
+ * self-test (self-calibration.ts); 0 is the model as fitted offline.
+ */
+export function calibrate(input: CalibrationInput, offset = 0): number {
+  const p = 1 / (1 + Math.exp(-(calibrationLogit(input) + offset)));
+  return Math.min(MAX_INEXACT, Math.max(0, p));
+}
+
+/** The logistic model's log-odds for a candidate, before any robot's offset. */
+export function calibrationLogit(input: CalibrationInput): number {
   // NaN arises when the leader's ranking score is infinite (an exact phrasing): then every
   // other rule trails by as much as can be.
   const margin = Math.max(-MARGIN_CAP, Math.min(MARGIN_CAP, finite(input.margin, -MARGIN_CAP)));
@@ -66,6 +76,5 @@ export function calibrate(input: CalibrationInput): number {
     CALIBRATION.fuzzy * fuzzyFeature(finite(input.fuzzy, 0)) +
     CALIBRATION.posterior * finite(input.posterior, 0) +
     CALIBRATION.intercept;
-  const p = 1 / (1 + Math.exp(-z));
-  return Math.min(MAX_INEXACT, Math.max(0, p));
+  return z;
 }

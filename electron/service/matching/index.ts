@@ -11,12 +11,34 @@ import { fuzzySimilarities } from './fuzzy';
 import { hanTermText, textTerms } from './features';
 import { normalizeText } from './normalize';
 import { RuleStore } from './rule-store';
-import type { ScoredQuestion } from './scorer';
+import { loadRuleStore, saveRuleStore } from './rule-store-file';
+import type { ScoredQuestion, ScoredRule } from './scorer';
 import { Scorer } from './scorer';
+import { collisionReport } from './collisions';
+import { calibrationOffset } from './self-calibration';
+import type { Probe } from './self-test';
+import { SelfTestRun, probedPhrasings } from './self-test';
+import { SelfTestScheduler } from './self-test-scheduler';
 import { SynonymTable } from './synonyms';
-import type { Candidate, MatchDecision, MatchSettings, MatchableRule, RobotIndex } from './types';
+import type {
+  CalibrationState,
+  Candidate,
+  CollisionReport,
+  MatchDecision,
+  MatchSettings,
+  MatchableRule,
+  RobotIndex,
+} from './types';
 
-export type { Candidate, MatchDecision, MatchSettings, MatchableRule, RobotIndex } from './types';
+export type {
+  CalibrationState,
+  Candidate,
+  CollisionReport,
+  MatchDecision,
+  MatchSettings,
+  MatchableRule,
+  RobotIndex,
+} from './types';
 export { normalizeText } from './normalize';
 
 /**
@@ -34,15 +56,29 @@ export const DEFAULT_MATCH_SETTINGS: MatchSettings = {
 const FUZZY_RULES = 2;
 /** Length of the explanation list returned with every answer. */
 const EXPLAIN_COUNT = 10;
+/** Share of a question's weight in content never seen that makes a frame-only match unrelated. */
+const UNKNOWN_CONTENT_MIN = 0.4;
+/** Score of a rule that explains too little of the question (below any RECOMMEND list). */
+const UNRELATED_SCORE = 0.04;
+/** Highest score of an inexact match to a one-term question. */
+const FRAGMENT_SCORE = 0.5;
+/** Phrasings the calibration's self-test asks (an even sample beyond). */
+const CALIBRATION_PROBES = 1000;
+/** Phrasings the collision report asks by default (an even sample beyond). */
+const COLLISION_PROBES = 10_000;
 
 export interface RobotIndexOptions {
   /** Groups of interchangeable words or phrases, e.g. [["top up", "topup", "recharge"]]. */
   synonyms?: readonly (readonly string[])[];
 }
 
+/** This engine's index: the optional parts of `RobotIndex` are all there. */
 export interface SynonymAwareRobotIndex extends RobotIndex {
   /** Replaces the synonym table; rules already indexed are re-indexed with it. */
   setSynonyms(groups: readonly (readonly string[])[]): void;
+  readonly calibration: CalibrationState;
+  selfCalibrate(nowMs?: number): void;
+  collisions(options?: { limit?: number; nowMs?: number }): Promise<CollisionReport>;
 }
 
 /**
@@ -73,6 +109,13 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   private scorer: Scorer;
   private synonymGroups: readonly (readonly string[])[];
   private readonly recent = new CandidateCache();
+  /** The robot's own correction to the calibration's log-odds (see self-calibration.ts). */
+  private calibrationOffset = 0;
+  private calibrationProbes = 0;
+  /** Bumped by every write; the calibration is current while it was fitted at this version. */
+  version = 0;
+  private calibratedVersion = -1;
+  private readonly selfTests = new SelfTestScheduler(this, CALIBRATION_PROBES);
 
   constructor(options: RobotIndexOptions, store?: RuleStore) {
     this.synonymGroups = options.synonyms ?? [];
@@ -87,7 +130,12 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     writer.value('format', SNAPSHOT_FORMAT);
     writer.value('fingerprint', behaviourFingerprint());
     writer.value('synonyms', this.synonymGroups);
-    this.store.save(writer);
+    writer.value('calibration', {
+      offset: this.calibrationOffset,
+      probes: this.calibrationProbes,
+      current: this.calibratedVersion === this.version,
+    });
+    saveRuleStore(this.store, writer);
     return writer;
   }
 
@@ -98,7 +146,15 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     const groups = reader.value<string[][]>('synonyms');
     const synonyms = new SynonymTable(groups);
     const rewrite = synonyms.isEmpty ? undefined : (text: string) => synonyms.rewrite(text);
-    return new MatchingIndex({ synonyms: groups }, RuleStore.load(reader, rewrite));
+    const index = new MatchingIndex({ synonyms: groups }, loadRuleStore(reader, rewrite));
+    const saved = reader.optionalValue<{ offset: number; probes: number; current: boolean }>(
+      'calibration',
+    );
+    if (saved !== undefined) index.applyCalibration(saved.offset, saved.probes);
+    // Opened without a calibration of these rules: the self-test runs in the background.
+    if (saved?.current === true) index.calibratedVersion = index.version;
+    else if (index.size > 0) index.selfTests.schedule();
+    return index;
   }
 
   private newStore(): RuleStore {
@@ -116,10 +172,65 @@ class MatchingIndex implements SynonymAwareRobotIndex {
 
   upsert(rule: MatchableRule): void {
     this.store.upsert(rule);
+    this.changed();
   }
 
   remove(ruleId: string): void {
     this.store.remove(ruleId);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.version += 1;
+    this.selfTests.schedule();
+  }
+
+  get calibration(): CalibrationState {
+    return {
+      offset: this.calibrationOffset,
+      probes: this.calibrationProbes,
+      current: this.calibratedVersion === this.version,
+      pending: this.selfTests.pending,
+    };
+  }
+
+  selfCalibrate(nowMs = Date.now()): void {
+    this.selfTests.cancel();
+    const run = new SelfTestRun(this, probedPhrasings(this.store, CALIBRATION_PROBES), nowMs);
+    run.step();
+    this.selfTestDone(run.probes, this.version);
+  }
+
+  /** Receives a finished self-test (from `selfCalibrate` or the background scheduler). */
+  selfTestDone(probes: Probe[], version: number): void {
+    if (version !== this.version) return;
+    this.applyCalibration(calibrationOffset(probes), probes.length);
+    this.calibratedVersion = version;
+  }
+
+  private applyCalibration(offset: number, probes: number): void {
+    if (offset !== this.calibrationOffset) this.recent.clear();
+    this.calibrationOffset = offset;
+    this.calibrationProbes = probes;
+  }
+
+  async collisions(options: { limit?: number; nowMs?: number } = {}): Promise<CollisionReport> {
+    const limit = options.limit ?? COLLISION_PROBES;
+    // Rules written during the run restart it (a probe's phrasing ids would be stale), a few
+    // times at most: under a stream of writes the last run's probes are reported as incomplete.
+    for (let attempt = 1; ; attempt += 1) {
+      const version = this.version;
+      const phrasings = probedPhrasings(this.store, limit);
+      const run = new SelfTestRun(this, phrasings, options.nowMs ?? Date.now());
+      // Slices between turns of the event loop: questions keep being answered meanwhile.
+      while (!run.step(SLICE_MS) && version === this.version) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const complete = version === this.version && phrasings.length >= this.store.livePhrasings;
+      if (version === this.version || attempt >= COLLISION_ATTEMPTS) {
+        return collisionReport(run.probes, complete);
+      }
+    }
   }
 
   setSynonyms(groups: readonly (readonly string[])[]): void {
@@ -131,17 +242,57 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     this.scorer = new Scorer(this.store);
     this.recent.clear();
     for (const rule of rules) this.store.upsert(rule);
+    this.changed();
   }
 
   match(question: string, nowMs: number, settings: MatchSettings): MatchDecision {
+    this.selfTests.noteAsk();
     const generation = this.store.generation;
     let candidates = this.recent.get(question, generation, nowMs);
     if (candidates === undefined) {
       const text = this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question);
-      candidates = this.explain(normalizeText(question), this.scorer.score(text, nowMs));
+      candidates = this.explain(
+        normalizeText(question),
+        this.scorer.score(text, nowMs),
+        this.calibrationOffset,
+      );
       this.recent.set(question, candidates, generation, this.store.eligibilityWindow(nowMs));
     }
     return decide(candidates, settings);
+  }
+
+  /**
+   * Limits no calibration may lift: a rule that explains too little of the question's content
+   * is not a candidate (it shares the question's frame or one word: "Do you sell laptops?"
+   * against "Do you sell gift cards?"), and a one-term question ("退", "refund") is a fragment,
+   * a guess at best.
+   */
+  private gate(score: number, rule: ScoredRule, question: ScoredQuestion): number {
+    // Nothing of the content found (only the frame), or one content term against at least as
+    // much content the knowledge base has never seen.
+    const unknown = question.unknownContent;
+    const unrelated =
+      rule.contentTerms === 0
+        ? unknown >= UNKNOWN_CONTENT_MIN
+        : rule.contentTerms === 1 && unknown >= UNKNOWN_CONTENT_MIN && unknown >= rule.contentFound;
+    if (unrelated) return Math.min(score, UNRELATED_SCORE);
+    if (question.termCount <= 1) return Math.min(score, FRAGMENT_SCORE);
+    return score;
+  }
+
+  /**
+   * One self-test question: the phrasing `phrasing` asked against the knowledge base without
+   * it, scored by the offline model alone (offset 0).
+   */
+  probe(phrasing: number, nowMs: number): Candidate[] {
+    const text = this.store.phrasingText(phrasing);
+    const rewritten = this.synonymTable.isEmpty ? text : this.synonymTable.rewrite(text);
+    return this.explain(normalizeText(text), this.scorer.score(rewritten, nowMs, phrasing), 0);
+  }
+
+  /** The live phrasings (names included) with their rule ids, for the self-test. */
+  get ruleStore(): RuleStore {
+    return this.store;
   }
 
   /**
@@ -150,7 +301,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
    * the development sets. Scores are made non-increasing along the ranking, so that "by
    * descending score" and "by rank" are the same list.
    */
-  private explain(key: string, question: ScoredQuestion): Candidate[] {
+  private explain(key: string, question: ScoredQuestion, offset: number): Candidate[] {
     const { rules: scored, baseline } = question;
     const ranked = scored.slice(0, EXPLAIN_COUNT);
     const leader = ranked[0];
@@ -178,14 +329,17 @@ class MatchingIndex implements SynonymAwareRobotIndex {
       const fuzzySimilarity = fuzzy[i] ?? 0;
       const calibrated = rule.exact
         ? 1
-        : calibrate({
-            margin: lead,
-            closest: rule.closest,
-            coverage: rule.coverage,
-            fuzzy: fuzzySimilarity,
-            posterior,
-          });
-      const score = Math.min(ceiling, calibrated);
+        : calibrate(
+            {
+              margin: lead,
+              closest: rule.closest,
+              coverage: rule.coverage,
+              fuzzy: fuzzySimilarity,
+              posterior,
+            },
+            offset,
+          );
+      const score = Math.min(ceiling, rule.exact ? 1 : this.gate(calibrated, rule, question));
       ceiling = score;
       return {
         ruleId: this.store.ruleIdAt(rule.slot) ?? '',
@@ -196,14 +350,21 @@ class MatchingIndex implements SynonymAwareRobotIndex {
           cosine: rule.cosine,
           closest: rule.closest,
           coverage: rule.coverage,
+          content: rule.contentCoverage,
           fuzzy: fuzzySimilarity,
           posterior,
           lead,
+          offset,
         },
       };
     });
   }
 }
+
+/** Longest slice of the collision report's probing between turns of the event loop. */
+const SLICE_MS = 5;
+/** Runs of the collision report restarted by writes before it reports what it has. */
+const COLLISION_ATTEMPTS = 3;
 
 /** Creates an empty index for one robot. */
 export function createRobotIndex(options: RobotIndexOptions = {}): SynonymAwareRobotIndex {

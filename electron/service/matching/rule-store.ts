@@ -9,7 +9,6 @@ import { textTerms } from './features';
 import { normalizeText } from './normalize';
 import { ensureCapacity } from './typed-arrays';
 import type { MatchableRule } from './types';
-import type { SnapshotReader, SnapshotWriter } from './binary-snapshot';
 import { SlotValues } from './slot-values';
 import { Vocabulary } from './vocabulary';
 
@@ -22,8 +21,8 @@ export const NB_ALPHA = 0.1;
 /** `phrasingSource` value for the phrasing made from the rule's name. */
 export const NAME_SOURCE = 255;
 const DEAD = -1;
-/** Joins a rule's questions in a saved index. */
-const QUESTION_SEPARATOR = '\u0000';
+/** Joins a rule's questions in a saved index (rule-store-file.ts). */
+export const QUESTION_SEPARATOR = '\u0000';
 
 // Compaction rewrites everything live, so it waits until tombstones are a real share of the data.
 const COMPACT_MIN_DEAD = 4096;
@@ -39,6 +38,11 @@ function hashKey(key: string): number {
   return hash | 0;
 }
 
+/**
+ * Rules and their phrasings as typed arrays. The arrays are public for the scorer, which reads
+ * them in its hot loops, and for rule-store-file.ts, which saves and opens them; only the
+ * store's own methods (and opening a saved store) write them.
+ */
 export class RuleStore {
   /**
    * @param rewrite applied to every text before indexing (the synonym table); questions keep
@@ -51,15 +55,15 @@ export class RuleStore {
 
   /** Slot of each rule id; built on first need after opening a saved index. */
   private slotsById: Map<string, number> | null = new Map();
-  private freeSlots: number[] = [];
+  freeSlots: number[] = [];
   /** Slots ever used (live or free). */
   slotCount = 0;
   /** 1 for a slot holding a rule. */
-  private ruleLive = new Uint8Array(64);
-  private ruleIds = new SlotValues<string>('');
-  private ruleNames = new SlotValues<string>('');
+  ruleLive = new Uint8Array(64);
+  ruleIds = new SlotValues<string>('');
+  ruleNames = new SlotValues<string>('');
   /** A rule's questions, or (opened from a saved index) them joined by QUESTION_SEPARATOR. */
-  private ruleQuestions = new SlotValues<readonly string[]>([]);
+  ruleQuestions = new SlotValues<readonly string[]>([]);
   ruleActive = new Uint8Array(64);
   /** Effective window; NaN means open on that side. */
   ruleBegin = new Float64Array(64);
@@ -80,19 +84,19 @@ export class RuleStore {
   phrasingTermCount = new Uint16Array(1024);
   phrasingGramCount = new Uint16Array(1024);
   phrasingStart = new Int32Array(1024);
-  private phrasingHash = new Int32Array(1024);
-  private nextSameHash = new Int32Array(1024);
+  phrasingHash = new Int32Array(1024);
+  nextSameHash = new Int32Array(1024);
   /**
    * Chains of phrasings by normalised-text hash: bucket (hash & mask) → the latest phrasing,
    * then `nextSameHash`. A typed table rather than a Map so it is saved and opened as bytes.
    */
-  private exactBuckets = new Int32Array(1024).fill(DEAD);
+  exactBuckets = new Int32Array(1024).fill(DEAD);
   phrasingTotal = 0;
-  private deadPhrasings = 0;
+  deadPhrasings = 0;
 
   /** Forward lists: the term ids of every phrasing, back to back. */
   forward = new Int32Array(4096);
-  private forwardLength = 0;
+  forwardLength = 0;
 
   // Generation stamps make "distinct grams of this rule" O(grams) without clearing a set.
   private gramStamp = new Int32Array(1024);
@@ -110,8 +114,15 @@ export class RuleStore {
     return this.liveRules;
   }
 
-  slotOf(ruleId: string): number | undefined {
-    return this.slotIndex().get(ruleId);
+  /** Phrasings held by live rules (names included). */
+  get livePhrasings(): number {
+    return this.phrasingTotal - this.deadPhrasings;
+  }
+
+  /** After opening a saved store: ids are mapped to slots on first need, caches start anew. */
+  markOpened(): void {
+    this.slotsById = null;
+    this.generation = 1;
   }
 
   private slotIndex(): Map<string, number> {
@@ -475,88 +486,5 @@ export class RuleStore {
     for (let slot = 0; slot < this.slotCount; slot += 1) {
       if (this.ruleLive[slot] === 1) this.indexRule(slot, 'repost');
     }
-  }
-
-  /** Writes the rules, phrasings and vocabulary (not the scratch space) to `writer`. */
-  save(writer: SnapshotWriter): void {
-    const slots = this.slotCount;
-    const phrasings = this.phrasingTotal;
-    writer.strings('rules.ids', slots, (slot) => this.ruleIds.peek(slot) as string);
-    writer.strings('rules.names', slots, (slot) => this.ruleNames.peek(slot) as string);
-    writer.strings('rules.questions', slots, (slot) => {
-      const questions = this.ruleQuestions.peek(slot);
-      // Empty questions index nothing and an author's NUL cannot survive the join: both go.
-      return typeof questions === 'string'
-        ? questions
-        : questions
-            .filter((q) => q.length > 0 && !q.includes(QUESTION_SEPARATOR))
-            .join(QUESTION_SEPARATOR);
-    });
-    writer.array('rules.free', Int32Array.from(this.freeSlots));
-    writer.value('rules.scalars', [
-      this.liveRules,
-      this.totalMassWords,
-      this.totalMassGrams,
-      this.phrasingTotal,
-      this.deadPhrasings,
-      this.forwardLength,
-      slots,
-    ]);
-    writer.array('rules.live', this.ruleLive, slots);
-    writer.array('rules.active', this.ruleActive, slots);
-    writer.array('rules.begin', this.ruleBegin, slots);
-    writer.array('rules.end', this.ruleEnd, slots);
-    writer.array('rules.firstPhrasing', this.ruleFirstPhrasing, slots);
-    writer.array('rules.phrasingCount', this.rulePhrasingCount, slots);
-    writer.array('rules.massWords', this.ruleMassWords, slots);
-    writer.array('rules.massGrams', this.ruleMassGrams, slots);
-    writer.array('phrasings.rule', this.phrasingRule, phrasings);
-    writer.array('phrasings.source', this.phrasingSource, phrasings);
-    writer.array('phrasings.termCount', this.phrasingTermCount, phrasings);
-    writer.array('phrasings.gramCount', this.phrasingGramCount, phrasings);
-    writer.array('phrasings.start', this.phrasingStart, phrasings + 1);
-    writer.array('phrasings.hash', this.phrasingHash, phrasings);
-    writer.array('phrasings.nextSameHash', this.nextSameHash, phrasings);
-    writer.array('exact.buckets', this.exactBuckets);
-    writer.array('forward', this.forward, this.forwardLength);
-    this.vocab.save(writer, 'vocab');
-  }
-
-  static load(reader: SnapshotReader, rewrite?: (text: string) => string): RuleStore {
-    const store = new RuleStore(rewrite, Vocabulary.load(reader, 'vocab'));
-    store.ruleIds = new SlotValues<string>('', reader.strings('rules.ids'));
-    store.ruleNames = new SlotValues<string>('', reader.strings('rules.names'));
-    store.ruleQuestions = new SlotValues<readonly string[]>([], reader.strings('rules.questions'));
-    store.freeSlots = Array.from(reader.i32('rules.free'));
-    const scalars = reader.value<number[]>('rules.scalars');
-    [
-      store.liveRules,
-      store.totalMassWords,
-      store.totalMassGrams,
-      store.phrasingTotal,
-      store.deadPhrasings,
-      store.forwardLength,
-      store.slotCount,
-    ] = scalars as [number, number, number, number, number, number, number];
-    store.slotsById = null;
-    store.ruleLive = reader.u8('rules.live');
-    store.ruleActive = reader.u8('rules.active');
-    store.ruleBegin = reader.f64('rules.begin');
-    store.ruleEnd = reader.f64('rules.end');
-    store.ruleFirstPhrasing = reader.i32('rules.firstPhrasing');
-    store.rulePhrasingCount = reader.u8('rules.phrasingCount');
-    store.ruleMassWords = reader.f64('rules.massWords');
-    store.ruleMassGrams = reader.f64('rules.massGrams');
-    store.phrasingRule = reader.i32('phrasings.rule');
-    store.phrasingSource = reader.u8('phrasings.source');
-    store.phrasingTermCount = reader.u16('phrasings.termCount');
-    store.phrasingGramCount = reader.u16('phrasings.gramCount');
-    store.phrasingStart = reader.i32('phrasings.start');
-    store.phrasingHash = reader.i32('phrasings.hash');
-    store.nextSameHash = reader.i32('phrasings.nextSameHash');
-    store.exactBuckets = reader.i32('exact.buckets');
-    store.forward = reader.i32('forward');
-    store.generation = 1;
-    return store;
   }
 }

@@ -10,10 +10,14 @@
  * on top; see docs/matching.md.
  * @module
  */
-import { boundedEditDistance } from './edit-distance';
-import { textTerms, wordGrams } from './features';
+import { textTerms } from './features';
+import { IdfTable } from './idf';
+import { weighQuestionGrams, weighQuestionTerms } from './query-weights';
+import type { WeightedTerms } from './query-weights';
 import { NB_ALPHA } from './rule-store';
 import type { RuleStore } from './rule-store';
+import { RuleNorms } from './rule-norms';
+import { TopK } from './top-k';
 import { ensureCapacity } from './typed-arrays';
 
 /** Weight of the character n-gram namespace next to the word namespace. */
@@ -28,10 +32,6 @@ const SHORTLIST = 16;
 const POSTINGS_BUDGET = 20_000;
 /** Rules whose stage-1 score is completed for the terms left unread. */
 const COMPLETED = 64;
-/** A spelling neighbour counts for less than the word itself. */
-const TYPO_FACTOR = 0.7;
-/** Grams shared by more words than this are useless for finding spelling neighbours. */
-const NEIGHBOUR_GRAM_LIMIT = 3000;
 
 export interface ScoredRule {
   slot: number;
@@ -46,6 +46,11 @@ export interface ScoredRule {
   closest: number;
   /** Share of the question's term weight found in the rule, 0..1. */
   coverage: number;
+  /** The same over the question's content terms (frame words left out; frame-words.ts). */
+  contentCoverage: number;
+  /** Distinct content terms of the question found in the rule, and their share of its weight. */
+  contentTerms: number;
+  contentFound: number;
 }
 
 export interface ScoredQuestion {
@@ -53,58 +58,10 @@ export interface ScoredQuestion {
   rules: ScoredRule[];
   /** Ranking score of an average rule that shares nothing with the question. */
   baseline: number;
-}
-
-interface WeightedTerms {
-  ids: number[];
-  weights: number[];
-  /**
-   * Squared weight of question terms no rule contains. They cannot rank rules, but they must
-   * lower cosine and coverage: a question of mostly unknown words is not a match.
-   */
-  unknown: number;
-  /** Σ of the L2-normalised weights (the Naive Bayes length term). */
-  total: number;
-}
-
-function idf(ruleCount: number, ruleDf: number): number {
-  return Math.log((ruleCount + 1) / (ruleDf + 1)) + 1;
-}
-
-/**
- * idf by rule frequency, computed on first use and kept until the rule count changes: stage 2
- * needs it for every term and gram of every shortlisted phrasing, and Math.log dominated.
- */
-class IdfTable {
-  private values = new Float64Array(0);
-  private ruleCount = -1;
-
-  get(ruleCount: number, ruleDf: number): number {
-    if (ruleCount !== this.ruleCount) {
-      this.ruleCount = ruleCount;
-      this.values = new Float64Array(ruleCount + 2);
-    }
-    const df = Math.min(ruleDf, ruleCount + 1);
-    let value = this.values[df] ?? 0;
-    if (value === 0) {
-      value = idf(ruleCount, df);
-      this.values[df] = value;
-    }
-    return value;
-  }
-}
-
-function normaliseWeights(terms: WeightedTerms): void {
-  let norm = terms.unknown;
-  for (const w of terms.weights) norm += w * w;
-  norm = Math.sqrt(norm);
-  if (norm === 0) return;
-  terms.total = 0;
-  for (let i = 0; i < terms.weights.length; i += 1) {
-    const w = (terms.weights[i] ?? 0) / norm;
-    terms.weights[i] = w;
-    terms.total += w;
-  }
+  /** Distinct terms of the question (words and Han characters and bigrams), known or not. */
+  termCount: number;
+  /** Share of the question's weight in content terms no rule contains. */
+  unknownContent: number;
 }
 
 /** Per-index scratch space, reused across questions so a match allocates almost nothing. */
@@ -116,20 +73,13 @@ export class Scorer {
   private seenStamp = 0;
   private ruleLogMass = new Float64Array(0);
   private logMassGeneration = -1;
-  private termCentroid = new Float64Array(0);
-  private gramCentroid = new Float64Array(0);
-  // Norm caches, valid while ruleNormStamp[slot] equals the store's generation.
-  private ruleNormStamp = new Int32Array(0);
-  private ruleCentroidWordNorm = new Float64Array(0);
-  private ruleCentroidGramNorm = new Float64Array(0);
-  private phrasingWordNorm = new Float64Array(0);
-  private phrasingGramNorm = new Float64Array(0);
   private unreadShare = new Float64Array(16);
   private touched = new Int32Array(0);
   /** Per-question-term evidence of the rule being rescored (reused: rescoring runs per rule). */
   private nbWords = new Float64Array(16);
   private nbGrams = new Float64Array(16);
   private readonly idf = new IdfTable();
+  private readonly norms: RuleNorms;
 
   /**
    * @param exhaustive read every posting list to the end (the reference the early-terminating
@@ -138,27 +88,33 @@ export class Scorer {
   constructor(
     private readonly store: RuleStore,
     private readonly exhaustive = false,
-  ) {}
+  ) {
+    this.norms = new RuleNorms(store, this.idf);
+  }
 
   /**
    * Scores the rules worth considering; exact phrasings come first with `exact` set.
    * `baseline` is the ranking score of an average rule that shares nothing with the question:
    * the lead of a lone candidate is measured against it rather than being unbounded.
+   * `leaveOut` (a phrasing id) scores as if that phrasing were not in its rule: the self-test
+   * asks each phrasing against the rest of the knowledge base (self-test.ts). Rule frequencies
+   * still count it, a close enough approximation for calibration.
    */
-  score(question: string, nowMs: number): ScoredQuestion {
+  score(question: string, nowMs: number, leaveOut = -1): ScoredQuestion {
     const store = this.store;
     const vocab = store.vocab;
     const { key, words: questionWords, han } = textTerms(question);
     this.termPos = ensureCapacity(this.termPos, vocab.termCount);
     this.gramPos = ensureCapacity(this.gramPos, vocab.gramCount);
-    const words = this.queryTerms(questionWords, han);
-    const grams = this.queryGrams(questionWords);
+    const words = weighQuestionTerms(store, questionWords, han);
+    const grams = weighQuestionGrams(store, questionWords);
     // Positions are stored plus one so that the zero-filled arrays mean "not in the question".
     words.ids.forEach((id, i) => (this.termPos[id] = i + 1));
     grams.ids.forEach((id, i) => (this.gramPos[id] = i + 1));
 
     const exactSlots = new Map<number, number>();
     for (const phrasing of store.exactPhrasings(key)) {
+      if (phrasing === leaveOut) continue;
       const slot = store.phrasingRule[phrasing] ?? -1;
       if (slot >= 0 && store.isEligible(slot, nowMs) && !exactSlots.has(slot)) {
         exactSlots.set(slot, phrasing);
@@ -166,15 +122,17 @@ export class Scorer {
     }
     const shortlist = this.shortlist(words, nowMs);
     for (const slot of exactSlots.keys()) if (!shortlist.includes(slot)) shortlist.push(slot);
-    const scored = shortlist.map((slot) => {
-      const rule = this.rescore(slot, words, grams);
+    const scored: ScoredRule[] = [];
+    for (const slot of shortlist) {
+      const rule = this.rescore(slot, words, grams, leaveOut);
       const exactPhrasing = exactSlots.get(slot);
       if (exactPhrasing !== undefined) {
         rule.exact = true;
         rule.phrasing = exactPhrasing;
       }
-      return rule;
-    });
+      // A rule left without phrasings by `leaveOut` is not a candidate.
+      if (rule.raw !== -Infinity) scored.push(rule);
+    }
     for (const id of words.ids) this.termPos[id] = 0;
     for (const id of grams.ids) this.gramPos[id] = 0;
     scored.sort((a, b) => Number(b.exact) - Number(a.exact) || b.raw - a.raw);
@@ -184,98 +142,8 @@ export class Scorer {
       GRAM_WEIGHT *
         grams.total *
         Math.log(store.totalMassGrams / rules + NB_ALPHA * Math.max(vocab.liveGrams, 1));
-    return { rules: scored, baseline };
-  }
-
-  private queryTerms(questionWords: string[], han: number[]): WeightedTerms {
-    const store = this.store;
-    const vocab = store.vocab;
-    const ruleCount = Math.max(store.size, 1);
-    const counts = new Map<number, number>();
-    let unknown = 0;
-    for (const word of questionWords) {
-      const id = vocab.wordId(word);
-      if (id !== undefined && (vocab.ruleDf[id] ?? 0) > 0) {
-        counts.set(id, (counts.get(id) ?? 0) + 1);
-      } else {
-        const neighbours = word.length >= 4 ? this.spellingNeighbours(word) : [];
-        for (const neighbour of neighbours) {
-          counts.set(neighbour, (counts.get(neighbour) ?? 0) + TYPO_FACTOR);
-        }
-        if (neighbours.length === 0) unknown += idf(ruleCount, 0) ** 2;
-      }
-    }
-    for (const code of han) {
-      const id = vocab.hanId(code);
-      if (id !== undefined && (vocab.ruleDf[id] ?? 0) > 0) {
-        counts.set(id, (counts.get(id) ?? 0) + 1);
-      } else {
-        unknown += idf(ruleCount, 0) ** 2;
-      }
-    }
-    const result: WeightedTerms = { ids: [], weights: [], unknown, total: 0 };
-    for (const [id, count] of counts) {
-      result.ids.push(id);
-      const tf = count >= 1 ? 1 + Math.log(count) : count;
-      result.weights.push(tf * idf(ruleCount, vocab.ruleDf[id] ?? 0));
-    }
-    normaliseWeights(result);
-    return result;
-  }
-
-  /** Known words within one edit (two for long words) of an unknown query word. */
-  private spellingNeighbours(word: string): number[] {
-    const vocab = this.store.vocab;
-    const limit = word.length <= 5 ? 1 : 2;
-    const shared = new Map<number, number>();
-    for (const gram of wordGrams(word)) {
-      const gramId = vocab.gramId(gram);
-      if (gramId === undefined) continue;
-      const holders = vocab.wordsWithGram(gramId);
-      if (holders.length > NEIGHBOUR_GRAM_LIMIT) continue;
-      for (const id of holders) shared.set(id, (shared.get(id) ?? 0) + 1);
-    }
-    const found: { id: number; distance: number; df: number }[] = [];
-    for (const [id, count] of shared) {
-      if (count < 2 || (vocab.ruleDf[id] ?? 0) === 0) continue;
-      const distance = boundedEditDistance(word, vocab.term(id), limit);
-      if (distance <= limit) found.push({ id, distance, df: vocab.ruleDf[id] ?? 0 });
-    }
-    found.sort((a, b) => a.distance - b.distance || b.df - a.df);
-    return found.slice(0, 3).map((entry) => entry.id);
-  }
-
-  private queryGrams(questionWords: string[]): WeightedTerms {
-    const store = this.store;
-    const vocab = store.vocab;
-    const ruleCount = Math.max(store.size, 1);
-    const counts = new Map<number, number>();
-    const result: WeightedTerms = { ids: [], weights: [], unknown: 0, total: 0 };
-    for (const term of questionWords) {
-      // Unknown words still contribute their grams: that is what tolerates typos.
-      const id = vocab.wordId(term);
-      const gramIds = id === undefined ? null : vocab.grams(id);
-      if (gramIds !== null) {
-        for (const gram of gramIds) counts.set(gram, (counts.get(gram) ?? 0) + 1);
-      } else {
-        for (const gram of wordGrams(term)) {
-          const gramId = vocab.gramId(gram);
-          if (gramId !== undefined) counts.set(gramId, (counts.get(gramId) ?? 0) + 1);
-          else result.unknown += idf(ruleCount, 0) ** 2;
-        }
-      }
-    }
-    for (const [id, count] of counts) {
-      const df = vocab.gramRuleDf[id] ?? 0;
-      if (df === 0) {
-        result.unknown += ((1 + Math.log(count)) * idf(ruleCount, 0)) ** 2;
-        continue;
-      }
-      result.ids.push(id);
-      result.weights.push((1 + Math.log(count)) * idf(ruleCount, df));
-    }
-    normaliseWeights(result);
-    return result;
+    const termCount = new Set(questionWords).size + new Set(han).size;
+    return { rules: scored, baseline, termCount, unknownContent: words.unknownContent };
   }
 
   /**
@@ -439,74 +307,21 @@ export class Scorer {
   }
 
   /**
-   * The idf-weighted norms of a rule's phrasings (words and grams) and of its centroid (the sum of
-   * its unit-length phrasing vectors). They depend on document frequencies, so they are
-   * recomputed after a write, on a rule's first use.
-   */
-  private ensureNorms(slot: number): void {
-    const store = this.store;
-    const vocab = store.vocab;
-    if (this.ruleNormStamp[slot] === store.generation) return;
-    const ruleCount = Math.max(store.size, 1);
-    this.termCentroid = ensureCapacity(this.termCentroid, vocab.termCount);
-    this.gramCentroid = ensureCapacity(this.gramCentroid, vocab.gramCount);
-    const termCentroid = this.termCentroid;
-    const gramCentroid = this.gramCentroid;
-    const touchedTerms: number[] = [];
-    const touchedGrams: number[] = [];
-    const forward = store.forward;
-    const first = store.ruleFirstPhrasing[slot] ?? 0;
-    const end = first + (store.rulePhrasingCount[slot] ?? 0);
-    for (let p = first; p < end; p += 1) {
-      const from = store.phrasingStart[p] ?? 0;
-      const to = store.phrasingStart[p + 1] ?? 0;
-      let wordNorm = 0;
-      let gramNorm = 0;
-      for (let i = from; i < to; i += 1) {
-        const term = forward[i] ?? 0;
-        const w = this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0);
-        wordNorm += w * w;
-        const gramIds = vocab.grams(term);
-        for (let g = 0; g < gramIds.length; g += 1) {
-          const gw = this.idf.get(ruleCount, vocab.gramRuleDf[gramIds[g] ?? 0] ?? 0);
-          gramNorm += gw * gw;
-        }
-      }
-      wordNorm = Math.sqrt(wordNorm) || 1;
-      gramNorm = Math.sqrt(gramNorm) || 1;
-      this.phrasingWordNorm[p] = wordNorm;
-      this.phrasingGramNorm[p] = gramNorm;
-      for (let i = from; i < to; i += 1) {
-        const term = forward[i] ?? 0;
-        if (termCentroid[term] === 0) touchedTerms.push(term);
-        termCentroid[term] =
-          (termCentroid[term] ?? 0) + this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0) / wordNorm;
-        const gramIds = vocab.grams(term);
-        for (let g = 0; g < gramIds.length; g += 1) {
-          const gram = gramIds[g] ?? 0;
-          if (gramCentroid[gram] === 0) touchedGrams.push(gram);
-          gramCentroid[gram] =
-            (gramCentroid[gram] ?? 0) +
-            this.idf.get(ruleCount, vocab.gramRuleDf[gram] ?? 0) / gramNorm;
-        }
-      }
-    }
-    this.ruleCentroidWordNorm[slot] = drainNorm(termCentroid, touchedTerms);
-    this.ruleCentroidGramNorm[slot] = drainNorm(gramCentroid, touchedGrams);
-    this.ruleNormStamp[slot] = store.generation;
-  }
-
-  /**
    * Stage 2: exact Naive Bayes and cosine parts for one rule, from its forward lists. A centroid
    * is a sum of unit phrasing vectors, so its dot product with the question is the sum of the
    * phrasings' normalised dot products: no centroid is built per question.
    */
-  private rescore(slot: number, words: WeightedTerms, grams: WeightedTerms): ScoredRule {
+  private rescore(
+    slot: number,
+    words: WeightedTerms,
+    grams: WeightedTerms,
+    leaveOut: number,
+  ): ScoredRule {
     const store = this.store;
     const vocab = store.vocab;
     const ruleCount = Math.max(store.size, 1);
-    this.growNormCaches();
-    this.ensureNorms(slot);
+    const norms = this.norms;
+    norms.ensure(slot);
     const termPos = this.termPos;
     const gramPos = this.gramPos;
     if (this.nbWords.length < words.ids.length) this.nbWords = new Float64Array(words.ids.length);
@@ -522,7 +337,10 @@ export class Scorer {
     let bestGramCos = 0;
     let centroidWordDot = 0;
     let centroidGramDot = 0;
+    const leavingOut = leaveOut >= first && leaveOut < end;
+    if (leavingOut && end - first === 1) return emptyRule(slot);
     for (let p = first; p < end; p += 1) {
+      if (p === leaveOut) continue;
       const from = store.phrasingStart[p] ?? 0;
       const to = store.phrasingStart[p + 1] ?? 0;
       const termShare = 1 / Math.sqrt(store.phrasingTermCount[p] || 1);
@@ -547,8 +365,8 @@ export class Scorer {
           }
         }
       }
-      const wordCos = wordDot / (this.phrasingWordNorm[p] || 1);
-      const gramCos = gramDot / (this.phrasingGramNorm[p] || 1);
+      const wordCos = wordDot / (norms.phrasingWordNorm[p] || 1);
+      const gramCos = gramDot / (norms.phrasingGramNorm[p] || 1);
       centroidWordDot += wordCos;
       centroidGramDot += gramCos;
       const combined = wordCos + GRAM_WEIGHT * gramCos;
@@ -559,27 +377,44 @@ export class Scorer {
         bestGramCos = gramCos;
       }
     }
-    const wordNorm = this.ruleCentroidWordNorm[slot] ?? 0;
-    const gramNorm = this.ruleCentroidGramNorm[slot] ?? 0;
+    const [wordNorm, gramNorm] = leavingOut
+      ? norms.centroidNorms(slot, leaveOut)
+      : [norms.ruleCentroidWordNorm[slot] ?? 0, norms.ruleCentroidGramNorm[slot] ?? 0];
     const wordCentroidCos = wordNorm > 0 ? centroidWordDot / wordNorm : 0;
     const gramCentroidCos = gramNorm > 0 ? centroidGramDot / gramNorm : 0;
 
     let nb = 0;
     let covered = 0;
+    let content = words.unknownContent;
+    let contentCovered = 0;
+    let contentTerms = 0;
     for (let i = 0; i < words.weights.length; i += 1) {
       const w = words.weights[i] ?? 0;
       const a = nbWords[i] ?? 0;
       nb += w * Math.log1p(a / NB_ALPHA);
       if (a > 0) covered += w * w;
+      if (words.frame[i] !== true) {
+        content += w * w;
+        if (a > 0) {
+          contentCovered += w * w;
+          contentTerms += 1;
+        }
+      }
     }
-    nb -= words.total * this.logMass(slot);
+    let gramMass = store.ruleMassGrams[slot] ?? 0;
+    if (leavingOut) {
+      const wordMass =
+        (store.ruleMassWords[slot] ?? 0) - Math.sqrt(store.phrasingTermCount[leaveOut] ?? 0);
+      nb -= words.total * Math.log(wordMass + NB_ALPHA * Math.max(vocab.liveTerms, 1));
+      gramMass -= Math.sqrt(store.phrasingGramCount[leaveOut] ?? 0);
+    } else {
+      nb -= words.total * this.logMass(slot);
+    }
     let nbG = 0;
     for (let i = 0; i < grams.weights.length; i += 1) {
       nbG += (grams.weights[i] ?? 0) * Math.log1p((nbGrams[i] ?? 0) / NB_ALPHA);
     }
-    nbG -=
-      grams.total *
-      Math.log((store.ruleMassGrams[slot] ?? 0) + NB_ALPHA * Math.max(vocab.liveGrams, 1));
+    nbG -= grams.total * Math.log(gramMass + NB_ALPHA * Math.max(vocab.liveGrams, 1));
     const naiveBayes = nb + GRAM_WEIGHT * nbG;
     const cosine =
       (1 - CENTROID_SHARE) * bestWordCos +
@@ -596,103 +431,27 @@ export class Scorer {
       cosine,
       closest: closestDenominator > 0 ? Math.max(0, bestCos) / closestDenominator : 0,
       coverage: covered,
+      // A question of frame words only ("how do I"): its coverage is all there is.
+      contentCoverage: content > 0 ? contentCovered / content : covered,
+      contentTerms,
+      contentFound: contentCovered,
     };
   }
-
-  private growNormCaches(): void {
-    const store = this.store;
-    const slots = store.slotCount;
-    this.ruleNormStamp = ensureCapacity(this.ruleNormStamp, slots);
-    this.ruleCentroidWordNorm = ensureCapacity(this.ruleCentroidWordNorm, slots);
-    this.ruleCentroidGramNorm = ensureCapacity(this.ruleCentroidGramNorm, slots);
-    this.phrasingWordNorm = ensureCapacity(this.phrasingWordNorm, store.phrasingTotal);
-    this.phrasingGramNorm = ensureCapacity(this.phrasingGramNorm, store.phrasingTotal);
-  }
 }
 
-/** The Euclidean norm of the entries of `vector` at `touched`; clears them. */
-function drainNorm(vector: Float64Array, touched: number[]): number {
-  let norm = 0;
-  for (const id of touched) {
-    const value = vector[id] ?? 0;
-    norm += value * value;
-    vector[id] = 0;
-  }
-  return Math.sqrt(norm);
-}
-
-/** Keeps the k best (slot, value) pairs with a small binary min-heap. */
-class TopK {
-  private readonly slots: number[] = [];
-  private readonly values: number[] = [];
-
-  constructor(private readonly k: number) {}
-
-  push(slot: number, value: number): void {
-    if (this.slots.length < this.k) {
-      this.slots.push(slot);
-      this.values.push(value);
-      this.siftUp(this.slots.length - 1);
-    } else if (value > (this.values[0] ?? -Infinity)) {
-      this.slots[0] = slot;
-      this.values[0] = value;
-      this.siftDown(0);
-    }
-  }
-
-  get size(): number {
-    return this.slots.length;
-  }
-
-  /** The smallest value held (the k-th best once full). */
-  get min(): number {
-    return this.values[0] ?? -Infinity;
-  }
-
-  /** Whether `value` would enter the heap (checked before costlier per-rule work). */
-  wouldTake(value: number): boolean {
-    return this.slots.length < this.k || value > (this.values[0] ?? -Infinity);
-  }
-
-  items(): number[] {
-    return [...this.slots];
-  }
-
-  // Plain temporaries: a destructuring swap allocates two arrays per call on this hot path.
-  private swap(a: number, b: number): void {
-    const slot = this.slots[a] ?? 0;
-    this.slots[a] = this.slots[b] ?? 0;
-    this.slots[b] = slot;
-    const value = this.values[a] ?? 0;
-    this.values[a] = this.values[b] ?? 0;
-    this.values[b] = value;
-  }
-
-  private siftUp(index: number): void {
-    let i = index;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if ((this.values[parent] ?? 0) <= (this.values[i] ?? 0)) break;
-      this.swap(i, parent);
-      i = parent;
-    }
-  }
-
-  private siftDown(index: number): void {
-    let i = index;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let smallest = i;
-      if (left < this.slots.length && (this.values[left] ?? 0) < (this.values[smallest] ?? 0)) {
-        smallest = left;
-      }
-      if (right < this.slots.length && (this.values[right] ?? 0) < (this.values[smallest] ?? 0)) {
-        smallest = right;
-      }
-      if (smallest === i) return;
-      this.swap(i, smallest);
-      i = smallest;
-    }
-  }
+/** A rule with nothing left to match (its one phrasing left out). */
+function emptyRule(slot: number): ScoredRule {
+  return {
+    slot,
+    phrasing: -1,
+    exact: false,
+    raw: -Infinity,
+    naiveBayes: -Infinity,
+    cosine: 0,
+    closest: 0,
+    coverage: 0,
+    contentCoverage: 0,
+    contentTerms: 0,
+    contentFound: 0,
+  };
 }

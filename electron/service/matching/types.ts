@@ -3,6 +3,9 @@
  * shape of answers; the engine owns normalisation, retrieval, scoring and the decision.
  * @module
  */
+import type { CollisionReport } from './collisions';
+
+export type { CollisionReport, NearDuplicate, PhrasingConflict } from './collisions';
 
 /** What the engine needs to know about one rule. Answers stay in the database. */
 export interface MatchableRule {
@@ -43,6 +46,18 @@ export type MatchDecision =
   | { kind: 'recommend'; items: Candidate[]; candidates: Candidate[] }
   | { kind: 'none'; candidates: Candidate[] };
 
+/** The robot's self-calibration (docs/matching.md, "Calibration per robot"). */
+export interface CalibrationState {
+  /** Added to every inexact candidate's log-odds; 0 until a self-test has run, never above 0. */
+  offset: number;
+  /** Phrasings asked by the self-test the offset comes from (0: none yet). */
+  probes: number;
+  /** The offset was fitted on the rules as they are now. */
+  current: boolean;
+  /** A self-test is waiting or under way in the background. */
+  pending: boolean;
+}
+
 /** One robot's index: follows every write incrementally, answers questions. */
 export interface RobotIndex {
   /** Adds or replaces a rule (by ruleId). */
@@ -61,6 +76,18 @@ export interface RobotIndex {
   readonly synonyms?: readonly (readonly string[])[];
   /** Replaces the synonym groups; every rule is re-indexed with them. */
   setSynonyms?(groups: readonly (readonly string[])[]): void;
+  /**
+   * The robot's self-calibration. Engines that have one refit it by themselves in the
+   * background after writes (never blocking `match`), and keep it in their saved index.
+   */
+  readonly calibration?: CalibrationState;
+  /** Runs the self-test now, synchronously, and applies its calibration (tests, evaluation). */
+  selfCalibrate?(nowMs?: number): void;
+  /**
+   * The collision report: every phrasing (up to `limit`, else an even sample) asked against the
+   * rest of the knowledge base, in slices that leave room for questions.
+   */
+  collisions?(options?: { limit?: number; nowMs?: number }): Promise<CollisionReport>;
 }
 
 export type CreateRobotIndex = () => RobotIndex;

@@ -5,16 +5,22 @@
  * segments are deleted). See docs/storage.md.
  * @module
  */
-import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
-import { open as openFile, readFile, rename } from 'node:fs/promises';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import type { Database as SqlJsDatabase, SqlJsStatic, Statement } from 'sql.js';
 import type { Logger } from '../logger';
 import { StorageFailure } from '../repositories/errors';
-import { fsyncDirectory } from './durable-fs';
-import { Journal, JournalDamagedError } from './journal';
-import type { JournalRecord, SqlParam, SqlValue } from './journal';
+import {
+  DIRECTORY_MODE,
+  FILE_MODE,
+  isTemporaryFile,
+  narrowMode,
+  writeFileAtomicAsync,
+} from './durable-fs';
+import { Journal, JournalWriteBrokenError, scanJournal } from './journal';
+import type { JournalRecord, ScannedRecord, SqlParam, SqlValue } from './journal';
 import { acquireDataDirLock } from './lock';
 import type { DataDirLock } from './lock';
 import { MIGRATIONS } from './migrations/index';
@@ -35,12 +41,18 @@ const PAGE_CACHE_KIB = 16 * 1024;
 
 const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
+/** Below this much journal, an idle spell takes no snapshot (see `scheduleSnapshot`). */
+const IDLE_SNAPSHOT_MIN_BYTES = 1024 * 1024;
+
 export interface StoreOptions {
   dataDir: string;
   logger: Logger;
-  /** Snapshot once the current journal segment is this large (bytes). */
+  /** Snapshot at once when this many bytes of journal are not covered by a snapshot. */
   snapshotJournalBytes?: number;
-  /** Snapshot after this long without writes, if anything was journaled since the last one. */
+  /**
+   * Snapshot after this long without writes, if the journal holds at least a megabyte (or
+   * `snapshotJournalBytes`, if smaller) that no snapshot covers.
+   */
   snapshotIdleMs?: number;
   migrations?: readonly Migration[];
   /**
@@ -61,10 +73,13 @@ export interface Tx extends Reader {
   run(sql: string, params?: readonly SqlParam[]): number;
 }
 
+/** The database's own record of the last committed seq (not journaled: implied by the record). */
+const SET_SEQ = "INSERT OR REPLACE INTO _store (key, value) VALUES ('seq', ?)";
+
 let sqlJsPromise: Promise<SqlJsStatic> | undefined;
 
 /** sql.js compiles its WebAssembly once per process; every store shares the module. */
-function loadSqlJs(): Promise<SqlJsStatic> {
+export function loadSqlJs(): Promise<SqlJsStatic> {
   sqlJsPromise ??= initSqlJs();
   return sqlJsPromise;
 }
@@ -89,7 +104,7 @@ function isUtf8Param(param: unknown): param is { utf8: string } {
 type Bindable = string | number | null | Uint8Array;
 
 /** The values sql.js binds: `Utf8Param`s become their UTF-8 bytes. */
-function bindable(params: readonly SqlParam[]): Bindable[] {
+export function bindable(params: readonly SqlParam[]): Bindable[] {
   let out: Bindable[] | undefined;
   for (let i = 0; i < params.length; i++) {
     const param = params[i] as SqlParam;
@@ -110,17 +125,24 @@ export class Store {
   /** Result column names of each prepared statement: asked of SQLite once, not per row. */
   private readonly columns = new WeakMap<Statement, string[]>();
   private seq: number;
+  /** Set by `open` once the journal has been checked and replayed. */
+  private journal!: Journal;
   private failed: Error | null = null;
-  private idleTimer: NodeJS.Timeout | null = null;
+  /** The next snapshot: after a quiet spell, or the retry after a failed one. */
+  private snapshotTimer: NodeJS.Timeout | null = null;
   private snapshotting: Promise<void> | null = null;
+  /** Failed snapshots in a row; while above 0, no snapshot before `retryAt`. */
+  private snapshotFailures = 0;
+  private retryAt = 0;
   private dirtySinceSnapshot = false;
+  /** Bytes of journal records that no durable snapshot covers yet. */
+  private journalBytes = 0;
   private closed = false;
   private readonly snapshotJournalBytes: number;
   private readonly snapshotIdleMs: number;
 
   private constructor(
     private readonly db: SqlJsDatabase,
-    private readonly journal: Journal,
     private readonly lock: DataDirLock,
     private readonly options: StoreOptions,
     seq: number,
@@ -132,49 +154,51 @@ export class Store {
 
   /**
    * Opens (or creates) the database of a data directory: takes the directory's lock, loads the
-   * last snapshot, replays the journal after it, and applies pending migrations.
+   * last snapshot, checks the whole journal and replays it after the snapshot, and applies
+   * pending migrations. Nothing in the directory is changed until the snapshot and the journal
+   * have been read and replayed without a fault: a refused open leaves every file as it was.
    */
   static async open(options: StoreOptions): Promise<Store> {
     const { dataDir, logger } = options;
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: DIRECTORY_MODE });
     const lock = acquireDataDirLock(dataDir);
+    let db: SqlJsDatabase | undefined;
+    let store: Store | undefined;
     try {
-      removeLeftoverTempFiles(dataDir);
       options.onLocked?.();
       // The WebAssembly compiles (on V8's background threads) while the snapshot is read (on
       // libuv's): neither waits for the other.
       const snapshotPath = join(dataDir, SNAPSHOT_FILE);
       const [SQL, snapshot] = await Promise.all([loadSqlJs(), readSnapshot(snapshotPath)]);
-      const db = snapshot ? new SQL.Database(snapshot) : new SQL.Database();
-      db.run('PRAGMA foreign_keys = ON');
-      // Durability is the journal's job (the database lives in memory): SQLite's own rollback
-      // journal only has to support ROLLBACK.
-      db.run('PRAGMA journal_mode = MEMORY');
-      db.run('PRAGMA temp_store = MEMORY');
-      // One connection owns the database for the life of the process: with the normal locking
-      // mode SQLite re-checks the file (lock, size, change counter through the in-memory file
-      // system) before every statement, which cost more than the statements themselves.
-      db.run('PRAGMA locking_mode = EXCLUSIVE');
-      db.run(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
-      db.run('CREATE TABLE IF NOT EXISTS _store (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
-      db.run(
-        'CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)',
-      );
-      const snapshotSeq = Number(
-        db.exec("SELECT value FROM _store WHERE key = 'seq'")[0]?.values[0]?.[0] ?? 0,
-      );
-      const { journal, records } = Journal.open(dataDir, snapshotSeq);
-      const store = new Store(db, journal, lock, options, snapshotSeq);
-      store.replay(records);
-      if (records.length > 0) {
-        logger.info(`replayed ${records.length} journal record(s) after the last snapshot`);
+      db = openDatabase(SQL, snapshot);
+      const snapshotSeq = databaseSeq(db);
+      const scan = scanJournal(dataDir, snapshotSeq);
+      store = new Store(db, lock, options, snapshotSeq);
+      store.replay(scan.records);
+      // Everything read checks out: from here on the directory may change.
+      if (scan.tornTail) {
+        const { path, offset, bytes } = scan.tornTail;
+        logger.warn(
+          `cut ${bytes} byte(s) at the end of ${path} (from byte ${offset}): a write interrupted by a crash, never acknowledged`,
+        );
+      }
+      store.journal = Journal.resume(dataDir, scan);
+      removeLeftoverTempFiles(dataDir);
+      narrowPermissions(dataDir, logger);
+      if (scan.records.length > 0) {
+        logger.info(`replayed ${scan.records.length} journal record(s) after the last snapshot`);
         store.dirtySinceSnapshot = true;
+        store.journalBytes = scan.records.reduce((sum, r) => sum + r.end - r.offset, 0);
       }
       store.migrate(options.migrations ?? MIGRATIONS);
-      store.scheduleIdleSnapshot();
+      store.scheduleSnapshot();
       return store;
     } catch (error) {
-      lock.release();
+      store?.journal?.close();
+      db?.close();
+      // A refused open consumed nothing: a lock left by a crash stays, so that the next open
+      // still knows the last run did not stop cleanly.
+      lock.release({ keepFile: lock.tookOverStaleLock });
       throw error;
     }
   }
@@ -267,26 +291,60 @@ export class Store {
    * Writes a snapshot now: the database is exported (synchronously, so it is exactly the state
    * after the last committed transaction), the journal rotates to a new segment, and the bytes
    * go to a temporary file that is fsynced and renamed over the snapshot. Only then are the
-   * journal segments it covers deleted.
+   * journal segments it covers deleted. A failure (a full disk) loses nothing, since the journal
+   * keeps every change: its temporary file is removed, writes go on, and the snapshot is tried
+   * again later (1 s, 2 s, 4 s … up to a minute apart).
    */
   async snapshot(): Promise<void> {
     while (this.snapshotting) await this.snapshotting;
-    if (!this.dirtySinceSnapshot || this.failed) return;
+    if (!this.dirtySinceSnapshot) return;
+    this.clearSnapshotTimer();
     const bytes = this.db.export();
     const coveredSegments = this.journal.rotate();
+    const coveredBytes = this.journalBytes;
     this.dirtySinceSnapshot = false;
-    const target = join(this.options.dataDir, SNAPSHOT_FILE);
-    this.snapshotting = writeSnapshotFile(target, bytes)
-      .then(() => this.journal.deleteSegments(coveredSegments))
-      .catch((error: unknown) => {
-        // The journal still holds everything: the data is safe, only the next open is slower.
-        this.dirtySinceSnapshot = true;
-        this.options.logger.error('snapshot failed; the journal keeps every change', error);
-      })
-      .finally(() => {
-        this.snapshotting = null;
-      });
+    this.snapshotting = this.writeSnapshot(bytes, coveredSegments, coveredBytes).finally(() => {
+      this.snapshotting = null;
+      // The retry after a failure, or the next snapshot if much was written meanwhile.
+      this.scheduleSnapshot();
+    });
     await this.snapshotting;
+  }
+
+  private async writeSnapshot(
+    bytes: Uint8Array,
+    coveredSegments: string[],
+    coveredBytes: number,
+  ): Promise<void> {
+    const { logger, dataDir } = this.options;
+    try {
+      await writeFileAtomicAsync(join(dataDir, SNAPSHOT_FILE), bytes);
+      this.journalBytes -= coveredBytes;
+      this.journal.deleteSegments(coveredSegments);
+    } catch (error) {
+      this.dirtySinceSnapshot = true;
+      this.snapshotFailures += 1;
+      const retryMs = Math.min(60_000, 1_000 * 2 ** (this.snapshotFailures - 1));
+      this.retryAt = Date.now() + retryMs;
+      logger.error(
+        `snapshot failed (${this.snapshotFailures} in a row); the journal keeps every change; next attempt in ${retryMs / 1000} s`,
+        error,
+      );
+      return;
+    }
+    if (this.snapshotFailures > 0) {
+      logger.info(`snapshot written again after ${this.snapshotFailures} failed attempt(s)`);
+      this.snapshotFailures = 0;
+      this.retryAt = 0;
+    }
+    if (this.failed) {
+      // The segment a failed append could not be cut back in is covered and deleted: the next
+      // write starts a new segment.
+      logger.info(
+        'the journal is whole again (a snapshot covers the damaged segment): writes resume',
+      );
+      this.failed = null;
+    }
   }
 
   /**
@@ -297,7 +355,7 @@ export class Store {
   async close(options: { beforeRelease?: () => void } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.clearSnapshotTimer();
     try {
       await this.snapshot();
     } finally {
@@ -342,13 +400,19 @@ export class Store {
   }
 
   private commitToJournal(record: JournalRecord): void {
-    this.execute("INSERT OR REPLACE INTO _store (key, value) VALUES ('seq', ?)", [record.seq]);
+    this.execute(SET_SEQ, [record.seq]);
     try {
-      this.journal.append(record);
+      this.journalBytes += this.journal.append(record);
     } catch (error) {
-      if (error instanceof JournalDamagedError) {
-        this.options.logger.error('the journal is damaged; further writes are refused', error);
+      if (error instanceof JournalWriteBrokenError) {
+        this.options.logger.error(
+          'a failed write could not be cut back out of the journal; writes are refused until a snapshot covers it',
+          error,
+        );
         this.failed = error;
+        // The snapshot rotates the journal away from the damaged segment and deletes it.
+        this.dirtySinceSnapshot = true;
+        this.scheduleSnapshot();
       } else {
         this.options.logger.error('a change could not be written to the journal', error);
       }
@@ -357,18 +421,17 @@ export class Store {
     this.seq = record.seq;
   }
 
-  private replay(records: readonly JournalRecord[]): void {
-    for (const record of records) {
-      this.db.run('BEGIN');
+  private replay(records: readonly ScannedRecord[]): void {
+    for (const scanned of records) {
+      const { record } = scanned;
       try {
-        for (const [index, params] of record.ops) this.execute(record.sql[index] as string, params);
-        this.execute("INSERT OR REPLACE INTO _store (key, value) VALUES ('seq', ?)", [record.seq]);
-        this.db.run('COMMIT');
+        applyRecord(this.db, record, (sql, params) => this.execute(sql, params));
       } catch (error) {
-        this.db.run('ROLLBACK');
-        throw new Error(`journal record ${record.seq} could not be replayed: ${String(error)}`, {
-          cause: error,
-        });
+        throw new Error(
+          `The journal record of seq ${record.seq} (${scanned.path}, byte ${scanned.offset}) could not be replayed: ${String(error)}. ` +
+            'KB Studio stops here and has changed no file; `npm run repair` can set this record aside (see docs/storage.md).',
+          { cause: error },
+        );
       }
       this.seq = record.seq;
     }
@@ -394,40 +457,53 @@ export class Store {
   private assertWritable(): void {
     if (this.closed) throw new StorageFailure('The database is closed.');
     if (this.failed) {
-      throw new StorageFailure('The data directory cannot be written; restart KB Studio.');
+      throw new StorageFailure(
+        'The data directory cannot be written at the moment; KB Studio keeps trying.',
+      );
     }
   }
 
   private afterWrite(): void {
     this.dirtySinceSnapshot = true;
-    if (this.journal.size >= this.snapshotJournalBytes && !this.snapshotting) {
-      setImmediate(() => void this.snapshot());
+    this.scheduleSnapshot();
+  }
+
+  /**
+   * Snapshot policy. A snapshot exports the whole database on the event loop (a few
+   * milliseconds per megabyte, during which nothing else is answered), so it is taken when the
+   * journal has grown enough to be worth it: at once past `snapshotJournalBytes` (start-up
+   * replays the journal: this bounds its time), after `snapshotIdleMs` without writes past a
+   * megabyte. A smaller journal waits for the stop's snapshot: a few edits in the editor do not
+   * stall every question five seconds later. After a failure, not before the retry time.
+   */
+  private scheduleSnapshot(): void {
+    if (!this.dirtySinceSnapshot || this.closed || this.snapshotting) return;
+    const now = Date.now();
+    if (now < this.retryAt) {
+      if (!this.snapshotTimer) this.setSnapshotTimer(this.retryAt - now);
+      return;
     }
-    this.scheduleIdleSnapshot();
+    this.clearSnapshotTimer();
+    if (this.failed || this.journalBytes >= this.snapshotJournalBytes) this.setSnapshotTimer(0);
+    else if (this.journalBytes >= Math.min(IDLE_SNAPSHOT_MIN_BYTES, this.snapshotJournalBytes))
+      this.setSnapshotTimer(this.snapshotIdleMs);
   }
 
-  private scheduleIdleSnapshot(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    if (!this.dirtySinceSnapshot || this.closed) return;
-    this.idleTimer = setTimeout(() => void this.snapshot(), this.snapshotIdleMs);
-    this.idleTimer.unref();
+  private setSnapshotTimer(ms: number): void {
+    this.snapshotTimer = setTimeout(() => {
+      this.snapshotTimer = null;
+      void this.snapshot();
+    }, ms);
+    this.snapshotTimer.unref();
+  }
+
+  private clearSnapshotTimer(): void {
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = null;
   }
 }
 
-async function writeSnapshotFile(target: string, bytes: Uint8Array): Promise<void> {
-  const tmp = `${target}.tmp-${process.pid}`;
-  const handle = await openFile(tmp, 'w', 0o644);
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(tmp, target);
-  fsyncDirectory(join(target, '..'));
-}
-
-async function readSnapshot(path: string): Promise<Uint8Array | null> {
+export async function readSnapshot(path: string): Promise<Uint8Array | null> {
   try {
     return await readFile(path);
   } catch (error) {
@@ -438,8 +514,81 @@ async function readSnapshot(path: string): Promise<Uint8Array | null> {
 
 function removeLeftoverTempFiles(dir: string): void {
   for (const name of readdirSync(dir)) {
-    if (/\.tmp-\d+$/.test(name)) unlinkSync(join(dir, name));
+    if (isTemporaryFile(name)) rmSync(join(dir, name), { recursive: true, force: true });
   }
+}
+
+/**
+ * Data files are the owner's only (0600) and the directory too (0700): existing ones made by an
+ * older version, or copied in, are narrowed, and said so.
+ */
+function narrowPermissions(dir: string, logger: Logger): void {
+  const narrowed = narrowMode(dir, DIRECTORY_MODE) ? ['the folder itself'] : [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const mode = entry.isDirectory() ? DIRECTORY_MODE : FILE_MODE;
+    if (narrowMode(join(dir, entry.name), mode)) narrowed.push(entry.name);
+  }
+  if (narrowed.length > 0)
+    logger.info(
+      `made the data directory ${dir} private to its owner (files 0600, folders 0700): ${narrowed.join(', ')}`,
+    );
+}
+
+/**
+ * Replays one journal record in a transaction of its own, as its commit did, and sets the
+ * database's seq to the record's. Returns the rows each statement changed. Rolls back and
+ * throws if a statement fails.
+ */
+export function applyRecord(
+  db: SqlJsDatabase,
+  record: JournalRecord,
+  execute: (sql: string, params: readonly SqlParam[]) => void,
+): number[] {
+  db.run('BEGIN');
+  try {
+    const changed = record.ops.map(([index, params]) => {
+      execute(record.sql[index] as string, params);
+      return db.getRowsModified();
+    });
+    execute(SET_SEQ, [record.seq]);
+    db.run('COMMIT');
+    return changed;
+  } catch (error) {
+    db.run('ROLLBACK');
+    throw error;
+  }
+}
+
+/** The seq a database (a snapshot) was taken at. */
+export function databaseSeq(db: SqlJsDatabase): number {
+  return Number(db.exec("SELECT value FROM _store WHERE key = 'seq'")[0]?.values[0]?.[0] ?? 0);
+}
+
+/** A sql.js database on the snapshot's bytes (or empty), with the settings the store runs on. */
+export function openDatabase(SQL: SqlJsStatic, snapshot: Uint8Array | null): SqlJsDatabase {
+  const db = snapshot ? new SQL.Database(snapshot) : new SQL.Database();
+  try {
+    db.run('PRAGMA foreign_keys = ON');
+    // Durability is the journal's job (the database lives in memory): SQLite's own rollback
+    // journal only has to support ROLLBACK.
+    db.run('PRAGMA journal_mode = MEMORY');
+    db.run('PRAGMA temp_store = MEMORY');
+    // One connection owns the database for the life of the process: with the normal locking
+    // mode SQLite re-checks the file (lock, size, change counter through the in-memory file
+    // system) before every statement, which cost more than the statements themselves.
+    db.run('PRAGMA locking_mode = EXCLUSIVE');
+    db.run(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
+    db.run('CREATE TABLE IF NOT EXISTS _store (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
+    db.run(
+      'CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)',
+    );
+  } catch (error) {
+    db.close();
+    throw new Error(`${SNAPSHOT_FILE} is not a readable SQLite database: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  return db;
 }
 
 /** Splits a migration script on statement boundaries (our migrations hold no `;` in literals). */

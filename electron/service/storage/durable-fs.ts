@@ -1,9 +1,41 @@
 /**
- * Small file-system helpers for writes that must never be left half-done on disk.
+ * The one way the service (and the desktop shell) writes a whole file: atomically, privately,
+ * and without leaving anything behind when it fails. A temporary file beside the target is
+ * written, fsynced and renamed over the target, then the directory is fsynced: readers see the
+ * old file or the new one, never a mix. If any step fails (a full disk), the temporary file is
+ * removed before the error is thrown, so a failed write gives back the space it took.
+ *
+ * Temporary files are named `<target>.tmp-<pid>`; `isTemporaryFile` recognises them, for the
+ * clean-up of a data directory at open (a process killed mid-write leaves one).
  * @module
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+
+/** Data files hold customer data and secrets: readable by their owner only. */
+export const FILE_MODE = 0o600;
+/** The data directory: only its owner may list or enter it. */
+export const DIRECTORY_MODE = 0o700;
+
+const TEMPORARY = /\.tmp-\d+$/;
+
+export function temporaryPath(target: string): string {
+  return `${target}.tmp-${process.pid}`;
+}
+
+export function isTemporaryFile(name: string): boolean {
+  return TEMPORARY.test(name);
+}
 
 /** fsyncs a directory so that a rename or a new file in it survives power loss. */
 export function fsyncDirectory(dir: string): void {
@@ -24,12 +56,8 @@ function isUnsupportedDirSync(error: unknown): boolean {
   return code === 'EISDIR' || code === 'EPERM' || code === 'EINVAL' || code === 'EACCES';
 }
 
-/**
- * Writes `data` to `target` atomically: a temporary file in the same directory is written,
- * fsynced and renamed over the target, then the directory is fsynced. Readers see the old file or
- * the new one, never a mix.
- */
-export function writeFileAtomic(target: string, data: Uint8Array | string, mode = 0o644): void {
+/** Writes `data` to `target` atomically (see the module comment). */
+export function writeFileAtomic(target: string, data: Uint8Array | string, mode = FILE_MODE): void {
   writeFileAtomicWith(
     target,
     (write) => write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data),
@@ -45,9 +73,9 @@ export function writeFileAtomic(target: string, data: Uint8Array | string, mode 
 export function writeFileAtomicWith(
   target: string,
   produce: (write: (bytes: Uint8Array) => void) => void,
-  mode = 0o644,
+  mode = FILE_MODE,
 ): void {
-  const tmp = `${target}.tmp-${process.pid}`;
+  const tmp = temporaryPath(target);
   try {
     const fd = openSync(tmp, 'w', mode);
     try {
@@ -65,4 +93,47 @@ export function writeFileAtomicWith(
     throw error;
   }
   fsyncDirectory(dirname(target));
+}
+
+/**
+ * `writeFileAtomic` with the writing and fsync on libuv's threads, for files of tens of
+ * megabytes (the snapshot) that the event loop must not wait for. `data` must not change until
+ * the promise settles.
+ */
+export async function writeFileAtomicAsync(
+  target: string,
+  data: Uint8Array,
+  mode = FILE_MODE,
+): Promise<void> {
+  const tmp = temporaryPath(target);
+  try {
+    const handle = await open(tmp, 'w', mode);
+    try {
+      let offset = 0;
+      while (offset < data.length) {
+        const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+        offset += bytesWritten;
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, target);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+  fsyncDirectory(dirname(target));
+}
+
+/**
+ * Narrows the permissions of an existing file or directory to `mode` when it grants more (to
+ * group or others). Returns true when it changed them.
+ */
+export function narrowMode(path: string, mode: number): boolean {
+  if (process.platform === 'win32') return false;
+  const current = statSync(path).mode & 0o777;
+  if ((current & ~mode) === 0) return false;
+  chmodSync(path, current & mode);
+  return true;
 }

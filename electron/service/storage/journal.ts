@@ -1,31 +1,38 @@
 /**
  * The write-ahead journal: every committed transaction is appended as one self-checking record
- * and fsynced before the caller is answered. Together with snapshots (snapshot.ts) it makes every
+ * and fsynced before the caller is answered. Together with snapshots it makes every
  * acknowledged write survive a crash at any moment.
  *
- * Record format, one per line: `<crc32 hex 8>\t<byte length>\t<JSON>\n`. A crash can only tear
- * the last record; replay stops at the first record whose length or checksum is wrong and cuts
- * the file there, so the next append starts on a clean boundary.
+ * Record format, one per line: `<crc32 hex 8>\t<byte length>\t<JSON>\n`. JSON text never holds
+ * a raw tab or newline, so tabs only ever start a record's fields: after damage, the next whole
+ * record can be found again.
  *
  * Segments: the journal is a series of files `journal-<first seq>.log`. A snapshot rotates to a
  * new segment, and segments entirely covered by a durable snapshot are deleted.
+ *
+ * Opening is strict. A crash can only tear the record being appended, i.e. the end of the last
+ * segment, and that record was never acknowledged: it is cut. Any other damage (a record that
+ * does not check out with whole records after it, a missing seq, damage in an earlier segment)
+ * means acknowledged writes would be lost: `scanJournal` throws `JournalDamagedError`, naming
+ * the file and byte offset, before anything is changed on disk. `npm run repair` (repair.ts)
+ * deals with such a journal.
  * @module
  */
 import {
   closeSync,
   fdatasyncSync,
+  fstatSync,
   ftruncateSync,
   openSync,
   readFileSync,
   readdirSync,
-  statSync,
   truncateSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { fsyncDirectory } from './durable-fs';
+import { FILE_MODE, fsyncDirectory } from './durable-fs';
 
 /** A value as SQLite stores it and sql.js reads it back (blobs aside). */
 export type SqlValue = string | number | null;
@@ -53,17 +60,19 @@ export interface JournalRecord {
 }
 
 const SEGMENT = /^journal-(\d{12})\.log$/;
+const TAB = 9;
+const NEWLINE = 10;
 
-function segmentName(firstSeq: number): string {
+export function segmentName(firstSeq: number): string {
   return `journal-${String(firstSeq).padStart(12, '0')}.log`;
 }
 
-interface Segment {
+export interface Segment {
   path: string;
   firstSeq: number;
 }
 
-function listSegments(dir: string): Segment[] {
+export function listSegments(dir: string): Segment[] {
   return readdirSync(dir)
     .map((name) => ({ name, m: SEGMENT.exec(name) }))
     .filter((e): e is { name: string; m: RegExpExecArray } => e.m !== null)
@@ -82,46 +91,196 @@ export function encodeRecord(record: JournalRecord): Buffer {
     .toString(16)
     .padStart(8, '0');
   out.write(`${crc}\t${length}\t`, 0, prefix, 'latin1');
-  out[prefix + length] = 10;
+  out[prefix + length] = NEWLINE;
   return out;
 }
 
-/**
- * Decodes the records of one segment's bytes. Returns the records that are whole and correct
- * and the byte offset where the valid prefix ends.
- */
-export function decodeRecords(bytes: Buffer): { records: JournalRecord[]; validBytes: number } {
-  const records: JournalRecord[] = [];
-  let pos = 0;
-  while (pos < bytes.length) {
-    const tab1 = bytes.indexOf(9, pos);
-    const tab2 = tab1 < 0 ? -1 : bytes.indexOf(9, tab1 + 1);
-    if (tab1 !== pos + 8 || tab2 < 0 || tab2 - tab1 > 11) break;
-    const crc = bytes.toString('latin1', pos, tab1);
-    const length = Number(bytes.toString('latin1', tab1 + 1, tab2));
-    const start = tab2 + 1;
-    const end = start + length;
-    if (!Number.isSafeInteger(length) || end >= bytes.length || bytes[end] !== 10) break;
-    const json = bytes.subarray(start, end);
-    if (crc32(json).toString(16).padStart(8, '0') !== crc) break;
-    let record: JournalRecord;
-    try {
-      record = JSON.parse(json.toString('utf8')) as JournalRecord;
-    } catch {
-      break;
-    }
-    records.push(record);
-    pos = end + 1;
-  }
-  return { records, validBytes: pos };
+/** A whole, checked record and where it lies in its segment (`end` is one past its newline). */
+export interface RecordAt {
+  record: JournalRecord;
+  offset: number;
+  end: number;
 }
 
-/** The journal could not be brought back to a record boundary: no further append is safe. */
+/** Bytes of a segment that are not a whole, checked record, up to the next whole record. */
+export interface DamageAt {
+  offset: number;
+  end: number;
+  reason: string;
+}
+
+function isRecord(value: unknown): value is JournalRecord {
+  const r = value as Partial<JournalRecord> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    Number.isSafeInteger(r.seq) &&
+    Array.isArray(r.sql) &&
+    Array.isArray(r.ops)
+  );
+}
+
+/** Decodes the record starting at `pos`, or says why there is none. */
+export function decodeRecordAt(bytes: Buffer, pos: number): RecordAt | { reason: string } {
+  const tab1 = pos + 8;
+  if (tab1 >= bytes.length) return { reason: 'the record is cut short' };
+  if (bytes[tab1] !== TAB || !/^[0-9a-f]{8}$/.test(bytes.toString('latin1', pos, tab1)))
+    return { reason: 'no record header' };
+  const tab2 = bytes.indexOf(TAB, tab1 + 1);
+  if (tab2 < 0 && bytes.length - tab1 <= 11) return { reason: 'the record is cut short' };
+  const digits = tab2 < 0 ? '' : bytes.toString('latin1', tab1 + 1, tab2);
+  if (!/^[1-9]\d{0,9}$/.test(digits)) return { reason: 'the record length is unreadable' };
+  const start = tab2 + 1;
+  const end = start + Number(digits);
+  if (end >= bytes.length) return { reason: 'the record is cut short' };
+  if (bytes[end] !== NEWLINE) return { reason: 'the record does not end where its length says' };
+  const json = bytes.subarray(start, end);
+  if (crc32(json).toString(16).padStart(8, '0') !== bytes.toString('latin1', pos, tab1))
+    return { reason: 'the record checksum does not match' };
+  let record: unknown;
+  try {
+    record = JSON.parse(json.toString('utf8'));
+  } catch {
+    return { reason: 'the record is not JSON' };
+  }
+  if (!isRecord(record)) return { reason: 'the record is not a transaction' };
+  return { record, offset: pos, end: end + 1 };
+}
+
+/** The first whole record starting after `from`, if any. */
+function nextRecord(bytes: Buffer, from: number): RecordAt | null {
+  // A record's first tab is 8 bytes after its start; JSON holds no raw tab.
+  for (let tab = bytes.indexOf(TAB, from + 9); tab >= 0; tab = bytes.indexOf(TAB, tab + 1)) {
+    const decoded = decodeRecordAt(bytes, tab - 8);
+    if ('record' in decoded) return decoded;
+  }
+  return null;
+}
+
+/**
+ * Reads a segment's bytes as whole records and damaged stretches, in file order. Damage runs
+ * from where decoding failed to the next whole record (or the end of the file).
+ */
+export function readSegment(bytes: Buffer): (RecordAt | DamageAt)[] {
+  const entries: (RecordAt | DamageAt)[] = [];
+  let pos = 0;
+  while (pos < bytes.length) {
+    const decoded = decodeRecordAt(bytes, pos);
+    if ('record' in decoded) {
+      entries.push(decoded);
+      pos = decoded.end;
+      continue;
+    }
+    const next = nextRecord(bytes, pos);
+    entries.push({ offset: pos, end: next?.offset ?? bytes.length, reason: decoded.reason });
+    if (!next) break;
+    pos = next.offset;
+  }
+  return entries;
+}
+
+/**
+ * The journal cannot be opened without losing acknowledged writes. Nothing was changed on disk.
+ */
 export class JournalDamagedError extends Error {
-  constructor(path: string, cause: unknown) {
-    super(`the journal ${path} could not be repaired after a failed write`, { cause });
+  constructor(
+    readonly path: string,
+    readonly offset: number,
+    readonly reason: string,
+  ) {
+    const dataDir = dirname(path);
+    super(
+      `The journal file ${path} is damaged at byte ${offset} (${reason}). ` +
+        'Opening it would silently lose changes that were already acknowledged, so KB Studio ' +
+        'stops here and has changed no file. ' +
+        `Run \`npm run repair -- --data ${dataDir}\` to recover what can be recovered: it keeps ` +
+        'a copy of every file it changes and lists exactly what is lost (see docs/storage.md).',
+    );
     this.name = 'JournalDamagedError';
   }
+}
+
+/** A failed append could not be cut back out of the journal: no further append is safe. */
+export class JournalWriteBrokenError extends Error {
+  constructor(path: string, cause: unknown) {
+    super(`the journal ${path} could not be repaired after a failed write`, { cause });
+    this.name = 'JournalWriteBrokenError';
+  }
+}
+
+/** A record to replay, with where it lies (for messages). */
+export interface ScannedRecord extends RecordAt {
+  path: string;
+}
+
+export interface JournalScan {
+  segments: Segment[];
+  /** Records after `afterSeq`, in order, their seqs consecutive. */
+  records: ScannedRecord[];
+  /** A torn record at the end of the last segment: never acknowledged, to be cut at `offset`. */
+  tornTail: { path: string; offset: number; bytes: number } | null;
+}
+
+/**
+ * Reads and checks every segment without changing anything. Throws `JournalDamagedError` on
+ * any damage but a torn end of the last segment, and on a gap in the seqs (the first record
+ * after `afterSeq`, the snapshot's seq, must be `afterSeq + 1`, and so on). Damage followed by a
+ * record the snapshot already covers is harmless: the segments a snapshot covers are deleted
+ * after it, so a crash in between leaves them, and nothing in them is needed.
+ */
+export function scanJournal(dir: string, afterSeq: number): JournalScan {
+  const segments = listSegments(dir);
+  const records: ScannedRecord[] = [];
+  let tornTail: JournalScan['tornTail'] = null;
+  let damage: { path: string; offset: number; reason: string } | null = null;
+  let expected = afterSeq + 1;
+  segments.forEach((segment, i) => {
+    const bytes = readFileSync(segment.path);
+    const entries = readSegment(bytes);
+    entries.forEach((entry, k) => {
+      if (!('record' in entry)) {
+        if (i === segments.length - 1 && k === entries.length - 1) {
+          tornTail = { path: segment.path, offset: entry.offset, bytes: entry.end - entry.offset };
+        } else {
+          damage ??= { path: segment.path, offset: entry.offset, reason: entry.reason };
+        }
+        return;
+      }
+      const { seq } = entry.record;
+      if (damage) {
+        // What the damage held came before this record: harmless only if the snapshot has it.
+        if (records.length > 0 || seq > afterSeq + 1)
+          throw new JournalDamagedError(damage.path, damage.offset, damage.reason);
+        damage = null;
+      }
+      if (seq < expected) {
+        if (seq > afterSeq || records.length > 0)
+          throw new JournalDamagedError(
+            segment.path,
+            entry.offset,
+            `seq ${seq} comes after seq ${expected - 1}`,
+          );
+        return; // covered by the snapshot
+      }
+      if (seq > expected) {
+        const missing =
+          seq - expected === 1 ? `seq ${expected} is` : `seqs ${expected}–${seq - 1} are`;
+        throw new JournalDamagedError(
+          segment.path,
+          entry.offset,
+          `it holds seq ${seq} where seq ${expected} was expected: ${missing} missing`,
+        );
+      }
+      records.push({ ...entry, path: segment.path });
+      expected = seq + 1;
+    });
+  });
+  // Damage in a segment before the last, with no whole record after it: the last segment's
+  // records (if any) were checked above; a torn end of the last segment excuses nothing else.
+  const unresolved = damage as { path: string; offset: number; reason: string } | null;
+  if (unresolved)
+    throw new JournalDamagedError(unresolved.path, unresolved.offset, unresolved.reason);
+  return { segments, records, tornTail };
 }
 
 export class Journal {
@@ -132,35 +291,25 @@ export class Journal {
   private constructor(private readonly dir: string) {}
 
   /**
-   * Reads every segment, cuts torn tails, and returns the records after `afterSeq` in order,
-   * together with an open journal positioned for appending.
+   * Continues a scanned journal: cuts its torn tail (if any) and appends to its last segment.
+   * Call only once everything the scan read has been accepted.
    */
-  static open(dir: string, afterSeq: number): { journal: Journal; records: JournalRecord[] } {
+  static resume(dir: string, scan: JournalScan): Journal {
     const journal = new Journal(dir);
-    const records: JournalRecord[] = [];
-    const segments = listSegments(dir);
-    segments.forEach((segment, i) => {
-      const bytes = readFileSync(segment.path);
-      const decoded = decodeRecords(bytes);
-      if (decoded.validBytes < bytes.length) {
-        // A torn tail can only come from a crash during the last append, which was never
-        // acknowledged: drop it so the segment ends on a record boundary again.
-        truncateSync(segment.path, decoded.validBytes);
-        if (i < segments.length - 1) {
-          // A torn record in the middle of history would mean later segments rest on a lost
-          // transaction: stop here rather than apply them out of order.
-          throw new Error(`journal segment ${segment.path} is damaged before its end`);
-        }
-      }
-      for (const record of decoded.records) if (record.seq > afterSeq) records.push(record);
-    });
-    const last = segments.at(-1);
+    if (scan.tornTail) truncateSync(scan.tornTail.path, scan.tornTail.offset);
+    const last = scan.segments.at(-1);
     if (last) {
       journal.segment = last;
-      journal.fd = openSync(last.path, 'a');
-      journal.bytesInSegment = statSync(last.path).size;
+      journal.fd = openSync(last.path, 'a', FILE_MODE);
+      journal.bytesInSegment = fstatSync(journal.fd).size;
     }
-    return { journal, records };
+    return journal;
+  }
+
+  /** `scanJournal` and `resume` in one: the records after `afterSeq` and the open journal. */
+  static open(dir: string, afterSeq: number): { journal: Journal; records: JournalRecord[] } {
+    const scan = scanJournal(dir, afterSeq);
+    return { journal: Journal.resume(dir, scan), records: scan.records.map((r) => r.record) };
   }
 
   /** Bytes in the current segment: the snapshot policy rotates when this grows large. */
@@ -168,8 +317,11 @@ export class Journal {
     return this.bytesInSegment;
   }
 
-  /** Appends one record and fsyncs it. On failure, cuts the partial record back out. */
-  append(record: JournalRecord): void {
+  /**
+   * Appends one record and fsyncs it; returns its size in bytes. On failure, cuts the partial
+   * record back out.
+   */
+  append(record: JournalRecord): number {
     if (this.fd === null || this.segment === null) this.startSegment(record.seq);
     const fd = this.fd as number;
     const bytes = encodeRecord(record);
@@ -182,11 +334,12 @@ export class Journal {
       try {
         ftruncateSync(fd, before);
       } catch (cause) {
-        throw new JournalDamagedError(this.segment?.path ?? this.dir, cause);
+        throw new JournalWriteBrokenError(this.segment?.path ?? this.dir, cause);
       }
       throw error;
     }
     this.bytesInSegment = before + bytes.length;
+    return bytes.length;
   }
 
   /**
@@ -212,7 +365,7 @@ export class Journal {
 
   private startSegment(firstSeq: number): void {
     const segment = { path: join(this.dir, segmentName(firstSeq)), firstSeq };
-    this.fd = openSync(segment.path, 'a');
+    this.fd = openSync(segment.path, 'a', FILE_MODE);
     this.segment = segment;
     this.bytesInSegment = 0;
     fsyncDirectory(this.dir);

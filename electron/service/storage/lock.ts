@@ -3,16 +3,22 @@
  * pid; a lock left by a process that no longer runs (killed, crashed) is taken over.
  * @module
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { FILE_MODE } from './durable-fs';
 
 export const LOCK_FILE = 'kbstudio.lock';
 
 export interface DataDirLock {
   /** True when a lock left by a process that did not stop cleanly was taken over. */
   readonly tookOverStaleLock: boolean;
-  release(): void;
+  /**
+   * Gives the directory up. `keepFile` puts back the stale lock this one took over, byte for
+   * byte: an open that failed must not erase the fact that the run before it did not stop
+   * cleanly, nor change any file.
+   */
+  release(options?: { keepFile?: boolean }): void;
 }
 
 interface LockOwner {
@@ -63,20 +69,23 @@ export function acquireDataDirLock(dir: string): DataDirLock {
     throw new DataDirLockedError(dir, { pid: process.pid, host: hostname() });
   }
   let tookOverStaleLock = false;
+  let staleBytes: Buffer | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(path, 'wx', 0o644);
+      const fd = openSync(path, 'wx', FILE_MODE);
       writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname() }));
       closeSync(fd);
       heldByThisProcess.add(path);
       let released = false;
       return {
         tookOverStaleLock,
-        release() {
+        release({ keepFile = false } = {}) {
           if (released) return;
           released = true;
           heldByThisProcess.delete(path);
-          if (readOwner(path)?.pid === process.pid) unlinkSync(path);
+          if (readOwner(path)?.pid !== process.pid) return;
+          if (keepFile && staleBytes) writeFileSync(path, staleBytes, { mode: FILE_MODE });
+          else unlinkSync(path);
         },
       };
     } catch (error) {
@@ -90,6 +99,7 @@ export function acquireDataDirLock(dir: string): DataDirLock {
         throw new DataDirLockedError(dir, owner);
       }
       // Stale (its process is gone) or unreadable (torn by a crash while being written).
+      staleBytes = readFileSync(path);
       unlinkSync(path);
       tookOverStaleLock = true;
     }

@@ -7,6 +7,7 @@ import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ErrorCode } from '../errors';
 import { MAIL_PATTERN, PHONE_PATTERN, USERNAME_PATTERN } from './schemas';
+import { addWellFormedKeyword } from './well-formed';
 
 /**
  * One Ajv for the whole service: every problem of a request reported at once (a client fixes
@@ -14,13 +15,15 @@ import { MAIL_PATTERN, PHONE_PATTERN, USERNAME_PATTERN } from './schemas';
  * the `u` flag on patterns so `\p{Script=Han}` works.
  */
 export function createAjv(): Ajv {
-  return new Ajv({
+  const ajv = new Ajv({
     allErrors: true,
     coerceTypes: false,
     useDefaults: false,
     strict: false,
     unicodeRegExp: true,
   });
+  addWellFormedKeyword(ajv);
+  return ajv;
 }
 
 const PATTERN_MESSAGES: Record<string, string> = {
@@ -97,6 +100,13 @@ function describe(error: ErrorObject, what: string): ValidationProblem {
       };
     case 'const':
       return { code: 'invalid-field', message: `${field} must be ${String(p.allowedValue)}.` };
+    case 'enum':
+      return {
+        code: 'invalid-field',
+        message: `${field} must be one of ${(p.allowedValues as unknown[])
+          .filter((value) => value !== null)
+          .join(', ')}.`,
+      };
     case 'pattern':
       return {
         code: 'invalid-field',

@@ -3,19 +3,19 @@
  * @module
  */
 import { Type } from '@sinclair/typebox';
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema, TUnsafe } from '@sinclair/typebox';
 import { LIMITS } from '../limits';
 import { ISO_WITH_OFFSET } from './effective-window';
-import { CreateRobotBody, RegisterTenantBody, decimal, text } from './schemas';
+import { CreateRobotBody, RegisterTenantBody, decimal, string, text } from './schemas';
 
-const isoOrNull = Type.Union([Type.String({ pattern: ISO_WITH_OFFSET }), Type.Null()]);
+const isoOrNull = Type.Union([string({ pattern: ISO_WITH_OFFSET }), Type.Null()]);
 
 const ruleFields = {
   ruleName: text(LIMITS.ruleNameMax),
   questions: Type.Array(text(LIMITS.questionMax), { minItems: 1, maxItems: LIMITS.questionsMax }),
   answer: text(LIMITS.answerMax),
-  ruleCategoryId: Type.String({ maxLength: 20 }),
-  categoryName: Type.String({ maxLength: LIMITS.categoryMax }),
+  ruleCategoryId: string({ maxLength: 20 }),
+  categoryName: string({ maxLength: LIMITS.categoryMax }),
   active: Type.Boolean(),
   allowSimGen: Type.Union([Type.Boolean(), Type.Null()]),
   effectBeignDate: isoOrNull,
@@ -36,7 +36,7 @@ export const RuleEditBody = Type.Object({
 
 export const RulePatchBody = Type.Partial(RuleEditBody);
 
-const ruleIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+const ruleIds = Type.Array(string({ minLength: 1, maxLength: 64 }), {
   minItems: 1,
   maxItems: 100_000,
 });
@@ -54,7 +54,8 @@ export const SetCategoryBody = Type.Object({
 
 export const RestoreBody = Type.Object({ ruleIds });
 
-const language = Type.Union([Type.Literal('zh'), Type.Literal('en')]);
+/** An enum, not a union of literals: a wrong value is then said as "must be one of …". */
+const language = Type.Unsafe<'zh' | 'en'>({ type: 'string', enum: ['zh', 'en'] });
 
 /** The console's registration: the openapi's, and the editor's language for the first robot. */
 export const ConsoleRegisterBody = Type.Object({
@@ -75,31 +76,44 @@ export const CategoryMergeBody = Type.Object({
 });
 
 const score = Type.Number({ minimum: 0, maximum: 1 });
-const orDefault = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A setting, or null for "back to the default": Ajv's `nullable` rather than a union, so that a
+ * wrong value is said by its own rule (a maximum, a length), not as "must match anyOf".
+ */
+const orDefault = <T extends TSchema>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({
+    ...schema,
+    nullable: true,
+    ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}),
+  });
+
+/** Each robot setting's schema (the editor checks its form with them). */
+export const ROBOT_SETTINGS = {
+  bestmatchThreshold: score,
+  recommendThreshold: score,
+  margin: score,
+  maxRecommend: Type.Integer({ minimum: 1, maximum: LIMITS.recommendMax }),
+  language,
+  recommendText: text(LIMITS.answerMax),
+  fallbackText: text(LIMITS.answerMax),
+  synonyms: Type.Array(
+    Type.Array(text(LIMITS.synonymMax), { minItems: 2, maxItems: LIMITS.synonymMembersMax }),
+    { maxItems: LIMITS.synonymGroupsMax },
+  ),
+};
 
 export const RobotPatchBody = Type.Object({
   name: Type.Optional(text(LIMITS.robotNameMax)),
   // A setting given as null goes back to its default.
   settings: Type.Optional(
     Type.Partial(
-      Type.Object({
-        bestmatchThreshold: orDefault(score),
-        recommendThreshold: orDefault(score),
-        margin: orDefault(score),
-        maxRecommend: orDefault(Type.Integer({ minimum: 1, maximum: LIMITS.recommendMax })),
-        language: orDefault(language),
-        recommendText: orDefault(text(LIMITS.answerMax)),
-        fallbackText: orDefault(text(LIMITS.answerMax)),
-        synonyms: orDefault(
-          Type.Array(
-            Type.Array(text(LIMITS.synonymMax), {
-              minItems: 2,
-              maxItems: LIMITS.synonymMembersMax,
-            }),
-            { maxItems: LIMITS.synonymGroupsMax },
-          ),
-        ),
-      }),
+      Type.Object(
+        Object.fromEntries(
+          Object.entries(ROBOT_SETTINGS).map(([key, schema]) => [key, orDefault(schema)]),
+        ) as {
+          [K in keyof typeof ROBOT_SETTINGS]: TUnsafe<Static<(typeof ROBOT_SETTINGS)[K]> | null>;
+        },
+      ),
     ),
   ),
 });
@@ -107,7 +121,7 @@ export const RobotPatchBody = Type.Object({
 export const TryBody = Type.Object({
   question: text(LIMITS.askQuestionMax),
   /** Ask as of this time (ISO 8601 with an offset): which rules are in their window then. */
-  asOf: Type.Optional(Type.String({ pattern: ISO_WITH_OFFSET })),
+  asOf: Type.Optional(string({ pattern: ISO_WITH_OFFSET })),
 });
 
 export const TrashQuery = Type.Object({ limit: Type.Optional(decimal) });
@@ -115,7 +129,7 @@ export const TrashQuery = Type.Object({ limit: Type.Optional(decimal) });
 export const RuleQueryString = Type.Object({
   offset: Type.Optional(decimal),
   limit: Type.Optional(decimal),
-  q: Type.Optional(Type.String({ maxLength: 200 })),
+  q: Type.Optional(string({ maxLength: 200 })),
   active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
   state: Type.Optional(
     Type.Union(['active', 'inactive', 'scheduled', 'expired'].map((key) => Type.Literal(key))),

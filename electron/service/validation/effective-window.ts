@@ -17,7 +17,17 @@ export interface WindowProblem {
   message: string;
 }
 
-const isDate = (value: string) => ISO.test(value) && !Number.isNaN(Date.parse(value));
+/**
+ * A date-time that exists: the pattern, a time Date can read, and a day of its month (Date.parse
+ * reads 2024-02-30 as 1 March, which the rule would then keep as sent while meaning another day).
+ */
+export function isIsoDate(value: string): boolean {
+  if (!ISO.test(value) || Number.isNaN(Date.parse(value))) return false;
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const lastDay = new Date(Date.UTC(2000, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day >= 1 && day <= (month === 2 && !leap ? 28 : lastDay);
+}
 
 /** The problems of a window: each invalid date, else an end before the beginning; [] if valid. */
 export function effectiveWindowProblems(begin: string | null, end: string | null): WindowProblem[] {
@@ -26,7 +36,7 @@ export function effectiveWindowProblems(begin: string | null, end: string | null
     ['effectBeignDate', begin],
     ['effectEndDate', end],
   ] as const) {
-    if (value !== null && !isDate(value)) {
+    if (value !== null && !isIsoDate(value)) {
       problems.push({ field, keyword: 'date', message: `${field} is not a valid date.` });
     }
   }

@@ -4,17 +4,25 @@
  * @module
  */
 import { Type } from '@sinclair/typebox';
+import type { StringOptions } from '@sinclair/typebox';
 import { LIMITS } from '../limits';
+
+/**
+ * Every string a client sends: well-formed text (no lone surrogate, validation/well-formed.ts).
+ * Schemas use this, never `Type.String` (a unit test walks them all).
+ */
+export const string = (options: StringOptions = {}) =>
+  Type.String({ ...options, wellFormed: true });
 
 /** A required string that is not blank once trimmed. */
 export const text = (max: number, min = 1) =>
-  Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
+  string({ minLength: min, maxLength: max, pattern: '\\S' });
 
 export const USERNAME_PATTERN = '^[A-Za-z0-9_\\p{Script=Han}]+$';
 export const PHONE_PATTERN = '^(?:1[3-9]\\d{9}|\\+\\d{8,15})$';
 export const MAIL_PATTERN = '^[^\\s@]+@[^\\s@.]+(?:\\.[^\\s@.]+)+$';
 
-const username = Type.String({
+const username = string({
   minLength: LIMITS.usernameMin,
   maxLength: LIMITS.usernameMax,
   pattern: USERNAME_PATTERN,
@@ -25,8 +33,8 @@ const role = Type.Literal('ADMIN');
 export const RegisterTenantBody = Type.Object({
   username,
   password,
-  phoneNumber: Type.String({ pattern: PHONE_PATTERN }),
-  mail: Type.String({ maxLength: LIMITS.mailMax, pattern: MAIL_PATTERN }),
+  phoneNumber: string({ pattern: PHONE_PATTERN }),
+  mail: string({ maxLength: LIMITS.mailMax, pattern: MAIL_PATTERN }),
   company: text(LIMITS.companyMax),
 });
 
@@ -55,7 +63,7 @@ export const RuleInputSchema = Type.Object({
 export const BatchBody = Type.Array(Type.Unknown(), { maxItems: LIMITS.rulesPerBatch });
 
 /** A whole number in a query string. */
-export const decimal = Type.String({ pattern: '^(?:0|[1-9]\\d{0,8})$' });
+export const decimal = string({ pattern: '^(?:0|[1-9]\\d{0,8})$' });
 
 export const ListQuery = Type.Object({
   page: Type.Optional(decimal),

@@ -1,7 +1,6 @@
 /**
- * Messages between the app and the spreadsheet worker. Only plain strings and arrays of strings
- * cross (plus the file's bytes): never a workbook object of the xlsx package, whose parser has
- * known prototype-pollution issues with untrusted files.
+ * Messages between the app and the spreadsheet workers. Only plain strings and arrays of strings
+ * cross (plus the file's bytes): never an object a reader built from an untrusted file.
  * @module
  */
 

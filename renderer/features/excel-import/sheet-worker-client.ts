@@ -5,11 +5,32 @@
 import { toPlainSheets } from './sheet-messages';
 import type { PlainSheet, WorkerRequest, WorkerResponse } from './sheet-messages';
 
+/**
+ * A job that runs longer than this is ended: no legitimate file takes a minute to read (5,000
+ * rows take about a second), and a reader stuck on a crafted file must not hold a worker forever.
+ */
+const DEADLINE_MS = 60_000;
+
+/** Reading and writing run in different workers: the writer never sees a user's file. */
+function newWorker(request: WorkerRequest): Worker {
+  return request.type === 'parse'
+    ? new Worker(new URL('./sheet-worker.ts', import.meta.url), { type: 'module' })
+    : new Worker(new URL('./sheet-worker-write.ts', import.meta.url), { type: 'module' });
+}
+
 function runJob(request: WorkerRequest, transfer: Transferable[] = []): Promise<WorkerResponse> {
-  const worker = new Worker(new URL('./sheet-worker.ts', import.meta.url), { type: 'module' });
+  const worker = newWorker(request);
   return new Promise<WorkerResponse>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<unknown>) => {
+    const deadline = window.setTimeout(() => {
       worker.terminate();
+      reject(new Error(`it took over ${DEADLINE_MS / 1000} s to read.`));
+    }, DEADLINE_MS);
+    const end = () => {
+      window.clearTimeout(deadline);
+      worker.terminate();
+    };
+    worker.onmessage = (event: MessageEvent<unknown>) => {
+      end();
       const data = event.data as { type?: unknown } | null;
       if (data?.type === 'parsed') {
         resolve({ type: 'parsed', sheets: toPlainSheets((data as { sheets?: unknown }).sheets) });
@@ -23,7 +44,7 @@ function runJob(request: WorkerRequest, transfer: Transferable[] = []): Promise<
       }
     };
     worker.onerror = (event) => {
-      worker.terminate();
+      end();
       reject(new Error(event.message || 'The spreadsheet worker failed.'));
     };
     worker.postMessage(request, transfer);

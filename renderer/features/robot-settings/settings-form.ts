@@ -5,7 +5,7 @@
  * @module
  */
 import type { ConsoleRobotSettings, RobotPatch } from '../../../electron/service/console-types';
-import { RobotPatchBody } from '../../../electron/service/validation/console-schemas';
+import { ROBOT_SETTINGS } from '../../../electron/service/validation/console-schemas';
 import { compileCheck } from '../../api/field-check';
 import type { RobotLanguage } from '../../api/console-client';
 import type { Problem } from '../../i18n/problem';
@@ -34,23 +34,16 @@ export type SettingsDraft = Record<TextField | NumberField, string> & {
 
 export type SettingsPatch = NonNullable<RobotPatch['settings']>;
 
-// Each setting of the patch is its schema or null (back to its default): the form checks values.
-const settingsSchema = RobotPatchBody.properties.settings.properties;
-const valueOf = <S>(schema: { anyOf: readonly [S, unknown] }): S => schema.anyOf[0];
-const synonymsSchema = valueOf(settingsSchema.synonyms);
+// The values themselves (null, back to the default, is the form's "reset", not a value).
+const settingsSchema = ROBOT_SETTINGS;
+const synonymsSchema = settingsSchema.synonyms;
 const CHECKS = {
-  fallbackText: compileCheck(valueOf(settingsSchema.fallbackText), 'fallbackText'),
-  recommendText: compileCheck(valueOf(settingsSchema.recommendText), 'recommendText'),
-  bestmatchThreshold: compileCheck(
-    valueOf(settingsSchema.bestmatchThreshold),
-    'bestmatchThreshold',
-  ),
-  recommendThreshold: compileCheck(
-    valueOf(settingsSchema.recommendThreshold),
-    'recommendThreshold',
-  ),
-  margin: compileCheck(valueOf(settingsSchema.margin), 'margin'),
-  maxRecommend: compileCheck(valueOf(settingsSchema.maxRecommend), 'maxRecommend'),
+  fallbackText: compileCheck(settingsSchema.fallbackText, 'fallbackText'),
+  recommendText: compileCheck(settingsSchema.recommendText, 'recommendText'),
+  bestmatchThreshold: compileCheck(settingsSchema.bestmatchThreshold, 'bestmatchThreshold'),
+  recommendThreshold: compileCheck(settingsSchema.recommendThreshold, 'recommendThreshold'),
+  margin: compileCheck(settingsSchema.margin, 'margin'),
+  maxRecommend: compileCheck(settingsSchema.maxRecommend, 'maxRecommend'),
   member: compileCheck(synonymsSchema.items.items, 'synonyms'),
   groups: compileCheck(synonymsSchema, 'synonyms'),
 };

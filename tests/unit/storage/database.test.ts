@@ -1,10 +1,21 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { silentLogger } from '../../../electron/service/logger';
 import { Store } from '../../../electron/service/storage/database';
+import { readSegment } from '../../../electron/service/storage/journal';
 import type { Migration } from '../../../electron/service/storage/migrations/runner';
 
 let dir: string;
@@ -152,4 +163,85 @@ test('a second open of the same data directory is refused while the first holds 
   await store.close();
   const again = await open();
   await again.close();
+});
+
+/** Every file of the data directory and its bytes. */
+const contents = () =>
+  Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
+
+test('a journal damaged before its end refuses to open and changes no file, the lock of a crash included', async () => {
+  const store = await open();
+  for (const name of ['一', '二', '三'])
+    store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', [name]));
+  await crash(store);
+  // The lock a killed process leaves behind (its pid no longer runs).
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+  writeFileSync(join(dir, 'kbstudio.lock'), JSON.stringify({ pid: dead, host: hostname() }));
+  const segment = readdirSync(dir).find((n) => n.startsWith('journal-')) ?? '';
+  const bytes = readFileSync(join(dir, segment));
+  const [first] = readSegment(bytes);
+  const at = (first?.end ?? 0) - 5;
+  bytes[at] = (bytes[at] ?? 0) ^ 0x01;
+  writeFileSync(join(dir, segment), bytes);
+  const before = contents();
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await assert.rejects(
+      open(),
+      new RegExp(
+        `${join(dir, segment)} is damaged at byte 0 \\(the record checksum does not match\\)`,
+      ),
+    );
+    assert.deepEqual(contents(), before, `attempt ${attempt + 1} changed files`);
+  }
+});
+
+test(
+  'data files are private (0600) in a private directory (0700); wider ones are narrowed at open, with a log line',
+  { skip: process.platform === 'win32' ? 'no POSIX permissions' : false },
+  async () => {
+    const modeOf = (path: string) => statSync(path).mode & 0o777;
+    const nested = join(dir, 'nested', 'data');
+    const store = await open([v1], { dataDir: nested });
+    store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', ['x']));
+    assert.equal(modeOf(nested), 0o700);
+    for (const name of readdirSync(nested)) assert.equal(modeOf(join(nested, name)), 0o600, name);
+    await store.close();
+    assert.equal(modeOf(join(nested, 'kb.sqlite')), 0o600);
+
+    chmodSync(nested, 0o755);
+    chmodSync(join(nested, 'kb.sqlite'), 0o644);
+    writeFileSync(join(nested, 'notes.txt'), 'copied in', { mode: 0o664 });
+    const lines: string[] = [];
+    const logger = { ...silentLogger, info: (line: string) => lines.push(line) };
+    const reopened = await open([v1], { dataDir: nested, logger });
+    assert.equal(modeOf(nested), 0o700);
+    assert.equal(modeOf(join(nested, 'kb.sqlite')), 0o600);
+    assert.equal(modeOf(join(nested, 'notes.txt')), 0o600);
+    assert.ok(
+      lines.some(
+        (l) =>
+          l.includes(`made the data directory ${nested} private`) &&
+          l.includes('kb.sqlite') &&
+          l.includes('notes.txt'),
+      ),
+      lines.join('\n'),
+    );
+    await reopened.close();
+  },
+);
+
+test('an idle spell snapshots a journal past a megabyte, not a few small edits', async () => {
+  const store = await open([v1], { snapshotIdleMs: 30 });
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 300));
+  store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', ['small edit']));
+  await pause();
+  assert.ok(!existsSync(join(dir, 'kb.sqlite')), 'a small journal waits for the stop');
+  store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', ['x'.repeat(1024 * 1024)]));
+  await pause();
+  assert.ok(existsSync(join(dir, 'kb.sqlite')), 'a megabyte of journal is snapshotted when idle');
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.startsWith('journal-')),
+    [],
+  );
+  await store.close();
 });

@@ -5,11 +5,17 @@
  * listed once at start, and read from disk on each request with its content type. This is what
  * @fastify/static did with `wildcard: false`, without loading it and its dependencies and
  * globbing the folder on every start (a tenth of a second of the service's start).
+ *
+ * Every answer carries a Content-Security-Policy (scripts, styles, workers and requests from
+ * the service itself only; no framing), `X-Frame-Options`, `Referrer-Policy: no-referrer` (the
+ * editor's first address holds the console token) and `nosniff`. Source maps are not served.
+ * The routes answer only to the service's own host names (http/host-allow-list.ts).
  * @module
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { EDITOR_CONTENT_SECURITY_POLICY } from '../editor-policy';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>KB Studio</title>
@@ -22,7 +28,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
@@ -35,6 +40,17 @@ const CONTENT_TYPES: Record<string, string> = {
   '.ttf': 'font/ttf',
   '.wasm': 'application/wasm',
 };
+
+const SECURITY_HEADERS = {
+  'content-security-policy': EDITOR_CONTENT_SECURITY_POLICY,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+/** Source maps describe the code to whoever asks; the editor ships without them. */
+const SERVED = /^[\w./-]+$/;
+const isServed = (name: string) => SERVED.test(name) && !name.endsWith('.map');
 
 /** Paths of the files below `dir`, relative, with `/` separators. */
 function listFiles(dir: string, prefix = ''): string[] {
@@ -49,9 +65,10 @@ export async function registerEditorRoutes(
   app: FastifyInstance,
   editorDir: string | null,
 ): Promise<void> {
+  const editor = { config: { editor: true } };
   if (editorDir && existsSync(join(editorDir, 'index.html'))) {
     // Plain names only: a route path gives `:` and `*` a meaning (Vite's names never have them).
-    for (const file of listFiles(editorDir).filter((name) => /^[\w./-]+$/.test(name))) {
+    for (const file of listFiles(editorDir).filter(isServed)) {
       const path = join(editorDir, file);
       const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
       // Vite names assets by their content: they never change under a name. The rest (the page)
@@ -60,12 +77,15 @@ export async function registerEditorRoutes(
       const handler = async (_request: unknown, reply: FastifyReply) =>
         reply
           .type(type)
+          .headers(SECURITY_HEADERS)
           .header('cache-control', cache)
           .send(await readFile(path));
-      app.get(`/${file}`, handler);
-      if (file === 'index.html') app.get('/', handler);
+      app.get(`/${file}`, editor, handler);
+      if (file === 'index.html') app.get('/', editor, handler);
     }
     return;
   }
-  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(NOT_BUILT));
+  app.get('/', editor, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').headers(SECURITY_HEADERS).send(NOT_BUILT),
+  );
 }

@@ -36,9 +36,12 @@ function toRecord(row: CategoryRow): CategoryRecord {
   };
 }
 
-/** Category ids are whole numbers; any other text names no category. */
+/**
+ * Category ids are whole numbers of at most 15 digits (safe integers: a longer one would reach
+ * SQL rounded to a neighbour); any other text names no category.
+ */
 const asId = (categoryId: string): number | null =>
-  /^[1-9]\d{0,15}$/.test(categoryId) ? Number(categoryId) : null;
+  /^[1-9]\d{0,14}$/.test(categoryId) ? Number(categoryId) : null;
 
 export class SqlJsCategoryRepository implements CategoryRepository {
   constructor(private readonly store: Store) {}
@@ -81,7 +84,8 @@ export class SqlJsCategoryRepository implements CategoryRepository {
     nameKey: string,
   ): Promise<CategoryRecord | undefined> {
     const id = asId(categoryId);
-    if (id === null) return undefined;
+    // Looked at first: a refused call writes nothing (no journal record).
+    if (id === null || !this.findIn(this.store, robot, categoryId)) return undefined;
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
         const changed = tx.run(

@@ -14,6 +14,7 @@ import { mappingUniqueViolations } from './unique-violations';
 
 const USER_COLUMNS = 'user_id, tenant_id, username, username_key, role, created_at, updated_at';
 const TRASH_USER_COLUMNS = `${USER_COLUMNS}, password_hash`;
+const OF_USER = 'WHERE tenant_id = ? AND user_id = ?';
 
 interface UserRow {
   [column: string]: string | number;
@@ -182,6 +183,9 @@ export class SqlJsUserRepository implements UserRepository {
       sets.push(`${column} = ?`);
       values.push(value);
     }
+    if (!this.store.get(`SELECT 1 AS found FROM users ${OF_USER}`, [tenantId, userId])) {
+      return undefined;
+    }
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
         const changed = tx.run(
@@ -204,6 +208,9 @@ export class SqlJsUserRepository implements UserRepository {
   }
 
   async remove(tenantId: number, userId: string, now: number): Promise<boolean> {
+    // Looked at first: a refused call writes nothing (no journal record).
+    if (!this.store.get(`SELECT 1 AS found FROM users ${OF_USER}`, [tenantId, userId]))
+      return false;
     return this.store.write((tx) => {
       const moved = tx.run(
         `INSERT INTO deleted_users (${TRASH_USER_COLUMNS}, deleted_at)
@@ -217,6 +224,9 @@ export class SqlJsUserRepository implements UserRepository {
   }
 
   async restore(tenantId: number, userId: string): Promise<UserRecord | undefined> {
+    if (!this.store.get(`SELECT 1 AS found FROM deleted_users ${OF_USER}`, [tenantId, userId])) {
+      return undefined;
+    }
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
         const moved = tx.run(

@@ -69,11 +69,12 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
     `${RULES}/trash`,
     { ...console, schema: { querystring: TrashQuery } },
     async (request) => {
-      const { limit } = request.query as Static<typeof TrashQuery>;
+      const limit = Number((request.query as Static<typeof TrashQuery>).limit ?? 1000);
+      if (limit < 1 || limit > 1000) {
+        throw new ServiceError('invalid-paging', 'limit must be between 1 and 1000.', 'limit');
+      }
       const robot = await robotFromParams(ctx, request.params);
-      return success({
-        rules: await deletedRules(ctx, robot, Math.min(Number(limit ?? 1000), 1000)),
-      });
+      return success({ rules: await deletedRules(ctx, robot, limit) });
     },
   );
 

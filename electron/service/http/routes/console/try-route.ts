@@ -2,7 +2,9 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
 import { tryQuestion } from '../../../domain/try-question';
+import { ServiceError } from '../../../errors';
 import { TryBody } from '../../../validation/console-schemas';
+import { isIsoDate } from '../../../validation/effective-window';
 import { success } from '../../envelope';
 import { robotFromParams } from './workspace-routes';
 
@@ -14,6 +16,9 @@ export function registerTryRoute(app: FastifyInstance, ctx: DomainContext): void
     async (request) => {
       const robot = await robotFromParams(ctx, request.params);
       const { question, asOf } = request.body as Static<typeof TryBody>;
+      if (asOf !== undefined && !isIsoDate(asOf)) {
+        throw new ServiceError('invalid-field', 'asOf is not a valid date.', 'asOf');
+      }
       return success(
         await tryQuestion(ctx, robot, question, asOf === undefined ? undefined : Date.parse(asOf)),
       );
