@@ -88,17 +88,17 @@ test('a refusal of the console API is said with the field’s label, in both lan
 });
 
 /**
- * Robot settings the service refuses. Each setting is `value | null` (null: back to its default),
- * and the service says such a refusal of the setting as a whole ("… must match a schema in
- * anyOf"): the editor names the setting and says it is not valid. The form checks every value
- * before sending (settings-form.test.ts), so these are said only when the two disagree.
+ * Robot settings the service refuses (each is its value or null, back to its default, as Ajv's
+ * `nullable`, so the refusal names the value's own rule): the editor names the setting, or the
+ * synonym group, as the form labels it. The form checks every value before sending
+ * (settings-form.test.ts), so these are said only when the two disagree.
  */
 const REFUSED_SETTINGS: [unknown, string, string][] = [
   [{ settings: { bestmatchThreshold: 2 } }, 'Best-match threshold', '最佳匹配阈值'],
   [{ settings: { margin: -1 } }, 'Lead over the runner-up', '领先第二名的差距'],
   [{ settings: { maxRecommend: 1.5 } }, 'Number of suggestions', '推荐数量'],
   [{ settings: { fallbackText: '' } }, 'Fallback text', '兜底话术'],
-  [{ settings: { synonyms: [['充值']] } }, 'Synonyms', '同义词'],
+  [{ settings: { synonyms: [['充值']] } }, 'Synonym group 1', '同义词组 1'],
   [{ settings: { language: 'fr' } }, 'Language', '语言'],
 ];
 
