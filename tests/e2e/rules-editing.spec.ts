@@ -103,9 +103,16 @@ for (const lang of LANGUAGES) {
         new RegExp('2099'),
       );
       await shoot(page, `rules-states-${lang}`);
-      // The count says how many of all the rules are shown.
-      await rules.filterStatus(t('state.inactive'));
-      await expect(rules.total).toHaveText(t('rules.countFiltered', { shown: 1, count: 4 }));
+      // A filter for each state; the count says how many of all the rules are shown.
+      for (const [i, state] of states.entries()) {
+        await rules.filterStatus(t(state));
+        await expect(rules.total).toHaveText(t('rules.countFiltered', { shown: 1, count: 4 }));
+        await expect(rules.cell(0, 'ruleName')).toHaveText(succeed[i]?.ruleName ?? '');
+        await expect(rules.cell(0, 'active')).toHaveText(t(state));
+      }
+      await shoot(page, `rules-state-filter-${lang}`);
+      await rules.filterStatus(t('rules.filterAll'));
+      await rules.waitForRows(4);
     });
 
     test('columns can be hidden, moved and resized, and are remembered', async ({
