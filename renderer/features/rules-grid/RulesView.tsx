@@ -9,6 +9,7 @@ import { unknownNames } from '../categories/category-index';
 import { CategoriesDialog } from '../categories/CategoriesDialog';
 import { useCategories } from '../categories/useCategories';
 import { ImportDialog } from '../excel-import/ImportDialog';
+import { RuleTrashDialog } from '../trash/RuleTrashDialog';
 import { TryPane } from '../try-question/TryPane';
 import type { Route } from '../workspace/route';
 import { useWorkspace } from '../workspace/useWorkspace';
@@ -60,6 +61,7 @@ export function RulesView({
   const [tryOpen, setTryOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
   const [categoriesOpen, setCategoriesOpen] = useState(false);
+  const [ruleTrashOpen, setRuleTrashOpen] = useState(false);
   const [editDraft, setEditDraft] = useState(false);
 
   const query = useMemo(() => toRuleQuery(filters), [filters]);
@@ -217,6 +219,7 @@ export function RulesView({
         onTemplate={() => void files.downloadTemplate()}
         onToggleTry={() => setTryOpen((open) => !open)}
         onCategories={() => setCategoriesOpen(true)}
+        onRuleTrash={() => setRuleTrashOpen(true)}
         save={editing.save}
         onSettings={() => navigate({ kind: 'robot-settings', ...ref })}
       />
@@ -296,6 +299,19 @@ export function RulesView({
           />
         ) : null}
       </div>
+      {ruleTrashOpen ? (
+        <RuleTrashDialog
+          client={client}
+          robotRef={ref}
+          robotName={robot.name}
+          onRestored={(count) => {
+            toasts.show(t('ruleTrash.restored', { count }));
+            pages.refresh();
+            onChanged();
+          }}
+          onClose={() => setRuleTrashOpen(false)}
+        />
+      ) : null}
       {categoriesOpen ? (
         <CategoriesDialog
           robotName={robot.name}
