@@ -74,6 +74,8 @@ function validationKey(problem: Problem): [MessageKey, number?] | null {
       return ['validation.notAbove'];
     case 'active':
       return ['validation.active'];
+    case 'well-formed':
+      return ['validation.wellFormed'];
     case 'type':
       return [problem.params.type === 'integer' ? 'validation.integer' : 'validation.number'];
     case 'minimum':

@@ -540,6 +540,8 @@ export const EN = {
   'validation.mail': '{subject} must be an e-mail address such as name@example.com.',
   'validation.format': '{subject} is not in the expected format.',
   'validation.invalid': '{subject} is not valid.',
+  'validation.wellFormed':
+    '{subject} holds a broken character (half of a pair): type or paste that text again.',
   'validation.date': '{subject} is not a valid date.',
   'validation.dateOrder': '{subject} must not be before “{other}”.',
   'validation.notAbove': '{subject} must not be above “{other}”.',

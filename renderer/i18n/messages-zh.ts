@@ -465,6 +465,7 @@ export const ZH: Messages = {
   'validation.mail': '{subject}应为有效的邮箱地址，例如 name@example.com。',
   'validation.format': '{subject}格式不正确。',
   'validation.invalid': '{subject}无效。',
+  'validation.wellFormed': '{subject}含有残缺的字符（半个字符对），请重新输入或粘贴该文本。',
   'validation.date': '{subject}不是有效的日期。',
   'validation.dateOrder': '{subject}不能早于「{other}」。',
   'validation.notAbove': '{subject}不能高于「{other}」。',

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
 import { check, createAjv } from '../../../electron/service/validation/ajv';
 import { RobotPatchBody } from '../../../electron/service/validation/console-schemas';
+import { failureOf, RequestValidationError } from '../../../electron/service/http/failures';
 import {
   AddUserBody,
   RegisterTenantBody,
@@ -114,6 +115,30 @@ test('a refusal of a robot setting names the setting, in both languages', () => 
     assert.deepEqual(apiNamesIn(english), [], english);
     assert.deepEqual(apiNamesIn(chinese), [], chinese);
   }
+});
+
+/** The envelope the service answers for a body refused by `schema` (every problem collected). */
+function refusal(schema: TSchema, body: unknown): ApiError {
+  const validate = createAjv().compile(schema);
+  assert.equal(validate(body), false);
+  const failure = failureOf(new RequestValidationError(validate.errors ?? [], 'body'), true);
+  const envelope = failure?.body as { code: string; msg: string; data: { field?: string } | null };
+  return new ApiError(400, envelope.code, envelope.msg, envelope.data?.field);
+}
+
+test('a body refused for several problems is said by its first, without the count of the others', () => {
+  const error = refusal(RegisterTenantBody, { ...valid, username: 'a', mail: 'x', company: '' });
+  assert.match(error.message, /more problems are listed in errors/);
+  assert.equal(describeError(en, error), 'User name must be at least 2 characters long.');
+  assert.equal(describeError(zh, error), '「用户名」至少需要 2 个字符。');
+});
+
+test('text that is not well-formed is said as a broken character, naming the field', () => {
+  const error = refusal(RegisterTenantBody, { ...valid, company: 'Acme \ud800' });
+  const english = describeError(en, error);
+  const chinese = describeError(zh, error);
+  assert.ok(english.startsWith('Company holds a broken character'), english);
+  assert.ok(chinese.startsWith('「公司名称」含有残缺的字符'), chinese);
 });
 
 test('limits are said with the right grammar', () => {
