@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ConsoleCategory } from '../../../electron/service/console-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Dialog } from '../../components/Dialog';
+import { toggled } from '../../components/toggled';
 import { useToasts } from '../../components/useToasts';
 import { useI18n } from '../../i18n/useI18n';
 import { CategoryRow } from './CategoryRow';
@@ -36,12 +37,7 @@ export function CategoriesDialog({
   const selected = list.filter((category) => picked.has(category.categoryId));
 
   const select = (categoryId: string, on: boolean) =>
-    setPicked((current) => {
-      const next = new Set(current);
-      if (on) next.add(categoryId);
-      else next.delete(categoryId);
-      return next;
-    });
+    setPicked((current) => toggled(current, categoryId, on));
 
   return (
     <Dialog

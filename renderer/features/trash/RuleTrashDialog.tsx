@@ -4,6 +4,7 @@ import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Spinner } from '../../components/Spinner';
+import { toggled } from '../../components/toggled';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 
@@ -50,12 +51,7 @@ export function RuleTrashDialog({
   }, [client, tenantId, robotId]);
 
   const toggle = (ruleId: string, on: boolean) =>
-    setPicked((current) => {
-      const next = new Set(current);
-      if (on) next.add(ruleId);
-      else next.delete(ruleId);
-      return next;
-    });
+    setPicked((current) => toggled(current, ruleId, on));
 
   const restore = async () => {
     setBusy(true);
