@@ -419,6 +419,9 @@ export const EN = {
   'settings.intro':
     'How {robot} answers its customers: in which language, what it says when it is not sure, how sure it must be, and which words mean the same.',
   'settings.backToRules': 'Rules',
+  'settings.deleteTitle': 'Delete this robot',
+  'settings.deleteText':
+    'The robot and its rules go to the Trash for 30 days, where they can be restored; its customers get no answers meanwhile.',
   'settings.language': 'Language',
   'settings.languageField': 'The robot answers in',
   'settings.languageHint':

@@ -371,6 +371,9 @@ export const ZH: Messages = {
   'settings.intro':
     '{robot} 如何回答客户：用什么语言、没有把握时说什么、需要多大把握，以及哪些词语意思相同。',
   'settings.backToRules': '规则',
+  'settings.deleteTitle': '删除此机器人',
+  'settings.deleteText':
+    '机器人及其规则将移入回收站保留 30 天，可从那里恢复；在此期间它不回答客户的问题。',
   'settings.language': '语言',
   'settings.languageField': '机器人回答所用的语言',
   'settings.languageHint': '机器人的默认话术使用它的语言；未修改过的话术会随之变化。',

@@ -7,6 +7,7 @@ import { consoleClient } from '../helpers/console-client';
 import { expect, shoot, test } from './fixtures';
 import { EditorPage } from './page-models/editor-page';
 import { RulesPage } from './page-models/rules-page';
+import { SettingsPage } from './page-models/settings-page';
 import { TrashPage } from './page-models/trash-page';
 import { WorkspacePage } from './page-models/workspace-page';
 import { BROWSER_LOCALE, LANGUAGES, translator } from './support/i18n';
@@ -108,6 +109,37 @@ for (const lang of LANGUAGES) {
         'Acme',
         'Globex',
       ]);
+    });
+
+    test('deletes a robot from its settings page, back on its tenant with Undo', async ({
+      page,
+      service,
+    }) => {
+      const robot = await registerTenant(service, 'Acme');
+      const view = serviceView(service);
+      await view.api.ok('POST', `/tenants/${robot.tenantId}/robots`, { name: 'Support bot' });
+      const editor = new EditorPage(page);
+      const workspace = new WorkspacePage(page, lang);
+      const settings = new SettingsPage(page, lang);
+      const trash = new TrashPage(page, lang);
+      await editor.open(service);
+      await editor.openRobot('Acme', 'Support bot');
+      await settings.openFromSidebar('Support bot');
+
+      await settings.view
+        .getByRole('button', { name: t('robot.deleteConfirm') })
+        .scrollIntoViewIfNeeded();
+      await shoot(page, `settings-delete-${lang}`);
+      await settings.view.getByRole('button', { name: t('robot.deleteConfirm') }).click();
+      await trash.confirm.waitFor();
+      await expect(trash.confirm).toContainText(t('robot.deleteText', { count: 0 }));
+      await trash.confirmWith(t('robot.deleteConfirm'));
+      await expect(workspace.tenantPage).toBeVisible();
+      await expect(workspace.robots()).toHaveCount(1);
+      expect((await view.trash()).robots.map((r) => r.name)).toEqual(['Support bot']);
+      await trash.undo(t('robot.deleted', { name: 'Support bot' }));
+      await expect(workspace.robots()).toHaveCount(2);
+      expect((await view.trash()).robots).toEqual([]);
     });
 
     test('restores deleted rules from the robot’s trash, at their place', async ({

@@ -1,5 +1,7 @@
+import { useState } from 'react';
 import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
+import { DeleteRobotDialog } from '../trash/DeleteRobotDialog';
 import { useLeaveGuard } from '../workspace/leave-guard';
 import type { Route } from '../workspace/route';
 import { AnswerTextsCard } from './AnswerTextsCard';
@@ -25,6 +27,7 @@ export function RobotSettingsPage({
   const ref = { tenantId: tenant.tenantId, robotId: robot.robotId };
   const form = useRobotSettings(ref, robot);
   useLeaveGuard(form.dirty, t('settings.leaveConfirm'));
+  const [deleting, setDeleting] = useState(false);
 
   return (
     <div className="page settings-page" data-testid="settings-page">
@@ -56,6 +59,25 @@ export function RobotSettingsPage({
         <ThresholdsCard form={form} />
         <SynonymsCard form={form} />
       </form>
+      <section className="card settings-card" aria-labelledby="settings-delete-title">
+        <header className="card-header">
+          <h2 id="settings-delete-title">{t('settings.deleteTitle')}</h2>
+        </header>
+        <div className="settings-body settings-delete">
+          <p>{t('settings.deleteText')}</p>
+          <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>
+            {t('robot.deleteConfirm')}
+          </button>
+        </div>
+      </section>
+      {deleting ? (
+        <DeleteRobotDialog
+          tenantId={ref.tenantId}
+          robot={robot}
+          onDeleted={() => navigate({ kind: 'tenant', tenantId: ref.tenantId })}
+          onClose={() => setDeleting(false)}
+        />
+      ) : null}
       <footer className="save-bar">
         <span className="save-bar-status" role="status" data-testid="settings-status">
           {form.blocked

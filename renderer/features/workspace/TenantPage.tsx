@@ -3,6 +3,7 @@ import type { ConsoleRobot, ConsoleUser } from '../../../electron/service/consol
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { useI18n } from '../../i18n/useI18n';
+import { DeleteRobotDialog } from '../trash/DeleteRobotDialog';
 import { useDeleteWithUndo } from '../trash/useDeleteWithUndo';
 import type { Route } from './route';
 import { RobotNameDialog } from './RobotNameDialog';
@@ -214,24 +215,11 @@ export function TenantPage({
         </ConfirmDialog>
       ) : null}
       {editing?.kind === 'delete-robot' ? (
-        <ConfirmDialog
-          title={t('robot.deleteTitle', { name: editing.robot.name })}
-          confirmLabel={t('robot.deleteConfirm')}
-          danger
+        <DeleteRobotDialog
+          tenantId={tenantId}
+          robot={editing.robot}
           onClose={() => setEditing(null)}
-          onConfirm={() => {
-            const ref = { tenantId, robotId: editing.robot.robotId };
-            return deleteWithUndo({
-              remove: () => client.deleteRobot(ref),
-              restore: () => client.restoreRobot(ref),
-              deleted: t('robot.deleted', { name: editing.robot.name }),
-              restored: t('trash.restored', { name: editing.robot.name }),
-            });
-          }}
-        >
-          <p>{t('robot.deleteText', { count: editing.robot.ruleCount })}</p>
-          <p>{t('trash.keptText')}</p>
-        </ConfirmDialog>
+        />
       ) : null}
       {editing?.kind === 'delete-tenant' ? (
         <ConfirmDialog
