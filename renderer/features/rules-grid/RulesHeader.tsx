@@ -17,7 +17,6 @@ export function RulesHeader(props: {
   onToggleTry: () => void;
   onSettings: () => void;
   onCategories: () => void;
-  onRuleTrash: () => void;
   save: { saving: boolean; savedAt: number | null; unsaved: boolean };
 }) {
   const { t } = useI18n();
@@ -61,9 +60,6 @@ export function RulesHeader(props: {
         </button>
         <button type="button" className="button" onClick={props.onCategories}>
           {t('categories.open')}
-        </button>
-        <button type="button" className="button" onClick={props.onRuleTrash}>
-          {t('ruleTrash.open')}
         </button>
         <button type="button" className="button" onClick={props.onSettings}>
           {t('robot.settings')}

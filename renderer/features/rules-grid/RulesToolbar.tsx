@@ -21,6 +21,8 @@ interface RulesToolbarProps {
   onSetActive: (active: boolean) => void;
   onUndo: () => void;
   onRedo: () => void;
+  /** Opens the robot's deleted rules (its trash), beside Undo. */
+  onRuleTrash: () => void;
   /** The columns menu, at the end of the search row. */
   columnsMenu: ReactNode;
 }
@@ -80,6 +82,9 @@ export function RulesToolbar(props: RulesToolbarProps) {
           <span className="toolbar-note">{t('rules.selectedCount', { count: selectedCount })}</span>
         ) : null}
         <div className="toolbar-group toolbar-end">
+          <button type="button" className="button" onClick={props.onRuleTrash}>
+            {t('ruleTrash.open')}
+          </button>
           <button
             type="button"
             className="button"

@@ -219,7 +219,6 @@ export function RulesView({
         onTemplate={() => void files.downloadTemplate()}
         onToggleTry={() => setTryOpen((open) => !open)}
         onCategories={() => setCategoriesOpen(true)}
-        onRuleTrash={() => setRuleTrashOpen(true)}
         save={editing.save}
         onSettings={() => navigate({ kind: 'robot-settings', ...ref })}
       />
@@ -244,6 +243,7 @@ export function RulesView({
         }
         onDelete={remove}
         onSetActive={setActive}
+        onRuleTrash={() => setRuleTrashOpen(true)}
         onUndo={() => void editing.undo()}
         onRedo={() => void editing.redo()}
       />
