@@ -104,6 +104,19 @@ export function problemOfError(error: unknown): Problem {
   return { field: error.field ?? CODE_FIELDS[error.code], keyword: error.code, params: {} };
 }
 
+/**
+ * Every problem of a failed call: each of a body refused for several (the envelope's `errors`),
+ * else the one of `problemOfError`.
+ */
+export function problemsOfError(error: unknown): Problem[] {
+  if (!(error instanceof ApiError) || error.problems.length < 2) return [problemOfError(error)];
+  return error.problems.map((problem) =>
+    problemOfError(
+      new ApiError(error.status, problem.code, problem.msg, problem.field ?? undefined),
+    ),
+  );
+}
+
 /** A row the batch route refused (`failInfo`: code and sentence) as a problem. */
 export function problemOfBatchFailure(code: string, msg: string, ruleName: string): Problem {
   if (VALIDATION_CODES.has(code)) return { field: leadingField(msg), ...readSentence(msg) };

@@ -10,6 +10,7 @@ import {
   RuleInputSchema,
 } from '../../../electron/service/validation/schemas';
 import { ApiError } from '../../../renderer/api/api-error';
+import type { ApiProblem } from '../../../renderer/api/api-error';
 import { checkRule } from '../../../renderer/features/rules-grid/rule-checks';
 import { EMPTY_RULE } from '../../../renderer/features/rules-grid/grid-row';
 import { describeError, describeProblem } from '../../../renderer/i18n/describe-problem';
@@ -17,6 +18,7 @@ import { formatMessage } from '../../../renderer/i18n/format-message';
 import {
   problemOfBatchFailure,
   problemOfError,
+  problemsOfError,
   readSentence,
 } from '../../../renderer/i18n/server-problem';
 import type { Locale, Translate } from '../../../renderer/i18n/types';
@@ -122,8 +124,13 @@ function refusal(schema: TSchema, body: unknown): ApiError {
   const validate = createAjv().compile(schema);
   assert.equal(validate(body), false);
   const failure = failureOf(new RequestValidationError(validate.errors ?? [], 'body'), true);
-  const envelope = failure?.body as { code: string; msg: string; data: { field?: string } | null };
-  return new ApiError(400, envelope.code, envelope.msg, envelope.data?.field);
+  const envelope = failure?.body as {
+    code: string;
+    msg: string;
+    data: { field?: string } | null;
+    errors: ApiProblem[];
+  };
+  return new ApiError(400, envelope.code, envelope.msg, envelope.data?.field, envelope.errors);
 }
 
 test('a body refused for several problems is said by its first, without the count of the others', () => {
@@ -131,6 +138,17 @@ test('a body refused for several problems is said by its first, without the coun
   assert.match(error.message, /more problems are listed in errors/);
   assert.equal(describeError(en, error), 'User name must be at least 2 characters long.');
   assert.equal(describeError(zh, error), '「用户名」至少需要 2 个字符。');
+});
+
+test('every problem of a body refused for several is said, each naming its field', () => {
+  const error = refusal(RegisterTenantBody, { ...valid, username: 'a', mail: 'x', company: '' });
+  const said = (t: Translate) => problemsOfError(error).map((p) => describeProblem(t, p));
+  assert.deepEqual(said(en), [
+    'User name must be at least 2 characters long.',
+    'E-mail must be an e-mail address such as name@example.com.',
+    'Company must not be empty.',
+  ]);
+  for (const sentence of said(zh)) assert.match(sentence, /^「(用户名|邮箱|公司名称)」/);
 });
 
 test('text that is not well-formed is said as a broken character, naming the field', () => {
