@@ -6,6 +6,7 @@ import { ApiAccessPage } from './features/api-access/ApiAccessPage';
 import { HelpOverlay } from './features/help/HelpOverlay';
 import { RobotSettingsPage } from './features/robot-settings/RobotSettingsPage';
 import { RulesView } from './features/rules-grid/RulesView';
+import { TrashPage } from './features/trash/TrashPage';
 import { RegisterTenantDialog } from './features/workspace/RegisterTenantDialog';
 import type { Route } from './features/workspace/route';
 import { Sidebar } from './features/workspace/Sidebar';
@@ -84,6 +85,7 @@ function MainView({
   const { t } = useI18n();
   const state = useWorkspace();
   if (route.kind === 'api') return <ApiAccessPage />;
+  if (route.kind === 'trash') return <TrashPage />;
   if (route.kind === 'tenant') return <TenantPage tenantId={route.tenantId} navigate={navigate} />;
   if (route.kind === 'robot' || route.kind === 'robot-settings') {
     const tenant = findTenant(state, route.tenantId);

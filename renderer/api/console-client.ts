@@ -13,7 +13,9 @@ import type {
   ConsoleCategory,
   ConsoleRobot,
   ConsoleRule,
+  ConsoleTrash,
   ConsoleWorkspace,
+  DeletedConsoleRule,
   DuplicateQuestion,
   RobotPatch,
   RuleEdit,
@@ -39,17 +41,6 @@ export interface RobotRef {
 
 export type ConsoleClient = ReturnType<typeof createConsoleClient>;
 
-/**
- * The grid edits a rule's category by name in `ruleCategoryId`; the service takes a name as
- * `categoryName` (and files the rule under that category, made if new).
- */
-function byCategoryName<T extends RulePatch>(
-  edit: T,
-): Omit<T, 'ruleCategoryId'> & { categoryName?: string } {
-  const { ruleCategoryId, ...rest } = edit;
-  return ruleCategoryId === undefined ? rest : { ...rest, categoryName: ruleCategoryId };
-}
-
 export function createConsoleClient(token: string, onUnauthorized: () => void) {
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     let response: Response;
@@ -71,6 +62,10 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
 
   const robot = (ref: RobotRef) =>
     `/tenants/${ref.tenantId}/robots/${encodeURIComponent(ref.robotId)}`;
+  const category = (ref: RobotRef, categoryId: string) =>
+    `${robot(ref)}/categories/${encodeURIComponent(categoryId)}`;
+  const user = (tenantId: number, userId: string) =>
+    `/tenants/${tenantId}/users/${encodeURIComponent(userId)}`;
 
   return {
     workspace: () => call<ConsoleWorkspace>('GET', '/workspace'),
@@ -80,7 +75,7 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
     addUser: (tenantId: number, body: AddUserRequest) =>
       call<UserResult>('POST', `/tenants/${tenantId}/users`, body),
     updateUser: (tenantId: number, userId: string, body: UpdateUserRequest) =>
-      call<UserResult>('PUT', `/tenants/${tenantId}/users/${encodeURIComponent(userId)}`, body),
+      call<UserResult>('PUT', user(tenantId, userId), body),
     createRobot: (tenantId: number, name: string, language?: RobotLanguage) =>
       call<ConsoleRobot>('POST', `/tenants/${tenantId}/robots`, { name, language }),
     patchRobot: (ref: RobotRef, patch: RobotPatch) =>
@@ -96,29 +91,51 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
     rule: (ref: RobotRef, ruleId: string) =>
       call<ConsoleRule>('GET', `${robot(ref)}/rules/${encodeURIComponent(ruleId)}`),
     createRule: (ref: RobotRef, edit: RuleEdit) =>
-      call<ConsoleRule>('POST', `${robot(ref)}/rules`, byCategoryName(edit)),
+      call<ConsoleRule>('POST', `${robot(ref)}/rules`, edit),
     patchRule: (ref: RobotRef, ruleId: string, patch: RulePatch) =>
-      call<ConsoleRule>(
-        'PATCH',
-        `${robot(ref)}/rules/${encodeURIComponent(ruleId)}`,
-        byCategoryName(patch),
-      ),
+      call<ConsoleRule>('PATCH', `${robot(ref)}/rules/${encodeURIComponent(ruleId)}`, patch),
     deleteRules: (ref: RobotRef, ruleIds: string[]) =>
       call<{ deleted: number }>('POST', `${robot(ref)}/rules/delete`, { ruleIds }),
     restoreRules: (ref: RobotRef, ruleIds: string[]) =>
       call<{ restored: number }>('POST', `${robot(ref)}/rules/restore`, { ruleIds }),
     setActive: (ref: RobotRef, ruleIds: string[], active: boolean) =>
       call<{ updated: number }>('POST', `${robot(ref)}/rules/set-active`, { ruleIds, active }),
-    setCategory: (ref: RobotRef, ruleIds: string[], category: string) =>
+    /** Files rules under a category by its name, made if the robot has none of that name. */
+    setCategoryByName: (ref: RobotRef, ruleIds: string[], category: string) =>
       call<{ updated: number }>('POST', `${robot(ref)}/rules/set-category`, {
         ruleIds,
         category,
       }),
+    /** The rules of the robot's trash, most recently deleted first. */
+    ruleTrash: (ref: RobotRef) =>
+      call<{ rules: DeletedConsoleRule[] }>('GET', `${robot(ref)}/rules/trash?limit=1000`),
     duplicates: (ref: RobotRef) =>
       call<{ duplicates: DuplicateQuestion[] }>('GET', `${robot(ref)}/rules/duplicates`),
     categories: (ref: RobotRef) =>
       call<{ categories: ConsoleCategory[] }>('GET', `${robot(ref)}/categories`),
-    tryQuestion: (ref: RobotRef, question: string) =>
-      call<TryResult>('POST', `${robot(ref)}/try`, { question }),
+    createCategory: (ref: RobotRef, name: string) =>
+      call<ConsoleCategory>('POST', `${robot(ref)}/categories`, { name }),
+    renameCategory: (ref: RobotRef, categoryId: string, name: string) =>
+      call<ConsoleCategory>('PATCH', category(ref, categoryId), { name }),
+    /** Files the rules of `from` under `into`, and deletes the categories of `from`. */
+    mergeCategories: (ref: RobotRef, from: string[], into: string) =>
+      call<{ moved: number }>('POST', `${robot(ref)}/categories/merge`, { from, into }),
+    /** Deletes a category; its rules are kept, without a category. */
+    deleteCategory: (ref: RobotRef, categoryId: string) =>
+      call<{ uncategorized: number }>('DELETE', category(ref, categoryId)),
+    /** `asOf`: ISO 8601 with an offset; the answer as the robot would give it then. */
+    tryQuestion: (ref: RobotRef, question: string, asOf?: string) =>
+      call<TryResult>('POST', `${robot(ref)}/try`, asOf ? { question, asOf } : { question }),
+    /** What was deleted and can still be restored. */
+    trash: () => call<ConsoleTrash>('GET', '/trash'),
+    deleteTenant: (tenantId: number) =>
+      call<{ purgeAfter: string }>('DELETE', `/tenants/${tenantId}`),
+    restoreTenant: (tenantId: number) => call<unknown>('POST', `/tenants/${tenantId}/restore`),
+    deleteRobot: (ref: RobotRef) => call<{ purgeAfter: string }>('DELETE', robot(ref)),
+    restoreRobot: (ref: RobotRef) => call<unknown>('POST', `${robot(ref)}/restore`),
+    deleteUser: (tenantId: number, userId: string) =>
+      call<{ purgeAfter: string }>('DELETE', user(tenantId, userId)),
+    restoreUser: (tenantId: number, userId: string) =>
+      call<unknown>('POST', `${user(tenantId, userId)}/restore`),
   };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useI18n } from '../i18n/useI18n';
 
@@ -15,6 +15,7 @@ interface DialogProps {
 /** A modal dialog on the native `<dialog>`: focus kept inside, Escape closes it. */
 export function Dialog({ title, onClose, children, footer, wide, testId }: DialogProps) {
   const { t } = useI18n();
+  const titleId = useId();
   const ref = useRef<HTMLDialogElement>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
@@ -35,11 +36,11 @@ export function Dialog({ title, onClose, children, footer, wide, testId }: Dialo
     <dialog
       ref={ref}
       className={wide ? 'dialog dialog-wide' : 'dialog'}
-      aria-labelledby="dialog-title"
+      aria-labelledby={titleId}
       data-testid={testId}
     >
       <header className="dialog-header">
-        <h2 id="dialog-title">{title}</h2>
+        <h2 id={titleId}>{title}</h2>
         <button
           type="button"
           className="icon-button"

@@ -23,6 +23,8 @@ const PATTERNS: Record<string, MessageKey> = {
 const CODES: Record<string, MessageKey> = {
   'username-taken': 'errors.usernameTaken',
   'rule-not-found': 'errors.ruleNotFound',
+  'category-name-taken': 'errors.categoryNameTaken',
+  'category-not-found': 'errors.categoryNotFound',
   'robot-not-found': 'errors.robotNotFound',
   'tenant-not-found': 'errors.tenantNotFound',
   'user-not-found': 'errors.userNotFound',
@@ -72,6 +74,8 @@ function validationKey(problem: Problem): [MessageKey, number?] | null {
       return ['validation.notAbove'];
     case 'active':
       return ['validation.active'];
+    case 'well-formed':
+      return ['validation.wellFormed'];
     case 'type':
       return [problem.params.type === 'integer' ? 'validation.integer' : 'validation.number'];
     case 'minimum':

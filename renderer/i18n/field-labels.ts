@@ -16,6 +16,8 @@ const LABELS: Record<string, MessageKey> = {
   questions: 'rules.col.questions',
   answer: 'rules.col.answer',
   ruleCategoryId: 'rules.col.category',
+  categoryName: 'rules.col.category',
+  categoryId: 'rules.col.category',
   category: 'rules.col.category',
   active: 'field.active',
   effectBeignDate: 'field.effectiveFrom',
@@ -28,6 +30,7 @@ const LABELS: Record<string, MessageKey> = {
   margin: 'settings.margin',
   maxRecommend: 'settings.maxRecommend',
   synonyms: 'settings.synonyms',
+  language: 'settings.language',
 };
 
 /** The label of a field (`questions[2]` → "Question 3"), or null for a field no form shows. */

@@ -55,12 +55,20 @@ const SENTENCES: [RegExp, (match: RegExpExecArray) => Reading][] = [
   [/ must be >= ([\d.]+)\.$/, (m) => ({ keyword: 'minimum', params: { limit: Number(m[1]) } })],
   [/ must be <= ([\d.]+)\.$/, (m) => ({ keyword: 'maximum', params: { limit: Number(m[1]) } })],
   [/ must contain at least one of /, () => ({ keyword: 'anyOf', params: {} })],
+  [/ must be well-formed text\b/, () => ({ keyword: 'well-formed', params: {} })],
 ];
+
+/**
+ * A body refused for several problems says the first and how many more (`… (2 more problems
+ * are listed in errors.)`): the editor says the first, in its own words.
+ */
+const MORE_PROBLEMS = / \(\d+ more problems? (?:is|are) listed in errors\.\)$/;
 
 /** Keyword and params of one of the service's validation sentences; `invalid` if unknown. */
 export function readSentence(sentence: string): Reading {
+  const first = sentence.replace(MORE_PROBLEMS, '');
   for (const [pattern, read] of SENTENCES) {
-    const match = pattern.exec(sentence);
+    const match = pattern.exec(first);
     if (match) return read(match);
   }
   return { keyword: 'invalid', params: {} };
@@ -94,6 +102,19 @@ export function problemOfError(error: unknown): Problem {
     };
   }
   return { field: error.field ?? CODE_FIELDS[error.code], keyword: error.code, params: {} };
+}
+
+/**
+ * Every problem of a failed call: each of a body refused for several (the envelope's `errors`),
+ * else the one of `problemOfError`.
+ */
+export function problemsOfError(error: unknown): Problem[] {
+  if (!(error instanceof ApiError) || error.problems.length < 2) return [problemOfError(error)];
+  return error.problems.map((problem) =>
+    problemOfError(
+      new ApiError(error.status, problem.code, problem.msg, problem.field ?? undefined),
+    ),
+  );
 }
 
 /** A row the batch route refused (`failInfo`: code and sentence) as a problem. */

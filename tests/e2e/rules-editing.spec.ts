@@ -103,9 +103,55 @@ for (const lang of LANGUAGES) {
         new RegExp('2099'),
       );
       await shoot(page, `rules-states-${lang}`);
-      // The count says how many of all the rules are shown.
-      await rules.filterStatus(t('rules.filterInactiveOnly'));
-      await expect(rules.total).toHaveText(t('rules.countFiltered', { shown: 1, count: 4 }));
+      // A filter for each state; the count says how many of all the rules are shown.
+      for (const [i, state] of states.entries()) {
+        await rules.filterStatus(t(state));
+        await expect(rules.total).toHaveText(t('rules.countFiltered', { shown: 1, count: 4 }));
+        await expect(rules.cell(0, 'ruleName')).toHaveText(succeed[i]?.ruleName ?? '');
+        await expect(rules.cell(0, 'active')).toHaveText(t(state));
+      }
+      await shoot(page, `rules-state-filter-${lang}`);
+      await rules.filterStatus(t('rules.filterAll'));
+      await rules.waitForRows(4);
+    });
+
+    test('search finds a rule whatever the case, width or Chinese script typed', async ({
+      page,
+      service,
+    }) => {
+      const robot = await registerTenant(service);
+      await importRules(service, robot, [
+        ...sampleRules(30),
+        {
+          ruleName: '忘记密码',
+          questions: ['忘记密码怎么办'],
+          answerContentType: 'TEXT',
+          answer: '点击“找回密码”。',
+        },
+        {
+          ruleName: 'Password reset',
+          questions: ['How do I reset my Password?'],
+          answerContentType: 'TEXT',
+          answer: 'Use the reset link.',
+        },
+      ]);
+      const editor = new EditorPage(page);
+      const rules = new RulesPage(page, lang);
+      await editor.open(service);
+      await editor.openRobot('Acme');
+      await rules.waitForRows(32);
+
+      const finds = async (typed: string, ruleName: string) => {
+        await rules.search.fill(typed);
+        await expect(rules.total).toHaveText(t('rules.countFiltered', { shown: 1, count: 32 }));
+        await expect(rules.cell(0, 'ruleName')).toHaveText(ruleName);
+      };
+      await finds('密碼', '忘记密码');
+      await shoot(page, `rules-search-${lang}`);
+      await finds('PASSWORD RESET', 'Password reset');
+      await finds('ｐａｓｓｗｏｒｄ　ｒｅｓｅｔ', 'Password reset');
+      await rules.search.fill('');
+      await rules.waitForRows(32);
     });
 
     test('columns can be hidden, moved and resized, and are remembered', async ({

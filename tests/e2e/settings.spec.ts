@@ -8,14 +8,19 @@ import type { SeededRobot } from './support/seed';
 import { BROWSER_LOCALE, LANGUAGES, translator } from './support/i18n';
 import type { RunningService } from './support/service';
 
-async function settingsOf(service: RunningService, robot: SeededRobot) {
+async function robotOf(service: RunningService, robot: SeededRobot) {
   const api = consoleClient(service.baseUrl, service.token);
   const workspace = await api.ok<ConsoleWorkspace>('GET', '/workspace');
   const tenant = workspace.tenants.find((x) => x.tenantId === robot.tenantId);
   const found = tenant?.robots.find((x) => x.robotId === robot.robotId);
   if (!found) throw new Error('robot not found');
-  return found.settings;
+  return found;
 }
+
+const settingsOf = async (service: RunningService, robot: SeededRobot) =>
+  (await robotOf(service, robot)).settings;
+const defaultsOf = async (service: RunningService, robot: SeededRobot) =>
+  (await robotOf(service, robot)).defaults;
 
 async function tryQuestion(service: RunningService, robot: SeededRobot, question: string) {
   const api = consoleClient(service.baseUrl, service.token);
@@ -144,6 +149,75 @@ for (const lang of LANGUAGES) {
       await expect(settings.groups).toHaveCount(1);
       await settings.backToRules();
       await expect(page.getByTestId('rules-view')).toBeVisible();
+    });
+
+    test('sets the robot’s language; shows each default and goes back to it', async ({
+      page,
+      service,
+    }) => {
+      const robot = await registerTenant(service);
+      const editor = new EditorPage(page);
+      const settings = new SettingsPage(page, lang);
+      await editor.open(service);
+      await editor.openRobot('Acme');
+      await settings.openFromSidebar();
+
+      // A robot made without a language and without rules answers in English.
+      const defaults = await defaultsOf(service, robot);
+      await expect(settings.language()).toHaveValue('en');
+      await expect(settings.defaultOf('fallbackText')).toHaveText(t('settings.isDefault'));
+      await expect(settings.defaultOf('margin')).toHaveText(t('settings.isDefault'));
+      await settings.field('settings.margin').fill('0.3');
+      await expect(settings.defaultOf('margin')).toContainText(
+        t('settings.defaultValue', { value: String(defaults.margin) }),
+      );
+      await settings.field('settings.fallbackText').fill('Custom fallback.');
+      await expect(settings.defaultOf('fallbackText')).toContainText(
+        t('settings.defaultValue', { value: defaults.fallbackText }),
+      );
+      await settings.save();
+      await expect(settings.status).toHaveText(savedAt);
+      expect(await settingsOf(service, robot)).toMatchObject({
+        margin: 0.3,
+        fallbackText: 'Custom fallback.',
+      });
+
+      // Chinese: the text left at its default follows the language, the one set does not.
+      await settings.language().selectOption({ label: '简体中文' });
+      await expect(settings.view).toContainText(
+        t('settings.languageChanged', { language: '简体中文' }),
+      );
+      await settings.language().scrollIntoViewIfNeeded();
+      await shoot(page, `settings-language-${lang}`);
+      await settings.save();
+      await expect(settings.status).toHaveText(savedAt);
+      await expect(settings.field('settings.recommendText')).toHaveValue('您是不是想问以下问题？');
+      await expect(settings.field('settings.fallbackText')).toHaveValue('Custom fallback.');
+      const chinese = await defaultsOf(service, robot);
+      expect(chinese.fallbackText).toBe('抱歉，我暂时还不知道这个问题的答案，请换个问法试试。');
+      await expect(settings.defaultOf('fallbackText')).toContainText(
+        t('settings.defaultValue', { value: chinese.fallbackText }),
+      );
+
+      await settings.field('settings.fallbackText').scrollIntoViewIfNeeded();
+      await shoot(page, `settings-defaults-${lang}`);
+
+      // Back to the defaults: the fields show them, and the robot follows them again.
+      await settings.resetToDefault('settings.fallbackText');
+      await settings.resetToDefault('settings.margin');
+      await expect(settings.field('settings.fallbackText')).toHaveValue(chinese.fallbackText);
+      await expect(settings.field('settings.margin')).toHaveValue(String(chinese.margin));
+      await expect(settings.defaultOf('margin')).toHaveText(t('settings.isDefault'));
+      await settings.save();
+      await expect(settings.status).toHaveText(savedAt);
+      expect((await tryQuestion(service, robot, 'zzzz qqqq xxxx')).result.answer).toBe(
+        chinese.fallbackText,
+      );
+      // Not set any more: back in English, it is the English default.
+      await settings.language().selectOption({ label: 'English' });
+      await settings.save();
+      await expect(settings.field('settings.fallbackText')).toHaveValue(defaults.fallbackText);
+      expect((await settingsOf(service, robot)).margin).toBe(defaults.margin);
     });
   });
 }

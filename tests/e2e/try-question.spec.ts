@@ -42,6 +42,13 @@ const RULES = [
   },
 ];
 
+const DATE = '\u0000';
+/** A message with its date left open. */
+function withAnyDate(message: string): RegExp {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${message.split(DATE).map(escape).join('.+')}$`);
+}
+
 /** Seeds the rules; "Old returns" switched off and "Winter sale" past its end. */
 async function seed(service: RunningService): Promise<SeededRobot> {
   const robot = await registerTenant(service);
@@ -128,6 +135,48 @@ for (const lang of LANGUAGES) {
       await expect(tryPane.verdict.getByTestId('try-skipped')).toContainText('Winter sale');
       await expect(tryPane.verdict.getByTestId('try-skipped')).toContainText('2021');
       await shoot(page, `try-skipped-${lang}`);
+    });
+
+    test('asks as of a date: the rules in effect then answer, the others are said skipped', async ({
+      page,
+      service,
+    }) => {
+      await seed(service);
+      const editor = new EditorPage(page);
+      const tryPane = new TryPane(page, lang);
+      await editor.open(service);
+      await editor.openRobot('Acme');
+      await tryPane.open();
+
+      // Now, the winter sale of 2020 is over.
+      await tryPane.ask('Is there a winter sale?');
+      await expect(tryPane.verdict.getByTestId('try-skipped')).toContainText('Winter sale');
+      await expect(tryPane.result.getByTestId('try-as-of')).toHaveCount(0);
+
+      // Inside its window: it answers, and the result says when it was asked for.
+      await tryPane.setAsOf('2021-01-10T12:00');
+      await tryPane.ask('Is there a winter sale?');
+      await expect(tryPane.result.getByTestId('try-as-of')).toContainText('2021');
+      await expect(tryPane.answer).toHaveText('From December to January.');
+      await expect(tryPane.verdict.getByTestId('try-skipped')).toHaveCount(0);
+      await shoot(page, `try-as-of-${lang}`);
+
+      // Before its window: skipped, as scheduled.
+      await tryPane.setAsOf('2020-06-01T12:00');
+      await tryPane.ask('Is there a winter sale?');
+      await expect(tryPane.verdict.getByTestId('try-skipped')).toHaveText(
+        withAnyDate(t('try.skipped.scheduled', { rule: 'Winter sale', date: DATE })),
+      );
+      await expect(tryPane.verdict.getByTestId('try-skipped')).toContainText('2020');
+      expect(apiNamesIn(await tryPane.pane.innerText())).toEqual([]);
+
+      // Back to now.
+      await tryPane.setAsOf(null);
+      await tryPane.ask('Is there a winter sale?');
+      await expect(tryPane.result.getByTestId('try-as-of')).toHaveCount(0);
+      await expect(tryPane.verdict.getByTestId('try-skipped')).toHaveText(
+        withAnyDate(t('try.skipped.expired', { rule: 'Winter sale', date: DATE })),
+      );
     });
 
     test('adds the question as a phrasing of a candidate, within the limit of 10', async ({

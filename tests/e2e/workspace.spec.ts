@@ -1,3 +1,5 @@
+import type { ConsoleWorkspace } from '../../electron/service/console-types';
+import { consoleClient } from '../helpers/console-client';
 import { expect, shoot, test } from './fixtures';
 import { EditorPage } from './page-models/editor-page';
 import { WorkspacePage } from './page-models/workspace-page';
@@ -65,6 +67,12 @@ for (const lang of LANGUAGES) {
       await expect(workspace.robots()).toContainText(['Default robot']);
       await expect(editor.sidebar.getByRole('button', { name: /Default robot/ })).toBeVisible();
       await shoot(page, `tenant-page-${lang}`);
+
+      // The robot made with the tenant speaks the editor's language to its customers.
+      const api = consoleClient(service.baseUrl, service.token);
+      const made = (await api.ok<ConsoleWorkspace>('GET', '/workspace')).tenants[0]?.robots[0];
+      expect(made?.settings.language).toBe(lang === 'en' ? 'en' : 'zh');
+      expect(made?.settings.fallbackText).toMatch(lang === 'en' ? /^Sorry/ : /^抱歉/);
     });
   });
 }

@@ -6,7 +6,7 @@ import type { FieldProblem } from '../../api/field-check';
 import { parseActive, parseDate, splitQuestions } from '../rules-grid/cell-values';
 import { EMPTY_RULE } from '../rules-grid/grid-row';
 import type { EditableRule } from '../rules-grid/grid-row';
-import { checkRule } from '../rules-grid/rule-checks';
+import { checkCategoryName, checkRule } from '../rules-grid/rule-checks';
 import type { Mapping } from './column-mapping';
 
 export interface ImportRow {
@@ -14,6 +14,8 @@ export interface ImportRow {
   sheetRow: number;
   cells: string[];
   rule: EditableRule;
+  /** The name of the row's category ('' for none): filed by name, made if new. */
+  category: string;
   /** The first problem found, or null when the row can be sent. */
   problem: FieldProblem | null;
 }
@@ -25,6 +27,7 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
     const cells = rows[r] ?? [];
     if (cells.every((cell) => cell.trim() === '')) continue;
     const rule: EditableRule = { ...EMPTY_RULE, questions: [] };
+    let category = '';
     let problem: FieldProblem | null = null;
     mapping.roles.forEach((role, c) => {
       const cell = cells[c] ?? '';
@@ -39,7 +42,7 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
           rule.answer = cell;
           break;
         case 'category':
-          rule.ruleCategoryId = cell;
+          category = cell;
           break;
         case 'active': {
           const active = parseActive(cell);
@@ -70,12 +73,12 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
         problems.ruleName ??
         problems.questions ??
         problems.answer ??
-        problems.ruleCategoryId ??
+        (category.trim() === '' ? null : checkCategoryName(category)) ??
         problems.effectBeignDate ??
         problems.effectEndDate ??
         null;
     }
-    out.push({ sheetRow: r + 1, cells, rule, problem });
+    out.push({ sheetRow: r + 1, cells, rule, category, problem });
   }
   return out;
 }

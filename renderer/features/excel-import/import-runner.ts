@@ -49,10 +49,7 @@ export interface ImportPorts {
   sendBatch: (rules: RuleInput[]) => Promise<BatchImportResult>;
   patchRule: (ruleId: string, patch: RulePatch) => Promise<unknown>;
   deactivate: (ruleIds: string[]) => Promise<unknown>;
-  /**
-   * Sets one category on many rules in one call; resolves false when the service has no such
-   * route (then each rule is patched on its own).
-   */
+  /** Files many rules under the category of this name (made if the robot has none) in one call. */
   setCategory: (ruleIds: string[], category: string) => Promise<unknown>;
 }
 
@@ -199,7 +196,10 @@ export async function runImport(
   };
 }
 
-/** Sets the categories of the created rules: one call per category, not one per rule. */
+/**
+ * Files the created rules under their categories by name (`set-category { category }` makes the
+ * missing ones): one call per category, not one per rule.
+ */
 async function applyCategories(
   created: { ruleId: string; row: ImportRow }[],
   ports: ImportPorts,
@@ -207,7 +207,7 @@ async function applyCategories(
 ): Promise<void> {
   const byCategory = new Map<string, { ruleId: string; row: ImportRow }[]>();
   for (const item of created) {
-    const category = item.row.rule.ruleCategoryId;
+    const category = item.row.category;
     if (category !== '') byCategory.set(category, [...(byCategory.get(category) ?? []), item]);
   }
   for (const [category, items] of byCategory) {

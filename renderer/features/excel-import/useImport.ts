@@ -100,7 +100,7 @@ export function useImport(
           sendBatch(customer, ref.tenantId, ref.robotId, robot.robotSecret, rules),
         patchRule: (ruleId, patch) => client.patchRule(ref, ruleId, patch),
         deactivate: (ruleIds) => client.setActive(ref, ruleIds, false),
-        setCategory: (ruleIds, category) => client.setCategory(ref, ruleIds, category),
+        setCategory: (ruleIds, category) => client.setCategoryByName(ref, ruleIds, category),
       },
       importControl,
       (progress) => setStage({ kind: 'running', progress, paused: importControl.paused }),

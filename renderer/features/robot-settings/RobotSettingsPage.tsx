@@ -1,15 +1,18 @@
+import { useState } from 'react';
 import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
+import { DeleteRobotDialog } from '../trash/DeleteRobotDialog';
 import { useLeaveGuard } from '../workspace/leave-guard';
 import type { Route } from '../workspace/route';
 import { AnswerTextsCard } from './AnswerTextsCard';
+import { LanguageCard } from './LanguageCard';
 import { SynonymsCard } from './SynonymsCard';
 import { ThresholdsCard } from './ThresholdsCard';
 import { useRobotSettings } from './useRobotSettings';
 
 /**
- * How a robot answers: its texts, thresholds and synonyms. One section per subject, so that
- * more (the robot's language) can be added as sections of their own.
+ * How a robot answers: its language, texts, thresholds and synonyms, one section per subject;
+ * each text and threshold shows its default and can go back to it.
  */
 export function RobotSettingsPage({
   tenant,
@@ -24,6 +27,7 @@ export function RobotSettingsPage({
   const ref = { tenantId: tenant.tenantId, robotId: robot.robotId };
   const form = useRobotSettings(ref, robot);
   useLeaveGuard(form.dirty, t('settings.leaveConfirm'));
+  const [deleting, setDeleting] = useState(false);
 
   return (
     <div className="page settings-page" data-testid="settings-page">
@@ -50,10 +54,30 @@ export function RobotSettingsPage({
           void form.save();
         }}
       >
+        <LanguageCard form={form} />
         <AnswerTextsCard form={form} />
         <ThresholdsCard form={form} />
         <SynonymsCard form={form} />
       </form>
+      <section className="card settings-card" aria-labelledby="settings-delete-title">
+        <header className="card-header">
+          <h2 id="settings-delete-title">{t('settings.deleteTitle')}</h2>
+        </header>
+        <div className="settings-body settings-delete">
+          <p>{t('settings.deleteText')}</p>
+          <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>
+            {t('robot.deleteConfirm')}
+          </button>
+        </div>
+      </section>
+      {deleting ? (
+        <DeleteRobotDialog
+          tenantId={ref.tenantId}
+          robot={robot}
+          onDeleted={() => navigate({ kind: 'tenant', tenantId: ref.tenantId })}
+          onClose={() => setDeleting(false)}
+        />
+      ) : null}
       <footer className="save-bar">
         <span className="save-bar-status" role="status" data-testid="settings-status">
           {form.blocked

@@ -2,6 +2,7 @@ import { LIMITS } from '../../../electron/service/limits';
 import { Field } from '../../components/Field';
 import { useI18n } from '../../i18n/useI18n';
 import type { MessageKey } from '../../i18n/types';
+import { DefaultNote } from './DefaultNote';
 import type { NumberField } from './settings-form';
 import type { SettingsForm } from './useRobotSettings';
 
@@ -36,16 +37,18 @@ export function ThresholdsCard({ form }: { form: SettingsForm }) {
         />
         <div className="settings-numbers">
           {FIELDS.map(({ field, label, hint }) => (
-            <Field
-              key={field}
-              label={t(label)}
-              value={form.draft[field]}
-              onChange={(value) => form.setText(field, value)}
-              error={form.errorOf(field)}
-              hint={t(hint, { max: LIMITS.recommendMax })}
-              inputMode={field === 'maxRecommend' ? 'numeric' : 'decimal'}
-              className="number-input"
-            />
+            <div key={field} className="setting">
+              <Field
+                label={t(label)}
+                value={form.draft[field]}
+                onChange={(value) => form.setText(field, value)}
+                error={form.errorOf(field)}
+                hint={t(hint, { max: LIMITS.recommendMax })}
+                inputMode={field === 'maxRecommend' ? 'numeric' : 'decimal'}
+                className="number-input"
+              />
+              <DefaultNote form={form} field={field} label={t(label)} />
+            </div>
           ))}
         </div>
       </div>

@@ -1,11 +1,13 @@
 /**
- * The robot settings form as plain data: the values being edited (numbers as typed), their
- * problems (checked with the service's own schema), and the `settings` patch that saves them.
+ * The robot settings form as plain data: the values being edited (numbers as typed), which of
+ * them go back to their default, their problems (checked with the service's own schema), and the
+ * `settings` patch that saves them (null for a setting sent back to its default).
  * @module
  */
-import type { ConsoleRobotSettings } from '../../../electron/service/console-types';
+import type { ConsoleRobotSettings, RobotPatch } from '../../../electron/service/console-types';
 import { ROBOT_SETTINGS } from '../../../electron/service/validation/console-schemas';
 import { compileCheck } from '../../api/field-check';
+import type { RobotLanguage } from '../../api/console-client';
 import type { Problem } from '../../i18n/problem';
 
 export const NUMBER_FIELDS = [
@@ -17,10 +19,22 @@ export const NUMBER_FIELDS = [
 export type NumberField = (typeof NUMBER_FIELDS)[number];
 export const TEXT_FIELDS = ['fallbackText', 'recommendText'] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
+/** Settings with a "back to default" of their own. */
+export type ResettableField = TextField | NumberField;
 
-/** What the form holds: texts, numbers as typed (so "0." can be typed), synonym groups. */
-export type SettingsDraft = Record<TextField | NumberField, string> & { synonyms: string[][] };
+/**
+ * What the form holds: the language, texts, numbers as typed (so "0." can be typed), synonym
+ * groups, and the settings to send back to their default when saved.
+ */
+export type SettingsDraft = Record<TextField | NumberField, string> & {
+  language: RobotLanguage;
+  synonyms: string[][];
+  reset: readonly ResettableField[];
+};
 
+export type SettingsPatch = NonNullable<RobotPatch['settings']>;
+
+// The values themselves (null, back to the default, is the form's "reset", not a value).
 const settingsSchema = ROBOT_SETTINGS;
 const synonymsSchema = settingsSchema.synonyms;
 const CHECKS = {
@@ -36,6 +50,7 @@ const CHECKS = {
 
 export function draftOf(settings: ConsoleRobotSettings): SettingsDraft {
   return {
+    language: settings.language,
     fallbackText: settings.fallbackText,
     recommendText: settings.recommendText,
     bestmatchThreshold: String(settings.bestmatchThreshold),
@@ -43,7 +58,51 @@ export function draftOf(settings: ConsoleRobotSettings): SettingsDraft {
     margin: String(settings.margin),
     maxRecommend: String(settings.maxRecommend),
     synonyms: settings.synonyms.map((group) => [...group]),
+    reset: [],
   };
+}
+
+/** A setting's value as the form shows it. */
+export function shownValue(settings: ConsoleRobotSettings, field: ResettableField): string {
+  return String(settings[field]);
+}
+
+/** True when the form shows the default value of `field`. */
+export function atDefault(
+  draft: SettingsDraft,
+  field: ResettableField,
+  defaults: ConsoleRobotSettings,
+): boolean {
+  if (draft.reset.includes(field)) return true;
+  const value = draft[field];
+  return TEXT_FIELDS.includes(field as TextField)
+    ? value === defaults[field]
+    : Number(value.trim().replace(',', '.')) === defaults[field];
+}
+
+/**
+ * The draft with `field` back at its default: shown with the default's value, and saved as null
+ * so that it follows the defaults from then on (the robot's language among them).
+ */
+export function resetField(
+  draft: SettingsDraft,
+  field: ResettableField,
+  defaults: ConsoleRobotSettings,
+): SettingsDraft {
+  return {
+    ...draft,
+    [field]: shownValue(defaults, field),
+    reset: draft.reset.includes(field) ? draft.reset : [...draft.reset, field],
+  };
+}
+
+/** The draft with `field` set to what was typed (no longer sent back to its default). */
+export function withValue(
+  draft: SettingsDraft,
+  field: ResettableField,
+  value: string,
+): SettingsDraft {
+  return { ...draft, [field]: value, reset: draft.reset.filter((f) => f !== field) };
 }
 
 const isBlank = (text: string) => text.trim() === '';
@@ -118,18 +177,21 @@ const sameGroups = (a: readonly (readonly string[])[], b: readonly (readonly str
   a.length === b.length &&
   a.every((group, g) => group.length === b[g]?.length && group.every((m, i) => m === b[g]?.[i]));
 
-/** The settings that differ from `saved` (call only once `checkDraft` found no problem). */
-export function toPatch(
-  draft: SettingsDraft,
-  saved: ConsoleRobotSettings,
-): Partial<ConsoleRobotSettings> {
-  const patch: Partial<ConsoleRobotSettings> = {};
+/**
+ * The settings that differ from `saved`, and null for those sent back to their default (call
+ * only once `checkDraft` found no problem).
+ */
+export function toPatch(draft: SettingsDraft, saved: ConsoleRobotSettings): SettingsPatch {
+  const patch: SettingsPatch = {};
+  if (draft.language !== saved.language) patch.language = draft.language;
   for (const field of TEXT_FIELDS) {
-    if (draft[field] !== saved[field]) patch[field] = draft[field];
+    if (draft.reset.includes(field)) patch[field] = null;
+    else if (draft[field] !== saved[field]) patch[field] = draft[field];
   }
   for (const field of NUMBER_FIELDS) {
     const value = Number(draft[field].trim().replace(',', '.'));
-    if (value !== saved[field]) patch[field] = value;
+    if (draft.reset.includes(field)) patch[field] = null;
+    else if (value !== saved[field]) patch[field] = value;
   }
   const synonyms = cleanSynonyms(draft.synonyms).map((group) => group.map((m) => m.trim()));
   if (!sameGroups(synonyms, saved.synonyms)) patch.synonyms = synonyms;
@@ -140,6 +202,8 @@ export function toPatch(
 export function isDirty(draft: SettingsDraft, saved: ConsoleRobotSettings): boolean {
   const base = draftOf(saved);
   return (
+    draft.language !== base.language ||
+    draft.reset.length > 0 ||
     [...TEXT_FIELDS, ...NUMBER_FIELDS].some((field) => draft[field] !== base[field]) ||
     !sameGroups(cleanSynonyms(draft.synonyms), base.synonyms)
   );

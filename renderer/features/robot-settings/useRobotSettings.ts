@@ -13,8 +13,17 @@ import type { Problem } from '../../i18n/problem';
 import { problemOfError } from '../../i18n/server-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { useWorkspace } from '../workspace/useWorkspace';
-import { checkDraft, draftOf, isDirty, toPatch } from './settings-form';
-import type { NumberField, SettingsDraft, TextField } from './settings-form';
+import {
+  atDefault,
+  checkDraft,
+  draftOf,
+  isDirty,
+  resetField,
+  toPatch,
+  withValue,
+} from './settings-form';
+import type { ResettableField, SettingsDraft } from './settings-form';
+import type { RobotLanguage } from '../../api/console-client';
 
 export type SettingsForm = ReturnType<typeof useRobotSettings>;
 
@@ -48,8 +57,14 @@ export function useRobotSettings(ref: RobotRef, robot: ConsoleRobot) {
     return tried || (!group && touched.has(field)) ? describeProblem(t, problem) : null;
   };
 
-  const setText = (field: TextField | NumberField, value: string) =>
-    change(field, (d) => ({ ...d, [field]: value }));
+  const setText = (field: ResettableField, value: string) =>
+    change(field, (d) => withValue(d, field, value));
+
+  /** Sends `field` back to its default (in the robot's language) when saved. */
+  const reset = (field: ResettableField) =>
+    change(field, (d) => resetField(d, field, robot.defaults));
+
+  const setLanguage = (language: RobotLanguage) => change('language', (d) => ({ ...d, language }));
 
   const setGroups = (field: string, edit: (groups: string[][]) => string[][]) =>
     change(field, (d) => ({ ...d, synonyms: edit(d.synonyms.map((group) => [...group])) }));
@@ -112,8 +127,15 @@ export function useRobotSettings(ref: RobotRef, robot: ConsoleRobot) {
     savedAt,
     /** A save was tried while some values were invalid. */
     blocked: tried && problems.size > 0,
+    /** What each setting is when the robot has not set it (in its saved language). */
+    defaults: robot.defaults,
+    /** The robot's language is changed in the form, not saved yet. */
+    languageChanged: draft.language !== robot.settings.language,
+    atDefault: (field: ResettableField) => atDefault(draft, field, robot.defaults),
     errorOf,
     setText,
+    setLanguage,
+    reset,
     synonyms,
     save,
     discard,

@@ -9,7 +9,9 @@ import type {
   DataGridHandle,
   SortColumn,
 } from 'react-data-grid';
+import type { ConsoleCategory } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
+import type { CategoryIndex } from '../categories/category-index';
 import { cellText, CELL_FIELDS, withCellText } from './cell-values';
 import { applyLayout } from './column-layout';
 import type { ColumnLayout } from './column-layout';
@@ -28,7 +30,9 @@ interface RulesGridProps {
   selected: ReadonlySet<string>;
   onSelectedChange: (selected: Set<string>) => void;
   sharedByRule: ReadonlyMap<string, string[]>;
-  categoryListId: string;
+  categories: readonly ConsoleCategory[];
+  categoryIndex: CategoryIndex;
+  onCreateCategory: (name: string) => Promise<ConsoleCategory>;
   locatedKey: string | null;
   onCommit: (row: EditableRow, next: EditableRule) => void;
   /** A block pasted from `rowIdx` on, into `fields` (the columns shown, from the one pasted on). */
@@ -37,8 +41,6 @@ interface RulesGridProps {
   onDiscardDraft: (key: string) => void;
   onVisibleRange: (first: number, last: number) => void;
   onCopied: (rows: number) => void;
-  /** The time effective states are computed for (ms). */
-  now: number;
   layout: ColumnLayout;
   onMoveColumn: (source: string, target: string) => void;
   onResizeColumn: (key: string, width: number) => void;
@@ -69,10 +71,11 @@ export function RulesGrid(props: RulesGridProps) {
         buildColumns({
           i18n,
           duplicates: props.sharedByRule,
-          categoryListId: props.categoryListId,
+          categories: props.categories,
+          categoryIndex: props.categoryIndex,
+          onCreateCategory: props.onCreateCategory,
           onToggleActive,
           onDiscardDraft,
-          now: props.now,
         }),
         props.layout,
         gridWidth,
@@ -80,10 +83,11 @@ export function RulesGrid(props: RulesGridProps) {
     [
       i18n,
       props.sharedByRule,
-      props.categoryListId,
+      props.categories,
+      props.categoryIndex,
+      props.onCreateCategory,
       onToggleActive,
       onDiscardDraft,
-      props.now,
       props.layout,
       gridWidth,
     ],
@@ -132,14 +136,16 @@ export function RulesGrid(props: RulesGridProps) {
       return {
         text: toTsv(
           picked.map((r) =>
-            isEditable(r) ? CELL_FIELDS.map((field) => cellText(r.rule, field)) : [],
+            isEditable(r)
+              ? CELL_FIELDS.map((field) => cellText(r.rule, field, props.categoryIndex))
+              : [],
           ),
         ),
         rows: picked.length,
       };
     }
     if (!isEditable(row) || !isField(columnKey)) return { text: '', rows: 0 };
-    return { text: toTsv([[cellText(row.rule, columnKey)]]), rows: 0 };
+    return { text: toTsv([[cellText(row.rule, columnKey, props.categoryIndex)]]), rows: 0 };
   };
 
   return (
@@ -187,9 +193,13 @@ export function RulesGrid(props: RulesGridProps) {
           const matrix = parseTsv(event.clipboardData.getData('text/plain'));
           event.preventDefault();
           if (!isEditable(row) || !isField(column.key) || matrix.length === 0) return row;
-          const single = matrix.length === 1 && matrix[0]?.length === 1;
-          if (single)
-            return { ...row, rule: withCellText(row.rule, column.key, matrix[0]?.[0] ?? '') };
+          // A category may be a new name: the block paste makes it first.
+          const single =
+            matrix.length === 1 && matrix[0]?.length === 1 && column.key !== 'ruleCategoryId';
+          if (single) {
+            const text = matrix[0]?.[0] ?? '';
+            return { ...row, rule: withCellText(row.rule, column.key, text, props.categoryIndex) };
+          }
           onPasteBlock(
             rows.indexOf(row),
             shownFields.slice(shownFields.indexOf(column.key)),

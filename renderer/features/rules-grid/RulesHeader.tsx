@@ -16,6 +16,7 @@ export function RulesHeader(props: {
   onTemplate: () => void;
   onToggleTry: () => void;
   onSettings: () => void;
+  onCategories: () => void;
   save: { saving: boolean; savedAt: number | null; unsaved: boolean };
 }) {
   const { t } = useI18n();
@@ -56,6 +57,9 @@ export function RulesHeader(props: {
           title="Alt+T"
         >
           {t('try.open')}
+        </button>
+        <button type="button" className="button" onClick={props.onCategories}>
+          {t('categories.open')}
         </button>
         <button type="button" className="button" onClick={props.onSettings}>
           {t('robot.settings')}

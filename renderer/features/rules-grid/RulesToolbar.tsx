@@ -1,7 +1,9 @@
 import type { ReactNode, RefObject } from 'react';
-import type { ConsoleCategory } from '../../../electron/service/console-types';
+import type { ConsoleCategory, RuleState } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
 import type { RuleFilters } from './rule-query';
+
+const STATES: readonly RuleState[] = ['active', 'inactive', 'scheduled', 'expired'];
 
 interface RulesToolbarProps {
   filters: RuleFilters;
@@ -19,6 +21,8 @@ interface RulesToolbarProps {
   onSetActive: (active: boolean) => void;
   onUndo: () => void;
   onRedo: () => void;
+  /** Opens the robot's deleted rules (its trash), beside Undo. */
+  onRuleTrash: () => void;
   /** The columns menu, at the end of the search row. */
   columnsMenu: ReactNode;
 }
@@ -78,6 +82,9 @@ export function RulesToolbar(props: RulesToolbarProps) {
           <span className="toolbar-note">{t('rules.selectedCount', { count: selectedCount })}</span>
         ) : null}
         <div className="toolbar-group toolbar-end">
+          <button type="button" className="button" onClick={props.onRuleTrash}>
+            {t('ruleTrash.open')}
+          </button>
           <button
             type="button"
             className="button"
@@ -109,16 +116,19 @@ export function RulesToolbar(props: RulesToolbarProps) {
           onChange={(event) => props.onSearch(event.target.value)}
         />
         <label className="inline-field">
-          <span>{t('rules.filterActive')}</span>
+          <span>{t('rules.filterState')}</span>
           <select
-            value={filters.active}
+            value={filters.state}
             onChange={(event) =>
-              props.onFilters({ ...filters, active: event.target.value as RuleFilters['active'] })
+              props.onFilters({ ...filters, state: event.target.value as RuleFilters['state'] })
             }
           >
             <option value="all">{t('rules.filterAll')}</option>
-            <option value="active">{t('rules.filterActiveOnly')}</option>
-            <option value="inactive">{t('rules.filterInactiveOnly')}</option>
+            {STATES.map((state) => (
+              <option key={state} value={state}>
+                {t(`state.${state}`)}
+              </option>
+            ))}
           </select>
         </label>
         <label className="inline-field">

@@ -2,10 +2,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DataGridHandle } from 'react-data-grid';
 import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
 import { useHotkeys } from '../../components/useHotkeys';
-import { useNow } from '../../components/useNow';
 import { useToasts } from '../../components/useToasts';
+import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
+import { unknownNames } from '../categories/category-index';
+import { CategoriesDialog } from '../categories/CategoriesDialog';
+import { useCategories } from '../categories/useCategories';
 import { ImportDialog } from '../excel-import/ImportDialog';
+import { RuleTrashDialog } from '../trash/RuleTrashDialog';
 import { TryPane } from '../try-question/TryPane';
 import type { Route } from '../workspace/route';
 import { useWorkspace } from '../workspace/useWorkspace';
@@ -14,7 +18,7 @@ import { DuplicatesNotice } from './DuplicatesNotice';
 import { isEditable } from './grid-row';
 import type { GridRow, RuleField } from './grid-row';
 import { planPaste } from './paste-block';
-import { NO_FILTERS, toRuleQuery } from './rule-query';
+import { isFiltered, NO_FILTERS, toRuleQuery } from './rule-query';
 import type { RuleFilters } from './rule-query';
 import { RulesGrid } from './RulesGrid';
 import { RulesGridOverlay } from './RulesGridOverlay';
@@ -26,6 +30,7 @@ import { useRobotFacts } from './useRobotFacts';
 import { useRuleEditing } from './useRuleEditing';
 import { pagesKey, useRulePages } from './useRulePages';
 import { useRuleFiles } from './useRuleFiles';
+import { useStateRefresh } from './useStateRefresh';
 
 const MAX_PASTED_NEW_ROWS = 1000;
 const NAME_COLUMN = 2;
@@ -55,11 +60,14 @@ export function RulesView({
   const [factsVersion, setFactsVersion] = useState(0);
   const [tryOpen, setTryOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
+  const [categoriesOpen, setCategoriesOpen] = useState(false);
+  const [ruleTrashOpen, setRuleTrashOpen] = useState(false);
   const [editDraft, setEditDraft] = useState(false);
 
   const query = useMemo(() => toRuleQuery(filters), [filters]);
   const pages = useRulePages(client, ref, query);
   const facts = useRobotFacts(client, ref, factsVersion);
+  const categories = useCategories(client, ref, factsVersion);
   const files = useRuleFiles(client, ref, robot.name);
 
   const reloadTimer = useRef<number | undefined>(undefined);
@@ -73,7 +81,7 @@ export function RulesView({
   const editing = useRuleEditing(client, ref, pages, onChanged);
   const { rows, draftCount, topCount } = editing;
   const columns = useColumnLayout();
-  const now = useNow();
+  useStateRefresh(pages.rows, pages.refresh);
 
   useEffect(() => {
     const timer = window.setTimeout(
@@ -148,14 +156,40 @@ export function RulesView({
     [commitRow],
   );
 
-  const onPasteBlock = (rowIdx: number, fields: RuleField[], matrix: string[][]) => {
-    const { edits, extra } = planPaste(rows, rowIdx, fields, matrix);
-    if (extra.length > MAX_PASTED_NEW_ROWS) {
+  const onPasteBlock = async (rowIdx: number, fields: RuleField[], matrix: string[][]) => {
+    if (rowIdx + matrix.length - rows.length > MAX_PASTED_NEW_ROWS) {
       toasts.show(t('rules.pasteTooMany', { max: MAX_PASTED_NEW_ROWS }), { tone: 'error' });
       return;
     }
+    // Categories are pasted by name: the ones the robot lacks are made first.
+    const column = fields.indexOf('ruleCategoryId');
+    const names = column < 0 ? [] : matrix.map((cells) => cells[column] ?? '');
+    let index = categories.index;
+    try {
+      if (unknownNames(names, index).length > 0) {
+        index = await categories.ensure(unknownNames(names, index));
+      }
+    } catch (error) {
+      toasts.show(describeError(t, error), { tone: 'error' });
+      return;
+    }
+    const { edits, extra } = planPaste(rows, rowIdx, fields, matrix, index);
     void editing.commitMany(edits, extra);
   };
+
+  /** The categories changed (renamed, merged, deleted): the rules show them again. */
+  const onCategoriesChanged = () => {
+    pages.refresh();
+    onChanged();
+  };
+  const { list: categoryList, loaded: categoriesLoaded } = categories;
+  useEffect(() => {
+    // A filter on a category that was merged or deleted shows all rules again.
+    const id = filters.category;
+    if (categoriesLoaded && id && !categoryList.some((c) => c.categoryId === id)) {
+      setFilters((f) => ({ ...f, category: null }));
+    }
+  }, [categoriesLoaded, categoryList, filters.category]);
 
   useHotkeys({
     'mod+z': { run: () => void editing.undo(), typing: false },
@@ -170,7 +204,7 @@ export function RulesView({
     'alt+t': { run: () => setTryOpen((open) => !open) },
   });
 
-  const filtered = filters.q !== '' || filters.active !== 'all' || filters.category !== null;
+  const filtered = isFiltered(filters);
   return (
     <div className="rules-view" data-testid="rules-view">
       <RulesHeader
@@ -184,6 +218,7 @@ export function RulesView({
         onExport={() => void files.exportAll()}
         onTemplate={() => void files.downloadTemplate()}
         onToggleTry={() => setTryOpen((open) => !open)}
+        onCategories={() => setCategoriesOpen(true)}
         save={editing.save}
         onSettings={() => navigate({ kind: 'robot-settings', ...ref })}
       />
@@ -192,7 +227,7 @@ export function RulesView({
         search={search}
         onSearch={setSearch}
         onFilters={setFilters}
-        categories={facts.categories}
+        categories={categories.list}
         searchRef={searchRef}
         selectedCount={selected.size}
         canUndo={editing.canUndo}
@@ -208,6 +243,7 @@ export function RulesView({
         }
         onDelete={remove}
         onSetActive={setActive}
+        onRuleTrash={() => setRuleTrashOpen(true)}
         onUndo={() => void editing.undo()}
         onRedo={() => void editing.redo()}
       />
@@ -222,14 +258,15 @@ export function RulesView({
             selected={selected}
             onSelectedChange={setSelected}
             sharedByRule={facts.sharedByRule}
-            categoryListId="category-options"
+            categories={categories.list}
+            categoryIndex={categories.index}
+            onCreateCategory={categories.create}
             locatedKey={located}
             onCommit={(row, next) => void commit(row, next)}
-            onPasteBlock={onPasteBlock}
+            onPasteBlock={(...args) => void onPasteBlock(...args)}
             onToggleActive={onToggleActive}
             onDiscardDraft={editing.discardDraft}
             onVisibleRange={(first, last) => pages.setRange(first - topCount, last - topCount)}
-            now={now}
             layout={columns.layout}
             onMoveColumn={columns.move}
             onResizeColumn={columns.resize}
@@ -251,11 +288,6 @@ export function RulesView({
             onImport={() => setImportOpen(true)}
             onTemplate={() => void files.downloadTemplate()}
           />
-          <datalist id="category-options">
-            {facts.categories.map((category) => (
-              <option key={category.categoryId} value={category.name} />
-            ))}
-          </datalist>
         </div>
         {tryOpen ? (
           <TryPane
@@ -267,6 +299,32 @@ export function RulesView({
           />
         ) : null}
       </div>
+      {ruleTrashOpen ? (
+        <RuleTrashDialog
+          client={client}
+          robotRef={ref}
+          robotName={robot.name}
+          onRestored={(count) => {
+            toasts.show(t('ruleTrash.restored', { count }));
+            pages.refresh();
+            onChanged();
+          }}
+          onClose={() => setRuleTrashOpen(false)}
+        />
+      ) : null}
+      {categoriesOpen ? (
+        <CategoriesDialog
+          robotName={robot.name}
+          categories={categories}
+          onChanged={onCategoriesChanged}
+          onShowRules={(categoryId) => {
+            setFilters({ ...NO_FILTERS, category: categoryId });
+            setSearch('');
+            setCategoriesOpen(false);
+          }}
+          onClose={() => setCategoriesOpen(false)}
+        />
+      ) : null}
       {importOpen ? (
         <ImportDialog
           client={client}

@@ -1,40 +1,47 @@
+import type { RuleState } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
-import { effectiveState } from './effective-state';
-import type { EditableRule } from './grid-row';
+import type { EditableRow } from './grid-row';
 
 /**
- * The Active switch of a rule, with what it means now: in effect, switched off, or switched on
- * but before or after its validity window.
+ * The Active switch of a rule, with what the service says it means now: in effect, switched off,
+ * or switched on but before or after its validity window. A new rule has no state yet.
  */
 export function StatusCell({
-  rule,
-  now,
+  row,
   tabIndex,
   onToggle,
 }: {
-  rule: EditableRule;
-  now: number;
+  row: EditableRow;
   tabIndex: number;
   onToggle: () => void;
 }) {
   const { t, formatDateTime } = useI18n();
-  const state = effectiveState(rule, now);
+  const saved = row.kind === 'rule' ? row.saved : null;
+  const state: RuleState | null = saved?.state ?? null;
   const tip =
     state === 'scheduled'
-      ? t('state.scheduledTip', { date: formatDateTime(rule.effectBeignDate) })
+      ? t('state.scheduledTip', { date: formatDateTime(saved?.effectBeignDate) })
       : state === 'expired'
-        ? t('state.expiredTip', { date: formatDateTime(rule.effectEndDate) })
-        : t(state === 'active' ? 'state.activeTip' : 'state.inactiveTip');
+        ? t('state.expiredTip', { date: formatDateTime(saved?.effectEndDate) })
+        : state === 'active'
+          ? t('state.activeTip')
+          : state === 'inactive'
+            ? t('state.inactiveTip')
+            : undefined;
   return (
-    <span className={`cell-status state-${state}`} title={tip} data-state={state}>
+    <span
+      className={state ? `cell-status state-${state}` : 'cell-status'}
+      title={tip}
+      data-state={state ?? undefined}
+    >
       <input
         type="checkbox"
-        checked={rule.active}
+        checked={row.rule.active}
         tabIndex={tabIndex}
         aria-label={t('field.active')}
         onChange={onToggle}
       />
-      <span className="state-label">{t(`state.${state}`)}</span>
+      {state ? <span className="state-label">{t(`state.${state}`)}</span> : null}
     </span>
   );
 }

@@ -3,6 +3,7 @@
  * the export agree on.
  * @module
  */
+import type { CategoryIndex } from '../categories/category-index';
 import type { EditableRule, RuleField } from './grid-row';
 
 /** Columns of a copied row, in the grid's order. */
@@ -61,8 +62,11 @@ export function parseDate(text: string): string | null {
   return Number.isNaN(parsed.getTime()) ? trimmed : toIsoWithOffset(parsed);
 }
 
-export function cellText(rule: EditableRule, field: RuleField): string {
+/** A cell as text; the category by its name. */
+export function cellText(rule: EditableRule, field: RuleField, categories: CategoryIndex): string {
   switch (field) {
+    case 'ruleCategoryId':
+      return categories.nameOf(rule.ruleCategoryId);
     case 'questions':
       return rule.questions.join('\n');
     case 'active':
@@ -75,9 +79,21 @@ export function cellText(rule: EditableRule, field: RuleField): string {
   }
 }
 
-/** `rule` with `field` set from pasted text (unchanged when the text means nothing there). */
-export function withCellText(rule: EditableRule, field: RuleField, text: string): EditableRule {
+/**
+ * `rule` with `field` set from pasted text (unchanged when the text means nothing there: a
+ * category is pasted by the name of one of the robot's categories, or blank for none).
+ */
+export function withCellText(
+  rule: EditableRule,
+  field: RuleField,
+  text: string,
+  categories: CategoryIndex,
+): EditableRule {
   switch (field) {
+    case 'ruleCategoryId': {
+      const categoryId = categories.idOf(text);
+      return categoryId === undefined ? rule : { ...rule, ruleCategoryId: categoryId };
+    }
     case 'questions':
       return { ...rule, questions: splitQuestions(text) };
     case 'active': {

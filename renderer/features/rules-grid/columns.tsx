@@ -5,13 +5,16 @@
  */
 import { SelectColumn } from 'react-data-grid';
 import type { Column, RenderCellProps } from 'react-data-grid';
+import type { ConsoleCategory } from '../../../electron/service/console-types';
 import type { I18n } from '../../i18n/i18n-context';
+import type { CategoryIndex } from '../categories/category-index';
 import { describeProblem } from '../../i18n/describe-problem';
 import { AnswerEditor } from './editors/AnswerEditor';
+import { CategoryEditor } from './editors/CategoryEditor';
 import { DateEditor } from './editors/DateEditor';
 import { QuestionsEditor } from './editors/QuestionsEditor';
 import { TextEditor } from './editors/TextEditor';
-import { isEditable } from './grid-row';
+import { categoryLabel, isEditable } from './grid-row';
 import type { GridRow, RuleField } from './grid-row';
 import { checkRule } from './rule-checks';
 import { StatusCell } from './StatusCell';
@@ -20,11 +23,12 @@ export interface ColumnContext {
   i18n: I18n;
   /** Rule id → phrasings it shares with other rules. */
   duplicates: ReadonlyMap<string, string[]>;
-  categoryListId: string;
+  /** The robot's categories, which the category column picks from. */
+  categories: readonly ConsoleCategory[];
+  categoryIndex: CategoryIndex;
+  onCreateCategory: (name: string) => Promise<ConsoleCategory>;
   onToggleActive: (row: GridRow) => void;
   onDiscardDraft: (key: string) => void;
-  /** The time effective states are computed for (ms). */
-  now: number;
 }
 
 /** The problem of one cell in the user's language, or null. */
@@ -51,7 +55,7 @@ function Loading() {
   return <span className="cell-skeleton" aria-hidden="true" />;
 }
 
-function textCell(field: 'ruleName' | 'answer' | 'ruleCategoryId', i18n: I18n) {
+function textCell(field: 'ruleName' | 'answer', i18n: I18n) {
   return function TextCell({ row }: RenderCellProps<GridRow>) {
     if (row.kind === 'loading') return <Loading />;
     const value = row.rule[field];
@@ -189,13 +193,22 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
       sortable: true,
       editable,
       cellClass: cellClass('ruleCategoryId', i18n),
-      renderCell: textCell('ruleCategoryId', i18n),
+      editorOptions: { displayCellContent: true },
+      renderCell: ({ row }) => {
+        if (row.kind === 'loading') return <Loading />;
+        const name = categoryLabel(row, ctx.categoryIndex);
+        return (
+          <span className="cell-text" title={cellProblem(row, 'ruleCategoryId', i18n) ?? name}>
+            {name}
+          </span>
+        );
+      },
       renderEditCell: (props) =>
         isEditable(props.row) ? (
-          <TextEditor
-            {...(props as unknown as Parameters<typeof TextEditor>[0])}
-            field="ruleCategoryId"
-            listId={ctx.categoryListId}
+          <CategoryEditor
+            {...(props as unknown as Parameters<typeof CategoryEditor>[0])}
+            categories={ctx.categories}
+            onCreate={ctx.onCreateCategory}
           />
         ) : null,
     },
@@ -210,12 +223,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
         row.kind === 'loading' ? (
           <Loading />
         ) : (
-          <StatusCell
-            rule={row.rule}
-            now={ctx.now}
-            tabIndex={tabIndex}
-            onToggle={() => ctx.onToggleActive(row)}
-          />
+          <StatusCell row={row} tabIndex={tabIndex} onToggle={() => ctx.onToggleActive(row)} />
         ),
     },
     ...(['effectBeignDate', 'effectEndDate'] as const).map((field): Column<GridRow> => {

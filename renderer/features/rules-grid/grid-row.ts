@@ -5,8 +5,9 @@
  */
 import type { ConsoleRule } from '../../../electron/service/console-types';
 import type { Problem } from '../../i18n/problem';
+import type { CategoryIndex } from '../categories/category-index';
 
-/** The fields a user edits, as the grid holds them. */
+/** The fields a user edits, as the grid holds them (the category by its id, '' for none). */
 export interface EditableRule {
   ruleName: string;
   questions: string[];
@@ -72,8 +73,7 @@ export function editableOf(rule: ConsoleRule): EditableRule {
     ruleName: rule.ruleName,
     questions: rule.questions,
     answer: rule.answer,
-    // The grid edits a rule's category by name (console-client.ts sends it as categoryName).
-    ruleCategoryId: rule.categoryName,
+    ruleCategoryId: rule.ruleCategoryId,
     active: rule.active !== false,
     effectBeignDate: rule.effectBeignDate,
     effectEndDate: rule.effectEndDate,
@@ -118,4 +118,17 @@ export function pickFields(
     (picked as Record<string, unknown>)[field] = rule[field];
   }
   return picked;
+}
+
+/**
+ * The category a row shows: from the list, else (the list not read yet, or older than the row)
+ * the name the service gave with the rule.
+ */
+export function categoryLabel(row: GridRow, index: CategoryIndex): string {
+  if (row.kind === 'loading') return '';
+  const id = row.rule.ruleCategoryId;
+  if (id === '') return '';
+  const name = index.nameOf(id);
+  if (name !== '') return name;
+  return row.kind === 'rule' && row.saved.ruleCategoryId === id ? row.saved.categoryName : '';
 }

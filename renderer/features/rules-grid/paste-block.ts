@@ -1,8 +1,10 @@
 /**
  * A block of cells pasted from Excel, spread over the grid from the active cell: right across
- * the columns shown, down across the rows; rows past the end become new rules.
+ * the columns shown, down across the rows; rows past the end become new rules. Categories are
+ * pasted by name: the names must be categories of the robot by then (see unknownNames).
  * @module
  */
+import type { CategoryIndex } from '../categories/category-index';
 import { withCellText } from './cell-values';
 import { EMPTY_RULE, isEditable } from './grid-row';
 import type { EditableRow, EditableRule, GridRow, RuleField } from './grid-row';
@@ -18,6 +20,7 @@ export function planPaste(
   rowIdx: number,
   fields: readonly RuleField[],
   matrix: readonly (readonly string[])[],
+  categories: CategoryIndex,
 ): PastePlan {
   const plan: PastePlan = { edits: [], extra: [] };
   matrix.forEach((cells, r) => {
@@ -26,7 +29,7 @@ export function planPaste(
     let rule: EditableRule = row ? row.rule : EMPTY_RULE;
     cells.forEach((text, c) => {
       const field = fields[c];
-      if (field) rule = withCellText(rule, field, text);
+      if (field) rule = withCellText(rule, field, text, categories);
     });
     if (row) plan.edits.push({ row, next: rule });
     else plan.extra.push(rule);

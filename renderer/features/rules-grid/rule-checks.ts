@@ -3,9 +3,8 @@
  * schemas (the grid marks the cell; the import refuses the row before sending it).
  * @module
  */
-import { Type } from '@sinclair/typebox';
-import { LIMITS } from '../../../electron/service/limits';
 import { effectiveWindowProblems } from '../../../electron/service/validation/effective-window';
+import { CategoryNameBody } from '../../../electron/service/validation/console-schemas';
 import { RuleInputSchema } from '../../../electron/service/validation/schemas';
 import { compileCheck } from '../../api/field-check';
 import type { FieldProblem } from '../../api/field-check';
@@ -15,8 +14,14 @@ const CHECKS = {
   ruleName: compileCheck(RuleInputSchema.properties.ruleName, 'ruleName'),
   questions: compileCheck(RuleInputSchema.properties.questions, 'questions'),
   answer: compileCheck(RuleInputSchema.properties.answer, 'answer'),
-  ruleCategoryId: compileCheck(Type.String({ maxLength: LIMITS.categoryMax }), 'ruleCategoryId'),
 };
+
+const categoryNameCheck = compileCheck(CategoryNameBody.properties.name, 'categoryName');
+
+/** The problem of a category's name (a new one, or one in a spreadsheet), or null. */
+export function checkCategoryName(name: string): FieldProblem | null {
+  return categoryNameCheck(name);
+}
 
 export type RuleProblems = Partial<Record<RuleField, FieldProblem>>;
 
@@ -27,7 +32,7 @@ export function checkRule(rule: EditableRule): RuleProblems {
   const cached = cache.get(rule);
   if (cached) return cached;
   const problems: RuleProblems = {};
-  for (const field of ['ruleName', 'questions', 'answer', 'ruleCategoryId'] as const) {
+  for (const field of ['ruleName', 'questions', 'answer'] as const) {
     const problem = CHECKS[field](rule[field]);
     if (problem) problems[field] = problem;
   }

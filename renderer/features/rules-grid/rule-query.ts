@@ -1,14 +1,16 @@
 import type { SortColumn } from 'react-data-grid';
-import type { RuleQuery, RuleSortKey } from '../../../electron/service/console-types';
+import type { RuleQuery, RuleSortKey, RuleState } from '../../../electron/service/console-types';
 
 export interface RuleFilters {
   q: string;
-  active: 'all' | 'active' | 'inactive';
+  /** The rules' effective state now, as the service computes it. */
+  state: 'all' | RuleState;
+  /** A category's id, '' for rules without one, null for all. */
   category: string | null;
   sort: readonly SortColumn[];
 }
 
-export const NO_FILTERS: RuleFilters = { q: '', active: 'all', category: null, sort: [] };
+export const NO_FILTERS: RuleFilters = { q: '', state: 'all', category: null, sort: [] };
 
 const SORT_KEYS: Record<string, RuleSortKey> = {
   ruleName: 'ruleName',
@@ -23,8 +25,13 @@ export function toRuleQuery(filters: RuleFilters): RuleQuery {
   const sortKey = sort ? SORT_KEYS[sort.columnKey] : undefined;
   return {
     ...(filters.q.trim() !== '' ? { q: filters.q.trim() } : {}),
-    ...(filters.active !== 'all' ? { active: filters.active === 'active' } : {}),
+    ...(filters.state !== 'all' ? { state: filters.state } : {}),
     ...(filters.category !== null ? { category: filters.category } : {}),
     ...(sort && sortKey ? { sort: sortKey, dir: sort.direction === 'DESC' ? 'desc' : 'asc' } : {}),
   };
+}
+
+/** True when a search or a filter leaves some rules out. */
+export function isFiltered(filters: RuleFilters): boolean {
+  return filters.q !== '' || filters.state !== 'all' || filters.category !== null;
 }

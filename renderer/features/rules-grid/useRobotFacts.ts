@@ -1,18 +1,17 @@
 import { useEffect, useState } from 'react';
-import type { ConsoleCategory, DuplicateQuestion } from '../../../electron/service/console-types';
+import type { DuplicateQuestion } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
 
 export interface RobotFacts {
   duplicates: DuplicateQuestion[];
   /** Rule id → the phrasings it shares with other rules. */
   sharedByRule: ReadonlyMap<string, string[]>;
-  categories: ConsoleCategory[];
 }
 
-const EMPTY: RobotFacts = { duplicates: [], sharedByRule: new Map(), categories: [] };
+const EMPTY: RobotFacts = { duplicates: [], sharedByRule: new Map() };
 
 /**
- * Duplicate phrasings and categories of a robot, read again (debounced) after every change:
+ * Phrasings a robot's rules share, read again (debounced) after every change:
  * `version` counts the changes.
  */
 export function useRobotFacts(client: ConsoleClient, ref: RobotRef, version: number): RobotFacts {
@@ -24,8 +23,8 @@ export function useRobotFacts(client: ConsoleClient, ref: RobotRef, version: num
     const timer = window.setTimeout(
       () => {
         const robot = { tenantId, robotId };
-        Promise.all([client.duplicates(robot), client.categories(robot)]).then(
-          ([{ duplicates }, { categories }]) => {
+        client.duplicates(robot).then(
+          ({ duplicates }) => {
             if (cancelled) return;
             const sharedByRule = new Map<string, string[]>();
             for (const duplicate of duplicates) {
@@ -33,7 +32,7 @@ export function useRobotFacts(client: ConsoleClient, ref: RobotRef, version: num
                 sharedByRule.set(ruleId, [...(sharedByRule.get(ruleId) ?? []), duplicate.question]);
               }
             }
-            setFacts({ duplicates, sharedByRule, categories });
+            setFacts({ duplicates, sharedByRule });
           },
           () => {
             // Facts are hints: the grid works without them, the next change reads them again.

@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError, describeProblem } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import type { PhrasingOutcome } from '../rules-grid/useRuleEditing';
+import { asOfFromInput, AsOfPicker } from './AsOfPicker';
 import { TryResultView } from './TryResultView';
 import { useTryQuestion } from './useTryQuestion';
 
@@ -25,12 +26,16 @@ export function TryPane({
 }) {
   const { t } = useI18n();
   const [question, setQuestion] = useState('');
+  /** "Ask as of a date": the datetime-local value, or null to ask now. */
+  const [asOf, setAsOf] = useState<string | null>(null);
   const tryer = useTryQuestion(client, robotRef);
   const tooLong = Array.from(question).length > LIMITS.askQuestionMax;
+  const asOfUnreadable = asOf !== null && asOfFromInput(asOf) === null;
 
   const submit = (text: string) => {
     if (text.trim() === '' || Array.from(text).length > LIMITS.askQuestionMax) return;
-    void tryer.ask(text);
+    if (asOfUnreadable) return;
+    void tryer.ask(text, asOf === null ? null : asOfFromInput(asOf));
   };
 
   return (
@@ -65,11 +70,12 @@ export function TryPane({
         <button
           type="submit"
           className="button button-primary"
-          disabled={tryer.busy || question.trim() === '' || tooLong}
+          disabled={tryer.busy || question.trim() === '' || tooLong || asOfUnreadable}
         >
           {t('try.ask')}
         </button>
       </form>
+      <AsOfPicker value={asOf} onChange={setAsOf} />
       {tooLong ? (
         <p className="field-error">
           {describeProblem(t, {
@@ -88,7 +94,7 @@ export function TryPane({
             onAddPhrasing={async (ruleId, text) => {
               const outcome = await onAddPhrasing(ruleId, text);
               // Asked again: the answer with the new phrasing.
-              if (outcome.kind === 'added') void tryer.ask(text);
+              if (outcome.kind === 'added') void tryer.ask(text, tryer.result?.asOf ?? null);
               return outcome;
             }}
           />

@@ -14,12 +14,18 @@ export function TryResultView({
   onOpenRule: (ruleId: string) => void;
   onAddPhrasing: (ruleId: string, question: string) => Promise<PhrasingOutcome>;
 }) {
-  const { t } = useI18n();
-  const { question, answer, skipped } = outcome;
+  const { t, formatDateTime } = useI18n();
+  const { question, asOf, answer, skipped } = outcome;
   return (
     <div className="try-result" data-testid="try-result">
       <p className="try-asked" data-testid="try-asked">
         {t('try.asked')} <q>{question}</q>
+        {asOf ? (
+          <span className="try-as-of" data-testid="try-as-of">
+            {' '}
+            {t('try.askedAsOf', { date: formatDateTime(asOf) })}
+          </span>
+        ) : null}
       </p>
       <TryVerdict result={answer} skipped={skipped} />
       <h3>{t('try.candidates')}</h3>

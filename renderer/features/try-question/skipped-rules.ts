@@ -6,9 +6,9 @@
  */
 import type { ConsoleRule } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
-import { effectiveState } from '../rules-grid/effective-state';
 import { samePhrasing } from '../rules-grid/phrasing';
-import type { EffectiveState } from '../rules-grid/effective-state';
+import { effectiveState } from './effective-state';
+import type { EffectiveState } from './effective-state';
 
 export interface SkippedRule {
   ruleId: string;
@@ -18,10 +18,18 @@ export interface SkippedRule {
   date: string | null;
 }
 
-export function skippedAmong(rules: readonly ConsoleRule[], question: string, nowMs: number) {
+/**
+ * The rules among `rules` with this very question that were not in effect: now (their state as
+ * the service gave it), or at `asOfMs` when the question was asked as of another time.
+ */
+export function skippedAmong(
+  rules: readonly ConsoleRule[],
+  question: string,
+  asOfMs: number | null,
+) {
   return rules.flatMap((rule): SkippedRule[] => {
     if (!rule.questions.some((q) => samePhrasing(q, question))) return [];
-    const state = effectiveState(rule, nowMs);
+    const state = asOfMs === null ? rule.state : effectiveState(rule, asOfMs);
     if (state === 'active') return [];
     const date =
       state === 'scheduled'
@@ -33,14 +41,15 @@ export function skippedAmong(rules: readonly ConsoleRule[], question: string, no
   });
 }
 
-/** The rules skipped for `question` (a search of the robot's rules for it). */
+/** The rules skipped for `question` (a search of the robot's rules for it), now or `asOf`. */
 export async function findSkippedRules(
   client: ConsoleClient,
   ref: RobotRef,
   question: string,
+  asOf: string | null,
 ): Promise<SkippedRule[]> {
   const q = question.trim().replace(/[\s?!.。？！]+$/u, '');
   if (q === '') return [];
   const { rows } = await client.rules(ref, { q, limit: 50 });
-  return skippedAmong(rows, question, Date.now());
+  return skippedAmong(rows, question, asOf === null ? null : Date.parse(asOf));
 }

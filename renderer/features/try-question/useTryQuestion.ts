@@ -7,6 +7,8 @@ import { addToHistory, clearHistory, readHistory } from './try-history';
 
 export interface TryOutcome {
   question: string;
+  /** Asked as of this time (ISO 8601 with an offset); null: now. */
+  asOf: string | null;
   answer: TryResult;
   /** Rules with this very phrasing that were not considered (switched off, out of window). */
   skipped: SkippedRule[];
@@ -21,19 +23,19 @@ export function useTryQuestion(client: ConsoleClient, ref: RobotRef) {
   const asked = useRef(0);
 
   const ask = useCallback(
-    async (question: string) => {
+    async (question: string, asOf: string | null) => {
       const turn = ++asked.current;
       setBusy(true);
       setError(null);
       try {
         const robot = { tenantId, robotId };
         const [answer, skipped] = await Promise.all([
-          client.tryQuestion(robot, question),
+          client.tryQuestion(robot, question, asOf ?? undefined),
           // A hint: the answer stands without it.
-          findSkippedRules(client, robot, question).catch(() => []),
+          findSkippedRules(client, robot, question, asOf).catch(() => []),
         ]);
         if (turn !== asked.current) return;
-        setResult({ question, answer, skipped });
+        setResult({ question, asOf, answer, skipped });
         setHistory(addToHistory(tenantId, robotId, question));
       } catch (caught) {
         if (turn === asked.current) setError(caught);

@@ -95,6 +95,13 @@ export function Sidebar({
         >
           {t('api.title')}
         </button>
+        <button
+          type="button"
+          className={route.kind === 'trash' ? 'sidebar-link active' : 'sidebar-link'}
+          onClick={() => navigate({ kind: 'trash' })}
+        >
+          {t('trash.open')}
+        </button>
       </div>
     </nav>
   );

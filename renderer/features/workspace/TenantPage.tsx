@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import type { ConsoleRobot, ConsoleUser } from '../../../electron/service/console-types';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { useI18n } from '../../i18n/useI18n';
+import { DeleteRobotDialog } from '../trash/DeleteRobotDialog';
+import { useDeleteWithUndo } from '../trash/useDeleteWithUndo';
 import type { Route } from './route';
 import { RobotNameDialog } from './RobotNameDialog';
 import { UserDialog } from './UserDialog';
@@ -12,6 +15,9 @@ type Editing =
   | { kind: 'edit-user'; user: ConsoleUser }
   | { kind: 'add-robot' }
   | { kind: 'rename-robot'; robot: ConsoleRobot }
+  | { kind: 'delete-user'; user: ConsoleUser }
+  | { kind: 'delete-robot'; robot: ConsoleRobot }
+  | { kind: 'delete-tenant' }
   | null;
 
 /** One tenant: its details, administrators and robots. */
@@ -26,6 +32,8 @@ export function TenantPage({
   const state = useWorkspace();
   const tenant = findTenant(state, tenantId);
   const [editing, setEditing] = useState<Editing>(null);
+  const deleteWithUndo = useDeleteWithUndo();
+  const { client } = state;
 
   if (!tenant) {
     return (
@@ -45,6 +53,13 @@ export function TenantPage({
             })}
           </p>
         </div>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={() => setEditing({ kind: 'delete-tenant' })}
+        >
+          {t('tenant.delete')}
+        </button>
       </header>
       <dl className="details">
         <dt>{t('tenant.mail')}</dt>
@@ -81,6 +96,14 @@ export function TenantPage({
                     onClick={() => setEditing({ kind: 'edit-user', user })}
                   >
                     {t('common.edit')}
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="button button-small"
+                    aria-label={t('user.deleteNamed', { name: user.username })}
+                    onClick={() => setEditing({ kind: 'delete-user', user })}
+                  >
+                    {t('common.delete')}
                   </button>
                 </td>
               </tr>
@@ -143,6 +166,14 @@ export function TenantPage({
                     onClick={() => setEditing({ kind: 'rename-robot', robot })}
                   >
                     {t('robot.rename')}
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="button button-small"
+                    aria-label={t('robot.deleteNamed', { name: robot.name })}
+                    onClick={() => setEditing({ kind: 'delete-robot', robot })}
+                  >
+                    {t('common.delete')}
                   </button>
                 </td>
               </tr>
@@ -163,6 +194,52 @@ export function TenantPage({
           onClose={() => setEditing(null)}
           onCreated={(robotId) => navigate({ kind: 'robot', tenantId, robotId })}
         />
+      ) : null}
+      {editing?.kind === 'delete-user' ? (
+        <ConfirmDialog
+          title={t('user.deleteTitle', { name: editing.user.username })}
+          confirmLabel={t('user.deleteConfirm')}
+          danger
+          onClose={() => setEditing(null)}
+          onConfirm={() =>
+            deleteWithUndo({
+              remove: () => client.deleteUser(tenantId, editing.user.userId),
+              restore: () => client.restoreUser(tenantId, editing.user.userId),
+              deleted: t('user.deleted', { name: editing.user.username }),
+              restored: t('trash.restored', { name: editing.user.username }),
+            })
+          }
+        >
+          <p>{t('user.deleteText')}</p>
+          <p>{t('trash.keptText')}</p>
+        </ConfirmDialog>
+      ) : null}
+      {editing?.kind === 'delete-robot' ? (
+        <DeleteRobotDialog
+          tenantId={tenantId}
+          robot={editing.robot}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+      {editing?.kind === 'delete-tenant' ? (
+        <ConfirmDialog
+          title={t('tenant.deleteTitle', { name: tenant.company })}
+          confirmLabel={t('tenant.deleteConfirm')}
+          danger
+          onClose={() => setEditing(null)}
+          onConfirm={async () => {
+            await deleteWithUndo({
+              remove: () => client.deleteTenant(tenantId),
+              restore: () => client.restoreTenant(tenantId),
+              deleted: t('tenant.deleted', { name: tenant.company }),
+              restored: t('trash.restored', { name: tenant.company }),
+            });
+            navigate({ kind: 'home' });
+          }}
+        >
+          <p>{t('tenant.deleteText')}</p>
+          <p>{t('trash.keptText')}</p>
+        </ConfirmDialog>
       ) : null}
       {editing?.kind === 'rename-robot' ? (
         <RobotNameDialog

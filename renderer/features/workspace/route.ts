@@ -4,11 +4,13 @@ export type Route =
   | { kind: 'tenant'; tenantId: number }
   | { kind: 'robot'; tenantId: number; robotId: string }
   | { kind: 'robot-settings'; tenantId: number; robotId: string }
-  | { kind: 'api' };
+  | { kind: 'api' }
+  | { kind: 'trash' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   if (parts[0] === 'api') return { kind: 'api' };
+  if (parts[0] === 'trash') return { kind: 'trash' };
   if (parts[0] === 'tenants' && parts[1] && /^\d+$/.test(parts[1])) {
     const tenantId = Number(parts[1]);
     if (parts[2] === 'robots' && parts[3]) {
@@ -27,6 +29,8 @@ export function routeHash(route: Route): string {
       return '#/';
     case 'api':
       return '#/api';
+    case 'trash':
+      return '#/trash';
     case 'tenant':
       return `#/tenants/${route.tenantId}`;
     case 'robot':

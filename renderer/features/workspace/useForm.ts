@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import type { FieldCheck } from '../../api/field-check';
 import { describeProblem } from '../../i18n/describe-problem';
 import type { Problem } from '../../i18n/problem';
-import { problemOfError } from '../../i18n/server-problem';
+import { problemsOfError } from '../../i18n/server-problem';
 import { useI18n } from '../../i18n/useI18n';
 
 /**
@@ -52,10 +52,15 @@ export function useForm<K extends string>(
     try {
       await action(values);
     } catch (caught) {
-      const problem = problemOfError(caught);
-      const field = keys.find((key) => key === problem.field);
-      if (field) setServerErrors((current) => ({ ...current, [field]: problem }));
-      else setFormError(problem);
+      // A body refused for several problems marks each field it names.
+      const problems = problemsOfError(caught);
+      const marked = problems.filter((problem) => keys.some((key) => key === problem.field));
+      setServerErrors((current) => ({
+        ...current,
+        ...Object.fromEntries(marked.map((problem) => [problem.field, problem])),
+      }));
+      const unplaced = problems.find((problem) => !marked.includes(problem));
+      if (unplaced) setFormError(unplaced);
     } finally {
       setBusy(false);
     }

@@ -1,3 +1,4 @@
+import { expect } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 import type { MessageKey } from '../../../renderer/i18n/types';
 import { translator } from '../support/i18n';
@@ -119,13 +120,46 @@ export class RulesPage {
     return this.grid.locator('input.cell-input');
   }
 
-  /** Edits a one-line text cell (name, category): double-click, type, Enter. */
-  async editText(i: number, column: 'ruleName' | 'ruleCategoryId' | 'category', value: string) {
-    const col = column === 'ruleCategoryId' ? 'category' : column;
-    await this.cell(i, col).dblclick();
+  /** Edits the rule name: double-click, type, Enter. */
+  async editText(i: number, column: 'ruleName', value: string) {
+    await this.cell(i, column).dblclick();
     const input = this.grid.locator('input.cell-input');
     await input.fill(value);
     await input.press('Enter');
+  }
+
+  /** The category picker of the cell being edited. */
+  categoryPicker(): Locator {
+    return this.page.getByRole('dialog', { name: this.t('rules.col.category'), exact: true });
+  }
+
+  /** Opens the category picker of row `i`. */
+  async openCategory(i: number): Promise<Locator> {
+    await this.revealColumn('category');
+    await this.cell(i, 'category').dblclick();
+    const picker = this.categoryPicker();
+    await picker.waitFor();
+    return picker;
+  }
+
+  /** Picks a category of the list for row `i` (`null`: no category). */
+  async pickCategory(i: number, name: string | null): Promise<void> {
+    const picker = await this.openCategory(i);
+    await picker
+      .getByRole('option', { name: name ?? this.t('rules.noCategory'), exact: true })
+      .click();
+    await picker.waitFor({ state: 'detached' });
+  }
+
+  /** Types a name that is no category yet in row `i`'s picker, and creates it with Enter. */
+  async createCategory(i: number, name: string): Promise<void> {
+    const picker = await this.openCategory(i);
+    await picker.getByRole('combobox').fill(name);
+    await expect(
+      picker.getByRole('option', { name: this.t('categories.createNamed', { name }) }),
+    ).toHaveAttribute('aria-selected', 'true');
+    await picker.getByRole('combobox').press('Enter');
+    await picker.waitFor({ state: 'detached' });
   }
 
   async editAnswer(i: number, value: string): Promise<void> {
@@ -170,8 +204,12 @@ export class RulesPage {
 
   async filterStatus(label: string): Promise<void> {
     await this.view
-      .getByRole('combobox', { name: this.t('rules.filterActive') })
+      .getByRole('combobox', { name: this.t('rules.filterState') })
       .selectOption({ label });
+  }
+
+  categoryFilter(): Locator {
+    return this.view.getByRole('combobox', { name: this.t('rules.col.category') });
   }
 
   async filterCategory(label: string): Promise<void> {

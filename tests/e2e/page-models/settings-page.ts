@@ -42,6 +42,22 @@ export class SettingsPage {
       .locator('.field-error');
   }
 
+  /** The robot's language. */
+  language(): Locator {
+    return this.view.getByRole('combobox', { name: this.t('settings.languageField') });
+  }
+
+  /** The line under a setting saying its default (`fallbackText`, `margin`…). */
+  defaultOf(field: string): Locator {
+    return this.view.getByTestId(`default-${field}`);
+  }
+
+  async resetToDefault(label: MessageKey): Promise<void> {
+    await this.view
+      .getByRole('button', { name: this.t('settings.resetNamed', { field: this.t(label) }) })
+      .click();
+  }
+
   member(group: number, n: number): Locator {
     return this.view.getByLabel(this.t('settings.synonymMemberN', { group, n }), { exact: true });
   }

@@ -38,6 +38,13 @@ export class TryPane {
     await this.result.getByTestId('try-asked').filter({ hasText: question }).waitFor();
   }
 
+  /** Asks as of a date and time (`YYYY-MM-DDTHH:mm`, local), or now when `asOf` is null. */
+  async setAsOf(asOf: string | null): Promise<void> {
+    const box = this.pane.getByRole('checkbox', { name: this.t('try.asOf') });
+    await box.setChecked(asOf !== null);
+    if (asOf !== null) await this.pane.getByLabel(this.t('try.asOfDate')).fill(asOf);
+  }
+
   candidates(): Locator {
     return this.pane.getByTestId('try-candidate');
   }

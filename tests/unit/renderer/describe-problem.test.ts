@@ -3,12 +3,14 @@ import { test } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
 import { check, createAjv } from '../../../electron/service/validation/ajv';
 import { RobotPatchBody } from '../../../electron/service/validation/console-schemas';
+import { failureOf, RequestValidationError } from '../../../electron/service/http/failures';
 import {
   AddUserBody,
   RegisterTenantBody,
   RuleInputSchema,
 } from '../../../electron/service/validation/schemas';
 import { ApiError } from '../../../renderer/api/api-error';
+import type { ApiProblem } from '../../../renderer/api/api-error';
 import { checkRule } from '../../../renderer/features/rules-grid/rule-checks';
 import { EMPTY_RULE } from '../../../renderer/features/rules-grid/grid-row';
 import { describeError, describeProblem } from '../../../renderer/i18n/describe-problem';
@@ -16,6 +18,7 @@ import { formatMessage } from '../../../renderer/i18n/format-message';
 import {
   problemOfBatchFailure,
   problemOfError,
+  problemsOfError,
   readSentence,
 } from '../../../renderer/i18n/server-problem';
 import type { Locale, Translate } from '../../../renderer/i18n/types';
@@ -61,42 +64,6 @@ const REFUSED: [TSchema, unknown, string, string, string][] = [
   [RuleInputSchema, { ...rule, questions: Array(11).fill('q') }, 'maxItems', 'Questions', '问题'],
   [RuleInputSchema, { ...rule, questions: ['q', ''] }, 'minLength', 'Question 2', '问题 2'],
   [RuleInputSchema, { ...rule, answer: '' }, 'minLength', 'Answer', '答案'],
-  [
-    RobotPatchBody,
-    { settings: { bestmatchThreshold: 2 } },
-    'maximum',
-    'Best-match threshold',
-    '最佳匹配阈值',
-  ],
-  [
-    RobotPatchBody,
-    { settings: { margin: -1 } },
-    'minimum',
-    'Lead over the runner-up',
-    '领先第二名的差距',
-  ],
-  [
-    RobotPatchBody,
-    { settings: { maxRecommend: 1.5 } },
-    'type',
-    'Number of suggestions',
-    '推荐数量',
-  ],
-  [RobotPatchBody, { settings: { fallbackText: '' } }, 'minLength', 'Fallback text', '兜底话术'],
-  [
-    RobotPatchBody,
-    { settings: { synonyms: [['充值']] } },
-    'minItems',
-    'Synonym group 1',
-    '同义词组 1',
-  ],
-  [
-    RobotPatchBody,
-    { settings: { synonyms: [['充值', '']] } },
-    'minLength',
-    'Word 2 of synonym group 1',
-    '同义词组 1 的第 2 个词',
-  ],
 ];
 
 test('the service’s validation sentences are read back to their Ajv keyword', () => {
@@ -121,6 +88,75 @@ test('a refusal of the console API is said with the field’s label, in both lan
     assert.match(english, /\.$/);
     assert.match(chinese, /。$/);
   }
+});
+
+/**
+ * Robot settings the service refuses (each is its value or null, back to its default, as Ajv's
+ * `nullable`, so the refusal names the value's own rule): the editor names the setting, or the
+ * synonym group, as the form labels it. The form checks every value before sending
+ * (settings-form.test.ts), so these are said only when the two disagree.
+ */
+const REFUSED_SETTINGS: [unknown, string, string][] = [
+  [{ settings: { bestmatchThreshold: 2 } }, 'Best-match threshold', '最佳匹配阈值'],
+  [{ settings: { margin: -1 } }, 'Lead over the runner-up', '领先第二名的差距'],
+  [{ settings: { maxRecommend: 1.5 } }, 'Number of suggestions', '推荐数量'],
+  [{ settings: { fallbackText: '' } }, 'Fallback text', '兜底话术'],
+  [{ settings: { synonyms: [['充值']] } }, 'Synonym group 1', '同义词组 1'],
+  [{ settings: { language: 'fr' } }, 'Language', '语言'],
+];
+
+test('a refusal of a robot setting names the setting, in both languages', () => {
+  for (const [body, enLabel, zhLabel] of REFUSED_SETTINGS) {
+    const problem = check(ajv.compile(RobotPatchBody), body);
+    assert.ok(problem, JSON.stringify(body));
+    const error = new ApiError(400, problem.code, problem.message, problem.field);
+    const english = describeError(en, error);
+    const chinese = describeError(zh, error);
+    assert.ok(english.startsWith(enLabel), `"${english}" names ${enLabel}`);
+    assert.ok(chinese.startsWith(`「${zhLabel}」`), `"${chinese}" names ${zhLabel}`);
+    assert.deepEqual(apiNamesIn(english), [], english);
+    assert.deepEqual(apiNamesIn(chinese), [], chinese);
+  }
+});
+
+/** The envelope the service answers for a body refused by `schema` (every problem collected). */
+function refusal(schema: TSchema, body: unknown): ApiError {
+  const validate = createAjv().compile(schema);
+  assert.equal(validate(body), false);
+  const failure = failureOf(new RequestValidationError(validate.errors ?? [], 'body'), true);
+  const envelope = failure?.body as {
+    code: string;
+    msg: string;
+    data: { field?: string } | null;
+    errors: ApiProblem[];
+  };
+  return new ApiError(400, envelope.code, envelope.msg, envelope.data?.field, envelope.errors);
+}
+
+test('a body refused for several problems is said by its first, without the count of the others', () => {
+  const error = refusal(RegisterTenantBody, { ...valid, username: 'a', mail: 'x', company: '' });
+  assert.match(error.message, /more problems are listed in errors/);
+  assert.equal(describeError(en, error), 'User name must be at least 2 characters long.');
+  assert.equal(describeError(zh, error), '「用户名」至少需要 2 个字符。');
+});
+
+test('every problem of a body refused for several is said, each naming its field', () => {
+  const error = refusal(RegisterTenantBody, { ...valid, username: 'a', mail: 'x', company: '' });
+  const said = (t: Translate) => problemsOfError(error).map((p) => describeProblem(t, p));
+  assert.deepEqual(said(en), [
+    'User name must be at least 2 characters long.',
+    'E-mail must be an e-mail address such as name@example.com.',
+    'Company must not be empty.',
+  ]);
+  for (const sentence of said(zh)) assert.match(sentence, /^「(用户名|邮箱|公司名称)」/);
+});
+
+test('text that is not well-formed is said as a broken character, naming the field', () => {
+  const error = refusal(RegisterTenantBody, { ...valid, company: 'Acme \ud800' });
+  const english = describeError(en, error);
+  const chinese = describeError(zh, error);
+  assert.ok(english.startsWith('Company holds a broken character'), english);
+  assert.ok(chinese.startsWith('「公司名称」含有残缺的字符'), chinese);
 });
 
 test('limits are said with the right grammar', () => {

@@ -7,13 +7,21 @@ import {
   moveColumn,
   normalizeLayout,
 } from '../../../renderer/features/rules-grid/column-layout';
-import { effectiveState } from '../../../renderer/features/rules-grid/effective-state';
-import { EMPTY_RULE } from '../../../renderer/features/rules-grid/grid-row';
+import { categoryIndex, unknownNames } from '../../../renderer/features/categories/category-index';
+import { cellText, withCellText } from '../../../renderer/features/rules-grid/cell-values';
+import { categoryLabel, EMPTY_RULE } from '../../../renderer/features/rules-grid/grid-row';
 import type { GridRow } from '../../../renderer/features/rules-grid/grid-row';
 import { planPaste } from '../../../renderer/features/rules-grid/paste-block';
 import { samePhrasing } from '../../../renderer/features/rules-grid/phrasing';
+import { nextStateChange } from '../../../renderer/features/rules-grid/state-change';
+import { effectiveState } from '../../../renderer/features/try-question/effective-state';
 import { skippedAmong } from '../../../renderer/features/try-question/skipped-rules';
-import type { ConsoleRule } from '../../../electron/service/console-types';
+import type { ConsoleCategory, ConsoleRule } from '../../../electron/service/console-types';
+
+const CATEGORIES: ConsoleCategory[] = [
+  { categoryId: '1', name: 'Billing', rules: 3 },
+  { categoryId: '2', name: '售后', rules: 1 },
+];
 
 const NOW = Date.parse('2025-06-15T12:00:00Z');
 
@@ -111,16 +119,57 @@ test('a pasted block follows the columns shown, and rows past the end become new
   const plan = planPaste(
     rows,
     1,
-    ['answer', 'ruleName'],
+    ['answer', 'ruleName', 'ruleCategoryId'],
     [
-      ['answer B', 'name B'],
-      ['answer C', 'name C'],
+      ['answer B', 'name B', ' 售后 '],
+      ['answer C', 'name C', ''],
     ],
+    categoryIndex(CATEGORIES),
   );
   assert.equal(plan.edits.length, 1);
   assert.equal(plan.edits[0]?.next.answer, 'answer B');
   assert.equal(plan.edits[0]?.next.ruleName, 'name B');
+  assert.equal(plan.edits[0]?.next.ruleCategoryId, '2');
   assert.deepEqual(plan.extra, [{ ...EMPTY_RULE, answer: 'answer C', ruleName: 'name C' }]);
+});
+
+test('categories are held by id, and copied and pasted by name', () => {
+  const index = categoryIndex(CATEGORIES);
+  const rule = { ...EMPTY_RULE, ruleCategoryId: '1' };
+  assert.equal(cellText(rule, 'ruleCategoryId', index), 'Billing');
+  assert.equal(withCellText(rule, 'ruleCategoryId', '售后', index).ruleCategoryId, '2');
+  assert.equal(withCellText(rule, 'ruleCategoryId', '  ', index).ruleCategoryId, '');
+  // A name that is no category yet changes nothing: the paste makes it first.
+  assert.equal(withCellText(rule, 'ruleCategoryId', 'New', index), rule);
+  assert.deepEqual(unknownNames(['New', 'Billing', ' New ', '', 'billing'], index), [
+    'New',
+    'billing',
+  ]);
+  // Before the list is read, a rule shows the name it came with.
+  const saved = { ruleCategoryId: '9', categoryName: 'Shipping' } as ConsoleRule;
+  const shown = { ...row('A', 0), saved, rule: { ...EMPTY_RULE, ruleCategoryId: '9' } } as GridRow;
+  assert.equal(categoryLabel(shown, categoryIndex([])), 'Shipping');
+  assert.equal(
+    categoryLabel(shown, categoryIndex([{ categoryId: '9', name: 'Post', rules: 1 }])),
+    'Post',
+  );
+});
+
+test('the grid reads the rules again when one on screen enters or leaves its window', () => {
+  const windowed = (begin: string | null, end: string | null, active = true): GridRow => ({
+    ...(row('A', 0) as Extract<GridRow, { kind: 'rule' }>),
+    saved: { active, effectBeignDate: begin, effectEndDate: end } as ConsoleRule,
+  });
+  assert.equal(nextStateChange([windowed(null, null)], NOW), null);
+  assert.equal(
+    nextStateChange(
+      [windowed('2025-06-20T00:00:00Z', null), windowed(null, '2025-06-16T00:00:00Z')],
+      NOW,
+    ),
+    Date.parse('2025-06-16T00:00:00Z') + 1,
+  );
+  assert.equal(nextStateChange([windowed('2025-06-16T00:00:00Z', null, false)], NOW), null);
+  assert.equal(nextStateChange([windowed('2020-01-01T00:00:00Z', null)], NOW), null);
 });
 
 test('phrasings compare as a person reads them', () => {
@@ -134,6 +183,7 @@ test('rules with the very question asked, not in effect, are the skipped ones', 
   const base = {
     answer: 'a',
     ruleCategoryId: '',
+    state: 'active',
     allowSimGen: null,
     seq: 1,
     createdAt: '',
@@ -142,7 +192,14 @@ test('rules with the very question asked, not in effect, are the skipped ones', 
     effectEndDate: null,
   };
   const rules = [
-    { ...base, ruleId: '1', ruleName: 'Off', questions: ['Can I return it?'], active: false },
+    {
+      ...base,
+      ruleId: '1',
+      ruleName: 'Off',
+      questions: ['Can I return it?'],
+      active: false,
+      state: 'inactive',
+    },
     { ...base, ruleId: '2', ruleName: 'On', questions: ['Can I return it?'], active: true },
     {
       ...base,
@@ -151,6 +208,7 @@ test('rules with the very question asked, not in effect, are the skipped ones', 
       questions: ['can i return it'],
       active: true,
       effectEndDate: '2020-01-01T00:00:00Z',
+      state: 'expired',
     },
     {
       ...base,
@@ -160,8 +218,13 @@ test('rules with the very question asked, not in effect, are the skipped ones', 
       active: false,
     },
   ] as unknown as ConsoleRule[];
-  assert.deepEqual(skippedAmong(rules, 'Can I return it?', NOW), [
+  // Now: the states the service gave.
+  assert.deepEqual(skippedAmong(rules, 'Can I return it?', null), [
     { ruleId: '1', ruleName: 'Off', state: 'inactive', date: null },
     { ruleId: '3', ruleName: 'Old', state: 'expired', date: '2020-01-01T00:00:00Z' },
+  ]);
+  // As of a date in 2019: the old rule was in effect then.
+  assert.deepEqual(skippedAmong(rules, 'Can I return it?', Date.parse('2019-06-01T00:00:00Z')), [
+    { ruleId: '1', ruleName: 'Off', state: 'inactive', date: null },
   ]);
 });

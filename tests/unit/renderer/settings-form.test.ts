@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConsoleRobotSettings } from '../../../electron/service/console-types';
 import {
+  atDefault,
   checkDraft,
   cleanSynonyms,
   draftOf,
   isDirty,
+  resetField,
   toPatch,
+  withValue,
 } from '../../../renderer/features/robot-settings/settings-form';
 
 const SAVED: ConsoleRobotSettings = {
@@ -49,6 +52,40 @@ test('only the changed settings are sent, numbers as numbers, synonyms tidied', 
     ],
   });
   assert.deepEqual(cleanSynonyms([[''], ['a', ' ', 'b']]), [['a', 'b']]);
+});
+
+const DEFAULTS: ConsoleRobotSettings = {
+  ...SAVED,
+  bestmatchThreshold: 0.9,
+  fallbackText: "Sorry, I don't have an answer to that yet.",
+  synonyms: [],
+};
+
+test('a setting sent back to its default shows the default and is saved as null', () => {
+  const draft = draftOf(SAVED);
+  assert.ok(!atDefault(draft, 'fallbackText', DEFAULTS));
+  assert.ok(atDefault(draft, 'recommendText', DEFAULTS));
+  assert.ok(atDefault({ ...draft, maxRecommend: ' 5 ' }, 'maxRecommend', DEFAULTS));
+  const reset = resetField(
+    resetField(draft, 'fallbackText', DEFAULTS),
+    'bestmatchThreshold',
+    DEFAULTS,
+  );
+  assert.equal(reset.fallbackText, DEFAULTS.fallbackText);
+  assert.equal(reset.bestmatchThreshold, '0.9');
+  assert.ok(atDefault(reset, 'fallbackText', DEFAULTS));
+  assert.ok(isDirty(reset, SAVED));
+  assert.deepEqual(toPatch(reset, SAVED), { fallbackText: null, bestmatchThreshold: null });
+  // Typing in it again makes it a value of its own.
+  const typed = withValue(reset, 'fallbackText', 'Sorry.');
+  assert.deepEqual(typed.reset, ['bestmatchThreshold']);
+  assert.deepEqual(toPatch(typed, SAVED), { bestmatchThreshold: null });
+});
+
+test('a new language is sent on its own', () => {
+  const draft = { ...draftOf(SAVED), language: 'zh' as const };
+  assert.ok(isDirty(draft, SAVED));
+  assert.deepEqual(toPatch(draft, SAVED), { language: 'zh' });
 });
 
 test('each problem is found on its field, with the service’s limits', () => {

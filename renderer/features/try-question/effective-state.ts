@@ -1,17 +1,13 @@
 /**
- * Whether a rule answers questions now: switched off, switched on and inside its validity window
- * (from `effectBeignDate` to `effectEndDate`, both included, as the matcher reads them), or
- * switched on but before or after it.
+ * Whether a rule answers questions at a given time: switched off, switched on and inside its
+ * validity window (from `effectBeignDate` to `effectEndDate`, both included, as the matcher
+ * reads them), or switched on but before or after it. The service gives each rule its state now
+ * (`state`); the try pane asks as of other times too.
  * @module
  */
-export type EffectiveState = 'active' | 'inactive' | 'scheduled' | 'expired';
+import type { RuleState } from '../../../electron/service/console-types';
 
-export const EFFECTIVE_STATES: readonly EffectiveState[] = [
-  'active',
-  'inactive',
-  'scheduled',
-  'expired',
-];
+export type EffectiveState = RuleState;
 
 export interface Windowed {
   active: boolean | null | undefined;
