@@ -255,6 +255,34 @@ export class Store {
    * the transaction is rolled back and the error is thrown.
    */
   write<T>(work: (tx: Tx) => T): T {
+    return this.transact(work, (record) => this.journal.append(record));
+  }
+
+  /**
+   * `write` for large transactions (a batch import), without holding the event loop for the
+   * disk: the journal record is written and the transaction committed in memory at once, as by
+   * `write`, but its fdatasync runs on libuv's threads (shared with the writes around it), and
+   * the promise resolves only once the record is on disk. Meanwhile reads of this process may
+   * already see the change; nothing acknowledges it. An error of the statements throws at the
+   * call, as `write` does. If the fdatasync fails, the promise rejects with `StorageFailure` and
+   * writes are refused until a snapshot (of memory, where the change is) covers the journal.
+   */
+  writeAsync<T>(work: (tx: Tx) => T): Promise<T> {
+    let synced: Promise<void> = Promise.resolve();
+    const result = this.transact(work, (record) => {
+      const appended = this.journal.appendUnsynced(record);
+      synced = appended.synced;
+      return appended.bytes;
+    });
+    return synced.then(
+      () => result,
+      (error: unknown) => {
+        throw this.syncFailed(error);
+      },
+    );
+  }
+
+  private transact<T>(work: (tx: Tx) => T, append: (record: JournalRecord) => number): T {
     this.assertWritable();
     const record: JournalRecord = { seq: this.seq + 1, sql: [], ops: [] };
     const sqlIndex = new Map<string, number>();
@@ -277,7 +305,7 @@ export class Store {
     let result: T;
     try {
       result = work(tx);
-      if (record.ops.length > 0) this.commitToJournal(record);
+      if (record.ops.length > 0) this.commitToJournal(record, append);
     } catch (error) {
       this.db.run('ROLLBACK');
       throw error;
@@ -399,10 +427,10 @@ export class Store {
     }
   }
 
-  private commitToJournal(record: JournalRecord): void {
+  private commitToJournal(record: JournalRecord, append: (record: JournalRecord) => number): void {
     this.execute(SET_SEQ, [record.seq]);
     try {
-      this.journalBytes += this.journal.append(record);
+      this.journalBytes += append(record);
     } catch (error) {
       if (error instanceof JournalWriteBrokenError) {
         this.options.logger.error(
@@ -419,6 +447,20 @@ export class Store {
       throw new StorageFailure('The change could not be saved to disk.', { cause: error });
     }
     this.seq = record.seq;
+  }
+
+  /** An fdatasync failed: what it covered may not be on disk, though memory has it. */
+  private syncFailed(error: unknown): StorageFailure {
+    if (this.failed === null) {
+      this.options.logger.error(
+        'the journal could not be synced to disk; writes are refused until a snapshot covers it',
+        error,
+      );
+      this.failed = error instanceof Error ? error : new Error(String(error));
+      this.dirtySinceSnapshot = true;
+      this.scheduleSnapshot();
+    }
+    return new StorageFailure('The change could not be saved to disk.', { cause: error });
   }
 
   private replay(records: readonly ScannedRecord[]): void {
