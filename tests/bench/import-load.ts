@@ -14,8 +14,10 @@ const [url = '', count = '10000', seed = '7'] = process.argv.slice(2);
 const rules = generateRules(Number(count), Number(seed));
 const client = new OpenApiClient({ baseUrl: url, ...TEST_CREDENTIALS });
 const importers = await Promise.all(
-  [0, 1].map(async () => {
-    const { tenantId } = await client.registerTenant(tenantRequest());
+  [0, 1].map(async (i) => {
+    // Companies of their own: the process asking may have registered `tenantRequest()`'s first.
+    const request = tenantRequest({ company: `import load ${i}` });
+    const { tenantId } = await client.registerTenant(request);
     const [robot] = await client.listRobots(tenantId);
     return client.robot(tenantId, 'default', robot?.robotSecret ?? '');
   }),

@@ -6,6 +6,7 @@
  * @module
  */
 import type { CreateRobotIndex, RobotIndex } from '../matching/types';
+import { forEachInSlices } from '../time-slices';
 
 export class RobotIndexes {
   private readonly indexes = new Map<string, RobotIndex>();
@@ -35,6 +36,25 @@ export class RobotIndexes {
   update(key: string, update: (index: RobotIndex) => void): void {
     try {
       update(this.of(key));
+    } catch (error) {
+      this.tainted.add(key);
+      throw error;
+    }
+  }
+
+  /**
+   * `update` for each item, in slices of a few milliseconds between turns of the event loop:
+   * questions asked meanwhile see some of the items applied (each one whole), and are not held
+   * up by a whole batch. Marks the index as `update` does if a step throws.
+   */
+  async updateEach<T>(
+    key: string,
+    items: readonly T[],
+    update: (index: RobotIndex, item: T) => void,
+  ): Promise<void> {
+    const index = this.of(key);
+    try {
+      await forEachInSlices(items, (item) => update(index, item));
     } catch (error) {
       this.tainted.add(key);
       throw error;

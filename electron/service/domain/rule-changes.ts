@@ -33,12 +33,16 @@ export function changeRules<T>(
 ): Promise<T> {
   return ctx.writes.run(robotKey(robot), async () => {
     const { change, result } = await write();
-    followRuleChange(ctx, robot, change);
+    await followRuleChange(ctx, robot, change);
     return result;
   });
 }
 
-function followRuleChange(ctx: DomainContext, robot: Robot, change: RuleChange): void {
+async function followRuleChange(
+  ctx: DomainContext,
+  robot: Robot,
+  change: RuleChange,
+): Promise<void> {
   const added = change.added ?? [];
   const changed = change.changed ?? [];
   const removed = change.removed ?? [];
@@ -49,11 +53,15 @@ function followRuleChange(ctx: DomainContext, robot: Robot, change: RuleChange):
     if (removed.length > 0) order.removeAll(removed.map((rule) => rule.seq));
     if (added.length > 0) order.addAll(added.map((rule) => rule.seq));
   }
-  ctx.indexes.update(indexKey(robot), (index) => {
+  const key = indexKey(robot);
+  ctx.indexes.update(key, (index) => {
     for (const rule of removed) index.remove(rule.ruleId);
-    for (const rule of added) index.upsert(toMatchableRule(rule));
     for (const rule of changed) index.upsert(toMatchableRule(rule));
   });
+  // New rules in slices (a batch of 1000 takes tens of milliseconds), still in the robot's write
+  // queue: the write is answered, and the robot's next write starts, once all are in. Questions
+  // asked meanwhile may match some of them, each whole.
+  await ctx.indexes.updateEach(key, added, (index, rule) => index.upsert(toMatchableRule(rule)));
   // The language of a robot that did not set one follows the names of its rules.
   const han = (rules: readonly StoredRule[]) =>
     rules.filter((rule) => hasHan(rule.ruleName)).length;

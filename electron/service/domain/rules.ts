@@ -13,6 +13,7 @@ import type {
 } from '../api-types';
 import { ServiceError } from '../errors';
 import type { NewRule, StoredRule } from '../repositories/records';
+import { forEachInSlices } from '../time-slices';
 import { check } from '../validation/ajv';
 import type { DomainContext } from './context';
 import { timeOrderedUuid } from './ids';
@@ -45,17 +46,18 @@ export function importRules(
   items: readonly unknown[],
   validateRule: ValidateFunction,
 ): Promise<BatchImportResult> {
-  const failInfo: BatchFailure[] = [];
-  const valid: { index: number; input: RuleInput }[] = [];
-  items.forEach((item, index) => {
-    const problem = check(validateRule, item, `rule ${index}`);
-    if (problem) {
-      failInfo.push({ index, ruleName: nameOf(item), code: problem.code, msg: problem.message });
-    } else {
-      valid.push({ index, input: item as RuleInput });
-    }
-  });
   return changeRules(ctx, robot, async () => {
+    const failInfo: BatchFailure[] = [];
+    const valid: { index: number; input: RuleInput }[] = [];
+    // In slices: questions asked meanwhile are not held up by the checks of a whole batch.
+    await forEachInSlices(items, (item, index) => {
+      const problem = check(validateRule, item, `rule ${index}`);
+      if (problem) {
+        failInfo.push({ index, ruleName: nameOf(item), code: problem.code, msg: problem.message });
+      } else {
+        valid.push({ index, input: item as RuleInput });
+      }
+    });
     const taken = await ctx.store.rules.takenNameKeys(
       robot,
       valid.map(({ input }) => ruleNameKey(input.ruleName)),

@@ -39,6 +39,8 @@ export const SNAPSHOT_FILE = 'kb.sqlite';
  */
 const PAGE_CACHE_KIB = 16 * 1024;
 
+const ignore = () => undefined;
+
 const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 /** Below this much journal, an idle spell takes no snapshot (see `scheduleSnapshot`). */
@@ -131,6 +133,8 @@ export class Store {
   /** The next snapshot: after a quiet spell, or the retry after a failed one. */
   private snapshotTimer: NodeJS.Timeout | null = null;
   private snapshotting: Promise<void> | null = null;
+  /** Set while a transaction is open across turns of the event loop (`writeInSteps`). */
+  private locked: Promise<void> | null = null;
   /** Failed snapshots in a row; while above 0, no snapshot before `retryAt`. */
   private snapshotFailures = 0;
   private retryAt = 0;
@@ -255,6 +259,89 @@ export class Store {
    * the transaction is rolled back and the error is thrown.
    */
   write<T>(work: (tx: Tx) => T): T {
+    return this.transact(work, (record) => this.journal.append(record));
+  }
+
+  /**
+   * A large transaction (a batch import) that holds the event loop for none of its long parts,
+   * so that questions are answered meanwhile:
+   * - it runs in steps with turns of the event loop between them (`work` awaits them: its
+   *   statements in slices of rows). The transaction stays open across those turns, so the store
+   *   is locked meanwhile: it begins once no other such transaction is open, and every other use
+   *   of the database that may see or change its rows waits for it to end (`unlocked`; the
+   *   embedded store's repositories do so in every method but `answerOf`);
+   * - its journal record is written and the transaction committed in memory in one turn, but
+   *   the fdatasync runs on libuv's threads (shared with the writes around it: group commit),
+   *   and the promise resolves only once the record is on disk. Reads may see the change before
+   *   that; nothing acknowledges it.
+   * If `work` throws, everything it did is rolled back. If the fdatasync fails, the promise
+   * rejects with `StorageFailure` and writes are refused until a snapshot (of memory, where the
+   * change is) covers the journal.
+   */
+  async writeInSteps<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    let unlock: () => void = ignore;
+    await this.unlocked(() => {
+      this.locked = new Promise<void>((resolve) => (unlock = resolve));
+    });
+    const unsynced = this.unsyncedAppend();
+    let result: T;
+    try {
+      const { tx, record } = this.begin();
+      try {
+        result = await work(tx);
+      } catch (error) {
+        this.db.run('ROLLBACK');
+        throw error;
+      }
+      this.commit(record, unsynced.append);
+    } finally {
+      this.locked = null;
+      unlock();
+    }
+    await unsynced.synced();
+    return result;
+  }
+
+  /**
+   * Runs `work` once no transaction is open across turns of the event loop (`writeInSteps`),
+   * in the same turn as that check: it sees only committed rows, and may write.
+   */
+  async unlocked<T>(work: () => T): Promise<Awaited<T>> {
+    while (this.locked) await this.locked;
+    return await work();
+  }
+
+  /** An append that leaves the fdatasync to libuv's threads, and the wait for it. */
+  private unsyncedAppend() {
+    let synced: Promise<void> = Promise.resolve();
+    return {
+      append: (record: JournalRecord): number => {
+        const appended = this.journal.appendUnsynced(record);
+        synced = appended.synced;
+        return appended.bytes;
+      },
+      synced: (): Promise<void> =>
+        synced.catch((error: unknown) => {
+          throw this.syncFailed(error);
+        }),
+    };
+  }
+
+  private transact<T>(work: (tx: Tx) => T, append: (record: JournalRecord) => number): T {
+    const { tx, record } = this.begin();
+    let result: T;
+    try {
+      result = work(tx);
+    } catch (error) {
+      this.db.run('ROLLBACK');
+      throw error;
+    }
+    this.commit(record, append);
+    return result;
+  }
+
+  /** BEGIN, and the transaction that records every statement it runs. */
+  private begin(): { tx: Tx; record: JournalRecord } {
     this.assertWritable();
     const record: JournalRecord = { seq: this.seq + 1, sql: [], ops: [] };
     const sqlIndex = new Map<string, number>();
@@ -274,17 +361,19 @@ export class Store {
       },
     };
     this.db.run('BEGIN');
-    let result: T;
+    return { tx, record };
+  }
+
+  /** Journals the open transaction and commits it; rolls it back if the journal fails. */
+  private commit(record: JournalRecord, append: (record: JournalRecord) => number): void {
     try {
-      result = work(tx);
-      if (record.ops.length > 0) this.commitToJournal(record);
+      if (record.ops.length > 0) this.commitToJournal(record, append);
     } catch (error) {
       this.db.run('ROLLBACK');
       throw error;
     }
     this.db.run('COMMIT');
     if (record.ops.length > 0) this.afterWrite();
-    return result;
   }
 
   /**
@@ -297,7 +386,14 @@ export class Store {
    */
   async snapshot(): Promise<void> {
     while (this.snapshotting) await this.snapshotting;
-    if (!this.dirtySinceSnapshot) return;
+    // Exactly the committed state: never inside a transaction open across turns.
+    await this.unlocked(() => this.startSnapshot());
+  }
+
+  /** Exports and rotates the journal in one turn (no write between them), then writes. */
+  private startSnapshot(): Promise<void> | undefined {
+    if (this.snapshotting) return this.snapshotting;
+    if (!this.dirtySinceSnapshot) return undefined;
     this.clearSnapshotTimer();
     const bytes = this.db.export();
     const coveredSegments = this.journal.rotate();
@@ -308,7 +404,7 @@ export class Store {
       // The retry after a failure, or the next snapshot if much was written meanwhile.
       this.scheduleSnapshot();
     });
-    await this.snapshotting;
+    return this.snapshotting;
   }
 
   private async writeSnapshot(
@@ -399,10 +495,10 @@ export class Store {
     }
   }
 
-  private commitToJournal(record: JournalRecord): void {
+  private commitToJournal(record: JournalRecord, append: (record: JournalRecord) => number): void {
     this.execute(SET_SEQ, [record.seq]);
     try {
-      this.journalBytes += this.journal.append(record);
+      this.journalBytes += append(record);
     } catch (error) {
       if (error instanceof JournalWriteBrokenError) {
         this.options.logger.error(
@@ -419,6 +515,20 @@ export class Store {
       throw new StorageFailure('The change could not be saved to disk.', { cause: error });
     }
     this.seq = record.seq;
+  }
+
+  /** An fdatasync failed: what it covered may not be on disk, though memory has it. */
+  private syncFailed(error: unknown): StorageFailure {
+    if (this.failed === null) {
+      this.options.logger.error(
+        'the journal could not be synced to disk; writes are refused until a snapshot covers it',
+        error,
+      );
+      this.failed = error instanceof Error ? error : new Error(String(error));
+      this.dirtySinceSnapshot = true;
+      this.scheduleSnapshot();
+    }
+    return new StorageFailure('The change could not be saved to disk.', { cause: error });
   }
 
   private replay(records: readonly ScannedRecord[]): void {

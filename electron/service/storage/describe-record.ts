@@ -1,7 +1,7 @@
 /**
  * Journal records in words, for the repair report: "batch of 37 rules into tenant 1 robot
  * default ("退货", "发票", … and 34 more)". The record holds SQL and parameters only; this reads
- * the statements' shapes (INSERT … VALUES, INSERT … SELECT FROM json_each, UPDATE … SET … WHERE,
+ * the statements' shapes (INSERT … VALUES, INSERT … SELECT FROM json(b)_each, UPDATE … SET … WHERE,
  * DELETE … WHERE) to pair columns with values, whatever statement the domain wrote. Anything it
  * cannot read is described by its verb and table.
  * @module
@@ -80,7 +80,7 @@ function parseStatement(sql: string, params: readonly SqlParam[]): Statement {
   const text = sql.replace(/\s+/g, ' ').trim();
   const values = new Placeholders(params);
   const insert =
-    /^INSERT(?: OR \w+)? INTO (\w+) \(([^)]*)\) (?:VALUES \((.*)\)|SELECT (.*?) FROM json_each\(CAST\((\?\d*) AS TEXT\)\))/i.exec(
+    /^INSERT(?: OR \w+)? INTO (\w+) \(([^)]*)\) (?:VALUES \((.*)\)|SELECT (.*?) FROM jsonb?_each\(CAST\((\?\d*) AS TEXT\)\))/i.exec(
       text,
     );
   if (insert) {
@@ -91,7 +91,7 @@ function parseStatement(sql: string, params: readonly SqlParam[]): Statement {
       splitTopLevel(valueList).forEach((v, i) => row.set(columns[i] ?? '', values.value(v)));
       return { verb: 'insert', table, rows: [row], where: new Map(), text };
     }
-    // INSERT … SELECT … FROM json_each(?): one row per element of the JSON array parameter.
+    // INSERT … SELECT … FROM json(b)_each(?): one row per element of the JSON array parameter.
     const items = splitTopLevel(selectList ?? '');
     let elements: unknown[] = [];
     try {

@@ -12,6 +12,30 @@ import { SqlJsRuleRepository } from './repositories/rule-repository';
 import type { TextKey } from './repositories/rule-repository';
 import { SqlJsTenantRepository, SqlJsUserRepository } from './repositories/tenant-repository';
 
+/**
+ * The repository with each method (but those named in `direct`) run by `Store.unlocked`: while
+ * a batch insert is written in steps (`Store.writeInSteps`, its transaction open across turns of
+ * the event loop) it waits, so that it neither sees part of the batch nor writes inside its
+ * transaction. A method's SQL runs in the turn it is called (none awaits before its first
+ * statement but the batch insert, which takes the lock itself).
+ */
+function afterSteps<R extends object>(
+  store: Store,
+  repository: R,
+  direct: readonly (keyof R)[] = [],
+): R {
+  return new Proxy(repository, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      // On the repository itself: the calls it makes to its own methods do not wait again.
+      const method = value as (...args: unknown[]) => unknown;
+      if (direct.includes(key as keyof R)) return method.bind(target);
+      return (...args: unknown[]) => store.unlocked(() => method.apply(target, args));
+    },
+  });
+}
+
 export class EmbeddedStore implements KbStore {
   readonly tenants: SqlJsTenantRepository;
   readonly users: SqlJsUserRepository;
@@ -23,11 +47,16 @@ export class EmbeddedStore implements KbStore {
     private readonly db: Store,
     textKey: TextKey,
   ) {
-    this.tenants = new SqlJsTenantRepository(db);
-    this.users = new SqlJsUserRepository(db);
-    this.robots = new SqlJsRobotRepository(db);
-    this.rules = new SqlJsRuleRepository(db, textKey);
-    this.categories = new SqlJsCategoryRepository(db);
+    this.tenants = afterSteps(db, new SqlJsTenantRepository(db));
+    this.users = afterSteps(db, new SqlJsUserRepository(db));
+    this.robots = afterSteps(db, new SqlJsRobotRepository(db));
+    // A rule's answer is read by id, of a rule the matching index holds: committed before any
+    // transaction now open, which only adds rules. Questions never wait for a batch.
+    this.rules = afterSteps(db, new SqlJsRuleRepository(db, textKey), [
+      'answerOf',
+      'fillSearchText',
+    ]);
+    this.categories = afterSteps(db, new SqlJsCategoryRepository(db));
   }
 
   /**

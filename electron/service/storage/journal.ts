@@ -20,6 +20,7 @@
  */
 import {
   closeSync,
+  fdatasync,
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
@@ -283,8 +284,56 @@ export function scanJournal(dir: string, afterSeq: number): JournalScan {
   return { segments, records, tornTail };
 }
 
+const ignore = () => undefined;
+
+/**
+ * The fdatasyncs of one open segment on libuv's threads, shared by the appends waiting for them
+ * (group commit): an append written while one is under way waits for the next, which covers
+ * every byte written before it began.
+ */
+class SegmentSync {
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+
+  constructor(private readonly fd: number) {}
+
+  get busy(): boolean {
+    return this.running !== null || this.queued !== null;
+  }
+
+  /** Resolves once an fdatasync begun after this call has completed; rejects if it failed. */
+  request(): Promise<void> {
+    const running = this.running;
+    if (running === null) return this.start();
+    this.queued ??= running.then(ignore, ignore).then(() => {
+      this.queued = null;
+      return this.start();
+    });
+    return this.queued;
+  }
+
+  /** Resolves once no fdatasync is under way or queued (their errors go to their requesters). */
+  async idle(): Promise<void> {
+    for (let next = this.queued ?? this.running; next; next = this.queued ?? this.running)
+      await next.then(ignore, ignore);
+  }
+
+  private start(): Promise<void> {
+    const running = new Promise<void>((resolve, reject) =>
+      fdatasync(this.fd, (error) => (error ? reject(error) : resolve())),
+    );
+    this.running = running;
+    void running.then(ignore, ignore).then(() => {
+      if (this.running === running) this.running = null;
+    });
+    return running;
+  }
+}
+
 export class Journal {
   private fd: number | null = null;
+  /** The fdatasyncs of `fd` under way (`appendUnsynced`). */
+  private sync: SegmentSync | null = null;
   private segment: Segment | null = null;
   private bytesInSegment = 0;
 
@@ -322,6 +371,21 @@ export class Journal {
    * record back out.
    */
   append(record: JournalRecord): number {
+    return this.write(record, true);
+  }
+
+  /**
+   * Appends one record like `append`, but leaves the fdatasync to libuv's threads: `synced`
+   * resolves once the record is on disk (rejects if the fdatasync failed). A failed write is cut
+   * back out and thrown, as by `append`. Records are written in call order whatever the syncs.
+   */
+  appendUnsynced(record: JournalRecord): { bytes: number; synced: Promise<void> } {
+    const bytes = this.write(record, false);
+    this.sync ??= new SegmentSync(this.fd as number);
+    return { bytes, synced: this.sync.request() };
+  }
+
+  private write(record: JournalRecord, sync: boolean): number {
     if (this.fd === null || this.segment === null) this.startSegment(record.seq);
     const fd = this.fd as number;
     const bytes = encodeRecord(record);
@@ -329,7 +393,7 @@ export class Journal {
     try {
       let offset = 0;
       while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-      fdatasyncSync(fd);
+      if (sync) fdatasyncSync(fd);
     } catch (error) {
       try {
         ftruncateSync(fd, before);
@@ -371,8 +435,13 @@ export class Journal {
     fsyncDirectory(this.dir);
   }
 
+  /** Closes the segment's file, once the fdatasyncs under way on it (if any) are done. */
   private closeFd(): void {
-    if (this.fd !== null) closeSync(this.fd);
+    const { fd, sync } = this;
     this.fd = null;
+    this.sync = null;
+    if (fd === null) return;
+    if (sync?.busy) void sync.idle().then(() => closeSync(fd));
+    else closeSync(fd);
   }
 }

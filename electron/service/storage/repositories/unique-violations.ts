@@ -15,14 +15,26 @@ const CONSTRAINTS: [RegExp, UniqueKey][] = [
   ],
 ];
 
-/** Runs `work`, turning SQLite's uniqueness errors into `UniqueViolation`. */
+function mapped(error: unknown): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  const known = CONSTRAINTS.find(([pattern]) => pattern.test(message));
+  return known ? new UniqueViolation(known[1], { cause: error }) : error;
+}
+
+/**
+ * Runs `work`, turning SQLite's uniqueness errors into `UniqueViolation`, whether it throws or
+ * returns a promise that rejects.
+ */
 export function mappingUniqueViolations<T>(work: () => T): T {
   try {
-    return work();
+    const result = work();
+    if (result instanceof Promise) {
+      return result.catch((error: unknown) => {
+        throw mapped(error);
+      }) as T;
+    }
+    return result;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const known = CONSTRAINTS.find(([pattern]) => pattern.test(message));
-    if (known) throw new UniqueViolation(known[1], { cause: error });
-    throw error;
+    throw mapped(error);
   }
 }

@@ -1,0 +1,44 @@
+/**
+ * Long batch work cut into slices of a few milliseconds with a turn of the event loop between
+ * them, so that the questions that arrive meanwhile are answered within a slice, not after the
+ * whole batch (docs/storage.md, "Writes and the questions asked meanwhile").
+ * @module
+ */
+
+/** The longest stretch of batch work between two turns of the event loop. */
+export const SLICE_MS = 4;
+
+/** Resolves after the event loop has polled for I/O once (requests waiting are read first). */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Calls `each` for every item in order, giving the event loop a turn whenever a slice has run
+ * for `sliceMs`.
+ */
+export async function forEachInSlices<T>(
+  items: readonly T[],
+  each: (item: T, index: number) => void,
+  sliceMs = SLICE_MS,
+): Promise<void> {
+  let sliceStart = performance.now();
+  for (let i = 0; i < items.length; i++) {
+    each(items[i] as T, i);
+    if (i + 1 < items.length && performance.now() - sliceStart >= sliceMs) {
+      await nextTurn();
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** `items.map(map)`, in slices (see `forEachInSlices`). */
+export async function mapInSlices<T, U>(
+  items: readonly T[],
+  map: (item: T, index: number) => U,
+  sliceMs = SLICE_MS,
+): Promise<U[]> {
+  const out: U[] = [];
+  await forEachInSlices(items, (item, i) => out.push(map(item, i)), sliceMs);
+  return out;
+}
