@@ -23,6 +23,7 @@ import type {
   TryResult,
 } from '../../electron/service/console-types';
 import { ApiError, readEnvelope } from './api-error';
+import { questionLogCalls } from './question-log-calls';
 
 /** The language of a robot's default texts. */
 export type RobotLanguage = 'zh' | 'en';
@@ -120,5 +121,6 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
       call<{ categories: ConsoleCategory[] }>('GET', `${robot(ref)}/categories`),
     tryQuestion: (ref: RobotRef, question: string) =>
       call<TryResult>('POST', `${robot(ref)}/try`, { question }),
+    ...questionLogCalls<RobotRef>(call, robot),
   };
 }
