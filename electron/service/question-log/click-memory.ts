@@ -4,8 +4,6 @@
  * least recently seen are forgotten first.
  * @module
  */
-import { normalizeText } from '../matching/normalize';
-
 /** How long after a RECOMMEND the user's next question counts as a choice from it. */
 export const CLICK_WINDOW_MS = 5 * 60 * 1000;
 /** Users remembered at once (of every robot). */
@@ -14,9 +12,17 @@ export const CLICK_MEMORY_MAX = 10_000;
 interface Offer {
   at: number;
   question: string;
-  /** Normalised question of each item → its rule. */
-  items: Map<string, string>;
+  items: readonly { ruleId: string; question: string }[];
 }
+
+/**
+ * How a choice is recognised: a widget sends the recommended question as it was shown, so case
+ * and surrounding spaces are all that may differ. (Cheap: it runs on every ask.)
+ */
+const sameQuestion = (a: string, b: string) =>
+  a === b ||
+  (a.length === b.length && a.toLowerCase() === b.toLowerCase()) ||
+  a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export class ClickMemory {
   private readonly offers = new Map<string, Offer>();
@@ -42,15 +48,13 @@ export class ClickMemory {
     let choice: { question: string; ruleId: string } | null = null;
     if (offer) {
       this.offers.delete(user);
-      const ruleId = at - offer.at <= CLICK_WINDOW_MS && offer.items.get(normalizeText(question));
-      if (ruleId) choice = { question: offer.question, ruleId };
+      if (at - offer.at <= CLICK_WINDOW_MS) {
+        const item = offer.items.find((candidate) => sameQuestion(candidate.question, question));
+        if (item) choice = { question: offer.question, ruleId: item.ruleId };
+      }
     }
     if (items && items.length > 0) {
-      this.offers.set(user, {
-        at,
-        question,
-        items: new Map(items.map((item) => [normalizeText(item.question), item.ruleId])),
-      });
+      this.offers.set(user, { at, question, items });
       if (this.offers.size > this.max) {
         const oldest = this.offers.keys().next();
         if (!oldest.done) this.offers.delete(oldest.value);

@@ -37,8 +37,15 @@ export interface Grouped<T> {
  */
 export function groupSimilar<T>(items: readonly T[], textOf: (item: T) => string): Grouped<T>[] {
   const byText = new Map<string, T[]>();
+  // The same questions come back again and again: each distinct one is normalised once.
+  const keys = new Map<string, string>();
   for (const item of items) {
-    const key = normalizeText(textOf(item));
+    const text = textOf(item);
+    let key = keys.get(text);
+    if (key === undefined) {
+      key = normalizeText(text);
+      keys.set(text, key);
+    }
     const list = byText.get(key);
     if (list) list.push(item);
     else byText.set(key, [item]);
