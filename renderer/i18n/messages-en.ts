@@ -520,4 +520,12 @@ export const EN = {
   'qlog.recommended': 'Did you mean',
   'qlog.fallback': 'Fallback',
   'qlog.chosenFrom': 'chosen from “{question}”',
+  'qlog.retentionDays': 'Keep questions for (days)',
+  'qlog.retentionMegabytes': 'at most (MB)',
+  'qlog.retentionSaved': 'Question log retention saved.',
+  'dashboard.rule': 'Rule',
+  'dashboard.hits': 'Hits',
+  'dashboard.timesRecommended': 'Recommended',
+  'dashboard.lastHit': 'Last hit',
+  'dashboard.chosen': '{count} chosen',
 } as const;

@@ -463,4 +463,12 @@ export const ZH: Messages = {
   'qlog.recommended': '推荐',
   'qlog.fallback': '兜底',
   'qlog.chosenFrom': '选自“{question}”',
+  'qlog.retentionDays': '问答记录保留天数',
+  'qlog.retentionMegabytes': '最多占用（MB）',
+  'qlog.retentionSaved': '已保存问答记录保留设置。',
+  'dashboard.rule': '规则',
+  'dashboard.hits': '命中次数',
+  'dashboard.timesRecommended': '被推荐次数',
+  'dashboard.lastHit': '最近命中',
+  'dashboard.chosen': '其中 {count} 次为用户选择',
 };

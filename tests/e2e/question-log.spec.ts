@@ -75,6 +75,13 @@ for (const lang of LANGUAGES) {
       const log = dashboard.getByTestId('question-log');
       await expect(log.getByRole('row')).toHaveCount(9);
       await expect(log).toContainText(t('qlog.chosenFrom', { question: 'how do I reset' }));
+      // Rule figures, sortable: the most hit rule first, then by last hit.
+      const hits = dashboard.getByTestId('rule-hits');
+      await expect(hits.getByRole('row').nth(1)).toContainText('reset pin');
+      await hits.getByRole('button', { name: t('dashboard.lastHit') }).click();
+      await expect(hits.getByRole('row').nth(1)).toContainText('reset pin');
+      await hits.getByRole('button', { name: t('dashboard.lastHit') }).click();
+      await expect(hits.getByRole('row').nth(1)).toContainText('reset password');
       await shoot(page, `dashboard-${lang}`);
     });
   });

@@ -7,6 +7,7 @@ import { useI18n } from '../../i18n/useI18n';
 import { QuestionLogTable } from '../question-log/QuestionLogTable';
 import { useWorkspace } from '../workspace/useWorkspace';
 import { ChartCanvas } from './Chart';
+import { RuleHitsTable } from './RuleHitsTable';
 
 const COLORS = {
   answered: '#2e7d32',
@@ -175,6 +176,7 @@ export function DashboardPage({ tenant, robot }: { tenant: ConsoleTenant; robot:
               </li>
             ))}
           </ul>
+          <RuleHitsTable analytics={analytics} />
         </section>
       ) : null}
       <QuestionLogTable robotRef={ref} robot={robot} />

@@ -7,6 +7,7 @@ import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { downloadBlob, writeSpreadsheet } from '../excel-import/sheet-worker-client';
 import { useWorkspace } from '../workspace/useWorkspace';
+import { RetentionForm } from './RetentionForm';
 import { LOG_COLUMNS, fetchWholeLog, logFileName, logRow } from './export-log';
 
 const outcomeKey = (answerType: string, module: string) =>
@@ -107,6 +108,7 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
           </button>
         </div>
       </header>
+      <RetentionForm robotRef={robotRef} robot={robot} />
       {page && page.entries.length > 0 ? (
         <div className="qlog-scroll">
           <table className="report-table qlog-table">
