@@ -317,6 +317,7 @@ const summary = {
   askLogRatio: round(questionLog.askLogRatio, 3),
   logBytesPerMillionAsks: round(questionLog.logBytesPerMillionAsks, 0),
   inboxGroup100kMs: round(questionLog.inboxGroup100kMs, 0),
+  logRecordUs: round(questionLog.logRecordUs, 2),
 };
 
 console.log(
@@ -346,7 +347,7 @@ console.log(
     `${round(questionLog.logOffRps, 0)} off (ratio ${summary.askLogRatio}); ` +
     `${round(summary.logBytesPerMillionAsks / 1e6, 0)} MB of log per million asks; ` +
     `inbox of 100k missed questions read and grouped in ${summary.inboxGroup100kMs} ms ` +
-    `(${questionLog.inboxGroups} groups)`,
+    `(${questionLog.inboxGroups} groups); recording costs an ask ${summary.logRecordUs} µs in-process`,
 );
 if (values.json) {
   writeFileSync(values.json, `${JSON.stringify(summary)}\n`);

@@ -4,7 +4,9 @@
  *     (KB_QUESTION_LOG=0), same rules, same load, alternating rounds, medians;
  *   logBytesPerMillionAsks: bytes of day files the logged service wrote, per million asks;
  *   inboxGroup100kMs: reading 100k logged missed questions from their day files and grouping
- *     them into the inbox (the route's work, in-process).
+ *     them into the inbox (the route's work, in-process);
+ *   logRecordUs: what recording costs one ask, in-process (a RECOMMEND of 5 items, the user's
+ *     click memory included): the steadier figure on a shared machine, to set against an ask's.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +29,7 @@ export interface QuestionLogFigures {
   logBytesPerMillionAsks: number;
   inboxGroup100kMs: number;
   inboxGroups: number;
+  logRecordUs: number;
 }
 
 export interface QuestionLogBenchDeps {
@@ -161,10 +164,62 @@ export async function inboxTime(questions: readonly string[]) {
   }
 }
 
+async function recordMicros(): Promise<number> {
+  const dataDir = makeDataDir('bench-record');
+  const repository = new DayFileLog({ dataDir, logger: silentLogger });
+  const log = new QuestionLog({
+    repository,
+    now: Date.now,
+    logger: silentLogger,
+    robot: () => ({ retentionDays: 90, maxBytes: 1e12, lowScore: 0.97 }),
+  });
+  const items = [1, 2, 3, 4, 5].map((i) => ({
+    ruleId: `0190c0de-0000-7000-8000-00000000000${i}`,
+    question: `How do I reset the card number ${i}`,
+    score: 0.5,
+  }));
+  const robot = { tenantId: 1, robotId: 'default' };
+  const samples: number[] = [];
+  try {
+    for (let round = 0; round < 5; round++) {
+      const count = 100_000;
+      const start = performance.now();
+      for (let i = 0; i < count; i++) {
+        log.record(
+          robot,
+          {
+            at: Date.now(),
+            userId: `user-${i % 100}`,
+            channel: 'API',
+            question: `how do I reset my card ${i % 1000}`,
+            answerType: 'RECOMMEND',
+            module: 'KB',
+            score: 0.5,
+            ruleId: null,
+            recommended: items.map((item) => item.ruleId),
+            version: null,
+            source: 'api',
+            chosenFrom: null,
+          },
+          items,
+        );
+      }
+      samples.push(((performance.now() - start) * 1000) / count);
+      await repository.flush();
+    }
+  } finally {
+    await log.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return [...samples].sort((a, b) => a - b)[2] ?? Number.NaN;
+}
+
 export async function measureQuestionLog(deps: QuestionLogBenchDeps): Promise<QuestionLogFigures> {
   const ratio = await askRatio(deps);
   const inbox = await inboxTime(deps.questions);
+  const logRecordUs = await recordMicros();
   return {
+    logRecordUs,
     askLogRatio: ratio.logOnRps / ratio.logOffRps,
     logOnRps: ratio.logOnRps,
     logOffRps: ratio.logOffRps,

@@ -8,12 +8,12 @@
  * @module
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../logger';
 import type { LoggedQuestion } from '../../question-log-types';
 import type { InboxMark, LogKey, QuestionLogRepository } from '../../repositories/question-log';
-import { DIRECTORY_MODE, FILE_MODE, fsyncDirectory, writeFileAtomicAsync } from '../durable-fs';
+import { DIRECTORY_MODE, FILE_MODE, writeFileAtomicAsync } from '../durable-fs';
 
 export const LOG_DIR = 'question-log';
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
@@ -175,21 +175,23 @@ export class DayFileLog implements QuestionLogRepository {
     }
   }
 
+  /** Nothing here waits on the disk in the event loop: every call runs on libuv's threads. */
   private async appendLines(path: string, lines: string[]): Promise<void> {
     const dir = join(path, '..');
     if (!this.made.has(dir)) {
-      mkdirSync(dir, { recursive: true, mode: DIRECTORY_MODE });
+      await mkdir(dir, { recursive: true, mode: DIRECTORY_MODE });
       this.made.add(dir);
     }
-    const isNew = !existsSync(path);
     const handle = await open(path, 'a', FILE_MODE);
+    let isNew: boolean;
     try {
+      isNew = (await handle.stat()).size === 0;
       await handle.write(`${lines.join('\n')}\n`);
       await handle.datasync();
     } finally {
       await handle.close();
     }
-    if (isNew) fsyncDirectory(dir);
+    if (isNew) await syncDirectory(dir);
   }
 
   /** The log's day files, oldest first. */
@@ -324,6 +326,20 @@ export class DayFileLog implements QuestionLogRepository {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+  }
+}
+
+/** fsyncs a directory so that a new day file survives power loss (where the platform can). */
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot open or fsync a directory (durable-fs.ts); the lines are synced.
   }
 }
 
