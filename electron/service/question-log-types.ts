@@ -1,6 +1,7 @@
 /**
  * The question log as the console API speaks it (docs/question-log.md): logged questions, the
- * inbox of missed questions, rule analytics and the dashboard. Routes (`R` =
+ * inbox of missed questions, rule analytics and the dashboard; and the layout of its export,
+ * shared by the service's CSV and the editor's .xlsx. Routes (`R` =
  * /console/api/tenants/:tenantId/robots/:robotId):
  *   GET  R/question-log?from&to&offset&limit&q&outcome&source → QuestionLogPage (newest first)
  *   GET  R/question-log/export.csv?from&to       → text/csv (the editor builds .xlsx itself)
@@ -141,4 +142,56 @@ export interface Dashboard {
   days: DashboardDay[];
   topQuestions: { question: string; count: number }[];
   topMissed: { question: string; count: number }[];
+}
+
+/** Columns of the log's export (CSV and .xlsx), and each entry's cells in that order. */
+export const CSV_COLUMNS = [
+  'time',
+  'userId',
+  'channel',
+  'source',
+  'question',
+  'answerType',
+  'module',
+  'score',
+  'ruleId',
+  'recommended',
+  'version',
+  'chosenFrom',
+] as const;
+
+/** A row's cells, in the order of `CSV_COLUMNS` (the editor's .xlsx uses the same). */
+export function rowOf(entry: LoggedQuestion): (string | number)[] {
+  return [
+    new Date(entry.at).toISOString(),
+    entry.userId,
+    entry.channel,
+    entry.source,
+    entry.question,
+    entry.answerType,
+    entry.module,
+    entry.score,
+    entry.ruleId ?? '',
+    entry.recommended.join(' '),
+    entry.version ?? '',
+    entry.chosenFrom ?? '',
+  ];
+}
+
+const FORMULA = /^[=+\-@\t\r]/;
+
+function cell(value: string | number): string {
+  if (typeof value === 'number') return String(value);
+  const text = FORMULA.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * The log as CSV (RFC 4180, UTF-8 with a byte-order mark so that Excel reads Chinese right).
+ * Cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
+ */
+export function toCsv(entries: readonly LoggedQuestion[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const entry of entries) lines.push(rowOf(entry).map(cell).join(','));
+  return `\ufeff${lines.join('\r\n')}\r\n`;
 }

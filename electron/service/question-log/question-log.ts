@@ -15,12 +15,12 @@ import type {
   RuleAnalytics,
   RuleHits,
 } from '../question-log-types';
+import { toCsv } from '../question-log-types';
 import type { InboxMark, LogKey, QuestionLogRepository } from '../repositories/question-log';
 import type { RobotKey } from '../repositories/records';
 import { RuleHitCounter, dashboard, ruleAnalytics } from './analytics';
 import type { RuleFacts } from './analytics';
 import { ClickMemory } from './click-memory';
-import { toCsv } from './csv';
 import { DISMISS_MS, buildInbox } from './inbox';
 
 const DAY_MS = 86_400_000;

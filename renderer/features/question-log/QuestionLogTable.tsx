@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ConsoleRobot } from '../../../electron/service/console-types';
 import type { QuestionLogPage } from '../../../electron/service/question-log-types';
+import { CSV_COLUMNS, rowOf, toCsv } from '../../../electron/service/question-log-types';
 import type { RobotRef } from '../../api/console-client';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
@@ -8,7 +9,7 @@ import { useI18n } from '../../i18n/useI18n';
 import { downloadBlob, writeSpreadsheet } from '../excel-import/sheet-worker-client';
 import { useWorkspace } from '../workspace/useWorkspace';
 import { RetentionForm } from './RetentionForm';
-import { LOG_COLUMNS, fetchWholeLog, logFileName, logRow } from './export-log';
+import { fetchWholeLog, logFileName } from './export-log';
 
 const outcomeKey = (answerType: string, module: string) =>
   module === 'NONE'
@@ -42,13 +43,12 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
   const exportAs = async (format: 'xlsx' | 'csv') => {
     setBusy(true);
     try {
-      const rows = (await fetchWholeLog(client, robotRef)).map(logRow);
+      const entries = await fetchWholeLog(client, robotRef);
+      const rows = entries.map((entry) => rowOf(entry).map(String));
       const blob =
         format === 'xlsx'
-          ? await writeSpreadsheet([{ name: 'questions', rows: [LOG_COLUMNS, ...rows] }])
-          : new Blob([`\ufeff${[LOG_COLUMNS, ...rows].map(csvLine).join('\r\n')}\r\n`], {
-              type: 'text/csv;charset=utf-8',
-            });
+          ? await writeSpreadsheet([{ name: 'questions', rows: [[...CSV_COLUMNS], ...rows] }])
+          : new Blob([toCsv(entries)], { type: 'text/csv;charset=utf-8' });
       downloadBlob(blob, logFileName(robot.name, format));
     } catch (error) {
       fail(error);
@@ -148,13 +148,4 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
       )}
     </section>
   );
-}
-
-function csvLine(cells: string[]): string {
-  return cells
-    .map((cell) => {
-      const text = /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-      return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-    })
-    .join(',');
 }
