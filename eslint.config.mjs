@@ -59,7 +59,21 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('domain', ['http', 'storage'])],
+          patterns: [NO_RENDERER, below('domain', ['http', 'storage', 'question-log'])],
+        },
+      ],
+    },
+  },
+  {
+    // The question log is a room beside the domain: index.ts plugs it in (the domain's
+    // AskRecorder), http/ serves it; it reaches its store through repositories/ only.
+    files: ['electron/service/question-log/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON, NO_FASTIFY],
+          patterns: [NO_RENDERER, below('question-log', ['http', 'storage'])],
         },
       ],
     },
@@ -78,7 +92,7 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('this room', ['domain', 'http'])],
+          patterns: [NO_RENDERER, below('this room', ['domain', 'http', 'question-log'])],
         },
       ],
     },
@@ -100,6 +114,7 @@ export default tseslint.config(
                 '**/electron/service/*',
                 '!**/electron/service/api-types',
                 '!**/electron/service/console-types',
+                '!**/electron/service/question-log-types',
                 '!**/electron/service/limits',
                 '!**/electron/service/defaults',
                 '!**/electron/service/validation',

@@ -76,6 +76,10 @@ export interface ConsoleRobotSettings {
    * [["充值", "充钱", "top up"]]: each is matched as the group's first member.
    */
   synonyms: string[][];
+  /** Days the question log keeps (docs/question-log.md). */
+  logRetentionDays: number;
+  /** Largest size of the question log on disk, in MB. */
+  logMaxMegabytes: number;
 }
 
 export interface ConsoleRobot {

@@ -27,7 +27,9 @@ import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
 import { createRobotIndex, loadRobotIndex, normalizeText, writeRobotIndex } from './matching/index';
 import type { CreateRobotIndex } from './matching/types';
+import { startQuestionLog } from './question-log/start';
 import { EmbeddedStore } from './storage/embedded-store';
+import { DayFileLog } from './storage/question-log/day-file-log';
 import {
   discardIndexFile,
   putBackIndexFile,
@@ -64,6 +66,8 @@ export interface ServiceOptions {
   snapshotIdleMs?: number;
   /** Deadlines and the connection cap of the HTTP server (tests of slow clients make them small). */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Records every question (docs/question-log.md). Default: on, unless `KB_QUESTION_LOG=0`. */
+  questionLog?: boolean;
 }
 
 export interface KbService {
@@ -126,6 +130,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
   });
   const store = await opening;
   let app: FastifyInstance | undefined;
+  let stopQuestionLog: () => Promise<void> | undefined = () => undefined;
   try {
     const credentials = loadCredentials(options.dataDir, env);
     const nonces = new NonceStore(LIMITS.timestampWindowMs);
@@ -145,10 +150,16 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       now,
       logger,
     };
+
     // The index file speaks only for the state it was saved in: once read, it is set aside.
     const saved = await savedIndexes;
     const asideIndex = setAsideIndexFile(options.dataDir);
     const loaded = await loadRobots(ctx, saved, codec);
+    const questionLog =
+      (options.questionLog ?? env.KB_QUESTION_LOG !== '0')
+        ? await startQuestionLog(ctx, new DayFileLog({ dataDir: options.dataDir, logger }))
+        : null;
+    stopQuestionLog = () => questionLog?.stop();
     // Still exact at stop if every robot came from it and nothing has been written since.
     const reusableAt =
       'file' in saved && saved.file && loaded.built === 0 && saved.file.seq === store.position
@@ -165,6 +176,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       corsOrigins,
       connectionLimits: { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits },
       listenHost: options.host ?? '127.0.0.1',
+      questionLog: questionLog?.log ?? null,
     });
     if (debugSignatures) {
       logger.warn(
@@ -207,6 +219,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
           // database's; when nothing was written since the start, the file they were opened
           // from is simply put back.
           await ctx.writes.idle();
+          await questionLog?.stop();
           const reuse = asideIndex !== null && reusableAt === store.position;
           if (asideIndex !== null && !reuse) discardIndexFile(asideIndex);
           const plan = reuse ? null : await planIndexSave(ctx, codec);
@@ -222,6 +235,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     };
   } catch (error) {
     await app?.close();
+    await stopQuestionLog();
     await store.close();
     throw error;
   }

@@ -25,6 +25,7 @@ import type {
   TryResult,
 } from '../../electron/service/console-types';
 import { ApiError, readEnvelope } from './api-error';
+import { questionLogCalls } from './question-log-calls';
 
 /** The language of a robot's default texts. */
 export type RobotLanguage = 'zh' | 'en';
@@ -137,5 +138,6 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
       call<{ purgeAfter: string }>('DELETE', user(tenantId, userId)),
     restoreUser: (tenantId: number, userId: string) =>
       call<unknown>('POST', `${user(tenantId, userId)}/restore`),
+    ...questionLogCalls<RobotRef>(call, robot),
   };
 }

@@ -6,6 +6,8 @@
  */
 import type { AskResult } from '../api-types';
 import type { Candidate, MatchDecision } from '../matching/types';
+import type { LoggedQuestion } from '../question-log-types';
+import type { RobotKey } from '../repositories/records';
 import type { DomainContext } from './context';
 import type { Robot } from './robot-directory';
 import { indexOf } from './robot-loading';
@@ -23,6 +25,33 @@ export interface Question {
 export interface AskOutcome {
   result: AskResult;
   decision: MatchDecision;
+}
+
+/**
+ * Told of every question answered (the question log, plugged in by index.ts). Called in the
+ * ask's turn: it must only buffer.
+ */
+export interface AskRecorder {
+  record(robot: RobotKey, entry: LoggedQuestion, items: AskResult['items']): void;
+}
+
+function logEntry(asked: Question, result: AskResult, decision: MatchDecision, at: number) {
+  const answered = result.module === 'KB' && result.answerType === 'BESTMATCH';
+  return {
+    at,
+    userId: asked.userId,
+    channel: asked.channel,
+    question: asked.question,
+    answerType: result.answerType,
+    module: result.module,
+    score: result.score,
+    ruleId: answered && decision.kind === 'bestmatch' ? decision.top.ruleId : null,
+    recommended: result.items?.map((item) => item.ruleId) ?? [],
+    // Publishing (issue 15) sets the version that answered; the draft answers until then.
+    version: null,
+    source: asked.channel === 'TRY' ? 'try' : 'api',
+    chosenFrom: null,
+  } satisfies LoggedQuestion;
 }
 
 function fallback(robot: Robot): AskResult {
@@ -49,12 +78,30 @@ async function answerOf(ctx: DomainContext, ruleId: string): Promise<string | un
   return answer;
 }
 
-/** `at`: the time the question is answered as of (ms; now unless the try pane says otherwise). */
+/**
+ * `at`: the time the question is answered as of (ms; now unless the try pane says otherwise).
+ * The answer is told to the question log, if there is one.
+ */
 export async function ask(
   ctx: DomainContext,
   robot: Robot,
   asked: Question,
   at = ctx.now(),
+): Promise<AskOutcome> {
+  const outcome = await answer(ctx, robot, asked, at);
+  ctx.questionLog?.record(
+    robot,
+    logEntry(asked, outcome.result, outcome.decision, ctx.now()),
+    outcome.result.items,
+  );
+  return outcome;
+}
+
+async function answer(
+  ctx: DomainContext,
+  robot: Robot,
+  asked: Question,
+  at: number,
 ): Promise<AskOutcome> {
   const decision = indexOf(ctx, robot).match(asked.question, at, robot.settings);
   switch (decision.kind) {

@@ -5,6 +5,7 @@
 import type { Logger } from '../logger';
 import type { KbStore } from '../repositories/store';
 import type { AnswerCache } from './answer-cache';
+import type { AskRecorder } from './ask';
 import type { RobotDirectory } from './robot-directory';
 import type { RobotIndexes } from './robot-indexes';
 import type { RuleOrders } from './rule-order';
@@ -24,4 +25,6 @@ export interface DomainContext {
   writes: WriteQueue;
   now: () => number;
   logger: Logger;
+  /** Told of every answered question (the question log); none when the log is off. */
+  questionLog?: AskRecorder;
 }

@@ -19,7 +19,14 @@ export interface RobotSettings extends MatchSettings {
   fallbackText: string;
   /** Groups of interchangeable words or phrases in this robot's knowledge base. */
   synonyms: SynonymGroups;
+  /** Days the question log keeps (docs/question-log.md). */
+  logRetentionDays: number;
+  /** Largest size of the question log on disk, in MB: the oldest days go first. */
+  logMaxMegabytes: number;
 }
+
+/** Question log retention of a robot that did not set it. */
+export const LOG_DEFAULTS = { logRetentionDays: 90, logMaxMegabytes: 500 };
 
 /** The texts of a robot that never set them, in its language. */
 const DEFAULT_TEXTS: Record<
@@ -44,6 +51,7 @@ export function settingsInForce(
   const language = stored.language ?? foundLanguage;
   return {
     ...DEFAULT_MATCH_SETTINGS,
+    ...LOG_DEFAULTS,
     synonyms: [],
     ...DEFAULT_TEXTS[language],
     ...stored,

@@ -38,6 +38,8 @@ import { registerHostAllowList } from './host-allow-list';
 import { lazyValidator } from './lazy-validator';
 import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
+import type { QuestionLog } from '../question-log/question-log';
+import { registerQuestionLogRoutes } from './routes/console/question-log-routes';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
 import { registerTrashRoutes } from './routes/console/trash-routes';
 import { registerTryRoute } from './routes/console/try-route';
@@ -75,6 +77,8 @@ export interface HttpDeps {
   connectionLimits: ConnectionLimits;
   /** The address the service listens on: the editor answers to it (http/host-allow-list.ts). */
   listenHost: string;
+  /** The question log, when it is on (its console routes). */
+  questionLog?: QuestionLog | null;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -239,6 +243,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerCategoryRoutes(app, deps.ctx);
   registerTrashRoutes(app, deps.ctx);
   registerTryRoute(app, deps.ctx);
+  if (deps.questionLog) registerQuestionLogRoutes(app, deps.ctx, deps.questionLog);
   await registerEditorRoutes(app, deps.editorDir);
   return app;
 }

@@ -100,6 +100,8 @@ export const ROBOT_SETTINGS = {
     Type.Array(text(LIMITS.synonymMax), { minItems: 2, maxItems: LIMITS.synonymMembersMax }),
     { maxItems: LIMITS.synonymGroupsMax },
   ),
+  logRetentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  logMaxMegabytes: Type.Integer({ minimum: 1, maximum: 100_000 }),
 };
 
 export const RobotPatchBody = Type.Object({

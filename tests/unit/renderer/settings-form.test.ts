@@ -21,6 +21,8 @@ const SAVED: ConsoleRobotSettings = {
   recommendText: 'Did you mean one of these questions?',
   fallbackText: 'Sorry.',
   synonyms: [['充值', 'top up']],
+  logRetentionDays: 90,
+  logMaxMegabytes: 500,
 };
 
 test('the saved settings are a valid, unchanged form', () => {
