@@ -30,6 +30,15 @@
  * @module
  */
 import type { AskResult, RuleDetail } from './api-types';
+import type { MatchPolicy } from './matching/types';
+
+export type { MatchPolicy } from './matching/types';
+
+/** An entry of a rule's menu: the text shown and the rule it leads to (docs/conversation.md). */
+export interface MenuEntry {
+  ruleId: string;
+  text: string;
+}
 
 export interface ConsoleCustomer {
   customerId: string;
@@ -107,6 +116,10 @@ export interface ConsoleRule extends RuleDetail {
   seq: number;
   createdAt: string;
   updatedAt: string;
+  matchPolicy: MatchPolicy;
+  negativeKeywords: string[];
+  /** The menu the answer introduces; null for a plain answer. */
+  menu: MenuEntry[] | null;
 }
 
 /**
@@ -125,6 +138,11 @@ export interface RuleEdit {
   allowSimGen?: boolean | null;
   effectBeignDate?: string | null;
   effectEndDate?: string | null;
+  /** Default `similarity`. */
+  matchPolicy?: MatchPolicy;
+  negativeKeywords?: string[];
+  /** Entries pointing at rules of the same robot (1–20); null or [] for a plain answer. */
+  menu?: MenuEntry[] | null;
 }
 
 export type RulePatch = Partial<RuleEdit>;
@@ -167,6 +185,10 @@ export interface TryCandidate {
   question: string;
   score: number;
   parts: Record<string, number>;
+  /** Found by the rule's policy (`exact`, `contains`) rather than by its score. */
+  policy?: MatchPolicy;
+  /** For `contains`: the phrasing found in the question. */
+  keyword?: string;
 }
 
 /** What was deleted and can be restored until `purgeAfter` (ISO 8601 times). */
@@ -206,4 +228,10 @@ export interface TryResult {
   result: AskResult;
   decision: 'bestmatch' | 'recommend' | 'none';
   candidates: TryCandidate[];
+  /** Rules left out because the question contains one of their negative keywords. */
+  excluded?: { ruleId: string; ruleName: string; keyword: string }[];
+  /** The answer is the rule of the menu entry this reply chose. */
+  chosen?: { ruleId: string; number: number };
+  /** Small talk answered (module CHAT): its intent and the built-in phrasing that matched. */
+  smallTalk?: { intent: string; question: string };
 }

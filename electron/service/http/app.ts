@@ -18,6 +18,7 @@ import type { AnySchema } from 'ajv';
 import { verifyConsoleToken } from '../auth/verify';
 import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
+import type { MenuMemory } from '../conversation/menu-memory';
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { LIMITS } from '../limits';
@@ -75,6 +76,8 @@ export interface HttpDeps {
   connectionLimits: ConnectionLimits;
   /** The address the service listens on: the editor answers to it (http/host-allow-list.ts). */
   listenHost: string;
+  /** The menus open for each user (conversation/): ask and the try pane follow them up. */
+  menus?: MenuMemory;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -217,6 +220,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     validateBody: lazyValidator(ajv, AskBody),
     expectedBody: expectedBody(AskBody),
     logger,
+    menus: deps.menus,
   });
   lane = askFastLane(handleAsk, cors);
   app.post(ASK_ROUTE, { config: { formBody: true } }, async (request, reply) => {
@@ -238,7 +242,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerConsoleRuleRoutes(app, deps.ctx);
   registerCategoryRoutes(app, deps.ctx);
   registerTrashRoutes(app, deps.ctx);
-  registerTryRoute(app, deps.ctx);
+  registerTryRoute(app, deps.ctx, deps.menus);
   await registerEditorRoutes(app, deps.editorDir);
   return app;
 }

@@ -10,6 +10,8 @@ import { decide } from './decide';
 import { fuzzySimilarities } from './fuzzy';
 import { hanTermText, textTerms } from './features';
 import { normalizeText } from './normalize';
+import { PolicyTable } from './rule-policies';
+import type { PolicyEntry } from './rule-policies';
 import { RuleStore } from './rule-store';
 import { loadRuleStore, saveRuleStore } from './rule-store-file';
 import type { ScoredQuestion, ScoredRule } from './scorer';
@@ -34,6 +36,8 @@ export type {
   CalibrationState,
   Candidate,
   CollisionReport,
+  Exclusion,
+  MatchPolicy,
   MatchDecision,
   MatchSettings,
   MatchableRule,
@@ -109,6 +113,8 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   private scorer: Scorer;
   private synonymGroups: readonly (readonly string[])[];
   private readonly recent = new CandidateCache();
+  /** Rules with an exact or contains policy, or negative keywords (rule-policies.ts). */
+  private readonly policies = new PolicyTable();
   /** The robot's own correction to the calibration's log-odds (see self-calibration.ts). */
   private calibrationOffset = 0;
   private calibrationProbes = 0;
@@ -135,6 +141,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
       probes: this.calibrationProbes,
       current: this.calibratedVersion === this.version,
     });
+    writer.value('policies', this.policies.saved());
     saveRuleStore(this.store, writer);
     return writer;
   }
@@ -146,7 +153,9 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     const groups = reader.value<string[][]>('synonyms');
     const synonyms = new SynonymTable(groups);
     const rewrite = synonyms.isEmpty ? undefined : (text: string) => synonyms.rewrite(text);
+    const policies = reader.optionalValue<PolicyEntry[]>('policies');
     const index = new MatchingIndex({ synonyms: groups }, loadRuleStore(reader, rewrite));
+    if (policies !== undefined) index.policies.restore(policies);
     const saved = reader.optionalValue<{ offset: number; probes: number; current: boolean }>(
       'calibration',
     );
@@ -171,11 +180,15 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   }
 
   upsert(rule: MatchableRule): void {
-    this.store.upsert(rule);
+    // A rule matched only by its policy stays in the store (sizes, saved index) but is never
+    // scored by similarity.
+    const scored = this.policies.upsert(rule);
+    this.store.upsert(scored ? rule : { ...rule, active: false });
     this.changed();
   }
 
   remove(ruleId: string): void {
+    this.policies.remove(ruleId);
     this.store.remove(ruleId);
     this.changed();
   }
@@ -258,6 +271,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
       );
       this.recent.set(question, candidates, generation, this.store.eligibilityWindow(nowMs));
     }
+    if (!this.policies.isEmpty) return this.policies.decide(question, candidates, nowMs, settings);
     return decide(candidates, settings);
   }
 
