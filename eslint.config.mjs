@@ -59,7 +59,7 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('domain', ['http', 'storage'])],
+          patterns: [NO_RENDERER, below('domain', ['http', 'storage', 'conversation', 'chitchat'])],
         },
       ],
     },
@@ -79,6 +79,21 @@ export default tseslint.config(
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
           patterns: [NO_RENDERER, below('this room', ['domain', 'http'])],
+        },
+      ],
+    },
+  },
+  {
+    // Rooms beside the domain that the host plugs in (docs/architecture.md): the per-user
+    // conversation memory and the built-in small talk. They know neither the domain (which must
+    // not import them either: it receives them through its context) nor HTTP nor storage.
+    files: ['electron/service/conversation/**/*.ts', 'electron/service/chitchat/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON, NO_FASTIFY],
+          patterns: [NO_RENDERER, below('this room', ['domain', 'http', 'storage'])],
         },
       ],
     },

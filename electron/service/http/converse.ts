@@ -26,7 +26,8 @@ export async function askInConversation(
   at = ctx.now(),
 ): Promise<AskOutcome> {
   if (!menus) return ask(ctx, robot, asked, at);
-  const key = robotKey(robot);
+  // The try pane's conversations are its own, whatever userId it gives.
+  const key = `${robotKey(robot)}/${asked.channel}`;
   const chosen = menus.choice(key, asked.userId, asked.question, at);
   if (chosen) {
     const result = await answerRule(ctx, robot, chosen.ruleId, at);

@@ -224,6 +224,9 @@ export class SqlJsRuleRepository implements RuleRepository {
     );
     return rules.map((rule, i) => ({
       ...rule,
+      matchPolicy: rule.matchPolicy ?? 'similarity',
+      negativeKeywords: rule.negativeKeywords ?? [],
+      menu: sqlMenu(rule.menu) === null ? null : (rule.menu ?? null),
       seq: first + i,
       tenantId: robot.tenantId,
       robotId: robot.robotId,
