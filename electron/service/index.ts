@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadCredentials, randomToken } from './auth/credentials';
 import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
+import { SmallTalk } from './chitchat/small-talk';
 import { MenuMemory } from './conversation/menu-memory';
 import { AnswerCache } from './domain/answer-cache';
 import type { DomainContext } from './domain/context';
@@ -143,6 +144,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       indexes: new RobotIndexes(options.createIndex ?? createRobotIndex),
       answers: new AnswerCache(),
       menus: new RuleMenus(),
+      smallTalk: new SmallTalk(),
       orders: new RuleOrders(),
       writes: new WriteQueue(),
       now,

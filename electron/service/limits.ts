@@ -25,6 +25,8 @@ export const LIMITS = {
   menuEntriesMax: 20,
   negativeKeywordsMax: 20,
   keywordMax: 50,
+  /** The persona name of a robot's small talk. */
+  personaMax: 50,
   pageSizeDefault: 20,
   pageSizeMax: 1000,
   /** 10 MiB: the largest legal batch of 1000 rules fits under it. */

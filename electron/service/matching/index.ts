@@ -74,6 +74,11 @@ const COLLISION_PROBES = 10_000;
 export interface RobotIndexOptions {
   /** Groups of interchangeable words or phrases, e.g. [["top up", "topup", "recharge"]]. */
   synonyms?: readonly (readonly string[])[];
+  /**
+   * False: no self-calibration (offset 0, no background self-test): an index of a fixed pack of
+   * near-paraphrases (the small talk), not a knowledge base whose own probes say how wary to be.
+   */
+  selfCalibration?: boolean;
 }
 
 /** This engine's index: the optional parts of `RobotIndex` are all there. */
@@ -123,7 +128,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   private calibratedVersion = -1;
   private readonly selfTests = new SelfTestScheduler(this, CALIBRATION_PROBES);
 
+  private readonly selfCalibrating: boolean;
+
   constructor(options: RobotIndexOptions, store?: RuleStore) {
+    this.selfCalibrating = options.selfCalibration !== false;
     this.synonymGroups = options.synonyms ?? [];
     this.synonymTable = new SynonymTable(this.synonymGroups);
     this.store = store ?? this.newStore();
@@ -195,7 +203,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
 
   private changed(): void {
     this.version += 1;
-    this.selfTests.schedule();
+    if (this.selfCalibrating) this.selfTests.schedule();
   }
 
   get calibration(): CalibrationState {

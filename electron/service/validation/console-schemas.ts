@@ -118,6 +118,16 @@ export const ROBOT_SETTINGS = {
     Type.Array(text(LIMITS.synonymMax), { minItems: 2, maxItems: LIMITS.synonymMembersMax }),
     { maxItems: LIMITS.synonymGroupsMax },
   ),
+  chitChat: Type.Boolean(),
+  persona: text(LIMITS.personaMax),
+  /** Keyed `intent.language` (`greeting.zh`); the intents are the small-talk pack's. */
+  chitChatAnswers: Type.Record(
+    Type.String({ pattern: '^[a-z_]+\\.(zh|en)$' }),
+    text(LIMITS.answerMax),
+    {
+      maxProperties: 100,
+    },
+  ),
 };
 
 export const RobotPatchBody = Type.Object({
