@@ -85,9 +85,13 @@ export default tseslint.config(
   },
   {
     // Rooms beside the domain that the host plugs in (docs/architecture.md): the per-user
-    // conversation memory and the built-in small talk. They know neither the domain (which must
+    // conversation memory, the built-in small talk and the similar-phrasing proposals. They know neither the domain (which must
     // not import them either: it receives them through its context) nor HTTP nor storage.
-    files: ['electron/service/conversation/**/*.ts', 'electron/service/chitchat/**/*.ts'],
+    files: [
+      'electron/service/conversation/**/*.ts',
+      'electron/service/chitchat/**/*.ts',
+      'electron/service/simgen/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -84,6 +84,12 @@ export interface ConsoleRobotSettings {
    * [["充值", "充钱", "top up"]]: each is matched as the group's first member.
    */
   synonyms: string[][];
+  /** Small talk (module CHAT) when no rule matches better; on by default. */
+  chitChat: boolean;
+  /** The assistant's name in small-talk answers (`{persona}`). */
+  persona: string;
+  /** Small-talk answers replacing the built-in ones, keyed `intent.language` (`thanks.zh`). */
+  chitChatAnswers: Record<string, string>;
 }
 
 export interface ConsoleRobot {

@@ -275,3 +275,45 @@ describe('menus and match policies', () => {
     assert.equal((await robot.getRule(rule.ruleId)).allowSimGen, null);
   });
 });
+
+describe('similar phrasings (allowSimGen)', () => {
+  let h: TestService;
+  let api: ReturnType<typeof consoleClient>;
+  let R: string;
+  before(async () => {
+    h = await startTestService();
+    api = consoleClient(h.service.url, h.service.consoleToken);
+    const registered = await registerTenantWithRobot(h.client);
+    R = `/tenants/${registered.tenantId}/robots/default`;
+  });
+  after(() => h.close());
+
+  test('proposed only for a rule that allows it, new to the robot, and nothing is added', async () => {
+    const other = await api.ok<ConsoleRule>('POST', `${R}/rules`, {
+      ruleName: '退货怎么办',
+      questions: ['退货怎么办'],
+      answer: '见退货政策。',
+    });
+    const rule = await api.ok<ConsoleRule>('POST', `${R}/rules`, {
+      ruleName: '退货流程',
+      questions: ['怎么退货', '退款多久到账？'],
+      answer: '七天无理由退货。',
+    });
+    const refused = await api.call<{ field: string }>('POST', `${R}/rules/${rule.ruleId}/similar`);
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body.data, { field: 'allowSimGen' });
+    await api.ok('PATCH', `${R}/rules/${rule.ruleId}`, { allowSimGen: true });
+    const { proposals } = await api.ok<{ proposals: string[] }>(
+      'POST',
+      `${R}/rules/${rule.ruleId}/similar`,
+    );
+    for (const expected of ['如何退货', '请问怎么退货', '怎麼退貨', '退款多长时间到账？']) {
+      assert.ok(proposals.includes(expected), `${expected} in ${proposals.join(' / ')}`);
+    }
+    assert.ok(!proposals.includes('退货怎么办'), 'a phrasing of another rule is not proposed');
+    assert.ok(!proposals.includes('怎么退货'), 'nor one the rule has');
+    const read = await api.ok<ConsoleRule>('GET', `${R}/rules/${rule.ruleId}`);
+    assert.deepEqual(read.questions, ['怎么退货', '退款多久到账？'], 'nothing added');
+    assert.ok(other.ruleId);
+  });
+});

@@ -217,6 +217,20 @@ export function deleteRules(
   });
 }
 
+/** The phrasings of the robot's other rules, as the matcher reads them (similar phrasings). */
+export async function otherPhrasingKeys(
+  ctx: DomainContext,
+  robot: Robot,
+  ruleId: string,
+): Promise<Set<string>> {
+  const keys = new Set<string>();
+  for (const rule of await ctx.store.rules.questions(robot)) {
+    if (rule.ruleId === ruleId) continue;
+    for (const question of rule.questions) keys.add(normalizeText(question));
+  }
+  return keys;
+}
+
 export function setRulesActive(
   ctx: DomainContext,
   robot: Robot,

@@ -40,6 +40,7 @@ import { lazyValidator } from './lazy-validator';
 import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
+import { registerSimilarRoute } from './routes/console/similar-route';
 import { registerTrashRoutes } from './routes/console/trash-routes';
 import { registerTryRoute } from './routes/console/try-route';
 import { registerWorkspaceRoutes } from './routes/console/workspace-routes';
@@ -243,6 +244,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerCategoryRoutes(app, deps.ctx);
   registerTrashRoutes(app, deps.ctx);
   registerTryRoute(app, deps.ctx, deps.menus);
+  registerSimilarRoute(app, deps.ctx);
   await registerEditorRoutes(app, deps.editorDir);
   return app;
 }

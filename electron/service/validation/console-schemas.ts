@@ -121,13 +121,12 @@ export const ROBOT_SETTINGS = {
   chitChat: Type.Boolean(),
   persona: text(LIMITS.personaMax),
   /** Keyed `intent.language` (`greeting.zh`); the intents are the small-talk pack's. */
-  chitChatAnswers: Type.Record(
-    Type.String({ pattern: '^[a-z_]+\\.(zh|en)$' }),
-    text(LIMITS.answerMax),
-    {
-      maxProperties: 100,
-    },
-  ),
+  chitChatAnswers: Type.Unsafe<Record<string, string>>({
+    type: 'object',
+    patternProperties: { '^[a-z_]+\\.(zh|en)$': text(LIMITS.answerMax) },
+    additionalProperties: false,
+    maxProperties: 100,
+  }),
 };
 
 export const RobotPatchBody = Type.Object({

@@ -18,6 +18,9 @@ const SAVED: ConsoleRobotSettings = {
   recommendText: 'Did you mean one of these questions?',
   fallbackText: 'Sorry.',
   synonyms: [['充值', 'top up']],
+  chitChat: true,
+  persona: 'your virtual assistant',
+  chitChatAnswers: {},
 };
 
 test('the saved settings are a valid, unchanged form', () => {
