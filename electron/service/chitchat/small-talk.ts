@@ -20,6 +20,8 @@ export const SMALL_TALK_MIN = 0.9;
  */
 const COVERAGE_MIN = 0.55;
 const CONTENT_MIN = 0.5;
+/** A knowledge-base candidate scoring this much is set aside only for an exact small-talk phrasing. */
+const KB_RECOMMEND_MAX = 0.5;
 
 /** What a robot sets about small talk (its robot settings). */
 export interface SmallTalkSettings {
@@ -94,6 +96,8 @@ export class SmallTalk {
     if (chat.top.score < 1 && (coverage < COVERAGE_MIN || content < CONTENT_MIN)) return null;
     const kbTop = kb.candidates[0]?.score ?? 0;
     if (kbTop >= chat.top.score) return null;
+    // A rule worth recommending is only set aside for small talk asked word for word.
+    if (chat.top.score < 1 && kbTop >= KB_RECOMMEND_MAX) return null;
     const key = chat.top.ruleId;
     const text = settings.chitChatAnswers[key] ?? defaultAnswer(key) ?? '';
     return {
