@@ -92,6 +92,17 @@ export interface ConsoleRobotSettings {
   chitChatAnswers: Record<string, string>;
 }
 
+/** One intent of the built-in small talk in one language (`GET /console/api/small-talk`). */
+export interface SmallTalkIntentView {
+  /** `intent.language`: the key of a robot's own answer in `chitChatAnswers`. */
+  key: string;
+  language: 'zh' | 'en';
+  /** A few of its phrasings. */
+  examples: string[];
+  /** The built-in answer (`{persona}` is the robot's persona name). */
+  answer: string;
+}
+
 export interface ConsoleRobot {
   robotId: string;
   name: string;

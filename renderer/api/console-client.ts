@@ -20,6 +20,7 @@ import type {
   RulePage,
   RulePatch,
   RuleQuery,
+  SmallTalkIntentView,
   TryResult,
 } from '../../electron/service/console-types';
 import { ApiError, readEnvelope } from './api-error';
@@ -118,7 +119,15 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
       call<{ duplicates: DuplicateQuestion[] }>('GET', `${robot(ref)}/rules/duplicates`),
     categories: (ref: RobotRef) =>
       call<{ categories: ConsoleCategory[] }>('GET', `${robot(ref)}/categories`),
-    tryQuestion: (ref: RobotRef, question: string) =>
-      call<TryResult>('POST', `${robot(ref)}/try`, { question }),
+    /** `userId`: the try pane's conversation (a menu it was shown is followed up). */
+    tryQuestion: (ref: RobotRef, question: string, userId?: string) =>
+      call<TryResult>('POST', `${robot(ref)}/try`, { question, userId }),
+    smallTalk: () => call<{ intents: SmallTalkIntentView[] }>('GET', '/small-talk'),
+    /** Similar phrasings proposed for a rule that allows them (nothing is added). */
+    similar: (ref: RobotRef, ruleId: string) =>
+      call<{ proposals: string[] }>(
+        'POST',
+        `${robot(ref)}/rules/${encodeURIComponent(ruleId)}/similar`,
+      ),
   };
 }

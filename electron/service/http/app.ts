@@ -41,6 +41,7 @@ import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
 import { registerSimilarRoute } from './routes/console/similar-route';
+import { registerSmallTalkRoute } from './routes/console/small-talk-route';
 import { registerTrashRoutes } from './routes/console/trash-routes';
 import { registerTryRoute } from './routes/console/try-route';
 import { registerWorkspaceRoutes } from './routes/console/workspace-routes';
@@ -245,6 +246,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerTrashRoutes(app, deps.ctx);
   registerTryRoute(app, deps.ctx, deps.menus);
   registerSimilarRoute(app, deps.ctx);
+  registerSmallTalkRoute(app);
   await registerEditorRoutes(app, deps.editorDir);
   return app;
 }

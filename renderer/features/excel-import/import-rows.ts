@@ -7,13 +7,25 @@ import { parseActive, parseDate, splitQuestions } from '../rules-grid/cell-value
 import { EMPTY_RULE } from '../rules-grid/grid-row';
 import type { EditableRule } from '../rules-grid/grid-row';
 import { checkRule } from '../rules-grid/rule-checks';
+import type { MatchPolicy } from '../../../electron/service/console-types';
 import type { Mapping } from './column-mapping';
+import { parseKeywords, parseMenu, parsePolicy } from './conversation-cells';
+import type { MenuCellEntry } from './conversation-cells';
+
+/** What a row sets beyond the grid's fields (match policy, negative keywords, menu). */
+export interface ImportExtras {
+  matchPolicy?: MatchPolicy;
+  negativeKeywords?: string[];
+  /** Entries naming their rules; resolved once every rule of the import is made. */
+  menu?: MenuCellEntry[];
+}
 
 export interface ImportRow {
   /** 1-based row number in the sheet, as Excel shows it. */
   sheetRow: number;
   cells: string[];
   rule: EditableRule;
+  extras?: ImportExtras;
   /** The first problem found, or null when the row can be sent. */
   problem: FieldProblem | null;
 }
@@ -25,6 +37,7 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
     const cells = rows[r] ?? [];
     if (cells.every((cell) => cell.trim() === '')) continue;
     const rule: EditableRule = { ...EMPTY_RULE, questions: [] };
+    const extras: ImportExtras = {};
     let problem: FieldProblem | null = null;
     mapping.roles.forEach((role, c) => {
       const cell = cells[c] ?? '';
@@ -60,6 +73,24 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
         case 'end':
           rule.effectEndDate = parseDate(cell);
           break;
+        case 'policy': {
+          const policy = parsePolicy(cell);
+          if (policy === null) {
+            problem ??= {
+              field: 'matchPolicy',
+              message: `matchPolicy must be similarity, exact or contains, not "${cell}".`,
+              keyword: 'enum',
+              params: { allowedValues: ['similarity', 'exact', 'contains'] },
+            };
+          } else if (policy !== undefined) extras.matchPolicy = policy;
+          break;
+        }
+        case 'negative':
+          if (cell.trim() !== '') extras.negativeKeywords = parseKeywords(cell);
+          break;
+        case 'menu':
+          if (cell.trim() !== '') extras.menu = parseMenu(cell);
+          break;
         case 'ignore':
           break;
       }
@@ -75,7 +106,8 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
         problems.effectEndDate ??
         null;
     }
-    out.push({ sheetRow: r + 1, cells, rule, problem });
+    const hasExtras = Object.keys(extras).length > 0;
+    out.push({ sheetRow: r + 1, cells, rule, problem, ...(hasExtras ? { extras } : {}) });
   }
   return out;
 }

@@ -3,6 +3,7 @@ import { useI18n } from '../../i18n/useI18n';
 import { useLeaveGuard } from '../workspace/leave-guard';
 import type { Route } from '../workspace/route';
 import { AnswerTextsCard } from './AnswerTextsCard';
+import { ChitChatCard } from './ChitChatCard';
 import { SynonymsCard } from './SynonymsCard';
 import { ThresholdsCard } from './ThresholdsCard';
 import { useRobotSettings } from './useRobotSettings';
@@ -54,6 +55,7 @@ export function RobotSettingsPage({
         <ThresholdsCard form={form} />
         <SynonymsCard form={form} />
       </form>
+      <ChitChatCard robotRef={ref} robot={robot} />
       <footer className="save-bar">
         <span className="save-bar-status" role="status" data-testid="settings-status">
           {form.blocked

@@ -34,6 +34,8 @@ interface RulesGridProps {
   /** A block pasted from `rowIdx` on, into `fields` (the columns shown, from the one pasted on). */
   onPasteBlock: (rowIdx: number, fields: RuleField[], matrix: string[][]) => void;
   onToggleActive: (row: GridRow) => void;
+  /** Opens a saved rule's matching and menu (the "Matching" column). */
+  onOpenMatching?: (row: GridRow) => void;
   onDiscardDraft: (key: string) => void;
   onVisibleRange: (first: number, last: number) => void;
   onCopied: (rows: number) => void;
@@ -73,6 +75,7 @@ export function RulesGrid(props: RulesGridProps) {
           onToggleActive,
           onDiscardDraft,
           now: props.now,
+          onOpenMatching: props.onOpenMatching,
         }),
         props.layout,
         gridWidth,
@@ -84,6 +87,7 @@ export function RulesGrid(props: RulesGridProps) {
       onToggleActive,
       onDiscardDraft,
       props.now,
+      props.onOpenMatching,
       props.layout,
       gridWidth,
     ],

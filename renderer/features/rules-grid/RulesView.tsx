@@ -1,11 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DataGridHandle } from 'react-data-grid';
-import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
+import type {
+  ConsoleRobot,
+  ConsoleRule,
+  ConsoleTenant,
+} from '../../../electron/service/console-types';
 import { useHotkeys } from '../../components/useHotkeys';
 import { useNow } from '../../components/useNow';
 import { useToasts } from '../../components/useToasts';
 import { useI18n } from '../../i18n/useI18n';
 import { ImportDialog } from '../excel-import/ImportDialog';
+import { RuleMatchingDialog } from '../rule-matching/RuleMatchingDialog';
 import { TryPane } from '../try-question/TryPane';
 import type { Route } from '../workspace/route';
 import { useWorkspace } from '../workspace/useWorkspace';
@@ -56,6 +61,7 @@ export function RulesView({
   const [tryOpen, setTryOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
   const [editDraft, setEditDraft] = useState(false);
+  const [matching, setMatching] = useState<ConsoleRule | null>(null);
 
   const query = useMemo(() => toRuleQuery(filters), [filters]);
   const pages = useRulePages(client, ref, query);
@@ -148,6 +154,10 @@ export function RulesView({
     [commitRow],
   );
 
+  const onOpenMatching = useCallback((row: GridRow) => {
+    if (row.kind === 'rule') setMatching(row.saved);
+  }, []);
+
   const onPasteBlock = (rowIdx: number, fields: RuleField[], matrix: string[][]) => {
     const { edits, extra } = planPaste(rows, rowIdx, fields, matrix);
     if (extra.length > MAX_PASTED_NEW_ROWS) {
@@ -227,6 +237,7 @@ export function RulesView({
             onCommit={(row, next) => void commit(row, next)}
             onPasteBlock={onPasteBlock}
             onToggleActive={onToggleActive}
+            onOpenMatching={onOpenMatching}
             onDiscardDraft={editing.discardDraft}
             onVisibleRange={(first, last) => pages.setRange(first - topCount, last - topCount)}
             now={now}
@@ -267,6 +278,18 @@ export function RulesView({
           />
         ) : null}
       </div>
+      {matching ? (
+        <RuleMatchingDialog
+          client={client}
+          robotRef={ref}
+          rule={matching}
+          onClose={() => setMatching(null)}
+          onSaved={(rule) => {
+            pages.replaceRule(rule);
+            onChanged();
+          }}
+        />
+      ) : null}
       {importOpen ? (
         <ImportDialog
           client={client}
