@@ -54,8 +54,9 @@ export function RobotSettingsPage({
         <AnswerTextsCard form={form} />
         <ThresholdsCard form={form} />
         <SynonymsCard form={form} />
+        {/* Saved on its own, with its own button. */}
+        <ChitChatCard robotRef={ref} robot={robot} />
       </form>
-      <ChitChatCard robotRef={ref} robot={robot} />
       <footer className="save-bar">
         <span className="save-bar-status" role="status" data-testid="settings-status">
           {form.blocked
