@@ -48,9 +48,12 @@ export function parseMenu(cell: string): MenuCellEntry[] {
     .map((line) => line.trim())
     .filter((line) => line !== '')
     .map((line) => {
-      const [text = '', ...rest] = line.split(ARROW);
-      const ruleName = rest.join(' => ').trim();
-      return ruleName === '' ? { text, ruleName: text } : { text: text.trim(), ruleName };
+      // At the last arrow: an entry's text may hold one, a rule name rarely does.
+      const parts = line.split(ARROW);
+      if (parts.length < 2) return { text: line, ruleName: line };
+      const ruleName = (parts.pop() ?? '').trim();
+      const text = parts.join(' => ').trim();
+      return { text: text === '' ? ruleName : text, ruleName };
     });
 }
 
