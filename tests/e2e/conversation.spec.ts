@@ -3,6 +3,7 @@
  * and tried as a conversation, small talk switched off and on in the robot settings, generated
  * phrasings reviewed one by one.
  */
+import type { Page } from '@playwright/test';
 import { expect, shoot, test } from './fixtures';
 import { EditorPage } from './page-models/editor-page';
 import { RulesPage } from './page-models/rules-page';
@@ -39,7 +40,7 @@ async function seed(service: RunningService): Promise<void> {
 }
 
 /** Opens the matching dialog of a rule from its cell in the grid. */
-async function openMatching(page: import('@playwright/test').Page, rules: RulesPage, name: string) {
+async function openMatching(page: Page, rules: RulesPage, name: string) {
   await rules.search.fill(name);
   await rules.waitForRows(1);
   await rules.rowNamed(name).getByTestId('matching-cell').click();
