@@ -4,7 +4,7 @@
  * (docs/conversation.md, "Small talk").
  * @module
  */
-import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../matching/index';
+import { DEFAULT_MATCH_SETTINGS, createRobotIndex, normalizeText } from '../matching/index';
 import type { MatchDecision, MatchSettings, RobotIndex } from '../matching/types';
 import { SMALL_TALK, SMALL_TALK_LANGUAGES } from './pack';
 import type { SmallTalkLanguage } from './pack';
@@ -54,6 +54,32 @@ export const SMALL_TALK_KEYS: readonly string[] = SMALL_TALK.flatMap((intent) =>
   SMALL_TALK_LANGUAGES.map((language) => `${intent.id}.${language}`),
 );
 
+/**
+ * Longest question (code points) matched against the whole pack: small talk is short, and a
+ * match costs about half of a knowledge-base match; longer questions are only looked up as
+ * exact phrasings.
+ */
+const MATCHED_LENGTH_MAX = 40;
+const HAN = /\p{Script=Han}/u;
+
+/** The pack's phrasings after normalisation → `intent.language` and the phrasing. */
+function exactPhrasings(): Map<string, { key: string; question: string }> {
+  const exact = new Map<string, { key: string; question: string }>();
+  for (const intent of SMALL_TALK) {
+    for (const language of SMALL_TALK_LANGUAGES) {
+      for (const question of intent[language].phrasings) {
+        const normal = normalizeText(question);
+        // A phrasing of both languages ("ok") answers in the language of its script.
+        const own = HAN.test(normal) === (language === 'zh');
+        if (!exact.has(normal) || own) {
+          exact.set(normal, { key: `${intent.id}.${language}`, question });
+        }
+      }
+    }
+  }
+  return exact;
+}
+
 /** Builds the pack's index (once per process: every robot shares it). */
 function packIndex(): RobotIndex {
   const index = createRobotIndex({ selfCalibration: false });
@@ -77,6 +103,7 @@ const SETTINGS: MatchSettings = { ...DEFAULT_MATCH_SETTINGS, bestmatchThreshold:
 
 export class SmallTalk {
   private index: RobotIndex | undefined;
+  private exact: Map<string, { key: string; question: string }> | undefined;
 
   /**
    * Small talk for `question` when it fits better than the knowledge base's own decision `kb`:
@@ -89,22 +116,33 @@ export class SmallTalk {
     nowMs: number,
   ): SmallTalkReply | null {
     if (!settings.chitChat || kb.kind === 'bestmatch') return null;
+    const kbTop = kb.candidates[0]?.score ?? 0;
+    this.exact ??= exactPhrasings();
+    const exact = this.exact.get(normalizeText(question));
+    if (exact) return kbTop >= 1 ? null : this.answer(exact.key, exact.question, 1, settings);
+    // A rule worth recommending is only set aside for small talk asked word for word.
+    if (kbTop >= KB_RECOMMEND_MAX || [...question].length > MATCHED_LENGTH_MAX) return null;
     this.index ??= packIndex();
     const chat = this.index.match(question, nowMs, SETTINGS);
     if (chat.kind !== 'bestmatch' || chat.top.score < SMALL_TALK_MIN) return null;
     const { coverage = 0, content = 0 } = chat.top.parts;
     if (chat.top.score < 1 && (coverage < COVERAGE_MIN || content < CONTENT_MIN)) return null;
-    const kbTop = kb.candidates[0]?.score ?? 0;
     if (kbTop >= chat.top.score) return null;
-    // A rule worth recommending is only set aside for small talk asked word for word.
-    if (chat.top.score < 1 && kbTop >= KB_RECOMMEND_MAX) return null;
-    const key = chat.top.ruleId;
+    return this.answer(chat.top.ruleId, chat.top.question, chat.top.score, settings);
+  }
+
+  private answer(
+    key: string,
+    question: string,
+    score: number,
+    settings: SmallTalkSettings,
+  ): SmallTalkReply {
     const text = settings.chitChatAnswers[key] ?? defaultAnswer(key) ?? '';
     return {
       answer: text.replaceAll('{persona}', settings.persona),
-      score: chat.top.score,
+      score,
       intent: key,
-      question: chat.top.question,
+      question,
     };
   }
 }
