@@ -4,6 +4,8 @@
  * phrasings reviewed one by one.
  */
 import type { Page } from '@playwright/test';
+import type { ConsoleWorkspace } from '../../electron/service/console-types';
+import { consoleClient } from '../helpers/console-client';
 import { expect, shoot, test } from './fixtures';
 import { EditorPage } from './page-models/editor-page';
 import { RulesPage } from './page-models/rules-page';
@@ -37,6 +39,15 @@ const RULES = [
 async function seed(service: RunningService): Promise<void> {
   const robot = await registerTenant(service);
   await importRules(service, robot, RULES);
+}
+
+/** The robot's settings as the service has them. */
+async function savedSettings(service: RunningService) {
+  const workspace = await consoleClient(service.baseUrl, service.token).ok<ConsoleWorkspace>(
+    'GET',
+    '/workspace',
+  );
+  return workspace.tenants[0]?.robots[0]?.settings;
 }
 
 /** Opens the matching dialog of a rule from its cell in the grid. */
@@ -119,6 +130,7 @@ test.describe('en', () => {
     await shoot(page, 'small-talk-settings-en');
     await card.getByTestId('chit-chat-save').click();
     await expect(page.getByText(t('chat.saved'))).toBeVisible();
+    await expect.poll(() => savedSettings(service)).toMatchObject({ chitChat: false });
 
     await editor.openRobot('Acme');
     await tryPane.open();
@@ -129,7 +141,12 @@ test.describe('en', () => {
     await expect(card.getByTestId('chit-chat-persona')).toHaveValue('Kiki');
     await card.getByTestId('chit-chat-on').check();
     await card.getByTestId('chit-chat-save').click();
-    await expect(page.getByText(t('chat.saved'))).toBeVisible();
+    await expect
+      .poll(() => savedSettings(service))
+      .toMatchObject({
+        chitChat: true,
+        persona: 'Kiki',
+      });
     await editor.openRobot('Acme');
     await tryPane.open();
     await tryPane.ask('who are you');
