@@ -59,7 +59,7 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('domain', ['http', 'storage', 'question-log'])],
+          patterns: [NO_RENDERER, below('domain', ['http', 'storage', 'question-log', 'conversation', 'chitchat'])],
         },
       ],
     },
@@ -93,6 +93,25 @@ export default tseslint.config(
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
           patterns: [NO_RENDERER, below('this room', ['domain', 'http', 'question-log'])],
+        },
+      ],
+    },
+  },
+  {
+    // Rooms beside the domain that the host plugs in (docs/architecture.md): the per-user
+    // conversation memory, the built-in small talk and the similar-phrasing proposals. They know neither the domain (which must
+    // not import them either: it receives them through its context) nor HTTP nor storage.
+    files: [
+      'electron/service/conversation/**/*.ts',
+      'electron/service/chitchat/**/*.ts',
+      'electron/service/simgen/**/*.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON, NO_FASTIFY],
+          patterns: [NO_RENDERER, below('this room', ['domain', 'http', 'storage'])],
         },
       ],
     },

@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { loadCredentials, randomToken } from './auth/credentials';
 import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
+import { SmallTalk } from './chitchat/small-talk';
+import { MenuMemory } from './conversation/menu-memory';
 import { AnswerCache } from './domain/answer-cache';
 import type { DomainContext } from './domain/context';
 import { RobotDirectory } from './domain/robot-directory';
@@ -15,6 +17,7 @@ import { RobotIndexes } from './domain/robot-indexes';
 import { GRACE_MS, purgeExpired } from './domain/deletions';
 import { loadRobots, planIndexSave } from './domain/robot-loading';
 import type { IndexCodec, IndexSavePlan, SavedIndexes } from './domain/robot-loading';
+import { RuleMenus } from './domain/rule-menus';
 import { RuleOrders } from './domain/rule-order';
 import { WriteQueue } from './domain/write-queue';
 import { buildHttpApp } from './http/app';
@@ -145,6 +148,8 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       robots: new RobotDirectory(),
       indexes: new RobotIndexes(options.createIndex ?? createRobotIndex),
       answers: new AnswerCache(),
+      menus: new RuleMenus(),
+      smallTalk: new SmallTalk(),
       orders: new RuleOrders(),
       writes: new WriteQueue(),
       now,
@@ -177,6 +182,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       connectionLimits: { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits },
       listenHost: options.host ?? '127.0.0.1',
       questionLog: questionLog?.log ?? null,
+      menus: new MenuMemory(),
     });
     if (debugSignatures) {
       logger.warn(

@@ -21,6 +21,7 @@ export const MOVABLE_COLUMNS = [
   'effectBeignDate',
   'effectEndDate',
   'updatedAt',
+  'matchPolicy',
 ] as const;
 export type MovableColumn = (typeof MOVABLE_COLUMNS)[number];
 

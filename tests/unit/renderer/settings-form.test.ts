@@ -23,6 +23,9 @@ const SAVED: ConsoleRobotSettings = {
   synonyms: [['充值', 'top up']],
   logRetentionDays: 90,
   logMaxMegabytes: 500,
+  chitChat: true,
+  persona: 'your virtual assistant',
+  chitChatAnswers: {},
 };
 
 test('the saved settings are a valid, unchanged form', () => {
