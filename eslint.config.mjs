@@ -59,7 +59,10 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('domain', ['http', 'storage', 'question-log', 'conversation', 'chitchat'])],
+          patterns: [
+            NO_RENDERER,
+            below('domain', ['http', 'storage', 'question-log', 'conversation', 'chitchat']),
+          ],
         },
       ],
     },
