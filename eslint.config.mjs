@@ -59,7 +59,24 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('domain', ['http', 'storage'])],
+          patterns: [
+            NO_RENDERER,
+            below('domain', ['http', 'storage', 'question-log', 'conversation', 'chitchat']),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The question log is a room beside the domain: index.ts plugs it in (the domain's
+    // AskRecorder), http/ serves it; it reaches its store through repositories/ only.
+    files: ['electron/service/question-log/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON, NO_FASTIFY],
+          patterns: [NO_RENDERER, below('question-log', ['http', 'storage'])],
         },
       ],
     },
@@ -78,7 +95,26 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('this room', ['domain', 'http'])],
+          patterns: [NO_RENDERER, below('this room', ['domain', 'http', 'question-log'])],
+        },
+      ],
+    },
+  },
+  {
+    // Rooms beside the domain that the host plugs in (docs/architecture.md): the per-user
+    // conversation memory, the built-in small talk and the similar-phrasing proposals. They know neither the domain (which must
+    // not import them either: it receives them through its context) nor HTTP nor storage.
+    files: [
+      'electron/service/conversation/**/*.ts',
+      'electron/service/chitchat/**/*.ts',
+      'electron/service/simgen/**/*.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON, NO_FASTIFY],
+          patterns: [NO_RENDERER, below('this room', ['domain', 'http', 'storage'])],
         },
       ],
     },
@@ -100,6 +136,7 @@ export default tseslint.config(
                 '**/electron/service/*',
                 '!**/electron/service/api-types',
                 '!**/electron/service/console-types',
+                '!**/electron/service/question-log-types',
                 '!**/electron/service/limits',
                 '!**/electron/service/defaults',
                 '!**/electron/service/validation',

@@ -3,7 +3,9 @@ import type { ConsoleClient } from './api/console-client';
 import { EmptyState } from './components/EmptyState';
 import { useHotkeys } from './components/useHotkeys';
 import { ApiAccessPage } from './features/api-access/ApiAccessPage';
+import { DashboardPage } from './features/dashboard/DashboardPage';
 import { HelpOverlay } from './features/help/HelpOverlay';
+import { InboxPage } from './features/inbox/InboxPage';
 import { RobotSettingsPage } from './features/robot-settings/RobotSettingsPage';
 import { RulesView } from './features/rules-grid/RulesView';
 import { TrashPage } from './features/trash/TrashPage';
@@ -87,10 +89,21 @@ function MainView({
   if (route.kind === 'api') return <ApiAccessPage />;
   if (route.kind === 'trash') return <TrashPage />;
   if (route.kind === 'tenant') return <TenantPage tenantId={route.tenantId} navigate={navigate} />;
-  if (route.kind === 'robot' || route.kind === 'robot-settings') {
+  if (
+    route.kind === 'robot' ||
+    route.kind === 'robot-settings' ||
+    route.kind === 'robot-inbox' ||
+    route.kind === 'robot-dashboard'
+  ) {
     const tenant = findTenant(state, route.tenantId);
     const robot = findRobot(state, route.tenantId, route.robotId);
     const key = `${route.tenantId}/${route.robotId}`;
+    if (tenant && robot && route.kind === 'robot-inbox') {
+      return <InboxPage key={key} tenant={tenant} robot={robot} />;
+    }
+    if (tenant && robot && route.kind === 'robot-dashboard') {
+      return <DashboardPage key={key} tenant={tenant} robot={robot} />;
+    }
     if (tenant && robot && route.kind === 'robot-settings') {
       return <RobotSettingsPage key={key} tenant={tenant} robot={robot} navigate={navigate} />;
     }

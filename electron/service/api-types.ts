@@ -119,11 +119,22 @@ export interface RecommendItem {
   score: number;
 }
 
+/**
+ * An entry of a MENU answer: the RECOMMEND item's fields, so that a client reading one reads the
+ * other (`question` is the entry's text, `score` always 1: choosing the entry answers that very
+ * rule), and its `number` (from 1). The user may send back the number or the text.
+ */
+export interface MenuItem extends RecommendItem {
+  number: number;
+}
+
 export interface AskResult {
   answerType: 'BESTMATCH' | 'RECOMMEND' | 'MENU';
   answerContentType: AnswerContentType;
   answer: string;
   score: number;
+  /** RECOMMEND: the rules recommended; MENU: the menu's entries; else null. */
   items: RecommendItem[] | null;
+  /** `KB` (the knowledge base), `CHAT` (small talk) or `NONE` (the fallback). */
   module: string;
 }

@@ -31,6 +31,15 @@
  * @module
  */
 import type { AskResult, RuleDetail } from './api-types';
+import type { MatchPolicy } from './matching/types';
+
+export type { MatchPolicy } from './matching/types';
+
+/** An entry of a rule's menu: the text shown and the rule it leads to (docs/conversation.md). */
+export interface MenuEntry {
+  ruleId: string;
+  text: string;
+}
 
 export interface ConsoleCustomer {
   customerId: string;
@@ -76,6 +85,27 @@ export interface ConsoleRobotSettings {
    * [["充值", "充钱", "top up"]]: each is matched as the group's first member.
    */
   synonyms: string[][];
+  /** Days the question log keeps (docs/question-log.md). */
+  logRetentionDays: number;
+  /** Largest size of the question log on disk, in MB. */
+  logMaxMegabytes: number;
+  /** Small talk (module CHAT) when no rule matches better; on by default. */
+  chitChat: boolean;
+  /** The assistant's name in small-talk answers (`{persona}`). */
+  persona: string;
+  /** Small-talk answers replacing the built-in ones, keyed `intent.language` (`thanks.zh`). */
+  chitChatAnswers: Record<string, string>;
+}
+
+/** One intent of the built-in small talk in one language (`GET /console/api/small-talk`). */
+export interface SmallTalkIntentView {
+  /** `intent.language`: the key of a robot's own answer in `chitChatAnswers`. */
+  key: string;
+  language: 'zh' | 'en';
+  /** A few of its phrasings. */
+  examples: string[];
+  /** The built-in answer (`{persona}` is the robot's persona name). */
+  answer: string;
 }
 
 export interface ConsoleRobot {
@@ -108,6 +138,10 @@ export interface ConsoleRule extends RuleDetail {
   seq: number;
   createdAt: string;
   updatedAt: string;
+  matchPolicy: MatchPolicy;
+  negativeKeywords: string[];
+  /** The menu the answer introduces; null for a plain answer. */
+  menu: MenuEntry[] | null;
 }
 
 /**
@@ -126,6 +160,11 @@ export interface RuleEdit {
   allowSimGen?: boolean | null;
   effectBeignDate?: string | null;
   effectEndDate?: string | null;
+  /** Default `similarity`. */
+  matchPolicy?: MatchPolicy;
+  negativeKeywords?: string[];
+  /** Entries pointing at rules of the same robot (1–20); null or [] for a plain answer. */
+  menu?: MenuEntry[] | null;
 }
 
 export type RulePatch = Partial<RuleEdit>;
@@ -168,6 +207,10 @@ export interface TryCandidate {
   question: string;
   score: number;
   parts: Record<string, number>;
+  /** Found by the rule's policy (`exact`, `contains`) rather than by its score. */
+  policy?: MatchPolicy;
+  /** For `contains`: the phrasing found in the question. */
+  keyword?: string;
 }
 
 /** What was deleted and can be restored until `purgeAfter` (ISO 8601 times). */
@@ -207,6 +250,12 @@ export interface TryResult {
   result: AskResult;
   decision: 'bestmatch' | 'recommend' | 'none';
   candidates: TryCandidate[];
+  /** Rules left out because the question contains one of their negative keywords. */
+  excluded?: { ruleId: string; ruleName: string; keyword: string }[];
+  /** The answer is the rule of the menu entry this reply chose. */
+  chosen?: { ruleId: string; number: number };
+  /** Small talk answered (module CHAT): its intent and the built-in phrasing that matched. */
+  smallTalk?: { intent: string; question: string };
 }
 
 /** A phrasing that the robot answers with another rule (asked with its own rule's others only). */

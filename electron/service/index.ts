@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { loadCredentials, randomToken } from './auth/credentials';
 import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
+import { SmallTalk } from './chitchat/small-talk';
+import { MenuMemory } from './conversation/menu-memory';
 import { AnswerCache } from './domain/answer-cache';
 import type { DomainContext } from './domain/context';
 import { RobotDirectory } from './domain/robot-directory';
@@ -15,6 +17,7 @@ import { RobotIndexes } from './domain/robot-indexes';
 import { GRACE_MS, purgeExpired } from './domain/deletions';
 import { loadRobots, planIndexSave } from './domain/robot-loading';
 import type { IndexCodec, IndexSavePlan, SavedIndexes } from './domain/robot-loading';
+import { RuleMenus } from './domain/rule-menus';
 import { RuleOrders } from './domain/rule-order';
 import { WriteQueue } from './domain/write-queue';
 import { buildHttpApp } from './http/app';
@@ -27,7 +30,9 @@ import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
 import { createRobotIndex, loadRobotIndex, normalizeText, writeRobotIndex } from './matching/index';
 import type { CreateRobotIndex } from './matching/types';
+import { startQuestionLog } from './question-log/start';
 import { EmbeddedStore } from './storage/embedded-store';
+import { DayFileLog } from './storage/question-log/day-file-log';
 import {
   discardIndexFile,
   putBackIndexFile,
@@ -64,6 +69,8 @@ export interface ServiceOptions {
   snapshotIdleMs?: number;
   /** Deadlines and the connection cap of the HTTP server (tests of slow clients make them small). */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Records every question (docs/question-log.md). Default: on, unless `KB_QUESTION_LOG=0`. */
+  questionLog?: boolean;
 }
 
 export interface KbService {
@@ -126,6 +133,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
   });
   const store = await opening;
   let app: FastifyInstance | undefined;
+  let stopQuestionLog: () => Promise<void> | undefined = () => undefined;
   try {
     const credentials = loadCredentials(options.dataDir, env);
     const nonces = new NonceStore(LIMITS.timestampWindowMs);
@@ -140,15 +148,23 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       robots: new RobotDirectory(),
       indexes: new RobotIndexes(options.createIndex ?? createRobotIndex),
       answers: new AnswerCache(),
+      menus: new RuleMenus(),
+      smallTalk: new SmallTalk(),
       orders: new RuleOrders(),
       writes: new WriteQueue(),
       now,
       logger,
     };
+
     // The index file speaks only for the state it was saved in: once read, it is set aside.
     const saved = await savedIndexes;
     const asideIndex = setAsideIndexFile(options.dataDir);
     const loaded = await loadRobots(ctx, saved, codec);
+    const questionLog =
+      (options.questionLog ?? env.KB_QUESTION_LOG !== '0')
+        ? await startQuestionLog(ctx, new DayFileLog({ dataDir: options.dataDir, logger }))
+        : null;
+    stopQuestionLog = () => questionLog?.stop();
     // Still exact at stop if every robot came from it and nothing has been written since.
     const reusableAt =
       'file' in saved && saved.file && loaded.built === 0 && saved.file.seq === store.position
@@ -165,6 +181,8 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       corsOrigins,
       connectionLimits: { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits },
       listenHost: options.host ?? '127.0.0.1',
+      questionLog: questionLog?.log ?? null,
+      menus: new MenuMemory(),
     });
     if (debugSignatures) {
       logger.warn(
@@ -207,6 +225,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
           // database's; when nothing was written since the start, the file they were opened
           // from is simply put back.
           await ctx.writes.idle();
+          await questionLog?.stop();
           const reuse = asideIndex !== null && reusableAt === store.position;
           if (asideIndex !== null && !reuse) discardIndexFile(asideIndex);
           const plan = reuse ? null : await planIndexSave(ctx, codec);
@@ -222,6 +241,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     };
   } catch (error) {
     await app?.close();
+    await stopQuestionLog();
     await store.close();
     throw error;
   }

@@ -21,6 +21,12 @@ export const LIMITS = {
   synonymMax: 50,
   /** Rules in a RECOMMEND answer at most: the length of the matcher's explanation list. */
   recommendMax: 10,
+  /** A rule's menu entries, and its negative keywords (each at most `keywordMax` characters). */
+  menuEntriesMax: 20,
+  negativeKeywordsMax: 20,
+  keywordMax: 50,
+  /** The persona name of a robot's small talk. */
+  personaMax: 50,
   pageSizeDefault: 20,
   pageSizeMax: 1000,
   /** 10 MiB: the largest legal batch of 1000 rules fits under it. */

@@ -22,9 +22,11 @@ import type {
   RulePage,
   RulePatch,
   RuleQuery,
+  SmallTalkIntentView,
   TryResult,
 } from '../../electron/service/console-types';
 import { ApiError, readEnvelope } from './api-error';
+import { questionLogCalls } from './question-log-calls';
 
 /** The language of a robot's default texts. */
 export type RobotLanguage = 'zh' | 'en';
@@ -123,9 +125,16 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
     /** Deletes a category; its rules are kept, without a category. */
     deleteCategory: (ref: RobotRef, categoryId: string) =>
       call<{ uncategorized: number }>('DELETE', category(ref, categoryId)),
-    /** `asOf`: ISO 8601 with an offset; the answer as the robot would give it then. */
-    tryQuestion: (ref: RobotRef, question: string, asOf?: string) =>
-      call<TryResult>('POST', `${robot(ref)}/try`, asOf ? { question, asOf } : { question }),
+    /**
+     * `asOf`: ISO 8601 with an offset; the answer as the robot would give it then. `userId`: the
+     * try pane's conversation (a menu it was shown is followed up).
+     */
+    tryQuestion: (ref: RobotRef, question: string, asOf?: string, userId?: string) =>
+      call<TryResult>('POST', `${robot(ref)}/try`, {
+        question,
+        ...(asOf ? { asOf } : {}),
+        ...(userId ? { userId } : {}),
+      }),
     /** What was deleted and can still be restored. */
     trash: () => call<ConsoleTrash>('GET', '/trash'),
     deleteTenant: (tenantId: number) =>
@@ -137,5 +146,13 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
       call<{ purgeAfter: string }>('DELETE', user(tenantId, userId)),
     restoreUser: (tenantId: number, userId: string) =>
       call<unknown>('POST', `${user(tenantId, userId)}/restore`),
+    ...questionLogCalls<RobotRef>(call, robot),
+    smallTalk: () => call<{ intents: SmallTalkIntentView[] }>('GET', '/small-talk'),
+    /** Similar phrasings proposed for a rule that allows them (nothing is added). */
+    similar: (ref: RobotRef, ruleId: string) =>
+      call<{ proposals: string[] }>(
+        'POST',
+        `${robot(ref)}/rules/${encodeURIComponent(ruleId)}/similar`,
+      ),
   };
 }

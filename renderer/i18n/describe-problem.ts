@@ -21,6 +21,7 @@ const PATTERNS: Record<string, MessageKey> = {
 };
 
 const CODES: Record<string, MessageKey> = {
+  'menu-target': 'errors.menuTarget',
   'username-taken': 'errors.usernameTaken',
   'rule-not-found': 'errors.ruleNotFound',
   'category-name-taken': 'errors.categoryNameTaken',

@@ -14,6 +14,8 @@
  * index (tests/bench/stand-in-service.ts): the service's own cost apart from the engine's.
  * At 10k rules, ask p99 idle and while two tenants import (tests/bench/ask-under-import.ts);
  * `--under-import` measures only that (quicker, for work on it).
+ * At 10k rules, the question log: ask requests/s with the log on against off, its bytes per
+ * million asks, and the inbox of 100k logged questions (tests/bench/question-log-bench.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +35,7 @@ import type { AskUnderImport } from './ask-under-import';
 import { alternatingRps, askRps, bareRps } from './http-load';
 import type { AskTarget } from './http-load';
 import { followPeakRss, peakRssMb, percentile, round } from './stats';
+import { measureQuestionLog } from './question-log-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -306,6 +309,17 @@ if (values['under-import']) {
   process.exit(0);
 }
 
+console.error(`measuring the question log at ${RPS_SIZE} rules…`);
+const logRules = generateRules(RPS_SIZE, 42);
+const questionLog = await measureQuestionLog({
+  rules: logRules,
+  questions: deriveQueries(logRules, LATENCY_QUERIES),
+  registerRobot,
+  importAll,
+  load: LOAD,
+  rounds: LOAD_ROUNDS,
+});
+
 const largest = results.at(-1) as SizeResult;
 const rpsRow = results.find((r) => r.size === RPS_SIZE);
 const byKey = (pick: (r: SizeResult) => number) =>
@@ -326,6 +340,10 @@ const summary = {
   askP99IdleMs: round(underImport.askP99IdleMs, 2),
   askP99UnderImportMs: round(underImport.askP99UnderImportMs, 2),
   askMaxUnderImportMs: round(underImport.askMaxUnderImportMs, 2),
+  askLogRatio: round(questionLog.askLogRatio, 3),
+  logBytesPerMillionAsks: round(questionLog.logBytesPerMillionAsks, 0),
+  inboxGroup100kMs: round(questionLog.inboxGroup100kMs, 0),
+  logRecordUs: round(questionLog.logRecordUs, 2),
 };
 
 console.log(
@@ -345,6 +363,13 @@ console.log(
     `  stand-in index (service only): ${summary.standInHttpAskRps} req/s (ratio ${toBare(summary.standInHttpAskRps)})`,
 );
 console.log(underImportLine(underImport));
+console.log(
+  `\nQuestion log at ${RPS_SIZE} rules: ${round(questionLog.logOnRps, 0)} req/s with the log on, ` +
+    `${round(questionLog.logOffRps, 0)} off (ratio ${summary.askLogRatio}); ` +
+    `${round(summary.logBytesPerMillionAsks / 1e6, 0)} MB of log per million asks; ` +
+    `inbox of 100k missed questions read and grouped in ${summary.inboxGroup100kMs} ms ` +
+    `(${questionLog.inboxGroups} groups); recording costs an ask ${summary.logRecordUs} µs in-process`,
+);
 if (values.json) {
   writeFileSync(values.json, `${JSON.stringify(summary)}\n`);
   console.log(`figures written to ${values.json}`);

@@ -229,6 +229,44 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.deepEqual([...names.values()], ['甲']);
     });
 
+    test('match policies, negative keywords and menus are stored, updated and kept in the trash', async () => {
+      const [target] = await store.rules.insert(robot, [rule('菜单目标')], NOW);
+      assert.ok(target);
+      const menu = [{ ruleId: target.ruleId, text: '第一项' }];
+      const [made] = await store.rules.insert(
+        robot,
+        [rule('菜单', { matchPolicy: 'contains', negativeKeywords: ['不要'], menu })],
+        NOW,
+      );
+      assert.ok(made);
+      assert.equal(made.matchPolicy, 'contains');
+      assert.deepEqual(await store.rules.find(robot, made.ruleId), made);
+      assert.equal(target.matchPolicy, 'similarity', 'absent: the default policy');
+      assert.deepEqual(target.negativeKeywords, []);
+      assert.equal(target.menu, null);
+      assert.ok((await store.rules.menus()).some((m) => m.ruleId === made.ruleId));
+      const matchable = (await store.rules.matchable(robot)).find((r) => r.ruleId === made.ruleId);
+      assert.equal(matchable?.matchPolicy, 'contains');
+      assert.deepEqual(matchable?.negativeKeywords, ['不要']);
+      const updated = await store.rules.update(
+        robot,
+        made.ruleId,
+        { ...made, matchPolicy: 'exact', negativeKeywords: [], menu: [] },
+        NOW + 1,
+      );
+      assert.equal(updated?.matchPolicy, 'exact');
+      assert.equal(updated?.menu, null, 'an empty menu is none');
+      assert.ok(!(await store.rules.menus()).some((m) => m.ruleId === made.ruleId));
+      await store.rules.update(robot, made.ruleId, { ...made, menu }, NOW + 2);
+      await store.rules.remove(robot, [made.ruleId], NOW + 3);
+      const [back] = await store.rules.restore(robot, [made.ruleId], NOW + 4);
+      assert.deepEqual(back?.menu, menu);
+      assert.equal(back?.matchPolicy, 'contains');
+      assert.deepEqual(back?.negativeKeywords, ['不要']);
+      await store.rules.remove(robot, [made.ruleId, target.ruleId], NOW + 5);
+      await store.rules.purgeDeleted(NOW + 6);
+    });
+
     test('rule names and ids are unique; a failed insert changes nothing', async () => {
       assert.deepEqual(await store.rules.takenNameKeys(robot, ['甲', '丁']), new Set(['甲']));
       assert.equal(await store.rules.takenNameKeys(other, ['甲']).then((s) => s.size), 0);

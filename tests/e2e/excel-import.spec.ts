@@ -6,6 +6,8 @@ import { EditorPage } from './page-models/editor-page';
 import { ImportDialog } from './page-models/import-dialog';
 import { RulesPage } from './page-models/rules-page';
 import { WorkspacePage } from './page-models/workspace-page';
+import type { RulePage } from '../../electron/service/console-types';
+import { consoleClient } from '../helpers/console-client';
 import { registerTenant } from './support/seed';
 import { apiNamesIn } from '../unit/renderer/api-names';
 import type { MessageKey, MessageParams } from '../../renderer/i18n/types';
@@ -128,7 +130,7 @@ test.describe('en', () => {
     page,
     service,
   }) => {
-    await registerTenant(service);
+    const robot = await registerTenant(service);
     const editor = new EditorPage(page);
     const workspace = new WorkspacePage(page);
     const rules = new RulesPage(page);
@@ -148,6 +150,21 @@ test.describe('en', () => {
       '2030-01-01T09:00:00+08:00\t2030-12-31T18:00:00+08:00',
     );
     await expect(rules.cell(2, 'begin')).not.toHaveText('always');
+    // A match policy, negative keywords and a menu naming two rules take part too.
+    const api = consoleClient(service.baseUrl, service.token);
+    const base = `/tenants/${robot.tenantId}/robots/${robot.robotId}`;
+    const [a, b, c] = (await api.ok<RulePage>('GET', `${base}/rules?limit=3&sort=created`)).rows;
+    if (!a || !b || !c) throw new Error('the sheet made fewer than 3 rules');
+    await api.ok('PATCH', `${base}/rules/${a.ruleId}`, {
+      matchPolicy: 'contains',
+      negativeKeywords: ['VIP', '会员'],
+    });
+    await api.ok('PATCH', `${base}/rules/${c.ruleId}`, {
+      menu: [
+        { ruleId: a.ruleId, text: 'First => one' },
+        { ruleId: b.ruleId, text: '第二项' },
+      ],
+    });
 
     const first = page.waitForEvent('download');
     await rules.view.getByRole('button', { name: 'Export' }).click();
@@ -168,7 +185,9 @@ test.describe('en', () => {
 
     const second = page.waitForEvent('download');
     await rules.view.getByRole('button', { name: 'Export' }).click();
-    expect(readSheet(await (await second).path())).toEqual(original);
+    const again = readSheet(await (await second).path());
+    expect(again).toEqual(original);
+    expect(again[3]?.at(-1)).toBe(`First => one => ${a.ruleName}\n第二项 => ${b.ruleName}`);
   });
 
   test('imports 5,000 rows and shows them in the grid', async ({ page, service }) => {

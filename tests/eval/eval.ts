@@ -12,12 +12,18 @@
  *   noneShare           answered NONE
  *   oosRejected         of the out-of-scope queries, the share answered NONE or RECOMMEND
  *                       (null when the dataset has none)
+ *   chatShare           answered CHAT (small talk) though a rule should answer: stolen (kbstudio)
+ *   oosChat             of the out-of-scope queries, the share answered CHAT (null: none)
+ *   smallTalkChat       of the small-talk probes in the dataset's language
+ *                       (data/smalltalk-probes.json), the share answered CHAT over its rules
  *   meanMs, p99Ms       time of one match (kbstudio) or one ranking (references), in process
  *   offset              the robot's self-calibration offset (kbstudio), after its self-test
  * The reference engines have no decision layer: their decision metrics are null.
  * @module
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { SmallTalk } from '../../electron/service/chitchat/small-talk';
 import { DEFAULT_MATCH_SETTINGS } from '../../electron/service/matching/index';
 import type { MatchSettings } from '../../electron/service/matching/types';
 import { loadDataset } from './dataset';
@@ -36,6 +42,9 @@ export interface EvalRow {
   recommendHit: number | null;
   noneShare: number | null;
   oosRejected: number | null;
+  chatShare: number | null;
+  oosChat: number | null;
+  smallTalkChat: number | null;
   meanMs: number;
   p99Ms: number;
   /** The robot's self-calibration offset (kbstudio; null for the references). */
@@ -44,13 +53,21 @@ export interface EvalRow {
 
 interface Answer {
   ranked: string[];
-  kind: 'bestmatch' | 'recommend' | 'none' | null;
+  kind: 'bestmatch' | 'recommend' | 'none' | 'chat' | null;
   items: string[];
 }
 
 type Engine = ((question: string) => Answer) & { offset?: number };
 
 const NOW = Date.UTC(2025, 0, 1);
+
+/** Small talk as a robot has it by default (on), in the dataset's language. */
+const smallTalk = new SmallTalk();
+const SMALL_TALK_SETTINGS = { chitChat: true, persona: 'Kiki', chitChatAnswers: {} };
+
+const PROBES = JSON.parse(
+  readFileSync(new URL('./data/smalltalk-probes.json', import.meta.url), 'utf8'),
+) as Record<string, string[]>;
 
 /** Our engine over a dataset's rules; ruleId = ruleName. */
 export function kbstudioEngine(
@@ -64,6 +81,10 @@ export function kbstudioEngine(
   const engine: Engine = (question) => {
     const decision = index.match(question, NOW, settings);
     const ranked = decision.candidates.map((c) => c.ruleId);
+    // As the service asks: small talk only where the knowledge base has no BESTMATCH.
+    if (smallTalk.reply(question, decision, SMALL_TALK_SETTINGS, NOW)) {
+      return { ranked, kind: 'chat', items: [] };
+    }
     if (decision.kind === 'bestmatch')
       return { ranked, kind: 'bestmatch', items: [decision.top.ruleId] };
     if (decision.kind === 'recommend') {
@@ -95,6 +116,7 @@ export function evaluate(dataset: EvalDataset, engineName: string, engine: Engin
   let recommend = 0;
   let recommendRight = 0;
   let none = 0;
+  let chat = 0;
   const times: number[] = [];
   for (const query of dataset.queries) {
     const start = performance.now();
@@ -110,17 +132,29 @@ export function evaluate(dataset: EvalDataset, engineName: string, engine: Engin
       if (answer.items.includes(query.ruleName ?? '')) recommendRight += 1;
     } else if (answer.kind === 'none') {
       none += 1;
+    } else if (answer.kind === 'chat') {
+      chat += 1;
     }
   }
   const decides = engineName === 'kbstudio';
   let oosRejected: number | null = null;
+  let oosChat: number | null = null;
   if (decides && dataset.oosQueries !== undefined && dataset.oosQueries.length > 0) {
     let rejected = 0;
+    let chatted = 0;
     for (const query of dataset.oosQueries) {
-      if (engine(query.question).kind !== 'bestmatch') rejected += 1;
+      const kind = engine(query.question).kind;
+      if (kind !== 'bestmatch') rejected += 1;
+      if (kind === 'chat') chatted += 1;
     }
     oosRejected = rejected / dataset.oosQueries.length;
+    oosChat = chatted / dataset.oosQueries.length;
   }
+  const probes = PROBES[dataset.language] ?? [];
+  const smallTalkChat =
+    decides && probes.length > 0
+      ? probes.filter((probe) => engine(probe).kind === 'chat').length / probes.length
+      : null;
   const n = dataset.queries.length;
   times.sort((a, b) => a - b);
   return {
@@ -133,6 +167,9 @@ export function evaluate(dataset: EvalDataset, engineName: string, engine: Engin
     recommendHit: decides ? ratio(recommendRight, recommend) : null,
     noneShare: decides ? none / n : null,
     oosRejected,
+    chatShare: decides ? chat / n : null,
+    oosChat,
+    smallTalkChat,
     meanMs: times.reduce((a, b) => a + b, 0) / Math.max(1, n),
     p99Ms: percentile(times, 99),
     offset: engine.offset ?? null,
@@ -170,6 +207,9 @@ function printTable(rows: EvalRow[]): void {
     'REC hit',
     'NONE',
     'OOS rej',
+    'CHAT',
+    'OOS CHAT',
+    'talk CHAT',
     'mean ms',
     'p99 ms',
     'offset',
@@ -184,6 +224,9 @@ function printTable(rows: EvalRow[]): void {
     format(r.recommendHit),
     format(r.noneShare),
     format(r.oosRejected),
+    format(r.chatShare),
+    format(r.oosChat),
+    format(r.smallTalkChat),
     format(r.meanMs, 2),
     format(r.p99Ms, 2),
     format(r.offset, 2),

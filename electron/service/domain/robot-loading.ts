@@ -48,6 +48,10 @@ export async function loadRobots(
   ctx.robots.clear();
   ctx.indexes.clear();
   ctx.orders.clear();
+  if (ctx.menus) {
+    ctx.menus.clear();
+    for (const { ruleId, menu } of await ctx.store.rules.menus()) ctx.menus.set(ruleId, menu);
+  }
   for (const record of await ctx.store.robots.all()) {
     ctx.robots.countRules(record, await ctx.store.rules.languageCounts(record));
     const robot = ctx.robots.put(record);

@@ -19,18 +19,33 @@ export interface RobotSettings extends MatchSettings {
   fallbackText: string;
   /** Groups of interchangeable words or phrases in this robot's knowledge base. */
   synonyms: SynonymGroups;
+  /** Days the question log keeps (docs/question-log.md). */
+  logRetentionDays: number;
+  /** Largest size of the question log on disk, in MB: the oldest days go first. */
+  logMaxMegabytes: number;
+  /** Small talk (module CHAT) when no rule matches better (docs/conversation.md). */
+  chitChat: boolean;
+  /** The name small-talk answers give the assistant. */
+  persona: string;
+  /** Small-talk answers of this robot, replacing the pack's, keyed `intent.language`. */
+  chitChatAnswers: Readonly<Record<string, string>>;
 }
+
+/** Question log retention of a robot that did not set it. */
+export const LOG_DEFAULTS = { logRetentionDays: 90, logMaxMegabytes: 500 };
 
 /** The texts of a robot that never set them, in its language. */
 const DEFAULT_TEXTS: Record<
   RobotLanguage,
-  Pick<RobotSettings, 'recommendText' | 'fallbackText'>
+  Pick<RobotSettings, 'recommendText' | 'fallbackText' | 'persona'>
 > = {
   en: {
+    persona: 'your virtual assistant',
     recommendText: 'Did you mean one of these questions?',
     fallbackText: "Sorry, I don't have an answer to that yet. Please try asking in another way.",
   },
   zh: {
+    persona: '智能小助手',
     recommendText: '您是不是想问以下问题？',
     fallbackText: '抱歉，我暂时还不知道这个问题的答案，请换个问法试试。',
   },
@@ -44,7 +59,10 @@ export function settingsInForce(
   const language = stored.language ?? foundLanguage;
   return {
     ...DEFAULT_MATCH_SETTINGS,
+    ...LOG_DEFAULTS,
     synonyms: [],
+    chitChat: true,
+    chitChatAnswers: {},
     ...DEFAULT_TEXTS[language],
     ...stored,
     language,
@@ -54,6 +72,12 @@ export function settingsInForce(
 export const DEFAULT_ROBOT_SETTINGS: RobotSettings = settingsInForce({}, 'en');
 
 const LANGUAGES: readonly string[] = ['zh', 'en'] satisfies RobotLanguage[];
+
+const isAnswerMap = (value: unknown): value is Record<string, string> =>
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  Object.values(value).every((answer) => typeof answer === 'string');
 
 const isSynonymGroups = (value: unknown): value is SynonymGroups =>
   Array.isArray(value) &&
@@ -77,9 +101,11 @@ export function parseStoredSettings(json: string): Partial<RobotSettings> {
     const fits =
       key === 'synonyms'
         ? isSynonymGroups(value)
-        : key === 'language'
-          ? typeof value === 'string' && LANGUAGES.includes(value)
-          : typeof value === typeof DEFAULT_ROBOT_SETTINGS[key];
+        : key === 'chitChatAnswers'
+          ? isAnswerMap(value)
+          : key === 'language'
+            ? typeof value === 'string' && LANGUAGES.includes(value)
+            : typeof value === typeof DEFAULT_ROBOT_SETTINGS[key];
     if (fits) settings[key] = value;
   }
   return settings as Partial<RobotSettings>;

@@ -48,6 +48,7 @@ async function followRuleChange(
   const removed = change.removed ?? [];
   if (added.length + changed.length + removed.length === 0) return;
   ctx.answers.forget([...changed, ...removed].map((rule) => rule.ruleId));
+  ctx.menus?.follow([...added, ...changed], removed);
   const order = ctx.orders.get(robotKey(robot));
   if (order) {
     if (removed.length > 0) order.removeAll(removed.map((rule) => rule.seq));

@@ -114,13 +114,36 @@ function contentOf(edit: RuleEdit): RuleContent {
     effectEnd: edit.effectEndDate ?? null,
     questions: edit.questions,
     answer: edit.answer,
+    matchPolicy: edit.matchPolicy ?? 'similarity',
+    negativeKeywords: edit.negativeKeywords ?? [],
+    menu: edit.menu ?? null,
   };
+}
+
+/** Every menu entry leads to a rule of the robot (the rule itself may be one: "back to menu"). */
+async function assertMenu(
+  ctx: DomainContext,
+  robot: Robot,
+  menu: RuleContent['menu'],
+  selfId?: string,
+): Promise<void> {
+  for (const [i, entry] of (menu ?? []).entries()) {
+    if (entry.ruleId === selfId) continue;
+    if ((await ctx.store.rules.find(robot, entry.ruleId)) === undefined) {
+      throw new ServiceError(
+        'invalid-field',
+        `Menu entry ${i + 1} leads to no rule of this robot (${entry.ruleId}).`,
+        `menu[${i}].ruleId`,
+      );
+    }
+  }
 }
 
 export function createRule(ctx: DomainContext, robot: Robot, edit: RuleEdit): Promise<ConsoleRule> {
   assertWindow(edit.effectBeignDate, edit.effectEndDate);
   return changeRules(ctx, robot, async () => {
     await assertNameFree(ctx, robot, edit.ruleName);
+    await assertMenu(ctx, robot, edit.menu);
     const categoryId = await categoryOf(ctx, robot, edit, '');
     const now = ctx.now();
     const rule: NewRule = {
@@ -156,8 +179,12 @@ export function updateRule(
       effectEnd: pick(patch.effectEndDate, current.effectEnd),
       questions: pick(patch.questions, current.questions),
       answer: pick(patch.answer, current.answer),
+      matchPolicy: pick(patch.matchPolicy, current.matchPolicy),
+      negativeKeywords: pick(patch.negativeKeywords, current.negativeKeywords),
+      menu: pick(patch.menu, current.menu),
     };
     assertWindow(content.effectBegin, content.effectEnd);
+    if (patch.menu !== undefined) await assertMenu(ctx, robot, patch.menu, ruleId);
     if (patch.ruleName !== undefined) await assertNameFree(ctx, robot, patch.ruleName, ruleId);
     const updated = await ctx.store.rules
       .update(robot, ruleId, content, ctx.now())
@@ -188,6 +215,20 @@ export function deleteRules(
     const removed = await ctx.store.rules.remove(robot, ruleIds, ctx.now());
     return { change: { removed }, result: { deleted: removed.length } };
   });
+}
+
+/** The phrasings of the robot's other rules, as the matcher reads them (similar phrasings). */
+export async function otherPhrasingKeys(
+  ctx: DomainContext,
+  robot: Robot,
+  ruleId: string,
+): Promise<Set<string>> {
+  const keys = new Set<string>();
+  for (const rule of await ctx.store.rules.questions(robot)) {
+    if (rule.ruleId === ruleId) continue;
+    for (const question of rule.questions) keys.add(normalizeText(question));
+  }
+  return keys;
 }
 
 export function setRulesActive(

@@ -21,6 +21,12 @@ export function toMatchableRule(rule: MatchableRecord): MatchableRule {
     active: rule.active,
     effectBeginMs: parseTime(rule.effectBegin),
     effectEndMs: parseTime(rule.effectEnd),
+    ...(rule.matchPolicy !== undefined && rule.matchPolicy !== 'similarity'
+      ? { matchPolicy: rule.matchPolicy }
+      : {}),
+    ...(rule.negativeKeywords !== undefined && rule.negativeKeywords.length > 0
+      ? { negativeKeywords: rule.negativeKeywords }
+      : {}),
   };
 }
 
@@ -79,5 +85,8 @@ export function toConsoleRule(
     seq: rule.seq,
     createdAt: new Date(rule.createdAt).toISOString(),
     updatedAt: new Date(rule.updatedAt).toISOString(),
+    matchPolicy: rule.matchPolicy ?? 'similarity',
+    negativeKeywords: rule.negativeKeywords ?? [],
+    menu: rule.menu ?? null,
   };
 }

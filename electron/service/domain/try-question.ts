@@ -4,19 +4,39 @@
  */
 import type { TryResult } from '../console-types';
 import { ask } from './ask';
+import type { AskOutcome, Question } from './ask';
 import type { DomainContext } from './context';
 import type { Robot } from './robot-directory';
 
 /** `asOf`: ask as the robot would answer at that time (ms), for rules with effective windows. */
+/** How a question is asked: `ask`, or ask within a conversation (the host's, with menus). */
+export type Asker = (
+  ctx: DomainContext,
+  robot: Robot,
+  asked: Question,
+  at: number,
+) => Promise<AskOutcome>;
+
+/**
+ * `userId`: the try pane's conversation (menus chosen by number or text follow it up), `editor`
+ * by default.
+ */
 export async function tryQuestion(
   ctx: DomainContext,
   robot: Robot,
   question: string,
   asOf?: number,
+  asker: Asker = ask,
+  userId = 'editor',
 ): Promise<TryResult> {
-  const asked = { question, userId: 'editor', channel: 'TRY' };
-  const { result, decision } = await ask(ctx, robot, asked, asOf ?? ctx.now());
-  const names = await ctx.store.rules.namesOf(decision.candidates.map((c) => c.ruleId));
+  const asked = { question, userId, channel: 'TRY' };
+  const outcome = await asker(ctx, robot, asked, asOf ?? ctx.now());
+  const { result, decision } = outcome;
+  const excluded = decision.excluded ?? [];
+  const names = await ctx.store.rules.namesOf([
+    ...decision.candidates.map((c) => c.ruleId),
+    ...excluded.map((e) => e.ruleId),
+  ]);
   return {
     result,
     decision: decision.kind,
@@ -26,6 +46,21 @@ export async function tryQuestion(
       question: candidate.question,
       score: candidate.score,
       parts: candidate.parts,
+      ...(candidate.policy !== undefined ? { policy: candidate.policy } : {}),
+      ...(candidate.keyword !== undefined ? { keyword: candidate.keyword } : {}),
     })),
+    ...(excluded.length > 0
+      ? {
+          excluded: excluded.map((e) => ({
+            ruleId: e.ruleId,
+            ruleName: names.get(e.ruleId) ?? '',
+            keyword: e.keyword,
+          })),
+        }
+      : {}),
+    ...(outcome.chosen ? { chosen: outcome.chosen } : {}),
+    ...(outcome.smallTalk
+      ? { smallTalk: { intent: outcome.smallTalk.intent, question: outcome.smallTalk.question } }
+      : {}),
   };
 }

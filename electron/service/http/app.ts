@@ -18,6 +18,7 @@ import type { AnySchema } from 'ajv';
 import { verifyConsoleToken } from '../auth/verify';
 import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
+import type { MenuMemory } from '../conversation/menu-memory';
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { LIMITS } from '../limits';
@@ -38,7 +39,11 @@ import { registerHostAllowList } from './host-allow-list';
 import { lazyValidator } from './lazy-validator';
 import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
+import type { QuestionLog } from '../question-log/question-log';
+import { registerQuestionLogRoutes } from './routes/console/question-log-routes';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
+import { registerSimilarRoute } from './routes/console/similar-route';
+import { registerSmallTalkRoute } from './routes/console/small-talk-route';
 import { registerTrashRoutes } from './routes/console/trash-routes';
 import { registerTryRoute } from './routes/console/try-route';
 import { registerWorkspaceRoutes } from './routes/console/workspace-routes';
@@ -75,6 +80,10 @@ export interface HttpDeps {
   connectionLimits: ConnectionLimits;
   /** The address the service listens on: the editor answers to it (http/host-allow-list.ts). */
   listenHost: string;
+  /** The question log, when it is on (its console routes). */
+  questionLog?: QuestionLog | null;
+  /** The menus open for each user (conversation/): ask and the try pane follow them up. */
+  menus?: MenuMemory;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -217,6 +226,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     validateBody: lazyValidator(ajv, AskBody),
     expectedBody: expectedBody(AskBody),
     logger,
+    menus: deps.menus,
   });
   lane = askFastLane(handleAsk, cors);
   app.post(ASK_ROUTE, { config: { formBody: true } }, async (request, reply) => {
@@ -238,7 +248,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerConsoleRuleRoutes(app, deps.ctx);
   registerCategoryRoutes(app, deps.ctx);
   registerTrashRoutes(app, deps.ctx);
-  registerTryRoute(app, deps.ctx);
+  if (deps.questionLog) registerQuestionLogRoutes(app, deps.ctx, deps.questionLog);
+  registerTryRoute(app, deps.ctx, deps.menus);
+  registerSimilarRoute(app, deps.ctx);
+  registerSmallTalkRoute(app);
   await registerEditorRoutes(app, deps.editorDir);
   return app;
 }

@@ -5,12 +5,13 @@
  * @module
  */
 import type { ValidateFunction } from 'ajv';
-import { ask } from '../domain/ask';
 import type { Logger } from '../logger';
 import type { AskRequest } from '../api-types';
+import type { MenuMemory } from '../conversation/menu-memory';
 import { authenticate } from './authenticate';
 import type { AuthDeps, SignedCall } from './authenticate';
 import { assertBodyPresent, assertBodyWellFormed } from './body-parser';
+import { askInConversation } from './converse';
 import { success } from './envelope';
 import { RequestValidationError, UNEXPECTED, failureOf } from './failures';
 import type { Failure } from './failures';
@@ -30,6 +31,8 @@ export interface AskHandlerDeps extends AuthDeps {
   /** What the body must be, for the message of an empty one. */
   expectedBody: string;
   logger: Logger;
+  /** The menus open for each user (conversation/); absent: menu entries are not followed up. */
+  menus?: MenuMemory;
 }
 
 export type AskHandler = (call: AskCall) => Promise<Failure>;
@@ -46,7 +49,8 @@ export function createAskHandler(deps: AskHandlerDeps): AskHandler {
       }
       if (!robot) throw new Error('ask reached without a resolved robot');
       const { question, userId, channel } = body as AskRequest;
-      const { result } = await ask(deps.ctx, robot, { question, userId, channel });
+      const asked = { question, userId, channel };
+      const { result } = await askInConversation(deps.ctx, deps.menus, robot, asked);
       return { status: 200, body: success(result) };
     } catch (error) {
       const known = failureOf(error as Error, false);

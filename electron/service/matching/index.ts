@@ -10,6 +10,8 @@ import { decide } from './decide';
 import { fuzzySimilarities } from './fuzzy';
 import { hanTermText, textTerms } from './features';
 import { normalizeText } from './normalize';
+import { PolicyTable } from './rule-policies';
+import type { PolicyEntry } from './rule-policies';
 import { RuleStore } from './rule-store';
 import { loadRuleStore, saveRuleStore } from './rule-store-file';
 import type { ScoredQuestion, ScoredRule } from './scorer';
@@ -34,6 +36,8 @@ export type {
   CalibrationState,
   Candidate,
   CollisionReport,
+  Exclusion,
+  MatchPolicy,
   MatchDecision,
   MatchSettings,
   MatchableRule,
@@ -70,6 +74,11 @@ const COLLISION_PROBES = 10_000;
 export interface RobotIndexOptions {
   /** Groups of interchangeable words or phrases, e.g. [["top up", "topup", "recharge"]]. */
   synonyms?: readonly (readonly string[])[];
+  /**
+   * False: no self-calibration (offset 0, no background self-test): an index of a fixed pack of
+   * near-paraphrases (the small talk), not a knowledge base whose own probes say how wary to be.
+   */
+  selfCalibration?: boolean;
 }
 
 /** This engine's index: the optional parts of `RobotIndex` are all there. */
@@ -109,6 +118,8 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   private scorer: Scorer;
   private synonymGroups: readonly (readonly string[])[];
   private readonly recent = new CandidateCache();
+  /** Rules with an exact or contains policy, or negative keywords (rule-policies.ts). */
+  private readonly policies = new PolicyTable();
   /** The robot's own correction to the calibration's log-odds (see self-calibration.ts). */
   private calibrationOffset = 0;
   private calibrationProbes = 0;
@@ -117,7 +128,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   private calibratedVersion = -1;
   private readonly selfTests = new SelfTestScheduler(this, CALIBRATION_PROBES);
 
+  private readonly selfCalibrating: boolean;
+
   constructor(options: RobotIndexOptions, store?: RuleStore) {
+    this.selfCalibrating = options.selfCalibration !== false;
     this.synonymGroups = options.synonyms ?? [];
     this.synonymTable = new SynonymTable(this.synonymGroups);
     this.store = store ?? this.newStore();
@@ -135,6 +149,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
       probes: this.calibrationProbes,
       current: this.calibratedVersion === this.version,
     });
+    writer.value('policies', this.policies.saved());
     saveRuleStore(this.store, writer);
     return writer;
   }
@@ -146,7 +161,9 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     const groups = reader.value<string[][]>('synonyms');
     const synonyms = new SynonymTable(groups);
     const rewrite = synonyms.isEmpty ? undefined : (text: string) => synonyms.rewrite(text);
+    const policies = reader.optionalValue<PolicyEntry[]>('policies');
     const index = new MatchingIndex({ synonyms: groups }, loadRuleStore(reader, rewrite));
+    if (policies !== undefined) index.policies.restore(policies);
     const saved = reader.optionalValue<{ offset: number; probes: number; current: boolean }>(
       'calibration',
     );
@@ -171,18 +188,22 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   }
 
   upsert(rule: MatchableRule): void {
-    this.store.upsert(rule);
+    // A rule matched only by its policy stays in the store (sizes, saved index) but is never
+    // scored by similarity.
+    const scored = this.policies.upsert(rule);
+    this.store.upsert(scored ? rule : { ...rule, active: false });
     this.changed();
   }
 
   remove(ruleId: string): void {
+    this.policies.remove(ruleId);
     this.store.remove(ruleId);
     this.changed();
   }
 
   private changed(): void {
     this.version += 1;
-    this.selfTests.schedule();
+    if (this.selfCalibrating) this.selfTests.schedule();
   }
 
   get calibration(): CalibrationState {
@@ -258,6 +279,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
       );
       this.recent.set(question, candidates, generation, this.store.eligibilityWindow(nowMs));
     }
+    if (!this.policies.isEmpty) return this.policies.decide(question, candidates, nowMs, settings);
     return decide(candidates, settings);
   }
 

@@ -7,6 +7,12 @@ import type { CollisionReport } from './collisions';
 
 export type { CollisionReport, NearDuplicate, PhrasingConflict } from './collisions';
 
+/**
+ * How a rule is matched: by the engine's similarity score (the default), only by a phrasing equal
+ * to the question after normalisation, or by a phrasing found anywhere in the question.
+ */
+export type MatchPolicy = 'similarity' | 'exact' | 'contains';
+
 /** What the engine needs to know about one rule. Answers stay in the database. */
 export interface MatchableRule {
   ruleId: string;
@@ -16,6 +22,10 @@ export interface MatchableRule {
   /** Effective window in ms since the epoch; null means open on that side. */
   effectBeginMs: number | null;
   effectEndMs: number | null;
+  /** Absent: `similarity`. */
+  matchPolicy?: MatchPolicy;
+  /** The rule is never a candidate for a question containing one of them. */
+  negativeKeywords?: readonly string[];
 }
 
 /** Per-robot decision settings (stored with the robot, editable in the editor). */
@@ -39,12 +49,24 @@ export interface Candidate {
   score: number;
   /** Named score components, e.g. { lexical: 0.8, fuzzy: 0.6 }; for explanation only. */
   parts: Record<string, number>;
+  /** Set when the rule was found by its policy (`exact`, `contains`) rather than by its score. */
+  policy?: MatchPolicy;
+  /** For `contains`: the phrasing found in the question. */
+  keyword?: string;
 }
 
-export type MatchDecision =
+/** Rules left out of a decision because the question contains one of their negative keywords. */
+export interface Exclusion {
+  ruleId: string;
+  /** The negative keyword found, as written in the rule. */
+  keyword: string;
+}
+
+export type MatchDecision = (
   | { kind: 'bestmatch'; top: Candidate; candidates: Candidate[] }
   | { kind: 'recommend'; items: Candidate[]; candidates: Candidate[] }
-  | { kind: 'none'; candidates: Candidate[] };
+  | { kind: 'none'; candidates: Candidate[] }
+) & { excluded?: Exclusion[] };
 
 /** The robot's self-calibration (docs/matching.md, "Calibration per robot"). */
 export interface CalibrationState {

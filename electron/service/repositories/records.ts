@@ -10,6 +10,16 @@ export interface RobotKey {
   readonly robotId: string;
 }
 
+import type { MatchPolicy } from '../matching/types';
+
+export type { MatchPolicy } from '../matching/types';
+
+/** One numbered entry of a rule's menu: the text shown and the rule it leads to. */
+export interface MenuEntry {
+  ruleId: string;
+  text: string;
+}
+
 /** What an editor or an import sets on a rule. */
 export interface RuleContent {
   ruleName: string;
@@ -23,6 +33,12 @@ export interface RuleContent {
   effectEnd: string | null;
   questions: string[];
   answer: string;
+  /** Absent: `similarity`. */
+  matchPolicy?: MatchPolicy;
+  /** The rule is not answered when the question contains one of them. Absent: none. */
+  negativeKeywords?: string[];
+  /** Entries of the menu the answer introduces; absent or null: a plain answer. */
+  menu?: MenuEntry[] | null;
 }
 
 /** A rule to insert. Its creation position (`seq`) is the store's to give. */
@@ -54,6 +70,8 @@ export type MatchableRecord = Pick<
   | 'active'
   | 'effectBegin'
   | 'effectEnd'
+  | 'matchPolicy'
+  | 'negativeKeywords'
 >;
 
 export type RuleSortKey = 'created' | 'updated' | 'ruleName' | 'category' | 'active';

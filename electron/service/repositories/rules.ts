@@ -6,6 +6,7 @@
 import type {
   DeletedRule,
   MatchableRecord,
+  MenuEntry,
   NewRule,
   RobotKey,
   RuleContent,
@@ -69,6 +70,8 @@ export interface RuleRepository {
   query(robot: RobotKey, filter: RuleFilter): Promise<{ rows: StoredRule[]; total: number }>;
   /** Every rule of the robot (or of every robot), as the matcher needs it, in creation order. */
   matchable(robot?: RobotKey): Promise<MatchableRecord[]>;
+  /** Every rule of every robot that has a menu, with its entries (loaded once at start). */
+  menus(): Promise<{ ruleId: string; menu: MenuEntry[] }[]>;
   /** Every rule's id and phrasings, in creation order (duplicate checks). */
   questions(robot: RobotKey): Promise<{ ruleId: string; questions: string[] }[]>;
   /** The number of the robot's rules, and of those whose name has a Han character. */

@@ -20,6 +20,21 @@ const ruleFields = {
   allowSimGen: Type.Union([Type.Boolean(), Type.Null()]),
   effectBeignDate: isoOrNull,
   effectEndDate: isoOrNull,
+  matchPolicy: Type.Unsafe<'similarity' | 'exact' | 'contains'>({
+    type: 'string',
+    enum: ['similarity', 'exact', 'contains'],
+  }),
+  negativeKeywords: Type.Array(text(LIMITS.keywordMax), { maxItems: LIMITS.negativeKeywordsMax }),
+  menu: Type.Union([
+    Type.Array(
+      Type.Object({
+        ruleId: string({ minLength: 1, maxLength: 64 }),
+        text: text(LIMITS.questionMax),
+      }),
+      { maxItems: LIMITS.menuEntriesMax },
+    ),
+    Type.Null(),
+  ]),
 };
 
 export const RuleEditBody = Type.Object({
@@ -32,6 +47,9 @@ export const RuleEditBody = Type.Object({
   allowSimGen: Type.Optional(ruleFields.allowSimGen),
   effectBeignDate: Type.Optional(ruleFields.effectBeignDate),
   effectEndDate: Type.Optional(ruleFields.effectEndDate),
+  matchPolicy: Type.Optional(ruleFields.matchPolicy),
+  negativeKeywords: Type.Optional(ruleFields.negativeKeywords),
+  menu: Type.Optional(ruleFields.menu),
 });
 
 export const RulePatchBody = Type.Partial(RuleEditBody);
@@ -100,6 +118,17 @@ export const ROBOT_SETTINGS = {
     Type.Array(text(LIMITS.synonymMax), { minItems: 2, maxItems: LIMITS.synonymMembersMax }),
     { maxItems: LIMITS.synonymGroupsMax },
   ),
+  logRetentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  logMaxMegabytes: Type.Integer({ minimum: 1, maximum: 100_000 }),
+  chitChat: Type.Boolean(),
+  persona: text(LIMITS.personaMax),
+  /** Keyed `intent.language` (`greeting.zh`); the intents are the small-talk pack's. */
+  chitChatAnswers: Type.Unsafe<Record<string, string>>({
+    type: 'object',
+    patternProperties: { '^[a-z_]+\\.(zh|en)$': text(LIMITS.answerMax) },
+    additionalProperties: false,
+    maxProperties: 100,
+  }),
 };
 
 export const RobotPatchBody = Type.Object({
@@ -122,6 +151,8 @@ export const TryBody = Type.Object({
   question: text(LIMITS.askQuestionMax),
   /** Ask as of this time (ISO 8601 with an offset): which rules are in their window then. */
   asOf: Type.Optional(string({ pattern: ISO_WITH_OFFSET })),
+  /** The try pane's conversation (a menu shown to it is followed up), `editor` by default. */
+  userId: Type.Optional(text(LIMITS.askUserIdMax)),
 });
 
 export const TrashQuery = Type.Object({ limit: Type.Optional(decimal) });

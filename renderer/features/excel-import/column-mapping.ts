@@ -5,7 +5,17 @@
  */
 
 export type ColumnRole =
-  'ignore' | 'ruleName' | 'question' | 'answer' | 'category' | 'active' | 'begin' | 'end';
+  | 'ignore'
+  | 'ruleName'
+  | 'question'
+  | 'answer'
+  | 'category'
+  | 'active'
+  | 'begin'
+  | 'end'
+  | 'policy'
+  | 'negative'
+  | 'menu';
 
 export const COLUMN_ROLES: readonly ColumnRole[] = [
   'ignore',
@@ -16,6 +26,9 @@ export const COLUMN_ROLES: readonly ColumnRole[] = [
   'active',
   'begin',
   'end',
+  'policy',
+  'negative',
+  'menu',
 ];
 
 const HEADER_WORDS: [ColumnRole, RegExp][] = [
@@ -29,6 +42,9 @@ const HEADER_WORDS: [ColumnRole, RegExp][] = [
     /^(effective from|effect ?beign ?date|effect ?begin ?date|start|生效时间|开始时间|生效日期)$/,
   ],
   ['end', /^(effective until|effective to|effect ?end ?date|end|失效时间|结束时间|失效日期)$/],
+  ['policy', /^(match ?policy|matching|match|匹配方式|匹配)$/],
+  ['negative', /^(negative ?keywords?|排除词|否定词)$/],
+  ['menu', /^(menu|菜单)$/],
 ];
 
 export function guessRole(header: string): ColumnRole {

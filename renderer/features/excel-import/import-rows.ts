@@ -7,7 +7,18 @@ import { parseActive, parseDate, splitQuestions } from '../rules-grid/cell-value
 import { EMPTY_RULE } from '../rules-grid/grid-row';
 import type { EditableRule } from '../rules-grid/grid-row';
 import { checkCategoryName, checkRule } from '../rules-grid/rule-checks';
+import type { MatchPolicy } from '../../../electron/service/console-types';
 import type { Mapping } from './column-mapping';
+import { parseKeywords, parseMenu, parsePolicy } from './conversation-cells';
+import type { MenuCellEntry } from './conversation-cells';
+
+/** What a row sets beyond the grid's fields (match policy, negative keywords, menu). */
+export interface ImportExtras {
+  matchPolicy?: MatchPolicy;
+  negativeKeywords?: string[];
+  /** Entries naming their rules; resolved once every rule of the import is made. */
+  menu?: MenuCellEntry[];
+}
 
 export interface ImportRow {
   /** 1-based row number in the sheet, as Excel shows it. */
@@ -16,6 +27,7 @@ export interface ImportRow {
   rule: EditableRule;
   /** The name of the row's category ('' for none): filed by name, made if new. */
   category: string;
+  extras?: ImportExtras;
   /** The first problem found, or null when the row can be sent. */
   problem: FieldProblem | null;
 }
@@ -28,6 +40,7 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
     if (cells.every((cell) => cell.trim() === '')) continue;
     const rule: EditableRule = { ...EMPTY_RULE, questions: [] };
     let category = '';
+    const extras: ImportExtras = {};
     let problem: FieldProblem | null = null;
     mapping.roles.forEach((role, c) => {
       const cell = cells[c] ?? '';
@@ -63,6 +76,24 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
         case 'end':
           rule.effectEndDate = parseDate(cell);
           break;
+        case 'policy': {
+          const policy = parsePolicy(cell);
+          if (policy === null) {
+            problem ??= {
+              field: 'matchPolicy',
+              message: `matchPolicy must be similarity, exact or contains, not "${cell}".`,
+              keyword: 'enum',
+              params: { allowedValues: ['similarity', 'exact', 'contains'] },
+            };
+          } else if (policy !== undefined) extras.matchPolicy = policy;
+          break;
+        }
+        case 'negative':
+          if (cell.trim() !== '') extras.negativeKeywords = parseKeywords(cell);
+          break;
+        case 'menu':
+          if (cell.trim() !== '') extras.menu = parseMenu(cell);
+          break;
         case 'ignore':
           break;
       }
@@ -78,7 +109,8 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
         problems.effectEndDate ??
         null;
     }
-    out.push({ sheetRow: r + 1, cells, rule, category, problem });
+    const hasExtras = Object.keys(extras).length > 0;
+    out.push({ sheetRow: r + 1, cells, rule, category, problem, ...(hasExtras ? { extras } : {}) });
   }
   return out;
 }

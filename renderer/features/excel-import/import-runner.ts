@@ -93,6 +93,8 @@ function extrasOf(row: ImportRow): RulePatch | null {
   const patch: RulePatch = {};
   if (row.rule.effectBeignDate) patch.effectBeignDate = row.rule.effectBeignDate;
   if (row.rule.effectEndDate) patch.effectEndDate = row.rule.effectEndDate;
+  if (row.extras?.matchPolicy) patch.matchPolicy = row.extras.matchPolicy;
+  if (row.extras?.negativeKeywords) patch.negativeKeywords = row.extras.negativeKeywords;
   return Object.keys(patch).length > 0 ? patch : null;
 }
 
@@ -125,6 +127,9 @@ export async function runImport(
     });
   progress(0);
 
+  // Menus name their rules: they are set once every rule of the import exists.
+  const madeByName = new Map<string, string>();
+  const withMenus: { ruleId: string; row: ImportRow }[] = [];
   let b = 0;
   for (; b < batches; b += 1) {
     await control.checkpoint();
@@ -162,6 +167,10 @@ export async function runImport(
       const row = byName.get(rule.ruleName.trim());
       return row ? [{ ruleId: rule.ruleId, row }] : [];
     });
+    for (const item of created) {
+      madeByName.set(item.row.rule.ruleName.trim(), item.ruleId);
+      if (item.row.extras?.menu) withMenus.push(item);
+    }
     await applyCategories(created, ports, warnings);
     await runLimited(created, 4, async ({ ruleId, row }) => {
       const patch = extrasOf(row);
@@ -184,6 +193,25 @@ export async function runImport(
     done += batch.length;
     progress(b + 1);
   }
+
+  await runLimited(withMenus, 4, async ({ ruleId, row }) => {
+    const entries = row.extras?.menu ?? [];
+    const menu = entries.flatMap((entry) => {
+      const target = madeByName.get(entry.ruleName.trim());
+      return target ? [{ ruleId: target, text: entry.text }] : [];
+    });
+    if (menu.length < entries.length) {
+      warnings.push(
+        failure(row, 'not-applied', { field: 'menu', keyword: 'menu-target', params: {} }),
+      );
+    }
+    if (menu.length === 0) return;
+    try {
+      await ports.patchRule(ruleId, { menu });
+    } catch (error) {
+      warnings.push(failure(row, 'not-applied', problemOfError(error)));
+    }
+  });
 
   return {
     total: rows.length,

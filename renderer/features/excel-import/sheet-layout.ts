@@ -6,6 +6,7 @@
  */
 import type { ConsoleRule } from '../../../electron/service/console-types';
 import type { Translate } from '../../i18n/types';
+import { formatKeywords, formatMenu } from './conversation-cells';
 import { failureReason } from './failure-reason';
 import type { ImportFailure } from './import-runner';
 import type { PlainSheet } from './sheet-messages';
@@ -19,10 +20,14 @@ export function layoutHeader(t: Translate, questionColumns: number): string[] {
     t('sheet.active'),
     t('sheet.begin'),
     t('sheet.end'),
+    t('sheet.policy'),
+    t('sheet.negative'),
+    t('sheet.menu'),
   ];
 }
 
 export function rulesToSheet(t: Translate, rules: readonly ConsoleRule[]): PlainSheet {
+  const names = new Map(rules.map((rule) => [rule.ruleId, rule.ruleName]));
   const questionColumns = Math.max(1, ...rules.map((rule) => rule.questions.length));
   return {
     name: t('sheet.rulesSheet'),
@@ -36,6 +41,14 @@ export function rulesToSheet(t: Translate, rules: readonly ConsoleRule[]): Plain
         rule.active === false ? 'FALSE' : 'TRUE',
         rule.effectBeignDate ?? '',
         rule.effectEndDate ?? '',
+        rule.matchPolicy === 'similarity' ? '' : rule.matchPolicy,
+        formatKeywords(rule.negativeKeywords),
+        formatMenu(
+          (rule.menu ?? []).map((entry) => ({
+            text: entry.text,
+            ruleName: names.get(entry.ruleId) ?? entry.ruleId,
+          })),
+        ),
       ]),
     ],
   };
@@ -56,6 +69,9 @@ export function templateSheet(t: Translate): PlainSheet {
         'TRUE',
         '',
         '',
+        '',
+        '',
+        '',
       ],
       [
         t('sheet.example2Name'),
@@ -65,6 +81,9 @@ export function templateSheet(t: Translate): PlainSheet {
         t('sheet.example2Answer'),
         '',
         'TRUE',
+        '',
+        '',
+        '',
         '',
         '',
       ],

@@ -6,6 +6,7 @@ import { useLeaveGuard } from '../workspace/leave-guard';
 import type { Route } from '../workspace/route';
 import { AnswerTextsCard } from './AnswerTextsCard';
 import { LanguageCard } from './LanguageCard';
+import { ChitChatCard } from './ChitChatCard';
 import { SynonymsCard } from './SynonymsCard';
 import { ThresholdsCard } from './ThresholdsCard';
 import { useRobotSettings } from './useRobotSettings';
@@ -58,6 +59,8 @@ export function RobotSettingsPage({
         <AnswerTextsCard form={form} />
         <ThresholdsCard form={form} />
         <SynonymsCard form={form} />
+        {/* Saved on its own, with its own button. */}
+        <ChitChatCard robotRef={ref} robot={robot} />
       </form>
       <section className="card settings-card" aria-labelledby="settings-delete-title">
         <header className="card-header">

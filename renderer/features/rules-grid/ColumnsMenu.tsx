@@ -11,6 +11,7 @@ const LABELS: Record<MovableColumn, MessageKey> = {
   effectBeignDate: 'field.effectiveFrom',
   effectEndDate: 'field.effectiveUntil',
   updatedAt: 'rules.col.updated',
+  matchPolicy: 'rules.col.matching',
 };
 
 /** Which columns the grid shows; moving and resizing are done on the headers themselves. */

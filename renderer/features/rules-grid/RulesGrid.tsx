@@ -38,6 +38,8 @@ interface RulesGridProps {
   /** A block pasted from `rowIdx` on, into `fields` (the columns shown, from the one pasted on). */
   onPasteBlock: (rowIdx: number, fields: RuleField[], matrix: string[][]) => void;
   onToggleActive: (row: GridRow) => void;
+  /** Opens a saved rule's matching and menu (the "Matching" column). */
+  onOpenMatching?: (row: GridRow) => void;
   onDiscardDraft: (key: string) => void;
   onVisibleRange: (first: number, last: number) => void;
   onCopied: (rows: number) => void;
@@ -76,6 +78,7 @@ export function RulesGrid(props: RulesGridProps) {
           onCreateCategory: props.onCreateCategory,
           onToggleActive,
           onDiscardDraft,
+          onOpenMatching: props.onOpenMatching,
         }),
         props.layout,
         gridWidth,
@@ -88,6 +91,7 @@ export function RulesGrid(props: RulesGridProps) {
       props.onCreateCategory,
       onToggleActive,
       onDiscardDraft,
+      props.onOpenMatching,
       props.layout,
       gridWidth,
     ],

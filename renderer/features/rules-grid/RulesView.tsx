@@ -1,6 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DataGridHandle } from 'react-data-grid';
-import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
+import type {
+  ConsoleRobot,
+  ConsoleRule,
+  ConsoleTenant,
+} from '../../../electron/service/console-types';
 import { useHotkeys } from '../../components/useHotkeys';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
@@ -10,6 +14,7 @@ import { CategoriesDialog } from '../categories/CategoriesDialog';
 import { useCategories } from '../categories/useCategories';
 import { ImportDialog } from '../excel-import/ImportDialog';
 import { RuleTrashDialog } from '../trash/RuleTrashDialog';
+import { RuleMatchingDialog } from '../rule-matching/RuleMatchingDialog';
 import { TryPane } from '../try-question/TryPane';
 import type { Route } from '../workspace/route';
 import { useWorkspace } from '../workspace/useWorkspace';
@@ -63,6 +68,7 @@ export function RulesView({
   const [categoriesOpen, setCategoriesOpen] = useState(false);
   const [ruleTrashOpen, setRuleTrashOpen] = useState(false);
   const [editDraft, setEditDraft] = useState(false);
+  const [matching, setMatching] = useState<ConsoleRule | null>(null);
 
   const query = useMemo(() => toRuleQuery(filters), [filters]);
   const pages = useRulePages(client, ref, query);
@@ -155,6 +161,10 @@ export function RulesView({
     },
     [commitRow],
   );
+
+  const onOpenMatching = useCallback((row: GridRow) => {
+    if (row.kind === 'rule') setMatching(row.saved);
+  }, []);
 
   const onPasteBlock = async (rowIdx: number, fields: RuleField[], matrix: string[][]) => {
     if (rowIdx + matrix.length - rows.length > MAX_PASTED_NEW_ROWS) {
@@ -265,6 +275,7 @@ export function RulesView({
             onCommit={(row, next) => void commit(row, next)}
             onPasteBlock={(...args) => void onPasteBlock(...args)}
             onToggleActive={onToggleActive}
+            onOpenMatching={onOpenMatching}
             onDiscardDraft={editing.discardDraft}
             onVisibleRange={(first, last) => pages.setRange(first - topCount, last - topCount)}
             layout={columns.layout}
@@ -323,6 +334,18 @@ export function RulesView({
             setCategoriesOpen(false);
           }}
           onClose={() => setCategoriesOpen(false)}
+        />
+      ) : null}
+      {matching ? (
+        <RuleMatchingDialog
+          client={client}
+          robotRef={ref}
+          rule={matching}
+          onClose={() => setMatching(null)}
+          onSaved={(rule) => {
+            pages.replaceRule(rule);
+            onChanged();
+          }}
         />
       ) : null}
       {importOpen ? (

@@ -21,6 +21,7 @@ export const MOVABLE_COLUMNS = [
   'effectBeignDate',
   'effectEndDate',
   'updatedAt',
+  'matchPolicy',
 ] as const;
 export type MovableColumn = (typeof MOVABLE_COLUMNS)[number];
 
@@ -31,7 +32,12 @@ export interface ColumnLayout {
   widths: Record<string, number>;
 }
 
-export const DEFAULT_LAYOUT: ColumnLayout = { order: [...MOVABLE_COLUMNS], hidden: [], widths: {} };
+/** Matching (policies, menus) is shown from the Columns menu: the default layout fits 1280 px. */
+export const DEFAULT_LAYOUT: ColumnLayout = {
+  order: [...MOVABLE_COLUMNS],
+  hidden: ['matchPolicy'],
+  widths: {},
+};
 
 const isMovable = (key: unknown): key is MovableColumn =>
   typeof key === 'string' && (MOVABLE_COLUMNS as readonly string[]).includes(key);

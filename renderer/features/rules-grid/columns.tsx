@@ -29,6 +29,8 @@ export interface ColumnContext {
   onCreateCategory: (name: string) => Promise<ConsoleCategory>;
   onToggleActive: (row: GridRow) => void;
   onDiscardDraft: (key: string) => void;
+  /** Opens how a saved rule is matched and answered (policy, menu, similar phrasings). */
+  onOpenMatching?: (row: GridRow) => void;
 }
 
 /** The problem of one cell in the user's language, or null. */
@@ -256,6 +258,44 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
           ) : null,
       };
     }),
+    {
+      key: 'matchPolicy',
+      name: t('rules.col.matching'),
+      width: 104,
+      minWidth: 60,
+      ...movable,
+      renderCell: ({ row, tabIndex }) => {
+        if (row.kind !== 'rule') return null;
+        const { matchPolicy, menu, negativeKeywords, allowSimGen } = row.saved;
+        return (
+          <button
+            type="button"
+            className="cell-matching"
+            tabIndex={tabIndex}
+            title={t('rules.matchingTip')}
+            data-testid="matching-cell"
+            onClick={() => ctx.onOpenMatching?.(row)}
+          >
+            <span>{t(`conv.policy.${matchPolicy}`)}</span>
+            {menu ? (
+              <span className="badge" title={t('rules.menuBadge', { count: menu.length })}>
+                ☰ {formatNumber(menu.length)}
+              </span>
+            ) : null}
+            {negativeKeywords.length > 0 ? (
+              <span className="badge" title={negativeKeywords.join(', ')}>
+                ⊘ {formatNumber(negativeKeywords.length)}
+              </span>
+            ) : null}
+            {allowSimGen === true ? (
+              <span className="badge" title={t('conv.allowSimGen')}>
+                ✦
+              </span>
+            ) : null}
+          </button>
+        );
+      },
+    },
     {
       key: 'updatedAt',
       name: t('rules.col.updated'),

@@ -87,9 +87,31 @@ export function TryPane({
       ) : null}
       {tryer.error ? <ErrorMessage>{describeError(t, tryer.error)}</ErrorMessage> : null}
       <div className="try-body">
+        {tryer.turns.length > 1 ? (
+          <section className="try-conversation" aria-label={t('try.conversation')}>
+            <header>
+              <h3>{t('try.conversation')}</h3>
+              <button type="button" className="link-button" onClick={tryer.newConversation}>
+                {t('try.newConversation')}
+              </button>
+            </header>
+            <ol data-testid="try-turns">
+              {tryer.turns.slice(0, -1).map((turn, i) => (
+                <li key={i}>
+                  <span className="try-turn-q">{turn.question}</span>
+                  <span className="try-turn-a">{turn.answer}</span>
+                </li>
+              ))}
+            </ol>
+          </section>
+        ) : null}
         {tryer.result ? (
           <TryResultView
             outcome={tryer.result}
+            onChoose={(number) => {
+              setQuestion(String(number));
+              submit(String(number));
+            }}
             onOpenRule={onOpenRule}
             onAddPhrasing={async (ruleId, text) => {
               const outcome = await onAddPhrasing(ruleId, text);

@@ -9,8 +9,11 @@ export function TryResultView({
   outcome,
   onOpenRule,
   onAddPhrasing,
+  onChoose,
 }: {
   outcome: TryOutcome;
+  /** Answers a MENU by an entry's number, as the customer would. */
+  onChoose?: (number: number) => void;
   onOpenRule: (ruleId: string) => void;
   onAddPhrasing: (ruleId: string, question: string) => Promise<PhrasingOutcome>;
 }) {
@@ -27,7 +30,7 @@ export function TryResultView({
           </span>
         ) : null}
       </p>
-      <TryVerdict result={answer} skipped={skipped} />
+      <TryVerdict result={answer} skipped={skipped} onChoose={onChoose} />
       <h3>{t('try.candidates')}</h3>
       <TryCandidates
         key={question}

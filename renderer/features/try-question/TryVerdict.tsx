@@ -1,14 +1,24 @@
+import type { MenuItem } from '../../../electron/service/api-types';
 import type { TryResult } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
 import { formatScore } from './format-score';
 import type { SkippedRule } from './skipped-rules';
 
 /** The answer as the customer would get it: the rule's answer, a list to pick from, or the fallback. */
-export function TryVerdict({ result, skipped }: { result: TryResult; skipped: SkippedRule[] }) {
+export function TryVerdict({
+  result,
+  skipped,
+  onChoose,
+}: {
+  result: TryResult;
+  skipped: SkippedRule[];
+  onChoose?: (number: number) => void;
+}) {
   const { t, formatNumber } = useI18n();
   const { result: answer, decision } = result;
   const top = result.candidates[0];
   const score = formatScore(answer.score, formatNumber);
+  const menu = answer.answerType === 'MENU' ? (answer.items as MenuItem[] | null) : null;
   return (
     <section className="try-verdict" aria-label={t('try.customerSees')} data-testid="try-verdict">
       <h3>{t('try.customerSees')}</h3>
@@ -21,14 +31,47 @@ export function TryVerdict({ result, skipped }: { result: TryResult; skipped: Sk
             ))}
           </ol>
         ) : null}
+        {menu ? (
+          <ol className="try-menu" aria-label={t('try.menu')} data-testid="try-menu">
+            {menu.map((item) => (
+              <li key={item.number}>
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => onChoose?.(item.number)}
+                  title={t('try.chooseEntry', { n: item.number })}
+                >
+                  {item.number}. {item.question}
+                </button>
+              </li>
+            ))}
+          </ol>
+        ) : null}
       </div>
       <p className={`try-why try-why-${decision}`} data-testid="try-why">
-        {decision === 'bestmatch' && top
-          ? t('try.answeredBy', { rule: top.ruleName, score })
-          : decision === 'recommend'
-            ? t('try.suggested')
-            : t('try.fallback')}
+        {result.chosen
+          ? t('try.chosen', { n: result.chosen.number, rule: top?.ruleName ?? '' })
+          : result.smallTalk
+            ? t('try.smallTalk', {
+                intent: result.smallTalk.intent,
+                question: result.smallTalk.question,
+              })
+            : decision === 'bestmatch' && top
+              ? top.policy === 'contains'
+                ? t('try.byKeyword', { rule: top.ruleName, keyword: top.keyword ?? '' })
+                : top.policy === 'exact'
+                  ? t('try.byExact', { rule: top.ruleName })
+                  : t('try.answeredBy', { rule: top.ruleName, score })
+              : decision === 'recommend'
+                ? t('try.suggested')
+                : t('try.fallback')}
+        {menu ? ` ${t('try.menuNext')}` : ''}
       </p>
+      {(result.excluded ?? []).map((rule) => (
+        <p key={rule.ruleId} className="notice try-excluded" data-testid="try-excluded">
+          {t('try.excluded', { rule: rule.ruleName, keyword: rule.keyword })}
+        </p>
+      ))}
       {skipped.map((rule) => (
         <SkippedNote key={rule.ruleId} rule={rule} />
       ))}

@@ -1,3 +1,4 @@
+import { QuestionLogLinks } from '../question-log/QuestionLogLinks';
 import type { Route } from './route';
 import { useI18n } from '../../i18n/useI18n';
 import { useWorkspace } from './useWorkspace';
@@ -14,7 +15,11 @@ export function Sidebar({
 }) {
   const { t, formatNumber } = useI18n();
   const { workspace } = useWorkspace();
-  const onRobot = route.kind === 'robot' || route.kind === 'robot-settings';
+  const onRobot =
+    route.kind === 'robot' ||
+    route.kind === 'robot-settings' ||
+    route.kind === 'robot-inbox' ||
+    route.kind === 'robot-dashboard';
   const activeTenant = route.kind === 'tenant' || onRobot ? route.tenantId : null;
   const activeRobot = onRobot ? route.robotId : null;
 
@@ -78,6 +83,9 @@ export function Sidebar({
                         >
                           {t('robot.settings')}
                         </button>
+                      ) : null}
+                      {here ? (
+                        <QuestionLogLinks route={route} navigate={navigate} robot={ref} />
                       ) : null}
                     </li>
                   );

@@ -4,6 +4,8 @@ export type Route =
   | { kind: 'tenant'; tenantId: number }
   | { kind: 'robot'; tenantId: number; robotId: string }
   | { kind: 'robot-settings'; tenantId: number; robotId: string }
+  | { kind: 'robot-inbox'; tenantId: number; robotId: string }
+  | { kind: 'robot-dashboard'; tenantId: number; robotId: string }
   | { kind: 'api' }
   | { kind: 'trash' };
 
@@ -16,6 +18,8 @@ export function parseRoute(hash: string): Route {
     if (parts[2] === 'robots' && parts[3]) {
       const robotId = parts[3];
       if (parts[4] === 'settings') return { kind: 'robot-settings', tenantId, robotId };
+      if (parts[4] === 'inbox') return { kind: 'robot-inbox', tenantId, robotId };
+      if (parts[4] === 'dashboard') return { kind: 'robot-dashboard', tenantId, robotId };
       return { kind: 'robot', tenantId, robotId };
     }
     return { kind: 'tenant', tenantId };
@@ -37,5 +41,9 @@ export function routeHash(route: Route): string {
       return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}`;
     case 'robot-settings':
       return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/settings`;
+    case 'robot-inbox':
+      return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/inbox`;
+    case 'robot-dashboard':
+      return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/dashboard`;
   }
 }

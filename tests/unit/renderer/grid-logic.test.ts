@@ -93,10 +93,11 @@ test('the layout hides, orders and sizes columns; questions and answers share th
       'ruleCategoryId',
       'effectBeignDate',
       'effectEndDate',
+      'matchPolicy',
     ],
   );
-  // 1000 - 35 - 160 - 4 × 100 = 405, shared by questions and answers.
-  assert.equal(shown.find((c) => c.key === 'questions')?.width, 202);
+  // 1000 - 35 - 160 - 5 × 100 = 305, shared by questions and answers.
+  assert.equal(shown.find((c) => c.key === 'questions')?.width, 152);
   const resized = applyLayout(columns, { ...DEFAULT_LAYOUT, widths: { questions: 300 } }, 1000);
   assert.equal(resized.find((c) => c.key === 'questions')?.width, 300);
   // The answer takes the rest, but never less than a readable minimum.

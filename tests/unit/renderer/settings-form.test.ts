@@ -21,6 +21,11 @@ const SAVED: ConsoleRobotSettings = {
   recommendText: 'Did you mean one of these questions?',
   fallbackText: 'Sorry.',
   synonyms: [['充值', 'top up']],
+  logRetentionDays: 90,
+  logMaxMegabytes: 500,
+  chitChat: true,
+  persona: 'your virtual assistant',
+  chitChatAnswers: {},
 };
 
 test('the saved settings are a valid, unchanged form', () => {

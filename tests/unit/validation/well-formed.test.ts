@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
 import { check, createAjv } from '../../../electron/service/validation/ajv';
 import * as consoleSchemas from '../../../electron/service/validation/console-schemas';
+import * as questionLogSchemas from '../../../electron/service/validation/question-log-schemas';
 import * as schemas from '../../../electron/service/validation/schemas';
 
 const ajv = createAjv();
@@ -26,7 +27,7 @@ function stringNodes(
   ];
 }
 
-const exported = Object.entries({ ...schemas, ...consoleSchemas }).filter(
+const exported = Object.entries({ ...schemas, ...consoleSchemas, ...questionLogSchemas }).filter(
   ([, value]) => typeof value === 'object' && value !== null,
 ) as [string, TSchema][];
 

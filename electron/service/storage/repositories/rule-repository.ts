@@ -5,6 +5,7 @@
 import type {
   DeletedRule,
   MatchableRecord,
+  MenuEntry,
   NewRule,
   RobotKey,
   RuleContent,
@@ -20,6 +21,7 @@ import {
   MATCHABLE_COLUMNS,
   RULE_COLUMNS,
   sqlBool,
+  sqlMenu,
   toMatchableRecord,
   toStoredRule,
 } from './rule-rows';
@@ -36,10 +38,10 @@ import { mappingUniqueViolations } from './unique-violations';
  */
 const INSERT_RULES = `INSERT INTO rules (rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer,
   category_id, active, allow_sim_gen, effect_begin, effect_end, answer_content_type, created_at, updated_at,
-  effect_begin_ms, effect_end_ms, search_text)
+  effect_begin_ms, effect_end_ms, search_text, match_policy, negative_keywords, menu)
 SELECT ?1 + key, value ->> 0, ?2, ?3, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
   value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, 'TEXT', value ->> 10, ?4,
-  value ->> 11, value ->> 12, value ->> 13
+  value ->> 11, value ->> 12, value ->> 13, value ->> 14, value ->> 15, value ->> 16
 FROM jsonb_each(CAST(?5 AS TEXT))`;
 
 /**
@@ -54,7 +56,7 @@ WHERE EXISTS (SELECT 1 FROM rules AS r WHERE r.tenant_id = ?1 AND r.robot_id = ?
 
 /** A rule's row moved between the rules and the trash; the derived columns are made again. */
 const TRASH_COLUMNS =
-  'rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at';
+  'rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at, match_policy, negative_keywords, menu';
 
 const SORT_COLUMNS: Record<RuleFilter['sort'], string> = {
   created: 'rule_seq',
@@ -118,6 +120,9 @@ function jsonRow(rule: NewRule, searchText: string): unknown[] {
     toMs(rule.effectBegin),
     toMs(rule.effectEnd),
     searchText,
+    rule.matchPolicy ?? 'similarity',
+    JSON.stringify(rule.negativeKeywords ?? []),
+    sqlMenu(rule.menu),
   ];
 }
 
@@ -234,6 +239,9 @@ export class SqlJsRuleRepository implements RuleRepository {
     );
     return rules.map((rule, i) => ({
       ...rule,
+      matchPolicy: rule.matchPolicy ?? 'similarity',
+      negativeKeywords: rule.negativeKeywords ?? [],
+      menu: sqlMenu(rule.menu) === null ? null : (rule.menu ?? null),
       seq: first + i,
       tenantId: robot.tenantId,
       robotId: robot.robotId,
@@ -301,7 +309,8 @@ export class SqlJsRuleRepository implements RuleRepository {
         const changed = tx.run(
           `UPDATE rules SET rule_name = ?, name_key = ?, category_id = ?, active = ?, allow_sim_gen = ?,
             effect_begin = ?, effect_end = ?, questions = ?, answer = ?, updated_at = ?,
-            effect_begin_ms = ?, effect_end_ms = ?, search_text = ?
+            effect_begin_ms = ?, effect_end_ms = ?, search_text = ?,
+            match_policy = ?, negative_keywords = ?, menu = ?
            WHERE rule_id = ? AND ${OF_ROBOT}`,
           [
             content.ruleName,
@@ -317,6 +326,9 @@ export class SqlJsRuleRepository implements RuleRepository {
             toMs(content.effectBegin),
             toMs(content.effectEnd),
             this.searchText(content),
+            content.matchPolicy ?? 'similarity',
+            JSON.stringify(content.negativeKeywords ?? []),
+            sqlMenu(content.menu),
             ruleId,
             robot.tenantId,
             robot.robotId,
@@ -446,6 +458,14 @@ export class SqlJsRuleRepository implements RuleRepository {
         )
       : this.store.all<MatchableRow>(`SELECT ${MATCHABLE_COLUMNS} FROM rules ORDER BY rule_seq`);
     return rows.map(toMatchableRecord);
+  }
+
+  async menus(): Promise<{ ruleId: string; menu: MenuEntry[] }[]> {
+    return this.store
+      .all<{ rule_id: string; menu: string }>(
+        'SELECT rule_id, menu FROM rules WHERE menu IS NOT NULL ORDER BY rule_seq',
+      )
+      .map((row) => ({ ruleId: row.rule_id, menu: JSON.parse(row.menu) as MenuEntry[] }));
   }
 
   async questions(robot: RobotKey): Promise<{ ruleId: string; questions: string[] }[]> {

@@ -2,13 +2,18 @@
  * Rule rows of the embedded database and the store's records made of them.
  * @module
  */
-import type { MatchableRecord, StoredRule } from '../../repositories/records';
+import type {
+  MatchPolicy,
+  MatchableRecord,
+  MenuEntry,
+  StoredRule,
+} from '../../repositories/records';
 
 export const RULE_COLUMNS =
-  'rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at';
+  'rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at, match_policy, negative_keywords, menu';
 
 export const MATCHABLE_COLUMNS =
-  'rule_id, tenant_id, robot_id, rule_name, questions, active, effect_begin, effect_end';
+  'rule_id, tenant_id, robot_id, rule_name, questions, active, effect_begin, effect_end, match_policy, negative_keywords';
 
 export interface RuleRow {
   [column: string]: string | number | null;
@@ -28,6 +33,9 @@ export interface RuleRow {
   answer_content_type: string;
   created_at: number;
   updated_at: number;
+  match_policy: string;
+  negative_keywords: string;
+  menu: string | null;
 }
 
 export type MatchableRow = Pick<
@@ -40,6 +48,8 @@ export type MatchableRow = Pick<
   | 'active'
   | 'effect_begin'
   | 'effect_end'
+  | 'match_policy'
+  | 'negative_keywords'
 > & { [column: string]: string | number | null };
 
 /** SQLite has no booleans: 0/1, and null for "not set". */
@@ -64,6 +74,9 @@ export function toStoredRule(row: RuleRow): StoredRule {
     answerContentType: row.answer_content_type,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    matchPolicy: row.match_policy as MatchPolicy,
+    negativeKeywords: JSON.parse(row.negative_keywords) as string[],
+    menu: row.menu === null ? null : (JSON.parse(row.menu) as MenuEntry[]),
   };
 }
 
@@ -77,5 +90,11 @@ export function toMatchableRecord(row: MatchableRow): MatchableRecord {
     active: row.active === 1,
     effectBegin: row.effect_begin,
     effectEnd: row.effect_end,
+    matchPolicy: row.match_policy as MatchPolicy,
+    negativeKeywords: JSON.parse(row.negative_keywords) as string[],
   };
 }
+
+/** A menu as stored: JSON, or null for a plain answer (an empty menu is none). */
+export const sqlMenu = (menu: readonly MenuEntry[] | null | undefined): string | null =>
+  menu && menu.length > 0 ? JSON.stringify(menu) : null;

@@ -2,26 +2,41 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
 import { ruleCollisions } from '../../../domain/rule-collisions';
+import type { MenuMemory } from '../../../conversation/menu-memory';
 import { tryQuestion } from '../../../domain/try-question';
+import type { Asker } from '../../../domain/try-question';
 import { ServiceError } from '../../../errors';
 import { TryBody } from '../../../validation/console-schemas';
 import { isIsoDate } from '../../../validation/effective-window';
+import { askInConversation } from '../../converse';
 import { success } from '../../envelope';
 import { robotFromParams } from './workspace-routes';
 
 /** The try pane: exactly what ask would answer, plus every candidate with its reasons. */
-export function registerTryRoute(app: FastifyInstance, ctx: DomainContext): void {
+export function registerTryRoute(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  menus?: MenuMemory,
+): void {
+  const asker: Asker = (c, robot, asked, at) => askInConversation(c, menus, robot, asked, at);
   app.post(
     '/console/api/tenants/:tenantId/robots/:robotId/try',
     { config: { console: true }, schema: { body: TryBody } },
     async (request) => {
       const robot = await robotFromParams(ctx, request.params);
-      const { question, asOf } = request.body as Static<typeof TryBody>;
+      const { question, asOf, userId } = request.body as Static<typeof TryBody>;
       if (asOf !== undefined && !isIsoDate(asOf)) {
         throw new ServiceError('invalid-field', 'asOf is not a valid date.', 'asOf');
       }
       return success(
-        await tryQuestion(ctx, robot, question, asOf === undefined ? undefined : Date.parse(asOf)),
+        await tryQuestion(
+          ctx,
+          robot,
+          question,
+          asOf === undefined ? undefined : Date.parse(asOf),
+          asker,
+          userId,
+        ),
       );
     },
   );

@@ -1,0 +1,496 @@
+/**
+ * The built-in small-talk pack, in Chinese and English: intents with their phrasings and default
+ * answers (`{persona}` is the robot's persona name). Written for KB Studio, not taken from any
+ * dataset. A robot may replace any answer (setting `chitChatAnswers`, keyed `intent.language`).
+ * @module
+ */
+
+export interface SmallTalkSide {
+  phrasings: readonly string[];
+  answer: string;
+}
+
+export interface SmallTalkIntent {
+  id: string;
+  zh: SmallTalkSide;
+  en: SmallTalkSide;
+}
+
+export const SMALL_TALK_LANGUAGES = ['zh', 'en'] as const;
+export type SmallTalkLanguage = (typeof SMALL_TALK_LANGUAGES)[number];
+
+export const SMALL_TALK: readonly SmallTalkIntent[] = [
+  {
+    id: 'greeting',
+    zh: {
+      phrasings: [
+        '你好',
+        '您好',
+        '你好呀',
+        '哈喽',
+        '嗨',
+        '在吗',
+        '在不在',
+        '有人吗',
+        '你好，在吗',
+        '喂',
+        '嗨，你好',
+        '大家好',
+        '您好，请问有人在吗',
+      ],
+      answer: '您好！我是{persona}，有什么可以帮您的吗？',
+    },
+    en: {
+      phrasings: [
+        'hello',
+        'hi',
+        'hey',
+        'hi there',
+        'hello there',
+        'hey there',
+        'howdy',
+        'greetings',
+        'yo',
+        'hiya',
+        'is anyone there',
+        'anybody here',
+        'hello, are you there',
+      ],
+      answer: 'Hello! I am {persona}. How can I help you today?',
+    },
+  },
+  {
+    id: 'time_greeting',
+    zh: {
+      phrasings: [
+        '早上好',
+        '早安',
+        '早',
+        '上午好',
+        '中午好',
+        '下午好',
+        '晚上好',
+        '晚安',
+        '大家早上好',
+        '早啊',
+      ],
+      answer: '您好，祝您今天一切顺利！有什么需要帮忙的吗？',
+    },
+    en: {
+      phrasings: [
+        'good morning',
+        'morning',
+        'good afternoon',
+        'good evening',
+        'good night',
+        'have a nice day',
+        'top of the morning',
+        'evening',
+        'nighty night',
+        'good day',
+      ],
+      answer: 'Hello, and have a good day! What can I do for you?',
+    },
+  },
+  {
+    id: 'how_are_you',
+    zh: {
+      phrasings: [
+        '你好吗',
+        '最近怎么样',
+        '你今天过得怎么样',
+        '你还好吗',
+        '忙不忙',
+        '你累不累',
+        '心情怎么样',
+        '最近好吗',
+        '今天心情好吗',
+        '你过得好吗',
+      ],
+      answer: '我很好，谢谢关心！随时准备为您解答问题。',
+    },
+    en: {
+      phrasings: [
+        'how are you',
+        'how are you doing',
+        'how is it going',
+        "how's it going",
+        'what is up',
+        "what's up",
+        'how have you been',
+        'are you ok',
+        'how is your day',
+        'how do you do',
+        'you doing well',
+      ],
+      answer: "I'm doing well, thank you for asking! I'm ready to help with your questions.",
+    },
+  },
+  {
+    id: 'thanks',
+    zh: {
+      phrasings: [
+        '谢谢',
+        '谢谢你',
+        '多谢',
+        '非常感谢',
+        '太感谢了',
+        '谢啦',
+        '感谢',
+        '辛苦了',
+        '谢谢你的帮助',
+        '麻烦你了',
+        '感谢您的耐心',
+        '万分感谢',
+      ],
+      answer: '不客气！很高兴能帮到您。',
+    },
+    en: {
+      phrasings: [
+        'thanks',
+        'thank you',
+        'thank you very much',
+        'thanks a lot',
+        'many thanks',
+        'thx',
+        'ty',
+        'much appreciated',
+        'thanks for your help',
+        'cheers',
+        'i appreciate it',
+        'thank you so much',
+        'thanks for the help',
+      ],
+      answer: "You're welcome! Glad I could help.",
+    },
+  },
+  {
+    id: 'goodbye',
+    zh: {
+      phrasings: [
+        '再见',
+        '拜拜',
+        '回头见',
+        '下次见',
+        '先这样吧',
+        '我走了',
+        '没事了',
+        '没有其他问题了',
+        '就这些',
+        '88',
+        '明天见',
+      ],
+      answer: '好的，再见！有需要随时来找我。',
+    },
+    en: {
+      phrasings: [
+        'bye',
+        'goodbye',
+        'bye bye',
+        'see you',
+        'see you later',
+        'see ya',
+        'talk to you later',
+        "that's all",
+        'that is all for now',
+        'nothing else',
+        'i have to go',
+        'catch you later',
+        'farewell',
+      ],
+      answer: 'Goodbye! Come back any time you need help.',
+    },
+  },
+  {
+    id: 'who_are_you',
+    zh: {
+      phrasings: [
+        '你是谁',
+        '你叫什么名字',
+        '你叫什么',
+        '怎么称呼你',
+        '介绍一下你自己',
+        '你是干什么的',
+        '你是哪位',
+        '自我介绍一下',
+        '你的名字是什么',
+        '我在和谁说话',
+      ],
+      answer: '我是{persona}，负责回答您关于我们产品和服务的问题。',
+    },
+    en: {
+      phrasings: [
+        'who are you',
+        'what is your name',
+        "what's your name",
+        'what are you',
+        'introduce yourself',
+        'tell me about yourself',
+        'who am i talking to',
+        'what should i call you',
+        'do you have a name',
+        'your name please',
+      ],
+      answer: "I'm {persona}. I answer questions about our products and services.",
+    },
+  },
+  {
+    id: 'are_you_robot',
+    zh: {
+      phrasings: [
+        '你是机器人吗',
+        '你是真人吗',
+        '你是人工智能吗',
+        '你是人还是机器',
+        '你是不是机器人',
+        '是真人在回复吗',
+        '你是AI吗',
+        '你是客服本人吗',
+        '你是自动回复吗',
+      ],
+      answer: '我是{persona}，一个智能助手，不是真人，但我会尽力帮您。',
+    },
+    en: {
+      phrasings: [
+        'are you a robot',
+        'are you a bot',
+        'are you human',
+        'are you a real person',
+        'am i talking to a machine',
+        'is this an automated reply',
+        'are you an ai',
+        'are you real',
+        'is this a chatbot',
+      ],
+      answer:
+        "I'm {persona}, a virtual assistant rather than a person, but I'll do my best to help.",
+    },
+  },
+  {
+    id: 'capabilities',
+    zh: {
+      phrasings: [
+        '你能做什么',
+        '你会什么',
+        '你有什么功能',
+        '你能帮我什么',
+        '你可以干嘛',
+        '你都会些什么',
+        '你能回答什么问题',
+        '我可以问你什么',
+      ],
+      answer: '我可以回答关于我们产品和服务的常见问题，直接把您的问题发给我就好。',
+    },
+    en: {
+      phrasings: [
+        'what can you do',
+        'what can you help me with',
+        'how can you help me',
+        'what do you know',
+        'what are you able to do',
+        'what questions can i ask',
+        'what can i ask you',
+        'how does this work',
+      ],
+      answer: 'I answer common questions about our products and services: just type your question.',
+    },
+  },
+  {
+    id: 'compliment',
+    zh: {
+      phrasings: [
+        '你真棒',
+        '你好厉害',
+        '你真聪明',
+        '太棒了',
+        '你很有用',
+        '干得好',
+        '说得好',
+        '你真可爱',
+        '牛',
+        '厉害了',
+        '好评',
+        '回答得很好',
+      ],
+      answer: '谢谢夸奖！能帮上忙我很开心。',
+    },
+    en: {
+      phrasings: [
+        'you are great',
+        "you're awesome",
+        'you are smart',
+        'good job',
+        'well done',
+        'nice',
+        'awesome',
+        'you are very helpful',
+        'great answer',
+        'i like you',
+        'you are the best',
+        'brilliant',
+        'perfect',
+      ],
+      answer: 'Thank you, that is kind of you! I am happy to help.',
+    },
+  },
+  {
+    id: 'insult',
+    zh: {
+      phrasings: [
+        '你真笨',
+        '你好蠢',
+        '你是笨蛋',
+        '垃圾机器人',
+        '你太差劲了',
+        '没用的东西',
+        '你听不懂人话吗',
+        '答非所问',
+        '你真烦',
+        '傻瓜',
+        '你什么都不会',
+        '智障',
+      ],
+      answer: '抱歉让您不满意了。请换个说法告诉我您的问题，我会尽力帮您解决。',
+    },
+    en: {
+      phrasings: [
+        'you are stupid',
+        "you're useless",
+        'you are dumb',
+        'stupid bot',
+        'you suck',
+        'this bot is useless',
+        'you are an idiot',
+        'you are terrible',
+        'you never understand',
+        'worst bot ever',
+        'shut up',
+        'you are annoying',
+      ],
+      answer:
+        "I'm sorry I haven't been helpful. Could you tell me your question in other words? I'll do my best.",
+    },
+  },
+  {
+    id: 'apology',
+    zh: {
+      phrasings: ['对不起', '抱歉', '不好意思', '我说错了', '打扰了', '不好意思打扰一下'],
+      answer: '没关系！请问有什么可以帮您？',
+    },
+    en: {
+      phrasings: [
+        'sorry',
+        'i am sorry',
+        'my apologies',
+        'my bad',
+        'excuse me',
+        'sorry to bother you',
+        'pardon me',
+      ],
+      answer: 'No problem at all! What can I help you with?',
+    },
+  },
+  {
+    id: 'acknowledge',
+    zh: {
+      phrasings: [
+        '好的',
+        '好',
+        '嗯',
+        '嗯嗯',
+        '知道了',
+        '明白了',
+        '了解',
+        '收到',
+        '行',
+        '可以',
+        'ok',
+        '懂了',
+      ],
+      answer: '好的。还有其他问题吗？',
+    },
+    en: {
+      phrasings: [
+        'ok',
+        'okay',
+        'got it',
+        'i see',
+        'understood',
+        'alright',
+        'sure',
+        'fine',
+        'makes sense',
+        'cool',
+        'noted',
+        'right',
+      ],
+      answer: 'Okay. Is there anything else I can help with?',
+    },
+  },
+  {
+    id: 'laugh',
+    zh: {
+      phrasings: ['哈哈', '哈哈哈', '呵呵', '嘻嘻', '笑死我了', '好好笑', '有意思'],
+      answer: '很高兴您心情不错！还有什么想了解的吗？',
+    },
+    en: {
+      phrasings: ['haha', 'hahaha', 'lol', 'lmao', 'that is funny', 'hehe', 'funny'],
+      answer: 'Glad you are in a good mood! Anything else you would like to know?',
+    },
+  },
+  {
+    id: 'age_origin',
+    zh: {
+      phrasings: [
+        '你几岁了',
+        '你多大了',
+        '你今年多大',
+        '你的生日是哪天',
+        '你从哪里来',
+        '你住在哪里',
+        '你是男的还是女的',
+        '谁创造了你',
+      ],
+      answer: '我是{persona}，一个智能助手，没有年龄，随时在线为您服务。',
+    },
+    en: {
+      phrasings: [
+        'how old are you',
+        'when is your birthday',
+        'where are you from',
+        'where do you live',
+        'who made you',
+        'who created you',
+        'are you male or female',
+        'what is your age',
+      ],
+      answer:
+        "I'm {persona}, a virtual assistant: I have no age, and I'm online whenever you need me.",
+    },
+  },
+  {
+    id: 'chat_request',
+    zh: {
+      phrasings: [
+        '你能陪我聊天吗',
+        '陪我聊聊天',
+        '我好无聊',
+        '聊聊天吧',
+        '我们聊点别的吧',
+        '讲个笑话',
+      ],
+      answer: '我更擅长回答我们产品和服务的问题，有这方面的问题尽管问我！',
+    },
+    en: {
+      phrasings: [
+        'can we chat',
+        'talk to me',
+        'i am bored',
+        "let's chat",
+        'tell me a joke',
+        'entertain me',
+      ],
+      answer: "I'm best at questions about our products and services: ask me anything about them!",
+    },
+  },
+];

@@ -1,0 +1,161 @@
+/**
+ * The question log's console routes: the log, its export and clearing, the inbox of missed
+ * questions and its actions, rule analytics and the dashboard (question-log-types.ts).
+ * @module
+ */
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { DomainContext } from '../../../domain/context';
+import type { Robot } from '../../../domain/robot-directory';
+import { createRule } from '../../../domain/rule-editing';
+import { addPhrasings } from '../../../domain/rule-phrasings';
+import { ServiceError } from '../../../errors';
+import type { QuestionLog } from '../../../question-log/question-log';
+import type { InboxAddResult } from '../../../question-log-types';
+import {
+  DashboardQuery,
+  InboxAddPhrasingsBody,
+  InboxDismissBody,
+  InboxNewRuleBody,
+  InboxQuery,
+  QuestionLogExportQuery,
+  QuestionLogQuery,
+} from '../../../validation/question-log-schemas';
+import { success } from '../../envelope';
+import { CONSOLE, robotFromParams } from './workspace-routes';
+
+const R = `${CONSOLE}/tenants/:tenantId/robots/:robotId`;
+
+/** A count from the query, within its bounds, else the API's 400 naming it. */
+function bounded(value: string | undefined, fallback: number, max: number, field: string): number {
+  const n = value === undefined ? fallback : Number(value);
+  if (n < 1 || n > max) {
+    throw new ServiceError('invalid-paging', `${field} must be between 1 and ${max}.`, field);
+  }
+  return n;
+}
+
+const timeOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
+
+export function registerQuestionLogRoutes(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  log: QuestionLog,
+): void {
+  const console = { config: { console: true } };
+  const robotOf = (params: unknown): Promise<Robot> => robotFromParams(ctx, params);
+
+  app.get(
+    `${R}/question-log`,
+    { ...console, schema: { querystring: QuestionLogQuery } },
+    async (request) => {
+      const query = request.query as Static<typeof QuestionLogQuery>;
+      const robot = await robotOf(request.params);
+      return success(
+        await log.page(robot, {
+          from: timeOf(query.from),
+          to: timeOf(query.to),
+          offset: Number(query.offset ?? 0),
+          limit: bounded(query.limit, 100, 1000, 'limit'),
+          ...(query.q !== undefined ? { q: query.q } : {}),
+          ...(query.outcome !== undefined ? { outcome: query.outcome } : {}),
+          ...(query.source !== undefined ? { source: query.source } : {}),
+        }),
+      );
+    },
+  );
+
+  app.get(
+    `${R}/question-log/export.csv`,
+    { ...console, schema: { querystring: QuestionLogExportQuery } },
+    async (request, reply) => {
+      const query = request.query as Static<typeof QuestionLogExportQuery>;
+      const robot = await robotOf(request.params);
+      const csv = await log.csv(robot, timeOf(query.from), timeOf(query.to));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="question-log-${robot.tenantId}-${robot.robotId}.csv"`,
+        )
+        .send(csv);
+    },
+  );
+
+  app.post(`${R}/question-log/clear`, console, async (request) =>
+    success({ removed: await log.clear(await robotOf(request.params)) }),
+  );
+
+  app.get(`${R}/inbox`, { ...console, schema: { querystring: InboxQuery } }, async (request) => {
+    const { limit } = request.query as Static<typeof InboxQuery>;
+    const robot = await robotOf(request.params);
+    const groups = await log.inbox(robot, bounded(limit, 50, 1000, 'limit'), (ids) =>
+      ctx.store.rules.namesOf(ids),
+    );
+    return success({ groups });
+  });
+
+  app.post(
+    `${R}/inbox/add-phrasings`,
+    { ...console, schema: { body: InboxAddPhrasingsBody } },
+    async (request) => {
+      const { key, ruleId, questions } = request.body as Static<typeof InboxAddPhrasingsBody>;
+      const robot = await robotOf(request.params);
+      const added: InboxAddResult = await addPhrasings(ctx, robot, ruleId, questions);
+      // Handled once its questions are phrasings of the rule (added now or there already).
+      if (added.notFitting.length === 0) await log.mark(robot, [key], 'handled');
+      return success(added);
+    },
+  );
+
+  app.post(
+    `${R}/inbox/new-rule`,
+    { ...console, schema: { body: InboxNewRuleBody } },
+    async (request) => {
+      const { key, ...edit } = request.body as Static<typeof InboxNewRuleBody>;
+      const robot = await robotOf(request.params);
+      const rule = await createRule(ctx, robot, edit);
+      await log.mark(robot, [key], 'handled');
+      return success({ ruleId: rule.ruleId });
+    },
+  );
+
+  app.post(
+    `${R}/inbox/dismiss`,
+    { ...console, schema: { body: InboxDismissBody } },
+    async (request) => {
+      const { keys } = request.body as Static<typeof InboxDismissBody>;
+      const robot = await robotOf(request.params);
+      return success({ dismissed: await log.mark(robot, keys, 'dismissed') });
+    },
+  );
+
+  app.get(`${R}/rule-hits`, console, async (request) =>
+    success({ rules: await log.ruleHits(await robotOf(request.params)) }),
+  );
+
+  app.get(`${R}/analytics`, console, async (request) => {
+    const robot = await robotOf(request.params);
+    const rules = await ctx.store.rules.matchable(robot);
+    return success(
+      await log.analytics(
+        robot,
+        rules.map((rule) => ({
+          ruleId: rule.ruleId,
+          ruleName: rule.ruleName,
+          effectEnd: rule.effectEnd,
+        })),
+      ),
+    );
+  });
+
+  app.get(
+    `${R}/dashboard`,
+    { ...console, schema: { querystring: DashboardQuery } },
+    async (request) => {
+      const { days } = request.query as Static<typeof DashboardQuery>;
+      const robot = await robotOf(request.params);
+      return success(await log.dashboard(robot, bounded(days, 30, 366, 'days')));
+    },
+  );
+}

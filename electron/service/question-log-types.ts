@@ -1,0 +1,197 @@
+/**
+ * The question log as the console API speaks it (docs/question-log.md): logged questions, the
+ * inbox of missed questions, rule analytics and the dashboard; and the layout of its export,
+ * shared by the service's CSV and the editor's .xlsx. Routes (`R` =
+ * /console/api/tenants/:tenantId/robots/:robotId):
+ *   GET  R/question-log?from&to&offset&limit&q&outcome&source → QuestionLogPage (newest first)
+ *   GET  R/question-log/export.csv?from&to       → text/csv (the editor builds .xlsx itself)
+ *   POST R/question-log/clear                    → { removed }
+ *   GET  R/inbox?limit                           → { groups: InboxGroup[] }
+ *   POST R/inbox/add-phrasings                   InboxAddPhrasings → InboxAddResult
+ *   POST R/inbox/new-rule                        InboxNewRule → { ruleId }
+ *   POST R/inbox/dismiss                         { keys } → { dismissed }
+ *   GET  R/analytics                             → RuleAnalytics
+ *   GET  R/dashboard?days                        → Dashboard
+ * @module
+ */
+
+/** How a question was answered: a rule, a list of rules to choose from, or the fallback. */
+export type AskOutcomeKind = 'answered' | 'recommended' | 'fallback';
+
+/** Where a question came from: the openapi ask route, or the editor's try pane. */
+export type QuestionSource = 'api' | 'try';
+
+/** One logged question. Times are ms since the epoch. */
+export interface LoggedQuestion {
+  at: number;
+  userId: string;
+  channel: string;
+  question: string;
+  /** The answer's `answerType` (BESTMATCH, RECOMMEND, or a later kind such as MENU). */
+  answerType: string;
+  /** The answer's `module`: KB, or NONE for the fallback. */
+  module: string;
+  score: number;
+  /** The rule that answered (BESTMATCH from the knowledge base), else null. */
+  ruleId: string | null;
+  /** The rules recommended (RECOMMEND), in the order given; empty otherwise. */
+  recommended: string[];
+  /**
+   * The published version that answered. Null until publishing lands (issue 15): the draft
+   * answers every question today.
+   */
+  version: number | null;
+  source: QuestionSource;
+  /**
+   * Click feedback: this question is one of the items a RECOMMEND offered the same user a
+   * moment before; that earlier question, else null.
+   */
+  chosenFrom: string | null;
+}
+
+export interface QuestionLogPage {
+  entries: LoggedQuestion[];
+  /** Entries matching the filter. */
+  total: number;
+}
+
+/** A choice made from a RECOMMEND: the rule picked, how often. */
+export interface InboxChoice {
+  ruleId: string;
+  ruleName: string;
+  count: number;
+}
+
+/** Similar missed questions, most frequent first. */
+export interface InboxGroup {
+  /** Stable id of the group: the normalised text of its most frequent question. */
+  key: string;
+  /** Occurrences in the log (every question of the group). */
+  count: number;
+  /** Distinct questions of the group, most frequent first (at most 10), with their counts. */
+  examples: { question: string; count: number }[];
+  /** Latest occurrence (ms). */
+  lastAt: number;
+  /** Outcomes seen in the group. */
+  outcomes: { fallback: number; recommended: number; lowScore: number };
+  /** Rules users chose after a RECOMMEND of this group's questions: the strongest evidence. */
+  chosen: InboxChoice[];
+  /** The rule to add the questions to: the most chosen, else the most recommended; or null. */
+  suggestedRuleId: string | null;
+  suggestedRuleName: string | null;
+}
+
+export interface InboxAddPhrasings {
+  /** The group handled (leaves the inbox). */
+  key: string;
+  ruleId: string;
+  /** The questions to add as phrasings, in order of preference. */
+  questions: string[];
+}
+
+export interface InboxAddResult {
+  ruleId: string;
+  /** Questions added as phrasings. */
+  added: string[];
+  /** Questions the rule had already (same text once normalised). */
+  present: string[];
+  /** Questions that did not fit: the rule has its 10 phrasings. */
+  notFitting: string[];
+}
+
+export interface InboxNewRule {
+  key: string;
+  ruleName: string;
+  questions: string[];
+  answer: string;
+}
+
+export interface RuleHits {
+  ruleId: string;
+  /** Answered (BESTMATCH), clicks from a recommendation included. */
+  hits: number;
+  /** Of which chosen from a RECOMMEND. */
+  chosen: number;
+  /** Times recommended. */
+  recommended: number;
+  lastHit: number | null;
+}
+
+export interface RuleAnalytics {
+  /** Every rule of the robot with its figures over the log kept (retention). */
+  rules: (RuleHits & { ruleName: string; effectEnd: string | null })[];
+  /** Rules never answered in the log kept. */
+  neverHit: string[];
+  /** Pairs of rules often recommended together: likely to be confused. */
+  confusable: { a: string; b: string; count: number }[];
+  /** Rules whose effective window ends in the next 30 days. */
+  expiring: { ruleId: string; effectEnd: string }[];
+  /** Hits per day (UTC `YYYY-MM-DD`) of the 20 most hit rules. */
+  hitsByDay: { ruleId: string; days: { day: string; hits: number }[] }[];
+}
+
+export interface DashboardDay {
+  day: string;
+  total: number;
+  answered: number;
+  recommended: number;
+  fallback: number;
+}
+
+export interface Dashboard {
+  days: DashboardDay[];
+  topQuestions: { question: string; count: number }[];
+  topMissed: { question: string; count: number }[];
+}
+
+/** Columns of the log's export (CSV and .xlsx), and each entry's cells in that order. */
+export const CSV_COLUMNS = [
+  'time',
+  'userId',
+  'channel',
+  'source',
+  'question',
+  'answerType',
+  'module',
+  'score',
+  'ruleId',
+  'recommended',
+  'version',
+  'chosenFrom',
+] as const;
+
+/** A row's cells, in the order of `CSV_COLUMNS` (the editor's .xlsx uses the same). */
+export function rowOf(entry: LoggedQuestion): (string | number)[] {
+  return [
+    new Date(entry.at).toISOString(),
+    entry.userId,
+    entry.channel,
+    entry.source,
+    entry.question,
+    entry.answerType,
+    entry.module,
+    entry.score,
+    entry.ruleId ?? '',
+    entry.recommended.join(' '),
+    entry.version ?? '',
+    entry.chosenFrom ?? '',
+  ];
+}
+
+const FORMULA = /^[=+\-@\t\r]/;
+
+function cell(value: string | number): string {
+  if (typeof value === 'number') return String(value);
+  const text = FORMULA.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * The log as CSV (RFC 4180, UTF-8 with a byte-order mark so that Excel reads Chinese right).
+ * Cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
+ */
+export function toCsv(entries: readonly LoggedQuestion[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const entry of entries) lines.push(rowOf(entry).map(cell).join(','));
+  return `\ufeff${lines.join('\r\n')}\r\n`;
+}

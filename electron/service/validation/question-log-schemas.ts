@@ -1,0 +1,55 @@
+/**
+ * Schemas of the question log's console routes (question-log-types.ts).
+ * @module
+ */
+import { Type } from '@sinclair/typebox';
+import { LIMITS } from '../limits';
+import { ISO_WITH_OFFSET } from './effective-window';
+import { decimal, string, text } from './schemas';
+
+const iso = string({ pattern: ISO_WITH_OFFSET });
+const groupKey = string({ minLength: 1, maxLength: LIMITS.askQuestionMax * 2 });
+const question = text(LIMITS.questionMax);
+
+export const QuestionLogQuery = Type.Object({
+  /** Entries from this time on (ISO 8601 with an offset). */
+  from: Type.Optional(iso),
+  /** Entries before this time. */
+  to: Type.Optional(iso),
+  offset: Type.Optional(decimal),
+  limit: Type.Optional(decimal),
+  q: Type.Optional(string({ maxLength: 200 })),
+  outcome: Type.Optional(
+    Type.Unsafe<'answered' | 'recommended' | 'fallback'>({
+      type: 'string',
+      enum: ['answered', 'recommended', 'fallback'],
+    }),
+  ),
+  source: Type.Optional(Type.Unsafe<'api' | 'try'>({ type: 'string', enum: ['api', 'try'] })),
+});
+
+export const QuestionLogExportQuery = Type.Object({
+  from: Type.Optional(iso),
+  to: Type.Optional(iso),
+});
+
+export const InboxQuery = Type.Object({ limit: Type.Optional(decimal) });
+
+export const DashboardQuery = Type.Object({ days: Type.Optional(decimal) });
+
+export const InboxAddPhrasingsBody = Type.Object({
+  key: groupKey,
+  ruleId: string({ minLength: 1, maxLength: 64 }),
+  questions: Type.Array(question, { minItems: 1, maxItems: 50 }),
+});
+
+export const InboxNewRuleBody = Type.Object({
+  key: groupKey,
+  ruleName: text(LIMITS.ruleNameMax),
+  questions: Type.Array(question, { minItems: 1, maxItems: LIMITS.questionsMax }),
+  answer: text(LIMITS.answerMax),
+});
+
+export const InboxDismissBody = Type.Object({
+  keys: Type.Array(groupKey, { minItems: 1, maxItems: 1000 }),
+});

@@ -1,0 +1,55 @@
+/**
+ * The question log's console routes (electron/service/question-log-types.ts), added to the
+ * console client.
+ * @module
+ */
+import type {
+  Dashboard,
+  InboxAddResult,
+  InboxGroup,
+  QuestionLogPage,
+  RuleAnalytics,
+  RuleHits,
+} from '../../electron/service/question-log-types';
+
+type Call = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+
+export interface LogQuery {
+  offset?: number;
+  limit?: number;
+  q?: string;
+  outcome?: 'answered' | 'recommended' | 'fallback';
+  source?: 'api' | 'try';
+}
+
+export function questionLogCalls<Ref>(call: Call, robot: (ref: Ref) => string) {
+  return {
+    questionLog: (ref: Ref, query: LogQuery = {}) => {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(query)) {
+        if (value !== undefined && value !== '') params.set(key, String(value));
+      }
+      return call<QuestionLogPage>('GET', `${robot(ref)}/question-log?${params.toString()}`);
+    },
+    clearQuestionLog: (ref: Ref) =>
+      call<{ removed: number }>('POST', `${robot(ref)}/question-log/clear`),
+    inbox: (ref: Ref, limit = 50) =>
+      call<{ groups: InboxGroup[] }>('GET', `${robot(ref)}/inbox?limit=${limit}`),
+    inboxAddPhrasings: (ref: Ref, key: string, ruleId: string, questions: string[]) =>
+      call<InboxAddResult>('POST', `${robot(ref)}/inbox/add-phrasings`, {
+        key,
+        ruleId,
+        questions,
+      }),
+    inboxNewRule: (
+      ref: Ref,
+      body: { key: string; ruleName: string; questions: string[]; answer: string },
+    ) => call<{ ruleId: string }>('POST', `${robot(ref)}/inbox/new-rule`, body),
+    inboxDismiss: (ref: Ref, keys: string[]) =>
+      call<{ dismissed: number }>('POST', `${robot(ref)}/inbox/dismiss`, { keys }),
+    ruleHits: (ref: Ref) => call<{ rules: RuleHits[] }>('GET', `${robot(ref)}/rule-hits`),
+    analytics: (ref: Ref) => call<RuleAnalytics>('GET', `${robot(ref)}/analytics`),
+    dashboard: (ref: Ref, days = 30) =>
+      call<Dashboard>('GET', `${robot(ref)}/dashboard?days=${days}`),
+  };
+}

@@ -1,0 +1,210 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { ChartConfiguration } from 'chart.js';
+import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
+import type { Dashboard, RuleAnalytics } from '../../../electron/service/question-log-types';
+import { describeError } from '../../i18n/describe-problem';
+import { useI18n } from '../../i18n/useI18n';
+import { QuestionLogTable } from '../question-log/QuestionLogTable';
+import { useWorkspace } from '../workspace/useWorkspace';
+import { ChartCanvas } from './Chart';
+import { RuleHitsTable } from './RuleHitsTable';
+
+const COLORS = {
+  answered: '#2e7d32',
+  recommended: '#f9a825',
+  fallback: '#c62828',
+  total: '#1565c0',
+};
+
+/** Questions per day by outcome, top questions and misses, rule figures, and the log itself. */
+export function DashboardPage({ tenant, robot }: { tenant: ConsoleTenant; robot: ConsoleRobot }) {
+  const { t, formatTime } = useI18n();
+  const { client } = useWorkspace();
+  const ref = useMemo(
+    () => ({ tenantId: tenant.tenantId, robotId: robot.robotId }),
+    [tenant.tenantId, robot.robotId],
+  );
+  const [board, setBoard] = useState<Dashboard | null>(null);
+  const [analytics, setAnalytics] = useState<RuleAnalytics | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    Promise.all([client.dashboard(ref, 30), client.analytics(ref)]).then(
+      ([nextBoard, nextAnalytics]) => {
+        setBoard(nextBoard);
+        setAnalytics(nextAnalytics);
+      },
+      (failure: unknown) => setError(describeError(t, failure)),
+    );
+  }, [client, ref, t]);
+
+  const perDay = useMemo<ChartConfiguration | null>(() => {
+    if (!board) return null;
+    const labels = board.days.map((day) => day.day.slice(5));
+    const series = (key: 'answered' | 'recommended' | 'fallback') => ({
+      label: t(`dashboard.${key}`),
+      data: board.days.map((day) => day[key]),
+      backgroundColor: COLORS[key],
+      stack: 'questions',
+    });
+    return {
+      type: 'bar',
+      data: { labels, datasets: [series('answered'), series('recommended'), series('fallback')] },
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        scales: {
+          x: { stacked: true },
+          y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } },
+        },
+      },
+    };
+  }, [board, t]);
+
+  const shares = useMemo<ChartConfiguration | null>(() => {
+    if (!board) return null;
+    const share = (key: 'answered' | 'recommended' | 'fallback') =>
+      board.days.map((day) => (day.total === 0 ? null : Math.round((day[key] / day.total) * 100)));
+    return {
+      type: 'line',
+      data: {
+        labels: board.days.map((day) => day.day.slice(5)),
+        datasets: (['answered', 'recommended', 'fallback'] as const).map((key) => ({
+          label: t(`dashboard.${key}`),
+          data: share(key),
+          borderColor: COLORS[key],
+          backgroundColor: COLORS[key],
+          spanGaps: true,
+        })),
+      },
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        scales: { y: { min: 0, max: 100, ticks: { callback: (value) => `${value}%` } } },
+      },
+    };
+  }, [board, t]);
+
+  const count = t('dashboard.count');
+  const top = useMemo(
+    () => (board ? topChart(board.topQuestions, COLORS.total, count) : null),
+    [board, count],
+  );
+  const missed = useMemo(
+    () => (board ? topChart(board.topMissed, COLORS.fallback, count) : null),
+    [board, count],
+  );
+
+  const totals = board?.days.reduce(
+    (sum, day) => ({
+      total: sum.total + day.total,
+      answered: sum.answered + day.answered,
+      recommended: sum.recommended + day.recommended,
+      fallback: sum.fallback + day.fallback,
+    }),
+    { total: 0, answered: 0, recommended: 0, fallback: 0 },
+  );
+  const names = new Map(analytics?.rules.map((rule) => [rule.ruleId, rule.ruleName]) ?? []);
+
+  return (
+    <div className="page dashboard-page" data-testid="dashboard-page">
+      <header className="page-header">
+        <div>
+          <h1>
+            {t('dashboard.title')} <span className="view-header-meta">{robot.name}</span>
+          </h1>
+          <p className="page-subtitle">{t('dashboard.intro')}</p>
+        </div>
+      </header>
+      {error ? <p className="error-message">{error}</p> : null}
+      {totals ? (
+        <p className="dashboard-totals" data-testid="dashboard-totals">
+          {t('dashboard.totals', totals)}
+        </p>
+      ) : null}
+      <div className="dashboard-grid">
+        {perDay ? (
+          <section className="card dashboard-card">
+            <h2>{t('dashboard.perDay')}</h2>
+            <ChartCanvas config={perDay} label={t('dashboard.perDay')} />
+          </section>
+        ) : null}
+        {shares ? (
+          <section className="card dashboard-card">
+            <h2>{t('dashboard.shares')}</h2>
+            <ChartCanvas config={shares} label={t('dashboard.shares')} />
+          </section>
+        ) : null}
+        {top ? (
+          <section className="card dashboard-card">
+            <h2>{t('dashboard.topQuestions')}</h2>
+            <ChartCanvas config={top} label={t('dashboard.topQuestions')} />
+          </section>
+        ) : null}
+        {missed ? (
+          <section className="card dashboard-card">
+            <h2>{t('dashboard.topMissed')}</h2>
+            <ChartCanvas config={missed} label={t('dashboard.topMissed')} />
+          </section>
+        ) : null}
+      </div>
+      {analytics ? (
+        <section className="card dashboard-rules" data-testid="rule-analytics">
+          <h2>{t('dashboard.rules')}</h2>
+          <ul className="dashboard-facts">
+            <li>
+              {t('dashboard.neverHit', {
+                count: analytics.neverHit.length,
+                total: analytics.rules.length,
+              })}
+            </li>
+            {analytics.confusable.slice(0, 5).map((pair) => (
+              <li key={`${pair.a}-${pair.b}`}>
+                {t('dashboard.confusable', {
+                  a: names.get(pair.a) ?? pair.a,
+                  b: names.get(pair.b) ?? pair.b,
+                  count: pair.count,
+                })}
+              </li>
+            ))}
+            {analytics.expiring.slice(0, 5).map((rule) => (
+              <li key={rule.ruleId}>
+                {t('dashboard.expiring', {
+                  rule: names.get(rule.ruleId) ?? rule.ruleId,
+                  end: formatTime(rule.effectEnd),
+                })}
+              </li>
+            ))}
+          </ul>
+          <RuleHitsTable analytics={analytics} />
+        </section>
+      ) : null}
+      <QuestionLogTable robotRef={ref} robot={robot} />
+    </div>
+  );
+}
+
+/** A horizontal bar chart of the ten most asked questions. */
+function topChart(
+  rows: { question: string; count: number }[],
+  color: string,
+  label: string,
+): ChartConfiguration {
+  const shown = rows.slice(0, 10);
+  return {
+    type: 'bar',
+    data: {
+      labels: shown.map((row) =>
+        row.question.length > 28 ? `${row.question.slice(0, 27)}…` : row.question,
+      ),
+      datasets: [{ label, data: shown.map((row) => row.count), backgroundColor: color }],
+    },
+    options: {
+      animation: false,
+      indexAxis: 'y',
+      maintainAspectRatio: false,
+      plugins: { legend: { display: false } },
+      scales: { x: { beginAtZero: true, ticks: { precision: 0 } } },
+    },
+  };
+}

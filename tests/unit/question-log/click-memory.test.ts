@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CLICK_WINDOW_MS, ClickMemory } from '../../../electron/service/question-log/click-memory';
+
+const items = [
+  { ruleId: 'r1', question: 'How do I reset my PIN?' },
+  { ruleId: 'r2', question: 'How do I reset my password' },
+];
+
+test('the next question of the same user, one of the items (case and spaces aside), within the window, is a choice', () => {
+  const memory = new ClickMemory();
+  assert.equal(memory.take('u', 0, 'how do i reset', items), null);
+  assert.deepEqual(memory.take('u', 1000, ' how do I reset my pin? ', null), {
+    question: 'how do i reset',
+    ruleId: 'r1',
+  });
+  // The offer is used up.
+  assert.equal(memory.take('u', 2000, 'how do I reset my password', null), null);
+});
+
+test('another question, another user or a late one is no choice', () => {
+  const memory = new ClickMemory();
+  memory.take('u', 0, 'how do i reset', items);
+  assert.equal(memory.take('v', 10, 'How do I reset my PIN?', null), null);
+  assert.equal(memory.take('u', 20, 'something else', null), null);
+  assert.equal(memory.take('u', 30, 'How do I reset my PIN?', null), null, 'the offer ended');
+  memory.take('w', 0, 'how do i reset', items);
+  assert.equal(memory.take('w', CLICK_WINDOW_MS + 1, 'How do I reset my PIN?', null), null);
+});
+
+test('bounded: the least recently seen users are forgotten first', () => {
+  const memory = new ClickMemory(3);
+  for (const user of ['a', 'b', 'c', 'd']) memory.take(user, 0, 'q', items);
+  assert.equal(memory.size, 3);
+  assert.equal(memory.take('a', 1, 'How do I reset my PIN?', null), null);
+  assert.equal(memory.take('d', 1, 'How do I reset my PIN?', null)?.ruleId, 'r1');
+});
