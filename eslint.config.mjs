@@ -59,7 +59,21 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('domain', ['http', 'storage'])],
+          patterns: [NO_RENDERER, below('domain', ['http', 'storage', 'publishing'])],
+        },
+      ],
+    },
+  },
+  {
+    // Publishing (versions, test sets) is a room beside the domain: it builds on the domain and
+    // the repository interfaces; the domain reaches it only through its hooks (domain/editions.ts).
+    files: ['electron/service/publishing/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON, NO_FASTIFY],
+          patterns: [NO_RENDERER, below('publishing', ['http', 'storage'])],
         },
       ],
     },
@@ -78,7 +92,7 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('this room', ['domain', 'http'])],
+          patterns: [NO_RENDERER, below('this room', ['domain', 'http', 'publishing'])],
         },
       ],
     },

@@ -75,6 +75,8 @@ export interface ConsoleRobotSettings {
    * [["充值", "充钱", "top up"]]: each is matched as the group's first member.
    */
   synonyms: string[][];
+  /** `live`: saved changes are answered at once; `review`: after publishing (docs/publishing.md). */
+  publishMode: 'live' | 'review';
 }
 
 export interface ConsoleRobot {

@@ -27,6 +27,7 @@ import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
 import { createRobotIndex, loadRobotIndex, normalizeText, writeRobotIndex } from './matching/index';
 import type { CreateRobotIndex } from './matching/types';
+import { PublishingRoom } from './publishing/publishing-room';
 import { EmbeddedStore } from './storage/embedded-store';
 import {
   discardIndexFile,
@@ -149,6 +150,8 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     const saved = await savedIndexes;
     const asideIndex = setAsideIndexFile(options.dataDir);
     const loaded = await loadRobots(ctx, saved, codec);
+    const publishing = new PublishingRoom(ctx);
+    await publishing.load();
     // Still exact at stop if every robot came from it and nothing has been written since.
     const reusableAt =
       'file' in saved && saved.file && loaded.built === 0 && saved.file.seq === store.position
@@ -165,6 +168,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       corsOrigins,
       connectionLimits: { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits },
       listenHost: options.host ?? '127.0.0.1',
+      publishing,
     });
     if (debugSignatures) {
       logger.warn(

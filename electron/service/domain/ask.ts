@@ -8,7 +8,8 @@ import type { AskResult } from '../api-types';
 import type { Candidate, MatchDecision } from '../matching/types';
 import type { DomainContext } from './context';
 import type { Robot } from './robot-directory';
-import { indexOf } from './robot-loading';
+import { editionOf } from './editions';
+import type { EditionName } from './editions';
 
 /** Scores are reported to 4 decimals, rounded down so that only an exact match reads 1. */
 const round = (score: number) => Math.floor(score * 10_000) / 10_000;
@@ -36,30 +37,22 @@ function fallback(robot: Robot): AskResult {
   };
 }
 
-/** A rule's answer: from memory when it was answered recently, else read and remembered. */
-async function answerOf(ctx: DomainContext, ruleId: string): Promise<string | undefined> {
-  const known = ctx.answers.get(ruleId);
-  if (known !== undefined) return known;
-  const generation = ctx.answers.generation;
-  const answer = await ctx.store.rules.answerOf(ruleId);
-  // Not remembered if a rule changed while it was read: it may be the answer before the change.
-  if (answer !== undefined && ctx.answers.generation === generation) {
-    ctx.answers.remember(ruleId, answer);
-  }
-  return answer;
-}
-
-/** `at`: the time the question is answered as of (ms; now unless the try pane says otherwise). */
+/**
+ * `at`: the time the question is answered as of (ms; now unless the try pane says otherwise).
+ * `edition`: which rules answer (editions.ts): the openapi asks the `served` one.
+ */
 export async function ask(
   ctx: DomainContext,
   robot: Robot,
   asked: Question,
   at = ctx.now(),
+  edition: EditionName = 'draft',
 ): Promise<AskOutcome> {
-  const decision = indexOf(ctx, robot).match(asked.question, at, robot.settings);
+  const rules = editionOf(ctx, robot, edition);
+  const decision = rules.index.match(asked.question, at, robot.settings);
   switch (decision.kind) {
     case 'bestmatch': {
-      const answer = await answerOf(ctx, decision.top.ruleId);
+      const answer = await rules.answerOf(decision.top.ruleId);
       // The index follows every write, so a missing rule means a bug, not a user error: answer
       // with the fallback rather than fail the caller.
       if (answer === undefined) {

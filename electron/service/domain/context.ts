@@ -5,6 +5,7 @@
 import type { Logger } from '../logger';
 import type { KbStore } from '../repositories/store';
 import type { AnswerCache } from './answer-cache';
+import type { PublishingHooks } from './editions';
 import type { RobotDirectory } from './robot-directory';
 import type { RobotIndexes } from './robot-indexes';
 import type { RuleOrders } from './rule-order';
@@ -24,4 +25,6 @@ export interface DomainContext {
   writes: WriteQueue;
   now: () => number;
   logger: Logger;
+  /** The published editions of robots in review mode (publishing/, set by index.ts). */
+  publishing?: PublishingHooks;
 }

@@ -12,6 +12,12 @@ export type SynonymGroups = readonly (readonly string[])[];
 /** The language a robot answers in: its default texts are in it. */
 export type RobotLanguage = 'zh' | 'en';
 
+/**
+ * `live`: every saved change is answered at once by the openapi; `review`: the openapi answers
+ * the published version, and changes wait in the draft until published (docs/publishing.md).
+ */
+export type PublishMode = 'live' | 'review';
+
 export interface RobotSettings extends MatchSettings {
   /** Set by the editor, or else found from the robot's rules (robot-directory.ts). */
   language: RobotLanguage;
@@ -19,6 +25,7 @@ export interface RobotSettings extends MatchSettings {
   fallbackText: string;
   /** Groups of interchangeable words or phrases in this robot's knowledge base. */
   synonyms: SynonymGroups;
+  publishMode: PublishMode;
 }
 
 /** The texts of a robot that never set them, in its language. */
@@ -45,6 +52,7 @@ export function settingsInForce(
   return {
     ...DEFAULT_MATCH_SETTINGS,
     synonyms: [],
+    publishMode: 'live',
     ...DEFAULT_TEXTS[language],
     ...stored,
     language,
@@ -54,6 +62,7 @@ export function settingsInForce(
 export const DEFAULT_ROBOT_SETTINGS: RobotSettings = settingsInForce({}, 'en');
 
 const LANGUAGES: readonly string[] = ['zh', 'en'] satisfies RobotLanguage[];
+const PUBLISH_MODES: readonly string[] = ['live', 'review'] satisfies PublishMode[];
 
 const isSynonymGroups = (value: unknown): value is SynonymGroups =>
   Array.isArray(value) &&
@@ -79,7 +88,9 @@ export function parseStoredSettings(json: string): Partial<RobotSettings> {
         ? isSynonymGroups(value)
         : key === 'language'
           ? typeof value === 'string' && LANGUAGES.includes(value)
-          : typeof value === typeof DEFAULT_ROBOT_SETTINGS[key];
+          : key === 'publishMode'
+            ? typeof value === 'string' && PUBLISH_MODES.includes(value)
+            : typeof value === typeof DEFAULT_ROBOT_SETTINGS[key];
     if (fits) settings[key] = value;
   }
   return settings as Partial<RobotSettings>;

@@ -5,18 +5,26 @@
 import type { TryResult } from '../console-types';
 import { ask } from './ask';
 import type { DomainContext } from './context';
+import { editionOf } from './editions';
+import type { EditionName } from './editions';
 import type { Robot } from './robot-directory';
 
-/** `asOf`: ask as the robot would answer at that time (ms), for rules with effective windows. */
+/**
+ * `asOf`: ask as the robot would answer at that time (ms), for rules with effective windows.
+ * `edition`: the draft, or the published version (side by side in the try pane).
+ */
 export async function tryQuestion(
   ctx: DomainContext,
   robot: Robot,
   question: string,
   asOf?: number,
+  edition: EditionName = 'draft',
 ): Promise<TryResult> {
   const asked = { question, userId: 'editor', channel: 'TRY' };
-  const { result, decision } = await ask(ctx, robot, asked, asOf ?? ctx.now());
-  const names = await ctx.store.rules.namesOf(decision.candidates.map((c) => c.ruleId));
+  const { result, decision } = await ask(ctx, robot, asked, asOf ?? ctx.now(), edition);
+  const names = await editionOf(ctx, robot, edition).namesOf(
+    decision.candidates.map((c) => c.ruleId),
+  );
   return {
     result,
     decision: decision.kind,

@@ -19,6 +19,7 @@ import { verifyConsoleToken } from '../auth/verify';
 import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
 import type { DomainContext } from '../domain/context';
+import type { PublishingRoom } from '../publishing/publishing-room';
 import type { Robot } from '../domain/robot-directory';
 import { LIMITS } from '../limits';
 import { createAjv, expectedBody } from '../validation/ajv';
@@ -39,6 +40,7 @@ import { lazyValidator } from './lazy-validator';
 import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
+import { registerPublishingRoutes } from './routes/console/publishing-routes';
 import { registerTrashRoutes } from './routes/console/trash-routes';
 import { registerTryRoute } from './routes/console/try-route';
 import { registerWorkspaceRoutes } from './routes/console/workspace-routes';
@@ -75,6 +77,8 @@ export interface HttpDeps {
   connectionLimits: ConnectionLimits;
   /** The address the service listens on: the editor answers to it (http/host-allow-list.ts). */
   listenHost: string;
+  /** Versions and test sets (publishing/); their routes are left out without it. */
+  publishing?: PublishingRoom;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -239,6 +243,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerCategoryRoutes(app, deps.ctx);
   registerTrashRoutes(app, deps.ctx);
   registerTryRoute(app, deps.ctx);
+  if (deps.publishing) registerPublishingRoutes(app, deps.publishing);
   await registerEditorRoutes(app, deps.editorDir);
   return app;
 }

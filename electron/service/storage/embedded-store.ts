@@ -11,6 +11,8 @@ import { SqlJsRobotRepository } from './repositories/robot-repository';
 import { SqlJsRuleRepository } from './repositories/rule-repository';
 import type { TextKey } from './repositories/rule-repository';
 import { SqlJsTenantRepository, SqlJsUserRepository } from './repositories/tenant-repository';
+import { SqlJsTestSetRepository } from './repositories/test-set-repository';
+import { SqlJsVersionRepository } from './repositories/version-repository';
 
 export class EmbeddedStore implements KbStore {
   readonly tenants: SqlJsTenantRepository;
@@ -18,6 +20,8 @@ export class EmbeddedStore implements KbStore {
   readonly robots: SqlJsRobotRepository;
   readonly rules: SqlJsRuleRepository;
   readonly categories: SqlJsCategoryRepository;
+  readonly versions: SqlJsVersionRepository;
+  readonly testSets: SqlJsTestSetRepository;
 
   private constructor(
     private readonly db: Store,
@@ -28,6 +32,8 @@ export class EmbeddedStore implements KbStore {
     this.robots = new SqlJsRobotRepository(db);
     this.rules = new SqlJsRuleRepository(db, textKey);
     this.categories = new SqlJsCategoryRepository(db);
+    this.versions = new SqlJsVersionRepository(db, this.rules);
+    this.testSets = new SqlJsTestSetRepository(db);
   }
 
   /**

@@ -100,6 +100,7 @@ export const ROBOT_SETTINGS = {
     Type.Array(text(LIMITS.synonymMax), { minItems: 2, maxItems: LIMITS.synonymMembersMax }),
     { maxItems: LIMITS.synonymGroupsMax },
   ),
+  publishMode: Type.Unsafe<'live' | 'review'>({ type: 'string', enum: ['live', 'review'] }),
 };
 
 export const RobotPatchBody = Type.Object({
@@ -122,6 +123,10 @@ export const TryBody = Type.Object({
   question: text(LIMITS.askQuestionMax),
   /** Ask as of this time (ISO 8601 with an offset): which rules are in their window then. */
   asOf: Type.Optional(string({ pattern: ISO_WITH_OFFSET })),
+  /** Ask the draft (the default) or the published version (docs/publishing.md). */
+  edition: Type.Optional(
+    Type.Unsafe<'draft' | 'published'>({ type: 'string', enum: ['draft', 'published'] }),
+  ),
 });
 
 export const TrashQuery = Type.Object({ limit: Type.Optional(decimal) });

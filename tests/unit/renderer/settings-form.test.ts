@@ -18,6 +18,7 @@ const SAVED: ConsoleRobotSettings = {
   recommendText: 'Did you mean one of these questions?',
   fallbackText: 'Sorry.',
   synonyms: [['充值', 'top up']],
+  publishMode: 'live',
 };
 
 test('the saved settings are a valid, unchanged form', () => {

@@ -1,7 +1,13 @@
 import { migration0001 } from './0001_init';
 import { migration0002 } from './0002_rule_sort_indexes';
 import { migration0003 } from './0003_categories_trash_windows';
+import { migration0004 } from './0004_versions_test_sets';
 import type { Migration } from './runner';
 
 /** Every migration, in order. Append only: a released migration never changes. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003];
+export const MIGRATIONS: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+];

@@ -15,12 +15,18 @@ export function registerTryRoute(app: FastifyInstance, ctx: DomainContext): void
     { config: { console: true }, schema: { body: TryBody } },
     async (request) => {
       const robot = await robotFromParams(ctx, request.params);
-      const { question, asOf } = request.body as Static<typeof TryBody>;
+      const { question, asOf, edition } = request.body as Static<typeof TryBody>;
       if (asOf !== undefined && !isIsoDate(asOf)) {
         throw new ServiceError('invalid-field', 'asOf is not a valid date.', 'asOf');
       }
       return success(
-        await tryQuestion(ctx, robot, question, asOf === undefined ? undefined : Date.parse(asOf)),
+        await tryQuestion(
+          ctx,
+          robot,
+          question,
+          asOf === undefined ? undefined : Date.parse(asOf),
+          edition,
+        ),
       );
     },
   );
