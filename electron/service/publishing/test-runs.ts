@@ -1,6 +1,6 @@
 /**
  * Test runs: every case of a robot's test set asked against a target (draft, published, a
- * version), in chunks that leave room for other requests, with progress; each run is kept with
+ * version), in time slices that leave room for other requests, with progress; each run is kept with
  * what changed since the run before it.
  * @module
  */
@@ -12,8 +12,11 @@ import type { TestCaseRecord } from '../repositories/test-sets';
 import { targetIndex } from './targets';
 import type { Target, TargetIndex } from './targets';
 
-/** Cases asked between two yields to the event loop. */
-const CHUNK = 250;
+/**
+ * Longest stretch of asking before the event loop gets a turn (ms): a run of thousands of cases
+ * must not hold up the openapi's questions.
+ */
+const SLICE_MS = 12;
 
 export type CaseStatus = 'passed' | 'failed';
 /** Against the run before: `new` case, `same` status, or a status that flipped. */
@@ -69,7 +72,7 @@ export interface Asked {
   decision: MatchDecision;
 }
 
-/** Asks every case against an index, in chunks; `progress` hears how many are done. */
+/** Asks every case against an index, in time slices; `progress` hears how many are done. */
 export async function askAll(
   target: TargetIndex,
   cases: readonly TestCaseRecord[],
@@ -78,12 +81,14 @@ export async function askAll(
   progress?: (done: number) => void,
 ): Promise<Asked[]> {
   const asked: Asked[] = [];
-  for (let i = 0; i < cases.length; i += CHUNK) {
-    for (const test of cases.slice(i, i + CHUNK)) {
+  while (asked.length < cases.length) {
+    const sliceEnd = performance.now() + SLICE_MS;
+    do {
+      const test = cases[asked.length] as TestCaseRecord;
       asked.push({ test, decision: target.index.match(test.question, at, settings) });
-    }
+    } while (asked.length < cases.length && performance.now() < sliceEnd);
     progress?.(asked.length);
-    if (i + CHUNK < cases.length) await yieldToOthers();
+    if (asked.length < cases.length) await yieldToOthers();
   }
   return asked;
 }
