@@ -114,6 +114,7 @@ export default tseslint.config(
                 '**/electron/service/*',
                 '!**/electron/service/api-types',
                 '!**/electron/service/console-types',
+                '!**/electron/service/publishing-types',
                 '!**/electron/service/limits',
                 '!**/electron/service/defaults',
                 '!**/electron/service/validation',

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { AskResult } from '../../electron/service/api-types';
-import type { VersionHistory } from '../../electron/service/publishing/versions';
+import type { VersionHistory } from '../../electron/service/publishing-types';
 import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { consoleClient } from '../helpers/console-client';

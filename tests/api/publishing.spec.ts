@@ -6,12 +6,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RobotClient } from '../../electron/client/openapi-client';
 import type { ConsoleRobot, TryResult } from '../../electron/service/console-types';
-import type { RulesDiff } from '../../electron/service/publishing/rule-diff';
-import type { RunJob } from '../../electron/service/publishing/run-jobs';
-import type { RunComparison, TestRun } from '../../electron/service/publishing/test-runs';
-import type { ThresholdCurves } from '../../electron/service/publishing/thresholds';
-import type { GateReport, VersionHistory } from '../../electron/service/publishing/versions';
-import type { VersionRecord } from '../../electron/service/repositories/versions';
+import type {
+  GateReport,
+  RulesDiff,
+  RunComparison,
+  RunJob,
+  TestRun,
+  ThresholdCurves,
+  VersionHistory,
+  VersionRecord,
+} from '../../electron/service/publishing-types';
 import { consoleClient } from '../helpers/console-client';
 import { registerTenantWithRobot, ruleInput, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';

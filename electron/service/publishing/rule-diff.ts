@@ -4,6 +4,7 @@
  * added and removed.
  * @module
  */
+import type { RuleBrief, RulesDiff } from '../publishing-types';
 import type { StoredRule } from '../repositories/records';
 
 /** The fields of a rule a diff compares (times and positions are not content). */
@@ -17,31 +18,6 @@ const FIELDS = [
   'questions',
   'answer',
 ] as const;
-
-export type DiffField = (typeof FIELDS)[number];
-
-export interface RuleBrief {
-  ruleId: string;
-  ruleName: string;
-}
-
-export interface FieldChange {
-  field: DiffField;
-  from: unknown;
-  to: unknown;
-}
-
-export interface ChangedRule extends RuleBrief {
-  fields: FieldChange[];
-  questionsAdded: string[];
-  questionsRemoved: string[];
-}
-
-export interface RulesDiff {
-  added: RuleBrief[];
-  removed: RuleBrief[];
-  changed: ChangedRule[];
-}
 
 const same = (a: unknown, b: unknown): boolean =>
   Array.isArray(a) && Array.isArray(b)

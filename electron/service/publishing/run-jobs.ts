@@ -3,16 +3,12 @@
  * others (the editor's progress bar); once done, it is read from the kept runs.
  * @module
  */
+import type { RunJob } from '../publishing-types';
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { ServiceError } from '../errors';
 import { runTestSet } from './test-runs';
 import type { Target } from './targets';
-
-export type RunJob =
-  | { jobId: string; state: 'running'; done: number; total: number }
-  | { jobId: string; state: 'done'; done: number; total: number; runId: number }
-  | { jobId: string; state: 'failed'; done: number; total: number; message: string };
 
 /** A finished job is remembered this long for late pollers. */
 const KEEP_MS = 10 * 60 * 1000;

@@ -4,6 +4,13 @@
  * what changed since the run before it.
  * @module
  */
+import type {
+  CaseResult,
+  CaseStatus,
+  RunComparison,
+  TestRun,
+  TestRunSummary,
+} from '../publishing-types';
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { ServiceError } from '../errors';
@@ -17,39 +24,6 @@ import type { Target, TargetIndex } from './targets';
  * must not hold up the openapi's questions.
  */
 const SLICE_MS = 12;
-
-export type CaseStatus = 'passed' | 'failed';
-/** Against the run before: `new` case, `same` status, or a status that flipped. */
-export type CaseChange = 'new' | 'same' | 'now-passing' | 'now-failing';
-
-export interface CaseResult {
-  caseId: number;
-  question: string;
-  expect: TestCaseRecord['expect'];
-  ruleId: string | null;
-  status: CaseStatus;
-  change: CaseChange;
-  /** What came: the kind of answer, its rules (the top one, or the RECOMMEND list) and score. */
-  got: { kind: MatchDecision['kind']; ruleIds: string[]; ruleName: string | null };
-  score: number;
-}
-
-export interface TestRunSummary {
-  total: number;
-  passed: number;
-  failed: number;
-  nowFailing: number;
-  nowPassing: number;
-  ms: number;
-}
-
-export interface TestRun {
-  runId: number;
-  edition: string;
-  createdAt: number;
-  summary: TestRunSummary;
-  results: CaseResult[];
-}
 
 /** Whether an answer is what a case expects. */
 export function meets(test: TestCaseRecord, decision: MatchDecision): boolean {
@@ -202,13 +176,6 @@ export async function readRun(ctx: DomainContext, robot: Robot, runId: number): 
   };
 }
 
-export interface RunComparison {
-  a: { runId: number; edition: string; summary: TestRunSummary };
-  b: { runId: number; edition: string; summary: TestRunSummary };
-  /** Cases whose status or answer differs between the runs (or that only one run has). */
-  differences: { caseId: number; question: string; a: CaseResult | null; b: CaseResult | null }[];
-}
-
 export async function compareRuns(
   ctx: DomainContext,
   robot: Robot,
@@ -232,6 +199,11 @@ export async function compareRuns(
   for (const result of inB.values()) {
     differences.push({ caseId: result.caseId, question: result.question, a: null, b: result });
   }
-  const head = (run: TestRun) => ({ runId: run.runId, edition: run.edition, summary: run.summary });
+  const head = (run: TestRun) => ({
+    runId: run.runId,
+    edition: run.edition,
+    createdAt: run.createdAt,
+    summary: run.summary,
+  });
   return { a: head(a), b: head(b), differences };
 }

@@ -4,23 +4,12 @@
  * sheet's way); the rule must exist in the draft when the case is written.
  * @module
  */
+import type { TestCaseInput, TestCaseView } from '../publishing-types';
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { ruleNameKey } from '../domain/rules';
 import { ServiceError } from '../errors';
-import type { TestCaseContent, TestCaseRecord, TestExpectation } from '../repositories/test-sets';
-
-export interface TestCaseInput {
-  question: string;
-  expect: TestExpectation;
-  ruleId?: string | null;
-  ruleName?: string;
-}
-
-/** A case with the name of its rule (as the draft has it), for the grid and exports. */
-export interface TestCaseView extends TestCaseRecord {
-  ruleName: string | null;
-}
+import type { TestCaseContent, TestCaseRecord } from '../repositories/test-sets';
 
 async function contentOf(
   ctx: DomainContext,

@@ -3,6 +3,7 @@
  * BESTMATCH and RECOMMEND threshold of a grid, counting answered / right / wrong / recommended.
  * @module
  */
+import type { ThresholdCurves, ThresholdPoint } from '../publishing-types';
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { decide } from '../matching/decide';
@@ -11,29 +12,6 @@ import { askAll, meets } from './test-runs';
 import type { Asked } from './test-runs';
 import { targetIndex } from './targets';
 import type { Target } from './targets';
-
-export interface ThresholdPoint {
-  threshold: number;
-  /** BESTMATCH answers. */
-  answered: number;
-  /** BESTMATCH answers of the rule the case expects. */
-  right: number;
-  /** BESTMATCH answers of another rule, or where the case expects none. */
-  wrong: number;
-  /** RECOMMEND answers. */
-  recommended: number;
-  /** Cases passing. */
-  passed: number;
-}
-
-export interface ThresholdCurves {
-  cases: number;
-  current: Pick<MatchSettings, 'bestmatchThreshold' | 'recommendThreshold'>;
-  /** The BESTMATCH threshold varied, the RECOMMEND threshold as set (capped at it). */
-  bestmatch: ThresholdPoint[];
-  /** The RECOMMEND threshold varied, the BESTMATCH threshold as set. */
-  recommend: ThresholdPoint[];
-}
 
 /** Thresholds of the grid: 0 to 1 by 0.02. */
 const GRID = Array.from({ length: 51 }, (_, i) => Math.round(i * 2) / 100);

@@ -5,6 +5,7 @@
  * old version or the new one, never a mix.
  * @module
  */
+import type { GateReport, RulesDiff, VersionHistory } from '../publishing-types';
 import type { DomainContext } from '../domain/context';
 import { robotKey } from '../domain/robot-directory';
 import type { Robot } from '../domain/robot-directory';
@@ -14,7 +15,6 @@ import type { StoredRule } from '../repositories/records';
 import type { VersionRecord } from '../repositories/versions';
 import type { PublishedEditions } from './published-editions';
 import { diffRules } from './rule-diff';
-import type { RulesDiff } from './rule-diff';
 import { askAll, meets } from './test-runs';
 import { targetIndex } from './targets';
 import type { Target } from './targets';
@@ -25,22 +25,6 @@ export interface PublishInput {
   author: string;
   /** Publish even though test cases that pass now would fail. */
   confirmFailures?: boolean;
-}
-
-export interface GateCase {
-  caseId: number;
-  question: string;
-}
-
-/** What publishing the draft would change in the test set's results. */
-export interface GateReport {
-  cases: number;
-  /** Cases failing on the draft. */
-  failing: number;
-  /** Passing on the published version, failing on the draft. */
-  nowFailing: GateCase[];
-  /** Failing on the published version, passing on the draft. */
-  nowPassing: GateCase[];
 }
 
 /** Runs the test set against the draft and the published version (if there is one). */
@@ -177,13 +161,6 @@ export async function diff(
   to: Target,
 ): Promise<RulesDiff> {
   return diffRules(await rulesOf(ctx, robot, from), await rulesOf(ctx, robot, to));
-}
-
-export interface VersionHistory {
-  publishMode: Robot['settings']['publishMode'];
-  /** The draft has changes that are not in the latest version. */
-  draftChanged: boolean;
-  versions: VersionRecord[];
 }
 
 export async function history(ctx: DomainContext, robot: Robot): Promise<VersionHistory> {

@@ -3,25 +3,9 @@
  * alive at each number (a version holds only the rules changed since the one before).
  * @module
  */
+import type { VersionRecord } from '../publishing-types';
+export type { VersionRecord };
 import type { MatchableRecord, RobotKey, StoredRule } from './records';
-
-export interface VersionRecord {
-  version: number;
-  note: string;
-  /** The administrator chosen in the editor, or `api`. */
-  author: string;
-  createdAt: number;
-  /** Rules in the version. */
-  rules: number;
-  /** Rules added, changed and removed since the version before. */
-  added: number;
-  changed: number;
-  removed: number;
-  /** Set on a rollback: the version whose content this one has. */
-  rolledBackTo: number | null;
-  /** Set when the publish went over new test failures: what was confirmed (JSON). */
-  confirmedFailures: string | null;
-}
 
 export interface PublishRequest {
   note: string;
