@@ -4,6 +4,7 @@ import { EmptyState } from './components/EmptyState';
 import { useHotkeys } from './components/useHotkeys';
 import { ApiAccessPage } from './features/api-access/ApiAccessPage';
 import { HelpOverlay } from './features/help/HelpOverlay';
+import { PublishingPage } from './features/publishing/PublishingPage';
 import { RobotSettingsPage } from './features/robot-settings/RobotSettingsPage';
 import { RulesView } from './features/rules-grid/RulesView';
 import { RegisterTenantDialog } from './features/workspace/RegisterTenantDialog';
@@ -85,10 +86,17 @@ function MainView({
   const state = useWorkspace();
   if (route.kind === 'api') return <ApiAccessPage />;
   if (route.kind === 'tenant') return <TenantPage tenantId={route.tenantId} navigate={navigate} />;
-  if (route.kind === 'robot' || route.kind === 'robot-settings') {
+  if (
+    route.kind === 'robot' ||
+    route.kind === 'robot-settings' ||
+    route.kind === 'robot-publishing'
+  ) {
     const tenant = findTenant(state, route.tenantId);
     const robot = findRobot(state, route.tenantId, route.robotId);
     const key = `${route.tenantId}/${route.robotId}`;
+    if (tenant && robot && route.kind === 'robot-publishing') {
+      return <PublishingPage key={key} tenant={tenant} robot={robot} navigate={navigate} />;
+    }
     if (tenant && robot && route.kind === 'robot-settings') {
       return <RobotSettingsPage key={key} tenant={tenant} robot={robot} navigate={navigate} />;
     }

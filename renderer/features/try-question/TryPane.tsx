@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError, describeProblem } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import type { PhrasingOutcome } from '../rules-grid/useRuleEditing';
+import { KeepAsTest } from '../test-sets/KeepAsTest';
 import { TryResultView } from './TryResultView';
 import { useTryQuestion } from './useTryQuestion';
 
@@ -81,6 +82,9 @@ export function TryPane({
       ) : null}
       {tryer.error ? <ErrorMessage>{describeError(t, tryer.error)}</ErrorMessage> : null}
       <div className="try-body">
+        {tryer.result ? (
+          <KeepAsTest client={client} robotRef={robotRef} outcome={tryer.result} />
+        ) : null}
         {tryer.result ? (
           <TryResultView
             outcome={tryer.result}

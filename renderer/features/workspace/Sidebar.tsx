@@ -14,7 +14,8 @@ export function Sidebar({
 }) {
   const { t, formatNumber } = useI18n();
   const { workspace } = useWorkspace();
-  const onRobot = route.kind === 'robot' || route.kind === 'robot-settings';
+  const onRobot =
+    route.kind === 'robot' || route.kind === 'robot-settings' || route.kind === 'robot-publishing';
   const activeTenant = route.kind === 'tenant' || onRobot ? route.tenantId : null;
   const activeRobot = onRobot ? route.robotId : null;
 
@@ -77,6 +78,20 @@ export function Sidebar({
                           onClick={() => navigate({ kind: 'robot-settings', ...ref })}
                         >
                           {t('robot.settings')}
+                        </button>
+                      ) : null}
+                      {here ? (
+                        <button
+                          type="button"
+                          aria-current={route.kind === 'robot-publishing' ? 'page' : undefined}
+                          className={
+                            route.kind === 'robot-publishing'
+                              ? 'tree-settings active'
+                              : 'tree-settings'
+                          }
+                          onClick={() => navigate({ kind: 'robot-publishing', ...ref })}
+                        >
+                          {t('robot.publishing')}
                         </button>
                       ) : null}
                     </li>

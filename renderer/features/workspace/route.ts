@@ -4,6 +4,7 @@ export type Route =
   | { kind: 'tenant'; tenantId: number }
   | { kind: 'robot'; tenantId: number; robotId: string }
   | { kind: 'robot-settings'; tenantId: number; robotId: string }
+  | { kind: 'robot-publishing'; tenantId: number; robotId: string }
   | { kind: 'api' };
 
 export function parseRoute(hash: string): Route {
@@ -14,6 +15,7 @@ export function parseRoute(hash: string): Route {
     if (parts[2] === 'robots' && parts[3]) {
       const robotId = parts[3];
       if (parts[4] === 'settings') return { kind: 'robot-settings', tenantId, robotId };
+      if (parts[4] === 'publishing') return { kind: 'robot-publishing', tenantId, robotId };
       return { kind: 'robot', tenantId, robotId };
     }
     return { kind: 'tenant', tenantId };
@@ -33,5 +35,7 @@ export function routeHash(route: Route): string {
       return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}`;
     case 'robot-settings':
       return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/settings`;
+    case 'robot-publishing':
+      return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/publishing`;
   }
 }
