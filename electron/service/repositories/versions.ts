@@ -38,8 +38,11 @@ export interface VersionRepository {
   latest(robot: RobotKey): Promise<VersionRecord | undefined>;
   /** Whether the draft differs from the latest version (true without versions). */
   draftDiffers(robot: RobotKey): Promise<boolean>;
-  /** Publishes the draft as a new version, in one transaction. */
-  publish(robot: RobotKey, request: PublishRequest): Promise<PublishedChange>;
+  /**
+   * Publishes the draft as a new version, in one transaction; undefined (nothing written) when
+   * the draft is the same as the latest version.
+   */
+  publish(robot: RobotKey, request: PublishRequest): Promise<PublishedChange | undefined>;
   /**
    * Makes the draft the content of `version` (draft rules not in it go to the trash) and
    * publishes it as a new version, in one transaction. Undefined for an unknown version.

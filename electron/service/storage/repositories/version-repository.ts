@@ -88,6 +88,9 @@ const toVersion = (row: VersionRow): VersionRecord => ({
 const SELECT_VERSION =
   'SELECT version, note, author, created_at, rules, added, changed, removed, rolled_back_to, confirmed_failures FROM versions';
 
+/** Thrown inside a publish's transaction to roll it back when the draft is the latest version. */
+class NothingChanged extends Error {}
+
 const sameRule = (a: RuleRow, b: RuleRow): boolean =>
   CONTENT.every((column) => a[column] === b[column]);
 
@@ -144,8 +147,20 @@ export class SqlJsVersionRepository implements VersionRepository {
     return Number(alive?.n ?? 0) !== Number(draft?.n ?? 0);
   }
 
-  async publish(robot: RobotKey, request: PublishRequest): Promise<PublishedChange> {
-    return this.store.write((tx) => this.publishIn(tx, robot, request, null));
+  async publish(robot: RobotKey, request: PublishRequest): Promise<PublishedChange | undefined> {
+    try {
+      return this.store.write((tx) => {
+        const change = this.publishIn(tx, robot, request, null);
+        // The same content as the latest version: nothing is written (the throw rolls back).
+        if (change.version.version > 1 && change.opened.length + change.closed.length === 0) {
+          throw new NothingChanged();
+        }
+        return change;
+      });
+    } catch (error) {
+      if (error instanceof NothingChanged) return undefined;
+      throw error;
+    }
   }
 
   async rollback(
