@@ -3,6 +3,7 @@
  * the gate refusing until confirmed, history, diff, a test run, rollback, the threshold chart.
  */
 import { OpenApiClient } from '../../electron/client/openapi-client';
+import type { ConsoleWorkspace } from '../../electron/service/console-types';
 import { consoleClient } from '../helpers/console-client';
 import { expect, shoot, test } from './fixtures';
 import { EditorPage } from './page-models/editor-page';
@@ -130,16 +131,36 @@ for (const lang of LANGUAGES) {
         .poll(async () => (await ask('How do I return an item?')).answer)
         .toBe(RULES[0]?.answer);
 
+      // More cases, in the words of users, for the chart to show a trade-off.
+      await api.ok('POST', `${R}/test-cases`, {
+        cases: [
+          { question: 'return an item', expect: 'rule', ruleName: 'Returns policy' },
+          { question: 'send my order back', expect: 'rule', ruleName: 'Returns policy' },
+          { question: 'when is my refund coming', expect: 'rule', ruleName: 'Refund delay' },
+          { question: 'what time do you open', expect: 'rule', ruleName: 'Opening hours' },
+          { question: 'is it raining today', expect: 'fallback' },
+        ],
+      });
       // The threshold chart of the test set; a point picked is saved as the threshold.
       await view.getByRole('tab', { name: t('publishing.tab.thresholds') }).click();
       const thresholds = view.getByTestId('threshold-panel');
       await expect(thresholds.locator('canvas')).toHaveCount(2);
       await expect(thresholds).toContainText(
-        t('thresholds.current', { cases: 1, bestmatch: 0.94, recommend: 0.1 }).split(
+        t('thresholds.current', { cases: 6, bestmatch: 0.94, recommend: 0.1 }).split(
           ';',
         )[0] as string,
       );
       await shoot(page, `publishing-thresholds-${lang}`);
+      // Picked from the BESTMATCH chart, saved as the robot's threshold.
+      await thresholds.locator('canvas').first().click();
+      await thresholds.getByRole('button', { name: t('thresholds.save') }).click();
+      await expect
+        .poll(async () => {
+          const workspace = await api.ok<ConsoleWorkspace>('GET', '/workspace');
+          const tenant = workspace.tenants.find((x) => x.tenantId === robot.tenantId);
+          return tenant?.robots[0]?.settings.bestmatchThreshold;
+        })
+        .not.toBe(0.94);
     });
   });
 }

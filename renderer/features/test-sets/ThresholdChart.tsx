@@ -58,13 +58,20 @@ function CurveChart({
           borderColor: s.color,
           backgroundColor: s.color,
           pointRadius: 2,
+          // Answered is dashed: where every answer is right, the right line shows through.
+          borderDash: s.key === 'answered' ? [6, 4] : [],
         })),
       },
       options: {
         animation: false,
         responsive: true,
         maintainAspectRatio: false,
-        scales: { x: { title: { display: true, text: label } } },
+        // A click anywhere above a threshold picks it, not only on a point.
+        interaction: { mode: 'index', intersect: false },
+        scales: {
+          x: { title: { display: true, text: label } },
+          y: { beginAtZero: true, ticks: { precision: 0 } },
+        },
         onClick: (_event, elements) => {
           const index = elements[0]?.index;
           const point = index === undefined ? undefined : points[index];
