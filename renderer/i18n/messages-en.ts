@@ -557,4 +557,9 @@ export const EN = {
   'thresholds.pickHint': 'Click a point of a chart to pick that threshold.',
   'thresholds.picked': '{setting}: {value}',
   'thresholds.save': 'Save this threshold',
+  'tests.importSheet': 'Import .xlsx',
+  'tests.exportSheet': 'Export .xlsx',
+  'tests.sheetProblems':
+    'Nothing was imported: rows {rows} need a question, an expectation (rule, recommend or fallback) and, unless fallback, a rule name.',
+  'tests.imported': '{count} case(s) imported.',
 } as const;

@@ -502,4 +502,9 @@ export const ZH: Messages = {
   'thresholds.pickHint': '点击图表上的点以选择该阈值。',
   'thresholds.picked': '{setting}：{value}',
   'thresholds.save': '保存该阈值',
+  'tests.importSheet': '导入 .xlsx',
+  'tests.exportSheet': '导出 .xlsx',
+  'tests.sheetProblems':
+    '未导入任何内容：第 {rows} 行需要问题、期望（rule、recommend 或 fallback），以及（fallback 除外）规则名称。',
+  'tests.imported': '已导入 {count} 个用例。',
 };

@@ -11,6 +11,12 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { ProgressBar } from '../../components/ProgressBar';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
+import {
+  downloadBlob,
+  parseSpreadsheet,
+  writeSpreadsheet,
+} from '../excel-import/sheet-worker-client';
+import { casesFromSheet, casesToSheet } from './test-set-sheet';
 
 const EXPECTATIONS: TestExpectation[] = ['rule', 'recommend', 'fallback'];
 
@@ -52,6 +58,26 @@ export function TestSetPanel({ api }: { api: PublishingClient }) {
       await reload();
     });
 
+  const [sheetNote, setSheetNote] = useState('');
+  const importSheet = (file: File) =>
+    guard(async () => {
+      const read = casesFromSheet(t, (await parseSpreadsheet(file))[0]);
+      if (read.problems.length > 0) {
+        setSheetNote(
+          t('tests.sheetProblems', { rows: read.problems.map((p) => p.row).join(', ') }),
+        );
+        return;
+      }
+      if (read.cases.length === 0) return;
+      const added = await api.addCases(read.cases);
+      setSheetNote(t('tests.imported', { count: added.cases.length }));
+      await reload();
+    });
+  const exportSheet = () =>
+    guard(async () => {
+      downloadBlob(await writeSpreadsheet([casesToSheet(t, cases)]), 'test-set.xlsx');
+    });
+
   const runAll = () =>
     guard(async () => {
       let job = await api.startRun(target);
@@ -79,8 +105,32 @@ export function TestSetPanel({ api }: { api: PublishingClient }) {
       <section className="card" aria-label={t('tests.cases')} data-testid="test-cases">
         <header className="card-header">
           <h2>{t('tests.cases')}</h2>
-          <span className="hint">{t('tests.count', { count: cases.length })}</span>
+          <div className="toolbar-group">
+            <span className="hint">{t('tests.count', { count: cases.length })}</span>
+            <label className="button button-small">
+              {t('tests.importSheet')}
+              <input
+                type="file"
+                accept=".xlsx,.xls,.csv"
+                hidden
+                onChange={(event) => {
+                  const file = event.target.files?.[0];
+                  event.target.value = '';
+                  if (file) importSheet(file);
+                }}
+              />
+            </label>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={cases.length === 0}
+              onClick={exportSheet}
+            >
+              {t('tests.exportSheet')}
+            </button>
+          </div>
         </header>
+        {sheetNote ? <p className="hint">{sheetNote}</p> : null}
         <form
           className="publish-form"
           onSubmit={(event) => {

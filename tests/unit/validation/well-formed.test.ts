@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
 import { check, createAjv } from '../../../electron/service/validation/ajv';
 import * as consoleSchemas from '../../../electron/service/validation/console-schemas';
+import * as publishingSchemas from '../../../electron/service/validation/publishing-schemas';
 import * as schemas from '../../../electron/service/validation/schemas';
 
 const ajv = createAjv();
@@ -26,7 +27,7 @@ function stringNodes(
   ];
 }
 
-const exported = Object.entries({ ...schemas, ...consoleSchemas }).filter(
+const exported = Object.entries({ ...schemas, ...consoleSchemas, ...publishingSchemas }).filter(
   ([, value]) => typeof value === 'object' && value !== null,
 ) as [string, TSchema][];
 
