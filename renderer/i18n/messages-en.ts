@@ -562,4 +562,6 @@ export const EN = {
   'tests.sheetProblems':
     'Nothing was imported: rows {rows} need a question, an expectation (rule, recommend or fallback) and, unless fallback, a rule name.',
   'tests.imported': '{count} case(s) imported.',
+  'tests.publishedSame': 'The published version answers the same.',
+  'tests.publishedAnswers': 'The published version (what the API answers now) says: {answer}',
 } as const;

@@ -507,4 +507,6 @@ export const ZH: Messages = {
   'tests.sheetProblems':
     '未导入任何内容：第 {rows} 行需要问题、期望（rule、recommend 或 fallback），以及（fallback 除外）规则名称。',
   'tests.imported': '已导入 {count} 个用例。',
+  'tests.publishedSame': '已发布版本的回答相同。',
+  'tests.publishedAnswers': '已发布版本（API 当前的回答）：{answer}',
 };

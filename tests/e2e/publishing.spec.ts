@@ -76,6 +76,12 @@ for (const lang of LANGUAGES) {
         questions: ['Where is the returns form?'],
       });
 
+      // The try pane shows the published version's answer beside the draft's.
+      await tryPane.ask('Can I send my order back?');
+      await expect(tryPane.pane.getByTestId('published-answer')).toContainText(
+        RULES[0]?.answer ?? '',
+      );
+
       await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
       await view.getByRole('textbox', { name: t('publishing.note') }).fill('new returns wording');
       await view.getByRole('button', { name: t('publishing.check') }).click();

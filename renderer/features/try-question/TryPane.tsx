@@ -7,6 +7,7 @@ import { describeError, describeProblem } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import type { PhrasingOutcome } from '../rules-grid/useRuleEditing';
 import { KeepAsTest } from '../test-sets/KeepAsTest';
+import { PublishedAnswer } from '../test-sets/PublishedAnswer';
 import { TryResultView } from './TryResultView';
 import { useTryQuestion } from './useTryQuestion';
 
@@ -83,7 +84,15 @@ export function TryPane({
       {tryer.error ? <ErrorMessage>{describeError(t, tryer.error)}</ErrorMessage> : null}
       <div className="try-body">
         {tryer.result ? (
-          <KeepAsTest client={client} robotRef={robotRef} outcome={tryer.result} />
+          <>
+            <KeepAsTest client={client} robotRef={robotRef} outcome={tryer.result} />
+            <PublishedAnswer
+              client={client}
+              robotRef={robotRef}
+              question={tryer.result.question}
+              draft={tryer.result.answer}
+            />
+          </>
         ) : null}
         {tryer.result ? (
           <TryResultView
