@@ -480,7 +480,7 @@ export const EN = {
   'publishing.author': 'Author',
   'publishing.check': 'Check and preview',
   'publishing.gateSummary':
-    '{cases} test case(s): {failing} fail on the draft; {nowFailing} would start failing, {nowPassing} would start passing.',
+    'Test cases: {cases}. Failing on the draft: {failing}. Would start failing: {nowFailing}; would start passing: {nowPassing}.',
   'publishing.confirmFailures': 'Publish anyway: the confirmation is recorded on the version',
   'publishing.previewDiff': 'Draft against the published version',
   'publishing.publish': 'Publish',
@@ -491,7 +491,10 @@ export const EN = {
   'publishing.changes': 'Changes (rules)',
   'publishing.current': 'current',
   'publishing.rolledBackTo': 'rollback to v{version}',
-  'publishing.publishedOverFailures': 'published over {count} failure(s)',
+  'publishing.publishedOverFailures': {
+    one: 'published over {count} failure',
+    other: 'published over {count} failures',
+  },
   'publishing.diffPrevious': 'Diff',
   'publishing.rollback': 'Roll back',
   'publishing.rollbackConfirm':
@@ -506,7 +509,7 @@ export const EN = {
   'publishing.questionAdded': 'question added',
   'publishing.questionRemoved': 'question removed',
   'tests.cases': 'Test cases',
-  'tests.count': '{count} case(s)',
+  'tests.count': { one: '{count} case', other: '{count} cases' },
   'tests.question': 'Question',
   'tests.expect': 'Expected',
   'tests.expect.rule': 'this rule',
@@ -546,10 +549,11 @@ export const EN = {
   'tests.keep': 'Keep this as a test',
   'tests.kept': 'Kept in the test set.',
   'thresholds.title': 'Thresholds on the test set',
-  'thresholds.current': '{cases} case(s); BESTMATCH {bestmatch}, RECOMMEND {recommend} now',
+  'thresholds.current':
+    'Cases: {cases}; best-match threshold {bestmatch}, suggestion threshold {recommend} now',
   'thresholds.noCases': 'Add test cases to see how the thresholds trade off.',
-  'thresholds.bestmatch': 'BESTMATCH threshold',
-  'thresholds.recommend': 'RECOMMEND threshold',
+  'thresholds.bestmatch': 'Best-match threshold',
+  'thresholds.recommend': 'Suggestion threshold',
   'thresholds.answered': 'answered',
   'thresholds.right': 'right',
   'thresholds.wrong': 'wrong',
@@ -561,7 +565,7 @@ export const EN = {
   'tests.exportSheet': 'Export .xlsx',
   'tests.sheetProblems':
     'Nothing was imported: rows {rows} need a question, an expectation (rule, recommend or fallback) and, unless fallback, a rule name.',
-  'tests.imported': '{count} case(s) imported.',
+  'tests.imported': { one: '{count} case imported.', other: '{count} cases imported.' },
   'tests.publishedSame': 'The published version answers the same.',
   'tests.publishedAnswers': 'The published version (what the API answers now) says: {answer}',
 } as const;
