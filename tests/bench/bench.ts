@@ -340,7 +340,9 @@ console.log(
     `while two tenants import ${underImport.importedRules} rules in batches of 1000 ` +
     `(${underImport.asksUnderImport} asks; slowest ${summary.askMaxUnderImportMs} ms)`,
 );
-console.log('\n| rules | publish after one edit, p50 (ms) | the edit itself, p50 (ms) | extra bytes on disk per version |');
+console.log(
+  '\n| rules | publish after one edit, p50 (ms) | the edit itself, p50 (ms) | extra bytes on disk per version |',
+);
 console.log('|---|---|---|---|');
 for (const p of publishing) {
   console.log(
