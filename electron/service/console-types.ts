@@ -95,6 +95,8 @@ export interface ConsoleRobotSettings {
   persona: string;
   /** Small-talk answers replacing the built-in ones, keyed `intent.language` (`thanks.zh`). */
   chitChatAnswers: Record<string, string>;
+  /** `live`: saved changes are answered at once; `review`: after publishing (docs/publishing.md). */
+  publishMode: 'live' | 'review';
 }
 
 /** One intent of the built-in small talk in one language (`GET /console/api/small-talk`). */

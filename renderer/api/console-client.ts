@@ -70,6 +70,8 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
     `/tenants/${tenantId}/users/${encodeURIComponent(userId)}`;
 
   return {
+    /** Any console route, for features with clients of their own (publishing-client.ts). */
+    call,
     workspace: () => call<ConsoleWorkspace>('GET', '/workspace'),
     /** `language`: the editor's; the first robot's default texts are then in it. */
     registerTenant: (body: RegisterTenantRequest, language?: RobotLanguage) =>

@@ -16,6 +16,7 @@
  * `--under-import` measures only that (quicker, for work on it).
  * At 10k rules, the question log: ask requests/s with the log on against off, its bytes per
  * million asks, and the inbox of 100k logged questions (tests/bench/question-log-bench.ts).
+ * Publishing at 10k and 100k rules (tests/bench/publish-bench.ts; --quick: 20 edits, not 100).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,8 @@ import { askUnderImport } from './ask-under-import';
 import type { AskUnderImport } from './ask-under-import';
 import { alternatingRps, askRps, bareRps } from './http-load';
 import type { AskTarget } from './http-load';
+import { measurePublishing } from './publish-bench';
+import type { PublishFigures } from './publish-bench';
 import { followPeakRss, peakRssMb, percentile, round } from './stats';
 import { measureQuestionLog } from './question-log-bench';
 
@@ -320,6 +323,16 @@ const questionLog = await measureQuestionLog({
   rounds: LOAD_ROUNDS,
 });
 
+const PUBLISH_SIZES = [10_000, 100_000];
+const publishing: PublishFigures[] = [];
+for (const size of PUBLISH_SIZES) {
+  console.error(`measuring publishing at ${size} rules…`);
+  const cases = size === PUBLISH_SIZES.at(-1) ? 5_000 : 0;
+  publishing.push(await measurePublishing(size, values.quick ? 20 : 100, cases));
+}
+const bySize = (pick: (p: PublishFigures) => number) =>
+  Object.fromEntries(publishing.map((p) => [String(p.size), round(pick(p), 1)]));
+
 const largest = results.at(-1) as SizeResult;
 const rpsRow = results.find((r) => r.size === RPS_SIZE);
 const byKey = (pick: (r: SizeResult) => number) =>
@@ -344,6 +357,10 @@ const summary = {
   logBytesPerMillionAsks: round(questionLog.logBytesPerMillionAsks, 0),
   inboxGroup100kMs: round(questionLog.inboxGroup100kMs, 0),
   logRecordUs: round(questionLog.logRecordUs, 2),
+
+  publishMs: bySize((p) => p.publishMs),
+  versionBytes: bySize((p) => p.versionBytes),
+  testRun5000Ms: round(publishing.at(-1)?.testRunMs ?? Number.NaN, 0),
 };
 
 console.log(
@@ -370,6 +387,22 @@ console.log(
     `inbox of 100k missed questions read and grouped in ${summary.inboxGroup100kMs} ms ` +
     `(${questionLog.inboxGroups} groups); recording costs an ask ${summary.logRecordUs} µs in-process`,
 );
+console.log(
+  '\n| rules | publish after one edit, p50 (ms) | the edit itself, p50 (ms) | extra bytes on disk per version |',
+);
+console.log('|---|---|---|---|');
+for (const p of publishing) {
+  console.log(
+    `| ${p.size} | ${round(p.publishMs, 1)} | ${round(p.editMs, 1)} | ${round(p.versionBytes, 0)} (after ${p.edits} edits, each published) |`,
+  );
+}
+const run = publishing.at(-1);
+if (run?.testRunMs !== undefined) {
+  console.log(
+    `test run of ${run.testCases} cases at ${run.size} rules: ${round(run.testRunMs, 0)} ms ` +
+      `(${round(run.testRunMs / (run.testCases ?? 1), 2)} ms a case; in-process ask p50 at the largest size above: ${round(largest.askInProcess.p50, 2)} ms)`,
+  );
+}
 if (values.json) {
   writeFileSync(values.json, `${JSON.stringify(summary)}\n`);
   console.log(`figures written to ${values.json}`);

@@ -10,8 +10,9 @@ import type { LoggedQuestion } from '../question-log-types';
 import type { MenuEntry, RobotKey } from '../repositories/records';
 import type { DomainContext, SmallTalkReply } from './context';
 import type { Robot } from './robot-directory';
-import { indexOf } from './robot-loading';
 import { ruleState } from './rule-views';
+import { editionOf } from './editions';
+import type { EditionName } from './editions';
 
 /** Scores are reported to 4 decimals, rounded down so that only an exact match reads 1. */
 const round = (score: number) => Math.floor(score * 10_000) / 10_000;
@@ -68,19 +69,6 @@ function fallback(robot: Robot): AskResult {
     items: null,
     module: 'NONE',
   };
-}
-
-/** A rule's answer: from memory when it was answered recently, else read and remembered. */
-async function answerOf(ctx: DomainContext, ruleId: string): Promise<string | undefined> {
-  const known = ctx.answers.get(ruleId);
-  if (known !== undefined) return known;
-  const generation = ctx.answers.generation;
-  const answer = await ctx.store.rules.answerOf(ruleId);
-  // Not remembered if a rule changed while it was read: it may be the answer before the change.
-  if (answer !== undefined && ctx.answers.generation === generation) {
-    ctx.answers.remember(ruleId, answer);
-  }
-  return answer;
 }
 
 /**
@@ -165,14 +153,16 @@ function smallTalkOutcome(
 /**
  * `at`: the time the question is answered as of (ms; now unless the try pane says otherwise).
  * The answer is told to the question log, if there is one.
+ * `edition`: which rules answer (editions.ts): the openapi asks the `served` one.
  */
 export async function ask(
   ctx: DomainContext,
   robot: Robot,
   asked: Question,
   at = ctx.now(),
+  edition: EditionName = 'draft',
 ): Promise<AskOutcome> {
-  const outcome = await answer(ctx, robot, asked, at);
+  const outcome = await answer(ctx, robot, asked, at, edition);
   ctx.questionLog?.record(
     robot,
     logEntry(asked, outcome.result, outcome.decision, ctx.now()),
@@ -186,11 +176,13 @@ async function answer(
   robot: Robot,
   asked: Question,
   at: number,
+  edition: EditionName,
 ): Promise<AskOutcome> {
-  const decision = indexOf(ctx, robot).match(asked.question, at, robot.settings);
+  const rules = editionOf(ctx, robot, edition);
+  const decision = rules.index.match(asked.question, at, robot.settings);
   switch (decision.kind) {
     case 'bestmatch': {
-      const answer = await answerOf(ctx, decision.top.ruleId);
+      const answer = await rules.answerOf(decision.top.ruleId);
       // The index follows every write, so a missing rule means a bug, not a user error: answer
       // with the fallback rather than fail the caller.
       if (answer === undefined) {

@@ -9,6 +9,7 @@ import type { AskResult, MenuItem } from '../api-types';
 import { answerRule, ask } from '../domain/ask';
 import type { AskOutcome, Question } from '../domain/ask';
 import type { DomainContext } from '../domain/context';
+import type { EditionName } from '../domain/editions';
 import { robotKey } from '../domain/robot-directory';
 import type { Robot } from '../domain/robot-directory';
 import type { MenuMemory } from '../conversation/menu-memory';
@@ -24,8 +25,9 @@ export async function askInConversation(
   robot: Robot,
   asked: Question,
   at = ctx.now(),
+  edition: EditionName = 'draft',
 ): Promise<AskOutcome> {
-  if (!menus) return ask(ctx, robot, asked, at);
+  if (!menus) return ask(ctx, robot, asked, at, edition);
   // The try pane's conversations are its own, whatever userId it gives.
   const key = `${robotKey(robot)}/${asked.channel}`;
   const chosen = menus.choice(key, asked.userId, asked.question, at);
@@ -43,7 +45,7 @@ export async function askInConversation(
       };
     }
   }
-  const outcome = await ask(ctx, robot, asked, at);
+  const outcome = await ask(ctx, robot, asked, at, edition);
   const menu = menuOf(outcome.result);
   if (menu) menus.remember(key, asked.userId, menu, at);
   else menus.forget(key, asked.userId);

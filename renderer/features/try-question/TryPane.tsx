@@ -7,6 +7,8 @@ import { describeError, describeProblem } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import type { PhrasingOutcome } from '../rules-grid/useRuleEditing';
 import { asOfFromInput, AsOfPicker } from './AsOfPicker';
+import { KeepAsTest } from '../test-sets/KeepAsTest';
+import { PublishedAnswer } from '../test-sets/PublishedAnswer';
 import { TryResultView } from './TryResultView';
 import { useTryQuestion } from './useTryQuestion';
 
@@ -104,6 +106,17 @@ export function TryPane({
               ))}
             </ol>
           </section>
+        ) : null}
+        {tryer.result ? (
+          <>
+            <KeepAsTest client={client} robotRef={robotRef} outcome={tryer.result} />
+            <PublishedAnswer
+              client={client}
+              robotRef={robotRef}
+              question={tryer.result.question}
+              draft={tryer.result.answer}
+            />
+          </>
         ) : null}
         {tryer.result ? (
           <TryResultView

@@ -36,7 +36,7 @@ import { mappingUniqueViolations } from './unique-violations';
  * without being parsed again (`json_each` hands each row over as text, parsed by every `->>`:
  * a 1000-rule batch spent 40 ms there instead of 14).
  */
-const INSERT_RULES = `INSERT INTO rules (rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer,
+export const INSERT_RULES = `INSERT INTO rules (rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer,
   category_id, active, allow_sim_gen, effect_begin, effect_end, answer_content_type, created_at, updated_at,
   effect_begin_ms, effect_end_ms, search_text, match_policy, negative_keywords, menu)
 SELECT ?1 + key, value ->> 0, ?2, ?3, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
@@ -55,7 +55,7 @@ const TAKEN_NAMES = `SELECT j.value AS name_key FROM json_each(CAST(?3 AS TEXT))
 WHERE EXISTS (SELECT 1 FROM rules AS r WHERE r.tenant_id = ?1 AND r.robot_id = ?2 AND r.name_key = j.value)`;
 
 /** A rule's row moved between the rules and the trash; the derived columns are made again. */
-const TRASH_COLUMNS =
+export const TRASH_COLUMNS =
   'rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at, match_policy, negative_keywords, menu';
 
 const SORT_COLUMNS: Record<RuleFilter['sort'], string> = {
@@ -88,7 +88,7 @@ function stateCondition(state: RuleState, now: number): [string, SqlParam[]] {
   }
 }
 
-const toMs = (iso: string | null): number | null => {
+export const toMs = (iso: string | null): number | null => {
   if (iso === null) return null;
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? null : ms;
@@ -104,7 +104,7 @@ function escapeLike(text: string): string {
 /** Turns text into the store's search key (the matcher's normalisation: case, width, script). */
 export type TextKey = (text: string) => string;
 
-function jsonRow(rule: NewRule, searchText: string): unknown[] {
+export function jsonRow(rule: NewRule, searchText: string): unknown[] {
   return [
     rule.ruleId,
     rule.ruleName,
@@ -132,8 +132,8 @@ export class SqlJsRuleRepository implements RuleRepository {
     private readonly textKey: TextKey,
   ) {}
 
-  /** What a rule is searched by: its name, phrasings and answer, each as a text key. */
-  private searchText(rule: Pick<RuleContent, 'ruleName' | 'questions' | 'answer'>): string {
+  /** What a rule is searched by: its name, phrasings and answer, each as a text key (also used by publishing's rollback). */
+  searchText(rule: Pick<RuleContent, 'ruleName' | 'questions' | 'answer'>): string {
     return [rule.ruleName, ...rule.questions, rule.answer].map(this.textKey).join('\n');
   }
 
