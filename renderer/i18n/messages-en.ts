@@ -591,7 +591,10 @@ export const EN = {
   'inbox.ruleName': 'Rule name',
   'inbox.answer': 'Answer',
   'inbox.createRule': 'Create the rule',
-  'inbox.added': '{count} phrasing(s) added to “{rule}”.',
+  'inbox.added': {
+    one: '{count} phrasing added to “{rule}”.',
+    other: '{count} phrasings added to “{rule}”.',
+  },
   'inbox.notFitting': '“{rule}” has its 10 phrasings; not added: {questions}',
   'inbox.ruleCreated': 'Rule “{rule}” created.',
   'inbox.dismissed': 'Dismissed for 30 days.',
@@ -610,8 +613,10 @@ export const EN = {
   'dashboard.count': 'Times asked',
   'dashboard.rules': 'Rules',
   'dashboard.neverHit': '{count} of {total} rules never answered a question in the log kept.',
-  'dashboard.confusable':
-    '“{a}” and “{b}” were offered together {count} times: they may be confused.',
+  'dashboard.confusable': {
+    one: '“{a}” and “{b}” were offered together {count} time: they may be confused.',
+    other: '“{a}” and “{b}” were offered together {count} times: they may be confused.',
+  },
   'dashboard.expiring': '“{rule}” stops answering on {end}.',
   'qlog.title': 'Question log',
   'qlog.search': 'Search questions or users',
@@ -619,7 +624,10 @@ export const EN = {
   'qlog.exportCsv': 'Export .csv',
   'qlog.clear': 'Clear the log',
   'qlog.clearConfirm': 'Delete every logged question of {robot}? This cannot be undone.',
-  'qlog.cleared': '{count} logged question(s) deleted.',
+  'qlog.cleared': {
+    one: '{count} logged question deleted.',
+    other: '{count} logged questions deleted.',
+  },
   'qlog.empty': 'No question logged yet.',
   'qlog.time': 'Time',
   'qlog.user': 'User',

@@ -252,7 +252,6 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerConsoleRuleRoutes(app, deps.ctx);
   registerCategoryRoutes(app, deps.ctx);
   registerTrashRoutes(app, deps.ctx);
-  registerTryRoute(app, deps.ctx);
   if (deps.questionLog) registerQuestionLogRoutes(app, deps.ctx, deps.questionLog);
   registerTryRoute(app, deps.ctx, deps.menus);
   registerSimilarRoute(app, deps.ctx);
