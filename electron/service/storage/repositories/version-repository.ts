@@ -16,7 +16,7 @@ import type {
 import type { Store, Tx } from '../database';
 import type { SqlJsRuleRepository } from './rule-repository';
 import { INSERT_RULES, TRASH_COLUMNS, jsonRow } from './rule-repository';
-import { RULE_COLUMNS, toMatchableRecord, toStoredRule } from './rule-rows';
+import { MATCHABLE_COLUMNS, RULE_COLUMNS, toMatchableRecord, toStoredRule } from './rule-rows';
 import type { MatchableRow, RuleRow } from './rule-rows';
 import { mappingUniqueViolations } from './unique-violations';
 
@@ -193,7 +193,7 @@ export class SqlJsVersionRepository implements VersionRepository {
   async publishedMatchable(robot: RobotKey): Promise<MatchableRecord[]> {
     return this.store
       .all<MatchableRow>(
-        `SELECT rule_id, tenant_id, robot_id, rule_name, questions, active, effect_begin, effect_end
+        `SELECT ${MATCHABLE_COLUMNS}
          FROM rule_revisions WHERE ${ALIVE} ORDER BY rule_seq`,
         [robot.tenantId, robot.robotId],
       )
@@ -242,7 +242,7 @@ export class SqlJsVersionRepository implements VersionRepository {
       .map((row) => row.rule_id);
     const opened = tx
       .all<MatchableRow>(
-        `SELECT rule_id, tenant_id, robot_id, rule_name, questions, active, effect_begin, effect_end
+        `SELECT ${MATCHABLE_COLUMNS}
          FROM rule_revisions WHERE tenant_id = ? AND robot_id = ? AND from_version = ? ORDER BY rule_seq`,
         [...key, version],
       )
