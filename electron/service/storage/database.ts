@@ -703,8 +703,15 @@ export function openDatabase(SQL: SqlJsStatic, snapshot: Uint8Array | null): Sql
 
 /** Splits a migration script on statement boundaries (our migrations hold no `;` in literals). */
 function splitSqlStatements(sql: string): string[] {
-  return sql
-    .split(';')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const statements: string[] = [];
+  let pending: string | null = null;
+  for (const part of sql.split(';')) {
+    pending = pending === null ? part : `${pending};${part}`;
+    const text = pending.trim();
+    // A trigger's body holds statements of its own: the trigger ends at its END.
+    if (/^CREATE\s+TRIGGER\b/i.test(text) && !/\bEND$/i.test(text)) continue;
+    if (text.length > 0) statements.push(text);
+    pending = null;
+  }
+  return statements;
 }

@@ -39,7 +39,7 @@ function toRecord(row: RobotRow): RobotRecord {
  * foreign-key order.
  */
 export function purgeRobot(tx: Tx, tenantId: number, robotId: string): void {
-  const publishing = ['rule_revisions', 'versions', 'test_cases', 'test_runs'];
+  const publishing = ['rule_revisions', 'versions', 'draft_changes', 'test_cases', 'test_runs'];
   for (const table of ['rules', 'deleted_rules', 'categories', ...publishing, 'robots']) {
     tx.run(`DELETE FROM ${table} WHERE tenant_id = ? AND robot_id = ?`, [tenantId, robotId]);
   }

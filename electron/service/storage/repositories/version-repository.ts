@@ -42,17 +42,38 @@ const CONTENT = [
 
 const SAME_CONTENT = CONTENT.map((c) => `r.${c} IS rule_revisions.${c}`).join(' AND ');
 
-/** Closes the alive revisions of the robot whose rule is gone from the draft or differs. */
+/** The rules written since the latest version (migration 0006's triggers mark them). */
+const MARKED = 'SELECT rule_id FROM draft_changes WHERE tenant_id = ?1 AND robot_id = ?2';
+
+/** Closes the alive revisions of marked rules that are gone from the draft or differ. */
 const CLOSE_CHANGED = `UPDATE rule_revisions SET to_version = ?3
-WHERE tenant_id = ?1 AND robot_id = ?2 AND to_version IS NULL
+WHERE +tenant_id = ?1 AND +robot_id = ?2 AND to_version IS NULL AND rule_id IN (${MARKED})
   AND NOT EXISTS (SELECT 1 FROM rules AS r WHERE r.rule_id = rule_revisions.rule_id
     AND r.tenant_id = ?1 AND r.robot_id = ?2 AND ${SAME_CONTENT})`;
 
 /** Opens a revision for every draft rule without an alive one (added, or closed just now). */
-const OPEN_NEW = `INSERT INTO rule_revisions (tenant_id, robot_id, from_version, to_version, rule_id, ${CONTENT.join(', ')})
+const openNew = (
+  where: string,
+) => `INSERT INTO rule_revisions (tenant_id, robot_id, from_version, to_version, rule_id, ${CONTENT.join(', ')})
 SELECT ?1, ?2, ?3, NULL, r.rule_id, ${CONTENT.map((c) => `r.${c}`).join(', ')} FROM rules AS r
-WHERE r.tenant_id = ?1 AND r.robot_id = ?2
+WHERE ${where}
   AND NOT EXISTS (SELECT 1 FROM rule_revisions AS x WHERE x.rule_id = r.rule_id AND x.to_version IS NULL)`;
+
+/**
+ * The first version takes every rule; later ones look only at the marked rules. (A unary `+`
+ * keeps SQLite from walking the robot's index, every rule of it, instead of the marked ids.)
+ */
+const OPEN_ALL = openNew('r.tenant_id = ?1 AND r.robot_id = ?2');
+const OPEN_MARKED = openNew(`+r.tenant_id = ?1 AND +r.robot_id = ?2 AND r.rule_id IN (${MARKED})`);
+
+/** A marked rule whose draft differs from its alive revision, or exists on one side only. */
+const MARKED_DIFFERENCE = `SELECT 1 AS found FROM draft_changes AS d
+  LEFT JOIN rules AS r ON r.rule_id = d.rule_id AND r.tenant_id = d.tenant_id AND r.robot_id = d.robot_id
+  LEFT JOIN rule_revisions ON rule_revisions.rule_id = d.rule_id AND rule_revisions.to_version IS NULL
+  WHERE d.tenant_id = ? AND d.robot_id = ?
+    AND NOT (r.rule_id IS NULL AND rule_revisions.rule_id IS NULL)
+    AND NOT (r.rule_id IS NOT NULL AND rule_revisions.rule_id IS NOT NULL AND ${SAME_CONTENT})
+  LIMIT 1`;
 
 const REVISION_AS_RULE = `rule_seq, rule_id, tenant_id, robot_id, ${CONTENT.filter((c) => c !== 'rule_seq').join(', ')}`;
 
@@ -131,23 +152,7 @@ export class SqlJsVersionRepository implements VersionRepository {
   async draftDiffers(robot: RobotKey): Promise<boolean> {
     const key = [robot.tenantId, robot.robotId];
     if (!(await this.latest(robot))) return true;
-    // A draft rule with no identical alive revision, or an alive revision with no draft rule.
-    const changed = this.store.get(
-      `SELECT 1 AS found FROM rules AS r WHERE r.tenant_id = ? AND r.robot_id = ?
-        AND NOT EXISTS (SELECT 1 FROM rule_revisions WHERE rule_revisions.rule_id = r.rule_id
-          AND rule_revisions.to_version IS NULL AND ${SAME_CONTENT}) LIMIT 1`,
-      key,
-    );
-    if (changed) return true;
-    const alive = this.store.get<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM rule_revisions WHERE ${ALIVE}`,
-      key,
-    );
-    const draft = this.store.get<{ n: number }>(
-      'SELECT COUNT(*) AS n FROM rules WHERE tenant_id = ? AND robot_id = ?',
-      key,
-    );
-    return Number(alive?.n ?? 0) !== Number(draft?.n ?? 0);
+    return this.store.get(MARKED_DIFFERENCE, key) !== undefined;
   }
 
   async publish(robot: RobotKey, request: PublishRequest): Promise<PublishedChange | undefined> {
@@ -232,8 +237,10 @@ export class SqlJsVersionRepository implements VersionRepository {
       key,
     );
     const version = Number(last?.last ?? 0) + 1;
-    tx.run(CLOSE_CHANGED, [...key, version]);
-    tx.run(OPEN_NEW, [...key, version]);
+    const previous = version > 1 ? this.rulesIn(tx, robot, version - 1) : 0;
+    if (version > 1) tx.run(CLOSE_CHANGED, [...key, version]);
+    tx.run(version > 1 ? OPEN_MARKED : OPEN_ALL, [...key, version]);
+    tx.run('DELETE FROM draft_changes WHERE tenant_id = ? AND robot_id = ?', key);
     const closed = tx
       .all<{ rule_id: string }>(
         'SELECT rule_id FROM rule_revisions WHERE tenant_id = ? AND robot_id = ? AND to_version = ?',
@@ -249,9 +256,7 @@ export class SqlJsVersionRepository implements VersionRepository {
       .map(toMatchableRecord);
     const closedSet = new Set(closed);
     const changed = opened.filter((rule) => closedSet.has(rule.ruleId)).length;
-    const rules = Number(
-      tx.get<{ n: number }>(`SELECT COUNT(*) AS n FROM rule_revisions WHERE ${ALIVE}`, key)?.n ?? 0,
-    );
+    const rules = previous + opened.length - closed.length;
     const record: VersionRecord = {
       version,
       note: request.note,
@@ -282,6 +287,15 @@ export class SqlJsVersionRepository implements VersionRepository {
       ],
     );
     return { version: record, opened, closed };
+  }
+
+  /** How many rules `version` has (kept on its row: counting the revisions is O(rules)). */
+  private rulesIn(tx: Tx, robot: RobotKey, version: number): number {
+    const row = tx.get<{ rules: number }>(
+      'SELECT rules FROM versions WHERE tenant_id = ? AND robot_id = ? AND version = ?',
+      [robot.tenantId, robot.robotId, version],
+    );
+    return Number(row?.rules ?? 0);
   }
 
   /**
