@@ -167,10 +167,14 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
         : null;
     stopQuestionLog = () => questionLog?.stop();
     const publishing = new PublishingRoom(ctx);
-    await publishing.load();
+    const publishedBuilt = await publishing.load(saved, codec);
     // Still exact at stop if every robot came from it and nothing has been written since.
     const reusableAt =
-      'file' in saved && saved.file && loaded.built === 0 && saved.file.seq === store.position
+      'file' in saved &&
+      saved.file &&
+      loaded.built === 0 &&
+      publishedBuilt === 0 &&
+      saved.file.seq === store.position
         ? saved.file.seq
         : null;
     const consoleToken = options.consoleToken ?? randomToken(32);
@@ -233,6 +237,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
           const reuse = asideIndex !== null && reusableAt === store.position;
           if (asideIndex !== null && !reuse) discardIndexFile(asideIndex);
           const plan = reuse ? null : await planIndexSave(ctx, codec);
+          if (plan && codec) plan.robots.push(...(await publishing.editions.toSave(codec)));
           await store.close({
             beforeRelease: () => {
               if (reuse) putBackIndexFile(options.dataDir, asideIndex);

@@ -5,12 +5,14 @@
  * @module
  */
 import type { DomainContext } from '../domain/context';
+import type { IndexCodec, SavedIndexes } from '../domain/robot-loading';
 import type { Edition, PublishingHooks } from '../domain/editions';
 import { robotKey } from '../domain/robot-directory';
 import type { Robot } from '../domain/robot-directory';
 import { toMatchableRule } from '../domain/rule-views';
 import type { RobotIndex } from '../matching/types';
 import type { RobotKey } from '../repositories/records';
+import type { RobotIndexToSave, SavedRobotIndex } from '../saved-index';
 import type { PublishedChange } from '../repositories/versions';
 
 /** The published index of a robot is kept beside its draft index, under this key. */
@@ -25,11 +27,85 @@ export class PublishedEditions implements PublishingHooks {
 
   constructor(private readonly ctx: DomainContext) {}
 
-  /** Builds the published index of every robot in review mode (at start). */
-  async load(): Promise<void> {
+  /**
+   * Makes the published index of every robot in review mode (at start): opened from the saved
+   * indexes when they are of this very database state and of the robot's latest version, else
+   * built from the version's revisions. Returns how many were built.
+   */
+  async load(
+    saved: SavedIndexes = { file: null },
+    codec: IndexCodec | null = null,
+  ): Promise<number> {
+    let built = 0;
+    let opened = 0;
     for (const robot of this.ctx.robots.all()) {
-      if (inReview(robot)) await this.build(robot);
+      if (!inReview(robot)) continue;
+      if (codec && (await this.open(robot, saved, codec))) {
+        opened++;
+        continue;
+      }
+      await this.build(robot);
+      built++;
     }
+    if (opened > 0) {
+      this.ctx.logger.info(
+        `opened the saved published index of ${opened} robot(s)` +
+          (built > 0 ? `; built ${built} from their latest version` : ''),
+      );
+    }
+    return built;
+  }
+
+  /** The published indexes to save at a clean stop, with the version each answers for. */
+  async toSave(codec: IndexCodec): Promise<RobotIndexToSave[]> {
+    const entries: RobotIndexToSave[] = [];
+    for (const robot of this.ctx.robots.all()) {
+      const key = publishedKey(robot);
+      if (!inReview(robot) || !this.built.has(key) || this.ctx.indexes.isTainted(key)) continue;
+      const latest = await this.ctx.store.versions.latest(robot);
+      if (!latest) continue;
+      const index = this.ctx.indexes.of(key);
+      entries.push({
+        tenantId: robot.tenantId,
+        robotId: robot.robotId,
+        edition: 'published',
+        version: latest.version,
+        rules: index.size,
+        maxSeq: 0,
+        write: (sink) => codec.write(index, sink),
+      });
+    }
+    return entries;
+  }
+
+  private async open(robot: Robot, saved: SavedIndexes, codec: IndexCodec): Promise<boolean> {
+    if (!('file' in saved) || !saved.file || saved.file.seq !== this.ctx.store.position) {
+      return false;
+    }
+    const entry = saved.file.robots.find(
+      (candidate: SavedRobotIndex) =>
+        candidate.edition === 'published' &&
+        candidate.tenantId === robot.tenantId &&
+        candidate.robotId === robot.robotId,
+    );
+    const latest = await this.ctx.store.versions.latest(robot);
+    if (!entry || !latest || entry.version !== latest.version) return false;
+    let index: RobotIndex | null;
+    try {
+      index = codec.load(entry.bytes);
+    } catch (error) {
+      this.ctx.logger.warn(
+        `the saved published index of robot ${robotKey(robot)} is damaged (${(error as Error).message}): rebuilding it`,
+      );
+      return false;
+    }
+    if (index === null || index.size !== entry.rules) return false;
+    const key = publishedKey(robot);
+    this.ctx.indexes.replace(key, index);
+    this.built.add(key);
+    // Saved with the synonyms of its time.
+    await this.robotChanged(robot, robot);
+    return true;
   }
 
   published(robot: Robot): Edition | undefined {

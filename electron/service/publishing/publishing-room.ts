@@ -5,6 +5,7 @@
  */
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
+import type { IndexCodec, SavedIndexes } from '../domain/robot-loading';
 import { PublishedEditions } from './published-editions';
 import { RunJobs } from './run-jobs';
 import { publishInQueue } from './versions';
@@ -29,8 +30,11 @@ export class PublishingRoom {
     ctx.publishing = this.editions;
   }
 
-  /** Builds the published indexes of robots in review mode (at start, after the robots). */
-  load(): Promise<void> {
-    return this.editions.load();
+  /**
+   * Opens or builds the published indexes of robots in review mode (at start, after the
+   * robots); returns how many were built.
+   */
+  load(saved?: SavedIndexes, codec?: IndexCodec | null): Promise<number> {
+    return this.editions.load(saved, codec);
   }
 }
