@@ -107,4 +107,18 @@ describe('the published index is saved and opened again', () => {
     assert.ok(!lines.some((line) => /opened the saved published index/.test(line)));
     assert.equal((await robot.ask('如何退货')).answer, '三十天无理由退货。');
   });
+
+  test('a robot in review mode put in the trash and restored answers its version again', async () => {
+    const rows = await api().ok<{ rows: { ruleId: string; ruleName: string }[] }>(
+      'GET',
+      `${R}/rules`,
+    );
+    const freight = rows.rows.find((row) => row.ruleName === '运费')?.ruleId;
+    await api().ok('PATCH', `${R}/rules/${freight}`, { answer: '全场包邮。' });
+    const published = (await robot.ask('运费多少')).answer;
+    assert.notEqual(published, '全场包邮。');
+    await api().ok('DELETE', R);
+    await api().ok('POST', `${R}/restore`);
+    assert.equal((await robot.ask('运费多少')).answer, published);
+  });
 });

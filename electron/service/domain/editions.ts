@@ -27,6 +27,10 @@ export interface PublishingHooks {
    * synonyms), for the published edition to follow.
    */
   robotChanged(before: Robot, after: Robot): Promise<void>;
+  /** A robot (or its tenant) went to the trash: its published edition leaves memory. */
+  robotRemoved(robot: Robot): void;
+  /** A robot came back from the trash: its published edition is made again. */
+  robotRestored(robot: Robot): Promise<void>;
 }
 
 /** A rule's answer in the draft: from memory when it was answered recently, else read. */

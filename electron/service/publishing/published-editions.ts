@@ -149,6 +149,14 @@ export class PublishedEditions implements PublishingHooks {
     });
   }
 
+  robotRemoved(robot: Robot): void {
+    this.drop(robot);
+  }
+
+  async robotRestored(robot: Robot): Promise<void> {
+    if (inReview(robot)) await this.build(robot);
+  }
+
   drop(robot: RobotKey): void {
     this.ctx.indexes.drop(publishedKey(robot));
     this.built.delete(publishedKey(robot));
