@@ -499,7 +499,7 @@ export const ZH: Messages = {
   // Question log, inbox and dashboard (docs/question-log.md).
   'inbox.title': '未答问题',
   'inbox.intro':
-    '用户提问后得到兜底回复、“您是不是想问”列表或低分匹配的问题，相似的归为一组，按出现次数排序。可将其加入某条规则、新建规则或忽略。',
+    '用户提问后得到兜底回复、“您是不是想问”列表或低分匹配的问题，相似的归为一组，按出现次数排序。可将其加入某条规则、新建规则、设为测试用例或忽略。',
   'inbox.refresh': '刷新',
   'inbox.emptyTitle': '没有待处理的问题',
   'inbox.empty': '记录中的问题都已得到较好的回答，或已处理。',
@@ -518,6 +518,13 @@ export const ZH: Messages = {
   'inbox.notFitting': '“{rule}”已有 10 个问法，未添加：{questions}',
   'inbox.ruleCreated': '已创建规则“{rule}”。',
   'inbox.dismissed': '已忽略，30 天内不再显示。',
+  'inbox.markTest': '设为测试用例…',
+  'inbox.testIntro': '将这些问题加入测试集，它们应得到：',
+  'inbox.expectRule': '“{rule}”的答案',
+  'inbox.expectFallback': '兜底回复（不作答）',
+  'inbox.expectOther': '或其他规则的答案：',
+  'inbox.testsAdded': '已向测试集添加 {count} 个测试用例。',
+  'inbox.testsPresent': '这些问题已在测试集中。',
   'dashboard.title': '数据看板',
   'dashboard.intro': '最近 30 天用户的提问（不含测试面板中的提问）。',
   'dashboard.totals': '共 {total} 个问题：回答 {answered}，推荐 {recommended}，兜底 {fallback}',
