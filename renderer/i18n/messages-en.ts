@@ -659,6 +659,13 @@ export const EN = {
   'dashboard.timesRecommended': 'Recommended',
   'dashboard.lastHit': 'Last hit',
   'dashboard.chosen': '{count} chosen',
+  'dashboard.fromMenu': '{count} from menus',
+  'dashboard.hitsOverTime': 'Hits per day of the most hit rules',
+  'dashboard.neverHitNames': 'Never hit: {rules}',
+  'qlog.menuEntry': 'menu entry {number}',
+  'qlog.version': 'Version',
+  'qlog.versionNumber': 'v{version}',
+  'qlog.draft': 'draft',
   // Menus, match policies, small talk, similar phrasings (issue 18).
   'sheet.policy': 'Match policy',
   'sheet.negative': 'Negative keywords',

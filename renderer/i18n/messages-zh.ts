@@ -568,6 +568,13 @@ export const ZH: Messages = {
   'dashboard.timesRecommended': '被推荐次数',
   'dashboard.lastHit': '最近命中',
   'dashboard.chosen': '其中 {count} 次为用户选择',
+  'dashboard.fromMenu': '其中 {count} 次来自菜单',
+  'dashboard.hitsOverTime': '命中最多的规则每日命中次数',
+  'dashboard.neverHitNames': '从未命中：{rules}',
+  'qlog.menuEntry': '菜单第 {number} 项',
+  'qlog.version': '版本',
+  'qlog.versionNumber': 'v{version}',
+  'qlog.draft': '草稿',
   // Menus, match policies, small talk, similar phrasings (issue 18).
   'sheet.policy': '匹配方式',
   'sheet.negative': '排除词',

@@ -104,7 +104,11 @@ for (const lang of LANGUAGES) {
       await expect(dashboard.getByTestId('dashboard-totals')).toHaveText(
         t('dashboard.totals', { total: 9, answered: 3, recommended: 2, fallback: 4 }),
       );
-      await expect(dashboard.locator('canvas')).toHaveCount(4);
+      // Questions per day, shares, top questions, top missed, hits per day of the most hit rules.
+      await expect(dashboard.locator('canvas')).toHaveCount(5);
+      await expect(dashboard.getByTestId('never-hit')).toContainText(
+        t('dashboard.neverHitNames', { rules: 'reset password' }),
+      );
       const log = dashboard.getByTestId('question-log');
       await expect(log.getByRole('row')).toHaveCount(10);
       await expect(log).toContainText(t('qlog.chosenFrom', { question: 'how do I reset' }));
