@@ -16,7 +16,7 @@ import type {
   RuleHits,
 } from '../../electron/service/question-log-types';
 import { consoleClient } from '../helpers/console-client';
-import { registerTenantWithRobot, startTestService } from '../helpers/service';
+import { registerTenantWithRobot, ruleInput, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';
 
 describe('question log: menus and versions', () => {
@@ -185,3 +185,55 @@ describe('question log: menus and versions', () => {
     assert.equal((await latest(1))[0]?.version, null);
   });
 });
+
+describe('inbox in review mode', () => {
+  const clock = { now: Date.UTC(2026, 10, 2, 9) };
+  let h: TestService;
+  after(() => h.close());
+
+  test('a fixed group stays out while the published version still misses it, until the publish', async () => {
+    h = await startTestService({ now: () => clock.now });
+    const api = consoleClient(h.service.url, h.service.consoleToken);
+    const { tenantId, robot } = await registerTenantWithRobot(h.client);
+    const R = `/tenants/${tenantId}/robots/default`;
+    const { succeed } = await robot.importRules([
+      ruleInput('delivery', ['How long does delivery take'], 'Two days.'),
+    ]);
+    const ruleId = succeed[0]?.ruleId ?? '';
+    await api.ok<ConsoleRobot>('PATCH', R, { settings: { publishMode: 'review' } });
+    const inbox = async () => (await api.ok<{ groups: InboxGroup[] }>('GET', `${R}/inbox`)).groups;
+
+    assert.equal((await robot.ask('when will my parcel arrive', 'a')).module, 'NONE');
+    assert.equal((await inbox()).length, 1);
+    await api.ok('POST', `${R}/inbox/add-phrasings`, {
+      key: 'when will my parcel arrive',
+      ruleId,
+      questions: ['when will my parcel arrive'],
+    });
+    assert.deepEqual(await inbox(), []);
+    // Version 1 answers until the fix is published: its misses are not news.
+    clock.now += 60_000;
+    const stillMissed = await robot.ask('when will my parcel arrive', 'b');
+    assert.equal(stillMissed.module, 'NONE');
+    assert.equal((await latestOf(api, R))?.version, 1);
+    assert.deepEqual(await inbox(), [], 'a miss of the version before the fix');
+
+    await api.ok('POST', `${R}/versions`, { note: 'parcel', author: 'admin' });
+    clock.now += 60_000;
+    const fixed = await robot.ask('when will my parcel arrive', 'c');
+    assert.equal(fixed.answer, 'Two days.');
+    assert.deepEqual(await inbox(), []);
+    // Missed again by a version with the fix (the phrasing removed since): it comes back.
+    await api.ok('PATCH', `${R}/rules/${ruleId}`, { questions: ['How long does delivery take'] });
+    await api.ok('POST', `${R}/versions`, { note: 'undo', author: 'admin' });
+    clock.now += 60_000;
+    assert.equal((await robot.ask('when will my parcel arrive', 'd')).module, 'NONE');
+    const [back] = await inbox();
+    assert.equal(back?.key, 'when will my parcel arrive');
+    assert.equal(back?.count, 1);
+  });
+});
+
+async function latestOf(api: ReturnType<typeof consoleClient>, R: string) {
+  return (await api.ok<QuestionLogPage>('GET', `${R}/question-log?limit=1`)).entries[0];
+}

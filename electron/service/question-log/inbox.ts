@@ -43,9 +43,14 @@ export function buildInbox(input: InboxInput): (Omit<InboxGroup, 'chosen' | 'sug
 })[] {
   const hidden = new Map<string, number>();
   const fallbackExpected = new Set<string>();
+  /** Handled in review mode: occurrences answered by versions up to this one predate the fix. */
+  const unfixedUpTo = new Map<string, number>();
   for (const mark of input.marks) {
     hidden.set(mark.key, Math.max(hidden.get(mark.key) ?? 0, hiddenUntil(mark)));
     if (mark.kind === 'fallback') fallbackExpected.add(mark.key);
+    if (mark.kind !== 'dismissed' && typeof mark.version === 'number') {
+      unfixedUpTo.set(mark.key, Math.max(unfixedUpTo.get(mark.key) ?? 0, mark.version));
+    }
   }
   // Choices from recommendations, by the normalised question that got the RECOMMEND.
   const choices = new Map<string, Map<string, number>>();
@@ -64,6 +69,8 @@ export function buildInbox(input: InboxInput): (Omit<InboxGroup, 'chosen' | 'sug
     if (hidden.size === 0) return true;
     const key = normalizeText(entry.question);
     if (entry.module === 'NONE' && fallbackExpected.has(key)) return false;
+    const unfixed = unfixedUpTo.get(key);
+    if (unfixed !== undefined && entry.version !== null && entry.version <= unfixed) return false;
     const until = hidden.get(key);
     return until === undefined || entry.at > until;
   });

@@ -18,6 +18,12 @@ export interface InboxMark {
   key: string;
   at: number;
   kind: 'dismissed' | 'handled' | 'fallback';
+  /**
+   * Review mode: the version published when the group was handled. The fix is in the draft
+   * until it is published, so occurrences answered by this version or an older one still
+   * predate it.
+   */
+  version?: number | null;
 }
 
 export interface QuestionLogRepository {

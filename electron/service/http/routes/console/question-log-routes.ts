@@ -40,6 +40,15 @@ function bounded(value: string | undefined, fallback: number, max: number, field
 
 const timeOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 
+/**
+ * In review mode a fix goes to the draft: the published version (which keeps missing until the
+ * next publish) is remembered with the mark. Null in live mode, where the draft answers.
+ */
+async function unfixedVersion(ctx: DomainContext, robot: Robot): Promise<number | null> {
+  if (robot.settings.publishMode !== 'review') return null;
+  return (await ctx.store.versions.latest(robot))?.version ?? null;
+}
+
 export function registerQuestionLogRoutes(
   app: FastifyInstance,
   ctx: DomainContext,
@@ -106,7 +115,9 @@ export function registerQuestionLogRoutes(
       const robot = await robotOf(request.params);
       const added: InboxAddResult = await addPhrasings(ctx, robot, ruleId, questions);
       // Handled once its questions are phrasings of the rule (added now or there already).
-      if (added.notFitting.length === 0) await log.mark(robot, [key], 'handled');
+      if (added.notFitting.length === 0) {
+        await log.mark(robot, [key], 'handled', await unfixedVersion(ctx, robot));
+      }
       return success(added);
     },
   );
@@ -118,7 +129,7 @@ export function registerQuestionLogRoutes(
       const { key, ...edit } = request.body as Static<typeof InboxNewRuleBody>;
       const robot = await robotOf(request.params);
       const rule = await createRule(ctx, robot, edit);
-      await log.mark(robot, [key], 'handled');
+      await log.mark(robot, [key], 'handled', await unfixedVersion(ctx, robot));
       return success({ ruleId: rule.ruleId });
     },
   );
