@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RobotClient } from '../../electron/client/openapi-client';
-import type { RunJob, TestCaseView, TestRun } from '../../electron/service/publishing-types';
+import type { TestCaseView, TestRun } from '../../electron/service/publishing-types';
 import type { InboxGroup, InboxTestCasesResult } from '../../electron/service/question-log-types';
 import { consoleClient } from '../helpers/console-client';
+import { runTestSet } from '../helpers/test-runs';
 import { registerTenantWithRobot, ruleInput, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';
 
@@ -24,15 +25,7 @@ describe('inbox: mark as test case', () => {
   const inbox = async () => (await api.ok<{ groups: InboxGroup[] }>('GET', `${R}/inbox`)).groups;
   const cases = async () =>
     (await api.ok<{ cases: TestCaseView[] }>('GET', `${R}/test-cases`)).cases;
-  const runTests = async (): Promise<TestRun> => {
-    let job = await api.ok<RunJob>('POST', `${R}/test-runs`, { target: 'draft' });
-    while (job.state === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      job = await api.ok<RunJob>('GET', `${R}/test-runs/jobs/${job.jobId}`);
-    }
-    assert.equal(job.state, 'done', JSON.stringify(job));
-    return api.ok<TestRun>('GET', `${R}/test-runs/${job.state === 'done' ? job.runId : 0}`);
-  };
+  const runTests = (): Promise<TestRun> => runTestSet(api, R);
 
   before(async () => {
     h = await startTestService({ now: () => clock.now });
