@@ -130,20 +130,19 @@ async function ruleAnswer(
 }
 
 /**
- * The answer of a rule the user chose (a menu entry), as if matched exactly, from `edition` (the
+ * The answer of a rule the user chose (a menu entry), as if matched exactly, from `rules` (the
  * published version's answer in review mode); undefined when the rule is not answered at `at`
  * (deleted, switched off, outside its window, not in the published version).
  */
-export async function answerRule(
+async function answerRule(
   ctx: DomainContext,
   robot: Robot,
   ruleId: string,
-  at = ctx.now(),
-  edition: EditionName = 'draft',
+  at: number,
+  rules: Edition,
 ): Promise<AskResult | undefined> {
   const rule = await ctx.store.rules.find(robot, ruleId);
   if (rule === undefined || ruleState(rule, at) !== 'active') return undefined;
-  const rules = editionOf(ctx, robot, edition);
   const answer = rules.version === null ? rule.answer : await rules.answerOf(ruleId);
   if (answer === undefined) return undefined;
   return ruleAnswer(ctx, robot, ruleId, answer, 1, at);
@@ -151,8 +150,8 @@ export async function answerRule(
 
 /**
  * A menu follow-up: the reply `asked` chose entry `number` of the menu its user was shown, and
- * `ruleId` answered it from `edition`. Logged like any ask, with the entry's number; it counts as
- * a hit of the rule. Undefined (nothing logged) when the rule is not answered any more.
+ * the entry's rule answers it from `edition`. Logged like any ask, with the entry's number; it
+ * counts as a hit of the rule. Undefined (nothing logged) when the rule is not answered any more.
  */
 export async function answerMenuChoice(
   ctx: DomainContext,
@@ -162,15 +161,11 @@ export async function answerMenuChoice(
   at = ctx.now(),
   edition: EditionName = 'draft',
 ): Promise<AskResult | undefined> {
-  const result = await answerRule(ctx, robot, choice.ruleId, at, edition);
+  const rules = editionOf(ctx, robot, edition);
+  const result = await answerRule(ctx, robot, choice.ruleId, at, rules);
   if (result === undefined) return undefined;
-  const { version } = editionOf(ctx, robot, edition);
-  record(
-    ctx,
-    robot,
-    logEntry(asked, result, choice.ruleId, version, ctx.now(), choice.number),
-    result,
-  );
+  const entry = logEntry(asked, result, choice.ruleId, rules.version, ctx.now(), choice.number);
+  record(ctx, robot, entry, result);
   return result;
 }
 
