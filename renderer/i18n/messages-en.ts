@@ -576,7 +576,7 @@ export const EN = {
   // Question log, inbox and dashboard (docs/question-log.md).
   'inbox.title': 'Inbox',
   'inbox.intro':
-    'Questions people asked that got the fallback, a “did you mean” list or a weak match, similar ones grouped, most frequent first. Add them to a rule, start a new rule, or dismiss them.',
+    'Questions people asked that got the fallback, a “did you mean” list or a weak match, similar ones grouped, most frequent first. Add them to a rule, start a new rule, keep them as test cases, or dismiss them.',
   'inbox.refresh': 'Refresh',
   'inbox.emptyTitle': 'Nothing to fix',
   'inbox.empty': 'Every logged question was answered well, or has been handled.',
@@ -598,6 +598,16 @@ export const EN = {
   'inbox.notFitting': '“{rule}” has its 10 phrasings; not added: {questions}',
   'inbox.ruleCreated': 'Rule “{rule}” created.',
   'inbox.dismissed': 'Dismissed for 30 days.',
+  'inbox.markTest': 'Mark as test case…',
+  'inbox.testIntro': 'Add these questions to the test set. They must get:',
+  'inbox.expectRule': 'The answer of “{rule}”',
+  'inbox.expectFallback': 'The fallback (no answer)',
+  'inbox.expectOther': 'Or the answer of another rule:',
+  'inbox.testsAdded': {
+    one: '{count} test case added to the test set.',
+    other: '{count} test cases added to the test set.',
+  },
+  'inbox.testsPresent': 'These questions are in the test set already.',
   'dashboard.title': 'Dashboard',
   'dashboard.intro':
     'What people asked over the last 30 days (the try pane’s questions are left out).',
@@ -649,6 +659,13 @@ export const EN = {
   'dashboard.timesRecommended': 'Recommended',
   'dashboard.lastHit': 'Last hit',
   'dashboard.chosen': '{count} chosen',
+  'dashboard.fromMenu': '{count} from menus',
+  'dashboard.hitsOverTime': 'Hits per day of the most hit rules',
+  'dashboard.neverHitNames': 'Never hit: {rules}',
+  'qlog.menuEntry': 'menu entry {number}',
+  'qlog.version': 'Version',
+  'qlog.versionNumber': 'v{version}',
+  'qlog.draft': 'draft',
   // Menus, match policies, small talk, similar phrasings (issue 18).
   'sheet.policy': 'Match policy',
   'sheet.negative': 'Negative keywords',

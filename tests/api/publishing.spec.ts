@@ -10,13 +10,13 @@ import type {
   GateReport,
   RulesDiff,
   RunComparison,
-  RunJob,
   TestRun,
   ThresholdCurves,
   VersionHistory,
   VersionRecord,
 } from '../../electron/service/publishing-types';
 import { consoleClient } from '../helpers/console-client';
+import { runTestSet } from '../helpers/test-runs';
 import { registerTenantWithRobot, ruleInput, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';
 
@@ -34,15 +34,7 @@ describe('publishing (draft, versions, test sets)', () => {
       author: 'admin',
       ...extra,
     });
-  const runTests = async (target = 'draft'): Promise<TestRun> => {
-    let job = await api.ok<RunJob>('POST', `${R}/test-runs`, { target });
-    while (job.state === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      job = await api.ok<RunJob>('GET', `${R}/test-runs/jobs/${job.jobId}`);
-    }
-    assert.equal(job.state, 'done', JSON.stringify(job));
-    return api.ok<TestRun>('GET', `${R}/test-runs/${job.state === 'done' ? job.runId : 0}`);
-  };
+  const runTests = (target = 'draft'): Promise<TestRun> => runTestSet(api, R, target);
 
   before(async () => {
     h = await startTestService();

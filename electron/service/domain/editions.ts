@@ -15,6 +15,11 @@ export type EditionName = 'draft' | 'published' | 'served';
 
 export interface Edition {
   readonly index: RobotIndex;
+  /**
+   * The published version these rules are (what the question log records as the version that
+   * answered); null for the draft.
+   */
+  readonly version: number | null;
   answerOf(ruleId: string): Promise<string | undefined>;
   namesOf(ruleIds: readonly string[]): Promise<Map<string, string>>;
 }
@@ -49,6 +54,7 @@ async function draftAnswerOf(ctx: DomainContext, ruleId: string): Promise<string
 export function draftEdition(ctx: DomainContext, robot: Robot): Edition {
   return {
     index: indexOf(ctx, robot),
+    version: null,
     answerOf: (ruleId) => draftAnswerOf(ctx, ruleId),
     namesOf: (ruleIds) => ctx.store.rules.namesOf(ruleIds),
   };

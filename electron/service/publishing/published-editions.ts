@@ -21,7 +21,8 @@ export const publishedKey = (robot: RobotKey): string => `${robotKey(robot)}#pub
 export const inReview = (robot: Robot): boolean => robot.settings.publishMode === 'review';
 
 export class PublishedEditions implements PublishingHooks {
-  private readonly built = new Set<string>();
+  /** Published key → the version its index holds, for robots whose index is built. */
+  private readonly built = new Map<string, number | null>();
   /** Publishes the draft when a robot changes mode (set by the publishing room). */
   onModeChange: ((robot: Robot) => Promise<void>) | null = null;
 
@@ -109,10 +110,13 @@ export class PublishedEditions implements PublishingHooks {
   }
 
   published(robot: Robot): Edition | undefined {
-    if (!inReview(robot) || !this.built.has(publishedKey(robot))) return undefined;
+    const key = publishedKey(robot);
+    const version = this.built.get(key);
+    if (!inReview(robot) || version === undefined) return undefined;
     const versions = this.ctx.store.versions;
     return {
-      index: this.ctx.indexes.of(publishedKey(robot)),
+      index: this.ctx.indexes.of(key),
+      version,
       answerOf: (ruleId) => versions.publishedAnswerOf(ruleId),
       namesOf: (ruleIds) => versions.publishedNamesOf(ruleIds),
     };
@@ -142,6 +146,7 @@ export class PublishedEditions implements PublishingHooks {
   follow(robot: Robot, change: PublishedChange): void {
     const key = publishedKey(robot);
     if (!this.built.has(key)) return;
+    this.built.set(key, change.version.version);
     const opened = new Set(change.opened.map((rule) => rule.ruleId));
     this.ctx.indexes.update(key, (index) => {
       for (const ruleId of change.closed) if (!opened.has(ruleId)) index.remove(ruleId);
@@ -165,6 +170,7 @@ export class PublishedEditions implements PublishingHooks {
   private async build(robot: Robot): Promise<void> {
     const key = publishedKey(robot);
     this.ctx.indexes.drop(key);
+    const latest = await this.ctx.store.versions.latest(robot);
     const index: RobotIndex = this.ctx.indexes.of(key);
     if (index.setSynonyms && robot.settings.synonyms.length > 0) {
       index.setSynonyms(robot.settings.synonyms);
@@ -172,6 +178,6 @@ export class PublishedEditions implements PublishingHooks {
     for (const rule of await this.ctx.store.versions.publishedMatchable(robot)) {
       index.upsert(toMatchableRule(rule));
     }
-    this.built.add(key);
+    this.built.set(key, latest?.version ?? null);
   }
 }
