@@ -237,7 +237,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
           const reuse = asideIndex !== null && reusableAt === store.position;
           if (asideIndex !== null && !reuse) discardIndexFile(asideIndex);
           const plan = reuse ? null : await planIndexSave(ctx, codec);
-          if (plan && codec) plan.robots.push(...(await publishing.editions.toSave(codec)));
+          if (plan && codec) plan.robots.push(...publishing.editions.toSave(codec));
           await store.close({
             beforeRelease: () => {
               if (reuse) putBackIndexFile(options.dataDir, asideIndex);

@@ -58,19 +58,18 @@ export class PublishedEditions implements PublishingHooks {
   }
 
   /** The published indexes to save at a clean stop, with the version each answers for. */
-  async toSave(codec: IndexCodec): Promise<RobotIndexToSave[]> {
+  toSave(codec: IndexCodec): RobotIndexToSave[] {
     const entries: RobotIndexToSave[] = [];
     for (const robot of this.ctx.robots.all()) {
       const key = publishedKey(robot);
-      if (!inReview(robot) || !this.built.has(key) || this.ctx.indexes.isTainted(key)) continue;
-      const latest = await this.ctx.store.versions.latest(robot);
-      if (!latest) continue;
+      const version = this.built.get(key);
+      if (!inReview(robot) || version == null || this.ctx.indexes.isTainted(key)) continue;
       const index = this.ctx.indexes.of(key);
       entries.push({
         tenantId: robot.tenantId,
         robotId: robot.robotId,
         edition: 'published',
-        version: latest.version,
+        version,
         rules: index.size,
         maxSeq: 0,
         write: (sink) => codec.write(index, sink),
@@ -103,7 +102,7 @@ export class PublishedEditions implements PublishingHooks {
     if (index === null || index.size !== entry.rules) return false;
     const key = publishedKey(robot);
     this.ctx.indexes.replace(key, index);
-    this.built.add(key);
+    this.built.set(key, latest.version);
     // Saved with the synonyms of its time.
     await this.robotChanged(robot, robot);
     return true;
