@@ -185,7 +185,10 @@ export function VersionsPanel({
                 <td>
                   v{v.version}
                   {i === 0 ? (
-                    <span className="badge badge-added">{t('publishing.current')}</span>
+                    <>
+                      {' '}
+                      <span className="badge badge-added">{t('publishing.current')}</span>
+                    </>
                   ) : null}
                 </td>
                 <td>{formatTime(v.createdAt)}</td>
