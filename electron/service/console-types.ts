@@ -180,13 +180,7 @@ export type RulePatch = Partial<RuleEdit>;
 
 /** `hits` and `lastHit` sort by the question log's figures (never-hit rules count 0). */
 export type RuleSortKey =
-  | 'created'
-  | 'updated'
-  | 'ruleName'
-  | 'category'
-  | 'active'
-  | 'hits'
-  | 'lastHit';
+  'created' | 'updated' | 'ruleName' | 'category' | 'active' | 'hits' | 'lastHit';
 
 /**
  * Query of `GET R/rules`; all optional. `q` searches names, questions and answers as the matcher

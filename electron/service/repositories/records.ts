@@ -75,13 +75,7 @@ export type MatchableRecord = Pick<
 >;
 
 export type RuleSortKey =
-  | 'created'
-  | 'updated'
-  | 'ruleName'
-  | 'category'
-  | 'active'
-  | 'hits'
-  | 'lastHit';
+  'created' | 'updated' | 'ruleName' | 'category' | 'active' | 'hits' | 'lastHit';
 
 /** A rule's figures from the question log, for sorting by them (rules not listed: never hit). */
 export interface RuleHitFigure {
