@@ -249,7 +249,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerRobotRoutes(app, deps.ctx);
   registerRuleRoutes(app, deps.ctx, ajv);
   registerWorkspaceRoutes(app, deps.ctx, deps.verifier.credentials, deps.baseUrl);
-  registerConsoleRuleRoutes(app, deps.ctx);
+  const questionLog = deps.questionLog;
+  registerConsoleRuleRoutes(
+    app,
+    deps.ctx,
+    questionLog ? async (robot) => questionLog.ruleHits(robot) : undefined,
+  );
   registerCategoryRoutes(app, deps.ctx);
   registerTrashRoutes(app, deps.ctx);
   if (deps.questionLog) registerQuestionLogRoutes(app, deps.ctx, deps.questionLog);

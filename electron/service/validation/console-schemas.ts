@@ -171,9 +171,12 @@ export const RuleQueryString = Type.Object({
     Type.Union(['active', 'inactive', 'scheduled', 'expired'].map((key) => Type.Literal(key))),
   ),
   category: Type.Optional(ruleFields.ruleCategoryId),
+  conflicts: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
   sort: Type.Optional(
     Type.Union(
-      ['created', 'updated', 'ruleName', 'category', 'active'].map((key) => Type.Literal(key)),
+      ['created', 'updated', 'ruleName', 'category', 'active', 'hits', 'lastHit'].map((key) =>
+        Type.Literal(key),
+      ),
     ),
   ),
   dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),

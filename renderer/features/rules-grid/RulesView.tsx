@@ -29,6 +29,7 @@ import { RulesGrid } from './RulesGrid';
 import { RulesGridOverlay } from './RulesGridOverlay';
 import { RulesHeader } from './RulesHeader';
 import { RulesToolbar } from './RulesToolbar';
+import { nextSort } from './sort-cycle';
 import { useColumnLayout } from './useColumnLayout';
 import { useLocateRule } from './useLocateRule';
 import { useRobotFacts } from './useRobotFacts';
@@ -264,7 +265,9 @@ export function RulesView({
             gridRef={gridRef}
             rows={rows}
             sortColumns={filters.sort}
-            onSortColumnsChange={(sort) => setFilters({ ...filters, sort })}
+            onSortColumnsChange={(sort) =>
+              setFilters({ ...filters, sort: nextSort(filters.sort, sort) })
+            }
             selected={selected}
             onSelectedChange={setSelected}
             sharedByRule={facts.sharedByRule}

@@ -3,7 +3,7 @@
  * its value breaks a limit (red, with the reason in its tooltip and in the status line).
  * @module
  */
-import { SelectColumn } from 'react-data-grid';
+import { renderHeaderCell, SelectColumn } from 'react-data-grid';
 import type { Column, RenderCellProps } from 'react-data-grid';
 import type { ConsoleCategory } from '../../../electron/service/console-types';
 import type { I18n } from '../../i18n/i18n-context';
@@ -81,7 +81,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'index',
       name: '#',
-      width: 72,
+      width: 64,
       frozen: true,
       cellClass: 'cell-index',
       renderCell: ({ row }) => {
@@ -119,7 +119,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'ruleName',
       name: t('rules.col.ruleName'),
-      width: 160,
+      width: 148,
       minWidth: 80,
       frozen: true,
       resizable: true,
@@ -139,7 +139,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
       key: 'questions',
       name: t('rules.col.questions'),
       width: 240,
-      minWidth: 140,
+      minWidth: 124,
       ...movable,
       editable,
       cellClass: cellClass('questions', i18n),
@@ -175,7 +175,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
       key: 'answer',
       name: t('rules.col.answer'),
       width: 240,
-      minWidth: 140,
+      minWidth: 124,
       ...movable,
       editable,
       cellClass: cellClass('answer', i18n),
@@ -189,7 +189,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'ruleCategoryId',
       name: t('rules.col.category'),
-      width: 96,
+      width: 88,
       minWidth: 60,
       ...movable,
       sortable: true,
@@ -234,7 +234,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
         key: field,
         name: t(field === 'effectBeignDate' ? 'rules.col.begin' : 'rules.col.end'),
         renderHeaderCell: ({ column }) => <span title={label}>{column.name}</span>,
-        width: 100,
+        width: 90,
         minWidth: 60,
         ...movable,
         editable,
@@ -261,7 +261,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'matchPolicy',
       name: t('rules.col.matching'),
-      width: 104,
+      width: 100,
       minWidth: 60,
       ...movable,
       renderCell: ({ row, tabIndex }) => {
@@ -297,9 +297,46 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
       },
     },
     {
+      key: 'hits',
+      name: t('rules.col.hits'),
+      renderHeaderCell: (props) => (
+        <span title={t('rules.hitsTip')}>{renderHeaderCell(props)}</span>
+      ),
+      width: 60,
+      minWidth: 48,
+      ...movable,
+      sortable: true,
+      cellClass: 'cell-figure',
+      renderCell: ({ row }) =>
+        row.kind === 'rule' && row.saved.hits !== undefined ? (
+          <span data-testid="hits-cell">{formatNumber(row.saved.hits)}</span>
+        ) : null,
+    },
+    {
+      key: 'lastHit',
+      name: t('rules.col.lastHit'),
+      width: 100,
+      minWidth: 60,
+      ...movable,
+      sortable: true,
+      renderCell: ({ row }) => {
+        if (row.kind !== 'rule' || row.saved.lastHit === undefined) return null;
+        const { lastHit } = row.saved;
+        return lastHit === null ? (
+          <span className="muted" data-testid="last-hit-cell">
+            {t('rules.neverHit')}
+          </span>
+        ) : (
+          <span title={formatDateTime(lastHit)} data-testid="last-hit-cell">
+            {formatDay(lastHit)}
+          </span>
+        );
+      },
+    },
+    {
       key: 'updatedAt',
       name: t('rules.col.updated'),
-      width: 100,
+      width: 90,
       minWidth: 60,
       ...movable,
       sortable: true,

@@ -17,6 +17,8 @@ const SORT_KEYS: Record<string, RuleSortKey> = {
   ruleCategoryId: 'category',
   active: 'active',
   updatedAt: 'updated',
+  hits: 'hits',
+  lastHit: 'lastHit',
 };
 
 /** The `rules` route's query for what the toolbar and the column headers say. */

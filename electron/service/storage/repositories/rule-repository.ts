@@ -64,7 +64,25 @@ const SORT_COLUMNS: Record<RuleFilter['sort'], string> = {
   ruleName: 'name_key',
   category: 'category_id',
   active: 'active',
+  // The question log's figures: `sort_key` of byFigures (never hit: 0).
+  hits: 'sort_key',
+  lastHit: 'sort_key',
 };
+
+/**
+ * A page sorted by a figure of the question log (?1: a JSON array of [ruleId, figure] of the
+ * rules hit): the rules hit, found by their rule_id, then the others with 0. Two halves rather
+ * than a LEFT JOIN, which SQLite ran as a scan of the figures per rule (minutes at 100k rules);
+ * this takes about 0.6 s for 100k rules of which 50k were hit, 10 times a sort by name.
+ */
+function byFigures(columns: string, condition: string, order: string): string {
+  return `WITH figures(figure_rule_id, figure) AS MATERIALIZED (
+  SELECT value ->> 0, value ->> 1 FROM json_each(CAST(?1 AS TEXT)))
+SELECT ${columns}, figure AS sort_key FROM figures CROSS JOIN rules ON rule_id = figure_rule_id WHERE ${condition}
+UNION ALL
+SELECT ${columns}, 0 AS sort_key FROM rules WHERE ${condition} AND rule_id NOT IN (SELECT figure_rule_id FROM figures)
+ORDER BY ${order} LIMIT ? OFFSET ?`;
+}
 
 const OF_ROBOT = 'tenant_id = ? AND robot_id = ?';
 
@@ -437,15 +455,34 @@ export class SqlJsRuleRepository implements RuleRepository {
       where.push("search_text LIKE ? ESCAPE '\\'");
       params.push(`%${escapeLike(key)}%`);
     }
+    if (filter.ruleIds !== undefined) {
+      where.push('rule_id IN (SELECT value FROM json_each(CAST(? AS TEXT)))');
+      params.push(JSON.stringify(filter.ruleIds));
+    }
     const order = `${SORT_COLUMNS[filter.sort]} ${filter.descending ? 'DESC' : 'ASC'}, rule_seq ASC`;
     const condition = where.join(' AND ');
     const total = this.store.get<{ n: number }>(
       `SELECT COUNT(*) AS n FROM rules WHERE ${condition}`,
       params,
     );
+    const paging = [filter.limit, filter.offset];
+    if (filter.sort === 'hits' || filter.sort === 'lastHit') {
+      const key = filter.sort;
+      const figures = (filter.hitFigures ?? []).flatMap((figure) =>
+        figure.hits > 0 ? [[figure.ruleId, figure[key] ?? 0]] : [],
+      );
+      // ?1 is the figures; the condition's parameters are given once per half.
+      const rows = this.store.all<RuleRow>(byFigures(RULE_COLUMNS, condition, order), [
+        JSON.stringify(figures),
+        ...params,
+        ...params,
+        ...paging,
+      ]);
+      return { rows: rows.map(toStoredRule), total: Number(total?.n ?? 0) };
+    }
     const rows = this.store.all<RuleRow>(
       `SELECT ${RULE_COLUMNS} FROM rules WHERE ${condition} ORDER BY ${order} LIMIT ? OFFSET ?`,
-      [...params, filter.limit, filter.offset],
+      [...params, ...paging],
     );
     return { rows: rows.map(toStoredRule), total: Number(total?.n ?? 0) };
   }
