@@ -66,6 +66,16 @@ const UNKNOWN_CONTENT_MIN = 0.4;
 const UNRELATED_SCORE = 0.04;
 /** Highest score of an inexact match to a one-term question. */
 const FRAGMENT_SCORE = 0.5;
+/**
+ * A match explains too little of its rule when the question covers less than this share of
+ * the rule's centroid (the weight of what its phrasings say, together) ... (both chosen on the
+ * development sets, docs/matching.md)
+ */
+const PARTIAL_CORE = 0.18;
+/** ... and less than this share of its closest phrasing. */
+const PARTIAL_PHRASING = 0.6;
+/** Highest score of such a partial match: a "did you mean", never BESTMATCH. */
+const PARTIAL_SCORE = 0.5;
 /** Phrasings the calibration's self-test asks (an even sample beyond). */
 const CALIBRATION_PROBES = 1000;
 /** Phrasings the collision report asks by default (an even sample beyond). */
@@ -75,8 +85,9 @@ export interface RobotIndexOptions {
   /** Groups of interchangeable words or phrases, e.g. [["top up", "topup", "recharge"]]. */
   synonyms?: readonly (readonly string[])[];
   /**
-   * False: no self-calibration (offset 0, no background self-test): an index of a fixed pack of
-   * near-paraphrases (the small talk), not a knowledge base whose own probes say how wary to be.
+   * False: no self-calibration (offset 0, no background self-test) and no limit on partial
+   * matches: an index of a fixed pack of near-paraphrases (the small talk), not a knowledge base
+   * whose own probes say how wary to be, nor whose rules' longer phrasings carry their intent.
    */
   selfCalibration?: boolean;
 }
@@ -94,7 +105,7 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
  * Bump when what the index stores changes meaning (weights, term kinds). Changes to
  * normalisation or tokenisation are caught without a bump by `behaviourFingerprint`.
  */
-const SNAPSHOT_FORMAT = 3;
+const SNAPSHOT_FORMAT = 4;
 const FINGERPRINT_PROBES = [
   'How do I TRANSFER money to my friends’ accounts? I can’t!',
   '怎麼辦理開戶？资料库、天气的预报 😀',
@@ -286,8 +297,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   /**
    * Limits no calibration may lift: a rule that explains too little of the question's content
    * is not a candidate (it shares the question's frame or one word: "Do you sell laptops?"
-   * against "Do you sell gift cards?"), and a one-term question ("退", "refund") is a fragment,
-   * a guess at best.
+   * against "Do you sell gift cards?"); a one-term question ("退", "refund") is a fragment, a
+   * guess at best; and so is a question of which the rule explains all but which explains
+   * little of the rule ("杭州到上海" against "帮我订一张杭州到上海的机票", "你叫什么名字" against
+   * "你叫什么名字翻译一下"): the words it lacks are what the rule is about.
    */
   private gate(score: number, rule: ScoredRule, question: ScoredQuestion): number {
     // Nothing of the content found (only the frame), or one content term against at least as
@@ -299,6 +312,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
         : rule.contentTerms === 1 && unknown >= UNKNOWN_CONTENT_MIN && unknown >= rule.contentFound;
     if (unrelated) return Math.min(score, UNRELATED_SCORE);
     if (question.termCount <= 1) return Math.min(score, FRAGMENT_SCORE);
+    const partial = rule.coreReverse < PARTIAL_CORE && rule.reverse < PARTIAL_PHRASING;
+    if (partial && this.selfCalibrating) {
+      return Math.min(score, PARTIAL_SCORE);
+    }
     return score;
   }
 
@@ -373,6 +390,8 @@ class MatchingIndex implements SynonymAwareRobotIndex {
           closest: rule.closest,
           coverage: rule.coverage,
           content: rule.contentCoverage,
+          reverse: rule.reverse,
+          coreReverse: rule.coreReverse,
           fuzzy: fuzzySimilarity,
           posterior,
           lead,
