@@ -9,6 +9,8 @@ import type { ConsoleCategory } from '../../../electron/service/console-types';
 import type { I18n } from '../../i18n/i18n-context';
 import type { CategoryIndex } from '../categories/category-index';
 import { describeProblem } from '../../i18n/describe-problem';
+import { CollisionBadge } from '../collisions/CollisionBadge';
+import type { CollisionsByRule } from '../collisions/collision-index';
 import { AnswerEditor } from './editors/AnswerEditor';
 import { CategoryEditor } from './editors/CategoryEditor';
 import { DateEditor } from './editors/DateEditor';
@@ -23,6 +25,9 @@ export interface ColumnContext {
   i18n: I18n;
   /** Rule id → phrasings it shares with other rules. */
   duplicates: ReadonlyMap<string, string[]>;
+  /** The robot's last collision check, by rule. */
+  collisions: CollisionsByRule;
+  onOpenCollisions: (ruleId: string) => void;
   /** The robot's categories, which the category column picks from. */
   categories: readonly ConsoleCategory[];
   categoryIndex: CategoryIndex;
@@ -71,6 +76,7 @@ function textCell(field: 'ruleName' | 'answer', i18n: I18n) {
 
 export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
   const { i18n, duplicates } = ctx;
+  const nameCell = textCell('ruleName', i18n);
   const { t, formatDateTime, formatDay, formatNumber } = i18n;
   const editable = (row: GridRow) => isEditable(row) && !(row.kind === 'draft' && row.saving);
   // Widths fit every column in 1280 pixels; questions and answers take what is left.
@@ -126,7 +132,18 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
       sortable: true,
       editable,
       cellClass: cellClass('ruleName', i18n),
-      renderCell: textCell('ruleName', i18n),
+      renderCell: (props) => {
+        const { row } = props;
+        const collisions = row.kind === 'rule' ? ctx.collisions.get(row.key) : undefined;
+        const name = nameCell(props);
+        if (!collisions) return name;
+        return (
+          <span className="cell-name">
+            <CollisionBadge collisions={collisions} onOpen={() => ctx.onOpenCollisions(row.key)} />
+            {name}
+          </span>
+        );
+      },
       renderEditCell: (props) =>
         isEditable(props.row) ? (
           <TextEditor
