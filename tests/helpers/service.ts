@@ -42,9 +42,9 @@ export async function startTestService(
 ): Promise<TestService> {
   const dataDir = options.dataDir ?? makeDataDir();
   // KB_TEST_LOG=1 shows the service's log, for tracing a failing test.
-  const logger = process.env.KB_TEST_LOG === '1' ? createConsoleLogger('test-service') : silentLogger;
-  const start = () =>
-    startService({ logger, env: TEST_ENV, ...options, dataDir, port: 0 });
+  const logger =
+    process.env.KB_TEST_LOG === '1' ? createConsoleLogger('test-service') : silentLogger;
+  const start = () => startService({ logger, env: TEST_ENV, ...options, dataDir, port: 0 });
   const harness: TestService = {
     service: await start(),
     client: undefined as unknown as OpenApiClient,
