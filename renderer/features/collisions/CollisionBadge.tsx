@@ -13,7 +13,7 @@ export function CollisionBadge({
   collisions: readonly RuleCollision[];
   onOpen: () => void;
 }) {
-  const { t, formatNumber } = useI18n();
+  const { t } = useI18n();
   const lines = collisions.slice(0, TOOLTIP_MAX).map((c) => describeCollision(t, c));
   if (collisions.length > TOOLTIP_MAX) lines.push('…');
   const label = t('conflicts.badge', { count: collisions.length });
@@ -31,7 +31,7 @@ export function CollisionBadge({
         onOpen();
       }}
     >
-      ⇄ {formatNumber(collisions.length)}
+      ⇄
     </button>
   );
 }

@@ -76,7 +76,6 @@ function textCell(field: 'ruleName' | 'answer', i18n: I18n) {
 
 export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
   const { i18n, duplicates } = ctx;
-  const nameCell = textCell('ruleName', i18n);
   const { t, formatDateTime, formatDay, formatNumber } = i18n;
   const editable = (row: GridRow) => isEditable(row) && !(row.kind === 'draft' && row.saving);
   // Widths fit every column in 1280 pixels; questions and answers take what is left.
@@ -119,7 +118,15 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
             </span>
           );
         }
-        return formatNumber(row.index + 1);
+        const collisions = row.kind === 'rule' ? ctx.collisions.get(row.key) : undefined;
+        if (!collisions) return formatNumber(row.index + 1);
+        // Beside the number, as the ✓ of new rules is: the name and other cells keep their text.
+        return (
+          <span className="cell-index-marked">
+            <CollisionBadge collisions={collisions} onOpen={() => ctx.onOpenCollisions(row.key)} />
+            <span>{formatNumber(row.index + 1)}</span>
+          </span>
+        );
       },
     },
     {
@@ -132,18 +139,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
       sortable: true,
       editable,
       cellClass: cellClass('ruleName', i18n),
-      renderCell: (props) => {
-        const { row } = props;
-        const collisions = row.kind === 'rule' ? ctx.collisions.get(row.key) : undefined;
-        const name = nameCell(props);
-        if (!collisions) return name;
-        return (
-          <span className="cell-name">
-            <CollisionBadge collisions={collisions} onOpen={() => ctx.onOpenCollisions(row.key)} />
-            {name}
-          </span>
-        );
-      },
+      renderCell: textCell('ruleName', i18n),
       renderEditCell: (props) =>
         isEditable(props.row) ? (
           <TextEditor
