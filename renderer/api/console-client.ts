@@ -17,6 +17,7 @@ import type {
   ConsoleWorkspace,
   DeletedConsoleRule,
   DuplicateQuestion,
+  RobotCollisions,
   RobotPatch,
   RuleEdit,
   RulePage,
@@ -115,6 +116,8 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
       call<{ rules: DeletedConsoleRule[] }>('GET', `${robot(ref)}/rules/trash?limit=1000`),
     duplicates: (ref: RobotRef) =>
       call<{ duplicates: DuplicateQuestion[] }>('GET', `${robot(ref)}/rules/duplicates`),
+    /** Phrasings answered by another rule and near-duplicate rules (seconds on a large robot). */
+    collisions: (ref: RobotRef) => call<RobotCollisions>('GET', `${robot(ref)}/collisions`),
     categories: (ref: RobotRef) =>
       call<{ categories: ConsoleCategory[] }>('GET', `${robot(ref)}/categories`),
     createCategory: (ref: RobotRef, name: string) =>

@@ -125,6 +125,32 @@ export const EN = {
   'rules.col.lastHit': 'Last hit',
   'rules.hitsTip': 'Questions of the API this rule answered, in the question log kept',
   'rules.neverHit': 'never',
+  'conflicts.loses':
+    '“{question}” of {rule} is closer to {other} (“{otherQuestion}”): asked, it gets the answer of {other}.',
+  'conflicts.takes':
+    '“{otherQuestion}” of {other} is closer to {rule} (“{question}”): asked, it gets the answer of {rule}.',
+  'conflicts.duplicate':
+    '{rule} and {other} are probably the same question: “{question}” and “{otherQuestion}”.',
+  'conflicts.badge': {
+    one: '{count} collision with another rule: click for details',
+    other: '{count} collisions with other rules: click for details',
+  },
+  'conflicts.title': 'Collisions of {rule}',
+  'conflicts.open': 'Go to {rule}',
+  'conflicts.filter': {
+    one: 'Conflicts only ({count} rule)',
+    other: 'Conflicts only ({count} rules)',
+  },
+  'conflicts.filterPending': 'Conflicts only',
+  'conflicts.hint':
+    'Rules with a phrasing closer to another rule than to their own, or two rules asking the same thing.',
+  'conflicts.checking': 'Checking for conflicts…',
+  'conflicts.partial': {
+    one: 'A sample of {count} phrasing was checked (the robot has more).',
+    other: 'A sample of {count} phrasings was checked (the robot has more).',
+  },
+  'conflicts.failed': 'The conflict check failed; it runs again after the next edit.',
+  'try.collisions': 'Collisions',
   'rules.col.updated': 'Updated',
   'rules.always': 'always',
   'rules.noDate': 'No date',

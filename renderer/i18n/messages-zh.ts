@@ -121,6 +121,22 @@ export const ZH: Messages = {
   'rules.col.lastHit': '最近命中',
   'rules.hitsTip': '问题日志保留期内，此规则回答的 API 提问次数',
   'rules.neverHit': '从未',
+  'conflicts.loses':
+    '「{rule}」的问法「{question}」更接近「{other}」（「{otherQuestion}」）：问这句会得到「{other}」的答案。',
+  'conflicts.takes':
+    '「{other}」的问法「{otherQuestion}」更接近「{rule}」（「{question}」）：问这句会得到「{rule}」的答案。',
+  'conflicts.duplicate':
+    '「{rule}」和「{other}」可能是同一个问题：「{question}」和「{otherQuestion}」。',
+  'conflicts.badge': '与其他规则冲突 {count} 处：点击查看',
+  'conflicts.title': '「{rule}」的冲突',
+  'conflicts.open': '转到「{rule}」',
+  'conflicts.filter': '只看冲突（{count} 条规则）',
+  'conflicts.filterPending': '只看冲突',
+  'conflicts.hint': '有问法离其他规则比离本规则更近，或两条规则问的是同一件事。',
+  'conflicts.checking': '正在检查冲突…',
+  'conflicts.partial': '只抽查了 {count} 个问法（机器人的问法更多）。',
+  'conflicts.failed': '冲突检查失败，下次编辑后会重试。',
+  'try.collisions': '冲突',
   'rules.col.updated': '更新时间',
   'rules.always': '始终',
   'rules.noDate': '不设日期',

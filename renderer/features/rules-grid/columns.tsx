@@ -9,6 +9,8 @@ import type { ConsoleCategory } from '../../../electron/service/console-types';
 import type { I18n } from '../../i18n/i18n-context';
 import type { CategoryIndex } from '../categories/category-index';
 import { describeProblem } from '../../i18n/describe-problem';
+import { CollisionBadge } from '../collisions/CollisionBadge';
+import type { CollisionsByRule } from '../collisions/collision-index';
 import { AnswerEditor } from './editors/AnswerEditor';
 import { CategoryEditor } from './editors/CategoryEditor';
 import { DateEditor } from './editors/DateEditor';
@@ -23,6 +25,9 @@ export interface ColumnContext {
   i18n: I18n;
   /** Rule id → phrasings it shares with other rules. */
   duplicates: ReadonlyMap<string, string[]>;
+  /** The robot's last collision check, by rule. */
+  collisions: CollisionsByRule;
+  onOpenCollisions: (ruleId: string) => void;
   /** The robot's categories, which the category column picks from. */
   categories: readonly ConsoleCategory[];
   categoryIndex: CategoryIndex;
@@ -113,7 +118,15 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
             </span>
           );
         }
-        return formatNumber(row.index + 1);
+        const collisions = row.kind === 'rule' ? ctx.collisions.get(row.key) : undefined;
+        if (!collisions) return formatNumber(row.index + 1);
+        // Beside the number, as the ✓ of new rules is: the name and other cells keep their text.
+        return (
+          <span className="cell-index-marked">
+            <CollisionBadge collisions={collisions} onOpen={() => ctx.onOpenCollisions(row.key)} />
+            <span>{formatNumber(row.index + 1)}</span>
+          </span>
+        );
       },
     },
     {

@@ -1,3 +1,4 @@
+import type { CollisionCheck } from '../collisions/useCollisions';
 import { useState } from 'react';
 import { LIMITS } from '../../../electron/service/limits';
 import type { RobotRef } from '../../api/console-client';
@@ -19,9 +20,12 @@ export function TryPane({
   onOpenRule,
   onAddPhrasing,
   onClose,
+  collisions,
 }: {
   client: ConsoleClient;
   robotRef: RobotRef;
+  /** The robot's collision check: the answer's rule and candidates in one are said so. */
+  collisions: CollisionCheck;
   onOpenRule: (ruleId: string) => void;
   onAddPhrasing: (ruleId: string, question: string) => Promise<PhrasingOutcome>;
   onClose: () => void;
@@ -121,6 +125,7 @@ export function TryPane({
         {tryer.result ? (
           <TryResultView
             outcome={tryer.result}
+            collisions={collisions}
             onChoose={(number) => {
               setQuestion(String(number));
               submit(String(number));
