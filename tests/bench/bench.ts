@@ -31,6 +31,7 @@ import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, TEST_ENV, makeDataDir, tenantRequest } from '../helpers/service';
 import { generateRules } from './generate-rules';
+import { deriveQueries } from './typed-questions';
 import { askUnderImport } from './ask-under-import';
 import type { AskUnderImport } from './ask-under-import';
 import { alternatingRps, askRps, bareRps } from './http-load';
@@ -62,30 +63,6 @@ const LATENCY_QUERIES = 1_000;
  * measured on its own, as open → first answer), and the samples are of the steady state.
  */
 const WARM_UP_QUERIES = 1_000;
-
-/**
- * Questions a person might type: a phrasing with one word dropped or two characters swapped.
- * Different `from` values give different questions (for warming up on other questions than
- * those measured).
- */
-function deriveQueries(rules: readonly RuleInput[], count: number, from = 0): string[] {
-  const queries: string[] = [];
-  for (let i = from; i < from + count; i++) {
-    const rule = rules[(i * 7919) % rules.length] as RuleInput;
-    const phrasing = rule.questions[i % rule.questions.length] ?? rule.ruleName;
-    const words = phrasing.split(' ');
-    if (words.length > 2) {
-      words.splice(i % words.length, 1);
-      queries.push(words.join(' '));
-    } else {
-      const chars = [...phrasing];
-      const k = i % Math.max(1, chars.length - 1);
-      [chars[k], chars[k + 1]] = [chars[k + 1] ?? '', chars[k] ?? ''];
-      queries.push(chars.join(''));
-    }
-  }
-  return queries;
-}
 
 /**
  * Latency of questions the service has not been asked before: it keeps recent answers, and a

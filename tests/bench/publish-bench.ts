@@ -17,6 +17,7 @@ import { consoleClient } from '../helpers/console-client';
 import { TEST_CREDENTIALS, TEST_ENV, makeDataDir, tenantRequest } from '../helpers/service';
 import { generateRules } from './generate-rules';
 import { percentile } from './stats';
+import { typedVariant } from './typed-questions';
 
 export interface PublishFigures {
   size: number;
@@ -85,11 +86,14 @@ export async function measurePublishing(
     };
     if (testCases > 0) {
       api = consoleClient(service.url, service.consoleToken);
+      // Half whole phrasings (questions that must keep working), half typed variants of them
+      // (questions kept from the try pane or the inbox), each expecting its rule.
       const cases = Array.from({ length: testCases }, (_, i) => {
         const k = (i * 104_729) % rules.length;
         const rule = rules[k] as RuleInput;
+        const phrasing = rule.questions[i % rule.questions.length] ?? rule.ruleName;
         return {
-          question: rule.questions[i % rule.questions.length] ?? rule.ruleName,
+          question: i % 2 === 0 ? phrasing : typedVariant(phrasing, i),
           expect: 'rule',
           ruleId: ruleIds[k],
         };

@@ -98,6 +98,7 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
   setSynonyms(groups: readonly (readonly string[])[]): void;
   readonly calibration: CalibrationState;
   selfCalibrate(nowMs?: number): void;
+  matchExact(question: string, nowMs: number): MatchDecision | undefined;
   collisions(options?: { limit?: number; nowMs?: number }): Promise<CollisionReport>;
 }
 
@@ -292,6 +293,29 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     }
     if (!this.policies.isEmpty) return this.policies.decide(question, candidates, nowMs, settings);
     return decide(candidates, settings);
+  }
+
+  matchExact(question: string, nowMs: number): MatchDecision | undefined {
+    // A policy (exact, contains, negative keywords) may take the question elsewhere.
+    if (!this.policies.isEmpty) return undefined;
+    const text = this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question);
+    let found: { slot: number; phrasing: number } | undefined;
+    // The same phrasings and eligibility the scorer marks `exact`, which `explain` scores 1
+    // and `decide` answers BESTMATCH unless a second rule also has it.
+    for (const phrasing of this.store.exactPhrasings(textTerms(text).key)) {
+      const slot = this.store.phrasingRule[phrasing] ?? -1;
+      if (slot < 0 || !this.store.isEligible(slot, nowMs) || found?.slot === slot) continue;
+      if (found) return undefined;
+      found = { slot, phrasing };
+    }
+    if (!found) return undefined;
+    const top: Candidate = {
+      ruleId: this.store.ruleIdAt(found.slot) ?? '',
+      question: this.store.phrasingText(found.phrasing),
+      score: 1,
+      parts: {},
+    };
+    return { kind: 'bestmatch', top, candidates: [top] };
   }
 
   /**

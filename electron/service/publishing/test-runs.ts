@@ -59,7 +59,10 @@ export async function askAll(
     const sliceEnd = performance.now() + SLICE_MS;
     do {
       const test = cases[asked.length] as TestCaseRecord;
-      asked.push({ test, decision: target.index.match(test.question, at, settings) });
+      const { index } = target;
+      const decision =
+        index.matchExact?.(test.question, at) ?? index.match(test.question, at, settings);
+      asked.push({ test, decision });
     } while (asked.length < cases.length && performance.now() < sliceEnd);
     progress?.(asked.length);
     if (asked.length < cases.length) await yieldToOthers();
