@@ -236,7 +236,7 @@ export class SqlJsRuleRepository implements RuleRepository {
         return next;
       }),
     );
-    return rules.map((rule, i) => ({
+    return mapInSlices(rules, (rule, i) => ({
       ...rule,
       matchPolicy: rule.matchPolicy ?? 'similarity',
       negativeKeywords: rule.negativeKeywords ?? [],
