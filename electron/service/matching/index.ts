@@ -22,6 +22,7 @@ import type { Probe } from './self-test';
 import { SelfTestRun, probedPhrasings } from './self-test';
 import { SelfTestScheduler } from './self-test-scheduler';
 import { SynonymTable } from './synonyms';
+import { nextTurn } from '../time-slices';
 import type {
   CalibrationState,
   Candidate,
@@ -257,7 +258,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
       const run = new SelfTestRun(this, phrasings, options.nowMs ?? Date.now());
       // Slices between turns of the event loop: questions keep being answered meanwhile.
       while (!run.step(SLICE_MS) && version === this.version) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
       const complete = version === this.version && phrasings.length >= this.store.livePhrasings;
       if (version === this.version || attempt >= COLLISION_ATTEMPTS) {

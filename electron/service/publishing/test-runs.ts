@@ -16,14 +16,9 @@ import type { Robot } from '../domain/robot-directory';
 import { ServiceError } from '../errors';
 import type { MatchDecision, MatchSettings } from '../matching/types';
 import type { TestCaseRecord } from '../repositories/test-sets';
+import { SLICE_MS, nextTurn } from '../time-slices';
 import { targetIndex } from './targets';
 import type { Target, TargetIndex } from './targets';
-
-/**
- * Longest stretch of asking before the event loop gets a turn (ms): a run of thousands of cases
- * must not hold up the openapi's questions.
- */
-const SLICE_MS = 12;
 
 /** Whether an answer is what a case expects. */
 export function meets(test: TestCaseRecord, decision: MatchDecision): boolean {
@@ -38,8 +33,6 @@ export function meets(test: TestCaseRecord, decision: MatchDecision): boolean {
       return decision.kind === 'none';
   }
 }
-
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface Asked {
   test: TestCaseRecord;
@@ -56,6 +49,8 @@ export async function askAll(
 ): Promise<Asked[]> {
   const asked: Asked[] = [];
   while (asked.length < cases.length) {
+    // A run of thousands of cases must not hold up the openapi's questions: it asks in slices,
+    // taking turns with the other batch work (time-slices.ts).
     const sliceEnd = performance.now() + SLICE_MS;
     do {
       const test = cases[asked.length] as TestCaseRecord;
@@ -65,7 +60,7 @@ export async function askAll(
       asked.push({ test, decision });
     } while (asked.length < cases.length && performance.now() < sliceEnd);
     progress?.(asked.length);
-    if (asked.length < cases.length) await yieldToOthers();
+    if (asked.length < cases.length) await nextTurn();
   }
   return asked;
 }
