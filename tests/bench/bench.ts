@@ -15,7 +15,8 @@
  * At 10k rules, ask p99 idle and while two tenants import (tests/bench/ask-under-import.ts);
  * `--under-import` measures only that (quicker, for work on it).
  * At 10k rules, the question log: ask requests/s with the log on against off, its bytes per
- * million asks, and the inbox of 100k logged questions (tests/bench/question-log-bench.ts).
+ * million asks, and the inbox of 100k logged questions (tests/bench/question-log-bench.ts);
+ * `--question-log` measures only that.
  * Publishing at 10k and 100k rules (tests/bench/publish-bench.ts; --quick: 20 edits, not 100).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
@@ -48,6 +49,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     json: { type: 'string' },
     'under-import': { type: 'boolean', default: false },
+    'question-log': { type: 'boolean', default: false },
   },
 });
 const SIZES = values.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
@@ -239,7 +241,8 @@ async function measureSize(size: number): Promise<SizeResult> {
 }
 
 const results: SizeResult[] = [];
-for (const size of values['under-import'] ? [] : SIZES) {
+const onlyOnePart = values['under-import'] || values['question-log'];
+for (const size of onlyOnePart ? [] : SIZES) {
   console.error(`measuring ${size} rules…`);
   results.push(await measureSize(size));
 }
@@ -266,7 +269,7 @@ async function measureAskUnderImport(): Promise<AskUnderImport> {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
-const underImport = await measureAskUnderImport();
+const underImport = values['question-log'] ? null : await measureAskUnderImport();
 
 function underImportLine(figures: AskUnderImport): string {
   const p99 = round(figures.askP99UnderImportMs, 2);
@@ -279,7 +282,7 @@ function underImportLine(figures: AskUnderImport): string {
   );
 }
 
-if (values['under-import']) {
+if (values['under-import'] && underImport) {
   console.log(underImportLine(underImport));
   if (values.json) {
     const { askP99IdleMs, askP99UnderImportMs, askMaxUnderImportMs } = underImport;
@@ -299,6 +302,25 @@ const questionLog = await measureQuestionLog({
   load: LOAD,
   rounds: LOAD_ROUNDS,
 });
+
+function questionLogLine(figures: typeof questionLog, ratio: number): string {
+  return (
+    `\nQuestion log at ${RPS_SIZE} rules: ${round(figures.logOnRps, 0)} req/s with the log on, ` +
+    `${round(figures.logOffRps, 0)} off (ratio ${ratio}); ` +
+    `${round(figures.logBytesPerMillionAsks / 1e6, 0)} MB of log per million asks; ` +
+    `inbox of 100k missed questions read and grouped in ${round(figures.inboxGroup100kMs, 0)} ms ` +
+    `(${figures.inboxGroups} groups); recording costs an ask ${round(figures.logRecordUs, 2)} µs in-process`
+  );
+}
+if (values['question-log']) {
+  console.log(questionLogLine(questionLog, round(questionLog.askLogRatio, 3)));
+  if (values.json) {
+    const { askLogRatio, logBytesPerMillionAsks, inboxGroup100kMs } = questionLog;
+    const figures = { askLogRatio, logBytesPerMillionAsks, inboxGroup100kMs };
+    writeFileSync(values.json, `${JSON.stringify(figures)}\n`);
+  }
+  process.exit(0);
+}
 
 const PUBLISH_SIZES = [10_000, 100_000];
 const publishing: PublishFigures[] = [];
@@ -327,9 +349,9 @@ const summary = {
   listDeepPageMs: round(largest.listDeepPageMs, 2),
   peakRssMb: round(largest.peakRssMb, 0),
   peakRssWithStopMb: round(largest.peakRssWithStopMb, 0),
-  askP99IdleMs: round(underImport.askP99IdleMs, 2),
-  askP99UnderImportMs: round(underImport.askP99UnderImportMs, 2),
-  askMaxUnderImportMs: round(underImport.askMaxUnderImportMs, 2),
+  askP99IdleMs: round(underImport?.askP99IdleMs ?? Number.NaN, 2),
+  askP99UnderImportMs: round(underImport?.askP99UnderImportMs ?? Number.NaN, 2),
+  askMaxUnderImportMs: round(underImport?.askMaxUnderImportMs ?? Number.NaN, 2),
   askLogRatio: round(questionLog.askLogRatio, 3),
   logBytesPerMillionAsks: round(questionLog.logBytesPerMillionAsks, 0),
   inboxGroup100kMs: round(questionLog.inboxGroup100kMs, 0),
@@ -356,14 +378,8 @@ console.log(
     `  every question new:           ${summary.httpAskRpsUnique} req/s (ratio ${toBare(summary.httpAskRpsUnique)})\n` +
     `  stand-in index (service only): ${summary.standInHttpAskRps} req/s (ratio ${toBare(summary.standInHttpAskRps)})`,
 );
-console.log(underImportLine(underImport));
-console.log(
-  `\nQuestion log at ${RPS_SIZE} rules: ${round(questionLog.logOnRps, 0)} req/s with the log on, ` +
-    `${round(questionLog.logOffRps, 0)} off (ratio ${summary.askLogRatio}); ` +
-    `${round(summary.logBytesPerMillionAsks / 1e6, 0)} MB of log per million asks; ` +
-    `inbox of 100k missed questions read and grouped in ${summary.inboxGroup100kMs} ms ` +
-    `(${questionLog.inboxGroups} groups); recording costs an ask ${summary.logRecordUs} µs in-process`,
-);
+if (underImport) console.log(underImportLine(underImport));
+console.log(questionLogLine(questionLog, summary.askLogRatio));
 console.log(
   '\n| rules | publish after one edit, p50 (ms) | the edit itself, p50 (ms) | extra bytes on disk per version |',
 );
