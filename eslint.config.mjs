@@ -61,7 +61,14 @@ export default tseslint.config(
           paths: [NO_ELECTRON, NO_FASTIFY],
           patterns: [
             NO_RENDERER,
-            below('domain', ['http', 'storage', 'question-log', 'conversation', 'chitchat']),
+            below('domain', [
+              'http',
+              'storage',
+              'question-log',
+              'conversation',
+              'chitchat',
+              'publishing',
+            ]),
           ],
         },
       ],
@@ -82,6 +89,20 @@ export default tseslint.config(
     },
   },
   {
+    // Publishing (versions, test sets) is a room beside the domain: it builds on the domain and
+    // the repository interfaces; the domain reaches it only through its hooks (domain/editions.ts).
+    files: ['electron/service/publishing/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON, NO_FASTIFY],
+          patterns: [NO_RENDERER, below('publishing', ['http', 'storage'])],
+        },
+      ],
+    },
+  },
+  {
     // Storage, matching, auth, validation and the repository interfaces are below the domain.
     files: [
       'electron/service/storage/**/*.ts',
@@ -95,7 +116,10 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('this room', ['domain', 'http', 'question-log'])],
+          patterns: [
+            NO_RENDERER,
+            below('this room', ['domain', 'http', 'question-log', 'publishing']),
+          ],
         },
       ],
     },
@@ -137,6 +161,7 @@ export default tseslint.config(
                 '!**/electron/service/api-types',
                 '!**/electron/service/console-types',
                 '!**/electron/service/question-log-types',
+                '!**/electron/service/publishing-types',
                 '!**/electron/service/limits',
                 '!**/electron/service/defaults',
                 '!**/electron/service/validation',

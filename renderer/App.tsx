@@ -6,6 +6,7 @@ import { ApiAccessPage } from './features/api-access/ApiAccessPage';
 import { DashboardPage } from './features/dashboard/DashboardPage';
 import { HelpOverlay } from './features/help/HelpOverlay';
 import { InboxPage } from './features/inbox/InboxPage';
+import { PublishingPage } from './features/publishing/PublishingPage';
 import { RobotSettingsPage } from './features/robot-settings/RobotSettingsPage';
 import { RulesView } from './features/rules-grid/RulesView';
 import { TrashPage } from './features/trash/TrashPage';
@@ -93,7 +94,8 @@ function MainView({
     route.kind === 'robot' ||
     route.kind === 'robot-settings' ||
     route.kind === 'robot-inbox' ||
-    route.kind === 'robot-dashboard'
+    route.kind === 'robot-dashboard' ||
+    route.kind === 'robot-publishing'
   ) {
     const tenant = findTenant(state, route.tenantId);
     const robot = findRobot(state, route.tenantId, route.robotId);
@@ -103,6 +105,9 @@ function MainView({
     }
     if (tenant && robot && route.kind === 'robot-dashboard') {
       return <DashboardPage key={key} tenant={tenant} robot={robot} />;
+    }
+    if (tenant && robot && route.kind === 'robot-publishing') {
+      return <PublishingPage key={key} tenant={tenant} robot={robot} navigate={navigate} />;
     }
     if (tenant && robot && route.kind === 'robot-settings') {
       return <RobotSettingsPage key={key} tenant={tenant} robot={robot} navigate={navigate} />;

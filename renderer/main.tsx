@@ -7,6 +7,7 @@ import './styles/grid.css';
 import './styles/dialogs.css';
 import './styles/settings.css';
 import './styles/question-log.css';
+import './styles/publishing.css';
 import { DEFAULT_API_PORT } from '../electron/service/defaults';
 import { createConsoleClient } from './api/console-client';
 import { forgetConsoleToken, takeConsoleToken } from './api/token';

@@ -14,7 +14,7 @@
  *   POST   T/robots                             { name } → ConsoleRobot
  *   PATCH  R                                    RobotPatch → ConsoleRobot
  *   POST   R/rotate-secret                      → ConsoleRobot
- *   GET    R/rules?offset&limit&q&active&category&sort&dir → RulePage
+ *   GET    R/rules?offset&limit&q&active&category&conflicts&sort&dir → RulePage
  *   GET    R/rules/:ruleId                      → ConsoleRule
  *   POST   R/rules                              RuleEdit → ConsoleRule
  *   PATCH  R/rules/:ruleId                      RulePatch → ConsoleRule
@@ -95,6 +95,8 @@ export interface ConsoleRobotSettings {
   persona: string;
   /** Small-talk answers replacing the built-in ones, keyed `intent.language` (`thanks.zh`). */
   chitChatAnswers: Record<string, string>;
+  /** `live`: saved changes are answered at once; `review`: after publishing (docs/publishing.md). */
+  publishMode: 'live' | 'review';
 }
 
 /** One intent of the built-in small talk in one language (`GET /console/api/small-talk`). */
@@ -142,6 +144,13 @@ export interface ConsoleRule extends RuleDetail {
   negativeKeywords: string[];
   /** The menu the answer introduces; null for a plain answer. */
   menu: MenuEntry[] | null;
+  /**
+   * Only in `GET R/rules` pages, when the question log is on: the rule's hits (openapi questions
+   * it answered, chosen recommendations included) in the log kept, and the last one (ISO 8601;
+   * null: never hit).
+   */
+  hits?: number;
+  lastHit?: string | null;
 }
 
 /**
@@ -169,7 +178,9 @@ export interface RuleEdit {
 
 export type RulePatch = Partial<RuleEdit>;
 
-export type RuleSortKey = 'created' | 'updated' | 'ruleName' | 'category' | 'active';
+/** `hits` and `lastHit` sort by the question log's figures (never-hit rules count 0). */
+export type RuleSortKey =
+  'created' | 'updated' | 'ruleName' | 'category' | 'active' | 'hits' | 'lastHit';
 
 /**
  * Query of `GET R/rules`; all optional. `q` searches names, questions and answers as the matcher
@@ -184,6 +195,8 @@ export interface RuleQuery {
   /** Rules in this effective state now. */
   state?: RuleState;
   category?: string;
+  /** Only rules named by the robot's last collision check (`R/collisions`). */
+  conflicts?: boolean;
   sort?: RuleSortKey;
   dir?: 'asc' | 'desc';
 }

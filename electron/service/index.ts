@@ -31,6 +31,7 @@ import type { Logger } from './logger';
 import { createRobotIndex, loadRobotIndex, normalizeText, writeRobotIndex } from './matching/index';
 import type { CreateRobotIndex } from './matching/types';
 import { startQuestionLog } from './question-log/start';
+import { PublishingRoom } from './publishing/publishing-room';
 import { EmbeddedStore } from './storage/embedded-store';
 import { DayFileLog } from './storage/question-log/day-file-log';
 import {
@@ -165,9 +166,15 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
         ? await startQuestionLog(ctx, new DayFileLog({ dataDir: options.dataDir, logger }))
         : null;
     stopQuestionLog = () => questionLog?.stop();
+    const publishing = new PublishingRoom(ctx);
+    const publishedBuilt = await publishing.load(saved, codec);
     // Still exact at stop if every robot came from it and nothing has been written since.
     const reusableAt =
-      'file' in saved && saved.file && loaded.built === 0 && saved.file.seq === store.position
+      'file' in saved &&
+      saved.file &&
+      loaded.built === 0 &&
+      publishedBuilt === 0 &&
+      saved.file.seq === store.position
         ? saved.file.seq
         : null;
     const consoleToken = options.consoleToken ?? randomToken(32);
@@ -183,6 +190,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       listenHost: options.host ?? '127.0.0.1',
       questionLog: questionLog?.log ?? null,
       menus: new MenuMemory(),
+      publishing,
     });
     if (debugSignatures) {
       logger.warn(
@@ -229,6 +237,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
           const reuse = asideIndex !== null && reusableAt === store.position;
           if (asideIndex !== null && !reuse) discardIndexFile(asideIndex);
           const plan = reuse ? null : await planIndexSave(ctx, codec);
+          if (plan && codec) plan.robots.push(...publishing.editions.toSave(codec));
           await store.close({
             beforeRelease: () => {
               if (reuse) putBackIndexFile(options.dataDir, asideIndex);

@@ -9,6 +9,7 @@
  *   GET  R/inbox?limit                           → { groups: InboxGroup[] }
  *   POST R/inbox/add-phrasings                   InboxAddPhrasings → InboxAddResult
  *   POST R/inbox/new-rule                        InboxNewRule → { ruleId }
+ *   POST R/inbox/test-cases                      InboxTestCases → InboxTestCasesResult
  *   POST R/inbox/dismiss                         { keys } → { dismissed }
  *   GET  R/analytics                             → RuleAnalytics
  *   GET  R/dashboard?days                        → Dashboard
@@ -37,8 +38,8 @@ export interface LoggedQuestion {
   /** The rules recommended (RECOMMEND), in the order given; empty otherwise. */
   recommended: string[];
   /**
-   * The published version that answered. Null until publishing lands (issue 15): the draft
-   * answers every question today.
+   * The published version that answered (review mode, or the try pane's published edition);
+   * null when the draft answered (live mode, the try pane's draft).
    */
   version: number | null;
   source: QuestionSource;
@@ -47,6 +48,11 @@ export interface LoggedQuestion {
    * moment before; that earlier question, else null.
    */
   chosenFrom: string | null;
+  /**
+   * A menu follow-up: the number of the menu entry this reply chose (the rule answered is the
+   * entry's), else null. Absent from lines written before menus were logged.
+   */
+  menuEntry: number | null;
 }
 
 export interface QuestionLogPage {
@@ -106,12 +112,33 @@ export interface InboxNewRule {
   answer: string;
 }
 
+/**
+ * Mark a group as test cases of the robot's test set (docs/publishing.md): its questions must get
+ * the rule `ruleId` (BESTMATCH), or the fallback.
+ */
+export interface InboxTestCases {
+  key: string;
+  questions: string[];
+  expect: 'rule' | 'fallback';
+  /** The rule expected; required with `expect: "rule"`. */
+  ruleId?: string;
+}
+
+export interface InboxTestCasesResult {
+  /** Ids of the cases added, in the order of the questions. */
+  caseIds: number[];
+  /** Questions the test set had already (same text once normalised): not added again. */
+  present: string[];
+}
+
 export interface RuleHits {
   ruleId: string;
-  /** Answered (BESTMATCH), clicks from a recommendation included. */
+  /** Answered (BESTMATCH or MENU), choices from a recommendation and menu replies included. */
   hits: number;
   /** Of which chosen from a RECOMMEND. */
   chosen: number;
+  /** Of which replies choosing the rule's entry in a menu (menu follow-ups). */
+  fromMenu: number;
   /** Times recommended. */
   recommended: number;
   lastHit: number | null;
@@ -158,6 +185,7 @@ export const CSV_COLUMNS = [
   'recommended',
   'version',
   'chosenFrom',
+  'menuEntry',
 ] as const;
 
 /** A row's cells, in the order of `CSV_COLUMNS` (the editor's .xlsx uses the same). */
@@ -175,6 +203,7 @@ export function rowOf(entry: LoggedQuestion): (string | number)[] {
     entry.recommended.join(' '),
     entry.version ?? '',
     entry.chosenFrom ?? '',
+    entry.menuEntry ?? '',
   ];
 }
 

@@ -12,6 +12,13 @@ export interface SavedRobotIndex {
   rules: number;
   /** The robot's highest rule position when it was saved (0: no rules): a cheap check. */
   maxSeq: number;
+  /**
+   * Absent: the robot's main index (its draft). `published`: the index of its latest version
+   * (a robot in review mode), saved with that version's number.
+   */
+  edition?: 'published';
+  /** The version a published index answers for. */
+  version?: number;
   /** The engine's bytes: 8-byte aligned, a view on the file's buffer. */
   bytes: Uint8Array<ArrayBuffer>;
 }

@@ -8,9 +8,32 @@
 /** The longest stretch of batch work between two turns of the event loop. */
 export const SLICE_MS = 4;
 
-/** Resolves after the event loop has polled for I/O once (requests waiting are read first). */
+/** Batch work waiting for its next slice, in the order it asked. */
+const waiting: (() => void)[] = [];
+let turnScheduled = false;
+
+function resumeOne(): void {
+  turnScheduled = false;
+  waiting.shift()?.();
+  if (waiting.length > 0) scheduleTurn();
+}
+
+function scheduleTurn(): void {
+  if (turnScheduled) return;
+  turnScheduled = true;
+  setImmediate(resumeOne);
+}
+
+/**
+ * Resolves after the event loop has polled for I/O once (requests waiting are read first).
+ * Batch works waiting at once take turns, one slice per turn of the event loop: with two
+ * imports and an index update in flight, a question waits for one slice, not one of each.
+ */
 export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    scheduleTurn();
+  });
 }
 
 /**

@@ -17,6 +17,7 @@ import type {
   ConsoleWorkspace,
   DeletedConsoleRule,
   DuplicateQuestion,
+  RobotCollisions,
   RobotPatch,
   RuleEdit,
   RulePage,
@@ -70,6 +71,8 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
     `/tenants/${tenantId}/users/${encodeURIComponent(userId)}`;
 
   return {
+    /** Any console route, for features with clients of their own (publishing-client.ts). */
+    call,
     workspace: () => call<ConsoleWorkspace>('GET', '/workspace'),
     /** `language`: the editor's; the first robot's default texts are then in it. */
     registerTenant: (body: RegisterTenantRequest, language?: RobotLanguage) =>
@@ -113,6 +116,8 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
       call<{ rules: DeletedConsoleRule[] }>('GET', `${robot(ref)}/rules/trash?limit=1000`),
     duplicates: (ref: RobotRef) =>
       call<{ duplicates: DuplicateQuestion[] }>('GET', `${robot(ref)}/rules/duplicates`),
+    /** Phrasings answered by another rule and near-duplicate rules (seconds on a large robot). */
+    collisions: (ref: RobotRef) => call<RobotCollisions>('GET', `${robot(ref)}/collisions`),
     categories: (ref: RobotRef) =>
       call<{ categories: ConsoleCategory[] }>('GET', `${robot(ref)}/categories`),
     createCategory: (ref: RobotRef, name: string) =>

@@ -7,6 +7,8 @@ import type {
   Dashboard,
   InboxAddResult,
   InboxGroup,
+  InboxTestCases,
+  InboxTestCasesResult,
   QuestionLogPage,
   RuleAnalytics,
   RuleHits,
@@ -45,6 +47,8 @@ export function questionLogCalls<Ref>(call: Call, robot: (ref: Ref) => string) {
       ref: Ref,
       body: { key: string; ruleName: string; questions: string[]; answer: string },
     ) => call<{ ruleId: string }>('POST', `${robot(ref)}/inbox/new-rule`, body),
+    inboxTestCases: (ref: Ref, body: InboxTestCases) =>
+      call<InboxTestCasesResult>('POST', `${robot(ref)}/inbox/test-cases`, body),
     inboxDismiss: (ref: Ref, keys: string[]) =>
       call<{ dismissed: number }>('POST', `${robot(ref)}/inbox/dismiss`, { keys }),
     ruleHits: (ref: Ref) => call<{ rules: RuleHits[] }>('GET', `${robot(ref)}/rule-hits`),

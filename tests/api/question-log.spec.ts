@@ -61,6 +61,7 @@ describe('question log (console API over HTTP)', () => {
       'at',
       'channel',
       'chosenFrom',
+      'menuEntry',
       'module',
       'question',
       'recommended',
@@ -85,6 +86,7 @@ describe('question log (console API over HTTP)', () => {
         version: null,
         source: 'api',
         chosenFrom: null,
+        menuEntry: null,
       },
     );
     assert.equal(recommended?.answerType, 'RECOMMEND');
@@ -119,7 +121,7 @@ describe('question log (console API over HTTP)', () => {
       .split('\r\n');
     assert.equal(
       lines[0],
-      'time,userId,channel,source,question,answerType,module,score,ruleId,recommended,version,chosenFrom',
+      'time,userId,channel,source,question,answerType,module,score,ruleId,recommended,version,chosenFrom,menuEntry',
     );
     assert.equal(lines.length, 5);
     assert.match(

@@ -15,7 +15,9 @@
  * At 10k rules, ask p99 idle and while two tenants import (tests/bench/ask-under-import.ts);
  * `--under-import` measures only that (quicker, for work on it).
  * At 10k rules, the question log: ask requests/s with the log on against off, its bytes per
- * million asks, and the inbox of 100k logged questions (tests/bench/question-log-bench.ts).
+ * million asks, and the inbox of 100k logged questions (tests/bench/question-log-bench.ts);
+ * `--question-log` measures only that.
+ * Publishing at 10k and 100k rules (tests/bench/publish-bench.ts; --quick: 20 edits, not 100).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -30,10 +32,13 @@ import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, TEST_ENV, makeDataDir, tenantRequest } from '../helpers/service';
 import { generateRules } from './generate-rules';
+import { deriveQueries } from './typed-questions';
 import { askUnderImport } from './ask-under-import';
 import type { AskUnderImport } from './ask-under-import';
 import { alternatingRps, askRps, bareRps } from './http-load';
 import type { AskTarget } from './http-load';
+import { measurePublishing } from './publish-bench';
+import type { PublishFigures } from './publish-bench';
 import { followPeakRss, peakRssMb, percentile, round } from './stats';
 import { measureQuestionLog } from './question-log-bench';
 
@@ -44,6 +49,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     json: { type: 'string' },
     'under-import': { type: 'boolean', default: false },
+    'question-log': { type: 'boolean', default: false },
   },
 });
 const SIZES = values.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
@@ -59,30 +65,6 @@ const LATENCY_QUERIES = 1_000;
  * measured on its own, as open → first answer), and the samples are of the steady state.
  */
 const WARM_UP_QUERIES = 1_000;
-
-/**
- * Questions a person might type: a phrasing with one word dropped or two characters swapped.
- * Different `from` values give different questions (for warming up on other questions than
- * those measured).
- */
-function deriveQueries(rules: readonly RuleInput[], count: number, from = 0): string[] {
-  const queries: string[] = [];
-  for (let i = from; i < from + count; i++) {
-    const rule = rules[(i * 7919) % rules.length] as RuleInput;
-    const phrasing = rule.questions[i % rule.questions.length] ?? rule.ruleName;
-    const words = phrasing.split(' ');
-    if (words.length > 2) {
-      words.splice(i % words.length, 1);
-      queries.push(words.join(' '));
-    } else {
-      const chars = [...phrasing];
-      const k = i % Math.max(1, chars.length - 1);
-      [chars[k], chars[k + 1]] = [chars[k + 1] ?? '', chars[k] ?? ''];
-      queries.push(chars.join(''));
-    }
-  }
-  return queries;
-}
 
 /**
  * Latency of questions the service has not been asked before: it keeps recent answers, and a
@@ -259,7 +241,8 @@ async function measureSize(size: number): Promise<SizeResult> {
 }
 
 const results: SizeResult[] = [];
-for (const size of values['under-import'] ? [] : SIZES) {
+const onlyOnePart = values['under-import'] || values['question-log'];
+for (const size of onlyOnePart ? [] : SIZES) {
   console.error(`measuring ${size} rules…`);
   results.push(await measureSize(size));
 }
@@ -286,7 +269,7 @@ async function measureAskUnderImport(): Promise<AskUnderImport> {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
-const underImport = await measureAskUnderImport();
+const underImport = values['question-log'] ? null : await measureAskUnderImport();
 
 function underImportLine(figures: AskUnderImport): string {
   const p99 = round(figures.askP99UnderImportMs, 2);
@@ -299,7 +282,7 @@ function underImportLine(figures: AskUnderImport): string {
   );
 }
 
-if (values['under-import']) {
+if (values['under-import'] && underImport) {
   console.log(underImportLine(underImport));
   if (values.json) {
     const { askP99IdleMs, askP99UnderImportMs, askMaxUnderImportMs } = underImport;
@@ -320,6 +303,35 @@ const questionLog = await measureQuestionLog({
   rounds: LOAD_ROUNDS,
 });
 
+function questionLogLine(figures: typeof questionLog, ratio: number): string {
+  return (
+    `\nQuestion log at ${RPS_SIZE} rules: ${round(figures.logOnRps, 0)} req/s with the log on, ` +
+    `${round(figures.logOffRps, 0)} off (ratio ${ratio}); ` +
+    `${round(figures.logBytesPerMillionAsks / 1e6, 0)} MB of log per million asks; ` +
+    `inbox of 100k missed questions read and grouped in ${round(figures.inboxGroup100kMs, 0)} ms ` +
+    `(${figures.inboxGroups} groups); recording costs an ask ${round(figures.logRecordUs, 2)} µs in-process`
+  );
+}
+if (values['question-log']) {
+  console.log(questionLogLine(questionLog, round(questionLog.askLogRatio, 3)));
+  if (values.json) {
+    const { askLogRatio, logBytesPerMillionAsks, inboxGroup100kMs } = questionLog;
+    const figures = { askLogRatio, logBytesPerMillionAsks, inboxGroup100kMs };
+    writeFileSync(values.json, `${JSON.stringify(figures)}\n`);
+  }
+  process.exit(0);
+}
+
+const PUBLISH_SIZES = [10_000, 100_000];
+const publishing: PublishFigures[] = [];
+for (const size of PUBLISH_SIZES) {
+  console.error(`measuring publishing at ${size} rules…`);
+  const cases = size === PUBLISH_SIZES.at(-1) ? 5_000 : 0;
+  publishing.push(await measurePublishing(size, values.quick ? 20 : 100, cases));
+}
+const bySize = (pick: (p: PublishFigures) => number) =>
+  Object.fromEntries(publishing.map((p) => [String(p.size), round(pick(p), 1)]));
+
 const largest = results.at(-1) as SizeResult;
 const rpsRow = results.find((r) => r.size === RPS_SIZE);
 const byKey = (pick: (r: SizeResult) => number) =>
@@ -337,13 +349,17 @@ const summary = {
   listDeepPageMs: round(largest.listDeepPageMs, 2),
   peakRssMb: round(largest.peakRssMb, 0),
   peakRssWithStopMb: round(largest.peakRssWithStopMb, 0),
-  askP99IdleMs: round(underImport.askP99IdleMs, 2),
-  askP99UnderImportMs: round(underImport.askP99UnderImportMs, 2),
-  askMaxUnderImportMs: round(underImport.askMaxUnderImportMs, 2),
+  askP99IdleMs: round(underImport?.askP99IdleMs ?? Number.NaN, 2),
+  askP99UnderImportMs: round(underImport?.askP99UnderImportMs ?? Number.NaN, 2),
+  askMaxUnderImportMs: round(underImport?.askMaxUnderImportMs ?? Number.NaN, 2),
   askLogRatio: round(questionLog.askLogRatio, 3),
   logBytesPerMillionAsks: round(questionLog.logBytesPerMillionAsks, 0),
   inboxGroup100kMs: round(questionLog.inboxGroup100kMs, 0),
   logRecordUs: round(questionLog.logRecordUs, 2),
+
+  publishMs: bySize((p) => p.publishMs),
+  versionBytes: bySize((p) => p.versionBytes),
+  testRun5000Ms: round(publishing.at(-1)?.testRunMs ?? Number.NaN, 0),
 };
 
 console.log(
@@ -362,14 +378,24 @@ console.log(
     `  every question new:           ${summary.httpAskRpsUnique} req/s (ratio ${toBare(summary.httpAskRpsUnique)})\n` +
     `  stand-in index (service only): ${summary.standInHttpAskRps} req/s (ratio ${toBare(summary.standInHttpAskRps)})`,
 );
-console.log(underImportLine(underImport));
+if (underImport) console.log(underImportLine(underImport));
+console.log(questionLogLine(questionLog, summary.askLogRatio));
 console.log(
-  `\nQuestion log at ${RPS_SIZE} rules: ${round(questionLog.logOnRps, 0)} req/s with the log on, ` +
-    `${round(questionLog.logOffRps, 0)} off (ratio ${summary.askLogRatio}); ` +
-    `${round(summary.logBytesPerMillionAsks / 1e6, 0)} MB of log per million asks; ` +
-    `inbox of 100k missed questions read and grouped in ${summary.inboxGroup100kMs} ms ` +
-    `(${questionLog.inboxGroups} groups); recording costs an ask ${summary.logRecordUs} µs in-process`,
+  '\n| rules | publish after one edit, p50 (ms) | the edit itself, p50 (ms) | extra bytes on disk per version |',
 );
+console.log('|---|---|---|---|');
+for (const p of publishing) {
+  console.log(
+    `| ${p.size} | ${round(p.publishMs, 1)} | ${round(p.editMs, 1)} | ${round(p.versionBytes, 0)} (after ${p.edits} edits, each published) |`,
+  );
+}
+const run = publishing.at(-1);
+if (run?.testRunMs !== undefined) {
+  console.log(
+    `test run of ${run.testCases} cases at ${run.size} rules: ${round(run.testRunMs, 0)} ms ` +
+      `(${round(run.testRunMs / (run.testCases ?? 1), 2)} ms a case; in-process ask p50 at the largest size above: ${round(largest.askInProcess.p50, 2)} ms)`,
+  );
+}
 if (values.json) {
   writeFileSync(values.json, `${JSON.stringify(summary)}\n`);
   console.log(`figures written to ${values.json}`);

@@ -130,6 +130,7 @@ function missedEntries(questions: readonly string[], count: number, now: number)
       version: null,
       source: 'api',
       chosenFrom: null,
+      menuEntry: null,
     };
   });
 }
@@ -200,6 +201,7 @@ async function recordMicros(): Promise<number> {
             version: null,
             source: 'api',
             chosenFrom: null,
+            menuEntry: null,
           },
           items,
         );

@@ -23,6 +23,8 @@ test('switches to Chinese and back, with numbers and dates in the locale', async
   await expect(rules.view.getByRole('button', { name: '+ 添加规则' })).toBeVisible();
   await expect(rules.grid.getByRole('columnheader', { name: '规则名称' })).toBeVisible();
   // The updated column uses the Chinese date format (year first), the full date in its tooltip.
+  await new RulesPage(page, 'zh-CN').showColumn('rules.col.updated', true);
+  await page.keyboard.press('Escape');
   await rules.revealColumn('updated');
   await expect(rules.cell(0, 'updated')).toHaveText(/^\d{4}\/\d{2}\/\d{2}$/);
   await expect(rules.cell(0, 'updated').locator('span')).toHaveAttribute('title', /年/);

@@ -20,7 +20,7 @@ for (const lang of LANGUAGES) {
     test.use({ locale: BROWSER_LOCALE[lang] });
     const t = translator(lang);
 
-    test('asks over the API, fixes a missed question from the inbox in two clicks, sees the dashboard', async ({
+    test('asks over the API, fixes a missed question from the inbox in two clicks, marks others as test cases, sees the dashboard', async ({
       page,
       service,
     }) => {
@@ -38,6 +38,7 @@ for (const lang of LANGUAGES) {
       await robot.ask('how do I reset', 'visitor-2');
       for (const user of ['a', 'b', 'c']) await robot.ask('is there a student discount', user);
       await robot.ask('What are your opening hours', 'd');
+      await robot.ask('can you tell me about the weather', 'e');
 
       const editor = new EditorPage(page);
       await editor.open(service);
@@ -47,7 +48,7 @@ for (const lang of LANGUAGES) {
       await editor.sidebar.getByRole('button', { name: t('inbox.title') }).click();
       const inbox = page.getByTestId('inbox-page');
       const groups = inbox.getByTestId('inbox-group');
-      await expect(groups).toHaveCount(2);
+      await expect(groups).toHaveCount(3);
       await expect(groups.first().getByRole('heading')).toHaveText('how do I reset');
       await expect(groups.first()).toContainText(
         t('inbox.chosen', { rule: 'reset pin', count: 1 }),
@@ -61,19 +62,55 @@ for (const lang of LANGUAGES) {
         .getByRole('button', { name: t('inbox.addTo', { rule: 'reset pin' }) })
         .click();
       await expect(page.getByText(t('inbox.added', { count: 1, rule: 'reset pin' }))).toBeVisible();
-      await expect(groups).toHaveCount(1);
+      await expect(groups).toHaveCount(2);
       const fixed = await robot.ask('how do I reset', 'visitor-3');
       expect(fixed.answerType).toBe('BESTMATCH');
       expect(fixed.answer).toBe('About reset pin.');
 
+      // Mark as test case: one group must get a rule (found like "add to another rule"), the
+      // other the fallback. Both leave the inbox and are in the publishing room's test set.
+      const discount = groups.filter({ hasText: 'is there a student discount' });
+      await discount.getByRole('button', { name: t('inbox.markTest') }).click();
+      const form = discount.getByRole('group', { name: t('inbox.markTest') });
+      await form.getByRole('searchbox', { name: t('inbox.findRule') }).fill('opening');
+      await shoot(page, `inbox-test-case-${lang}`);
+      await form.getByRole('button', { name: 'opening hours', exact: true }).click();
+      await expect(page.getByText(t('inbox.testsAdded', { count: 1 }))).toBeVisible();
+      await expect(groups).toHaveCount(1);
+      await groups
+        .first()
+        .getByRole('button', { name: t('inbox.markTest') })
+        .click();
+      await groups
+        .first()
+        .getByRole('button', { name: t('inbox.expectFallback') })
+        .click();
+      await expect(groups).toHaveCount(0);
+      await expect(inbox).toContainText(t('inbox.emptyTitle'));
+      await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
+      const publishing = page.getByTestId('publishing-page');
+      await publishing.getByRole('tab', { name: t('publishing.tab.tests') }).click();
+      const cases = publishing.getByTestId('test-cases');
+      await expect(cases.getByRole('row')).toHaveCount(3);
+      await expect(
+        cases.getByRole('row').filter({ hasText: 'is there a student discount' }),
+      ).toContainText(`${t('tests.expect.rule')}opening hours`);
+      await expect(
+        cases.getByRole('row').filter({ hasText: 'can you tell me about the weather' }),
+      ).toContainText(t('tests.expect.fallback'));
+
       await editor.sidebar.getByRole('button', { name: t('dashboard.title') }).click();
       const dashboard = page.getByTestId('dashboard-page');
       await expect(dashboard.getByTestId('dashboard-totals')).toHaveText(
-        t('dashboard.totals', { total: 8, answered: 3, recommended: 2, fallback: 3 }),
+        t('dashboard.totals', { total: 9, answered: 3, recommended: 2, fallback: 4 }),
       );
-      await expect(dashboard.locator('canvas')).toHaveCount(4);
+      // Questions per day, shares, top questions, top missed, hits per day of the most hit rules.
+      await expect(dashboard.locator('canvas')).toHaveCount(5);
+      await expect(dashboard.getByTestId('never-hit')).toContainText(
+        t('dashboard.neverHitNames', { rules: 'reset password' }),
+      );
       const log = dashboard.getByTestId('question-log');
-      await expect(log.getByRole('row')).toHaveCount(9);
+      await expect(log.getByRole('row')).toHaveCount(10);
       await expect(log).toContainText(t('qlog.chosenFrom', { question: 'how do I reset' }));
       // Rule figures, sortable: the most hit rule first, then by last hit.
       const hits = dashboard.getByTestId('rule-hits');

@@ -169,16 +169,19 @@ for (const lang of LANGUAGES) {
       // At 1280 pixels every column of the default layout is whole on screen.
       const grid = await rules.grid.boundingBox();
       const headers = rules.grid.getByRole('columnheader');
-      await expect(headers).toHaveCount(10);
+      await expect(headers).toHaveCount(11);
       for (const box of await headers.evaluateAll((cells) =>
         cells.map((cell) => cell.getBoundingClientRect().toJSON() as DOMRectLike),
       )) {
         expect(box.right).toBeLessThanOrEqual((grid?.x ?? 0) + (grid?.width ?? 0) + 0.5);
       }
-      await expect(rules.header('rules.col.updated')).toBeVisible();
-
-      await rules.showColumn('rules.col.updated', false);
+      await expect(rules.header('rules.col.hits')).toBeVisible();
+      // The least looked-at columns wait in the Columns menu.
       await expect(rules.header('rules.col.updated')).toHaveCount(0);
+      await expect(rules.header('rules.col.lastHit')).toHaveCount(0);
+
+      await rules.showColumn('rules.col.hits', false);
+      await expect(rules.header('rules.col.hits')).toHaveCount(0);
       await shoot(page, `rules-columns-${lang}`);
       await page.keyboard.press('Escape');
       await rules.header('rules.col.answer').dragTo(rules.header('rules.col.questions'));
@@ -191,14 +194,14 @@ for (const lang of LANGUAGES) {
 
       await page.reload();
       await rules.waitForRows(3);
-      await expect(rules.header('rules.col.updated')).toHaveCount(0);
+      await expect(rules.header('rules.col.hits')).toHaveCount(0);
       await expect(headers.nth(3)).toHaveText(t('rules.col.answer'));
       expect((await rules.header('rules.col.ruleName').boundingBox())?.width ?? 0).toBeGreaterThan(
         before + 40,
       );
 
       await rules.resetColumns();
-      await expect(rules.header('rules.col.updated')).toBeVisible();
+      await expect(rules.header('rules.col.hits')).toBeVisible();
       await expect(headers.nth(3)).toHaveText(t('rules.col.questions'));
       expect((await rules.header('rules.col.ruleName').boundingBox())?.width ?? 0).toBeCloseTo(
         before,

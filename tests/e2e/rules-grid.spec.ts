@@ -45,6 +45,32 @@ test('edits a cell, keeps it after a reload, and undoes it', async ({ page, serv
   await expect(rules.cell(3, 'ruleName')).toHaveText('Rule 0004');
 });
 
+test('an undo pressed while the edit is still being saved undoes that edit', async ({
+  page,
+  service,
+}) => {
+  const robot = await registerTenant(service);
+  await importRules(service, robot, sampleRules(3));
+  const editor = new EditorPage(page);
+  const rules = new RulesPage(page);
+  await editor.open(service);
+  await editor.openRobot('Acme');
+  await rules.waitForRows(3);
+  // A slow save: the edit is shown at once, its answer comes a second later.
+  await page.route('**/console/api/**/rules/*', async (route) => {
+    if (route.request().method() === 'PATCH') await new Promise((r) => setTimeout(r, 1000));
+    await route.continue();
+  });
+  await rules.editText(1, 'ruleName', 'Renamed in a hurry');
+  await expect(rules.cell(1, 'ruleName')).toHaveText('Renamed in a hurry');
+  await rules.cell(2, 'answer').click();
+  await page.keyboard.press('Control+z');
+  await expect(rules.cell(1, 'ruleName')).toHaveText('Rule 0002');
+  await page.unroute('**/console/api/**/rules/*');
+  await page.reload();
+  await expect(rules.cell(1, 'ruleName')).toHaveText('Rule 0002');
+});
+
 test('marks an invalid cell with the reason and does not send it', async ({ page, service }) => {
   const robot = await registerTenant(service);
   await importRules(service, robot, sampleRules(3));

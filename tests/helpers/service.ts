@@ -9,7 +9,7 @@ import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RobotClient } from '../../electron/client/openapi-client';
 import { startService } from '../../electron/service/index';
 import type { KbService, ServiceOptions } from '../../electron/service/index';
-import { silentLogger } from '../../electron/service/logger';
+import { createConsoleLogger, silentLogger } from '../../electron/service/logger';
 
 export const TEST_CREDENTIALS = {
   customerId: 'cust-test',
@@ -41,8 +41,10 @@ export async function startTestService(
   options: Partial<ServiceOptions> = {},
 ): Promise<TestService> {
   const dataDir = options.dataDir ?? makeDataDir();
-  const start = () =>
-    startService({ logger: silentLogger, env: TEST_ENV, ...options, dataDir, port: 0 });
+  // KB_TEST_LOG=1 shows the service's log, for tracing a failing test.
+  const logger =
+    process.env.KB_TEST_LOG === '1' ? createConsoleLogger('test-service') : silentLogger;
+  const start = () => startService({ logger, env: TEST_ENV, ...options, dataDir, port: 0 });
   const harness: TestService = {
     service: await start(),
     client: undefined as unknown as OpenApiClient,

@@ -10,8 +10,9 @@ import type { LoggedQuestion } from '../question-log-types';
 import type { MenuEntry, RobotKey } from '../repositories/records';
 import type { DomainContext, SmallTalkReply } from './context';
 import type { Robot } from './robot-directory';
-import { indexOf } from './robot-loading';
 import { ruleState } from './rule-views';
+import { editionOf } from './editions';
+import type { Edition, EditionName } from './editions';
 
 /** Scores are reported to 4 decimals, rounded down so that only an exact match reads 1. */
 const round = (score: number) => Math.floor(score * 10_000) / 10_000;
@@ -40,8 +41,20 @@ export interface AskRecorder {
   record(robot: RobotKey, entry: LoggedQuestion, items: AskResult['items']): void;
 }
 
-function logEntry(asked: Question, result: AskResult, decision: MatchDecision, at: number) {
-  const answered = result.module === 'KB' && result.answerType === 'BESTMATCH';
+/**
+ * The log line of an answer. A rule answered when the knowledge base gave its answer (BESTMATCH,
+ * or MENU for a rule with a menu); `recommended` is a RECOMMEND's list only (a MENU's items are
+ * the rule's own follow-ups, not rules the question might have meant).
+ */
+function logEntry(
+  asked: Question,
+  result: AskResult,
+  ruleId: string | null,
+  version: number | null,
+  at: number,
+  menuEntry: number | null = null,
+) {
+  const fromRule = result.module === 'KB' && result.answerType !== 'RECOMMEND';
   return {
     at,
     userId: asked.userId,
@@ -50,13 +63,19 @@ function logEntry(asked: Question, result: AskResult, decision: MatchDecision, a
     answerType: result.answerType,
     module: result.module,
     score: result.score,
-    ruleId: answered && decision.kind === 'bestmatch' ? decision.top.ruleId : null,
-    recommended: result.items?.map((item) => item.ruleId) ?? [],
-    // Publishing (issue 15) sets the version that answered; the draft answers until then.
-    version: null,
+    ruleId: fromRule ? ruleId : null,
+    recommended:
+      result.answerType === 'RECOMMEND' ? (result.items?.map((item) => item.ruleId) ?? []) : [],
+    version,
     source: asked.channel === 'TRY' ? 'try' : 'api',
     chosenFrom: null,
+    menuEntry,
   } satisfies LoggedQuestion;
+}
+
+/** Tells the question log (if any) of an answer; click feedback reads a RECOMMEND's items. */
+function record(ctx: DomainContext, robot: Robot, entry: LoggedQuestion, result: AskResult) {
+  ctx.questionLog?.record(robot, entry, result.answerType === 'RECOMMEND' ? result.items : null);
 }
 
 function fallback(robot: Robot): AskResult {
@@ -68,19 +87,6 @@ function fallback(robot: Robot): AskResult {
     items: null,
     module: 'NONE',
   };
-}
-
-/** A rule's answer: from memory when it was answered recently, else read and remembered. */
-async function answerOf(ctx: DomainContext, ruleId: string): Promise<string | undefined> {
-  const known = ctx.answers.get(ruleId);
-  if (known !== undefined) return known;
-  const generation = ctx.answers.generation;
-  const answer = await ctx.store.rules.answerOf(ruleId);
-  // Not remembered if a rule changed while it was read: it may be the answer before the change.
-  if (answer !== undefined && ctx.answers.generation === generation) {
-    ctx.answers.remember(ruleId, answer);
-  }
-  return answer;
 }
 
 /**
@@ -124,18 +130,43 @@ async function ruleAnswer(
 }
 
 /**
- * The answer of a rule the user chose (a menu entry), as if matched exactly; undefined when the
- * rule is not answered at `at` (deleted, switched off, outside its window).
+ * The answer of a rule the user chose (a menu entry), as if matched exactly, from `rules` (the
+ * published version's answer in review mode); undefined when the rule is not answered at `at`
+ * (deleted, switched off, outside its window, not in the published version).
  */
-export async function answerRule(
+async function answerRule(
   ctx: DomainContext,
   robot: Robot,
   ruleId: string,
-  at = ctx.now(),
+  at: number,
+  rules: Edition,
 ): Promise<AskResult | undefined> {
   const rule = await ctx.store.rules.find(robot, ruleId);
   if (rule === undefined || ruleState(rule, at) !== 'active') return undefined;
-  return ruleAnswer(ctx, robot, ruleId, rule.answer, 1, at);
+  const answer = rules.version === null ? rule.answer : await rules.answerOf(ruleId);
+  if (answer === undefined) return undefined;
+  return ruleAnswer(ctx, robot, ruleId, answer, 1, at);
+}
+
+/**
+ * A menu follow-up: the reply `asked` chose entry `number` of the menu its user was shown, and
+ * the entry's rule answers it from `edition`. Logged like any ask, with the entry's number; it
+ * counts as a hit of the rule. Undefined (nothing logged) when the rule is not answered any more.
+ */
+export async function answerMenuChoice(
+  ctx: DomainContext,
+  robot: Robot,
+  asked: Question,
+  choice: { ruleId: string; number: number },
+  at = ctx.now(),
+  edition: EditionName = 'draft',
+): Promise<AskResult | undefined> {
+  const rules = editionOf(ctx, robot, edition);
+  const result = await answerRule(ctx, robot, choice.ruleId, at, rules);
+  if (result === undefined) return undefined;
+  const entry = logEntry(asked, result, choice.ruleId, rules.version, ctx.now(), choice.number);
+  record(ctx, robot, entry, result);
+  return result;
 }
 
 /** Small talk instead of the knowledge base's RECOMMEND or NONE, when it fits better. */
@@ -165,18 +196,24 @@ function smallTalkOutcome(
 /**
  * `at`: the time the question is answered as of (ms; now unless the try pane says otherwise).
  * The answer is told to the question log, if there is one.
+ * `edition`: which rules answer (editions.ts): the openapi asks the `served` one.
  */
 export async function ask(
   ctx: DomainContext,
   robot: Robot,
   asked: Question,
   at = ctx.now(),
+  edition: EditionName = 'draft',
 ): Promise<AskOutcome> {
-  const outcome = await answer(ctx, robot, asked, at);
-  ctx.questionLog?.record(
+  const rules = editionOf(ctx, robot, edition);
+  const outcome = await answer(ctx, robot, asked, at, rules);
+  const { decision } = outcome;
+  const ruleId = decision.kind === 'bestmatch' ? decision.top.ruleId : null;
+  record(
+    ctx,
     robot,
-    logEntry(asked, outcome.result, outcome.decision, ctx.now()),
-    outcome.result.items,
+    logEntry(asked, outcome.result, ruleId, rules.version, ctx.now()),
+    outcome.result,
   );
   return outcome;
 }
@@ -186,11 +223,12 @@ async function answer(
   robot: Robot,
   asked: Question,
   at: number,
+  rules: Edition,
 ): Promise<AskOutcome> {
-  const decision = indexOf(ctx, robot).match(asked.question, at, robot.settings);
+  const decision = rules.index.match(asked.question, at, robot.settings);
   switch (decision.kind) {
     case 'bestmatch': {
-      const answer = await answerOf(ctx, decision.top.ruleId);
+      const answer = await rules.answerOf(decision.top.ruleId);
       // The index follows every write, so a missing rule means a bug, not a user error: answer
       // with the fallback rather than fail the caller.
       if (answer === undefined) {

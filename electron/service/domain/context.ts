@@ -7,6 +7,7 @@ import type { MatchDecision } from '../matching/types';
 import type { KbStore } from '../repositories/store';
 import type { AnswerCache } from './answer-cache';
 import type { AskRecorder } from './ask';
+import type { PublishingHooks } from './editions';
 import type { RobotDirectory } from './robot-directory';
 import type { RobotSettings } from './robot-settings';
 import type { RobotIndexes } from './robot-indexes';
@@ -55,4 +56,6 @@ export interface DomainContext {
   logger: Logger;
   /** Told of every answered question (the question log); none when the log is off. */
   questionLog?: AskRecorder;
+  /** The published editions of robots in review mode (publishing/, set by index.ts). */
+  publishing?: PublishingHooks;
 }

@@ -35,6 +35,7 @@ function forgetRobot(ctx: DomainContext, robot: Robot): void {
   ctx.robots.remove(robot);
   ctx.indexes.drop(indexKey(robot));
   ctx.orders.set(robotKey(robot), undefined);
+  ctx.publishing?.robotRemoved(robot);
 }
 
 /** Brings a deleted robot back, its rules indexed again. */
@@ -69,6 +70,7 @@ async function loadRobot(
   applySynonyms(ctx, robot);
   const index = ctx.indexes.of(indexKey(robot));
   for (const rule of await ctx.store.rules.matchable(robot)) index.upsert(toMatchableRule(rule));
+  await ctx.publishing?.robotRestored(robot);
   return robot;
 }
 

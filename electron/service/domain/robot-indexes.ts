@@ -24,6 +24,11 @@ export class RobotIndexes {
     return index;
   }
 
+  /** A new empty index that is not kept here (an old version's, for a test run). */
+  createDetached(): RobotIndex {
+    return this.createIndex();
+  }
+
   /** Puts an index opened from a saved file in place of the empty one. */
   replace(key: string, index: RobotIndex): void {
     this.indexes.set(key, index);

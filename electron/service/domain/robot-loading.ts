@@ -107,6 +107,8 @@ async function openSaved(
     return opened;
   }
   for (const entry of file.robots) {
+    // Other editions (a robot's published index) are opened by the room that keeps them.
+    if (entry.edition !== undefined) continue;
     const robot = ctx.robots.get(entry.tenantId, entry.robotId) as Robot;
     const key = indexKey(robot);
     const maxSeq = await ctx.store.rules.maxSeq(robot);

@@ -12,6 +12,12 @@ export type SynonymGroups = readonly (readonly string[])[];
 /** The language a robot answers in: its default texts are in it. */
 export type RobotLanguage = 'zh' | 'en';
 
+/**
+ * `live`: every saved change is answered at once by the openapi; `review`: the openapi answers
+ * the published version, and changes wait in the draft until published (docs/publishing.md).
+ */
+export type PublishMode = 'live' | 'review';
+
 export interface RobotSettings extends MatchSettings {
   /** Set by the editor, or else found from the robot's rules (robot-directory.ts). */
   language: RobotLanguage;
@@ -29,6 +35,7 @@ export interface RobotSettings extends MatchSettings {
   persona: string;
   /** Small-talk answers of this robot, replacing the pack's, keyed `intent.language`. */
   chitChatAnswers: Readonly<Record<string, string>>;
+  publishMode: PublishMode;
 }
 
 /** Question log retention of a robot that did not set it. */
@@ -63,6 +70,7 @@ export function settingsInForce(
     synonyms: [],
     chitChat: true,
     chitChatAnswers: {},
+    publishMode: 'live',
     ...DEFAULT_TEXTS[language],
     ...stored,
     language,
@@ -72,6 +80,7 @@ export function settingsInForce(
 export const DEFAULT_ROBOT_SETTINGS: RobotSettings = settingsInForce({}, 'en');
 
 const LANGUAGES: readonly string[] = ['zh', 'en'] satisfies RobotLanguage[];
+const PUBLISH_MODES: readonly string[] = ['live', 'review'] satisfies PublishMode[];
 
 const isAnswerMap = (value: unknown): value is Record<string, string> =>
   value !== null &&
@@ -105,7 +114,9 @@ export function parseStoredSettings(json: string): Partial<RobotSettings> {
           ? isAnswerMap(value)
           : key === 'language'
             ? typeof value === 'string' && LANGUAGES.includes(value)
-            : typeof value === typeof DEFAULT_ROBOT_SETTINGS[key];
+            : key === 'publishMode'
+              ? typeof value === 'string' && PUBLISH_MODES.includes(value)
+              : typeof value === typeof DEFAULT_ROBOT_SETTINGS[key];
     if (fits) settings[key] = value;
   }
   return settings as Partial<RobotSettings>;

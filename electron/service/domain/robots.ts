@@ -96,6 +96,7 @@ function changeRobot(
     await ctx.store.robots.update(robot, next);
     const updated = ctx.robots.put({ tenantId: robot.tenantId, robotId: robot.robotId, ...next });
     applySynonyms(ctx, updated);
+    await ctx.publishing?.robotChanged(current, updated);
     return updated;
   });
 }

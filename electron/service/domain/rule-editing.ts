@@ -15,24 +15,37 @@ import type {
 import { ServiceError } from '../errors';
 import { normalizeText } from '../matching/normalize';
 import { UniqueViolation } from '../repositories/errors';
-import type { NewRule, RuleContent, RuleFieldsPatch, StoredRule } from '../repositories/records';
+import type {
+  NewRule,
+  RuleContent,
+  RuleFieldsPatch,
+  RuleHitFigure,
+  StoredRule,
+} from '../repositories/records';
 import { effectiveWindowProblems } from '../validation/effective-window';
 import { categoryIdForName, categoryNames, checkedCategoryId } from './categories';
 import type { DomainContext } from './context';
 import { timeOrderedUuid } from './ids';
 import type { Robot } from './robot-directory';
 import { changeRules } from './rule-changes';
+import { lastCollidingRuleIds } from './rule-collisions';
 import { requireRule, ruleNameKey, ruleNameTaken, ruleNotFound } from './rules';
 import { toConsoleRule } from './rule-views';
 
 /** A page of the robot's rules, filtered and sorted by the store so that 100k rules stay quick. */
+/**
+ * A page of the robot's rules. `hitFigures` (the question log's, when it is on) sorts by hits
+ * and last hit, and gives each row its figures.
+ */
 export async function queryRules(
   ctx: DomainContext,
   robot: Robot,
   query: RuleQuery,
+  hitFigures?: readonly RuleHitFigure[],
 ): Promise<RulePage> {
   const text = query.q?.trim();
   const now = ctx.now();
+  const ruleIds = query.conflicts ? await lastCollidingRuleIds(ctx, robot) : undefined;
   const [{ rows, total }, names] = await Promise.all([
     ctx.store.rules.query(robot, {
       offset: query.offset ?? 0,
@@ -41,13 +54,29 @@ export async function queryRules(
       ...(query.active !== undefined ? { active: query.active } : {}),
       ...(query.state !== undefined ? { state: query.state } : {}),
       ...(query.category !== undefined ? { category: query.category } : {}),
+      ...(ruleIds !== undefined ? { ruleIds } : {}),
       sort: query.sort ?? 'created',
       descending: query.dir === 'desc',
       now,
+      ...(hitFigures !== undefined ? { hitFigures } : {}),
     }),
     categoryNames(ctx, robot),
   ]);
-  return { rows: rows.map((rule) => toConsoleRule(rule, now, names)), total };
+  const views = rows.map((rule) => toConsoleRule(rule, now, names));
+  if (hitFigures === undefined) return { rows: views, total };
+  const byRule = new Map(hitFigures.map((figure) => [figure.ruleId, figure]));
+  return {
+    rows: views.map((view) => {
+      const figure = byRule.get(view.ruleId);
+      const lastHit = figure?.lastHit ?? null;
+      return {
+        ...view,
+        hits: figure?.hits ?? 0,
+        lastHit: lastHit === null ? null : new Date(lastHit).toISOString(),
+      };
+    }),
+    total,
+  };
 }
 
 /** A rule as the editor sees it now. */

@@ -13,7 +13,7 @@ import type {
 } from '../api-types';
 import { ServiceError } from '../errors';
 import type { NewRule, StoredRule } from '../repositories/records';
-import { forEachInSlices } from '../time-slices';
+import { forEachInSlices, mapInSlices } from '../time-slices';
 import { check } from '../validation/ajv';
 import type { DomainContext } from './context';
 import { timeOrderedUuid } from './ids';
@@ -65,12 +65,12 @@ export function importRules(
     const now = ctx.now();
     const claimed = new Set<string>();
     const accepted: NewRule[] = [];
-    for (const { index, input } of valid) {
+    await forEachInSlices(valid, ({ index, input }) => {
       const key = ruleNameKey(input.ruleName);
       if (taken.has(key) || claimed.has(key)) {
         const { code, message } = ruleNameTaken(input.ruleName);
         failInfo.push({ index, ruleName: input.ruleName, code, msg: message });
-        continue;
+        return;
       }
       claimed.add(key);
       accepted.push({
@@ -86,11 +86,14 @@ export function importRules(
         answer: input.answer,
         createdAt: now,
       });
-    }
+    });
     failInfo.sort((a, b) => a.index - b.index);
     const added = await ctx.store.rules.insert(robot, accepted, now);
     // The interface: `active` is null in import results.
-    const succeed = added.map((rule): RuleListItem => ({ ...toRuleListItem(rule), active: null }));
+    const succeed = await mapInSlices(added, (rule): RuleListItem => ({
+      ...toRuleListItem(rule),
+      active: null,
+    }));
     return { change: { added }, result: { failInfo, succeed } };
   });
 }

@@ -6,18 +6,22 @@ import type { TryResult } from '../console-types';
 import { ask } from './ask';
 import type { AskOutcome, Question } from './ask';
 import type { DomainContext } from './context';
+import { editionOf } from './editions';
+import type { EditionName } from './editions';
 import type { Robot } from './robot-directory';
 
-/** `asOf`: ask as the robot would answer at that time (ms), for rules with effective windows. */
 /** How a question is asked: `ask`, or ask within a conversation (the host's, with menus). */
 export type Asker = (
   ctx: DomainContext,
   robot: Robot,
   asked: Question,
   at: number,
+  edition: EditionName,
 ) => Promise<AskOutcome>;
 
 /**
+ * `asOf`: ask as the robot would answer at that time (ms), for rules with effective windows.
+ * `edition`: the draft, or the published version (side by side in the try pane).
  * `userId`: the try pane's conversation (menus chosen by number or text follow it up), `editor`
  * by default.
  */
@@ -28,12 +32,13 @@ export async function tryQuestion(
   asOf?: number,
   asker: Asker = ask,
   userId = 'editor',
+  edition: EditionName = 'draft',
 ): Promise<TryResult> {
   const asked = { question, userId, channel: 'TRY' };
-  const outcome = await asker(ctx, robot, asked, asOf ?? ctx.now());
+  const outcome = await asker(ctx, robot, asked, asOf ?? ctx.now(), edition);
   const { result, decision } = outcome;
   const excluded = decision.excluded ?? [];
-  const names = await ctx.store.rules.namesOf([
+  const names = await editionOf(ctx, robot, edition).namesOf([
     ...decision.candidates.map((c) => c.ruleId),
     ...excluded.map((e) => e.ruleId),
   ]);

@@ -20,6 +20,7 @@ import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
 import type { MenuMemory } from '../conversation/menu-memory';
 import type { DomainContext } from '../domain/context';
+import type { PublishingRoom } from '../publishing/publishing-room';
 import type { Robot } from '../domain/robot-directory';
 import { LIMITS } from '../limits';
 import { createAjv, expectedBody } from '../validation/ajv';
@@ -44,6 +45,7 @@ import { registerQuestionLogRoutes } from './routes/console/question-log-routes'
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
 import { registerSimilarRoute } from './routes/console/similar-route';
 import { registerSmallTalkRoute } from './routes/console/small-talk-route';
+import { registerPublishingRoutes } from './routes/console/publishing-routes';
 import { registerTrashRoutes } from './routes/console/trash-routes';
 import { registerTryRoute } from './routes/console/try-route';
 import { registerWorkspaceRoutes } from './routes/console/workspace-routes';
@@ -84,6 +86,8 @@ export interface HttpDeps {
   questionLog?: QuestionLog | null;
   /** The menus open for each user (conversation/): ask and the try pane follow them up. */
   menus?: MenuMemory;
+  /** Versions and test sets (publishing/); their routes are left out without it. */
+  publishing?: PublishingRoom;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -245,13 +249,19 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerRobotRoutes(app, deps.ctx);
   registerRuleRoutes(app, deps.ctx, ajv);
   registerWorkspaceRoutes(app, deps.ctx, deps.verifier.credentials, deps.baseUrl);
-  registerConsoleRuleRoutes(app, deps.ctx);
+  const questionLog = deps.questionLog;
+  registerConsoleRuleRoutes(
+    app,
+    deps.ctx,
+    questionLog ? async (robot) => questionLog.ruleHits(robot) : undefined,
+  );
   registerCategoryRoutes(app, deps.ctx);
   registerTrashRoutes(app, deps.ctx);
   if (deps.questionLog) registerQuestionLogRoutes(app, deps.ctx, deps.questionLog);
   registerTryRoute(app, deps.ctx, deps.menus);
   registerSimilarRoute(app, deps.ctx);
   registerSmallTalkRoute(app);
+  if (deps.publishing) registerPublishingRoutes(app, deps.publishing);
   await registerEditorRoutes(app, deps.editorDir);
   return app;
 }

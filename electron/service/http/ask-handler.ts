@@ -49,8 +49,16 @@ export function createAskHandler(deps: AskHandlerDeps): AskHandler {
       }
       if (!robot) throw new Error('ask reached without a resolved robot');
       const { question, userId, channel } = body as AskRequest;
+      // The openapi is answered from the robot's served edition (the published one in review mode).
       const asked = { question, userId, channel };
-      const { result } = await askInConversation(deps.ctx, deps.menus, robot, asked);
+      const { result } = await askInConversation(
+        deps.ctx,
+        deps.menus,
+        robot,
+        asked,
+        deps.ctx.now(),
+        'served',
+      );
       return { status: 200, body: success(result) };
     } catch (error) {
       const known = failureOf(error as Error, false);

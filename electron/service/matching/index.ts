@@ -22,6 +22,7 @@ import type { Probe } from './self-test';
 import { SelfTestRun, probedPhrasings } from './self-test';
 import { SelfTestScheduler } from './self-test-scheduler';
 import { SynonymTable } from './synonyms';
+import { nextTurn } from '../time-slices';
 import type {
   CalibrationState,
   Candidate,
@@ -66,6 +67,16 @@ const UNKNOWN_CONTENT_MIN = 0.4;
 const UNRELATED_SCORE = 0.04;
 /** Highest score of an inexact match to a one-term question. */
 const FRAGMENT_SCORE = 0.5;
+/**
+ * A match explains too little of its rule when the question covers less than this share of
+ * the rule's centroid (the weight of what its phrasings say, together) ... (both chosen on the
+ * development sets, docs/matching.md)
+ */
+const PARTIAL_CORE = 0.18;
+/** ... and less than this share of its closest phrasing. */
+const PARTIAL_PHRASING = 0.6;
+/** Highest score of such a partial match: a "did you mean", never BESTMATCH. */
+const PARTIAL_SCORE = 0.5;
 /** Phrasings the calibration's self-test asks (an even sample beyond). */
 const CALIBRATION_PROBES = 1000;
 /** Phrasings the collision report asks by default (an even sample beyond). */
@@ -75,8 +86,9 @@ export interface RobotIndexOptions {
   /** Groups of interchangeable words or phrases, e.g. [["top up", "topup", "recharge"]]. */
   synonyms?: readonly (readonly string[])[];
   /**
-   * False: no self-calibration (offset 0, no background self-test): an index of a fixed pack of
-   * near-paraphrases (the small talk), not a knowledge base whose own probes say how wary to be.
+   * False: no self-calibration (offset 0, no background self-test) and no limit on partial
+   * matches: an index of a fixed pack of near-paraphrases (the small talk), not a knowledge base
+   * whose own probes say how wary to be, nor whose rules' longer phrasings carry their intent.
    */
   selfCalibration?: boolean;
 }
@@ -87,6 +99,7 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
   setSynonyms(groups: readonly (readonly string[])[]): void;
   readonly calibration: CalibrationState;
   selfCalibrate(nowMs?: number): void;
+  matchExact(question: string, nowMs: number): MatchDecision | undefined;
   collisions(options?: { limit?: number; nowMs?: number }): Promise<CollisionReport>;
 }
 
@@ -94,7 +107,7 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
  * Bump when what the index stores changes meaning (weights, term kinds). Changes to
  * normalisation or tokenisation are caught without a bump by `behaviourFingerprint`.
  */
-const SNAPSHOT_FORMAT = 3;
+const SNAPSHOT_FORMAT = 4;
 const FINGERPRINT_PROBES = [
   'How do I TRANSFER money to my friends’ accounts? I can’t!',
   '怎麼辦理開戶？资料库、天气的预报 😀',
@@ -245,7 +258,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
       const run = new SelfTestRun(this, phrasings, options.nowMs ?? Date.now());
       // Slices between turns of the event loop: questions keep being answered meanwhile.
       while (!run.step(SLICE_MS) && version === this.version) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
       const complete = version === this.version && phrasings.length >= this.store.livePhrasings;
       if (version === this.version || attempt >= COLLISION_ATTEMPTS) {
@@ -283,11 +296,36 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     return decide(candidates, settings);
   }
 
+  matchExact(question: string, nowMs: number): MatchDecision | undefined {
+    // A policy (exact, contains, negative keywords) may take the question elsewhere.
+    if (!this.policies.isEmpty) return undefined;
+    const text = this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question);
+    let found: { slot: number; phrasing: number } | undefined;
+    // The same phrasings and eligibility the scorer marks `exact`, which `explain` scores 1
+    // and `decide` answers BESTMATCH unless a second rule also has it.
+    for (const phrasing of this.store.exactPhrasings(textTerms(text).key)) {
+      const slot = this.store.phrasingRule[phrasing] ?? -1;
+      if (slot < 0 || !this.store.isEligible(slot, nowMs) || found?.slot === slot) continue;
+      if (found) return undefined;
+      found = { slot, phrasing };
+    }
+    if (!found) return undefined;
+    const top: Candidate = {
+      ruleId: this.store.ruleIdAt(found.slot) ?? '',
+      question: this.store.phrasingText(found.phrasing),
+      score: 1,
+      parts: {},
+    };
+    return { kind: 'bestmatch', top, candidates: [top] };
+  }
+
   /**
    * Limits no calibration may lift: a rule that explains too little of the question's content
    * is not a candidate (it shares the question's frame or one word: "Do you sell laptops?"
-   * against "Do you sell gift cards?"), and a one-term question ("退", "refund") is a fragment,
-   * a guess at best.
+   * against "Do you sell gift cards?"); a one-term question ("退", "refund") is a fragment, a
+   * guess at best; and so is a question of which the rule explains all but which explains
+   * little of the rule ("杭州到上海" against "帮我订一张杭州到上海的机票", "你叫什么名字" against
+   * "你叫什么名字翻译一下"): the words it lacks are what the rule is about.
    */
   private gate(score: number, rule: ScoredRule, question: ScoredQuestion): number {
     // Nothing of the content found (only the frame), or one content term against at least as
@@ -299,6 +337,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
         : rule.contentTerms === 1 && unknown >= UNKNOWN_CONTENT_MIN && unknown >= rule.contentFound;
     if (unrelated) return Math.min(score, UNRELATED_SCORE);
     if (question.termCount <= 1) return Math.min(score, FRAGMENT_SCORE);
+    const partial = rule.coreReverse < PARTIAL_CORE && rule.reverse < PARTIAL_PHRASING;
+    if (partial && this.selfCalibrating) {
+      return Math.min(score, PARTIAL_SCORE);
+    }
     return score;
   }
 
@@ -373,6 +415,8 @@ class MatchingIndex implements SynonymAwareRobotIndex {
           closest: rule.closest,
           coverage: rule.coverage,
           content: rule.contentCoverage,
+          reverse: rule.reverse,
+          coreReverse: rule.coreReverse,
           fuzzy: fuzzySimilarity,
           posterior,
           lead,

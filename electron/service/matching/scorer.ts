@@ -48,6 +48,17 @@ export interface ScoredRule {
   coverage: number;
   /** The same over the question's content terms (frame words left out; frame-words.ts). */
   contentCoverage: number;
+  /**
+   * Share of the closest phrasing's idf weight (words) that the question contains, 0..1: how
+   * much of what the phrasing says the question explains.
+   */
+  reverse: number;
+  /**
+   * The same for the rule's centroid (the sum of its unit phrasing vectors): how much of what
+   * the rule's phrasings say, together, the question explains. Words every phrasing repeats
+   * weigh most, so a question without them explains little of the rule.
+   */
+  coreReverse: number;
   /** Distinct content terms of the question found in the rule, and their share of its weight. */
   contentTerms: number;
   contentFound: number;
@@ -78,6 +89,8 @@ export class Scorer {
   /** Per-question-term evidence of the rule being rescored (reused: rescoring runs per rule). */
   private nbWords = new Float64Array(16);
   private nbGrams = new Float64Array(16);
+  /** Per-question-term weight in the rule's centroid (for `coreReverse`). */
+  private centroidWords = new Float64Array(16);
   private readonly idf = new IdfTable();
   private readonly norms: RuleNorms;
 
@@ -328,6 +341,9 @@ export class Scorer {
     if (this.nbGrams.length < grams.ids.length) this.nbGrams = new Float64Array(grams.ids.length);
     const nbWords = this.nbWords.fill(0, 0, words.ids.length);
     const nbGrams = this.nbGrams.fill(0, 0, grams.ids.length);
+    if (this.centroidWords.length < words.ids.length)
+      this.centroidWords = new Float64Array(words.ids.length);
+    const centroidWords = this.centroidWords.fill(0, 0, words.ids.length);
     const forward = store.forward;
     const first = store.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (store.rulePhrasingCount[slot] ?? 0);
@@ -335,6 +351,7 @@ export class Scorer {
     let bestCos = -1;
     let bestWordCos = 0;
     let bestGramCos = 0;
+    let bestReverse = 0;
     let centroidWordDot = 0;
     let centroidGramDot = 0;
     const leavingOut = leaveOut >= first && leaveOut < end;
@@ -344,14 +361,19 @@ export class Scorer {
       const from = store.phrasingStart[p] ?? 0;
       const to = store.phrasingStart[p + 1] ?? 0;
       const termShare = 1 / Math.sqrt(store.phrasingTermCount[p] || 1);
+      const unitShare = 1 / (norms.phrasingWordNorm[p] || 1);
       const gramShare = 1 / Math.sqrt(store.phrasingGramCount[p] || 1);
       let wordDot = 0;
       let gramDot = 0;
+      let explained = 0;
       for (let i = from; i < to; i += 1) {
         const term = forward[i] ?? 0;
         const pos = (termPos[term] ?? 0) - 1;
         if (pos >= 0) {
-          wordDot += (words.weights[pos] ?? 0) * this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0);
+          const termIdf = this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0);
+          wordDot += (words.weights[pos] ?? 0) * termIdf;
+          explained += termIdf * termIdf;
+          centroidWords[pos] = (centroidWords[pos] ?? 0) + termIdf * unitShare;
           nbWords[pos] = (nbWords[pos] ?? 0) + termShare;
         }
         const gramIds = vocab.grams(term);
@@ -375,12 +397,15 @@ export class Scorer {
         best = p;
         bestWordCos = wordCos;
         bestGramCos = gramCos;
+        bestReverse = explained / (norms.phrasingWordNorm[p] || 1) ** 2;
       }
     }
     const [wordNorm, gramNorm] = leavingOut
       ? norms.centroidNorms(slot, leaveOut)
       : [norms.ruleCentroidWordNorm[slot] ?? 0, norms.ruleCentroidGramNorm[slot] ?? 0];
     const wordCentroidCos = wordNorm > 0 ? centroidWordDot / wordNorm : 0;
+    let centroidExplained = 0;
+    for (let i = 0; i < words.ids.length; i += 1) centroidExplained += (centroidWords[i] ?? 0) ** 2;
     const gramCentroidCos = gramNorm > 0 ? centroidGramDot / gramNorm : 0;
 
     let nb = 0;
@@ -433,6 +458,8 @@ export class Scorer {
       coverage: covered,
       // A question of frame words only ("how do I"): its coverage is all there is.
       contentCoverage: content > 0 ? contentCovered / content : covered,
+      reverse: Math.min(1, bestReverse),
+      coreReverse: wordNorm > 0 ? Math.min(1, centroidExplained / (wordNorm * wordNorm)) : 0,
       contentTerms,
       contentFound: contentCovered,
     };
@@ -451,6 +478,8 @@ function emptyRule(slot: number): ScoredRule {
     closest: 0,
     coverage: 0,
     contentCoverage: 0,
+    reverse: 0,
+    coreReverse: 0,
     contentTerms: 0,
     contentFound: 0,
   };

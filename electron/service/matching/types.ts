@@ -94,6 +94,13 @@ export interface RobotIndex {
    * scores exactly 1.
    */
   match(question: string, nowMs: number, settings: MatchSettings): MatchDecision;
+  /**
+   * `match`'s answer, found without scoring, when the question is a phrasing of exactly one
+   * eligible rule and nothing else can change the decision: BESTMATCH of that rule at 1 (its
+   * `candidates` hold that rule alone). Undefined otherwise: ask `match`. For test runs, which
+   * need the decision, not the runners-up.
+   */
+  matchExact?(question: string, nowMs: number): MatchDecision | undefined;
   /** The synonym groups in use (engines without synonyms leave both members out). */
   readonly synonyms?: readonly (readonly string[])[];
   /** Replaces the synonym groups; every rule is re-indexed with them. */

@@ -15,8 +15,10 @@ import { isMissed } from './inbox';
 
 const DAY_MS = 86_400_000;
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
-const answered = (entry: LoggedQuestion) =>
-  entry.module !== 'NONE' && entry.answerType === 'BESTMATCH' && entry.ruleId !== null;
+/** A rule of the knowledge base answered: matched (BESTMATCH or MENU), chosen, or a menu entry. */
+const answered = (entry: LoggedQuestion) => entry.module === 'KB' && entry.ruleId !== null;
+/** A reply to a menu ("2"): an answered ask, but no question worth listing among the top ones. */
+const isMenuReply = (entry: LoggedQuestion) => entry.menuEntry !== null;
 
 /** Hits per rule of the openapi's questions (the try pane's are the editor's own tests). */
 export class RuleHitCounter {
@@ -25,7 +27,7 @@ export class RuleHitCounter {
   private of(ruleId: string): RuleHits {
     let hits = this.hits.get(ruleId);
     if (!hits) {
-      hits = { ruleId, hits: 0, chosen: 0, recommended: 0, lastHit: null };
+      hits = { ruleId, hits: 0, chosen: 0, fromMenu: 0, recommended: 0, lastHit: null };
       this.hits.set(ruleId, hits);
     }
     return hits;
@@ -37,6 +39,7 @@ export class RuleHitCounter {
       const hits = this.of(entry.ruleId);
       hits.hits += 1;
       if (entry.chosenFrom !== null) hits.chosen += 1;
+      if (isMenuReply(entry)) hits.fromMenu += 1;
       hits.lastHit = Math.max(hits.lastHit ?? 0, entry.at);
     }
     for (const ruleId of entry.recommended) this.of(ruleId).recommended += 1;
@@ -86,6 +89,7 @@ export function ruleAnalytics(
       ruleId: rule.ruleId,
       hits: 0,
       chosen: 0,
+      fromMenu: 0,
       recommended: 0,
       lastHit: null,
     }),
@@ -167,7 +171,7 @@ export function dashboard(
   }
   return {
     days: [...perDay.values()],
-    topQuestions: topQuestions(api),
+    topQuestions: topQuestions(api.filter((entry) => !isMenuReply(entry))),
     topMissed: topQuestions(api.filter((entry) => isMissed(entry, lowScore))),
   };
 }

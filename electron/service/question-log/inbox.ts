@@ -14,11 +14,15 @@ export const DISMISS_MS = 30 * 86_400_000;
 /** Distinct questions shown per group. */
 const EXAMPLES_MAX = 10;
 
-/** Whether an entry is a miss: the fallback, a RECOMMEND, or a BESTMATCH under `lowScore`. */
+/**
+ * Whether an entry is a miss: the fallback, a RECOMMEND, or a rule matched under `lowScore`.
+ * Small talk (module CHAT) is not: it answered what the knowledge base is not for.
+ */
 export function isMissed(entry: LoggedQuestion, lowScore: number): boolean {
   if (entry.module === 'NONE') return true;
+  if (entry.module !== 'KB') return false;
   if (entry.answerType === 'RECOMMEND') return true;
-  return entry.answerType === 'BESTMATCH' && entry.score < lowScore;
+  return entry.menuEntry === null && entry.score < lowScore;
 }
 
 /** Until when a mark hides occurrences of its question (ms). */
@@ -38,8 +42,15 @@ export function buildInbox(input: InboxInput): (Omit<InboxGroup, 'chosen' | 'sug
   texts: string[];
 })[] {
   const hidden = new Map<string, number>();
+  const fallbackExpected = new Set<string>();
+  /** Handled in review mode: occurrences answered by versions up to this one predate the fix. */
+  const unfixedUpTo = new Map<string, number>();
   for (const mark of input.marks) {
     hidden.set(mark.key, Math.max(hidden.get(mark.key) ?? 0, hiddenUntil(mark)));
+    if (mark.kind === 'fallback') fallbackExpected.add(mark.key);
+    if (mark.kind !== 'dismissed' && typeof mark.version === 'number') {
+      unfixedUpTo.set(mark.key, Math.max(unfixedUpTo.get(mark.key) ?? 0, mark.version));
+    }
   }
   // Choices from recommendations, by the normalised question that got the RECOMMEND.
   const choices = new Map<string, Map<string, number>>();
@@ -56,7 +67,11 @@ export function buildInbox(input: InboxInput): (Omit<InboxGroup, 'chosen' | 'sug
   }
   const visible = missed.filter((entry) => {
     if (hidden.size === 0) return true;
-    const until = hidden.get(normalizeText(entry.question));
+    const key = normalizeText(entry.question);
+    if (entry.module === 'NONE' && fallbackExpected.has(key)) return false;
+    const unfixed = unfixedUpTo.get(key);
+    if (unfixed !== undefined && entry.version !== null && entry.version <= unfixed) return false;
+    const until = hidden.get(key);
     return until === undefined || entry.at > until;
   });
   return groupSimilar(visible, (entry) => entry.question)

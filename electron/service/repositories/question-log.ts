@@ -10,11 +10,20 @@ import type { LoggedQuestion } from '../question-log-types';
 /** A robot's log: `tenantId/robotId`. */
 export type LogKey = string;
 
-/** What the inbox remembers of a group: dismissed or handled at `at`. */
+/**
+ * What the inbox remembers of a group: dismissed or handled at `at`, or (`fallback`) made a test
+ * case that expects the fallback: its fallback answers are no miss any more.
+ */
 export interface InboxMark {
   key: string;
   at: number;
-  kind: 'dismissed' | 'handled';
+  kind: 'dismissed' | 'handled' | 'fallback';
+  /**
+   * Review mode: the version published when the group was handled. The fix is in the draft
+   * until it is published, so occurrences answered by this version or an older one still
+   * predate it.
+   */
+  version?: number | null;
 }
 
 export interface QuestionLogRepository {

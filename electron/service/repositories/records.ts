@@ -74,7 +74,16 @@ export type MatchableRecord = Pick<
   | 'negativeKeywords'
 >;
 
-export type RuleSortKey = 'created' | 'updated' | 'ruleName' | 'category' | 'active';
+export type RuleSortKey =
+  'created' | 'updated' | 'ruleName' | 'category' | 'active' | 'hits' | 'lastHit';
+
+/** A rule's figures from the question log, for sorting by them (rules not listed: never hit). */
+export interface RuleHitFigure {
+  ruleId: string;
+  hits: number;
+  /** Epoch milliseconds; null: never hit. */
+  lastHit: number | null;
+}
 
 /** Whether a rule is answered now: switched on and inside its window, or why not. */
 export type RuleState = 'active' | 'inactive' | 'scheduled' | 'expired';
@@ -90,8 +99,12 @@ export interface RuleFilter {
   state?: RuleState;
   now: number;
   category?: string;
+  /** Only these rules (the conflicts filter). */
+  ruleIds?: readonly string[];
   sort: RuleSortKey;
   descending: boolean;
+  /** For the `hits` and `lastHit` sorts; without it every rule counts as never hit. */
+  hitFigures?: readonly RuleHitFigure[];
 }
 
 /** Fields of many rules changed at once (bulk actions of the grid). */

@@ -12,6 +12,8 @@ import type { CategoryRepository } from './categories';
 import type { RobotRepository } from './robots';
 import type { RuleRepository } from './rules';
 import type { TenantRepository, UserRepository } from './tenants';
+import type { TestSetRepository } from './test-sets';
+import type { VersionRepository } from './versions';
 
 export interface KbStore {
   readonly tenants: TenantRepository;
@@ -19,6 +21,9 @@ export interface KbStore {
   readonly robots: RobotRepository;
   readonly rules: RuleRepository;
   readonly categories: CategoryRepository;
+  /** Published versions (publishing/). */
+  readonly versions: VersionRepository;
+  readonly testSets: TestSetRepository;
   /**
    * A number that grows with every committed write: a saved matching index is valid only for the
    * position it was saved at.

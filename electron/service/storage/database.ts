@@ -19,7 +19,7 @@ import {
   narrowMode,
   writeFileAtomicAsync,
 } from './durable-fs';
-import { Journal, JournalWriteBrokenError, scanJournal } from './journal';
+import { Journal, JournalWriteBrokenError, RecordEncoder, scanJournal } from './journal';
 import type { JournalRecord, ScannedRecord, SqlParam, SqlValue } from './journal';
 import { acquireDataDirLock } from './lock';
 import type { DataDirLock } from './lock';
@@ -286,14 +286,15 @@ export class Store {
     const unsynced = this.unsyncedAppend();
     let result: T;
     try {
-      const { tx, record } = this.begin();
+      // Its record is encoded statement by statement, in the steps (`RecordEncoder`).
+      const { tx, record, encoder } = this.begin(true);
       try {
         result = await work(tx);
       } catch (error) {
         this.db.run('ROLLBACK');
         throw error;
       }
-      this.commit(record, unsynced.append);
+      this.commit(record, (done) => unsynced.append(done, encoder?.finish(done.sql)));
     } finally {
       this.locked = null;
       unlock();
@@ -315,8 +316,8 @@ export class Store {
   private unsyncedAppend() {
     let synced: Promise<void> = Promise.resolve();
     return {
-      append: (record: JournalRecord): number => {
-        const appended = this.journal.appendUnsynced(record);
+      append: (record: JournalRecord, encoded?: Buffer): number => {
+        const appended = this.journal.appendUnsynced(record, encoded);
         synced = appended.synced;
         return appended.bytes;
       },
@@ -340,10 +341,14 @@ export class Store {
     return result;
   }
 
-  /** BEGIN, and the transaction that records every statement it runs. */
-  private begin(): { tx: Tx; record: JournalRecord } {
+  /**
+   * BEGIN, and the transaction that records every statement it runs (and, if `encode`, encodes
+   * each as it runs: `encoder`).
+   */
+  private begin(encode = false): { tx: Tx; record: JournalRecord; encoder?: RecordEncoder } {
     this.assertWritable();
     const record: JournalRecord = { seq: this.seq + 1, sql: [], ops: [] };
+    const encoder = encode ? new RecordEncoder(record.seq) : undefined;
     const sqlIndex = new Map<string, number>();
     const tx: Tx = {
       all: (sql, params) => this.all(sql, params),
@@ -356,12 +361,14 @@ export class Store {
           index = record.sql.push(sql) - 1;
           sqlIndex.set(sql, index);
         }
-        record.ops.push([index, [...params]]);
+        const op: JournalRecord['ops'][number] = [index, [...params]];
+        record.ops.push(op);
+        encoder?.op(op);
         return this.db.getRowsModified();
       },
     };
     this.db.run('BEGIN');
-    return { tx, record };
+    return { tx, record, encoder };
   }
 
   /** Journals the open transaction and commits it; rolls it back if the journal fails. */
@@ -703,8 +710,15 @@ export function openDatabase(SQL: SqlJsStatic, snapshot: Uint8Array | null): Sql
 
 /** Splits a migration script on statement boundaries (our migrations hold no `;` in literals). */
 function splitSqlStatements(sql: string): string[] {
-  return sql
-    .split(';')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const statements: string[] = [];
+  let pending: string | null = null;
+  for (const part of sql.split(';')) {
+    pending = pending === null ? part : `${pending};${part}`;
+    const text = pending.trim();
+    // A trigger's body holds statements of its own: the trigger ends at its END.
+    if (/^CREATE\s+TRIGGER\b/i.test(text) && !/\bEND$/i.test(text)) continue;
+    if (text.length > 0) statements.push(text);
+    pending = null;
+  }
+  return statements;
 }

@@ -11,6 +11,8 @@ import { SqlJsRobotRepository } from './repositories/robot-repository';
 import { SqlJsRuleRepository } from './repositories/rule-repository';
 import type { TextKey } from './repositories/rule-repository';
 import { SqlJsTenantRepository, SqlJsUserRepository } from './repositories/tenant-repository';
+import { SqlJsTestSetRepository } from './repositories/test-set-repository';
+import { SqlJsVersionRepository } from './repositories/version-repository';
 
 /**
  * The repository with each method (but those named in `direct`) run by `Store.unlocked`: while
@@ -42,6 +44,8 @@ export class EmbeddedStore implements KbStore {
   readonly robots: SqlJsRobotRepository;
   readonly rules: SqlJsRuleRepository;
   readonly categories: SqlJsCategoryRepository;
+  readonly versions: SqlJsVersionRepository;
+  readonly testSets: SqlJsTestSetRepository;
 
   private constructor(
     private readonly db: Store,
@@ -57,6 +61,8 @@ export class EmbeddedStore implements KbStore {
       'fillSearchText',
     ]);
     this.categories = afterSteps(db, new SqlJsCategoryRepository(db));
+    this.versions = afterSteps(db, new SqlJsVersionRepository(db, this.rules));
+    this.testSets = afterSteps(db, new SqlJsTestSetRepository(db));
   }
 
   /**

@@ -35,6 +35,8 @@ interface Header {
     robotId: string;
     rules: number;
     maxSeq: number;
+    edition?: 'published';
+    version?: number;
     offset: number;
     length: number;
     crc: number;
@@ -69,6 +71,7 @@ export function writeIndexFile(
         robotId: robot.robotId,
         rules: robot.rules,
         maxSeq: robot.maxSeq,
+        ...(robot.edition ? { edition: robot.edition, version: robot.version } : {}),
         offset,
         length,
         crc,
@@ -155,6 +158,8 @@ function decodeIndexFile(path: string, bytes: Uint8Array<ArrayBuffer>): IndexFil
     const { offset, length } = robot;
     if (offset % 8 !== 0 || offset < MAGIC.length || offset + length > headerStart)
       throw damaged(`bad extent for robot ${robot.robotId}`);
+    if (robot.edition !== undefined && robot.edition !== 'published')
+      throw damaged(`unknown edition for robot ${robot.robotId}`);
     const slice = bytes.subarray(offset, offset + length);
     if (crc32(slice) !== robot.crc) throw damaged(`checksum of robot ${robot.robotId}`);
     return {
@@ -162,6 +167,9 @@ function decodeIndexFile(path: string, bytes: Uint8Array<ArrayBuffer>): IndexFil
       robotId: robot.robotId,
       rules: robot.rules,
       maxSeq: robot.maxSeq,
+      ...(robot.edition === 'published' && Number.isSafeInteger(robot.version)
+        ? { edition: robot.edition, version: robot.version }
+        : {}),
       bytes: slice,
     };
   });

@@ -129,6 +129,7 @@ export const ROBOT_SETTINGS = {
     additionalProperties: false,
     maxProperties: 100,
   }),
+  publishMode: Type.Unsafe<'live' | 'review'>({ type: 'string', enum: ['live', 'review'] }),
 };
 
 export const RobotPatchBody = Type.Object({
@@ -153,6 +154,10 @@ export const TryBody = Type.Object({
   asOf: Type.Optional(string({ pattern: ISO_WITH_OFFSET })),
   /** The try pane's conversation (a menu shown to it is followed up), `editor` by default. */
   userId: Type.Optional(text(LIMITS.askUserIdMax)),
+  /** Ask the draft (the default) or the published version (docs/publishing.md). */
+  edition: Type.Optional(
+    Type.Unsafe<'draft' | 'published'>({ type: 'string', enum: ['draft', 'published'] }),
+  ),
 });
 
 export const TrashQuery = Type.Object({ limit: Type.Optional(decimal) });
@@ -166,9 +171,12 @@ export const RuleQueryString = Type.Object({
     Type.Union(['active', 'inactive', 'scheduled', 'expired'].map((key) => Type.Literal(key))),
   ),
   category: Type.Optional(ruleFields.ruleCategoryId),
+  conflicts: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
   sort: Type.Optional(
     Type.Union(
-      ['created', 'updated', 'ruleName', 'category', 'active'].map((key) => Type.Literal(key)),
+      ['created', 'updated', 'ruleName', 'category', 'active', 'hits', 'lastHit'].map((key) =>
+        Type.Literal(key),
+      ),
     ),
   ),
   dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),

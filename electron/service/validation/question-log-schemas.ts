@@ -53,3 +53,10 @@ export const InboxNewRuleBody = Type.Object({
 export const InboxDismissBody = Type.Object({
   keys: Type.Array(groupKey, { minItems: 1, maxItems: 1000 }),
 });
+
+export const InboxTestCasesBody = Type.Object({
+  key: groupKey,
+  questions: Type.Array(text(LIMITS.askQuestionMax), { minItems: 1, maxItems: 50 }),
+  expect: Type.Unsafe<'rule' | 'fallback'>({ type: 'string', enum: ['rule', 'fallback'] }),
+  ruleId: Type.Optional(string({ minLength: 1, maxLength: 64 })),
+});

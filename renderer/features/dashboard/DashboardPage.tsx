@@ -7,7 +7,11 @@ import { useI18n } from '../../i18n/useI18n';
 import { QuestionLogTable } from '../question-log/QuestionLogTable';
 import { useWorkspace } from '../workspace/useWorkspace';
 import { ChartCanvas } from './Chart';
+import { hitsOverTime } from './hits-chart';
 import { RuleHitsTable } from './RuleHitsTable';
+
+/** Never-hit rules named on the dashboard (the count says how many there are). */
+const NEVER_HIT_NAMED = 10;
 
 const COLORS = {
   answered: '#2e7d32',
@@ -104,7 +108,15 @@ export function DashboardPage({ tenant, robot }: { tenant: ConsoleTenant; robot:
     }),
     { total: 0, answered: 0, recommended: 0, fallback: 0 },
   );
-  const names = new Map(analytics?.rules.map((rule) => [rule.ruleId, rule.ruleName]) ?? []);
+  const names = useMemo(
+    () => new Map(analytics?.rules.map((rule) => [rule.ruleId, rule.ruleName]) ?? []),
+    [analytics],
+  );
+  const hits = useMemo(
+    () => (board && analytics ? hitsOverTime(board, analytics, names) : null),
+    [board, analytics, names],
+  );
+  const neverHit = analytics?.neverHit.slice(0, NEVER_HIT_NAMED).map((id) => names.get(id) ?? id);
 
   return (
     <div className="page dashboard-page" data-testid="dashboard-page">
@@ -147,6 +159,12 @@ export function DashboardPage({ tenant, robot }: { tenant: ConsoleTenant; robot:
             <ChartCanvas config={missed} label={t('dashboard.topMissed')} />
           </section>
         ) : null}
+        {hits ? (
+          <section className="card dashboard-card">
+            <h2>{t('dashboard.hitsOverTime')}</h2>
+            <ChartCanvas config={hits} label={t('dashboard.hitsOverTime')} />
+          </section>
+        ) : null}
       </div>
       {analytics ? (
         <section className="card dashboard-rules" data-testid="rule-analytics">
@@ -157,6 +175,14 @@ export function DashboardPage({ tenant, robot }: { tenant: ConsoleTenant; robot:
                 count: analytics.neverHit.length,
                 total: analytics.rules.length,
               })}
+              {neverHit && neverHit.length > 0 ? (
+                <span className="muted" data-testid="never-hit">
+                  {' '}
+                  {t('dashboard.neverHitNames', {
+                    rules: `${neverHit.join(', ')}${analytics.neverHit.length > neverHit.length ? '…' : ''}`,
+                  })}
+                </span>
+              ) : null}
             </li>
             {analytics.confusable.slice(0, 5).map((pair) => (
               <li key={`${pair.a}-${pair.b}`}>

@@ -53,6 +53,12 @@ export function RuleHitsTable({ analytics }: { analytics: RuleAnalytics }) {
                 {row.chosen > 0 ? (
                   <span className="muted"> ({t('dashboard.chosen', { count: row.chosen })})</span>
                 ) : null}
+                {row.fromMenu > 0 ? (
+                  <span className="muted">
+                    {' '}
+                    ({t('dashboard.fromMenu', { count: row.fromMenu })})
+                  </span>
+                ) : null}
               </td>
               <td>{formatNumber(row.recommended)}</td>
               <td>{row.lastHit === null ? '—' : formatTime(row.lastHit)}</td>

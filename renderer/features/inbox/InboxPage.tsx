@@ -12,10 +12,12 @@ import { useI18n } from '../../i18n/useI18n';
 import { useWorkspace } from '../workspace/useWorkspace';
 import { NewRuleForm } from './NewRuleForm';
 import { RulePicker } from './RulePicker';
+import { TestCaseForm } from './TestCaseForm';
+import type { TestExpectationChoice } from './TestCaseForm';
 
 /**
  * Missed questions, grouped: add them to the suggested rule in one click, to another rule,
- * start a new rule from them, or dismiss them (docs/question-log.md).
+ * start a new rule from them, keep them as test cases, or dismiss them (docs/question-log.md).
  */
 export function InboxPage({ tenant, robot }: { tenant: ConsoleTenant; robot: ConsoleRobot }) {
   const { t } = useI18n();
@@ -59,6 +61,20 @@ export function InboxPage({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
       return t('inbox.added', { count: result.added.length, rule: ruleName });
     });
 
+  const markAsTests = (group: InboxGroup, choice: TestExpectationChoice) =>
+    act(async () => {
+      const result = await client.inboxTestCases(ref, {
+        key: group.key,
+        questions: group.examples.map((example) => example.question),
+        ...(choice.expect === 'rule'
+          ? { expect: 'rule', ruleId: choice.ruleId }
+          : { expect: 'fallback' }),
+      });
+      return result.caseIds.length === 0
+        ? t('inbox.testsPresent')
+        : t('inbox.testsAdded', { count: result.caseIds.length });
+    });
+
   return (
     <div className="page inbox-page" data-testid="inbox-page">
       <header className="page-header">
@@ -97,6 +113,7 @@ export function InboxPage({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
                   return t('inbox.ruleCreated', { rule: ruleName });
                 })
               }
+              onTestCase={(choice) => void markAsTests(group, choice)}
               onDismiss={() =>
                 void act(async () => {
                   await client.inboxDismiss(ref, [group.key]);
@@ -116,16 +133,18 @@ function InboxCard({
   robotRef,
   onAdd,
   onNewRule,
+  onTestCase,
   onDismiss,
 }: {
   group: InboxGroup;
   robotRef: { tenantId: number; robotId: string };
   onAdd: (ruleId: string, ruleName: string) => void;
   onNewRule: (ruleName: string, answer: string) => void;
+  onTestCase: (choice: TestExpectationChoice) => void;
   onDismiss: () => void;
 }) {
   const { t, formatTime } = useI18n();
-  const [mode, setMode] = useState<'none' | 'pick' | 'new'>('none');
+  const [mode, setMode] = useState<'none' | 'pick' | 'new' | 'test'>('none');
   const first = group.examples[0]?.question ?? group.key;
   return (
     <li className="card inbox-card" data-testid="inbox-group">
@@ -183,6 +202,14 @@ function InboxCard({
         >
           {t('inbox.newRule')}
         </button>
+        <button
+          type="button"
+          className="button"
+          aria-expanded={mode === 'test'}
+          onClick={() => setMode(mode === 'test' ? 'none' : 'test')}
+        >
+          {t('inbox.markTest')}
+        </button>
         <button type="button" className="button" onClick={onDismiss}>
           {t('inbox.dismiss')}
         </button>
@@ -194,6 +221,21 @@ function InboxCard({
           onPick={(rule: ConsoleRule) => {
             setMode('none');
             onAdd(rule.ruleId, rule.ruleName);
+          }}
+        />
+      ) : null}
+      {mode === 'test' ? (
+        <TestCaseForm
+          robotRef={robotRef}
+          initial={first}
+          suggested={
+            group.suggestedRuleId !== null && group.suggestedRuleName !== null
+              ? { ruleId: group.suggestedRuleId, ruleName: group.suggestedRuleName }
+              : null
+          }
+          onChoose={(choice) => {
+            setMode('none');
+            onTestCase(choice);
           }}
         />
       ) : null}

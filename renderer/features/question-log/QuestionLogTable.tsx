@@ -120,6 +120,7 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
                 <th>{t('qlog.outcome')}</th>
                 <th>{t('qlog.score')}</th>
                 <th>{t('qlog.source')}</th>
+                <th>{t('qlog.version')}</th>
               </tr>
             </thead>
             <tbody>
@@ -129,6 +130,11 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
                   <td>{entry.userId}</td>
                   <td>
                     {entry.question}
+                    {entry.menuEntry !== null ? (
+                      <span className="badge qlog-chosen">
+                        {t('qlog.menuEntry', { number: entry.menuEntry })}
+                      </span>
+                    ) : null}
                     {entry.chosenFrom !== null ? (
                       <span className="badge qlog-chosen">
                         {t('qlog.chosenFrom', { question: entry.chosenFrom })}
@@ -138,6 +144,11 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
                   <td>{t(outcomeKey(entry.answerType, entry.module))}</td>
                   <td>{entry.score.toFixed(2)}</td>
                   <td>{entry.source === 'try' ? t('qlog.sourceTry') : t('qlog.sourceApi')}</td>
+                  <td>
+                    {entry.version === null
+                      ? t('qlog.draft')
+                      : t('qlog.versionNumber', { version: entry.version })}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -12,6 +12,8 @@ const LABELS: Record<MovableColumn, MessageKey> = {
   effectEndDate: 'field.effectiveUntil',
   updatedAt: 'rules.col.updated',
   matchPolicy: 'rules.col.matching',
+  hits: 'rules.col.hits',
+  lastHit: 'rules.col.lastHit',
 };
 
 /** Which columns the grid shows; moving and resizing are done on the headers themselves. */

@@ -15,6 +15,7 @@ import type { CategoryIndex } from '../categories/category-index';
 import { cellText, CELL_FIELDS, withCellText } from './cell-values';
 import { applyLayout } from './column-layout';
 import type { ColumnLayout } from './column-layout';
+import type { CollisionsByRule } from '../collisions/collision-index';
 import { buildColumns, cellProblem } from './columns';
 import { isEditable } from './grid-row';
 import type { EditableRow, EditableRule, GridRow, RuleField } from './grid-row';
@@ -30,6 +31,9 @@ interface RulesGridProps {
   selected: ReadonlySet<string>;
   onSelectedChange: (selected: Set<string>) => void;
   sharedByRule: ReadonlyMap<string, string[]>;
+  /** The robot's last collision check, by rule: marked on the rule's name. */
+  collisions: CollisionsByRule;
+  onOpenCollisions: (ruleId: string) => void;
   categories: readonly ConsoleCategory[];
   categoryIndex: CategoryIndex;
   onCreateCategory: (name: string) => Promise<ConsoleCategory>;
@@ -73,6 +77,8 @@ export function RulesGrid(props: RulesGridProps) {
         buildColumns({
           i18n,
           duplicates: props.sharedByRule,
+          collisions: props.collisions,
+          onOpenCollisions: props.onOpenCollisions,
           categories: props.categories,
           categoryIndex: props.categoryIndex,
           onCreateCategory: props.onCreateCategory,
@@ -86,6 +92,8 @@ export function RulesGrid(props: RulesGridProps) {
     [
       i18n,
       props.sharedByRule,
+      props.collisions,
+      props.onOpenCollisions,
       props.categories,
       props.categoryIndex,
       props.onCreateCategory,

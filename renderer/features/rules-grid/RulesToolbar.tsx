@@ -1,6 +1,7 @@
 import type { ReactNode, RefObject } from 'react';
 import type { ConsoleCategory, RuleState } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
+import { ConflictsFilter } from '../collisions/ConflictsFilter';
 import type { RuleFilters } from './rule-query';
 
 const STATES: readonly RuleState[] = ['active', 'inactive', 'scheduled', 'expired'];
@@ -25,6 +26,8 @@ interface RulesToolbarProps {
   onRuleTrash: () => void;
   /** The columns menu, at the end of the search row. */
   columnsMenu: ReactNode;
+  /** The collision check: the rules it names (null before the first), and whether it runs. */
+  conflicts: { rules: number | null; computing: boolean; failed: boolean; sampled: number | null };
 }
 
 export function RulesToolbar(props: RulesToolbarProps) {
@@ -151,6 +154,11 @@ export function RulesToolbar(props: RulesToolbarProps) {
             ))}
           </select>
         </label>
+        <ConflictsFilter
+          {...props.conflicts}
+          on={filters.conflicts}
+          onChange={(conflicts) => props.onFilters({ ...filters, conflicts })}
+        />
         <div className="toolbar-end">{props.columnsMenu}</div>
       </div>
     </div>

@@ -12,6 +12,8 @@ import { useI18n } from '../../i18n/useI18n';
 import { unknownNames } from '../categories/category-index';
 import { CategoriesDialog } from '../categories/CategoriesDialog';
 import { useCategories } from '../categories/useCategories';
+import { CollisionsDialog } from '../collisions/CollisionsDialog';
+import { useCollisions } from '../collisions/useCollisions';
 import { ImportDialog } from '../excel-import/ImportDialog';
 import { RuleTrashDialog } from '../trash/RuleTrashDialog';
 import { RuleMatchingDialog } from '../rule-matching/RuleMatchingDialog';
@@ -29,6 +31,7 @@ import { RulesGrid } from './RulesGrid';
 import { RulesGridOverlay } from './RulesGridOverlay';
 import { RulesHeader } from './RulesHeader';
 import { RulesToolbar } from './RulesToolbar';
+import { nextSort } from './sort-cycle';
 import { useColumnLayout } from './useColumnLayout';
 import { useLocateRule } from './useLocateRule';
 import { useRobotFacts } from './useRobotFacts';
@@ -75,6 +78,10 @@ export function RulesView({
   const facts = useRobotFacts(client, ref, factsVersion);
   const categories = useCategories(client, ref, factsVersion);
   const files = useRuleFiles(client, ref, robot.name);
+  const collisions = useCollisions(client, ref, factsVersion);
+  const [collisionsOf, setCollisionsOf] = useState<{ ruleId: string; ruleName: string } | null>(
+    null,
+  );
 
   const reloadTimer = useRef<number | undefined>(undefined);
   const onChanged = useCallback(() => {
@@ -166,6 +173,24 @@ export function RulesView({
     if (row.kind === 'rule') setMatching(row.saved);
   }, []);
 
+  const onOpenCollisions = useCallback(
+    (ruleId: string) => {
+      const row = rows.find((r) => r.kind === 'rule' && r.key === ruleId);
+      if (row && row.kind === 'rule') setCollisionsOf({ ruleId, ruleName: row.saved.ruleName });
+    },
+    [rows],
+  );
+  // The conflicts filter shows the rules of the last check: a new check reads the pages again.
+  const { report } = collisions;
+  const conflictsOn = filters.conflicts;
+  const { refresh: refreshPages } = pages;
+  const seenReport = useRef(report);
+  useEffect(() => {
+    if (seenReport.current === report) return;
+    seenReport.current = report;
+    if (conflictsOn) refreshPages();
+  }, [report, conflictsOn, refreshPages]);
+
   const onPasteBlock = async (rowIdx: number, fields: RuleField[], matrix: string[][]) => {
     if (rowIdx + matrix.length - rows.length > MAX_PASTED_NEW_ROWS) {
       toasts.show(t('rules.pasteTooMany', { max: MAX_PASTED_NEW_ROWS }), { tone: 'error' });
@@ -254,6 +279,12 @@ export function RulesView({
         onDelete={remove}
         onSetActive={setActive}
         onRuleTrash={() => setRuleTrashOpen(true)}
+        conflicts={{
+          rules: report ? collisions.byRule.size : null,
+          computing: collisions.computing,
+          failed: collisions.failed,
+          sampled: report && !report.complete ? report.probed : null,
+        }}
         onUndo={() => void editing.undo()}
         onRedo={() => void editing.redo()}
       />
@@ -264,10 +295,14 @@ export function RulesView({
             gridRef={gridRef}
             rows={rows}
             sortColumns={filters.sort}
-            onSortColumnsChange={(sort) => setFilters({ ...filters, sort })}
+            onSortColumnsChange={(sort) =>
+              setFilters({ ...filters, sort: nextSort(filters.sort, sort) })
+            }
             selected={selected}
             onSelectedChange={setSelected}
             sharedByRule={facts.sharedByRule}
+            collisions={collisions.byRule}
+            onOpenCollisions={onOpenCollisions}
             categories={categories.list}
             categoryIndex={categories.index}
             onCreateCategory={categories.create}
@@ -306,6 +341,7 @@ export function RulesView({
             robotRef={ref}
             onOpenRule={(ruleId) => void openRule(ruleId)}
             onAddPhrasing={editing.addPhrasing}
+            collisions={collisions}
             onClose={() => setTryOpen(false)}
           />
         ) : null}
@@ -334,6 +370,17 @@ export function RulesView({
             setCategoriesOpen(false);
           }}
           onClose={() => setCategoriesOpen(false)}
+        />
+      ) : null}
+      {collisionsOf ? (
+        <CollisionsDialog
+          ruleName={collisionsOf.ruleName}
+          collisions={collisions.byRule.get(collisionsOf.ruleId) ?? []}
+          onOpenRule={(ruleId) => {
+            setCollisionsOf(null);
+            void openRule(ruleId);
+          }}
+          onClose={() => setCollisionsOf(null)}
         />
       ) : null}
       {matching ? (

@@ -20,10 +20,19 @@ export const MOVABLE_COLUMNS = [
   'active',
   'effectBeignDate',
   'effectEndDate',
-  'updatedAt',
   'matchPolicy',
+  'hits',
+  'updatedAt',
+  'lastHit',
 ] as const;
 export type MovableColumn = (typeof MOVABLE_COLUMNS)[number];
+
+/**
+ * Shown from the Columns menu only, so that the default layout stays whole at 1280 pixels: the
+ * hits are shown (the figure that says whether a rule is used), the last hit and the update
+ * date (the least looked at) are one click away.
+ */
+const HIDDEN_BY_DEFAULT: readonly MovableColumn[] = ['updatedAt', 'lastHit'];
 
 export interface ColumnLayout {
   order: MovableColumn[];
@@ -32,10 +41,9 @@ export interface ColumnLayout {
   widths: Record<string, number>;
 }
 
-/** Matching (policies, menus) is shown from the Columns menu: the default layout fits 1280 px. */
 export const DEFAULT_LAYOUT: ColumnLayout = {
   order: [...MOVABLE_COLUMNS],
-  hidden: ['matchPolicy'],
+  hidden: [...HIDDEN_BY_DEFAULT],
   widths: {},
 };
 
@@ -47,8 +55,13 @@ export function normalizeLayout(value: unknown): ColumnLayout {
   if (!value || typeof value !== 'object') return DEFAULT_LAYOUT;
   const raw = value as Record<string, unknown>;
   const order = Array.isArray(raw.order) ? [...new Set(raw.order.filter(isMovable))] : [];
-  for (const key of MOVABLE_COLUMNS) if (!order.includes(key)) order.push(key);
   const hidden = Array.isArray(raw.hidden) ? [...new Set(raw.hidden.filter(isMovable))] : [];
+  for (const key of MOVABLE_COLUMNS) {
+    if (order.includes(key)) continue;
+    // A column newer than the stored layout comes as the default layout has it.
+    order.push(key);
+    if (HIDDEN_BY_DEFAULT.includes(key) && !hidden.includes(key)) hidden.push(key);
+  }
   const widths: Record<string, number> = {};
   if (raw.widths && typeof raw.widths === 'object') {
     for (const [key, width] of Object.entries(raw.widths as Record<string, unknown>)) {
@@ -73,7 +86,7 @@ export function moveColumn(layout: ColumnLayout, source: string, target: string)
 
 /** Columns that share the width the others leave, unless the user set their width. */
 const FLEXIBLE = new Set<string>(['questions', 'answer']);
-const FLEX_MIN = 140;
+const FLEX_MIN = 124;
 
 /**
  * The columns as the layout shows them: fixed ones first, then the others in its order, at the

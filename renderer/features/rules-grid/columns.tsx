@@ -3,12 +3,14 @@
  * its value breaks a limit (red, with the reason in its tooltip and in the status line).
  * @module
  */
-import { SelectColumn } from 'react-data-grid';
+import { renderHeaderCell, SelectColumn } from 'react-data-grid';
 import type { Column, RenderCellProps } from 'react-data-grid';
 import type { ConsoleCategory } from '../../../electron/service/console-types';
 import type { I18n } from '../../i18n/i18n-context';
 import type { CategoryIndex } from '../categories/category-index';
 import { describeProblem } from '../../i18n/describe-problem';
+import { CollisionBadge } from '../collisions/CollisionBadge';
+import type { CollisionsByRule } from '../collisions/collision-index';
 import { AnswerEditor } from './editors/AnswerEditor';
 import { CategoryEditor } from './editors/CategoryEditor';
 import { DateEditor } from './editors/DateEditor';
@@ -23,6 +25,9 @@ export interface ColumnContext {
   i18n: I18n;
   /** Rule id → phrasings it shares with other rules. */
   duplicates: ReadonlyMap<string, string[]>;
+  /** The robot's last collision check, by rule. */
+  collisions: CollisionsByRule;
+  onOpenCollisions: (ruleId: string) => void;
   /** The robot's categories, which the category column picks from. */
   categories: readonly ConsoleCategory[];
   categoryIndex: CategoryIndex;
@@ -81,7 +86,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'index',
       name: '#',
-      width: 72,
+      width: 64,
       frozen: true,
       cellClass: 'cell-index',
       renderCell: ({ row }) => {
@@ -113,13 +118,21 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
             </span>
           );
         }
-        return formatNumber(row.index + 1);
+        const collisions = row.kind === 'rule' ? ctx.collisions.get(row.key) : undefined;
+        if (!collisions) return formatNumber(row.index + 1);
+        // Beside the number, as the ✓ of new rules is: the name and other cells keep their text.
+        return (
+          <span className="cell-index-marked">
+            <CollisionBadge collisions={collisions} onOpen={() => ctx.onOpenCollisions(row.key)} />
+            <span>{formatNumber(row.index + 1)}</span>
+          </span>
+        );
       },
     },
     {
       key: 'ruleName',
       name: t('rules.col.ruleName'),
-      width: 160,
+      width: 148,
       minWidth: 80,
       frozen: true,
       resizable: true,
@@ -139,7 +152,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
       key: 'questions',
       name: t('rules.col.questions'),
       width: 240,
-      minWidth: 140,
+      minWidth: 124,
       ...movable,
       editable,
       cellClass: cellClass('questions', i18n),
@@ -175,7 +188,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
       key: 'answer',
       name: t('rules.col.answer'),
       width: 240,
-      minWidth: 140,
+      minWidth: 124,
       ...movable,
       editable,
       cellClass: cellClass('answer', i18n),
@@ -189,7 +202,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'ruleCategoryId',
       name: t('rules.col.category'),
-      width: 96,
+      width: 88,
       minWidth: 60,
       ...movable,
       sortable: true,
@@ -234,7 +247,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
         key: field,
         name: t(field === 'effectBeignDate' ? 'rules.col.begin' : 'rules.col.end'),
         renderHeaderCell: ({ column }) => <span title={label}>{column.name}</span>,
-        width: 100,
+        width: 90,
         minWidth: 60,
         ...movable,
         editable,
@@ -261,7 +274,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
     {
       key: 'matchPolicy',
       name: t('rules.col.matching'),
-      width: 104,
+      width: 100,
       minWidth: 60,
       ...movable,
       renderCell: ({ row, tabIndex }) => {
@@ -297,9 +310,46 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
       },
     },
     {
+      key: 'hits',
+      name: t('rules.col.hits'),
+      renderHeaderCell: (props) => (
+        <span title={t('rules.hitsTip')}>{renderHeaderCell(props)}</span>
+      ),
+      width: 60,
+      minWidth: 48,
+      ...movable,
+      sortable: true,
+      cellClass: 'cell-figure',
+      renderCell: ({ row }) =>
+        row.kind === 'rule' && row.saved.hits !== undefined ? (
+          <span data-testid="hits-cell">{formatNumber(row.saved.hits)}</span>
+        ) : null,
+    },
+    {
+      key: 'lastHit',
+      name: t('rules.col.lastHit'),
+      width: 100,
+      minWidth: 60,
+      ...movable,
+      sortable: true,
+      renderCell: ({ row }) => {
+        if (row.kind !== 'rule' || row.saved.lastHit === undefined) return null;
+        const { lastHit } = row.saved;
+        return lastHit === null ? (
+          <span className="muted" data-testid="last-hit-cell">
+            {t('rules.neverHit')}
+          </span>
+        ) : (
+          <span title={formatDateTime(lastHit)} data-testid="last-hit-cell">
+            {formatDay(lastHit)}
+          </span>
+        );
+      },
+    },
+    {
       key: 'updatedAt',
       name: t('rules.col.updated'),
-      width: 100,
+      width: 90,
       minWidth: 60,
       ...movable,
       sortable: true,

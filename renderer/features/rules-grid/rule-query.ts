@@ -7,16 +7,26 @@ export interface RuleFilters {
   state: 'all' | RuleState;
   /** A category's id, '' for rules without one, null for all. */
   category: string | null;
+  /** Only the rules of the last collision check. */
+  conflicts: boolean;
   sort: readonly SortColumn[];
 }
 
-export const NO_FILTERS: RuleFilters = { q: '', state: 'all', category: null, sort: [] };
+export const NO_FILTERS: RuleFilters = {
+  q: '',
+  state: 'all',
+  category: null,
+  conflicts: false,
+  sort: [],
+};
 
 const SORT_KEYS: Record<string, RuleSortKey> = {
   ruleName: 'ruleName',
   ruleCategoryId: 'category',
   active: 'active',
   updatedAt: 'updated',
+  hits: 'hits',
+  lastHit: 'lastHit',
 };
 
 /** The `rules` route's query for what the toolbar and the column headers say. */
@@ -27,11 +37,14 @@ export function toRuleQuery(filters: RuleFilters): RuleQuery {
     ...(filters.q.trim() !== '' ? { q: filters.q.trim() } : {}),
     ...(filters.state !== 'all' ? { state: filters.state } : {}),
     ...(filters.category !== null ? { category: filters.category } : {}),
+    ...(filters.conflicts ? { conflicts: true } : {}),
     ...(sort && sortKey ? { sort: sortKey, dir: sort.direction === 'DESC' ? 'desc' : 'asc' } : {}),
   };
 }
 
 /** True when a search or a filter leaves some rules out. */
 export function isFiltered(filters: RuleFilters): boolean {
-  return filters.q !== '' || filters.state !== 'all' || filters.category !== null;
+  return (
+    filters.q !== '' || filters.state !== 'all' || filters.category !== null || filters.conflicts
+  );
 }

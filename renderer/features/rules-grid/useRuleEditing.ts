@@ -61,7 +61,7 @@ export function useRuleEditing(
   const toasts = useToasts();
   const top = useTopRows(pages.key);
   const [pending, setPending] = useState<ReadonlyMap<string, Pending>>(new Map());
-  const { saving, savedAt, track } = useSaveStatus();
+  const { saving, savedAt, track, settled } = useSaveStatus();
 
   const { refresh, replaceRule: replacePaged } = pages;
   const { replace: replaceTop, unpin, updateDraft, draftSaved, pin, addDraft } = top;
@@ -77,24 +77,34 @@ export function useRuleEditing(
     onChanged();
   }, [refresh, onChanged]);
 
-  const { push, undo, redo, canUndo, canRedo } = useUndoRedo<UndoEntry>(
-    async (entry, direction) => {
-      try {
-        await track(() => applyEntry(client, ref, entry, direction));
-        unpin(deletedBy(entry, direction));
-      } catch (error) {
-        toasts.show(
-          t(direction === 'undo' ? 'rules.undoFailed' : 'rules.redoFailed', {
-            reason: describeError(t, error),
-          }),
-          { tone: 'error' },
-        );
-        throw error;
-      } finally {
-        afterWrite();
-      }
-    },
-  );
+  const history = useUndoRedo<UndoEntry>(async (entry, direction) => {
+    try {
+      await track(() => applyEntry(client, ref, entry, direction));
+      unpin(deletedBy(entry, direction));
+    } catch (error) {
+      toasts.show(
+        t(direction === 'undo' ? 'rules.undoFailed' : 'rules.redoFailed', {
+          reason: describeError(t, error),
+        }),
+        { tone: 'error' },
+      );
+      throw error;
+    } finally {
+      afterWrite();
+    }
+  });
+  const { push, canUndo, canRedo } = history;
+  // An undo or redo pressed while edits are being saved waits for them: it undoes the last edit
+  // the user made, not the one before it.
+  const { undo: undoNow, redo: redoNow } = history;
+  const undo = useCallback(async () => {
+    await settled();
+    await undoNow();
+  }, [settled, undoNow]);
+  const redo = useCallback(async () => {
+    await settled();
+    await redoNow();
+  }, [settled, redoNow]);
 
   const setPendingFor = useCallback((key: string, value: Pending | null) => {
     setPending((current) => {

@@ -48,10 +48,20 @@ function keepUnchanged(rows: RuleRow[], previous: RuleRow[] | undefined): RuleRo
     return old &&
       old.key === row.key &&
       old.index === row.index &&
-      old.saved.updatedAt === row.saved.updatedAt
+      old.saved.updatedAt === row.saved.updatedAt &&
+      old.saved.hits === row.saved.hits &&
+      old.saved.lastHit === row.saved.lastHit
       ? old
       : row;
   });
+}
+
+/** A rule written by the editor, with the question log's figures of the list (writes have none). */
+function keepFigures(current: GridRow, rule: ConsoleRule): ConsoleRule {
+  if (current.kind !== 'rule' || rule.hits !== undefined || current.saved.hits === undefined) {
+    return rule;
+  }
+  return { ...rule, hits: current.saved.hits, lastHit: current.saved.lastHit ?? null };
 }
 
 /** Identifies the rows of one query of one robot. */
@@ -177,7 +187,8 @@ export function useRulePages(client: ConsoleClient, ref: RobotRef, query: RuleQu
           if (i < 0) continue;
           const next = rows.slice();
           const current = rows[i];
-          if (current) next[i] = { ...current, rule: editableOf(rule), saved: rule };
+          if (current)
+            next[i] = { ...current, rule: editableOf(rule), saved: keepFigures(current, rule) };
           map.set(page, next);
         }
       }

@@ -1,3 +1,4 @@
+import type { CollisionCheck } from '../collisions/useCollisions';
 import { useState } from 'react';
 import { LIMITS } from '../../../electron/service/limits';
 import type { RobotRef } from '../../api/console-client';
@@ -7,6 +8,8 @@ import { describeError, describeProblem } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import type { PhrasingOutcome } from '../rules-grid/useRuleEditing';
 import { asOfFromInput, AsOfPicker } from './AsOfPicker';
+import { KeepAsTest } from '../test-sets/KeepAsTest';
+import { PublishedAnswer } from '../test-sets/PublishedAnswer';
 import { TryResultView } from './TryResultView';
 import { useTryQuestion } from './useTryQuestion';
 
@@ -17,9 +20,12 @@ export function TryPane({
   onOpenRule,
   onAddPhrasing,
   onClose,
+  collisions,
 }: {
   client: ConsoleClient;
   robotRef: RobotRef;
+  /** The robot's collision check: the answer's rule and candidates in one are said so. */
+  collisions: CollisionCheck;
   onOpenRule: (ruleId: string) => void;
   onAddPhrasing: (ruleId: string, question: string) => Promise<PhrasingOutcome>;
   onClose: () => void;
@@ -106,8 +112,20 @@ export function TryPane({
           </section>
         ) : null}
         {tryer.result ? (
+          <>
+            <KeepAsTest client={client} robotRef={robotRef} outcome={tryer.result} />
+            <PublishedAnswer
+              client={client}
+              robotRef={robotRef}
+              question={tryer.result.question}
+              draft={tryer.result.answer}
+            />
+          </>
+        ) : null}
+        {tryer.result ? (
           <TryResultView
             outcome={tryer.result}
+            collisions={collisions}
             onChoose={(number) => {
               setQuestion(String(number));
               submit(String(number));

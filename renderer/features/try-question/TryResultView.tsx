@@ -1,6 +1,8 @@
+import type { CollisionCheck } from '../collisions/useCollisions';
 import { useI18n } from '../../i18n/useI18n';
 import type { PhrasingOutcome } from '../rules-grid/useRuleEditing';
 import { TryCandidates } from './TryCandidates';
+import { TryCollisions } from './TryCollisions';
 import { TryDetails } from './TryDetails';
 import { TryVerdict } from './TryVerdict';
 import type { TryOutcome } from './useTryQuestion';
@@ -10,8 +12,10 @@ export function TryResultView({
   onOpenRule,
   onAddPhrasing,
   onChoose,
+  collisions,
 }: {
   outcome: TryOutcome;
+  collisions: CollisionCheck;
   /** Answers a MENU by an entry's number, as the customer would. */
   onChoose?: (number: number) => void;
   onOpenRule: (ruleId: string) => void;
@@ -31,6 +35,7 @@ export function TryResultView({
         ) : null}
       </p>
       <TryVerdict result={answer} skipped={skipped} onChoose={onChoose} />
+      <TryCollisions candidates={answer.candidates} check={collisions} onOpenRule={onOpenRule} />
       <h3>{t('try.candidates')}</h3>
       <TryCandidates
         key={question}

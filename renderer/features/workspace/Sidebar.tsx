@@ -19,7 +19,8 @@ export function Sidebar({
     route.kind === 'robot' ||
     route.kind === 'robot-settings' ||
     route.kind === 'robot-inbox' ||
-    route.kind === 'robot-dashboard';
+    route.kind === 'robot-dashboard' ||
+    route.kind === 'robot-publishing';
   const activeTenant = route.kind === 'tenant' || onRobot ? route.tenantId : null;
   const activeRobot = onRobot ? route.robotId : null;
 
@@ -86,6 +87,20 @@ export function Sidebar({
                       ) : null}
                       {here ? (
                         <QuestionLogLinks route={route} navigate={navigate} robot={ref} />
+                      ) : null}
+                      {here ? (
+                        <button
+                          type="button"
+                          aria-current={route.kind === 'robot-publishing' ? 'page' : undefined}
+                          className={
+                            route.kind === 'robot-publishing'
+                              ? 'tree-settings active'
+                              : 'tree-settings'
+                          }
+                          onClick={() => navigate({ kind: 'robot-publishing', ...ref })}
+                        >
+                          {t('robot.publishing')}
+                        </button>
                       ) : null}
                     </li>
                   );

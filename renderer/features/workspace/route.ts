@@ -4,6 +4,7 @@ export type Route =
   | { kind: 'tenant'; tenantId: number }
   | { kind: 'robot'; tenantId: number; robotId: string }
   | { kind: 'robot-settings'; tenantId: number; robotId: string }
+  | { kind: 'robot-publishing'; tenantId: number; robotId: string }
   | { kind: 'robot-inbox'; tenantId: number; robotId: string }
   | { kind: 'robot-dashboard'; tenantId: number; robotId: string }
   | { kind: 'api' }
@@ -20,6 +21,7 @@ export function parseRoute(hash: string): Route {
       if (parts[4] === 'settings') return { kind: 'robot-settings', tenantId, robotId };
       if (parts[4] === 'inbox') return { kind: 'robot-inbox', tenantId, robotId };
       if (parts[4] === 'dashboard') return { kind: 'robot-dashboard', tenantId, robotId };
+      if (parts[4] === 'publishing') return { kind: 'robot-publishing', tenantId, robotId };
       return { kind: 'robot', tenantId, robotId };
     }
     return { kind: 'tenant', tenantId };
@@ -45,5 +47,7 @@ export function routeHash(route: Route): string {
       return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/inbox`;
     case 'robot-dashboard':
       return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/dashboard`;
+    case 'robot-publishing':
+      return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/publishing`;
   }
 }

@@ -15,7 +15,11 @@ export const COLUMNS = {
   active: 7,
   begin: 8,
   end: 9,
-  updated: 10,
+  matching: 10,
+  hits: 11,
+  /** Hidden by default: where it is once shown from the Columns menu (the only one shown). */
+  updated: 12,
+  lastHit: 12,
 } as const;
 
 export type ColumnName = keyof typeof COLUMNS;

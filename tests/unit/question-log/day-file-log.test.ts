@@ -24,6 +24,7 @@ function entry(at: number, question = 'q', extra: Partial<LoggedQuestion> = {}):
     version: null,
     source: 'api',
     chosenFrom: null,
+    menuEntry: null,
     ...extra,
   };
 }
@@ -58,6 +59,7 @@ test(
         channel: 'TRY',
       }),
       entry(T0 + DAY, 'menu', { answerType: 'MENU', module: 'CHAT', version: 3, chosenFrom: 'x' }),
+      entry(T0 + DAY + 1, '2', { version: 4, menuEntry: 2, score: 1 }),
     ];
     for (const e of entries) log.append('1/default', e);
     assert.deepEqual(await log.read('1/default', 0, Infinity), entries, 'buffered');
@@ -80,6 +82,19 @@ test(
     const file = join(dir, 'question-log', '1', 'default', '2026-01-01.jsonl');
     appendFileSync(file, '[1767254400000,"u","API","cut sh');
     assert.equal((await log.read('1/default', 0, Infinity)).length, 1);
+  }),
+);
+
+test(
+  'a line written before menu follow-ups were logged (12 values) reads with no menu entry',
+  withLog(async (log, dir) => {
+    log.append('1/default', entry(T0, 'first'));
+    await log.flush();
+    const file = join(dir, 'question-log', '1', 'default', '2026-01-01.jsonl');
+    appendFileSync(file, `[${T0 + 1},"u","API","older",0,0,1,"r",[],null,0,null]\n`);
+    const read = await log.read('1/default', 0, Infinity);
+    assert.deepEqual(read[1], entry(T0 + 1, 'older', { score: 1 }));
+    assert.equal(read[1]?.menuEntry, null);
   }),
 );
 

@@ -12,6 +12,7 @@ import { cellText, withCellText } from '../../../renderer/features/rules-grid/ce
 import { categoryLabel, EMPTY_RULE } from '../../../renderer/features/rules-grid/grid-row';
 import type { GridRow } from '../../../renderer/features/rules-grid/grid-row';
 import { planPaste } from '../../../renderer/features/rules-grid/paste-block';
+import { nextSort } from '../../../renderer/features/rules-grid/sort-cycle';
 import { samePhrasing } from '../../../renderer/features/rules-grid/phrasing';
 import { nextStateChange } from '../../../renderer/features/rules-grid/state-change';
 import { effectiveState } from '../../../renderer/features/try-question/effective-state';
@@ -59,8 +60,39 @@ test('a stored column layout is made whole, whatever was stored', () => {
   });
   assert.deepEqual(layout.order.slice(0, 2), ['answer', 'questions']);
   assert.deepEqual([...layout.order].sort(), [...MOVABLE_COLUMNS].sort());
-  assert.deepEqual(layout.hidden, ['updatedAt']);
+  assert.deepEqual(layout.hidden, ['updatedAt', 'lastHit']);
   assert.deepEqual(layout.widths, { ruleName: 240 });
+});
+
+test('columns newer than a stored layout come as the default has them', () => {
+  // A layout stored before the question log's columns: its own columns stay as they were.
+  const before = [
+    'questions',
+    'answer',
+    'ruleCategoryId',
+    'active',
+    'effectBeignDate',
+    'effectEndDate',
+    'updatedAt',
+    'matchPolicy',
+  ];
+  const layout = normalizeLayout({ order: before, hidden: [], widths: {} });
+  assert.deepEqual(layout.order, [...before, 'hits', 'lastHit']);
+  assert.deepEqual(layout.hidden, ['lastHit']);
+  assert.deepEqual(DEFAULT_LAYOUT.hidden, ['updatedAt', 'lastHit']);
+});
+
+test('figures sort most first, then fewest first, then not at all; others as the grid says', () => {
+  const hitsDesc = [{ columnKey: 'hits', direction: 'DESC' }] as const;
+  const hitsAsc = [{ columnKey: 'hits', direction: 'ASC' }] as const;
+  assert.deepEqual(nextSort([], hitsAsc), hitsDesc);
+  assert.deepEqual(nextSort(hitsDesc, []), hitsAsc);
+  assert.deepEqual(nextSort(hitsAsc, hitsDesc), []);
+  const byName = [{ columnKey: 'ruleName', direction: 'ASC' }] as const;
+  assert.deepEqual(nextSort(byName, [{ columnKey: 'lastHit', direction: 'ASC' }]), [
+    { columnKey: 'lastHit', direction: 'DESC' },
+  ]);
+  assert.equal(nextSort(hitsDesc, byName), byName);
 });
 
 test('moving a column puts it where the target was, from either side', () => {
@@ -80,7 +112,7 @@ test('the layout hides, orders and sizes columns; questions and answers share th
   const shown = applyLayout(
     columns,
     { ...moveColumn(DEFAULT_LAYOUT, 'updatedAt', 'questions'), hidden: ['active'] },
-    1000,
+    1200,
   );
   assert.deepEqual(
     shown.map((c) => c.key),
@@ -94,14 +126,16 @@ test('the layout hides, orders and sizes columns; questions and answers share th
       'effectBeignDate',
       'effectEndDate',
       'matchPolicy',
+      'hits',
+      'lastHit',
     ],
   );
-  // 1000 - 35 - 160 - 5 × 100 = 305, shared by questions and answers.
+  // 1200 - 35 - 160 - 7 × 100 = 305, shared by questions and answers.
   assert.equal(shown.find((c) => c.key === 'questions')?.width, 152);
   const resized = applyLayout(columns, { ...DEFAULT_LAYOUT, widths: { questions: 300 } }, 1000);
   assert.equal(resized.find((c) => c.key === 'questions')?.width, 300);
   // The answer takes the rest, but never less than a readable minimum.
-  assert.equal(resized.find((c) => c.key === 'answer')?.width, 140);
+  assert.equal(resized.find((c) => c.key === 'answer')?.width, 124);
 });
 
 function row(name: string, index: number): GridRow {

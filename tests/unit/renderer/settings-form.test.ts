@@ -26,6 +26,7 @@ const SAVED: ConsoleRobotSettings = {
   chitChat: true,
   persona: 'your virtual assistant',
   chitChatAnswers: {},
+  publishMode: 'live',
 };
 
 test('the saved settings are a valid, unchanged form', () => {

@@ -14,6 +14,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 import {
   Journal,
   JournalDamagedError,
+  RecordEncoder,
   encodeRecord,
   readSegment,
   scanJournal,
@@ -45,6 +46,24 @@ test('records round-trip, Chinese text included', () => {
   const entries = readSegment(bytes);
   assert.deepEqual(recordsOf(bytes), [record(1), record(2, 'emoji 😀')]);
   assert.equal(entries.at(-1)?.end, bytes.length);
+});
+
+test('a record encoded statement by statement reads back whole, large JSON parameters included', () => {
+  const rows = JSON.stringify([['r1', '退货 "quoted" \\ 😀', null, 3.5]]);
+  const stepped: JournalRecord = {
+    seq: 7,
+    sql: ['INSERT INTO t SELECT * FROM json_each(CAST(? AS TEXT))', 'UPDATE t SET v = ?'],
+    ops: [
+      [0, [{ utf8: rows }]],
+      [1, ['tab\there', 42, null]],
+      [0, [{ utf8: '[]' }]],
+    ],
+  };
+  const encoder = new RecordEncoder(stepped.seq);
+  for (const op of stepped.ops) encoder.op(op);
+  const bytes = Buffer.concat([encoder.finish(stepped.sql), encodeRecord(record(8))]);
+  assert.deepEqual(recordsOf(bytes), [stepped, record(8)]);
+  assert.equal(readSegment(bytes).length, 2);
 });
 
 test('a torn last record is found as damage from its start to the end, at every possible cut', () => {

@@ -4,6 +4,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { check, createAjv } from '../../../electron/service/validation/ajv';
 import * as consoleSchemas from '../../../electron/service/validation/console-schemas';
 import * as questionLogSchemas from '../../../electron/service/validation/question-log-schemas';
+import * as publishingSchemas from '../../../electron/service/validation/publishing-schemas';
 import * as schemas from '../../../electron/service/validation/schemas';
 
 const ajv = createAjv();
@@ -27,9 +28,12 @@ function stringNodes(
   ];
 }
 
-const exported = Object.entries({ ...schemas, ...consoleSchemas, ...questionLogSchemas }).filter(
-  ([, value]) => typeof value === 'object' && value !== null,
-) as [string, TSchema][];
+const exported = Object.entries({
+  ...schemas,
+  ...consoleSchemas,
+  ...questionLogSchemas,
+  ...publishingSchemas,
+}).filter(([, value]) => typeof value === 'object' && value !== null) as [string, TSchema][];
 
 test('every string a schema accepts must be well-formed (none made with Type.String alone)', () => {
   const nodes = exported.flatMap(([name, schema]) => stringNodes(schema, name));

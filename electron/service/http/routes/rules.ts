@@ -8,7 +8,7 @@ import { ServiceError } from '../../errors';
 import { LIMITS } from '../../limits';
 import { BatchBody, ListQuery, RuleInputSchema } from '../../validation/schemas';
 import { lazyValidator } from '../lazy-validator';
-import { success } from '../envelope';
+import { success, successJsonInSlices } from '../envelope';
 import { PAGING } from '../failures';
 
 const RULES = '/v1/openapi/tenants/:tenantId/robots/:robotId/kb/rules';
@@ -56,8 +56,17 @@ export function registerRuleRoutes(app: FastifyInstance, ctx: DomainContext, ajv
   app.post(
     `${RULES}/full/batch`,
     { config: { signMethod: 2 }, schema: { body: BatchBody } },
-    async (request) =>
-      success(await importRules(ctx, robotOf(request), request.body as unknown[], validateRule)),
+    async (request, reply) => {
+      const result = await importRules(
+        ctx,
+        robotOf(request),
+        request.body as unknown[],
+        validateRule,
+      );
+      // Serialised in slices: questions asked meanwhile are not held up by half a megabyte.
+      const json = await successJsonInSlices({ ...result });
+      return reply.type('application/json; charset=utf-8').send(json);
+    },
   );
 
   app.get(`${RULES}/:ruleId`, { config: { signMethod: 2 } }, async (request) => {

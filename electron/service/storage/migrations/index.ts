@@ -2,6 +2,8 @@ import { migration0001 } from './0001_init';
 import { migration0002 } from './0002_rule_sort_indexes';
 import { migration0003 } from './0003_categories_trash_windows';
 import { migration0004 } from './0004_menus_match_policies';
+import { migration0005 } from './0005_versions_test_sets';
+import { migration0006 } from './0006_draft_changes';
 import type { Migration } from './runner';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -10,4 +12,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0002,
   migration0003,
   migration0004,
+  migration0005,
+  migration0006,
 ];

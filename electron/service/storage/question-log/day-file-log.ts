@@ -32,9 +32,12 @@ const MODULES = ['KB', 'NONE'];
 const named = (names: string[], value: unknown): string =>
   typeof value === 'number' ? (names[value] ?? '') : String(value);
 
-/** A line: the entry's values in a fixed order (no key names: a third of the bytes). */
+/**
+ * A line: the entry's values in a fixed order (no key names: a third of the bytes). The menu
+ * entry of a menu follow-up comes 13th, on those lines only (older lines have 12 values).
+ */
 function encode(entry: LoggedQuestion): string {
-  return JSON.stringify([
+  const values: unknown[] = [
     entry.at,
     entry.userId,
     entry.channel,
@@ -49,7 +52,9 @@ function encode(entry: LoggedQuestion): string {
     entry.version,
     entry.source === 'try' ? 1 : 0,
     entry.chosenFrom,
-  ]);
+  ];
+  if (entry.menuEntry !== null) values.push(entry.menuEntry);
+  return JSON.stringify(values);
 }
 
 function decode(line: string): LoggedQuestion | null {
@@ -104,6 +109,7 @@ function decodeRow(values: unknown): LoggedQuestion | null {
     version,
     source: tried === 1 ? 'try' : 'api',
     chosenFrom: from,
+    menuEntry: typeof values[12] === 'number' ? values[12] : null,
   };
 }
 

@@ -34,9 +34,13 @@ function toRecord(row: RobotRow): RobotRecord {
   };
 }
 
-/** Deletes a robot's rules, trash, categories and the robot itself, in foreign-key order. */
+/**
+ * Deletes a robot's rules, trash, categories, versions, test sets and the robot itself, in
+ * foreign-key order.
+ */
 export function purgeRobot(tx: Tx, tenantId: number, robotId: string): void {
-  for (const table of ['rules', 'deleted_rules', 'categories', 'robots']) {
+  const publishing = ['rule_revisions', 'versions', 'draft_changes', 'test_cases', 'test_runs'];
+  for (const table of ['rules', 'deleted_rules', 'categories', ...publishing, 'robots']) {
     tx.run(`DELETE FROM ${table} WHERE tenant_id = ? AND robot_id = ?`, [tenantId, robotId]);
   }
 }

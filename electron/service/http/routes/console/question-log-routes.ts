@@ -10,14 +10,17 @@ import type { Robot } from '../../../domain/robot-directory';
 import { createRule } from '../../../domain/rule-editing';
 import { addPhrasings } from '../../../domain/rule-phrasings';
 import { ServiceError } from '../../../errors';
+import { normalizeText } from '../../../matching/normalize';
+import { addCases } from '../../../publishing/test-sets';
 import type { QuestionLog } from '../../../question-log/question-log';
-import type { InboxAddResult } from '../../../question-log-types';
+import type { InboxAddResult, InboxTestCasesResult } from '../../../question-log-types';
 import {
   DashboardQuery,
   InboxAddPhrasingsBody,
   InboxDismissBody,
   InboxNewRuleBody,
   InboxQuery,
+  InboxTestCasesBody,
   QuestionLogExportQuery,
   QuestionLogQuery,
 } from '../../../validation/question-log-schemas';
@@ -36,6 +39,15 @@ function bounded(value: string | undefined, fallback: number, max: number, field
 }
 
 const timeOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
+
+/**
+ * In review mode a fix goes to the draft: the published version (which keeps missing until the
+ * next publish) is remembered with the mark. Null in live mode, where the draft answers.
+ */
+async function unfixedVersion(ctx: DomainContext, robot: Robot): Promise<number | null> {
+  if (robot.settings.publishMode !== 'review') return null;
+  return (await ctx.store.versions.latest(robot))?.version ?? null;
+}
 
 export function registerQuestionLogRoutes(
   app: FastifyInstance,
@@ -103,7 +115,9 @@ export function registerQuestionLogRoutes(
       const robot = await robotOf(request.params);
       const added: InboxAddResult = await addPhrasings(ctx, robot, ruleId, questions);
       // Handled once its questions are phrasings of the rule (added now or there already).
-      if (added.notFitting.length === 0) await log.mark(robot, [key], 'handled');
+      if (added.notFitting.length === 0) {
+        await log.mark(robot, [key], 'handled', await unfixedVersion(ctx, robot));
+      }
       return success(added);
     },
   );
@@ -115,8 +129,52 @@ export function registerQuestionLogRoutes(
       const { key, ...edit } = request.body as Static<typeof InboxNewRuleBody>;
       const robot = await robotOf(request.params);
       const rule = await createRule(ctx, robot, edit);
-      await log.mark(robot, [key], 'handled');
+      await log.mark(robot, [key], 'handled', await unfixedVersion(ctx, robot));
       return success({ ruleId: rule.ruleId });
+    },
+  );
+
+  app.post(
+    `${R}/inbox/test-cases`,
+    { ...console, schema: { body: InboxTestCasesBody } },
+    async (request) => {
+      const { key, questions, expect, ruleId } = request.body as Static<typeof InboxTestCasesBody>;
+      const robot = await robotOf(request.params);
+      if (expect === 'rule' && ruleId === undefined) {
+        throw new ServiceError(
+          'missing-field',
+          'ruleId: a case expecting a rule names it.',
+          'ruleId',
+        );
+      }
+      // A question the test set holds already (or twice in the request) is one case.
+      const known = new Set(
+        (await ctx.store.testSets.cases(robot)).map((c) => normalizeText(c.question)),
+      );
+      const fresh: string[] = [];
+      const present: string[] = [];
+      for (const question of questions) {
+        const norm = normalizeText(question);
+        if (known.has(norm)) present.push(question);
+        else {
+          known.add(norm);
+          fresh.push(question);
+        }
+      }
+      const added =
+        fresh.length === 0
+          ? []
+          : await addCases(
+              ctx,
+              robot,
+              fresh.map((question) =>
+                expect === 'rule' ? { question, expect, ruleId } : { question, expect },
+              ),
+            );
+      // A case expecting the fallback makes the fallback right for these questions.
+      await log.mark(robot, [key], expect === 'fallback' ? 'fallback' : 'handled');
+      const result: InboxTestCasesResult = { caseIds: added.map((c) => c.caseId), present };
+      return success(result);
     },
   );
 

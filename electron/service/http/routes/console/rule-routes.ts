@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RuleSortKey, RuleState } from '../../../console-types';
 import type { DomainContext } from '../../../domain/context';
+import type { Robot } from '../../../domain/robot-directory';
 import {
   createRule,
   deleteRules,
@@ -16,6 +17,7 @@ import {
 } from '../../../domain/rule-editing';
 import { ServiceError } from '../../../errors';
 import { LIMITS } from '../../../limits';
+import type { RuleHitFigure } from '../../../repositories/records';
 import {
   RestoreBody,
   RuleEditBody,
@@ -31,7 +33,14 @@ import { CONSOLE, robotFromParams } from './workspace-routes';
 
 const RULES = `${CONSOLE}/tenants/:tenantId/robots/:robotId/rules`;
 
-export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainContext): void {
+/** The question log's figures of a robot's rules (absent when the log is off). */
+export type HitFigures = (robot: Robot) => Promise<RuleHitFigure[]>;
+
+export function registerConsoleRuleRoutes(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  hitFigures?: HitFigures,
+): void {
   const console = { config: { console: true } };
 
   app.get(RULES, { ...console, schema: { querystring: RuleQueryString } }, async (request) => {
@@ -44,17 +53,24 @@ export function registerConsoleRuleRoutes(app: FastifyInstance, ctx: DomainConte
         'limit',
       );
     }
+    const robot = await robotFromParams(ctx, request.params);
     return success(
-      await queryRules(ctx, await robotFromParams(ctx, request.params), {
-        offset: Number(query.offset ?? 0),
-        limit,
-        ...(query.q !== undefined ? { q: query.q } : {}),
-        ...(query.active !== undefined ? { active: query.active === 'true' } : {}),
-        ...(query.state !== undefined ? { state: query.state as RuleState } : {}),
-        ...(query.category !== undefined ? { category: query.category } : {}),
-        ...(query.sort !== undefined ? { sort: query.sort as RuleSortKey } : {}),
-        ...(query.dir !== undefined ? { dir: query.dir } : {}),
-      }),
+      await queryRules(
+        ctx,
+        robot,
+        {
+          offset: Number(query.offset ?? 0),
+          limit,
+          ...(query.q !== undefined ? { q: query.q } : {}),
+          ...(query.active !== undefined ? { active: query.active === 'true' } : {}),
+          ...(query.state !== undefined ? { state: query.state as RuleState } : {}),
+          ...(query.category !== undefined ? { category: query.category } : {}),
+          ...(query.conflicts === 'true' ? { conflicts: true } : {}),
+          ...(query.sort !== undefined ? { sort: query.sort as RuleSortKey } : {}),
+          ...(query.dir !== undefined ? { dir: query.dir } : {}),
+        },
+        await hitFigures?.(robot),
+      ),
     );
   });
 

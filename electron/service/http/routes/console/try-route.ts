@@ -18,13 +18,14 @@ export function registerTryRoute(
   ctx: DomainContext,
   menus?: MenuMemory,
 ): void {
-  const asker: Asker = (c, robot, asked, at) => askInConversation(c, menus, robot, asked, at);
+  const asker: Asker = (c, robot, asked, at, edition) =>
+    askInConversation(c, menus, robot, asked, at, edition);
   app.post(
     '/console/api/tenants/:tenantId/robots/:robotId/try',
     { config: { console: true }, schema: { body: TryBody } },
     async (request) => {
       const robot = await robotFromParams(ctx, request.params);
-      const { question, asOf, userId } = request.body as Static<typeof TryBody>;
+      const { question, asOf, userId, edition } = request.body as Static<typeof TryBody>;
       if (asOf !== undefined && !isIsoDate(asOf)) {
         throw new ServiceError('invalid-field', 'asOf is not a valid date.', 'asOf');
       }
@@ -36,6 +37,7 @@ export function registerTryRoute(
           asOf === undefined ? undefined : Date.parse(asOf),
           asker,
           userId,
+          edition,
         ),
       );
     },

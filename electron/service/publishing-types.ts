@@ -1,0 +1,177 @@
+/**
+ * The shapes of the console API's publishing and test-set routes (docs/publishing.md), shared
+ * by the service and the editor.
+ * @module
+ */
+
+export type PublishMode = 'live' | 'review';
+
+export interface VersionRecord {
+  version: number;
+  note: string;
+  /** The administrator chosen in the editor, or `api`. */
+  author: string;
+  createdAt: number;
+  /** Rules in the version. */
+  rules: number;
+  /** Rules added, changed and removed since the version before. */
+  added: number;
+  changed: number;
+  removed: number;
+  /** Set on a rollback: the version whose content this one has. */
+  rolledBackTo: number | null;
+  /** Set when the publish went over new test failures: the ids of those cases (JSON). */
+  confirmedFailures: string | null;
+}
+
+export interface VersionHistory {
+  publishMode: PublishMode;
+  /** The draft has changes that are not in the latest version. */
+  draftChanged: boolean;
+  versions: VersionRecord[];
+}
+
+export interface GateCase {
+  caseId: number;
+  question: string;
+}
+
+/** What publishing the draft would change in the test set's results. */
+export interface GateReport {
+  cases: number;
+  /** Cases failing on the draft. */
+  failing: number;
+  /** Passing on the published version, failing on the draft. */
+  nowFailing: GateCase[];
+  /** Failing on the published version, passing on the draft. */
+  nowPassing: GateCase[];
+}
+
+export type DiffField =
+  | 'ruleName'
+  | 'categoryId'
+  | 'active'
+  | 'allowSimGen'
+  | 'effectBegin'
+  | 'effectEnd'
+  | 'questions'
+  | 'answer';
+
+export interface RuleBrief {
+  ruleId: string;
+  ruleName: string;
+}
+
+export interface FieldChange {
+  field: DiffField;
+  from: unknown;
+  to: unknown;
+}
+
+export interface ChangedRule extends RuleBrief {
+  fields: FieldChange[];
+  questionsAdded: string[];
+  questionsRemoved: string[];
+}
+
+export interface RulesDiff {
+  added: RuleBrief[];
+  removed: RuleBrief[];
+  changed: ChangedRule[];
+}
+
+/** `rule`: BESTMATCH of the rule; `recommend`: RECOMMEND listing the rule; `fallback`: no answer. */
+export type TestExpectation = 'rule' | 'recommend' | 'fallback';
+
+export interface TestCaseView {
+  caseId: number;
+  question: string;
+  expect: TestExpectation;
+  ruleId: string | null;
+  /** The rule's name in the draft (null for fallback, or a rule deleted since). */
+  ruleName: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TestCaseInput {
+  question: string;
+  expect: TestExpectation;
+  ruleId?: string | null;
+  ruleName?: string;
+}
+
+export type CaseStatus = 'passed' | 'failed';
+/** Against the run before: `new` case, `same` status, or a status that flipped. */
+export type CaseChange = 'new' | 'same' | 'now-passing' | 'now-failing';
+
+export interface CaseResult {
+  caseId: number;
+  question: string;
+  expect: TestExpectation;
+  ruleId: string | null;
+  status: CaseStatus;
+  change: CaseChange;
+  /** What came: the kind of answer, its rules (the top one, or the RECOMMEND list) and score. */
+  got: { kind: 'bestmatch' | 'recommend' | 'none'; ruleIds: string[]; ruleName: string | null };
+  score: number;
+}
+
+export interface TestRunSummary {
+  total: number;
+  passed: number;
+  failed: number;
+  nowFailing: number;
+  nowPassing: number;
+  ms: number;
+}
+
+export interface TestRun {
+  runId: number;
+  edition: string;
+  createdAt: number;
+  summary: TestRunSummary;
+  results: CaseResult[];
+}
+
+export interface TestRunHead {
+  runId: number;
+  edition: string;
+  createdAt: number;
+  summary: TestRunSummary;
+}
+
+export interface RunComparison {
+  a: TestRunHead;
+  b: TestRunHead;
+  /** Cases whose status or answer differs between the runs (or that only one run has). */
+  differences: { caseId: number; question: string; a: CaseResult | null; b: CaseResult | null }[];
+}
+
+export type RunJob =
+  | { jobId: string; state: 'running'; done: number; total: number }
+  | { jobId: string; state: 'done'; done: number; total: number; runId: number }
+  | { jobId: string; state: 'failed'; done: number; total: number; message: string };
+
+export interface ThresholdPoint {
+  threshold: number;
+  /** BESTMATCH answers. */
+  answered: number;
+  /** BESTMATCH answers of the rule the case expects. */
+  right: number;
+  /** BESTMATCH answers of another rule, or where the case expects none. */
+  wrong: number;
+  /** RECOMMEND answers. */
+  recommended: number;
+  /** Cases passing. */
+  passed: number;
+}
+
+export interface ThresholdCurves {
+  cases: number;
+  current: { bestmatchThreshold: number; recommendThreshold: number };
+  /** The BESTMATCH threshold varied, the RECOMMEND threshold as set (capped at it). */
+  bestmatch: ThresholdPoint[];
+  /** The RECOMMEND threshold varied, the BESTMATCH threshold as set. */
+  recommend: ThresholdPoint[];
+}

@@ -1,0 +1,40 @@
+/**
+ * The publishing room as the host builds it: the published editions (plugged into the domain's
+ * context as its publishing hooks) and the test runs under way.
+ * @module
+ */
+import type { DomainContext } from '../domain/context';
+import type { Robot } from '../domain/robot-directory';
+import type { IndexCodec, SavedIndexes } from '../domain/robot-loading';
+import { PublishedEditions } from './published-editions';
+import { RunJobs } from './run-jobs';
+import { publishInQueue } from './versions';
+
+export class PublishingRoom {
+  readonly editions: PublishedEditions;
+  readonly runs: RunJobs;
+
+  constructor(readonly ctx: DomainContext) {
+    this.editions = new PublishedEditions(ctx);
+    // A change of mode does not change answers: what the openapi answered until now (the
+    // draft, in live mode) is published first, when the latest version is not already it.
+    this.editions.onModeChange = async (robot: Robot) => {
+      if (!(await ctx.store.versions.draftDiffers(robot))) return;
+      await publishInQueue(ctx, this.editions, robot, {
+        note: `publish mode: ${robot.settings.publishMode}`,
+        author: 'api',
+        confirmedFailures: null,
+      });
+    };
+    this.runs = new RunJobs(ctx);
+    ctx.publishing = this.editions;
+  }
+
+  /**
+   * Opens or builds the published indexes of robots in review mode (at start, after the
+   * robots); returns how many were built.
+   */
+  load(saved?: SavedIndexes, codec?: IndexCodec | null): Promise<number> {
+    return this.editions.load(saved, codec);
+  }
+}

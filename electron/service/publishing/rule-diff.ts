@@ -1,0 +1,56 @@
+/**
+ * The difference between two sets of a robot's rules (two versions, or the draft and the
+ * published version): rules added, removed, and changed field by field, with the phrasings
+ * added and removed.
+ * @module
+ */
+import type { RuleBrief, RulesDiff } from '../publishing-types';
+import type { StoredRule } from '../repositories/records';
+
+/** The fields of a rule a diff compares (times and positions are not content). */
+const FIELDS = [
+  'ruleName',
+  'categoryId',
+  'active',
+  'allowSimGen',
+  'effectBegin',
+  'effectEnd',
+  'questions',
+  'answer',
+] as const;
+
+const same = (a: unknown, b: unknown): boolean =>
+  Array.isArray(a) && Array.isArray(b)
+    ? a.length === b.length && a.every((item, i) => item === b[i])
+    : a === b;
+
+const brief = (rule: StoredRule): RuleBrief => ({ ruleId: rule.ruleId, ruleName: rule.ruleName });
+
+export function diffRules(from: readonly StoredRule[], to: readonly StoredRule[]): RulesDiff {
+  const before = new Map(from.map((rule) => [rule.ruleId, rule]));
+  const after = new Set(to.map((rule) => rule.ruleId));
+  const diff: RulesDiff = { added: [], removed: [], changed: [] };
+  for (const rule of to) {
+    const old = before.get(rule.ruleId);
+    if (!old) {
+      diff.added.push(brief(rule));
+      continue;
+    }
+    const fields = FIELDS.filter((field) => !same(old[field], rule[field])).map((field) => ({
+      field,
+      from: old[field],
+      to: rule[field],
+    }));
+    if (fields.length === 0) continue;
+    const oldQuestions = new Set(old.questions);
+    const newQuestions = new Set(rule.questions);
+    diff.changed.push({
+      ...brief(rule),
+      fields,
+      questionsAdded: rule.questions.filter((q) => !oldQuestions.has(q)),
+      questionsRemoved: old.questions.filter((q) => !newQuestions.has(q)),
+    });
+  }
+  for (const rule of from) if (!after.has(rule.ruleId)) diff.removed.push(brief(rule));
+  return diff;
+}

@@ -1,0 +1,79 @@
+/**
+ * What a test run or a comparison asks: the draft, the published version, or any version. An
+ * old version's index is built for the run and dropped after it.
+ * @module
+ */
+import type { DomainContext } from '../domain/context';
+import { draftEdition } from '../domain/editions';
+import type { Robot } from '../domain/robot-directory';
+import { toMatchableRule } from '../domain/rule-views';
+import { ServiceError } from '../errors';
+import type { RobotIndex } from '../matching/types';
+
+/** `draft`, `published` or a version number. */
+export type Target = 'draft' | 'published' | number;
+
+export interface TargetIndex {
+  /** `draft`, `published` or `v<n>`: what a kept run says it ran against. */
+  name: string;
+  index: RobotIndex;
+  namesOf(ruleIds: readonly string[]): Promise<Map<string, string>>;
+}
+
+export function parseTarget(text: string, field: string): Target {
+  if (text === 'draft' || text === 'published') return text;
+  const version = /^v?([1-9]\d{0,8})$/.exec(text);
+  if (!version) {
+    throw new ServiceError(
+      'invalid-field',
+      `${field} must be draft, published or a version number.`,
+      field,
+    );
+  }
+  return Number(version[1]);
+}
+
+async function versionIndex(
+  ctx: DomainContext,
+  robot: Robot,
+  version: number,
+): Promise<TargetIndex> {
+  const record = await ctx.store.versions.find(robot, version);
+  if (!record) throw new ServiceError('version-not-found', `Version ${version} does not exist.`);
+  const latest = await ctx.store.versions.latest(robot);
+  const published = ctx.publishing?.published(robot);
+  if (published && latest?.version === version) return { name: `v${version}`, ...published };
+  const rules = await ctx.store.versions.rules(robot, version);
+  const index = ctx.indexes.createDetached();
+  if (index.setSynonyms && robot.settings.synonyms.length > 0) {
+    index.setSynonyms(robot.settings.synonyms);
+  }
+  for (const rule of rules) index.upsert(toMatchableRule(rule));
+  const names = new Map(rules.map((rule) => [rule.ruleId, rule.ruleName]));
+  return {
+    name: `v${version}`,
+    index,
+    namesOf: async (ruleIds) =>
+      new Map(ruleIds.filter((id) => names.has(id)).map((id) => [id, names.get(id) as string])),
+  };
+}
+
+/**
+ * The index a target answers from. `published` is the latest version (the published index of a
+ * robot in review mode; in live mode, where the openapi answers the draft, the last publish).
+ */
+export async function targetIndex(
+  ctx: DomainContext,
+  robot: Robot,
+  target: Target,
+): Promise<TargetIndex> {
+  if (target === 'draft') return { name: 'draft', ...draftEdition(ctx, robot) };
+  if (target === 'published') {
+    const published = ctx.publishing?.published(robot);
+    if (published) return { name: 'published', ...published };
+    const latest = await ctx.store.versions.latest(robot);
+    if (!latest) throw new ServiceError('version-not-found', 'Nothing has been published yet.');
+    return { ...(await versionIndex(ctx, robot, latest.version)), name: 'published' };
+  }
+  return versionIndex(ctx, robot, target);
+}

@@ -1,0 +1,173 @@
+/**
+ * Publishing a robot's draft as a numbered version (behind the test-set gate), rolling back to
+ * an old version (a new version with its content), version history, diffs and a version's rules.
+ * Every write runs in the robot's write queue and is one store transaction: a crash leaves the
+ * old version or the new one, never a mix.
+ * @module
+ */
+import type { GateReport, RulesDiff, VersionHistory } from '../publishing-types';
+import type { DomainContext } from '../domain/context';
+import { robotKey } from '../domain/robot-directory';
+import type { Robot } from '../domain/robot-directory';
+import { changeRules } from '../domain/rule-changes';
+import { ServiceError } from '../errors';
+import type { StoredRule } from '../repositories/records';
+import type { VersionRecord } from '../repositories/versions';
+import type { PublishedEditions } from './published-editions';
+import { diffRules } from './rule-diff';
+import { askAll, meets } from './test-runs';
+import { targetIndex } from './targets';
+import type { Target } from './targets';
+
+export interface PublishInput {
+  note: string;
+  /** The administrator chosen in the editor, or `api`. */
+  author: string;
+  /** Publish even though test cases that pass now would fail. */
+  confirmFailures?: boolean;
+}
+
+/** Runs the test set against the draft and the published version (if there is one). */
+export async function checkGate(ctx: DomainContext, robot: Robot): Promise<GateReport> {
+  const cases = await ctx.store.testSets.cases(robot);
+  const report: GateReport = { cases: cases.length, failing: 0, nowFailing: [], nowPassing: [] };
+  if (cases.length === 0) return report;
+  const at = ctx.now();
+  const draft = await askAll(await targetIndex(ctx, robot, 'draft'), cases, robot.settings, at);
+  const hasPublished = (await ctx.store.versions.latest(robot)) !== undefined;
+  const published = hasPublished
+    ? await askAll(await targetIndex(ctx, robot, 'published'), cases, robot.settings, at)
+    : null;
+  draft.forEach(({ test, decision }, i) => {
+    const passes = meets(test, decision);
+    if (!passes) report.failing++;
+    const before = published
+      ? meets(test, (published[i] as (typeof published)[number]).decision)
+      : true;
+    const brief = { caseId: test.caseId, question: test.question };
+    if (before && !passes) report.nowFailing.push(brief);
+    if (!before && passes) report.nowPassing.push(brief);
+  });
+  return report;
+}
+
+/** Publishes the draft now, inside the robot's write queue (the caller holds it). */
+export async function publishInQueue(
+  ctx: DomainContext,
+  editions: PublishedEditions,
+  robot: Robot,
+  request: { note: string; author: string; confirmedFailures: string | null },
+): Promise<VersionRecord> {
+  const change = await ctx.store.versions.publish(robot, { ...request, now: ctx.now() });
+  if (!change) {
+    throw new ServiceError('nothing-to-publish', 'The draft is the same as the latest version.');
+  }
+  editions.follow(robot, change);
+  return change.version;
+}
+
+/**
+ * Publishes the draft as a new version. The gate runs in the robot's write queue, so that what
+ * is published is exactly what was checked; new failures refuse the publish unless confirmed,
+ * and a confirmation is recorded on the version.
+ */
+export function publish(
+  ctx: DomainContext,
+  editions: PublishedEditions,
+  robot: Robot,
+  input: PublishInput,
+): Promise<{ version: VersionRecord; gate: GateReport }> {
+  return ctx.writes.run(robotKey(robot), async () => {
+    // An unchanged draft is refused by the publish itself (one pass over the rules, not two).
+    const gate = await checkGate(ctx, robot);
+    if (gate.nowFailing.length > 0 && !input.confirmFailures) {
+      throw new ServiceError(
+        'publish-blocked',
+        `${gate.nowFailing.length} test case(s) that pass now would fail: confirm to publish anyway.`,
+        'confirmFailures',
+      );
+    }
+    const confirmedFailures =
+      gate.nowFailing.length > 0 ? JSON.stringify(gate.nowFailing.map((c) => c.caseId)) : null;
+    const version = await publishInQueue(ctx, editions, robot, {
+      note: input.note,
+      author: input.author,
+      confirmedFailures,
+    });
+    return { version, gate };
+  });
+}
+
+/**
+ * Rolls back to `version`: the draft takes its content (draft rules not in it go to the trash,
+ * where they can be restored) and it is published as a new version.
+ */
+export function rollback(
+  ctx: DomainContext,
+  editions: PublishedEditions,
+  robot: Robot,
+  version: number,
+  input: { note: string; author: string },
+): Promise<VersionRecord> {
+  return changeRules(ctx, robot, async () => {
+    const done = await ctx.store.versions.rollback(robot, version, {
+      note: input.note,
+      author: input.author,
+      now: ctx.now(),
+      confirmedFailures: null,
+    });
+    if (!done) throw new ServiceError('version-not-found', `Version ${version} does not exist.`);
+    editions.follow(robot, done.published);
+    return {
+      change: { added: done.draft.added, removed: done.draft.removed },
+      result: done.published.version,
+    };
+  });
+}
+
+/** Pages of the draft read for a diff. */
+const DRAFT_PAGE = 5000;
+
+async function draftRules(ctx: DomainContext, robot: Robot): Promise<StoredRule[]> {
+  const rules: StoredRule[] = [];
+  for (let from = 0; ;) {
+    const page = await ctx.store.rules.pageFrom(robot, from, DRAFT_PAGE);
+    rules.push(...page);
+    if (page.length < DRAFT_PAGE) return rules;
+    from = (page[page.length - 1] as StoredRule).seq + 1;
+  }
+}
+
+/** The rules of a target (`published`: the latest version, none before the first publish). */
+export async function rulesOf(
+  ctx: DomainContext,
+  robot: Robot,
+  target: Target,
+): Promise<StoredRule[]> {
+  if (target === 'draft') return draftRules(ctx, robot);
+  if (target === 'published') {
+    const latest = await ctx.store.versions.latest(robot);
+    return latest ? ctx.store.versions.rules(robot, latest.version) : [];
+  }
+  if (!(await ctx.store.versions.find(robot, target))) {
+    throw new ServiceError('version-not-found', `Version ${target} does not exist.`);
+  }
+  return ctx.store.versions.rules(robot, target);
+}
+
+export async function diff(
+  ctx: DomainContext,
+  robot: Robot,
+  from: Target,
+  to: Target,
+): Promise<RulesDiff> {
+  return diffRules(await rulesOf(ctx, robot, from), await rulesOf(ctx, robot, to));
+}
+
+export async function history(ctx: DomainContext, robot: Robot): Promise<VersionHistory> {
+  return {
+    publishMode: robot.settings.publishMode,
+    draftChanged: await ctx.store.versions.draftDiffers(robot),
+    versions: await ctx.store.versions.list(robot),
+  };
+}

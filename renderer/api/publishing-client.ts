@@ -1,0 +1,60 @@
+/**
+ * Typed client of the console API's publishing and test-set routes (docs/publishing.md).
+ * @module
+ */
+import type {
+  GateReport,
+  RulesDiff,
+  RunComparison,
+  RunJob,
+  TestCaseInput,
+  TestCaseView,
+  TestRun,
+  TestRunHead,
+  ThresholdCurves,
+  VersionHistory,
+  VersionRecord,
+} from '../../electron/service/publishing-types';
+import type { ConsoleRule, TryResult } from '../../electron/service/console-types';
+import type { ConsoleClient, RobotRef } from './console-client';
+
+/** `draft`, `published` or a version number. */
+export type Target = 'draft' | 'published' | number;
+
+export type PublishingClient = ReturnType<typeof publishingClient>;
+
+export function publishingClient(client: ConsoleClient, ref: RobotRef) {
+  const base = `/tenants/${ref.tenantId}/robots/${encodeURIComponent(ref.robotId)}`;
+  const call = client.call;
+  return {
+    history: () => call<VersionHistory>('GET', `${base}/versions`),
+    preview: () => call<{ diff: RulesDiff; gate: GateReport }>('GET', `${base}/versions/preview`),
+    publish: (note: string, author: string, confirmFailures: boolean) =>
+      call<{ version: VersionRecord; gate: GateReport }>('POST', `${base}/versions`, {
+        note,
+        author,
+        confirmFailures,
+      }),
+    rollback: (version: number, author: string) =>
+      call<{ version: VersionRecord }>('POST', `${base}/versions/${version}/rollback`, { author }),
+    diff: (from: Target, to: Target) =>
+      call<RulesDiff>('GET', `${base}/versions/diff?from=${from}&to=${to}`),
+    versionRules: (version: number) =>
+      call<{ rules: ConsoleRule[] }>('GET', `${base}/versions/${version}/rules`),
+    cases: () => call<{ cases: TestCaseView[] }>('GET', `${base}/test-cases`),
+    addCases: (cases: TestCaseInput[]) =>
+      call<{ cases: TestCaseView[] }>('POST', `${base}/test-cases`, { cases }),
+    deleteCases: (caseIds: number[]) =>
+      call<{ deleted: number }>('POST', `${base}/test-cases/delete`, { caseIds }),
+    startRun: (target: Target) =>
+      call<RunJob>('POST', `${base}/test-runs`, { target: String(target) }),
+    job: (jobId: string) => call<RunJob>('GET', `${base}/test-runs/jobs/${jobId}`),
+    runs: () => call<{ runs: TestRunHead[] }>('GET', `${base}/test-runs`),
+    run: (runId: number) => call<TestRun>('GET', `${base}/test-runs/${runId}`),
+    compare: (a: number, b: number) =>
+      call<RunComparison>('GET', `${base}/test-runs/compare?a=${a}&b=${b}`),
+    thresholds: () => call<ThresholdCurves>('GET', `${base}/thresholds`),
+    tryPublished: (question: string) =>
+      call<TryResult>('POST', `${base}/try`, { question, edition: 'published' }),
+  };
+}

@@ -1,0 +1,50 @@
+import { Spinner } from '../../components/Spinner';
+import { useI18n } from '../../i18n/useI18n';
+
+/**
+ * "Conflicts only": the grid keeps the rules of the last collision check. It can be used once a
+ * check is back; a check under way (after edits) is shown beside it, the grid stays usable.
+ */
+export function ConflictsFilter({
+  rules,
+  computing,
+  failed,
+  sampled,
+  on,
+  onChange,
+}: {
+  rules: number | null;
+  computing: boolean;
+  failed: boolean;
+  /** Phrasings checked when the check took a sample only; null when it checked them all. */
+  sampled: number | null;
+  on: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  const { t } = useI18n();
+  const hint = [
+    t('conflicts.hint'),
+    ...(sampled !== null ? [t('conflicts.partial', { count: sampled })] : []),
+  ].join('\n');
+  return (
+    <span className="conflicts-filter" data-testid="conflicts-filter">
+      <label className="inline-field" title={hint}>
+        <input
+          type="checkbox"
+          checked={on}
+          disabled={rules === null && !on}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+        <span>
+          {rules === null ? t('conflicts.filterPending') : t('conflicts.filter', { count: rules })}
+        </span>
+      </label>
+      {computing ? <Spinner label={t('conflicts.checking')} /> : null}
+      {failed && !computing ? (
+        <span className="hint bad" role="alert">
+          {t('conflicts.failed')}
+        </span>
+      ) : null}
+    </span>
+  );
+}

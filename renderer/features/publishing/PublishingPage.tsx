@@ -1,0 +1,105 @@
+import { useMemo, useState } from 'react';
+import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
+import { publishingClient } from '../../api/publishing-client';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { describeError } from '../../i18n/describe-problem';
+import { useI18n } from '../../i18n/useI18n';
+import { TestSetPanel } from '../test-sets/TestSetPanel';
+import { ThresholdPanel } from '../test-sets/ThresholdChart';
+import type { Route } from '../workspace/route';
+import { useWorkspace } from '../workspace/useWorkspace';
+import { VersionsPanel } from './VersionsPanel';
+
+type Tab = 'versions' | 'tests' | 'thresholds';
+
+/** Draft and published knowledge: the publish mode, versions, the test set and thresholds. */
+export function PublishingPage({
+  tenant,
+  robot,
+  navigate,
+}: {
+  tenant: ConsoleTenant;
+  robot: ConsoleRobot;
+  navigate: (route: Route) => void;
+}) {
+  const { t } = useI18n();
+  const { client, reload } = useWorkspace();
+  const ref = useMemo(
+    () => ({ tenantId: tenant.tenantId, robotId: robot.robotId }),
+    [tenant.tenantId, robot.robotId],
+  );
+  const api = useMemo(() => publishingClient(client, ref), [client, ref]);
+  const [tab, setTab] = useState<Tab>('versions');
+  const [error, setError] = useState<unknown>(null);
+  const [versionsKey, setVersionsKey] = useState(0);
+
+  const setMode = async (mode: 'live' | 'review') => {
+    try {
+      await client.patchRobot(ref, { settings: { publishMode: mode } });
+      await reload();
+      setVersionsKey((k) => k + 1);
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+
+  return (
+    <div className="page publishing-page" data-testid="publishing-page">
+      <header className="page-header">
+        <div>
+          <h1>
+            {t('publishing.title')} <span className="view-header-meta">{robot.name}</span>
+          </h1>
+          <p className="page-subtitle">{t(`publishing.mode.${robot.settings.publishMode}.text`)}</p>
+        </div>
+        <div className="toolbar-group">
+          <label>
+            {t('publishing.modeLabel')}{' '}
+            <select
+              aria-label={t('publishing.modeLabel')}
+              value={robot.settings.publishMode}
+              onChange={(event) => void setMode(event.target.value as 'live' | 'review')}
+            >
+              <option value="live">{t('publishing.mode.live')}</option>
+              <option value="review">{t('publishing.mode.review')}</option>
+            </select>
+          </label>
+          <button
+            type="button"
+            className="button"
+            onClick={() => navigate({ kind: 'robot', ...ref })}
+          >
+            ← {t('settings.backToRules')}
+          </button>
+        </div>
+      </header>
+      {error ? <ErrorMessage>{describeError(t, error)}</ErrorMessage> : null}
+      <div className="tabs" role="tablist">
+        {(['versions', 'tests', 'thresholds'] as const).map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={tab === name}
+            className={tab === name ? 'tab active' : 'tab'}
+            onClick={() => setTab(name)}
+          >
+            {t(`publishing.tab.${name}`)}
+          </button>
+        ))}
+      </div>
+      {tab === 'versions' ? (
+        <VersionsPanel
+          key={versionsKey}
+          api={api}
+          authors={tenant.users.map((user) => user.username)}
+          robotName={robot.name}
+        />
+      ) : null}
+      {tab === 'tests' ? <TestSetPanel api={api} /> : null}
+      {tab === 'thresholds' ? (
+        <ThresholdPanel api={api} client={client} robotRef={ref} onSaved={() => void reload()} />
+      ) : null}
+    </div>
+  );
+}
