@@ -1,3 +1,4 @@
+import { postgresSpellings } from './postgres-dialect';
 import type { Migration } from './runner';
 
 /**
@@ -6,10 +7,7 @@ import type { Migration } from './runner';
  * effective state), a normalised search text per rule (filled by the store at open), deleted
  * rules and administrators kept for a grace period, and soft deletion of robots and tenants.
  */
-export const migration0003: Migration = {
-  version: 3,
-  name: 'categories_trash_windows',
-  sql: `
+const SQL = `
 CREATE TABLE categories (
   category_id INTEGER PRIMARY KEY,
   tenant_id   INTEGER NOT NULL,
@@ -79,5 +77,19 @@ CREATE TABLE deleted_users (
 
 ALTER TABLE robots ADD COLUMN deleted_at INTEGER;
 ALTER TABLE tenants ADD COLUMN deleted_at INTEGER;
-`,
+`;
+
+/** PostgreSQL reads the windows' ISO times itself (a team server starts empty: no rule has one). */
+const POSTGRES = postgresSpellings(
+  SQL.replace(
+    /unixepoch\((effect_begin|effect_end), 'subsec'\)/g,
+    'extract(epoch FROM CAST($1 AS timestamptz))',
+  ),
+);
+
+export const migration0003: Migration = {
+  version: 3,
+  name: 'categories_trash_windows',
+  sql: SQL,
+  postgres: POSTGRES,
 };

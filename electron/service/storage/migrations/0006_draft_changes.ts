@@ -39,4 +39,41 @@ CREATE TRIGGER rules_mark_update AFTER UPDATE OF tenant_id, robot_id, rule_id, $
   BEGIN ${MARK('OLD')} ${MARK('NEW')} END;
 CREATE TRIGGER rules_mark_delete AFTER DELETE ON rules BEGIN ${MARK('OLD')} END;
 `,
+  postgres: `
+CREATE TABLE draft_changes (
+  tenant_id BIGINT NOT NULL,
+  robot_id  TEXT NOT NULL,
+  rule_id   TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, robot_id, rule_id)
+);
+
+INSERT INTO draft_changes (tenant_id, robot_id, rule_id)
+  SELECT tenant_id, robot_id, rule_id FROM rules AS r
+  WHERE EXISTS (SELECT 1 FROM versions AS v WHERE v.tenant_id = r.tenant_id AND v.robot_id = r.robot_id)
+  ON CONFLICT DO NOTHING;
+INSERT INTO draft_changes (tenant_id, robot_id, rule_id)
+  SELECT tenant_id, robot_id, rule_id FROM rule_revisions WHERE to_version IS NULL
+  ON CONFLICT DO NOTHING;
+
+CREATE FUNCTION rules_mark() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    INSERT INTO draft_changes (tenant_id, robot_id, rule_id)
+      SELECT OLD.tenant_id, OLD.robot_id, OLD.rule_id WHERE ${HAS_VERSION('OLD')}
+      ON CONFLICT DO NOTHING;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO draft_changes (tenant_id, robot_id, rule_id)
+      SELECT NEW.tenant_id, NEW.robot_id, NEW.rule_id WHERE ${HAS_VERSION('NEW')}
+      ON CONFLICT DO NOTHING;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER rules_mark_insert AFTER INSERT ON rules FOR EACH ROW EXECUTE FUNCTION rules_mark();
+CREATE TRIGGER rules_mark_update AFTER UPDATE OF tenant_id, robot_id, rule_id, ${CONTENT_COLUMNS} ON rules
+  FOR EACH ROW EXECUTE FUNCTION rules_mark();
+CREATE TRIGGER rules_mark_delete AFTER DELETE ON rules FOR EACH ROW EXECUTE FUNCTION rules_mark();
+`,
 };

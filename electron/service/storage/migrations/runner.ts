@@ -9,7 +9,13 @@ import { createHash } from 'node:crypto';
 export interface Migration {
   version: number;
   name: string;
+  /** The script, in SQLite's dialect (the embedded store runs it as written). */
   sql: string;
+  /**
+   * The same change for PostgreSQL where `sql` cannot be translated mechanically (see
+   * postgres-dialect.ts); checked like `sql`, so it never changes once released either.
+   */
+  postgres?: string;
 }
 
 export interface AppliedMigration {

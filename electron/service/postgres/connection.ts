@@ -1,0 +1,53 @@
+/**
+ * The team server's store: PostgreSQL through node-postgres (docs/team-server.md).
+ * @module
+ */
+import pg from 'pg';
+import type { Logger } from '../logger';
+
+export type Pool = pg.Pool;
+export type Client = pg.PoolClient;
+
+/** 64-bit integers (times in ms, ids) come back as numbers: every value we store fits in 2^53. */
+pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
+
+export interface PostgresOptions {
+  /** `postgres://user:password@host:port/database` */
+  url: string;
+  logger: Logger;
+  /** Connections this node keeps at most (default 10). */
+  maxConnections?: number;
+}
+
+export function openPool(options: PostgresOptions): Pool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    // A connection the server drops (restart, failover) is replaced, not fatal to the node.
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', (error) => options.logger.warn(`PostgreSQL connection lost: ${error.message}`));
+  return pool;
+}
+
+/**
+ * Runs `work` in one transaction on one connection: committed when it returns, rolled back when
+ * it throws. An answered write is a committed one (synchronous_commit stays on).
+ */
+export async function inTransaction<T>(
+  pool: Pool,
+  work: (client: Client) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
