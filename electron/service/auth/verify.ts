@@ -46,6 +46,11 @@ export interface VerifierDeps {
   credentials: CustomerCredentials;
   /** The signatures already used (replay keyed on the whole signature). */
   nonces: NonceStore;
+  /**
+   * The signatures used by every node of a team server (cluster/shared-signatures.ts), checked
+   * after this node's own memory; absent on the embedded store.
+   */
+  sharedSignatures?: { use(key: string, timestampMs: number, nowMs: number): Promise<boolean> };
   now: () => number;
   /** Echo the string the service hashed (secrets masked) in `bad-signature` answers. */
   debugSignatures?: boolean;
@@ -70,9 +75,25 @@ function missingParam(name: string, query: Record<string, unknown>): ServiceErro
   );
 }
 
+/** The signature was used before (here, or on another node of a team server). */
+export function replayedSignature(): ServiceError {
+  return unauthorized(
+    'replayed-nonce',
+    'This signed request has already been used (same nonce, timestamp and path): sign each request again, with a new timestamp or nonce.',
+  );
+}
+
+/** A signature verified and new to this node: what the nodes' shared record is asked about. */
+export interface VerifiedSignature {
+  key: string;
+  timestampMs: number;
+  nowMs: number;
+}
+
 /**
  * Checks a request. For method 2, `robotSecret` is called after the first checks pass and must
- * return the secret of the robot in the path or throw the 404 of the contract.
+ * return the secret of the robot in the path or throw the 404 of the contract. Returns the
+ * signature, for the check against the other nodes' (`sharedSignatures`).
  */
 export function verifySignedRequest(
   deps: VerifierDeps,
@@ -80,7 +101,7 @@ export function verifySignedRequest(
   request: SignedRequest,
   robotSecret: () => string,
   robotId?: string,
-): void {
+): VerifiedSignature {
   const values: Partial<Record<(typeof PARAMS)[number], string>> = {};
   for (const name of PARAMS) {
     const value = request.query[name];
@@ -148,12 +169,9 @@ export function verifySignedRequest(
   }
   // The signature stands for the whole of adminkey, nonce, timestamp and uri (with the secrets):
   // the same signed request again is a replay; the same nonce with a new timestamp is not.
-  if (!nonces.use(expected.toString('hex'), ts, now)) {
-    throw unauthorized(
-      'replayed-nonce',
-      'This signed request has already been used (same nonce, timestamp and path): sign each request again, with a new timestamp or nonce.',
-    );
-  }
+  const key = expected.toString('hex');
+  if (!nonces.use(key, ts, now)) throw replayedSignature();
+  return { key, timestampMs: ts, nowMs: now };
 }
 
 /** The console API's check: `Authorization: Bearer <the per-launch token>`. */

@@ -5,8 +5,8 @@
  * @module
  */
 import type { SignMethod } from '../auth/signature';
-import { verifySignedRequest } from '../auth/verify';
-import type { VerifierDeps } from '../auth/verify';
+import { replayedSignature, verifySignedRequest } from '../auth/verify';
+import type { VerifiedSignature, VerifierDeps } from '../auth/verify';
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { requireRobot } from '../domain/robots';
@@ -35,8 +35,9 @@ export async function authenticate(
   call: SignedCall,
 ): Promise<Robot | null> {
   let robot: Robot | null = null;
+  let signature: VerifiedSignature;
   try {
-    verifySignedRequest(
+    signature = verifySignedRequest(
       deps.verifier,
       method,
       call,
@@ -53,6 +54,10 @@ export async function authenticate(
       await requireRobot(deps.ctx, parseTenantId(call.tenantId ?? ''), call.robotId ?? '');
     }
     throw error;
+  }
+  const shared = deps.verifier.sharedSignatures;
+  if (shared && !(await shared.use(signature.key, signature.timestampMs, signature.nowMs))) {
+    throw replayedSignature();
   }
   return robot;
 }
