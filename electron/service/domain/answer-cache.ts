@@ -47,6 +47,13 @@ export class AnswerCache {
     }
   }
 
+  /** Forgets every answer (a team server's node that lost track of the others' writes). */
+  clear(): void {
+    this.forgets += 1;
+    this.answers.clear();
+    this.chars = 0;
+  }
+
   forget(ruleIds: Iterable<string>): void {
     this.forgets += 1;
     for (const ruleId of ruleIds) {

@@ -31,7 +31,8 @@ export function deleteRobot(ctx: DomainContext, robot: Robot): Promise<{ purgeAf
   });
 }
 
-function forgetRobot(ctx: DomainContext, robot: Robot): void {
+/** Takes a robot out of memory (deleted here, or on another node of a team server). */
+export function forgetRobot(ctx: DomainContext, robot: Robot): void {
   ctx.robots.remove(robot);
   ctx.indexes.drop(indexKey(robot));
   ctx.orders.set(robotKey(robot), undefined);
@@ -61,7 +62,7 @@ export async function restoreRobot(
 }
 
 /** Puts a robot of the store into memory: directory, language, index built from its rules. */
-async function loadRobot(
+export async function loadRobot(
   ctx: DomainContext,
   record: Parameters<DomainContext['robots']['put']>[0],
 ): Promise<Robot> {

@@ -36,6 +36,11 @@ export interface PublishingHooks {
   robotRemoved(robot: Robot): void;
   /** A robot came back from the trash: its published edition is made again. */
   robotRestored(robot: Robot): Promise<void>;
+  /**
+   * Another node of a team server published, or changed the robot's mode or synonyms: the
+   * published edition follows the store as it is now, without writing anything itself.
+   */
+  followStored(robot: Robot): Promise<void>;
 }
 
 /** A rule's answer in the draft: from memory when it was answered recently, else read. */

@@ -161,6 +161,21 @@ export class PublishedEditions implements PublishingHooks {
     if (inReview(robot)) await this.build(robot);
   }
 
+  async followStored(robot: Robot): Promise<void> {
+    const key = publishedKey(robot);
+    if (!inReview(robot)) {
+      if (this.built.has(key)) this.drop(robot);
+      return;
+    }
+    const latest = await this.ctx.store.versions.latest(robot);
+    if (this.built.has(key) && this.built.get(key) === (latest?.version ?? null)) {
+      // Same version, same mode: only the synonyms may have changed.
+      await this.robotChanged(robot, robot);
+      return;
+    }
+    await this.build(robot);
+  }
+
   drop(robot: RobotKey): void {
     this.ctx.indexes.drop(publishedKey(robot));
     this.built.delete(publishedKey(robot));

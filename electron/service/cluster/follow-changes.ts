@@ -1,0 +1,214 @@
+/**
+ * Makes a node's memory follow changes written by any node (the change feed): each change names
+ * what changed, never how, and is applied by reading the store as it is now, in the robot's write
+ * queue (so it never interleaves with a write of this node). Applying a change twice, or one this
+ * node has already followed as it wrote it, is harmless: the result is the store's state.
+ *
+ * What a node keeps in memory from the database, and what follows it here:
+ * - the robot directory (secrets, settings, language counts): `robot`/`tenant` changes;
+ * - each robot's matching index, answer cache, menus, rule order: `rules` changes;
+ * - the published index of a robot in review mode: `version` changes (publish, rollback) and
+ *   `robot` changes (mode, synonyms).
+ * Categories and administrators are read from the store at each request: nothing to follow.
+ * @module
+ */
+import type { DomainContext } from '../domain/context';
+import { forgetRobot, loadRobot } from '../domain/deletions';
+import { robotKey } from '../domain/robot-directory';
+import type { Robot } from '../domain/robot-directory';
+import { parseStoredSettings } from '../domain/robot-settings';
+import { indexKey } from '../domain/robot-loading';
+import { applySynonyms } from '../domain/robot-synonyms';
+import { toMatchableRule } from '../domain/rule-views';
+import type { MatchableRecord, MenuEntry, RobotRecord } from '../repositories/records';
+import type { Change } from './change-feed';
+
+/**
+ * Up to this many rules of one robot are read one by one; more (an import) in one read of the
+ * robot's rules, which costs the same whatever the number.
+ */
+const READ_ONE_BY_ONE = 32;
+/** Concurrent reads of single rules (the node's pool is shared with its requests). */
+const READ_CONCURRENCY = 4;
+
+/** Applies a batch of changes: robots first (a new robot is loaded whole), then rules, versions. */
+export async function followChanges(ctx: DomainContext, changes: readonly Change[]): Promise<void> {
+  if (changes.length === 0) return;
+  const robotsChanged = changes.some((c) => c.kind === 'robot' || c.kind === 'tenant');
+  if (robotsChanged) await followRobots(ctx);
+  const rules = new Map<string, { tenantId: number; robotId: string; ids: Set<string> }>();
+  const versions = new Map<string, { tenantId: number; robotId: string }>();
+  for (const change of changes) {
+    if (change.tenantId === null || change.robotId === null) continue;
+    const key = robotKey({ tenantId: change.tenantId, robotId: change.robotId });
+    if (change.kind === 'rules') {
+      let entry = rules.get(key);
+      if (!entry) {
+        entry = { tenantId: change.tenantId, robotId: change.robotId, ids: new Set() };
+        rules.set(key, entry);
+      }
+      for (const id of change.ruleIds) entry.ids.add(id);
+    } else if (change.kind === 'version') {
+      versions.set(key, { tenantId: change.tenantId, robotId: change.robotId });
+    }
+  }
+  await Promise.all(
+    [...rules.values()].map(({ tenantId, robotId, ids }) =>
+      followRules(ctx, tenantId, robotId, [...ids]),
+    ),
+  );
+  await Promise.all(
+    [...versions.values()].map(({ tenantId, robotId }) => followVersions(ctx, tenantId, robotId)),
+  );
+}
+
+const sameFields = (robot: Robot, record: RobotRecord): boolean =>
+  robot.name === record.name &&
+  robot.secret === record.secret &&
+  JSON.stringify(robot.storedSettings) === JSON.stringify(parseStoredSettings(record.settingsJson));
+
+/** The directory made equal to the store's robots: added, changed, deleted (or their tenant). */
+export async function followRobots(ctx: DomainContext): Promise<void> {
+  const records = await ctx.store.robots.all();
+  const stored = new Map(records.map((record) => [robotKey(record), record]));
+  const work: Promise<unknown>[] = [];
+  for (const robot of ctx.robots.all()) {
+    if (stored.has(robotKey(robot))) continue;
+    work.push(
+      ctx.writes.run(robotKey(robot), async () => {
+        const current = ctx.robots.get(robot.tenantId, robot.robotId);
+        if (current) forgetRobot(ctx, current);
+      }),
+    );
+  }
+  for (const record of records) {
+    const key = robotKey(record);
+    const known = ctx.robots.get(record.tenantId, record.robotId);
+    if (known && sameFields(known, record)) continue;
+    work.push(
+      ctx.writes.run(key, async () => {
+        const current = ctx.robots.get(record.tenantId, record.robotId);
+        if (!current) {
+          await loadRobot(ctx, record);
+          return;
+        }
+        if (sameFields(current, record)) return;
+        const updated = ctx.robots.put(record);
+        applySynonyms(ctx, updated);
+        await ctx.publishing?.followStored(updated);
+      }),
+    );
+  }
+  await Promise.all(work);
+}
+
+/** The robot's rules `ruleIds` made as stored now in its index, caches, menus and order. */
+export function followRules(
+  ctx: DomainContext,
+  tenantId: number,
+  robotId: string,
+  ruleIds: readonly string[],
+): Promise<void> {
+  return ctx.writes.run(robotKey({ tenantId, robotId }), async () => {
+    const robot = ctx.robots.get(tenantId, robotId);
+    // A robot not in memory (deleted, or not loaded yet) has nothing to follow: it is read whole
+    // when it comes (followRobots).
+    if (!robot) return;
+    const stored = await readRules(ctx, robot, ruleIds);
+    const menus = ctx.menus;
+    ctx.answers.forget(ruleIds);
+    const key = indexKey(robot);
+    const gone = ruleIds.filter((id) => !stored.has(id));
+    ctx.indexes.update(key, (index) => {
+      for (const id of gone) index.remove(id);
+    });
+    await ctx.indexes.updateEach(key, [...stored.values()], (index, rule) =>
+      index.upsert(toMatchableRule(rule.matchable)),
+    );
+    if (menus) {
+      for (const id of gone) menus.set(id, null);
+      for (const [id, rule] of stored) menus.set(id, rule.menu);
+    }
+    // Rebuilt from the store at the next list that needs it (a keyed seek, then exact again).
+    ctx.orders.set(robotKey(robot), undefined);
+    ctx.robots.countRules(robot, await ctx.store.rules.languageCounts(robot));
+  });
+}
+
+interface RuleNow {
+  matchable: MatchableRecord;
+  menu: MenuEntry[] | null;
+}
+
+/** The rules among `ruleIds` that exist now, by id. */
+async function readRules(
+  ctx: DomainContext,
+  robot: Robot,
+  ruleIds: readonly string[],
+): Promise<Map<string, RuleNow>> {
+  const found = new Map<string, RuleNow>();
+  if (ruleIds.length <= READ_ONE_BY_ONE) {
+    for (let at = 0; at < ruleIds.length; at += READ_CONCURRENCY) {
+      const rules = await Promise.all(
+        ruleIds.slice(at, at + READ_CONCURRENCY).map((id) => ctx.store.rules.find(robot, id)),
+      );
+      for (const rule of rules) {
+        if (rule) found.set(rule.ruleId, { matchable: rule, menu: rule.menu ?? null });
+      }
+    }
+    return found;
+  }
+  const wanted = new Set(ruleIds);
+  const [rules, menus] = await Promise.all([
+    ctx.store.rules.matchable(robot),
+    ctx.menus ? ctx.store.rules.menus() : Promise.resolve([]),
+  ]);
+  const menuOf = new Map(menus.map(({ ruleId, menu }) => [ruleId, menu]));
+  for (const rule of rules) {
+    if (wanted.has(rule.ruleId)) {
+      found.set(rule.ruleId, { matchable: rule, menu: menuOf.get(rule.ruleId) ?? null });
+    }
+  }
+  return found;
+}
+
+/** A publish or rollback on another node: the robot's published index follows its latest version. */
+export function followVersions(
+  ctx: DomainContext,
+  tenantId: number,
+  robotId: string,
+): Promise<void> {
+  return ctx.writes.run(robotKey({ tenantId, robotId }), async () => {
+    const robot = ctx.robots.get(tenantId, robotId);
+    if (robot) await ctx.publishing?.followStored(robot);
+  });
+}
+
+/** Everything read again from the store (a follower that was away longer than the feed keeps). */
+export async function followEverything(ctx: DomainContext): Promise<void> {
+  await followRobots(ctx);
+  await Promise.all(
+    ctx.robots.all().map((robot) =>
+      ctx.writes.run(robotKey(robot), async () => {
+        const current = ctx.robots.get(robot.tenantId, robot.robotId);
+        if (!current) return;
+        const index = ctx.indexes.createDetached();
+        if (index.setSynonyms && current.settings.synonyms.length > 0) {
+          index.setSynonyms(current.settings.synonyms);
+        }
+        for (const rule of await ctx.store.rules.matchable(current)) {
+          index.upsert(toMatchableRule(rule));
+        }
+        ctx.indexes.replace(indexKey(current), index);
+        ctx.orders.set(robotKey(current), undefined);
+        ctx.robots.countRules(current, await ctx.store.rules.languageCounts(current));
+        await ctx.publishing?.followStored(current);
+      }),
+    ),
+  );
+  ctx.answers.clear();
+  if (ctx.menus) {
+    ctx.menus.clear();
+    for (const { ruleId, menu } of await ctx.store.rules.menus()) ctx.menus.set(ruleId, menu);
+  }
+}

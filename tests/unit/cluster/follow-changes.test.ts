@@ -1,0 +1,244 @@
+/**
+ * A node following changes another node wrote: here the "other node" writes straight to the
+ * store both share (a real embedded store on disk), and this node's memory (directory, index,
+ * answer cache, menus, published index) must answer as the store says once it follows the change
+ * the feed would name. Applying a change twice must change nothing.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { followChanges } from '../../../electron/service/cluster/follow-changes';
+import type { Change } from '../../../electron/service/cluster/change-feed';
+import { AnswerCache } from '../../../electron/service/domain/answer-cache';
+import { ask } from '../../../electron/service/domain/ask';
+import type { DomainContext } from '../../../electron/service/domain/context';
+import { RobotDirectory } from '../../../electron/service/domain/robot-directory';
+import type { Robot } from '../../../electron/service/domain/robot-directory';
+import { RobotIndexes } from '../../../electron/service/domain/robot-indexes';
+import { loadRobots } from '../../../electron/service/domain/robot-loading';
+import { RuleMenus } from '../../../electron/service/domain/rule-menus';
+import { RuleOrders } from '../../../electron/service/domain/rule-order';
+import { WriteQueue } from '../../../electron/service/domain/write-queue';
+import { silentLogger } from '../../../electron/service/logger';
+import { createRobotIndex, normalizeText } from '../../../electron/service/matching/index';
+import { PublishingRoom } from '../../../electron/service/publishing/publishing-room';
+import type { NewRule, RobotKey } from '../../../electron/service/repositories/records';
+import { EmbeddedStore } from '../../../electron/service/storage/embedded-store';
+
+let dir: string;
+let store: EmbeddedStore;
+let ctx: DomainContext;
+let tenantId: number;
+const now = () => Date.now();
+
+function rule(ruleId: string, question: string, answer = `answer of ${ruleId}`): NewRule {
+  return {
+    ruleId,
+    ruleName: ruleId,
+    nameKey: ruleId,
+    categoryId: '',
+    active: true,
+    allowSimGen: null,
+    effectBegin: null,
+    effectEnd: null,
+    questions: [question],
+    answer,
+    createdAt: now(),
+  };
+}
+
+const rulesChange = (robot: RobotKey, ruleIds: string[]): Change => ({
+  id: 0,
+  kind: 'rules',
+  tenantId: robot.tenantId,
+  robotId: robot.robotId,
+  ruleIds,
+});
+const robotChange = (robot: RobotKey): Change => ({ ...rulesChange(robot, []), kind: 'robot' });
+const versionChange = (robot: RobotKey): Change => ({ ...rulesChange(robot, []), kind: 'version' });
+
+function robotOf(robotId: string): Robot {
+  const robot = ctx.robots.get(tenantId, robotId);
+  assert.ok(robot, `robot ${robotId} is in memory`);
+  return robot;
+}
+
+/** What this node answers (the draft, or what the openapi serves). */
+async function answerOf(robotId: string, question: string, edition: 'draft' | 'served' = 'draft') {
+  const { result } = await ask(
+    ctx,
+    robotOf(robotId),
+    { question, userId: 'u', channel: 'API' },
+    now(),
+    edition,
+  );
+  return result.module === 'KB' && result.answerType === 'BESTMATCH' ? result.answer : null;
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kbstudio-follow-'));
+  store = await EmbeddedStore.open({ dataDir: dir, logger: silentLogger, textKey: normalizeText });
+  ctx = {
+    store,
+    robots: new RobotDirectory(),
+    indexes: new RobotIndexes(createRobotIndex),
+    answers: new AnswerCache(),
+    menus: new RuleMenus(),
+    orders: new RuleOrders(),
+    writes: new WriteQueue(),
+    now,
+    logger: silentLogger,
+  };
+  tenantId = await store.tenants.register({
+    tenant: { phoneNumber: '1', mail: 'm@example.com', company: 'c', createdAt: now() },
+    admin: {
+      userId: 'u1',
+      username: 'admin',
+      usernameKey: 'admin',
+      passwordHash: 'x',
+      role: 'ADMIN',
+    },
+    robot: { robotId: 'default', name: 'Default', secret: 's1', settingsJson: '{}', createdAt: 0 },
+  });
+  await loadRobots(ctx, { file: null }, null);
+  await new PublishingRoom(ctx).load();
+});
+
+after(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('following the changes of another node', () => {
+  test('a rule added elsewhere is answered once followed; following twice changes nothing', async () => {
+    const robot = robotOf('default');
+    await store.rules.insert(robot, [rule('r-hours', 'what are your opening hours')], now());
+    assert.equal(await answerOf('default', 'what are your opening hours'), null);
+    const change = rulesChange(robot, ['r-hours']);
+    await followChanges(ctx, [change]);
+    assert.equal(await answerOf('default', 'what are your opening hours'), 'answer of r-hours');
+    const size = ctx.indexes.of(`${tenantId}/default`).size;
+    await followChanges(ctx, [change, change]);
+    assert.equal(ctx.indexes.of(`${tenantId}/default`).size, size);
+    assert.equal(await answerOf('default', 'what are your opening hours'), 'answer of r-hours');
+  });
+
+  test('a rule changed elsewhere: new phrasing and new answer (the cached one is forgotten)', async () => {
+    const robot = robotOf('default');
+    await store.rules.insert(robot, [rule('r-ship', 'how long does shipping take')], now());
+    await followChanges(ctx, [rulesChange(robot, ['r-ship'])]);
+    // Asked once: the answer is now in this node's cache.
+    assert.equal(await answerOf('default', 'how long does shipping take'), 'answer of r-ship');
+    const stored = await store.rules.find(robot, 'r-ship');
+    assert.ok(stored);
+    await store.rules.update(
+      robot,
+      'r-ship',
+      { ...stored, questions: ['when will my parcel arrive'], answer: 'three days' },
+      now(),
+    );
+    await followChanges(ctx, [rulesChange(robot, ['r-ship'])]);
+    assert.equal(await answerOf('default', 'when will my parcel arrive'), 'three days');
+    assert.notEqual(await answerOf('default', 'how long does shipping take'), 'three days');
+  });
+
+  test('a rule deleted elsewhere is no longer answered, and its menu is gone', async () => {
+    const robot = robotOf('default');
+    await store.rules.insert(
+      robot,
+      [
+        {
+          ...rule('r-menu', 'show me the help menu'),
+          menu: [{ ruleId: 'r-hours', text: 'Hours' }],
+        },
+      ],
+      now(),
+    );
+    await followChanges(ctx, [rulesChange(robot, ['r-menu'])]);
+    assert.ok(ctx.menus?.get('r-menu'));
+    await store.rules.remove(robot, ['r-menu'], now());
+    await followChanges(ctx, [rulesChange(robot, ['r-menu'])]);
+    assert.equal(ctx.menus?.get('r-menu'), undefined);
+    assert.equal(await answerOf('default', 'show me the help menu'), null);
+  });
+
+  test('an import elsewhere (many rules, read in one go) is answered whole', async () => {
+    const robot = robotOf('default');
+    const rules = Array.from({ length: 60 }, (_, i) =>
+      rule(`bulk-${i}`, `bulk question number ${i} about topic ${i * 7}`),
+    );
+    await store.rules.insert(robot, rules, now());
+    await followChanges(ctx, [
+      rulesChange(
+        robot,
+        rules.map((r) => r.ruleId),
+      ),
+    ]);
+    for (const i of [0, 31, 59]) {
+      assert.equal(
+        await answerOf('default', `bulk question number ${i} about topic ${i * 7}`),
+        `answer of bulk-${i}`,
+      );
+    }
+  });
+
+  test('settings, secret and name changed elsewhere are followed', async () => {
+    const robot = robotOf('default');
+    await store.robots.update(robot, {
+      name: 'Renamed',
+      secret: 's2',
+      settingsJson: JSON.stringify({ fallbackText: 'ask a person' }),
+    });
+    await followChanges(ctx, [robotChange(robot)]);
+    const now = robotOf('default');
+    assert.equal(now.name, 'Renamed');
+    assert.equal(now.secret, 's2');
+    assert.equal(now.settings.fallbackText, 'ask a person');
+  });
+
+  test('a robot added, deleted and restored elsewhere', async () => {
+    await store.robots.insert({
+      tenantId,
+      robotId: 'second',
+      name: 'Second',
+      secret: 'x',
+      settingsJson: '{}',
+      createdAt: now(),
+    });
+    const key = { tenantId, robotId: 'second' };
+    await store.rules.insert(key, [rule('second-1', 'where is the second office')], now());
+    await followChanges(ctx, [robotChange(key), rulesChange(key, ['second-1'])]);
+    assert.equal(await answerOf('second', 'where is the second office'), 'answer of second-1');
+    await store.robots.setDeleted(key, now());
+    await followChanges(ctx, [robotChange(key)]);
+    assert.equal(ctx.robots.get(tenantId, 'second'), undefined);
+    await store.robots.setDeleted(key, null);
+    await followChanges(ctx, [robotChange(key)]);
+    assert.equal(await answerOf('second', 'where is the second office'), 'answer of second-1');
+  });
+
+  test('review mode and a publish elsewhere: the served edition follows the new version', async () => {
+    const robot = robotOf('default');
+    const settingsJson = JSON.stringify({ ...robot.storedSettings, publishMode: 'review' });
+    const request = { note: '', author: 'other node', now: now(), confirmedFailures: null };
+    await store.robots.update(robot, { settingsJson });
+    await store.versions.publish(robot, request);
+    await followChanges(ctx, [robotChange(robot), versionChange(robot)]);
+    assert.equal(robotOf('default').settings.publishMode, 'review');
+    await store.rules.insert(robot, [rule('r-new', 'is there a student discount')], now());
+    await followChanges(ctx, [rulesChange(robot, ['r-new'])]);
+    // In the draft, not yet served: it is not published.
+    assert.equal(await answerOf('default', 'is there a student discount'), 'answer of r-new');
+    assert.equal(await answerOf('default', 'is there a student discount', 'served'), null);
+    await store.versions.publish(robotOf('default'), { ...request, now: now() });
+    await followChanges(ctx, [versionChange(robot)]);
+    assert.equal(
+      await answerOf('default', 'is there a student discount', 'served'),
+      'answer of r-new',
+    );
+    // Nothing was published by following (no version of this node's own).
+    assert.equal((await store.versions.list(robot)).length, 2);
+  });
+});
