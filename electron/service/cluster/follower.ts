@@ -1,0 +1,167 @@
+/**
+ * A team server node's follower: applies the changes every node writes (the change feed) to this
+ * node's memory. Woken by NOTIFY on a connection of its own, by a timer (a lost notification or
+ * connection costs at most its period) and after the connection comes back (catch-up); one read
+ * at a time, each read taking everything not applied yet (change-feed.ts).
+ * @module
+ */
+import pg from 'pg';
+import type { DomainContext } from '../domain/context';
+import type { Logger } from '../logger';
+import type { Pool } from '../postgres/connection';
+import { ChangeFeed, pruneChanges } from './change-feed';
+import { followChanges, followEverything } from './follow-changes';
+import { CHANGES_CHANNEL } from './schema';
+
+export interface FollowerOptions {
+  ctx: DomainContext;
+  pool: Pool;
+  /** The database's URL, for the listening connection (not taken from the pool). */
+  url: string;
+  /** The feed, its position taken before the node loaded its state. */
+  feed: ChangeFeed;
+  logger: Logger;
+  /** Reads even without a notification this often (default 1 s). */
+  pollMs?: number;
+  /** Changes are kept this long, then pruned (default 6 h). */
+  keepMs?: number;
+}
+
+const RECONNECT_MS = 1000;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+const DEFAULT_KEEP_MS = 6 * 60 * 60 * 1000;
+
+export class Follower {
+  private listener: pg.Client | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private pending = false;
+  private stopped = false;
+  private lastRead = Date.now();
+  private failing = false;
+  private readonly pollMs: number;
+  private readonly keepMs: number;
+
+  constructor(private readonly options: FollowerOptions) {
+    this.pollMs = options.pollMs ?? 1000;
+    this.keepMs = options.keepMs ?? DEFAULT_KEEP_MS;
+  }
+
+  /** Starts following (the feed's position is already taken). */
+  async start(): Promise<void> {
+    await this.listen();
+    this.timers.push(setInterval(() => void this.wake(), this.pollMs));
+    const prune = () =>
+      pruneChanges(this.options.pool, Date.now() - this.keepMs).catch((error: unknown) =>
+        this.options.logger.warn(`could not prune the change feed: ${(error as Error).message}`),
+      );
+    this.timers.push(setInterval(() => void prune(), PRUNE_EVERY_MS));
+    for (const timer of this.timers) timer.unref();
+    void prune();
+    void this.wake();
+  }
+
+  /**
+   * Reads and applies what is new; resolves once a read that started after this call is applied
+   * (a caller knows every change committed before its call is then in memory).
+   */
+  wake(): Promise<void> {
+    this.pending = true;
+    this.running ??= this.drain().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending && !this.stopped) {
+      this.pending = false;
+      try {
+        await this.readOnce();
+        if (this.failing) this.options.logger.info('following the change feed again');
+        this.failing = false;
+      } catch (error) {
+        // Logged once per outage; the timer and the reconnect try again.
+        if (!this.failing) {
+          this.options.logger.warn(
+            `could not follow the change feed: ${(error as Error).message}; retrying`,
+          );
+        }
+        this.failing = true;
+        return;
+      }
+    }
+  }
+
+  private async readOnce(): Promise<void> {
+    const { ctx, feed, logger } = this.options;
+    const now = Date.now();
+    if (now - this.lastRead > this.keepMs / 2) {
+      // Away long enough that changes it never read may be pruned: everything is read again.
+      logger.warn('the change feed was not read for too long: reloading every robot');
+      await feed.start();
+      await followEverything(ctx);
+      this.lastRead = now;
+      return;
+    }
+    const batch = await feed.read();
+    await followChanges(ctx, batch.changes);
+    batch.advance();
+    this.lastRead = now;
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.url });
+    const lost = (error?: Error) => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      void client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.options.logger.warn(
+        `the change feed's connection was lost${error ? ` (${error.message})` : ''}; reconnecting`,
+      );
+      this.scheduleReconnect();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', () => void this.wake());
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    } catch (error) {
+      lost(error as Error);
+      return;
+    }
+    // What was written while not listening is read now (catch-up).
+    void this.wake();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.reconnectTimer || this.stopped) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      void this.listen();
+    }, RECONNECT_MS);
+    this.reconnectTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
+    await this.running;
+  }
+}
+
+/**
+ * Takes the feed's position, then loads the node's state with `load`: every change committed
+ * before the position is in what `load` reads, and every later one is followed.
+ */
+export async function joinFeed<T>(pool: Pool, load: () => Promise<T>): Promise<[ChangeFeed, T]> {
+  const feed = new ChangeFeed(pool);
+  await feed.start();
+  return [feed, await load()];
+}
