@@ -9,7 +9,8 @@ import pg from 'pg';
 import type { DomainContext } from '../domain/context';
 import type { Logger } from '../logger';
 import type { Pool } from '../postgres/connection';
-import { ChangeFeed, pruneChanges } from './change-feed';
+import { pruneChanges } from './change-feed';
+import type { ChangeFeed } from './change-feed';
 import { followChanges, followEverything } from './follow-changes';
 import { CHANGES_CHANNEL } from './schema';
 
@@ -154,14 +155,4 @@ export class Follower {
     await listener?.end().catch(() => undefined);
     await this.running;
   }
-}
-
-/**
- * Takes the feed's position, then loads the node's state with `load`: every change committed
- * before the position is in what `load` reads, and every later one is followed.
- */
-export async function joinFeed<T>(pool: Pool, load: () => Promise<T>): Promise<[ChangeFeed, T]> {
-  const feed = new ChangeFeed(pool);
-  await feed.start();
-  return [feed, await load()];
 }

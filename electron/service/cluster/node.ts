@@ -1,0 +1,71 @@
+/**
+ * What makes a service on PostgreSQL one node among several (docs/team-server.md, "Several
+ * nodes"): the team server's own tables, the feed's position taken before the node loads its
+ * state, the follower started once it has, and the signatures shared for replay refusal.
+ * @module
+ */
+import type { DomainContext } from '../domain/context';
+import { LIMITS } from '../limits';
+import type { Logger } from '../logger';
+import type { Pool } from '../postgres/connection';
+import { migrate } from '../postgres/migrate';
+import { ChangeFeed } from './change-feed';
+import { Follower } from './follower';
+import { CLUSTER_MIGRATIONS } from './schema';
+import { SharedSignatures } from './shared-signatures';
+
+export interface ClusterNodeOptions {
+  pool: Pool;
+  /** The database's URL (the follower listens on a connection of its own). */
+  url: string;
+  logger: Logger;
+  /** The follower's safety-net period (default 1 s). */
+  pollMs?: number;
+}
+
+export class ClusterNode {
+  readonly signatures: SharedSignatures;
+  private follower: Follower | null = null;
+
+  private constructor(
+    private readonly options: ClusterNodeOptions,
+    private readonly feed: ChangeFeed,
+  ) {
+    this.signatures = new SharedSignatures(options.pool, LIMITS.timestampWindowMs);
+  }
+
+  /**
+   * Brings the team server's tables up to date and takes the feed's position: call it after the
+   * shared migrations and before the node loads anything from the store.
+   */
+  static async join(options: ClusterNodeOptions): Promise<ClusterNode> {
+    await migrate(options.pool, options.logger, CLUSTER_MIGRATIONS, '_cluster_migrations');
+    const feed = new ChangeFeed(options.pool);
+    await feed.start();
+    return new ClusterNode(options, feed);
+  }
+
+  /** Starts following the other nodes' writes into `ctx` (once the node has loaded its state). */
+  async follow(ctx: DomainContext): Promise<void> {
+    const follower = new Follower({
+      ctx,
+      pool: this.options.pool,
+      url: this.options.url,
+      feed: this.feed,
+      logger: this.options.logger,
+      pollMs: this.options.pollMs,
+    });
+    await follower.start();
+    this.follower = follower;
+  }
+
+  /** Applies what every node has committed so far (a stop, or a test, waits for it). */
+  catchUp(): Promise<void> {
+    return this.follower?.wake() ?? Promise.resolve();
+  }
+
+  async stop(): Promise<void> {
+    await this.follower?.stop();
+    this.follower = null;
+  }
+}
