@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { ChangeFeed, pruneChanges } from '../../electron/service/cluster/change-feed';
 import type { Change } from '../../electron/service/cluster/change-feed';
-import { CHANGES_CHANNEL, CLUSTER_MIGRATIONS } from '../../electron/service/cluster/schema';
+import { CHANGES_CHANNEL } from '../../electron/service/cluster/schema';
 import { SharedSignatures } from '../../electron/service/cluster/shared-signatures';
 import { silentLogger } from '../../electron/service/logger';
 import { openPool } from '../../electron/service/postgres/connection';
@@ -39,7 +39,6 @@ before(async () => {
   url = await freshDatabase('feed');
   pool = openPool({ url, logger: silentLogger });
   await migrate(pool, silentLogger);
-  await migrate(pool, silentLogger, CLUSTER_MIGRATIONS, '_cluster_migrations');
   await pool.query(
     `INSERT INTO tenants (tenant_id, phone_number, mail, company, created_at) VALUES (1, '1', 'm', 'c', 0);
      INSERT INTO robots (tenant_id, robot_id, name, secret, created_at) VALUES (1, 'a', 'A', 's', 0), (1, 'b', 'B', 's', 0);`,
@@ -51,24 +50,6 @@ after(async () => {
 });
 
 describe('the change feed', () => {
-  test('migrating again finds nothing to do; the ledger is checked like the shared one', async () => {
-    await migrate(pool, silentLogger, CLUSTER_MIGRATIONS, '_cluster_migrations');
-    const { rows } = await pool.query<{ version: number }>(
-      'SELECT version FROM _cluster_migrations ORDER BY version',
-    );
-    assert.deepEqual(
-      rows.map((row) => row.version),
-      CLUSTER_MIGRATIONS.map((m) => m.version),
-    );
-    const edited = CLUSTER_MIGRATIONS.map((m, i) =>
-      i === 0 ? { ...m, postgres: `${m.postgres ?? ''}\n-- edited` } : m,
-    );
-    await assert.rejects(
-      migrate(pool, silentLogger, edited, '_cluster_migrations'),
-      /must never change/,
-    );
-  });
-
   test('one change per statement and robot, naming the rules it touched', async () => {
     const feed = new ChangeFeed(pool);
     await feed.start();

@@ -8,10 +8,8 @@ import type { DomainContext } from '../domain/context';
 import { LIMITS } from '../limits';
 import type { Logger } from '../logger';
 import type { Pool } from '../postgres/connection';
-import { migrate } from '../postgres/migrate';
 import { ChangeFeed } from './change-feed';
 import { Follower } from './follower';
-import { CLUSTER_MIGRATIONS } from './schema';
 import { SharedSignatures } from './shared-signatures';
 
 export interface ClusterNodeOptions {
@@ -35,11 +33,10 @@ export class ClusterNode {
   }
 
   /**
-   * Brings the team server's tables up to date and takes the feed's position: call it after the
-   * shared migrations and before the node loads anything from the store.
+   * Takes the feed's position: call it once the database is migrated (its tables are server
+   * migrations) and before the node loads anything from the store.
    */
   static async join(options: ClusterNodeOptions): Promise<ClusterNode> {
-    await migrate(options.pool, options.logger, CLUSTER_MIGRATIONS, '_cluster_migrations');
     const feed = new ChangeFeed(options.pool);
     await feed.start();
     return new ClusterNode(options, feed);

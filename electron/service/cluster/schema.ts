@@ -1,11 +1,11 @@
 /**
- * The tables only a team server has (never the embedded store): the change feed, filled by
- * triggers on every table whose state a node keeps in memory, and the signatures already used by
- * any node. Recorded apart from the shared migrations (`_cluster_migrations`), checked the same
- * way: append only, a released one never changes (docs/team-server.md, "Several nodes").
+ * The tables that make several nodes of a team server one service (never in the embedded store):
+ * the change feed, filled by triggers on every table whose state a node keeps in memory, and the
+ * signatures already used by any node. They are server migrations (postgres/server-migrations.ts:
+ * recorded in `_server_migrations`, append only, checked by hash); their SQL is kept here, beside
+ * the code that reads it (docs/team-server.md, "Several nodes").
  * @module
  */
-import type { Migration } from '../storage/migrations/runner';
 
 /** The channel every change is announced on (at commit: NOTIFY is transactional). */
 export const CHANGES_CHANNEL = 'kb_changes';
@@ -14,7 +14,7 @@ export const CHANGES_CHANNEL = 'kb_changes';
  * One row per statement and robot: what changed, not how (a follower reads the current state).
  * `xid` is the writing transaction's: a follower tells by it which changes may still commit.
  */
-const CHANGE_FEED = `
+export const CHANGE_FEED_SQL = `
 CREATE TABLE changes (
   change_id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   xid       xid8 NOT NULL DEFAULT pg_current_xact_id(),
@@ -78,23 +78,10 @@ CREATE TRIGGER feed_users AFTER INSERT OR UPDATE OR DELETE ON users
 `;
 
 /** A signature used by any node, kept until its timestamp leaves the window (replay refusal). */
-const USED_SIGNATURES = `
+export const USED_SIGNATURES_SQL = `
 CREATE TABLE used_signatures (
   signature  TEXT PRIMARY KEY,
   expires_at BIGINT NOT NULL
 );
 CREATE INDEX used_signatures_by_expiry ON used_signatures (expires_at);
 `;
-
-const pgOnly = (version: number, name: string, sql: string): Migration => ({
-  version,
-  name,
-  sql,
-  postgres: sql,
-});
-
-/** Every team-server migration, in order. Append only. */
-export const CLUSTER_MIGRATIONS: readonly Migration[] = [
-  pgOnly(1, 'change_feed', CHANGE_FEED),
-  pgOnly(2, 'used_signatures', USED_SIGNATURES),
-];

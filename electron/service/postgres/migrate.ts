@@ -1,7 +1,8 @@
 /**
  * Brings a PostgreSQL database to the code's schema: the same migrations as the embedded store
- * (storage/migrations, in PostgreSQL's spelling), checked the same way, applied by whichever node
- * starts first (an advisory lock makes the others wait, then find nothing to do).
+ * (storage/migrations, in PostgreSQL's spelling), checked the same way, then the server's own
+ * (server-migrations.ts), applied by whichever node starts first (an advisory lock makes the
+ * others wait, then find nothing to do).
  * @module
  */
 import type { Logger } from '../logger';
@@ -10,38 +11,45 @@ import { postgresMigration } from '../storage/migrations/postgres-dialect';
 import { migrationHash, pendingMigrations } from '../storage/migrations/runner';
 import type { AppliedMigration, Migration } from '../storage/migrations/runner';
 import { inTransaction } from './connection';
-import type { Pool } from './connection';
+import type { Client, Pool } from './connection';
+import { SERVER_MIGRATIONS } from './server-migrations';
 
 /** Any constant: the lock key every node of one database agrees on. */
 const MIGRATION_LOCK = 7_253_771;
 
-/**
- * @param ledger the table the applied migrations are recorded in: `_migrations` for the shared
- *   list; the team server's own tables (cluster/schema.ts) keep a list of their own
- */
+async function applyPending(
+  client: Client,
+  table: string,
+  migrations: readonly Migration[],
+  logger: Logger,
+  label: string,
+): Promise<void> {
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS ${table} (version BIGINT PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)`,
+  );
+  const { rows } = await client.query<AppliedMigration>(
+    `SELECT version, name, sha256 FROM ${table} ORDER BY version`,
+  );
+  for (const migration of pendingMigrations(migrations, rows)) {
+    await client.query(migration.sql);
+    await client.query(`INSERT INTO ${table} (version, name, sha256) VALUES ($1, $2, $3)`, [
+      migration.version,
+      migration.name,
+      migrationHash(migration),
+    ]);
+    logger.info(`applied ${label} migration ${migration.version} (${migration.name})`);
+  }
+}
+
 export async function migrate(
   pool: Pool,
   logger: Logger,
   available: readonly Migration[] = MIGRATIONS,
-  ledger = '_migrations',
+  server: readonly Migration[] = SERVER_MIGRATIONS,
 ): Promise<void> {
-  const migrations = available.map(postgresMigration);
   await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${ledger} (version BIGINT PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)`,
-    );
-    const { rows } = await client.query<AppliedMigration>(
-      `SELECT version, name, sha256 FROM ${ledger} ORDER BY version`,
-    );
-    for (const migration of pendingMigrations(migrations, rows)) {
-      await client.query(migration.sql);
-      await client.query(`INSERT INTO ${ledger} (version, name, sha256) VALUES ($1, $2, $3)`, [
-        migration.version,
-        migration.name,
-        migrationHash(migration),
-      ]);
-      logger.info(`applied schema migration ${migration.version} (${migration.name})`);
-    }
+    await applyPending(client, '_migrations', available.map(postgresMigration), logger, 'schema');
+    await applyPending(client, '_server_migrations', server, logger, 'server schema');
   });
 }

@@ -40,7 +40,7 @@ function toRecord(row: CategoryRow): CategoryRecord {
  * Category ids are whole numbers of at most 15 digits (safe integers: a longer one would reach
  * SQL rounded to a neighbour); any other text names no category.
  */
-const asId = (categoryId: string): number | null =>
+export const asCategoryId = (categoryId: string): number | null =>
   /^[1-9]\d{0,14}$/.test(categoryId) ? Number(categoryId) : null;
 
 export class SqlJsCategoryRepository implements CategoryRepository {
@@ -83,7 +83,7 @@ export class SqlJsCategoryRepository implements CategoryRepository {
     name: string,
     nameKey: string,
   ): Promise<CategoryRecord | undefined> {
-    const id = asId(categoryId);
+    const id = asCategoryId(categoryId);
     // Looked at first: a refused call writes nothing (no journal record).
     if (id === null || !this.findIn(this.store, robot, categoryId)) return undefined;
     return mappingUniqueViolations(() =>
@@ -140,7 +140,7 @@ export class SqlJsCategoryRepository implements CategoryRepository {
   }
 
   private deleteIn(tx: Tx, robot: RobotKey, categoryId: string): void {
-    const id = asId(categoryId);
+    const id = asCategoryId(categoryId);
     if (id === null) return;
     tx.run('DELETE FROM categories WHERE category_id = ? AND tenant_id = ? AND robot_id = ?', [
       id,
@@ -154,7 +154,7 @@ export class SqlJsCategoryRepository implements CategoryRepository {
     robot: RobotKey,
     categoryId: string,
   ): CategoryRecord | undefined {
-    const id = asId(categoryId);
+    const id = asCategoryId(categoryId);
     if (id === null) return undefined;
     const row = reader.get<CategoryRow>(`${SELECT} WHERE c.category_id = ? AND ${OF_ROBOT}`, [
       id,

@@ -116,12 +116,20 @@ export const toMs = (iso: string | null): number | null => {
 /** Rules at a time to fill their search text at open (a first open after an upgrade). */
 const SEARCH_FILL_BATCH = 2000;
 
-function escapeLike(text: string): string {
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Turns text into the store's search key (the matcher's normalisation: case, width, script). */
 export type TextKey = (text: string) => string;
+
+/** What a rule is searched by: its name, phrasings and answer, each as a text key (every store). */
+export function ruleSearchText(
+  textKey: TextKey,
+  rule: Pick<RuleContent, 'ruleName' | 'questions' | 'answer'>,
+): string {
+  return [rule.ruleName, ...rule.questions, rule.answer].map(textKey).join('\n');
+}
 
 export function jsonRow(rule: NewRule, searchText: string): unknown[] {
   return [
@@ -151,9 +159,9 @@ export class SqlJsRuleRepository implements RuleRepository {
     private readonly textKey: TextKey,
   ) {}
 
-  /** What a rule is searched by: its name, phrasings and answer, each as a text key (also used by publishing's rollback). */
+  /** What a rule is searched by (also used by publishing's rollback). */
   searchText(rule: Pick<RuleContent, 'ruleName' | 'questions' | 'answer'>): string {
-    return [rule.ruleName, ...rule.questions, rule.answer].map(this.textKey).join('\n');
+    return ruleSearchText(this.textKey, rule);
   }
 
   /**
