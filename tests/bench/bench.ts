@@ -18,6 +18,9 @@
  * million asks, and the inbox of 100k logged questions (tests/bench/question-log-bench.ts);
  * `--question-log` measures only that.
  * Publishing at 10k and 100k rules (tests/bench/publish-bench.ts; --quick: 20 edits, not 100).
+ * `--database postgres://…` measures only the team server next to the embedded store, at 10k
+ * rules (--quick: 1k): import, ask p99 and requests/s on one node and three, and the delay from a
+ * write on one node to its answer on another (tests/bench/team-server-bench.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +44,7 @@ import { measurePublishing } from './publish-bench';
 import type { PublishFigures } from './publish-bench';
 import { followPeakRss, peakRssMb, percentile, round } from './stats';
 import { measureQuestionLog } from './question-log-bench';
+import { measureTeamServer } from './team-server-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -50,6 +54,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'under-import': { type: 'boolean', default: false },
     'question-log': { type: 'boolean', default: false },
+    database: { type: 'string' },
   },
 });
 const SIZES = values.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
@@ -238,6 +243,48 @@ async function measureSize(size: number): Promise<SizeResult> {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(standInDir, { recursive: true, force: true });
   }
+}
+
+if (values.database) {
+  const size = values.quick ? 1_000 : RPS_SIZE;
+  console.error(`measuring the team server at ${size} rules…`);
+  const rules = generateRules(size, 42);
+  const { embedded, postgres } = await measureTeamServer({
+    database: values.database,
+    rules,
+    questions: deriveQueries(rules, LATENCY_QUERIES),
+    registerRobot,
+    importAll,
+    load: LOAD,
+    replicationSamples: values.quick ? 20 : 100,
+  });
+  const ratio = (a: number, b: number) => round(a / b, 2);
+  console.log(
+    `| ${size} rules | import rules/s | HTTP ask p99 (ms) | ask req/s, 1 node | ask req/s, 3 nodes |\n` +
+      '|---|---|---|---|---|\n' +
+      `| embedded | ${round(embedded.importRulesPerSec, 0)} | ${round(embedded.askP99Ms)} | ${round(embedded.askRps1Node, 0)} | |\n` +
+      `| PostgreSQL | ${round(postgres.importRulesPerSec, 0)} (ratio ${ratio(postgres.importRulesPerSec, embedded.importRulesPerSec)}) | ${round(postgres.askP99Ms)} (ratio ${ratio(postgres.askP99Ms, embedded.askP99Ms)}) | ${round(postgres.askRps1Node, 0)} (ratio ${ratio(postgres.askRps1Node, embedded.askRps1Node)}) | ${round(postgres.askRps3Nodes, 0)} (ratio ${ratio(postgres.askRps3Nodes, embedded.askRps1Node)}) |\n` +
+      `\nwrite on one node → answered on another: p50 ${round(postgres.replicationP50Ms)} ms, p99 ${round(postgres.replicationP99Ms)} ms`,
+  );
+  if (values.json) {
+    const figures = {
+      postgres: {
+        importRulesPerSec: round(postgres.importRulesPerSec, 0),
+        askP99Ms: round(postgres.askP99Ms, 2),
+        askRps1Node: round(postgres.askRps1Node, 0),
+        askRps3Nodes: round(postgres.askRps3Nodes, 0),
+        replicationP50Ms: round(postgres.replicationP50Ms, 1),
+        replicationP99Ms: round(postgres.replicationP99Ms, 1),
+      },
+      embedded: {
+        importRulesPerSec: round(embedded.importRulesPerSec, 0),
+        askP99Ms: round(embedded.askP99Ms, 2),
+        askRps1Node: round(embedded.askRps1Node, 0),
+      },
+    };
+    writeFileSync(values.json, `${JSON.stringify(figures)}\n`);
+  }
+  process.exit(0);
 }
 
 const results: SizeResult[] = [];
