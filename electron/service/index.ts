@@ -3,6 +3,7 @@
  * stopped as one. The headless CLI and the Electron main process both call `startService`.
  * @module
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadCredentials, randomToken } from './auth/credentials';
@@ -32,7 +33,12 @@ import { createRobotIndex, loadRobotIndex, normalizeText, writeRobotIndex } from
 import type { CreateRobotIndex } from './matching/types';
 import { startQuestionLog } from './question-log/start';
 import { PublishingRoom } from './publishing/publishing-room';
+import { PostgresStore } from './postgres/postgres-store';
+import { PostgresQuestionLog } from './postgres/question-log';
+import type { KbStore } from './repositories/store';
+import type { QuestionLogRepository } from './repositories/question-log';
 import { EmbeddedStore } from './storage/embedded-store';
+import { DIRECTORY_MODE } from './storage/durable-fs';
 import { DayFileLog } from './storage/question-log/day-file-log';
 import {
   discardIndexFile,
@@ -72,6 +78,13 @@ export interface ServiceOptions {
   connectionLimits?: Partial<ConnectionLimits>;
   /** Records every question (docs/question-log.md). Default: on, unless `KB_QUESTION_LOG=0`. */
   questionLog?: boolean;
+  /**
+   * A `postgres://` URL: the team server's store (docs/team-server.md) instead of the embedded
+   * one. The data directory still holds this node's own files (credentials, nonces); the
+   * matching indexes are built from the database at every start, never saved. Default:
+   * `KB_DATABASE_URL`, else the embedded store.
+   */
+  database?: string;
 }
 
 export interface KbService {
@@ -108,30 +121,41 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     options.corsOrigins ??
     (env.KB_CORS_ORIGINS !== undefined ? parseCorsOrigins(env.KB_CORS_ORIGINS) : '*');
   const debugSignatures = options.debugSignatures ?? env.KB_DEBUG_SIGNATURES === '1';
+  const database = options.database ?? (env.KB_DATABASE_URL || undefined);
   // The engine's indexes are saved on a clean stop and opened at the next start; a stand-in
-  // index (tests, benchmarks) is always built from the database.
-  const codec: IndexCodec | null = options.createIndex
-    ? null
-    : { write: writeRobotIndex, load: loadRobotIndex };
+  // index (tests, benchmarks) is always built from the database, and so is every index of a
+  // team server (other nodes write meanwhile: a saved file would speak for a past state).
+  const codec: IndexCodec | null =
+    options.createIndex || database !== undefined
+      ? null
+      : { write: writeRobotIndex, load: loadRobotIndex };
   let savedIndexes: Promise<SavedIndexes> = Promise.resolve({ file: null });
+  // The embedded store makes its data directory; a team server's node needs one for its own files.
+  if (database !== undefined) mkdirSync(options.dataDir, { recursive: true, mode: DIRECTORY_MODE });
+  const server =
+    database === undefined
+      ? null
+      : await PostgresStore.open({ url: database, logger, textKey: normalizeText });
   // The store opens while sql.js compiles its WebAssembly and the snapshot and the saved indexes
   // are read on other threads.
-  const opening = EmbeddedStore.open({
-    dataDir: options.dataDir,
-    logger,
-    // Rules are searched as the matcher reads text (case, width, Traditional/Simplified).
-    textKey: normalizeText,
-    snapshotJournalBytes: options.snapshotJournalBytes,
-    snapshotIdleMs: options.snapshotIdleMs,
-    onLocked: () => {
-      if (codec) {
-        savedIndexes = readIndexFile(options.dataDir).then(
-          (file) => ({ file }),
-          (error: unknown) => ({ error: error as Error }),
-        );
-      }
-    },
-  });
+  const opening: Promise<KbStore> = server
+    ? Promise.resolve(server)
+    : EmbeddedStore.open({
+        dataDir: options.dataDir,
+        logger,
+        // Rules are searched as the matcher reads text (case, width, Traditional/Simplified).
+        textKey: normalizeText,
+        snapshotJournalBytes: options.snapshotJournalBytes,
+        snapshotIdleMs: options.snapshotIdleMs,
+        onLocked: () => {
+          if (codec) {
+            savedIndexes = readIndexFile(options.dataDir).then(
+              (file) => ({ file }),
+              (error: unknown) => ({ error: error as Error }),
+            );
+          }
+        },
+      });
   const store = await opening;
   let app: FastifyInstance | undefined;
   let stopQuestionLog: () => Promise<void> | undefined = () => undefined;
@@ -159,11 +183,16 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
 
     // The index file speaks only for the state it was saved in: once read, it is set aside.
     const saved = await savedIndexes;
-    const asideIndex = setAsideIndexFile(options.dataDir);
+    const asideIndex = server ? null : setAsideIndexFile(options.dataDir);
     const loaded = await loadRobots(ctx, saved, codec);
+    // A team server's log is shared by its nodes, in the database.
+    const logRepository = (): QuestionLogRepository =>
+      server
+        ? new PostgresQuestionLog({ pool: server.pool, logger })
+        : new DayFileLog({ dataDir: options.dataDir, logger });
     const questionLog =
       (options.questionLog ?? env.KB_QUESTION_LOG !== '0')
-        ? await startQuestionLog(ctx, new DayFileLog({ dataDir: options.dataDir, logger }))
+        ? await startQuestionLog(ctx, logRepository())
         : null;
     stopQuestionLog = () => questionLog?.stop();
     const publishing = new PublishingRoom(ctx);

@@ -10,6 +10,7 @@ import type { RobotClient } from '../../electron/client/openapi-client';
 import { startService } from '../../electron/service/index';
 import type { KbService, ServiceOptions } from '../../electron/service/index';
 import { createConsoleLogger, silentLogger } from '../../electron/service/logger';
+import { freshDatabase } from './postgres';
 
 export const TEST_CREDENTIALS = {
   customerId: 'cust-test',
@@ -44,7 +45,19 @@ export async function startTestService(
   // KB_TEST_LOG=1 shows the service's log, for tracing a failing test.
   const logger =
     process.env.KB_TEST_LOG === '1' ? createConsoleLogger('test-service') : silentLogger;
-  const start = () => startService({ logger, env: TEST_ENV, ...options, dataDir, port: 0 });
+  // KB_TEST_STORE=postgres runs the service on a new PostgreSQL database (a restart reuses it).
+  const database =
+    options.database ??
+    (process.env.KB_TEST_STORE === 'postgres' ? await freshDatabase('api') : undefined);
+  const start = () =>
+    startService({
+      logger,
+      env: TEST_ENV,
+      ...options,
+      ...(database !== undefined ? { database } : {}),
+      dataDir,
+      port: 0,
+    });
   const harness: TestService = {
     service: await start(),
     client: undefined as unknown as OpenApiClient,

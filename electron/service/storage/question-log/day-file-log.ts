@@ -36,7 +36,7 @@ const named = (names: string[], value: unknown): string =>
  * A line: the entry's values in a fixed order (no key names: a third of the bytes). The menu
  * entry of a menu follow-up comes 13th, on those lines only (older lines have 12 values).
  */
-function encode(entry: LoggedQuestion): string {
+export function encode(entry: LoggedQuestion): string {
   const values: unknown[] = [
     entry.at,
     entry.userId,
@@ -57,7 +57,7 @@ function encode(entry: LoggedQuestion): string {
   return JSON.stringify(values);
 }
 
-function decode(line: string): LoggedQuestion | null {
+export function decode(line: string): LoggedQuestion | null {
   let values: unknown;
   try {
     values = JSON.parse(line);
