@@ -10,6 +10,7 @@ import { loadCredentials, randomToken } from './auth/credentials';
 import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
 import { SmallTalk } from './chitchat/small-talk';
+import { ClusterNode } from './cluster/node';
 import { MenuMemory } from './conversation/menu-memory';
 import { AnswerCache } from './domain/answer-cache';
 import type { DomainContext } from './domain/context';
@@ -159,6 +160,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
   const store = await opening;
   let app: FastifyInstance | undefined;
   let stopQuestionLog: () => Promise<void> | undefined = () => undefined;
+  let cluster: ClusterNode | null = null;
   try {
     const credentials = loadCredentials(options.dataDir, env);
     const nonces = new NonceStore(LIMITS.timestampWindowMs);
@@ -184,6 +186,11 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     // The index file speaks only for the state it was saved in: once read, it is set aside.
     const saved = await savedIndexes;
     const asideIndex = server ? null : setAsideIndexFile(options.dataDir);
+    // A team server's node takes the change feed's position before it loads anything: what is
+    // written meanwhile by the other nodes is followed from there (docs/team-server.md).
+    if (server && database !== undefined) {
+      cluster = await ClusterNode.join({ pool: server.pool, url: database, logger });
+    }
     const loaded = await loadRobots(ctx, saved, codec);
     // A team server's log is shared by its nodes, in the database.
     const logRepository = (): QuestionLogRepository =>
@@ -197,6 +204,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     stopQuestionLog = () => questionLog?.stop();
     const publishing = new PublishingRoom(ctx);
     const publishedBuilt = await publishing.load(saved, codec);
+    await cluster?.follow(ctx);
     // Still exact at stop if every robot came from it and nothing has been written since.
     const reusableAt =
       'file' in saved &&
@@ -210,7 +218,13 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     let url = '';
     app = await buildHttpApp({
       ctx,
-      verifier: { credentials, nonces, now, debugSignatures },
+      verifier: {
+        credentials,
+        nonces,
+        now,
+        debugSignatures,
+        ...(cluster ? { sharedSignatures: cluster.signatures } : {}),
+      },
       consoleToken,
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
@@ -255,6 +269,8 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
         stopping ??= (async () => {
           clearInterval(purgeTimer);
           await listening.close();
+          // The other nodes' writes are no longer followed (nothing is answered any more).
+          await cluster?.stop();
           nonces.save(join(options.dataDir, NONCES_FILE), now());
           // Nothing writes once the app is closed and the write queues are idle: the final
           // snapshot and the saved indexes are of the same position. The indexes are saved last,
@@ -279,6 +295,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     };
   } catch (error) {
     await app?.close();
+    await cluster?.stop();
     await stopQuestionLog();
     await store.close();
     throw error;

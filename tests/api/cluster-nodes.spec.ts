@@ -107,15 +107,15 @@ describe('three nodes on one PostgreSQL database', () => {
   test('a robot registered through one node is known to the others', async () => {
     const [a, b] = nodes as [TeamNode, TeamNode];
     const other = await a.client.registerTenant(tenantRequest());
+    const [robot] = await a.client.listRobots(other.tenantId);
+    assert.ok(robot);
+    // Known with its secret: a method-2 call signed with it is answered.
+    const onB = b.client.robot(other.tenantId, robot.robotId, robot.robotSecret);
     assert.ok(
       await eventually(async () => {
-        const response = await b.client.send(
-          'GET',
-          `/v1/openapi/tenants/${other.tenantId}/robots`,
-          {
-            signMethod: 1,
-          },
-        );
+        const response = await onB.send('POST', '/robot/ask', {
+          body: { userId: 'u', question: 'hello there', channel: 'API', questionType: 'TEXT' },
+        });
         return response.status === 200;
       }),
     );
