@@ -213,11 +213,10 @@ describe('the change feed', () => {
 
 describe('signatures shared by the nodes', () => {
   test('a signature used through one node is refused through another', async () => {
-    const otherPool = openPool({ url, logger: silentLogger });
+    const windowMs = 300_000;
+    const one = new SharedSignatures(url, windowMs, silentLogger);
+    const two = new SharedSignatures(url, windowMs, silentLogger);
     try {
-      const windowMs = 300_000;
-      const one = new SharedSignatures(pool, windowMs);
-      const two = new SharedSignatures(otherPool, windowMs);
       const now = Date.now();
       assert.equal(await one.use('sig-1', now, now), true);
       assert.equal(await two.use('sig-1', now, now), false);
@@ -227,7 +226,8 @@ describe('signatures shared by the nodes', () => {
       assert.equal(await one.prune(now + windowMs - 1), 0);
       assert.equal(await one.prune(now + windowMs + 1), 2);
     } finally {
-      await otherPool.end();
+      await one.close();
+      await two.close();
     }
   });
 });

@@ -153,7 +153,10 @@ export async function measureTeamServer(
         ),
       );
       // Three load generators at once, one per node, each with a third of the connections.
-      const perNode = { ...options.load, connections: Math.max(1, options.load.connections / 3) };
+      const perNode = {
+        ...options.load,
+        connections: Math.max(1, Math.round(options.load.connections / 3)),
+      };
       const rps = await Promise.all(
         [first, ...others].map((service) =>
           askRps(target(service, robot), options.questions, perNode),

@@ -29,7 +29,7 @@ export class ClusterNode {
     private readonly options: ClusterNodeOptions,
     private readonly feed: ChangeFeed,
   ) {
-    this.signatures = new SharedSignatures(options.pool, LIMITS.timestampWindowMs);
+    this.signatures = new SharedSignatures(options.url, LIMITS.timestampWindowMs, options.logger);
   }
 
   /**
@@ -64,5 +64,6 @@ export class ClusterNode {
   async stop(): Promise<void> {
     await this.follower?.stop();
     this.follower = null;
+    await this.signatures.close();
   }
 }

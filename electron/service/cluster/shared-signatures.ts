@@ -2,20 +2,41 @@
  * Replay refusal across the nodes of a team server: a signature used on any node is recorded in
  * PostgreSQL (`used_signatures`), and a second use anywhere finds it there. Kept, like the
  * embedded NonceStore, until the signature's timestamp has left the window, then pruned.
+ *
+ * Every signed request writes a row, so these writes go through connections of their own with
+ * `synchronous_commit` off: the row is visible to every node at commit (what replay refusal
+ * needs) without waiting for the disk. What a crash of the database server can lose is the last
+ * fraction of a second of used signatures, as the embedded store's memory would.
  * @module
  */
-import type { Pool } from '../postgres/connection';
+import pg from 'pg';
+import type { Logger } from '../logger';
 
 const PRUNE_EVERY_MS = 60_000;
+/** Inserts are short: a few connections keep up with every request of a node. */
+const CONNECTIONS = 4;
 
 export class SharedSignatures {
   private lastPrune = 0;
+  private readonly pool: pg.Pool;
 
-  /** @param windowMs how far a timestamp may be from the server clock (the contract's 300 s) */
+  /**
+   * @param url the database's URL
+   * @param windowMs how far a timestamp may be from the server clock (the contract's 300 s)
+   */
   constructor(
-    private readonly pool: Pool,
+    url: string,
     private readonly windowMs: number,
-  ) {}
+    logger: Logger,
+  ) {
+    this.pool = new pg.Pool({ connectionString: url, max: CONNECTIONS });
+    this.pool.on('connect', (client) => {
+      client.query('SET synchronous_commit = off').catch(() => undefined);
+    });
+    this.pool.on('error', (error) =>
+      logger.warn(`PostgreSQL connection lost (signatures): ${error.message}`),
+    );
+  }
 
   /**
    * Records the signature `key` (timestamp `timestampMs`) as used; false when any node has
@@ -39,5 +60,9 @@ export class SharedSignatures {
       nowMs,
     ]);
     return result.rowCount ?? 0;
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
   }
 }
