@@ -218,6 +218,16 @@ export function storeContract(name: string, factory: StoreFactory): void {
         undefined,
         'robots are apart',
       );
+      const many = await store.rules.findMany(robot, [
+        added[2]?.ruleId ?? '',
+        'unknown',
+        added[0]?.ruleId ?? '',
+      ]);
+      assert.deepEqual(
+        many.sort((a, b) => a.seq - b.seq),
+        [added[0], added[2]],
+      );
+      assert.deepEqual(await store.rules.findMany(other, [added[0]?.ruleId ?? '']), []);
       assert.equal(await store.rules.answerOf(added[2]?.ruleId ?? ''), 'Answer for 丙');
       assert.deepEqual(
         await store.rules.seqs(robot),

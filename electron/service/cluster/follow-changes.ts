@@ -20,16 +20,11 @@ import { parseStoredSettings } from '../domain/robot-settings';
 import { indexKey } from '../domain/robot-loading';
 import { applySynonyms } from '../domain/robot-synonyms';
 import { toMatchableRule } from '../domain/rule-views';
-import type { MatchableRecord, MenuEntry, RobotRecord } from '../repositories/records';
+import type { RobotRecord, StoredRule } from '../repositories/records';
 import type { Change } from './change-feed';
 
-/**
- * Up to this many rules of one robot are read one by one; more (an import) in one read of the
- * robot's rules, which costs the same whatever the number.
- */
-const READ_ONE_BY_ONE = 32;
-/** Concurrent reads of single rules (the node's pool is shared with its requests). */
-const READ_CONCURRENCY = 4;
+/** Rules read in one query. */
+const READ_CHUNK = 1000;
 
 /** Applies a batch of changes: robots first (a new robot is loaded whole), then rules, versions. */
 export async function followChanges(ctx: DomainContext, changes: readonly Change[]): Promise<void> {
@@ -123,7 +118,7 @@ export function followRules(
       for (const id of gone) index.remove(id);
     });
     await ctx.indexes.updateEach(key, [...stored.values()], (index, rule) =>
-      index.upsert(toMatchableRule(rule.matchable)),
+      index.upsert(toMatchableRule(rule)),
     );
     if (menus) {
       for (const id of gone) menus.set(id, null);
@@ -135,38 +130,16 @@ export function followRules(
   });
 }
 
-interface RuleNow {
-  matchable: MatchableRecord;
-  menu: MenuEntry[] | null;
-}
-
-/** The rules among `ruleIds` that exist now, by id. */
+/** The rules among `ruleIds` that exist now, by id (read in chunks: an import names 1000s). */
 async function readRules(
   ctx: DomainContext,
   robot: Robot,
   ruleIds: readonly string[],
-): Promise<Map<string, RuleNow>> {
-  const found = new Map<string, RuleNow>();
-  if (ruleIds.length <= READ_ONE_BY_ONE) {
-    for (let at = 0; at < ruleIds.length; at += READ_CONCURRENCY) {
-      const rules = await Promise.all(
-        ruleIds.slice(at, at + READ_CONCURRENCY).map((id) => ctx.store.rules.find(robot, id)),
-      );
-      for (const rule of rules) {
-        if (rule) found.set(rule.ruleId, { matchable: rule, menu: rule.menu ?? null });
-      }
-    }
-    return found;
-  }
-  const wanted = new Set(ruleIds);
-  const [rules, menus] = await Promise.all([
-    ctx.store.rules.matchable(robot),
-    ctx.menus ? ctx.store.rules.menus() : Promise.resolve([]),
-  ]);
-  const menuOf = new Map(menus.map(({ ruleId, menu }) => [ruleId, menu]));
-  for (const rule of rules) {
-    if (wanted.has(rule.ruleId)) {
-      found.set(rule.ruleId, { matchable: rule, menu: menuOf.get(rule.ruleId) ?? null });
+): Promise<Map<string, StoredRule>> {
+  const found = new Map<string, StoredRule>();
+  for (let at = 0; at < ruleIds.length; at += READ_CHUNK) {
+    for (const rule of await ctx.store.rules.findMany(robot, ruleIds.slice(at, at + READ_CHUNK))) {
+      found.set(rule.ruleId, rule);
     }
   }
   return found;

@@ -17,6 +17,8 @@ import type {
 
 export interface RuleRepository {
   find(robot: RobotKey, ruleId: string): Promise<StoredRule | undefined>;
+  /** The rules of the robot among `ruleIds`, in any order; unknown ids are left out. */
+  findMany(robot: RobotKey, ruleIds: readonly string[]): Promise<StoredRule[]>;
   /** The answer of a rule, whatever its robot (rule ids are unique in a store). */
   answerOf(ruleId: string): Promise<string | undefined>;
   /** Names of the given rules, for explanations; unknown ids are left out. */

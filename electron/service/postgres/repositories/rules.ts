@@ -180,6 +180,15 @@ export class PostgresRuleRepository implements RuleRepository {
     return this.findIn(this.db, robot, ruleId);
   }
 
+  async findMany(robot: RobotKey, ruleIds: readonly string[]): Promise<StoredRule[]> {
+    if (ruleIds.length === 0) return [];
+    const rows = await this.db.all<RuleRow>(
+      `SELECT ${RULE_COLUMNS} FROM rules WHERE ${OF_ROBOT} AND rule_id = ANY($3::text[])`,
+      [robot.tenantId, robot.robotId, ruleIds],
+    );
+    return rows.map(toStoredRule);
+  }
+
   async answerOf(ruleId: string): Promise<string | undefined> {
     return (
       await this.db.get<{ answer: string }>('SELECT answer FROM rules WHERE rule_id = $1', [ruleId])

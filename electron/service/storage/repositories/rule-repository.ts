@@ -199,6 +199,15 @@ export class SqlJsRuleRepository implements RuleRepository {
     return this.findIn(this.store, robot, ruleId);
   }
 
+  async findMany(robot: RobotKey, ruleIds: readonly string[]): Promise<StoredRule[]> {
+    const found: StoredRule[] = [];
+    for (const ruleId of new Set(ruleIds)) {
+      const rule = this.findIn(this.store, robot, ruleId);
+      if (rule) found.push(rule);
+    }
+    return found;
+  }
+
   async answerOf(ruleId: string): Promise<string | undefined> {
     return this.store.get<{ answer: string }>('SELECT answer FROM rules WHERE rule_id = ?', [
       ruleId,
