@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { followChanges } from '../../../electron/service/cluster/follow-changes';
+import { followChanges, followEverything } from '../../../electron/service/cluster/follow-changes';
 import type { Change } from '../../../electron/service/cluster/change-feed';
 import { AnswerCache } from '../../../electron/service/domain/answer-cache';
 import { ask } from '../../../electron/service/domain/ask';
@@ -240,5 +240,24 @@ describe('following the changes of another node', () => {
     );
     // Nothing was published by following (no version of this node's own).
     assert.equal((await store.versions.list(robot)).length, 2);
+  });
+
+  test('a node that lost track of the feed reads everything again', async () => {
+    const robot = robotOf('default');
+    // Asked once: the answer is in this node's cache.
+    assert.equal(await answerOf('default', 'what are your opening hours'), 'answer of r-hours');
+    const hours = await store.rules.find(robot, 'r-hours');
+    assert.ok(hours);
+    await store.rules.update(robot, 'r-hours', { ...hours, answer: 'nine to five' }, now());
+    await store.rules.insert(robot, [rule('r-missed', 'can I pay by card')], now());
+    await store.robots.update(robot, { name: 'Missed rename' });
+    await followEverything(ctx);
+    assert.equal(robotOf('default').name, 'Missed rename');
+    assert.equal(await answerOf('default', 'what are your opening hours'), 'nine to five');
+    assert.equal(await answerOf('default', 'can I pay by card'), 'answer of r-missed');
+    assert.equal(
+      ctx.indexes.of(`${tenantId}/default`).size,
+      (await store.rules.matchable(robot)).length,
+    );
   });
 });
