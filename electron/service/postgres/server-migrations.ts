@@ -40,4 +40,13 @@ CREATE TABLE question_log_marks (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'rule_names_in_byte_order',
+    sql: `
+-- The editor pages a robot's rules by name in byte order (COLLATE "C", as SQLite compares);
+-- the shared unique index on names is in the database's collation, which cannot serve it.
+CREATE INDEX rules_by_name_bytes ON rules (tenant_id, robot_id, name_key COLLATE "C", rule_seq);
+`,
+  },
 ];
