@@ -49,4 +49,15 @@ CREATE TABLE question_log_marks (
 CREATE INDEX rules_by_name_bytes ON rules (tenant_id, robot_id, name_key COLLATE "C", rule_seq);
 `,
   },
+  {
+    version: 4,
+    name: 'rules_by_update_then_position',
+    sql: `
+-- Pages by last update are ordered by update, then position. SQLite's index on updated_at holds
+-- the position (the rowid) too; PostgreSQL's must name it, or rules updated at once (an import)
+-- are sorted whole for every page. The same number of indexes as before.
+DROP INDEX rules_by_updated;
+CREATE INDEX rules_by_updated ON rules (tenant_id, robot_id, updated_at, rule_seq);
+`,
+  },
 ];
