@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { UniqueViolation } from '../../electron/service/repositories/errors';
-import type { NewRule, RobotKey } from '../../electron/service/repositories/records';
+import type { NewRule, RobotKey, RuleFilter } from '../../electron/service/repositories/records';
+import type { TestCaseContent } from '../../electron/service/repositories/test-sets';
 import type { KbStore } from '../../electron/service/repositories/store';
 
 export interface StoreFactory {
@@ -692,6 +693,358 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.equal(await store.rules.maxSeq(key), 0, 'its rules are gone');
       assert.equal(await store.users.find(doomed, 'user-d'), undefined);
       assert.equal((await store.categories.list(key)).length, 0);
+    });
+
+    /** A new robot of the tenant, for a test that needs its rules alone. */
+    async function robotNamed(robotId: string): Promise<RobotKey> {
+      const key: RobotKey = { tenantId, robotId };
+      await store.robots.insert({
+        ...key,
+        name: robotId,
+        secret: 'v'.repeat(43),
+        settingsJson: '{}',
+        createdAt: NOW,
+      });
+      return key;
+    }
+
+    test('sorts: by update, category, state and question-log figures, ties in creation order', async () => {
+      const sorted = await robotNamed('sorted');
+      const [a, b, c, d] = await store.rules.insert(
+        sorted,
+        [
+          rule('S-b', { categoryId: '2' }),
+          rule('S-a', { categoryId: '10', active: false }),
+          rule('S-d', { categoryId: '2' }),
+          rule('S-c', { categoryId: '' }),
+        ],
+        NOW,
+      );
+      assert.ok(a && b && c && d);
+      await store.rules.patchMany(sorted, [c.ruleId], { active: true }, NOW + 5);
+      const base = { offset: 0, limit: 10, descending: false, now: NOW };
+      const names = async (filter: Partial<RuleFilter> & Pick<RuleFilter, 'sort'>) =>
+        (await store.rules.query(sorted, { ...base, ...filter })).rows.map((r) => r.ruleName);
+      assert.deepEqual(await names({ sort: 'updated' }), ['S-b', 'S-a', 'S-c', 'S-d']);
+      assert.deepEqual(await names({ sort: 'updated', descending: true }), [
+        'S-d',
+        'S-b',
+        'S-a',
+        'S-c',
+      ]);
+      // Category ids are text: compared as bytes, '' < '10' < '2'.
+      assert.deepEqual(await names({ sort: 'category' }), ['S-c', 'S-a', 'S-b', 'S-d']);
+      assert.deepEqual(await names({ sort: 'active' }), ['S-a', 'S-b', 'S-d', 'S-c']);
+      assert.deepEqual(await names({ sort: 'active', descending: true }), [
+        'S-b',
+        'S-d',
+        'S-c',
+        'S-a',
+      ]);
+      const hitFigures = [
+        { ruleId: c.ruleId, hits: 3, lastHit: NOW + 1 },
+        { ruleId: a.ruleId, hits: 7, lastHit: NOW - 1 },
+        { ruleId: b.ruleId, hits: 0, lastHit: null },
+      ];
+      // Rules not hit (S-a's figure has no hits) count 0, in creation order.
+      assert.deepEqual(await names({ sort: 'hits', descending: true, hitFigures }), [
+        'S-b',
+        'S-d',
+        'S-a',
+        'S-c',
+      ]);
+      assert.deepEqual(await names({ sort: 'lastHit', hitFigures }), ['S-a', 'S-c', 'S-b', 'S-d']);
+      assert.deepEqual(
+        await names({ sort: 'hits', hitFigures, limit: 2, offset: 1 }),
+        ['S-c', 'S-d'],
+        'pages of a figure sort',
+      );
+      assert.deepEqual(await names({ sort: 'hits' }), ['S-b', 'S-a', 'S-d', 'S-c'], 'no figures');
+      const chosen = await store.rules.query(sorted, {
+        ...base,
+        sort: 'ruleName',
+        ruleIds: [d.ruleId, b.ruleId, 'unknown'],
+      });
+      assert.deepEqual([chosen.total, chosen.rows.map((r) => r.ruleName)], [2, ['S-a', 'S-c']]);
+      const none = await store.rules.query(sorted, { ...base, sort: 'created', ruleIds: [] });
+      assert.deepEqual([none.total, none.rows], [0, []]);
+      const names2 = await store.rules.namesOf([d.ruleId, 'unknown', a.ruleId]);
+      assert.deepEqual([...names2.keys()], [d.ruleId, a.ruleId], 'names in the order asked');
+    });
+
+    test('names sort as bytes: upper case before lower case, then other scripts', async () => {
+      const byName = await robotNamed('by-name');
+      await store.rules.insert(
+        byName,
+        ['b', 'B', 'a', '啊', 'A', 'Z', 'é'].map((name) => rule(name)),
+        NOW,
+      );
+      const { rows } = await store.rules.query(byName, {
+        offset: 0,
+        limit: 10,
+        sort: 'ruleName',
+        descending: false,
+        now: NOW,
+      });
+      assert.deepEqual(
+        rows.map((r) => r.ruleName),
+        ['A', 'B', 'Z', 'a', 'b', 'é', '啊'],
+      );
+    });
+
+    test('bulk changes and deletes answer in the order asked; the trash lists the latest first', async () => {
+      const bulk = await robotNamed('bulk');
+      const [a, b, c] = await store.rules.insert(
+        bulk,
+        [rule('B-1'), rule('B-2'), rule('B-3')],
+        NOW,
+      );
+      assert.ok(a && b && c);
+      const patched = await store.rules.patchMany(
+        bulk,
+        [c.ruleId, a.ruleId],
+        { categoryId: '7' },
+        NOW + 1,
+      );
+      assert.deepEqual(
+        patched.map((r) => [r.ruleId, r.categoryId, r.updatedAt]),
+        [
+          [c.ruleId, '7', NOW + 1],
+          [a.ruleId, '7', NOW + 1],
+        ],
+      );
+      assert.deepEqual(await store.rules.patchMany(bulk, [a.ruleId], {}, NOW), [], 'no fields');
+      const removed = await store.rules.remove(bulk, [c.ruleId, a.ruleId], NOW + 2);
+      assert.deepEqual(
+        removed.map((r) => r.ruleId),
+        [c.ruleId, a.ruleId],
+      );
+      await store.rules.remove(bulk, [b.ruleId], NOW + 3);
+      const trash = await store.rules.deleted(bulk, 10);
+      assert.deepEqual(
+        trash.map((r) => [r.ruleName, r.deletedAt]),
+        [
+          ['B-2', NOW + 3],
+          ['B-1', NOW + 2],
+          ['B-3', NOW + 2],
+        ],
+        'latest first, then in creation order',
+      );
+      assert.equal((await store.rules.deleted(bulk, 1)).length, 1);
+      const back = await store.rules.restore(bulk, [c.ruleId, b.ruleId, a.ruleId], NOW + 4);
+      assert.deepEqual(
+        back.map((r) => [r.ruleName, r.seq]),
+        [
+          ['B-3', c.seq],
+          ['B-2', b.seq],
+          ['B-1', a.seq],
+        ],
+        'in the order asked, each at its old position',
+      );
+      assert.deepEqual(await store.rules.seqs(bulk), [a.seq, b.seq, c.seq]);
+      assert.equal((await store.rules.deleted(bulk, 10)).length, 0);
+    });
+
+    test('versions: publish what changed, compare, roll back, read a version', async () => {
+      const pub = await robotNamed('published');
+      const request = (note: string, now: number) => ({
+        note,
+        author: 'api',
+        now,
+        confirmedFailures: null,
+      });
+      assert.equal(await store.versions.latest(pub), undefined);
+      assert.equal(await store.versions.draftDiffers(pub), true, 'without versions');
+      const [a, b] = await store.rules.insert(pub, [rule('V-a'), rule('V-b')], NOW);
+      assert.ok(a && b);
+      const first = await store.versions.publish(pub, request('first', NOW + 1));
+      assert.deepEqual(first?.version, {
+        version: 1,
+        note: 'first',
+        author: 'api',
+        createdAt: NOW + 1,
+        rules: 2,
+        added: 2,
+        changed: 0,
+        removed: 0,
+        rolledBackTo: null,
+        confirmedFailures: null,
+      });
+      assert.deepEqual(
+        first?.opened.map((r) => r.ruleName),
+        ['V-a', 'V-b'],
+      );
+      assert.equal(await store.versions.draftDiffers(pub), false);
+      assert.equal(
+        await store.versions.publish(pub, request('same', NOW + 2)),
+        undefined,
+        'nothing to publish',
+      );
+      // Changed back to what it was: no difference.
+      await store.rules.update(pub, a.ruleId, { ...a, answer: 'other' }, NOW + 3);
+      assert.equal(await store.versions.draftDiffers(pub), true);
+      await store.rules.update(pub, a.ruleId, a, NOW);
+      const fresh = await store.rules.find(pub, a.ruleId);
+      assert.equal(fresh?.updatedAt, NOW);
+      assert.equal(await store.versions.draftDiffers(pub), false, 'the same content again');
+      await store.rules.update(pub, a.ruleId, { ...a, answer: 'changed' }, NOW + 4);
+      await store.rules.remove(pub, [b.ruleId], NOW + 4);
+      const [c] = await store.rules.insert(pub, [rule('V-c')], NOW + 4);
+      assert.ok(c);
+      const second = await store.versions.publish(pub, {
+        ...request('second', NOW + 5),
+        confirmedFailures: '[1]',
+      });
+      assert.deepEqual(
+        [second?.version.rules, second?.version.added, second?.version.changed],
+        [2, 1, 1],
+      );
+      assert.equal(second?.version.removed, 1);
+      assert.equal(second?.version.confirmedFailures, '[1]');
+      assert.deepEqual(second?.closed.sort(), [a.ruleId, b.ruleId].sort());
+      assert.deepEqual(
+        (await store.versions.list(pub)).map((v) => v.version),
+        [2, 1],
+      );
+      assert.equal((await store.versions.find(pub, 1))?.note, 'first');
+      assert.equal(await store.versions.find(pub, 9), undefined);
+      assert.deepEqual(
+        (await store.versions.rules(pub, 1)).map((r) => [r.ruleName, r.answer]),
+        [
+          ['V-a', 'Answer for V-a'],
+          ['V-b', 'Answer for V-b'],
+        ],
+      );
+      assert.deepEqual(
+        (await store.versions.publishedMatchable(pub)).map((r) => r.ruleName),
+        ['V-a', 'V-c'],
+      );
+      assert.equal(await store.versions.publishedAnswerOf(a.ruleId), 'changed');
+      assert.equal(await store.versions.publishedAnswerOf(b.ruleId), undefined);
+      assert.deepEqual(
+        [...(await store.versions.publishedNamesOf([c.ruleId, b.ruleId, a.ruleId])).values()],
+        ['V-c', 'V-a'],
+      );
+      const back = await store.versions.rollback(pub, 1, request('back', NOW + 6));
+      assert.ok(back);
+      assert.equal(back.published.version.version, 3);
+      assert.equal(back.published.version.rolledBackTo, 1);
+      assert.deepEqual(
+        back.draft.removed.map((r) => r.ruleName),
+        ['V-a', 'V-c'],
+      );
+      assert.deepEqual(
+        back.draft.added.map((r) => [r.ruleName, r.seq, r.answer, r.updatedAt]),
+        [
+          ['V-a', a.seq, 'Answer for V-a', NOW + 6],
+          ['V-b', b.seq, 'Answer for V-b', NOW + 6],
+        ],
+      );
+      assert.deepEqual(
+        (
+          await store.rules.query(pub, {
+            offset: 0,
+            limit: 10,
+            sort: 'created',
+            descending: false,
+            now: NOW,
+          })
+        ).rows.map((r) => r.ruleName),
+        ['V-a', 'V-b'],
+      );
+      assert.ok(
+        (await store.rules.deleted(pub, 10)).some((r) => r.ruleId === c.ruleId),
+        'what the rollback took out is in the trash',
+      );
+      assert.equal(await store.versions.draftDiffers(pub), false);
+      assert.equal(await store.versions.rollback(pub, 9, request('x', NOW)), undefined);
+    });
+
+    test('test sets: cases in order, updated and removed; runs kept newest first', async () => {
+      const tested = await robotNamed('tested');
+      assert.deepEqual(await store.testSets.cases(tested), []);
+      const added = await store.testSets.add(
+        tested,
+        [
+          { question: 'q1', expect: 'rule', ruleId: 'rule-x' },
+          { question: 'q2', expect: 'fallback', ruleId: null },
+          { question: 'q3', expect: 'recommend', ruleId: 'rule-y' },
+        ],
+        NOW,
+      );
+      assert.ok(added.every((c, i) => i === 0 || c.caseId > (added[i - 1]?.caseId ?? 0)));
+      assert.deepEqual(await store.testSets.cases(tested), added);
+      assert.equal((await store.testSets.cases(other)).length, 0, 'per robot');
+      const [one, two, three] = added;
+      assert.ok(one && two && three);
+      const updated = await store.testSets.update(
+        tested,
+        two.caseId,
+        { question: 'q2 again', expect: 'rule', ruleId: 'rule-z' },
+        NOW + 1,
+      );
+      assert.deepEqual(updated, {
+        caseId: two.caseId,
+        question: 'q2 again',
+        expect: 'rule',
+        ruleId: 'rule-z',
+        createdAt: NOW,
+        updatedAt: NOW + 1,
+      });
+      assert.equal(
+        await store.testSets.update(other, two.caseId, updated as TestCaseContent, NOW),
+        undefined,
+      );
+      assert.equal(await store.testSets.remove(tested, [one.caseId, three.caseId, 999_999]), 2);
+      assert.equal(await store.testSets.remove(other, [two.caseId]), 0);
+      assert.deepEqual(
+        (await store.testSets.cases(tested)).map((c) => c.question),
+        ['q2 again'],
+      );
+      assert.deepEqual(await store.testSets.add(tested, [], NOW), []);
+      const results = JSON.stringify([{ caseId: two.caseId, passed: true, text: '结果' }]);
+      const first = await store.testSets.saveRun(tested, {
+        edition: 'draft',
+        createdAt: NOW,
+        summary: '{"passed":1}',
+        results,
+      });
+      const second = await store.testSets.saveRun(tested, {
+        edition: 'v1',
+        createdAt: NOW + 1,
+        summary: '{"passed":0}',
+        results: '[]',
+      });
+      assert.ok(second > first);
+      assert.deepEqual(await store.testSets.runs(tested, 10), [
+        { runId: second, edition: 'v1', createdAt: NOW + 1, summary: '{"passed":0}' },
+        { runId: first, edition: 'draft', createdAt: NOW, summary: '{"passed":1}' },
+      ]);
+      assert.equal((await store.testSets.runs(tested, 1)).length, 1);
+      assert.deepEqual(await store.testSets.run(tested, first), {
+        runId: first,
+        edition: 'draft',
+        createdAt: NOW,
+        summary: '{"passed":1}',
+        results,
+      });
+      assert.equal(await store.testSets.run(other, first), undefined, 'per robot');
+    });
+
+    test('administrators are listed oldest first, then by name as bytes', async () => {
+      for (const [userId, username] of [
+        ['user-o2', 'b-later'],
+        ['user-o1', 'B-later'],
+      ] as const) {
+        await store.users.insert(
+          tenantId,
+          { userId, username, usernameKey: username, role: 'ADMIN', passwordHash: 'h' },
+          NOW + 100,
+        );
+      }
+      const all = (await store.users.all()).map((u) => u.username);
+      assert.deepEqual(all.slice(-2), ['B-later', 'b-later']);
+      assert.ok(all.indexOf('Admin_01') < all.indexOf('B-later'));
     });
 
     test('a call that finds nothing to change writes nothing (the position stays)', async () => {

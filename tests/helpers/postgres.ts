@@ -131,14 +131,24 @@ export async function testClusterUrl(): Promise<string> {
   return (await ownCluster).url;
 }
 
-/** A new, empty database in the test cluster; returns its URL. */
-export async function freshDatabase(label = 'kb'): Promise<string> {
+/**
+ * A new, empty database in the test cluster; returns its URL. `icuLocale` gives it that
+ * locale's collation (as a production cluster may have) instead of the cluster's byte order.
+ */
+export async function freshDatabase(
+  label = 'kb',
+  options: { icuLocale?: string } = {},
+): Promise<string> {
   const clusterUrl = await testClusterUrl();
   const name = `${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    const locale =
+      options.icuLocale === undefined
+        ? ''
+        : ` LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale.replace(/[^a-zA-Z_-]/g, '')}' TEMPLATE template0`;
+    await client.query(`CREATE DATABASE ${name}${locale}`);
   } finally {
     await client.end();
   }

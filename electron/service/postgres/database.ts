@@ -5,6 +5,7 @@
  * @module
  */
 import type pg from 'pg';
+import { ServiceError } from '../errors';
 import { UniqueViolation } from '../repositories/errors';
 import type { UniqueKey } from '../repositories/errors';
 import type { Pool } from './connection';
@@ -43,9 +44,24 @@ const CONSTRAINTS: Record<string, UniqueKey> = {
 /** PostgreSQL's `unique_violation`. */
 const UNIQUE_VIOLATION = '23505';
 
-/** A uniqueness error of a known constraint as `UniqueViolation`; anything else as it is. */
+/**
+ * PostgreSQL's refusals of text it cannot hold: `character_not_in_repertoire` (a NUL byte in a
+ * parameter) and `untranslatable_character` (`\u0000` in JSON read as text).
+ */
+const NUL_IN_TEXT = new Set(['22021', '22P05']);
+
+/**
+ * A uniqueness error of a known constraint as `UniqueViolation`; text PostgreSQL cannot store
+ * (U+0000, which SQLite keeps) as the client's mistake; anything else as it is.
+ */
 export function mappedError(error: unknown): unknown {
   const { code, constraint } = error as { code?: string; constraint?: string };
+  if (code !== undefined && NUL_IN_TEXT.has(code)) {
+    return new ServiceError(
+      'invalid-field',
+      'Text must not contain the NUL character (U+0000): the team server cannot store it.',
+    );
+  }
   if (code !== UNIQUE_VIOLATION || constraint === undefined) return error;
   const key = CONSTRAINTS[constraint];
   return key ? new UniqueViolation(key, { cause: error }) : error;
@@ -70,7 +86,11 @@ export class Database implements Reader {
   private lastPosition = 0;
 
   constructor(readonly connections: Pool) {
-    this.pool = readerOf((sql, params) => connections.query(sql, params as unknown[]));
+    this.pool = readerOf((sql, params) =>
+      connections.query(sql, params as unknown[]).catch((error: unknown) => {
+        throw mappedError(error);
+      }),
+    );
   }
 
   /** Reads the store's position as the database has it (at open). */

@@ -41,7 +41,27 @@ CREATE TABLE question_log_marks (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'rule_names_in_byte_order',
+    sql: `
+-- The editor pages a robot's rules by name in byte order (COLLATE "C", as SQLite compares);
+-- the shared unique index on names is in the database's collation, which cannot serve it.
+CREATE INDEX rules_by_name_bytes ON rules (tenant_id, robot_id, name_key COLLATE "C", rule_seq);
+`,
+  },
+  {
+    version: 4,
+    name: 'rules_by_update_then_position',
+    sql: `
+-- Pages by last update are ordered by update, then position. SQLite's index on updated_at holds
+-- the position (the rowid) too; PostgreSQL's must name it, or rules updated at once (an import)
+-- are sorted whole for every page. The same number of indexes as before.
+DROP INDEX rules_by_updated;
+CREATE INDEX rules_by_updated ON rules (tenant_id, robot_id, updated_at, rule_seq);
+`,
+  },
   // Several nodes on one database (cluster/schema.ts).
-  { version: 3, name: 'change_feed', sql: CHANGE_FEED_SQL },
-  { version: 4, name: 'used_signatures', sql: USED_SIGNATURES_SQL },
+  { version: 5, name: 'change_feed', sql: CHANGE_FEED_SQL },
+  { version: 6, name: 'used_signatures', sql: USED_SIGNATURES_SQL },
 ];
