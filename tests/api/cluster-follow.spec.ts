@@ -2,7 +2,9 @@
  * Two nodes in one process on one real PostgreSQL database, each with its own store connections,
  * memory and follower (NOTIFY, the timer, catch-up): what one node writes through the domain is
  * answered by the other; a transaction that took its change id before another's and commits
- * after it is not lost; the writing node following its own changes again is harmless.
+ * after it is not lost; the writing node following its own changes again is harmless; a node
+ * whose listening connection is cut catches up when it is back (checked to fail without the
+ * catch-up read).
  *
  * `KB_TEST_NO_FOLLOW=1` starts the nodes without their followers: every test here but the first
  * (a node joining with the state written before it) must then fail; that is how they were checked.
@@ -43,7 +45,7 @@ let one: Node;
 let two: Node;
 let tenantId: number;
 
-async function startNode(): Promise<Node> {
+async function startNode(pollMs?: number): Promise<Node> {
   const store = await PostgresStore.open({ url, logger: silentLogger, textKey: normalizeText });
   const ctx: DomainContext = {
     store,
@@ -56,7 +58,7 @@ async function startNode(): Promise<Node> {
     now: Date.now,
     logger: silentLogger,
   };
-  const cluster = await ClusterNode.join({ pool: store.pool, url, logger: silentLogger });
+  const cluster = await ClusterNode.join({ pool: store.pool, url, logger: silentLogger, pollMs });
   await loadRobots(ctx, { file: null }, null);
   if (FOLLOW) await cluster.follow(ctx);
   return { ctx, store, cluster };
@@ -188,5 +190,40 @@ describe('two nodes on one database', () => {
     await one.cluster.catchUp();
     assert.equal(one.ctx.indexes.of(indexKey(robot)).size, size);
     assert.equal(size, (await one.store.rules.matchable(robot)).length);
+  });
+
+  test('a node whose listening connection was cut catches up once it is back', async () => {
+    // No timer to fall back on: only the catch-up after the reconnect can bring the change.
+    const three = await startNode(10 * 60 * 1000);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const writer = new pg.Client({ connectionString: url });
+    await writer.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query(
+        `INSERT INTO rules (rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer, created_at, updated_at)
+         VALUES ('cut-1', $1, 'default', 'cut-1', 'cut-1', $2, 'answer of cut-1', 0, 0)`,
+        [tenantId, JSON.stringify(['which languages do you speak'])],
+      );
+      // Every listening connection of the database is cut (the other nodes' too), then the write
+      // commits while they are away: its NOTIFY reaches nobody.
+      const { rowCount } = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+      );
+      assert.ok((rowCount ?? 0) >= 1);
+      await writer.query('COMMIT');
+      assert.ok(
+        await eventually(
+          async () => (await answerOn(three, 'which languages do you speak')) === 'answer of cut-1',
+        ),
+      );
+    } finally {
+      await writer.end();
+      await admin.end();
+      await three.cluster.stop();
+      await three.store.close();
+    }
   });
 });
