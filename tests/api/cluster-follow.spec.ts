@@ -13,22 +13,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { ClusterNode } from '../../electron/service/cluster/node';
-import { AnswerCache } from '../../electron/service/domain/answer-cache';
 import { ask } from '../../electron/service/domain/ask';
 import type { DomainContext } from '../../electron/service/domain/context';
-import { RobotDirectory } from '../../electron/service/domain/robot-directory';
 import type { Robot } from '../../electron/service/domain/robot-directory';
-import { RobotIndexes } from '../../electron/service/domain/robot-indexes';
 import { indexKey, loadRobots } from '../../electron/service/domain/robot-loading';
 import { patchRobot } from '../../electron/service/domain/robots';
-import { RuleMenus } from '../../electron/service/domain/rule-menus';
-import { RuleOrders } from '../../electron/service/domain/rule-order';
-import { WriteQueue } from '../../electron/service/domain/write-queue';
 import { silentLogger } from '../../electron/service/logger';
-import { createRobotIndex, normalizeText } from '../../electron/service/matching/index';
+import { normalizeText } from '../../electron/service/matching/index';
 import { PostgresStore } from '../../electron/service/postgres/postgres-store';
-import type { NewRule } from '../../electron/service/repositories/records';
 import { freshDatabase } from '../helpers/postgres';
+import { nodeMemory, storeRule } from '../helpers/node-memory';
 
 const FOLLOW = process.env.KB_TEST_NO_FOLLOW !== '1';
 /** A functional bound (the issue's one second, with room for a loaded machine), not a timing. */
@@ -47,37 +41,11 @@ let tenantId: number;
 
 async function startNode(pollMs?: number): Promise<Node> {
   const store = await PostgresStore.open({ url, logger: silentLogger, textKey: normalizeText });
-  const ctx: DomainContext = {
-    store,
-    robots: new RobotDirectory(),
-    indexes: new RobotIndexes(createRobotIndex),
-    answers: new AnswerCache(),
-    menus: new RuleMenus(),
-    orders: new RuleOrders(),
-    writes: new WriteQueue(),
-    now: Date.now,
-    logger: silentLogger,
-  };
+  const ctx = nodeMemory(store);
   const cluster = await ClusterNode.join({ pool: store.pool, url, logger: silentLogger, pollMs });
   await loadRobots(ctx, { file: null }, null);
   if (FOLLOW) await cluster.follow(ctx);
   return { ctx, store, cluster };
-}
-
-function rule(ruleId: string, question: string): NewRule {
-  return {
-    ruleId,
-    ruleName: ruleId,
-    nameKey: ruleId,
-    categoryId: '',
-    active: true,
-    allowSimGen: null,
-    effectBegin: null,
-    effectEnd: null,
-    questions: [question],
-    answer: `answer of ${ruleId}`,
-    createdAt: Date.now(),
-  };
 }
 
 function robotOn(node: Node): Robot {
@@ -91,6 +59,15 @@ async function answerOn(node: Node, question: string): Promise<string | null> {
   if (!robot) return null;
   const { result } = await ask(node.ctx, robot, { question, userId: 'u', channel: 'API' });
   return result.module === 'KB' && result.answerType === 'BESTMATCH' ? result.answer : null;
+}
+
+/** A rule written in SQL on a connection of the test's (in its transaction, if one is open). */
+function insertBySql(client: pg.Client, id: string, question: string) {
+  return client.query(
+    `INSERT INTO rules (rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer, created_at, updated_at)
+     VALUES ($1, $2, 'default', $1, $1, $3, $4, 0, 0)`,
+    [id, tenantId, JSON.stringify([question]), `answer of ${id}`],
+  );
 }
 
 /** Polls until `check` holds, up to the deadline; returns whether it did. */
@@ -128,7 +105,7 @@ describe('two nodes on one database', () => {
   });
 
   test('a rule written on one node is answered by the other', async () => {
-    await one.store.rules.insert(robotOn(one), [rule('r1', 'how do I reset my password')], 0);
+    await one.store.rules.insert(robotOn(one), [storeRule('r1', 'how do I reset my password')], 0);
     assert.ok(
       await eventually(
         async () => (await answerOn(two, 'how do I reset my password')) === 'answer of r1',
@@ -153,16 +130,10 @@ describe('two nodes on one database', () => {
     await early.connect();
     await late.connect();
     try {
-      const insert = (client: pg.Client, id: string, question: string) =>
-        client.query(
-          `INSERT INTO rules (rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer, created_at, updated_at)
-           VALUES ($1, $2, 'default', $1, $1, $3, $4, 0, 0)`,
-          [id, tenantId, JSON.stringify([question]), `answer of ${id}`],
-        );
       await early.query('BEGIN');
-      await insert(early, 'ooo-early', 'where can I park my car');
+      await insertBySql(early, 'ooo-early', 'where can I park my car');
       await late.query('BEGIN');
-      await insert(late, 'ooo-late', 'do you deliver on sundays');
+      await insertBySql(late, 'ooo-late', 'do you deliver on sundays');
       await late.query('COMMIT');
       assert.ok(
         await eventually(
@@ -184,7 +155,7 @@ describe('two nodes on one database', () => {
 
   test('following its own writes again changes nothing on the writing node', async () => {
     const robot = robotOn(one);
-    await one.store.rules.insert(robot, [rule('own-1', 'is the shop open on holidays')], 0);
+    await one.store.rules.insert(robot, [storeRule('own-1', 'is the shop open on holidays')], 0);
     await one.cluster.catchUp();
     const size = one.ctx.indexes.of(indexKey(robot)).size;
     await one.cluster.catchUp();
@@ -201,11 +172,7 @@ describe('two nodes on one database', () => {
     await writer.connect();
     try {
       await writer.query('BEGIN');
-      await writer.query(
-        `INSERT INTO rules (rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer, created_at, updated_at)
-         VALUES ('cut-1', $1, 'default', 'cut-1', 'cut-1', $2, 'answer of cut-1', 0, 0)`,
-        [tenantId, JSON.stringify(['which languages do you speak'])],
-      );
+      await insertBySql(writer, 'cut-1', 'which languages do you speak');
       // Every listening connection of the database is cut (the other nodes' too), then the write
       // commits while they are away: its NOTIFY reaches nobody.
       const { rowCount } = await admin.query(

@@ -32,14 +32,12 @@ import type { RuleInput } from '../../electron/service/api-types';
 import { startService } from '../../electron/service/index';
 import { silentLogger } from '../../electron/service/logger';
 import { spawnService } from '../helpers/child-service';
-import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, TEST_ENV, makeDataDir, tenantRequest } from '../helpers/service';
 import { generateRules } from './generate-rules';
 import { deriveQueries } from './typed-questions';
 import { askUnderImport } from './ask-under-import';
 import type { AskUnderImport } from './ask-under-import';
-import { alternatingRps, askRps, bareRps } from './http-load';
-import type { AskTarget } from './http-load';
+import { alternatingRps, askRps, askTarget, bareRps } from './http-load';
 import { measurePublishing } from './publish-bench';
 import type { PublishFigures } from './publish-bench';
 import { followPeakRss, peakRssMb, percentile, round } from './stats';
@@ -107,15 +105,6 @@ interface SizeResult {
   httpAskRpsUnique?: number;
   standInHttpAskRps?: number;
   bareHttpRps?: number;
-}
-
-function askTarget(service: ChildService, robot: RobotClient): AskTarget {
-  return {
-    origin: new URL(service.url).origin,
-    basePath: robot.basePath,
-    robotSecret: robot.robotSecret,
-    credentials: TEST_CREDENTIALS,
-  };
 }
 
 async function importAll(robot: RobotClient, rules: readonly RuleInput[]): Promise<number> {

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { computeSign } from '../../electron/service/auth/signature';
+import { TEST_CREDENTIALS } from '../helpers/service';
 
 export interface LoadOptions {
   durationSec: number;
@@ -27,6 +28,19 @@ export interface AskTarget {
   basePath: string;
   robotSecret: string;
   credentials: { customerId: string; adminKey: string; adminSecret: string };
+}
+
+/** What signs the asks of `robot` on the service listening at `url`. */
+export function askTarget(
+  service: { url: string },
+  robot: { basePath: string; robotSecret: string },
+): AskTarget {
+  return {
+    origin: new URL(service.url).origin,
+    basePath: robot.basePath,
+    robotSecret: robot.robotSecret,
+    credentials: TEST_CREDENTIALS,
+  };
 }
 
 async function run(options: autocannon.Options): Promise<number> {

@@ -17,8 +17,8 @@ import type { RuleInput } from '../../electron/service/api-types';
 import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, makeDataDir, ruleInput } from '../helpers/service';
-import { askRps } from './http-load';
-import type { AskTarget, LoadOptions } from './http-load';
+import { askRps, askTarget } from './http-load';
+import type { LoadOptions } from './http-load';
 import { percentile } from './stats';
 
 export interface StoreFigures {
@@ -48,15 +48,6 @@ export interface TeamServerBenchOptions {
   replicationSamples: number;
 }
 
-function target(service: ChildService, robot: RobotClient): AskTarget {
-  return {
-    origin: new URL(service.url).origin,
-    basePath: robot.basePath,
-    robotSecret: robot.robotSecret,
-    credentials: TEST_CREDENTIALS,
-  };
-}
-
 async function askP99(robot: RobotClient, questions: readonly string[]): Promise<number> {
   const samples: number[] = [];
   for (const question of questions) {
@@ -78,7 +69,7 @@ async function measureNode(
   const half = Math.floor(options.questions.length / 2);
   await askP99(robot, options.questions.slice(0, half));
   const p99 = await askP99(robot, options.questions.slice(half));
-  const rps = await askRps(target(service, robot), options.questions, options.load);
+  const rps = await askRps(askTarget(service, robot), options.questions, options.load);
   return { robot, figures: { importRulesPerSec, askP99Ms: p99, askRps1Node: rps } };
 }
 
@@ -164,7 +155,7 @@ export async function measureTeamServer(
       };
       const rps = await Promise.all(
         [first, ...others].map((service) =>
-          askRps(target(service, robot), options.questions, perNode),
+          askRps(askTarget(service, robot), options.questions, perNode),
         ),
       );
       const delays = await replicationDelays(

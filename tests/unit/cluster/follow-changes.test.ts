@@ -11,43 +11,22 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { followChanges, followEverything } from '../../../electron/service/cluster/follow-changes';
 import type { Change } from '../../../electron/service/cluster/change-feed';
-import { AnswerCache } from '../../../electron/service/domain/answer-cache';
 import { ask } from '../../../electron/service/domain/ask';
 import type { DomainContext } from '../../../electron/service/domain/context';
-import { RobotDirectory } from '../../../electron/service/domain/robot-directory';
 import type { Robot } from '../../../electron/service/domain/robot-directory';
-import { RobotIndexes } from '../../../electron/service/domain/robot-indexes';
 import { loadRobots } from '../../../electron/service/domain/robot-loading';
-import { RuleMenus } from '../../../electron/service/domain/rule-menus';
-import { RuleOrders } from '../../../electron/service/domain/rule-order';
-import { WriteQueue } from '../../../electron/service/domain/write-queue';
 import { silentLogger } from '../../../electron/service/logger';
-import { createRobotIndex, normalizeText } from '../../../electron/service/matching/index';
+import { normalizeText } from '../../../electron/service/matching/index';
 import { PublishingRoom } from '../../../electron/service/publishing/publishing-room';
-import type { NewRule, RobotKey } from '../../../electron/service/repositories/records';
+import type { RobotKey } from '../../../electron/service/repositories/records';
 import { EmbeddedStore } from '../../../electron/service/storage/embedded-store';
+import { nodeMemory, storeRule } from '../../helpers/node-memory';
 
 let dir: string;
 let store: EmbeddedStore;
 let ctx: DomainContext;
 let tenantId: number;
 const now = () => Date.now();
-
-function rule(ruleId: string, question: string, answer = `answer of ${ruleId}`): NewRule {
-  return {
-    ruleId,
-    ruleName: ruleId,
-    nameKey: ruleId,
-    categoryId: '',
-    active: true,
-    allowSimGen: null,
-    effectBegin: null,
-    effectEnd: null,
-    questions: [question],
-    answer,
-    createdAt: now(),
-  };
-}
 
 const rulesChange = (robot: RobotKey, ruleIds: string[]): Change => ({
   id: 0,
@@ -80,17 +59,7 @@ async function answerOf(robotId: string, question: string, edition: 'draft' | 's
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kbstudio-follow-'));
   store = await EmbeddedStore.open({ dataDir: dir, logger: silentLogger, textKey: normalizeText });
-  ctx = {
-    store,
-    robots: new RobotDirectory(),
-    indexes: new RobotIndexes(createRobotIndex),
-    answers: new AnswerCache(),
-    menus: new RuleMenus(),
-    orders: new RuleOrders(),
-    writes: new WriteQueue(),
-    now,
-    logger: silentLogger,
-  };
+  ctx = nodeMemory(store);
   tenantId = await store.tenants.register({
     tenant: { phoneNumber: '1', mail: 'm@example.com', company: 'c', createdAt: now() },
     admin: {
@@ -114,7 +83,7 @@ after(async () => {
 describe('following the changes of another node', () => {
   test('a rule added elsewhere is answered once followed; following twice changes nothing', async () => {
     const robot = robotOf('default');
-    await store.rules.insert(robot, [rule('r-hours', 'what are your opening hours')], now());
+    await store.rules.insert(robot, [storeRule('r-hours', 'what are your opening hours')], now());
     assert.equal(await answerOf('default', 'what are your opening hours'), null);
     const change = rulesChange(robot, ['r-hours']);
     await followChanges(ctx, [change]);
@@ -127,7 +96,7 @@ describe('following the changes of another node', () => {
 
   test('a rule changed elsewhere: new phrasing and new answer (the cached one is forgotten)', async () => {
     const robot = robotOf('default');
-    await store.rules.insert(robot, [rule('r-ship', 'how long does shipping take')], now());
+    await store.rules.insert(robot, [storeRule('r-ship', 'how long does shipping take')], now());
     await followChanges(ctx, [rulesChange(robot, ['r-ship'])]);
     // Asked once: the answer is now in this node's cache.
     assert.equal(await answerOf('default', 'how long does shipping take'), 'answer of r-ship');
@@ -150,7 +119,7 @@ describe('following the changes of another node', () => {
       robot,
       [
         {
-          ...rule('r-menu', 'show me the help menu'),
+          ...storeRule('r-menu', 'show me the help menu'),
           menu: [{ ruleId: 'r-hours', text: 'Hours' }],
         },
       ],
@@ -167,7 +136,7 @@ describe('following the changes of another node', () => {
   test('an import elsewhere (many rules, read in one go) is answered whole', async () => {
     const robot = robotOf('default');
     const rules = Array.from({ length: 60 }, (_, i) =>
-      rule(`bulk-${i}`, `bulk question number ${i} about topic ${i * 7}`),
+      storeRule(`bulk-${i}`, `bulk question number ${i} about topic ${i * 7}`),
     );
     await store.rules.insert(robot, rules, now());
     await followChanges(ctx, [
@@ -208,7 +177,7 @@ describe('following the changes of another node', () => {
       createdAt: now(),
     });
     const key = { tenantId, robotId: 'second' };
-    await store.rules.insert(key, [rule('second-1', 'where is the second office')], now());
+    await store.rules.insert(key, [storeRule('second-1', 'where is the second office')], now());
     await followChanges(ctx, [robotChange(key), rulesChange(key, ['second-1'])]);
     assert.equal(await answerOf('second', 'where is the second office'), 'answer of second-1');
     await store.robots.setDeleted(key, now());
@@ -227,7 +196,7 @@ describe('following the changes of another node', () => {
     await store.versions.publish(robot, request);
     await followChanges(ctx, [robotChange(robot), versionChange(robot)]);
     assert.equal(robotOf('default').settings.publishMode, 'review');
-    await store.rules.insert(robot, [rule('r-new', 'is there a student discount')], now());
+    await store.rules.insert(robot, [storeRule('r-new', 'is there a student discount')], now());
     await followChanges(ctx, [rulesChange(robot, ['r-new'])]);
     // In the draft, not yet served: it is not published.
     assert.equal(await answerOf('default', 'is there a student discount'), 'answer of r-new');
@@ -249,7 +218,7 @@ describe('following the changes of another node', () => {
     const hours = await store.rules.find(robot, 'r-hours');
     assert.ok(hours);
     await store.rules.update(robot, 'r-hours', { ...hours, answer: 'nine to five' }, now());
-    await store.rules.insert(robot, [rule('r-missed', 'can I pay by card')], now());
+    await store.rules.insert(robot, [storeRule('r-missed', 'can I pay by card')], now());
     await store.robots.update(robot, { name: 'Missed rename' });
     await followEverything(ctx);
     assert.equal(robotOf('default').name, 'Missed rename');

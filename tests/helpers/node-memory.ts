@@ -1,0 +1,51 @@
+/**
+ * A service node's in-memory state over a given store, built as startService builds it, for tests
+ * that play several nodes (or another node's writes) in one process; and a rule as a store takes
+ * it.
+ */
+import { AnswerCache } from '../../electron/service/domain/answer-cache';
+import type { DomainContext } from '../../electron/service/domain/context';
+import { RobotDirectory } from '../../electron/service/domain/robot-directory';
+import { RobotIndexes } from '../../electron/service/domain/robot-indexes';
+import { RuleMenus } from '../../electron/service/domain/rule-menus';
+import { RuleOrders } from '../../electron/service/domain/rule-order';
+import { WriteQueue } from '../../electron/service/domain/write-queue';
+import { silentLogger } from '../../electron/service/logger';
+import { createRobotIndex } from '../../electron/service/matching/index';
+import type { NewRule } from '../../electron/service/repositories/records';
+import type { KbStore } from '../../electron/service/repositories/store';
+
+export function nodeMemory(store: KbStore): DomainContext {
+  return {
+    store,
+    robots: new RobotDirectory(),
+    indexes: new RobotIndexes(createRobotIndex),
+    answers: new AnswerCache(),
+    menus: new RuleMenus(),
+    orders: new RuleOrders(),
+    writes: new WriteQueue(),
+    now: Date.now,
+    logger: silentLogger,
+  };
+}
+
+/** A rule named by its id, with one phrasing, answered `answer of <id>` unless told. */
+export function storeRule(
+  ruleId: string,
+  question: string,
+  answer = `answer of ${ruleId}`,
+): NewRule {
+  return {
+    ruleId,
+    ruleName: ruleId,
+    nameKey: ruleId,
+    categoryId: '',
+    active: true,
+    allowSimGen: null,
+    effectBegin: null,
+    effectEnd: null,
+    questions: [question],
+    answer,
+    createdAt: Date.now(),
+  };
+}
