@@ -29,6 +29,8 @@ export interface FollowerOptions {
 }
 
 const RECONNECT_MS = 1000;
+/** Batches that fail to apply in a row before the node reloads everything instead. */
+const FAILURES_BEFORE_RELOAD = 3;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 const DEFAULT_KEEP_MS = 6 * 60 * 60 * 1000;
 
@@ -40,7 +42,9 @@ export class Follower {
   private pending = false;
   private stopped = false;
   private lastRead = Date.now();
-  private failing = false;
+  private failures = 0;
+  /** Reads in a row whose changes could not be applied (not those the database failed). */
+  private unapplied = 0;
   private readonly pollMs: number;
   private readonly keepMs: number;
 
@@ -78,16 +82,16 @@ export class Follower {
       this.pending = false;
       try {
         await this.readOnce();
-        if (this.failing) this.options.logger.info('following the change feed again');
-        this.failing = false;
+        if (this.failures > 0) this.options.logger.info('following the change feed again');
+        this.failures = 0;
       } catch (error) {
         // Logged once per outage; the timer and the reconnect try again.
-        if (!this.failing) {
+        if (this.failures === 0) {
           this.options.logger.warn(
             `could not follow the change feed: ${(error as Error).message}; retrying`,
           );
         }
-        this.failing = true;
+        this.failures += 1;
         return;
       }
     }
@@ -96,18 +100,31 @@ export class Follower {
   private async readOnce(): Promise<void> {
     const { ctx, feed, logger } = this.options;
     const now = Date.now();
-    if (now - this.lastRead > this.keepMs / 2) {
-      // Away long enough that changes it never read may be pruned: everything is read again.
-      logger.warn('the change feed was not read for too long: reloading every robot');
+    const lost = now - this.lastRead > this.keepMs / 2;
+    if (lost || this.unapplied >= FAILURES_BEFORE_RELOAD) {
+      // Away long enough that changes it never read may be pruned, or stuck on a change it
+      // cannot apply: everything is read again, and followed from a new position.
+      logger.warn(
+        lost
+          ? 'the change feed was not read for too long: reloading every robot'
+          : 'changes could not be applied: reloading every robot',
+      );
       await feed.start();
       await followEverything(ctx);
       this.lastRead = now;
+      this.unapplied = 0;
       return;
     }
     const batch = await feed.read();
-    await followChanges(ctx, batch.changes);
+    try {
+      await followChanges(ctx, batch.changes);
+    } catch (error) {
+      this.unapplied += 1;
+      throw error;
+    }
     batch.advance();
     this.lastRead = now;
+    this.unapplied = 0;
   }
 
   private async listen(): Promise<void> {
