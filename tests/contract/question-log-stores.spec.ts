@@ -13,32 +13,15 @@ import { openPool } from '../../electron/service/postgres/connection';
 import type { Pool } from '../../electron/service/postgres/connection';
 import { migrate } from '../../electron/service/postgres/migrate';
 import { PostgresQuestionLog } from '../../electron/service/postgres/question-log';
-import type { LoggedQuestion } from '../../electron/service/question-log-types';
 import type { QuestionLogRepository } from '../../electron/service/repositories/question-log';
 import { DayFileLog } from '../../electron/service/storage/question-log/day-file-log';
 import { freshDatabase } from '../helpers/postgres';
+import { loggedQuestion } from '../helpers/logged-question';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 8);
 
-function entry(at: number, question = 'q', extra: Partial<LoggedQuestion> = {}): LoggedQuestion {
-  return {
-    at,
-    userId: 'u',
-    channel: 'API',
-    question,
-    answerType: 'BESTMATCH',
-    module: 'KB',
-    score: 0.5,
-    ruleId: 'r',
-    recommended: [],
-    version: null,
-    source: 'api',
-    chosenFrom: null,
-    menuEntry: null,
-    ...extra,
-  };
-}
+const entry = loggedQuestion;
 
 describe('question log: day files and the PostgreSQL table answer alike', () => {
   let dir: string;

@@ -4,30 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { silentLogger } from '../../../electron/service/logger';
-import type { LoggedQuestion } from '../../../electron/service/question-log-types';
 import { DayFileLog } from '../../../electron/service/storage/question-log/day-file-log';
+import { loggedQuestion } from '../../helpers/logged-question';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 8);
 
-function entry(at: number, question = 'q', extra: Partial<LoggedQuestion> = {}): LoggedQuestion {
-  return {
-    at,
-    userId: 'u',
-    channel: 'API',
-    question,
-    answerType: 'BESTMATCH',
-    module: 'KB',
-    score: 0.5,
-    ruleId: 'r',
-    recommended: [],
-    version: null,
-    source: 'api',
-    chosenFrom: null,
-    menuEntry: null,
-    ...extra,
-  };
-}
+const entry = loggedQuestion;
 
 function withLog(run: (log: DayFileLog, dir: string) => Promise<void>) {
   return async () => {

@@ -4,46 +4,24 @@
  */
 import type { CategoryRepository } from '../../repositories/categories';
 import type { CategoryRecord, RobotKey } from '../../repositories/records';
-import { asCategoryId } from '../../storage/repositories/category-repository';
+import {
+  SELECT_CATEGORIES,
+  asCategoryId,
+  toCategoryRecord,
+} from '../../storage/repositories/category-repository';
+import type { CategoryRow } from '../../storage/repositories/category-repository';
 import type { Database, Reader, Tx } from '../database';
 
-interface CategoryRow {
-  category_id: number;
-  tenant_id: number;
-  robot_id: string;
-  name: string;
-  name_key: string;
-  created_at: number;
-  rules: number;
-}
-
 const OF_ROBOT = 'c.tenant_id = $1 AND c.robot_id = $2';
-const SELECT = `SELECT c.category_id, c.tenant_id, c.robot_id, c.name, c.name_key, c.created_at,
-  (SELECT COUNT(*) FROM rules AS r WHERE r.tenant_id = c.tenant_id AND r.robot_id = c.robot_id
-    AND r.category_id = CAST(c.category_id AS TEXT)) AS rules
-FROM categories AS c`;
-
-function toRecord(row: CategoryRow): CategoryRecord {
-  return {
-    tenantId: Number(row.tenant_id),
-    robotId: row.robot_id,
-    categoryId: String(row.category_id),
-    name: row.name,
-    nameKey: row.name_key,
-    createdAt: Number(row.created_at),
-    rules: Number(row.rules),
-  };
-}
-
 export class PostgresCategoryRepository implements CategoryRepository {
   constructor(private readonly db: Database) {}
 
   async list(robot: RobotKey): Promise<CategoryRecord[]> {
     const rows = await this.db.all<CategoryRow>(
-      `${SELECT} WHERE ${OF_ROBOT} ORDER BY c.name_key COLLATE "C"`,
+      `${SELECT_CATEGORIES} WHERE ${OF_ROBOT} ORDER BY c.name_key COLLATE "C"`,
       [robot.tenantId, robot.robotId],
     );
-    return rows.map(toRecord);
+    return rows.map(toCategoryRecord);
   }
 
   async find(robot: RobotKey, categoryId: string): Promise<CategoryRecord | undefined> {
@@ -143,9 +121,9 @@ export class PostgresCategoryRepository implements CategoryRepository {
     const id = asCategoryId(categoryId);
     if (id === null) return undefined;
     const row = await reader.get<CategoryRow>(
-      `${SELECT} WHERE ${OF_ROBOT} AND c.category_id = $3`,
+      `${SELECT_CATEGORIES} WHERE ${OF_ROBOT} AND c.category_id = $3`,
       [robot.tenantId, robot.robotId, id],
     );
-    return row ? toRecord(row) : undefined;
+    return row ? toCategoryRecord(row) : undefined;
   }
 }

@@ -5,33 +5,13 @@
  */
 import type { RobotKey, RobotRecord } from '../../repositories/records';
 import type { RobotRepository } from '../../repositories/robots';
+import {
+  OF_LIVE_TENANTS,
+  ROBOT_COLUMNS,
+  toRobotRecord,
+} from '../../storage/repositories/robot-repository';
+import type { RobotRow } from '../../storage/repositories/robot-repository';
 import type { Database, SqlValue, Tx } from '../database';
-
-interface RobotRow {
-  tenant_id: number;
-  robot_id: string;
-  name: string;
-  secret: string;
-  settings: string;
-  created_at: number;
-  deleted_at: number | null;
-}
-
-const COLUMNS = 'r.tenant_id, r.robot_id, r.name, r.secret, r.settings, r.created_at, r.deleted_at';
-const OF_LIVE_TENANTS = `FROM robots AS r JOIN tenants AS t ON t.tenant_id = r.tenant_id
-WHERE t.deleted_at IS NULL`;
-
-function toRecord(row: RobotRow): RobotRecord {
-  return {
-    tenantId: Number(row.tenant_id),
-    robotId: row.robot_id,
-    name: row.name,
-    secret: row.secret,
-    settingsJson: row.settings,
-    createdAt: Number(row.created_at),
-    deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
-  };
-}
 
 /** What a robot holds, in foreign-key order (the robot itself last). */
 const ROBOT_TABLES = [
@@ -70,17 +50,17 @@ export class PostgresRobotRepository implements RobotRepository {
 
   async all(): Promise<RobotRecord[]> {
     const rows = await this.db.all<RobotRow>(
-      `SELECT ${COLUMNS} ${OF_LIVE_TENANTS} AND r.deleted_at IS NULL ORDER BY r.created_order`,
+      `SELECT ${ROBOT_COLUMNS} ${OF_LIVE_TENANTS} AND r.deleted_at IS NULL ORDER BY r.created_order`,
     );
-    return rows.map(toRecord);
+    return rows.map(toRobotRecord);
   }
 
   async deleted(): Promise<RobotRecord[]> {
     const rows = await this.db.all<RobotRow>(
-      `SELECT ${COLUMNS} ${OF_LIVE_TENANTS} AND r.deleted_at IS NOT NULL
+      `SELECT ${ROBOT_COLUMNS} ${OF_LIVE_TENANTS} AND r.deleted_at IS NOT NULL
        ORDER BY r.deleted_at DESC, r.created_order`,
     );
-    return rows.map(toRecord);
+    return rows.map(toRobotRecord);
   }
 
   async exists(robot: RobotKey): Promise<boolean> {

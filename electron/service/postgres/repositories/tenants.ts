@@ -12,33 +12,15 @@ import type {
   UserRepository,
 } from '../../repositories/tenants';
 import type { Database, SqlValue, Tx } from '../database';
+import {
+  TRASH_USER_COLUMNS,
+  USER_COLUMNS,
+  toUserRecord,
+} from '../../storage/repositories/tenant-repository';
+import type { UserRow } from '../../storage/repositories/tenant-repository';
 import { insertRobot, purgeRobots } from './robots';
 
-const USER_COLUMNS = 'user_id, tenant_id, username, username_key, role, created_at, updated_at';
-const TRASH_USER_COLUMNS = `${USER_COLUMNS}, password_hash`;
 const OF_USER = 'WHERE tenant_id = $1 AND user_id = $2';
-
-interface UserRow {
-  user_id: string;
-  tenant_id: number;
-  username: string;
-  username_key: string;
-  role: string;
-  created_at: number;
-  updated_at: number;
-}
-
-function toUserRecord(row: UserRow): UserRecord {
-  return {
-    userId: row.user_id,
-    tenantId: Number(row.tenant_id),
-    username: row.username,
-    usernameKey: row.username_key,
-    role: row.role,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}
 
 async function insertUser(
   tx: Tx,

@@ -7,30 +7,13 @@ import type { RobotKey } from '../../repositories/records';
 import type {
   TestCaseContent,
   TestCaseRecord,
-  TestExpectation,
   TestRunHead,
   TestRunRecord,
   TestSetRepository,
 } from '../../repositories/test-sets';
+import { CASE_COLUMNS, RUN_HEAD, toCase } from '../../storage/repositories/test-set-repository';
+import type { CaseRow } from '../../storage/repositories/test-set-repository';
 import type { Database } from '../database';
-
-interface CaseRow {
-  case_id: number;
-  question: string;
-  expect: string;
-  rule_id: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-const toCase = (row: CaseRow): TestCaseRecord => ({
-  caseId: Number(row.case_id),
-  question: row.question,
-  expect: row.expect as TestExpectation,
-  ruleId: row.rule_id,
-  createdAt: Number(row.created_at),
-  updatedAt: Number(row.updated_at),
-});
 
 interface RunRow {
   run_id: number;
@@ -47,8 +30,6 @@ const toRunHead = (row: RunRow): TestRunHead => ({
 });
 
 const OF_ROBOT = 'tenant_id = $1 AND robot_id = $2';
-const CASE_COLUMNS = 'case_id, question, expect, rule_id, created_at, updated_at';
-const RUN_HEAD = 'run_id, edition, created_at, summary';
 
 /**
  * Many cases in one statement ($3: a JSON array of [id, question, expect, ruleId]); ids are

@@ -15,6 +15,15 @@ import type {
 } from '../../repositories/versions';
 import { jsonRow } from '../../storage/repositories/rule-repository';
 import {
+  CONTENT,
+  NothingChanged,
+  REVISION_AS_RULE,
+  SELECT_VERSION,
+  sameRule,
+  toVersion,
+} from '../../storage/repositories/version-repository';
+import type { VersionRow } from '../../storage/repositories/version-repository';
+import {
   MATCHABLE_COLUMNS,
   RULE_COLUMNS,
   toMatchableRecord,
@@ -24,26 +33,6 @@ import type { MatchableRow, RuleRow } from '../../storage/repositories/rule-rows
 import type { Database, Tx } from '../database';
 import { insertRows, placesFor, trashRules } from './rules';
 import type { PostgresRuleRepository } from './rules';
-
-/** The columns a revision copies from a rule: its whole content, position and times. */
-const CONTENT = [
-  'rule_seq',
-  'rule_name',
-  'name_key',
-  'category_id',
-  'active',
-  'allow_sim_gen',
-  'effect_begin',
-  'effect_end',
-  'questions',
-  'answer',
-  'answer_content_type',
-  'created_at',
-  'updated_at',
-  'match_policy',
-  'negative_keywords',
-  'menu',
-];
 
 /** SQLite's `IS`: equal, or both null. */
 const SAME_CONTENT = CONTENT.map((c) => `r.${c} IS NOT DISTINCT FROM rule_revisions.${c}`).join(
@@ -75,47 +64,10 @@ const MARKED_DIFFERENCE = `SELECT 1 AS found FROM draft_changes AS d
     AND NOT (r.rule_id IS NOT NULL AND rule_revisions.rule_id IS NOT NULL AND ${SAME_CONTENT})
   LIMIT 1`;
 
-const REVISION_AS_RULE = `rule_seq, rule_id, tenant_id, robot_id, ${CONTENT.filter((c) => c !== 'rule_seq').join(', ')}`;
-
 const AT_VERSION =
   'tenant_id = $1 AND robot_id = $2 AND from_version <= $3 AND (to_version IS NULL OR to_version > $3)';
 
 const OF_ROBOT = 'tenant_id = $1 AND robot_id = $2';
-
-interface VersionRow {
-  version: number;
-  note: string;
-  author: string;
-  created_at: number;
-  rules: number;
-  added: number;
-  changed: number;
-  removed: number;
-  rolled_back_to: number | null;
-  confirmed_failures: string | null;
-}
-
-const toVersion = (row: VersionRow): VersionRecord => ({
-  version: Number(row.version),
-  note: row.note,
-  author: row.author,
-  createdAt: Number(row.created_at),
-  rules: Number(row.rules),
-  added: Number(row.added),
-  changed: Number(row.changed),
-  removed: Number(row.removed),
-  rolledBackTo: row.rolled_back_to === null ? null : Number(row.rolled_back_to),
-  confirmedFailures: row.confirmed_failures,
-});
-
-const SELECT_VERSION =
-  'SELECT version, note, author, created_at, rules, added, changed, removed, rolled_back_to, confirmed_failures FROM versions';
-
-/** Thrown inside a publish's transaction to roll it back when the draft is the latest version. */
-class NothingChanged extends Error {}
-
-const sameRule = (a: RuleRow, b: RuleRow): boolean =>
-  CONTENT.every((column) => a[column] === b[column]);
 
 /** Waits for (and holds until commit) the robot's publishing lock, whichever node has it. */
 async function lockRobot(tx: Tx, robot: RobotKey): Promise<void> {

@@ -7,7 +7,7 @@ import type { CategoryRecord, RobotKey } from '../../repositories/records';
 import type { Store, Tx } from '../database';
 import { mappingUniqueViolations } from './unique-violations';
 
-interface CategoryRow {
+export interface CategoryRow {
   [column: string]: string | number;
   category_id: number;
   tenant_id: number;
@@ -19,12 +19,13 @@ interface CategoryRow {
 }
 
 const OF_ROBOT = 'c.tenant_id = ? AND c.robot_id = ?';
-const SELECT = `SELECT c.category_id, c.tenant_id, c.robot_id, c.name, c.name_key, c.created_at,
+/** A robot's categories with their rule counts (the caller adds its conditions). */
+export const SELECT_CATEGORIES = `SELECT c.category_id, c.tenant_id, c.robot_id, c.name, c.name_key, c.created_at,
   (SELECT COUNT(*) FROM rules AS r WHERE r.tenant_id = c.tenant_id AND r.robot_id = c.robot_id
     AND r.category_id = CAST(c.category_id AS TEXT)) AS rules
 FROM categories AS c`;
 
-function toRecord(row: CategoryRow): CategoryRecord {
+export function toCategoryRecord(row: CategoryRow): CategoryRecord {
   return {
     tenantId: Number(row.tenant_id),
     robotId: row.robot_id,
@@ -48,11 +49,11 @@ export class SqlJsCategoryRepository implements CategoryRepository {
 
   async list(robot: RobotKey): Promise<CategoryRecord[]> {
     return this.store
-      .all<CategoryRow>(`${SELECT} WHERE ${OF_ROBOT} ORDER BY c.name_key`, [
+      .all<CategoryRow>(`${SELECT_CATEGORIES} WHERE ${OF_ROBOT} ORDER BY c.name_key`, [
         robot.tenantId,
         robot.robotId,
       ])
-      .map(toRecord);
+      .map(toCategoryRecord);
   }
 
   async find(robot: RobotKey, categoryId: string): Promise<CategoryRecord | undefined> {
@@ -156,11 +157,10 @@ export class SqlJsCategoryRepository implements CategoryRepository {
   ): CategoryRecord | undefined {
     const id = asCategoryId(categoryId);
     if (id === null) return undefined;
-    const row = reader.get<CategoryRow>(`${SELECT} WHERE c.category_id = ? AND ${OF_ROBOT}`, [
-      id,
-      robot.tenantId,
-      robot.robotId,
-    ]);
-    return row ? toRecord(row) : undefined;
+    const row = reader.get<CategoryRow>(
+      `${SELECT_CATEGORIES} WHERE c.category_id = ? AND ${OF_ROBOT}`,
+      [id, robot.tenantId, robot.robotId],
+    );
+    return row ? toCategoryRecord(row) : undefined;
   }
 }

@@ -6,7 +6,7 @@ import type { RobotKey, RobotRecord } from '../../repositories/records';
 import type { RobotRepository } from '../../repositories/robots';
 import type { SqlParam, Store, Tx } from '../database';
 
-interface RobotRow {
+export interface RobotRow {
   [column: string]: string | number | null;
   tenant_id: number;
   robot_id: string;
@@ -17,12 +17,13 @@ interface RobotRow {
   deleted_at: number | null;
 }
 
-const COLUMNS = 'r.tenant_id, r.robot_id, r.name, r.secret, r.settings, r.created_at, r.deleted_at';
+export const ROBOT_COLUMNS =
+  'r.tenant_id, r.robot_id, r.name, r.secret, r.settings, r.created_at, r.deleted_at';
 /** Robots whose tenant is not deleted, in creation order (rowid): the order robots are listed in. */
-const OF_LIVE_TENANTS = `FROM robots AS r JOIN tenants AS t ON t.tenant_id = r.tenant_id
+export const OF_LIVE_TENANTS = `FROM robots AS r JOIN tenants AS t ON t.tenant_id = r.tenant_id
 WHERE t.deleted_at IS NULL`;
 
-function toRecord(row: RobotRow): RobotRecord {
+export function toRobotRecord(row: RobotRow): RobotRecord {
   return {
     tenantId: Number(row.tenant_id),
     robotId: row.robot_id,
@@ -59,17 +60,17 @@ export class SqlJsRobotRepository implements RobotRepository {
   async all(): Promise<RobotRecord[]> {
     return this.store
       .all<RobotRow>(
-        `SELECT ${COLUMNS} ${OF_LIVE_TENANTS} AND r.deleted_at IS NULL ORDER BY r.rowid`,
+        `SELECT ${ROBOT_COLUMNS} ${OF_LIVE_TENANTS} AND r.deleted_at IS NULL ORDER BY r.rowid`,
       )
-      .map(toRecord);
+      .map(toRobotRecord);
   }
 
   async deleted(): Promise<RobotRecord[]> {
     return this.store
       .all<RobotRow>(
-        `SELECT ${COLUMNS} ${OF_LIVE_TENANTS} AND r.deleted_at IS NOT NULL ORDER BY r.deleted_at DESC`,
+        `SELECT ${ROBOT_COLUMNS} ${OF_LIVE_TENANTS} AND r.deleted_at IS NOT NULL ORDER BY r.deleted_at DESC`,
       )
-      .map(toRecord);
+      .map(toRobotRecord);
   }
 
   async exists(robot: RobotKey): Promise<boolean> {

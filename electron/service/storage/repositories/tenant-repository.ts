@@ -12,11 +12,12 @@ import type { SqlParam, Store, Tx } from '../database';
 import { insertRobot, purgeRobot } from './robot-repository';
 import { mappingUniqueViolations } from './unique-violations';
 
-const USER_COLUMNS = 'user_id, tenant_id, username, username_key, role, created_at, updated_at';
-const TRASH_USER_COLUMNS = `${USER_COLUMNS}, password_hash`;
+export const USER_COLUMNS =
+  'user_id, tenant_id, username, username_key, role, created_at, updated_at';
+export const TRASH_USER_COLUMNS = `${USER_COLUMNS}, password_hash`;
 const OF_USER = 'WHERE tenant_id = ? AND user_id = ?';
 
-interface UserRow {
+export interface UserRow {
   [column: string]: string | number;
   user_id: string;
   tenant_id: number;
@@ -27,7 +28,7 @@ interface UserRow {
   updated_at: number;
 }
 
-function toUserRecord(row: UserRow): UserRecord {
+export function toUserRecord(row: UserRow): UserRecord {
   return {
     userId: row.user_id,
     tenantId: Number(row.tenant_id),

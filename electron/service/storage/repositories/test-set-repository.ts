@@ -13,7 +13,7 @@ import type {
 } from '../../repositories/test-sets';
 import type { Store } from '../database';
 
-interface CaseRow {
+export interface CaseRow {
   [column: string]: string | number | null;
   case_id: number;
   question: string;
@@ -23,7 +23,7 @@ interface CaseRow {
   updated_at: number;
 }
 
-const toCase = (row: CaseRow): TestCaseRecord => ({
+export const toCase = (row: CaseRow): TestCaseRecord => ({
   caseId: Number(row.case_id),
   question: row.question,
   expect: row.expect as TestExpectation,
@@ -33,8 +33,8 @@ const toCase = (row: CaseRow): TestCaseRecord => ({
 });
 
 const OF_ROBOT = 'tenant_id = ? AND robot_id = ?';
-const CASE_COLUMNS = 'case_id, question, expect, rule_id, created_at, updated_at';
-const RUN_HEAD = 'run_id, edition, created_at, summary';
+export const CASE_COLUMNS = 'case_id, question, expect, rule_id, created_at, updated_at';
+export const RUN_HEAD = 'run_id, edition, created_at, summary';
 
 /** Many cases in one statement: ?3 is a JSON array of [question, expect, ruleId]. */
 const INSERT_CASES = `INSERT INTO test_cases (case_id, tenant_id, robot_id, question, expect, rule_id, created_at, updated_at)

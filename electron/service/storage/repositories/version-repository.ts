@@ -21,7 +21,7 @@ import type { MatchableRow, RuleRow } from './rule-rows';
 import { mappingUniqueViolations } from './unique-violations';
 
 /** The columns a revision copies from a rule: its whole content, position and times. */
-const CONTENT = [
+export const CONTENT = [
   'rule_seq',
   'rule_name',
   'name_key',
@@ -75,14 +75,14 @@ const MARKED_DIFFERENCE = `SELECT 1 AS found FROM draft_changes AS d
     AND NOT (r.rule_id IS NOT NULL AND rule_revisions.rule_id IS NOT NULL AND ${SAME_CONTENT})
   LIMIT 1`;
 
-const REVISION_AS_RULE = `rule_seq, rule_id, tenant_id, robot_id, ${CONTENT.filter((c) => c !== 'rule_seq').join(', ')}`;
+export const REVISION_AS_RULE = `rule_seq, rule_id, tenant_id, robot_id, ${CONTENT.filter((c) => c !== 'rule_seq').join(', ')}`;
 
 const AT_VERSION =
   'tenant_id = ? AND robot_id = ? AND from_version <= ? AND (to_version IS NULL OR to_version > ?)';
 
 const ALIVE = 'tenant_id = ? AND robot_id = ? AND to_version IS NULL';
 
-interface VersionRow {
+export interface VersionRow {
   [column: string]: string | number | null;
   version: number;
   note: string;
@@ -96,7 +96,7 @@ interface VersionRow {
   confirmed_failures: string | null;
 }
 
-const toVersion = (row: VersionRow): VersionRecord => ({
+export const toVersion = (row: VersionRow): VersionRecord => ({
   version: Number(row.version),
   note: row.note,
   author: row.author,
@@ -109,13 +109,13 @@ const toVersion = (row: VersionRow): VersionRecord => ({
   confirmedFailures: row.confirmed_failures,
 });
 
-const SELECT_VERSION =
+export const SELECT_VERSION =
   'SELECT version, note, author, created_at, rules, added, changed, removed, rolled_back_to, confirmed_failures FROM versions';
 
 /** Thrown inside a publish's transaction to roll it back when the draft is the latest version. */
-class NothingChanged extends Error {}
+export class NothingChanged extends Error {}
 
-const sameRule = (a: RuleRow, b: RuleRow): boolean =>
+export const sameRule = (a: RuleRow, b: RuleRow): boolean =>
   CONTENT.every((column) => a[column] === b[column]);
 
 export class SqlJsVersionRepository implements VersionRepository {
