@@ -158,6 +158,7 @@ export async function measureTeamServer(
           askRps(askTarget(service, robot), options.questions, perNode),
         ),
       );
+      console.error(`three nodes at once: ${rps.map((r) => Math.round(r)).join(' + ')} req/s`);
       const delays = await replicationDelays(
         robot,
         robots[0] as RobotClient,
