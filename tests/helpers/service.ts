@@ -10,6 +10,7 @@ import type { RobotClient } from '../../electron/client/openapi-client';
 import { startService } from '../../electron/service/index';
 import type { KbService, ServiceOptions } from '../../electron/service/index';
 import { createConsoleLogger, silentLogger } from '../../electron/service/logger';
+import { storeEnv } from './test-store';
 
 export const TEST_CREDENTIALS = {
   customerId: 'cust-test',
@@ -44,7 +45,8 @@ export async function startTestService(
   // KB_TEST_LOG=1 shows the service's log, for tracing a failing test.
   const logger =
     process.env.KB_TEST_LOG === '1' ? createConsoleLogger('test-service') : silentLogger;
-  const start = () => startService({ logger, env: TEST_ENV, ...options, dataDir, port: 0 });
+  const env = { ...(options.env ?? TEST_ENV), ...(await storeEnv(dataDir)) };
+  const start = () => startService({ logger, ...options, env, dataDir, port: 0 });
   const harness: TestService = {
     service: await start(),
     client: undefined as unknown as OpenApiClient,
