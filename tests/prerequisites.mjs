@@ -1,15 +1,25 @@
 // What `npm test` (and `npm run test:e2e`) needs besides node_modules, checked before anything
-// runs: a Node.js the tooling supports, and for the browser tests Debian's Chromium at
-// /usr/bin/chromium with a CJK font (Playwright never downloads a browser here). What is missing
+// runs: a Node.js the tooling supports, for the browser tests Debian's Chromium at
+// /usr/bin/chromium with a CJK font (Playwright never downloads a browser here), and for the
+// team server's tests PostgreSQL's server programs (a throwaway cluster is made with initdb,
+// tests/helpers/postgres.ts; Debian's package also starts a cluster of its own, unused). What is missing
 // is installed with apt-get where this user may (root, or sudo without a password), as
 // .ci/run does on a fresh machine; otherwise it stops at once with the one command to run.
 // No dependencies: it runs before `npm ci` too (.ci/run).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const PACKAGES = ['chromium', 'fonts-wqy-microhei'];
+const PACKAGES = ['chromium', 'fonts-wqy-microhei', 'postgresql'];
+
+/** Whether Debian's PostgreSQL server programs are installed (any version). */
+function hasPostgres() {
+  const root = '/usr/lib/postgresql';
+  if (process.env.KB_PG_BIN) return existsSync(`${process.env.KB_PG_BIN}/initdb`);
+  if (!existsSync(root)) return false;
+  return readdirSync(root).some((version) => existsSync(`${root}/${version}/bin/initdb`));
+}
 
 /** The Node.js versions of package.json's engines: what Vite 8 and ESLint 10 require. */
 function nodeSupported([major, minor]) {
@@ -28,6 +38,7 @@ function missingPackages() {
   const missing = [];
   if (!existsSync(CHROMIUM)) missing.push('chromium');
   if (!succeeds('fc-list', [':lang=zh', 'family'])?.trim()) missing.push('fonts-wqy-microhei');
+  if (!hasPostgres()) missing.push('postgresql');
   return missing;
 }
 
@@ -41,7 +52,7 @@ function install(packages) {
   if (!succeeds('sh', ['-c', 'command -v apt-get'])) return false;
   const root = process.getuid?.() === 0;
   if (!root && succeeds('sudo', ['-n', 'true']) === null) return false;
-  console.log(`installing ${packages.join(' ')} for the browser tests (apt-get)…`);
+  console.log(`installing ${packages.join(' ')} for the tests (apt-get)…`);
   const run = (args) =>
     spawnSync(root ? args[0] : 'sudo', root ? args.slice(1) : ['-n', ...args], {
       stdio: 'inherit',
@@ -63,12 +74,12 @@ export function checkPrerequisites({ browsers = true } = {}) {
   if (missing.length === 0) return;
   if (install(missing) && missingPackages().length === 0) return;
   stop([
-    `The browser tests need Chromium at ${CHROMIUM} and a CJK font; missing here: ${missing.join(', ')}.`,
+    `The tests need Chromium at ${CHROMIUM}, a CJK font and PostgreSQL's server programs; missing here: ${missing.join(', ')}.`,
     'They could not be installed automatically (apt-get, as root or with sudo). Run:',
     '',
     `  sudo apt-get install -y ${PACKAGES.join(' ')}`,
     '',
-    'then npm test again. (Elsewhere than Debian or Ubuntu: put Chromium at /usr/bin/chromium and install a Chinese font.)',
+    'then npm test again. (Elsewhere than Debian or Ubuntu: put Chromium at /usr/bin/chromium, install a Chinese font, and set KB_PG_BIN to the folder of PostgreSQL’s initdb and pg_ctl.)',
   ]);
 }
 

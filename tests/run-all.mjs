@@ -13,6 +13,12 @@ const steps = [
   { name: 'unit', command: 'node tests/run.mjs tests/unit tests/contract', counts: 'node' },
   { name: 'api', command: 'node tests/run.mjs tests/api', counts: 'node' },
   {
+    // The same API suite on the team server's store (docs/team-server.md).
+    name: 'api on PostgreSQL',
+    command: 'npx tsx tests/with-postgres.ts node tests/run.mjs tests/api',
+    counts: 'node',
+  },
+  {
     name: 'e2e',
     command: 'npx playwright test -c tests/e2e/playwright.config.ts',
     counts: 'playwright',

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { TEST_ENV } from './service';
+import { storeEnv } from './test-store';
 
 export const HEADLESS = join(import.meta.dirname, '..', '..', 'dist', 'headless.js');
 
@@ -27,7 +28,11 @@ export interface SpawnOptions {
 }
 
 /** Starts the service and resolves once it prints its `listening on` line. */
-export function spawnService(dataDir: string, options: SpawnOptions = {}): Promise<ChildService> {
+export async function spawnService(
+  dataDir: string,
+  options: SpawnOptions = {},
+): Promise<ChildService> {
+  const store = await storeEnv(dataDir);
   const child = spawn(
     process.execPath,
     [
@@ -40,7 +45,7 @@ export function spawnService(dataDir: string, options: SpawnOptions = {}): Promi
       ...(options.args ?? []),
     ],
     {
-      env: { ...process.env, ...TEST_ENV, ...options.env },
+      env: { ...process.env, ...TEST_ENV, ...store, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -63,15 +68,16 @@ export function spawnService(dataDir: string, options: SpawnOptions = {}): Promi
 }
 
 /** Runs the service expecting it to fail at start; resolves with its exit code and output. */
-export function runServiceExpectingFailure(
+export async function runServiceExpectingFailure(
   dataDir: string,
   options: SpawnOptions = {},
 ): Promise<{ code: number | null; output: string }> {
+  const store = await storeEnv(dataDir);
   const child = spawn(
     process.execPath,
     [HEADLESS, '--data', dataDir, '--port', '0', ...(options.args ?? [])],
     {
-      env: { ...process.env, ...TEST_ENV, ...options.env },
+      env: { ...process.env, ...TEST_ENV, ...store, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -10,7 +10,7 @@ import type { RobotClient } from '../../electron/client/openapi-client';
 import { startService } from '../../electron/service/index';
 import type { KbService, ServiceOptions } from '../../electron/service/index';
 import { createConsoleLogger, silentLogger } from '../../electron/service/logger';
-import { freshDatabase } from './postgres';
+import { databaseFor } from './test-store';
 
 export const TEST_CREDENTIALS = {
   customerId: 'cust-test',
@@ -45,10 +45,9 @@ export async function startTestService(
   // KB_TEST_LOG=1 shows the service's log, for tracing a failing test.
   const logger =
     process.env.KB_TEST_LOG === '1' ? createConsoleLogger('test-service') : silentLogger;
-  // KB_TEST_STORE=postgres runs the service on a new PostgreSQL database (a restart reuses it).
-  const database =
-    options.database ??
-    (process.env.KB_TEST_STORE === 'postgres' ? await freshDatabase('api') : undefined);
+  // KB_TEST_STORE=postgres runs the service on a PostgreSQL database of its data directory's
+  // (a restart reuses it).
+  const database = options.database ?? (await databaseFor(dataDir));
   const start = () =>
     startService({
       logger,
