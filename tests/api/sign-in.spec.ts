@@ -184,6 +184,21 @@ describe('signing in to a team server', () => {
     assert.equal(after.body.code, 'not-signed-in');
   });
 
+  test('an administrator deleted meanwhile is signed out at the next request', async () => {
+    const bob = await editorOf(h, 'bob', 'bob-pw12');
+    const added = await bob.console.ok<{ userId: string }>('POST', `/tenants/${theirs}/users`, {
+      username: 'bob_two',
+      password: 'bob-two-pw',
+      role: 'ADMIN',
+    });
+    const second = await editorOf(h, 'bob_two', 'bob-two-pw');
+    assert.equal((await second.console.call('GET', '/workspace')).status, 200);
+    await bob.console.ok('DELETE', `/tenants/${theirs}/users/${added.userId}`);
+    const refused = await second.console.call('GET', '/workspace');
+    assert.equal(refused.status, 401);
+    assert.equal(refused.body.code, 'not-signed-in');
+  });
+
   test('a username and password of several tenants ask which one', async () => {
     const third = (
       await h.client.registerTenant(tenantRequest({ username: 'Alice', password: 'alice-pw1' }))
