@@ -58,6 +58,8 @@ export interface ConsoleWorkspace {
   baseUrl: string;
   customer: ConsoleCustomer;
   tenants: ConsoleTenant[];
+  /** The administrator signed in, on a team server (absent on the desktop). */
+  signedIn?: { username: string; tenantId: number };
 }
 
 export interface ConsoleTenant {

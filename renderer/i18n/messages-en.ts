@@ -223,6 +223,7 @@ export const EN = {
   'trash.keptText': 'It stays in the Trash for 30 days, and can be restored from there until then.',
 
   'ruleTrash.open': 'Deleted rules',
+  'ruleTrash.deletedBy': 'Deleted by',
   'ruleTrash.title': 'Deleted rules of {robot}',
   'ruleTrash.intro':
     'Deleted rules stay here for 30 days, then are deleted for good. Restored rules go back to their place in the list.',

@@ -205,6 +205,7 @@ export const ZH: Messages = {
   'trash.keptText': '它会在回收站中保留 30 天，在此之前可以从回收站恢复。',
 
   'ruleTrash.open': '已删除的规则',
+  'ruleTrash.deletedBy': '删除人',
   'ruleTrash.title': '{robot} 已删除的规则',
   'ruleTrash.intro': '已删除的规则在此保留 30 天，之后永久删除。恢复的规则回到列表中原来的位置。',
   'ruleTrash.empty': '此机器人在最近 30 天内没有删除过规则。',

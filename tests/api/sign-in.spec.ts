@@ -73,6 +73,10 @@ describe('signing in to a team server', () => {
     );
     assert.equal(workspace.customer.adminSecret, '', "the customer's credentials stay hidden");
     assert.equal(workspace.customer.adminKey, '');
+    assert.deepEqual((workspace as unknown as { signedIn: unknown }).signedIn, {
+      username: 'alice',
+      tenantId: mine,
+    });
   });
 
   test('a wrong password and an unknown username fail alike', async () => {

@@ -39,8 +39,16 @@ export function registerWorkspaceRoutes(
   app.get(
     `${CONSOLE}/workspace`,
     { config: { console: true, teamScope: 'own-tenant' } },
-    async (request) =>
-      success(await getWorkspace(ctx, credentials, baseUrl(), request.editor?.tenantId ?? null)),
+    async (request) => {
+      const editor = request.editor;
+      const tenantId = editor?.tenantId ?? null;
+      const workspace = await getWorkspace(ctx, credentials, baseUrl(), tenantId);
+      return success(
+        editor && tenantId !== null
+          ? { ...workspace, signedIn: { username: editor.actor, tenantId } }
+          : workspace,
+      );
+    },
   );
 
   app.post(
