@@ -150,7 +150,7 @@ export interface ConsoleRule extends RuleDetail {
   updatedAt: string;
   /**
    * Who changed it last: a signed-in administrator's username (team server), `editor` (the
-   * desktop editor), `api` (the openapi), `system`; '' when changed before this was recorded.
+   * desktop editor), `api` (the openapi); '' when changed before this was recorded.
    * In the trash: who deleted it.
    */
   updatedBy: string;

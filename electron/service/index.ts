@@ -10,7 +10,6 @@ import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
 import { SmallTalk } from './chitchat/small-talk';
 import { MenuMemory } from './conversation/menu-memory';
-import { ActorScope } from './domain/actors';
 import { AnswerCache } from './domain/answer-cache';
 import type { DomainContext } from './domain/context';
 import { RobotDirectory } from './domain/robot-directory';
@@ -170,7 +169,6 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       writes: new WriteQueue(),
       now,
       logger,
-      actors: new ActorScope(),
     };
     const signIn = options.signIn
       ? new EditorSessions(store, now, {

@@ -1,26 +1,12 @@
 /**
- * Who makes the changes of the request being served: the HTTP layer names the actor once per
- * request (a signed-in administrator's username on a team server, `editor` for the desktop
- * editor, `api` for the openapi), and the one path of rule changes (rule-changes.ts) reads it.
- * An AsyncLocalStorage, so that no route and no domain function has to pass it along.
+ * Who makes a change, as recorded on the rules it writes (`updatedBy`): a signed-in
+ * administrator's username on a team server, or one of these. The HTTP layer names it
+ * (http/console-gate.ts `actorOf`) and every change of rules carries it to the store through the
+ * one path of rule changes (rule-changes.ts).
  * @module
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 
+/** The desktop editor and plain `npm run serve` (the per-launch token). */
 export const EDITOR_ACTOR = 'editor';
+/** The openapi interface (signed requests). */
 export const API_ACTOR = 'api';
-/** Changes made outside any request (start-up work, tests of the domain). */
-export const SYSTEM_ACTOR = 'system';
-
-export class ActorScope {
-  private readonly storage = new AsyncLocalStorage<string>();
-
-  /** Runs `work` (and everything it starts) as done by `actor`. */
-  run<T>(actor: string, work: () => T): T {
-    return this.storage.run(actor, work);
-  }
-
-  current(): string {
-    return this.storage.getStore() ?? SYSTEM_ACTOR;
-  }
-}

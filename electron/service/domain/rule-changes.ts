@@ -7,7 +7,6 @@
  * @module
  */
 import type { StoredRule } from '../repositories/records';
-import { SYSTEM_ACTOR } from './actors';
 import type { DomainContext } from './context';
 import { hasHan, robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
@@ -26,15 +25,15 @@ export interface RuleChange {
 /**
  * Runs `write` in the robot's write queue, then makes the robot's in-memory state follow the
  * change it reports, before the next write of the robot starts. `write` is given who makes the
- * change (domain/actors.ts), for the store to record on the rules it writes.
+ * change (`actor`, domain/actors.ts), for the store to record on the rules it writes: every
+ * change names its actor here, whatever path it came by.
  */
 export function changeRules<T>(
   ctx: DomainContext,
   robot: Robot,
+  actor: string,
   write: (actor: string) => Promise<{ change: RuleChange; result: T }>,
 ): Promise<T> {
-  // Read now, in the caller's request: the queue runs `write` later, from another's.
-  const actor = ctx.actors?.current() ?? SYSTEM_ACTOR;
   return ctx.writes.run(robotKey(robot), async () => {
     const { change, result } = await write(actor);
     await followRuleChange(ctx, robot, change);

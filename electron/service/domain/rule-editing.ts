@@ -168,9 +168,14 @@ async function assertMenu(
   }
 }
 
-export function createRule(ctx: DomainContext, robot: Robot, edit: RuleEdit): Promise<ConsoleRule> {
+export function createRule(
+  ctx: DomainContext,
+  robot: Robot,
+  edit: RuleEdit,
+  actor: string,
+): Promise<ConsoleRule> {
   assertWindow(edit.effectBeignDate, edit.effectEndDate);
-  return changeRules(ctx, robot, async (actor) => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     await assertNameFree(ctx, robot, edit.ruleName);
     await assertMenu(ctx, robot, edit.menu);
     const categoryId = await categoryOf(ctx, robot, edit, '');
@@ -193,8 +198,9 @@ export function updateRule(
   robot: Robot,
   ruleId: string,
   patch: RulePatch,
+  actor: string,
 ): Promise<ConsoleRule> {
-  return changeRules(ctx, robot, async (actor) => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     const current = await requireRule(ctx, robot, ruleId);
     const pick = <T>(given: T | undefined, kept: T): T => (given === undefined ? kept : given);
     const ruleName = pick(patch.ruleName, current.ruleName);
@@ -228,8 +234,9 @@ function patchRules(
   robot: Robot,
   ruleIds: readonly string[],
   patch: RuleFieldsPatch,
+  actor: string,
 ): Promise<{ updated: number }> {
-  return changeRules(ctx, robot, async (actor) => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     const changed = await ctx.store.rules.patchMany(robot, ruleIds, patch, ctx.now(), actor);
     return { change: { changed }, result: { updated: changed.length } };
   });
@@ -239,8 +246,9 @@ export function deleteRules(
   ctx: DomainContext,
   robot: Robot,
   ruleIds: readonly string[],
+  actor: string,
 ): Promise<{ deleted: number }> {
-  return changeRules(ctx, robot, async (actor) => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     const removed = await ctx.store.rules.remove(robot, ruleIds, ctx.now(), actor);
     return { change: { removed }, result: { deleted: removed.length } };
   });
@@ -265,8 +273,9 @@ export function setRulesActive(
   robot: Robot,
   ruleIds: readonly string[],
   active: boolean,
+  actor: string,
 ): Promise<{ updated: number }> {
-  return patchRules(ctx, robot, ruleIds, { active });
+  return patchRules(ctx, robot, ruleIds, { active }, actor);
 }
 
 /**
@@ -278,12 +287,13 @@ export async function setRulesCategory(
   robot: Robot,
   ruleIds: readonly string[],
   category: { categoryId: string } | { name: string },
+  actor: string,
 ): Promise<{ updated: number }> {
   const categoryId =
     'name' in category
       ? await categoryIdForName(ctx, robot, category.name)
       : await checkedCategoryId(ctx, robot, category.categoryId, 'categoryId');
-  return patchRules(ctx, robot, ruleIds, { categoryId });
+  return patchRules(ctx, robot, ruleIds, { categoryId }, actor);
 }
 
 /**
@@ -295,8 +305,9 @@ export function restoreRules(
   ctx: DomainContext,
   robot: Robot,
   ruleIds: readonly string[],
+  actor: string,
 ): Promise<{ restored: number }> {
-  return changeRules(ctx, robot, async (actor) => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     const added = await ctx.store.rules
       .restore(robot, ruleIds, ctx.now(), actor)
       .catch((error: unknown) =>

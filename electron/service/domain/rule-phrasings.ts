@@ -25,8 +25,9 @@ export function addPhrasings(
   robot: Robot,
   ruleId: string,
   questions: readonly string[],
+  actor: string,
 ): Promise<PhrasingsAdded> {
-  return changeRules(ctx, robot, async (actor) => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     const current = await requireRule(ctx, robot, ruleId);
     const seen = new Set(current.questions.map(normalizeText));
     const result: PhrasingsAdded = { ruleId, added: [], present: [], notFitting: [] };

@@ -45,8 +45,9 @@ export function importRules(
   robot: Robot,
   items: readonly unknown[],
   validateRule: ValidateFunction,
+  actor: string,
 ): Promise<BatchImportResult> {
-  return changeRules(ctx, robot, async (actor) => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     const failInfo: BatchFailure[] = [];
     const valid: { index: number; input: RuleInput }[] = [];
     // In slices: questions asked meanwhile are not held up by the checks of a whole batch.

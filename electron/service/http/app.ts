@@ -30,7 +30,6 @@ import { authenticate } from './authenticate';
 import { assertBodyPresent, assertBodyWellFormed, registerBodyParsers } from './body-parser';
 import { launchTokenGate, signedInGate } from './console-gate';
 import type { ConsoleIdentity } from './console-gate';
-import { API_ACTOR } from '../domain/actors';
 import type { EditorSessions } from '../sign-in/editor-sessions';
 import { RetryLaterError } from '../sign-in/sign-in-errors';
 import { createLimitedServer } from './connection-limits';
@@ -156,7 +155,6 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.decorateRequest('robot', null);
   app.decorateRequest('editor', null);
   const gate = deps.signIn ? signedInGate(deps.signIn) : launchTokenGate(deps.consoleToken);
-  const actors = deps.ctx.actors;
 
   // Authentication runs in the preValidation hook of each signed or console route, so the
   // contract's order holds (route, body size, 401, 404 robot, signature, then 400). It is
@@ -167,48 +165,22 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     assertBodyWellFormed(body);
     if (expected !== null) assertBodyPresent(body, expected);
   };
-  // The rest of the request (its handler) runs as done by the caller (domain/actors.ts): the
-  // hooks end in callbacks, so that the handler runs inside the actor's scope.
-  const asActor = (actor: string, done: (error?: Error) => void) =>
-    actors ? actors.run(actor, () => done()) : done();
   const consoleAuth =
     (expected: string | null): preValidationHookHandler =>
-    (request, _reply, done) => {
-      gate(request).then(
-        (editor) => {
-          try {
-            checkBody(request.body, expected);
-          } catch (error) {
-            done(error as Error);
-            return;
-          }
-          request.editor = editor;
-          asActor(editor.actor, done);
-        },
-        (error: unknown) => done(error as Error),
-      );
+    async (request) => {
+      request.editor = await gate(request);
+      checkBody(request.body, expected);
     };
   const signedAuth =
     (method: SignMethod, expected: string | null): preValidationHookHandler =>
-    (request, _reply, done) => {
+    async (request) => {
       const params = request.params as { tenantId?: string; robotId?: string };
-      authenticate(deps, method, {
+      request.robot = await authenticate(deps, method, {
         query: request.query as Record<string, unknown>,
         uri: wireUri(request),
         ...params,
-      }).then(
-        (robot) => {
-          try {
-            request.robot = robot;
-            checkBody(request.body, expected);
-          } catch (error) {
-            done(error as Error);
-            return;
-          }
-          asActor(API_ACTOR, done);
-        },
-        (error: unknown) => done(error as Error),
-      );
+      });
+      checkBody(request.body, expected);
     };
   const withCors = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     addCors(request, reply);

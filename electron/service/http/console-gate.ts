@@ -8,7 +8,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { verifyConsoleToken } from '../auth/verify';
-import { EDITOR_ACTOR } from '../domain/actors';
+import { API_ACTOR, EDITOR_ACTOR } from '../domain/actors';
 import type { EditorSessions } from '../sign-in/editor-sessions';
 import { customerOnly, otherTenant } from '../sign-in/sign-in-errors';
 import { parseTenantId } from './path-params';
@@ -23,6 +23,11 @@ export interface ConsoleIdentity {
 }
 
 export type ConsoleGate = (request: FastifyRequest) => Promise<ConsoleIdentity>;
+
+/** Who a request's changes are made by: the admitted editor, else the openapi's `api`. */
+export function actorOf(request: FastifyRequest): string {
+  return request.editor?.actor ?? API_ACTOR;
+}
 
 export function bearerToken(header: string | undefined): string {
   return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';

@@ -108,8 +108,9 @@ export function rollback(
   robot: Robot,
   version: number,
   input: { note: string; author: string },
+  actor: string,
 ): Promise<VersionRecord> {
-  return changeRules(ctx, robot, async (actor) => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     const done = await ctx.store.versions.rollback(
       robot,
       version,

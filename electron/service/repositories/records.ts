@@ -59,7 +59,7 @@ export interface StoredRule extends RuleContent {
   updatedAt: number;
   /**
    * Who changed it last: a signed-in administrator's username, `editor` (the desktop editor),
-   * `api` (the openapi), `system`; '' when written before this was recorded.
+   * `api` (the openapi); '' when written before this was recorded.
    */
   updatedBy: string;
 }

@@ -22,6 +22,7 @@ import {
 } from '../../../validation/publishing-schemas';
 import { success } from '../../envelope';
 import { CONSOLE, robotFromParams } from './workspace-routes';
+import { actorOf } from '../../console-gate';
 
 const ROBOT = `${CONSOLE}/tenants/:tenantId/robots/:robotId`;
 
@@ -99,10 +100,17 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
       const body = request.body as Static<typeof RollbackBody>;
       const note = body.note ?? `rollback to version ${version}`;
       return success({
-        version: await rollback(ctx, room.editions, robot, version, {
-          note,
-          author: authorOf(request, body.author),
-        }),
+        version: await rollback(
+          ctx,
+          room.editions,
+          robot,
+          version,
+          {
+            note,
+            author: authorOf(request, body.author),
+          },
+          actorOf(request),
+        ),
       });
     },
   );
