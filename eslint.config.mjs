@@ -68,6 +68,7 @@ export default tseslint.config(
               'conversation',
               'chitchat',
               'publishing',
+              'sign-in',
             ]),
           ],
         },
@@ -103,6 +104,21 @@ export default tseslint.config(
     },
   },
   {
+    // Signing editors in (a team server's sessions and failed sign-ins) is a room beside the
+    // domain: index.ts makes it, http/ admits console requests with it; it reaches its store
+    // through repositories/ only.
+    files: ['electron/service/sign-in/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON, NO_FASTIFY],
+          patterns: [NO_RENDERER, below('sign-in', ['http', 'storage'])],
+        },
+      ],
+    },
+  },
+  {
     // Storage, matching, auth, validation and the repository interfaces are below the domain.
     files: [
       'electron/service/storage/**/*.ts',
@@ -118,7 +134,7 @@ export default tseslint.config(
           paths: [NO_ELECTRON, NO_FASTIFY],
           patterns: [
             NO_RENDERER,
-            below('this room', ['domain', 'http', 'question-log', 'publishing']),
+            below('this room', ['domain', 'http', 'question-log', 'publishing', 'sign-in']),
           ],
         },
       ],

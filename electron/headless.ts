@@ -9,6 +9,10 @@
  *                         (env KB_DEBUG_SIGNATURES=1)
  *   --database URL        a postgres:// URL: run as a node of a team server on PostgreSQL
  *                         instead of the embedded store (env KB_DATABASE_URL; docs/team-server.md)
+ *   --team       a team server: editors sign in with an administrator's username and password
+ *                and each sees only their own tenant (env KB_TEAM=1)
+ *   --session-idle MINUTES   a signed-in editor's session ends after this long unused (30)
+ *   --session-max MINUTES    and this long after signing in, however used (720)
  * Environment: KB_CUSTOMER_ID, KB_ADMIN_KEY, KB_ADMIN_SECRET (all three) override the stored
  * credentials; KB_SNAPSHOT_BYTES sets the journal size that triggers a snapshot (tuning, tests).
  * @module
@@ -30,12 +34,24 @@ async function main(): Promise<void> {
       'cors-origins': { type: 'string' },
       'debug-signatures': { type: 'boolean' },
       database: { type: 'string' },
+      team: { type: 'boolean' },
+      'session-idle': { type: 'string' },
+      'session-max': { type: 'string' },
     },
     strict: true,
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be 0 to 65535, not ${values.port}`);
+  const minutes = (name: string, value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const parsed = Number(value);
+    if (!(parsed > 0))
+      throw new Error(`--${name} must be a number of minutes above 0, not ${value}`);
+    return parsed * 60_000;
+  };
+  const sessionIdleMs = minutes('session-idle', values['session-idle']);
+  const sessionMaxMs = minutes('session-max', values['session-max']);
   const logger = createConsoleLogger();
   const service = await startService({
     dataDir: resolve(values.data),
@@ -48,6 +64,9 @@ async function main(): Promise<void> {
       : {}),
     ...(values['debug-signatures'] ? { debugSignatures: true } : {}),
     ...(values.database !== undefined ? { database: values.database } : {}),
+    ...(values.team || process.env.KB_TEAM === '1' ? { signIn: true } : {}),
+    ...(sessionIdleMs !== undefined ? { sessionIdleMs } : {}),
+    ...(sessionMaxMs !== undefined ? { sessionMaxMs } : {}),
     ...(process.env.KB_SNAPSHOT_BYTES
       ? { snapshotJournalBytes: Number(process.env.KB_SNAPSHOT_BYTES) }
       : {}),

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ConsoleClient } from './api/console-client';
+import type { EditorSession } from './api/session';
 import { EmptyState } from './components/EmptyState';
 import { useHotkeys } from './components/useHotkeys';
 import { ApiAccessPage } from './features/api-access/ApiAccessPage';
@@ -20,15 +21,24 @@ import { WorkspaceProvider } from './features/workspace/WorkspaceProvider';
 import { LanguageSwitch } from './i18n/LanguageSwitch';
 import { useI18n } from './i18n/useI18n';
 
-export function App({ client }: { client: ConsoleClient }) {
+/** `session`: signed in to a team server, with a way out. */
+export function App({
+  client,
+  session,
+  onSignOut,
+}: {
+  client: ConsoleClient;
+  session?: EditorSession;
+  onSignOut?: () => void;
+}) {
   return (
     <WorkspaceProvider client={client}>
-      <Shell />
+      <Shell session={session} onSignOut={onSignOut} />
     </WorkspaceProvider>
   );
 }
 
-function Shell() {
+function Shell({ session, onSignOut }: { session?: EditorSession; onSignOut?: () => void }) {
   const { t, locale, setLocale } = useI18n();
   const [route, navigate] = useRoute();
   const [registering, setRegistering] = useState(false);
@@ -45,6 +55,16 @@ function Shell() {
       <header className="app-header">
         <span className="app-title">KB Studio</span>
         <div className="app-header-end">
+          {session ? (
+            <span className="signed-in-as muted" data-testid="signed-in-as">
+              {t('signIn.signedInAs', { username: session.username, company: session.company })}
+            </span>
+          ) : null}
+          {session && onSignOut ? (
+            <button type="button" className="button button-small" onClick={onSignOut}>
+              {t('signIn.signOut')}
+            </button>
+          ) : null}
           <LanguageSwitch />
           <button
             type="button"

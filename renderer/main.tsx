@@ -1,4 +1,4 @@
-import { StrictMode, useMemo, useState } from 'react';
+import { StrictMode, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import 'react-data-grid/lib/styles.css';
 import './styles/base.css';
@@ -10,9 +10,14 @@ import './styles/question-log.css';
 import './styles/publishing.css';
 import { DEFAULT_API_PORT } from '../electron/service/defaults';
 import { createConsoleClient } from './api/console-client';
+import { fetchSignInMode, forgetSession, signOut, storedSession } from './api/session';
+import type { EditorSession } from './api/session';
 import { forgetConsoleToken, takeConsoleToken } from './api/token';
 import { App } from './App';
 import { EmptyState } from './components/EmptyState';
+import { Spinner } from './components/Spinner';
+import { SignInPage } from './features/sign-in/SignInPage';
+import type { SignInReason } from './features/sign-in/SignInPage';
 import { ToastProvider } from './components/ToastProvider';
 import { I18nProvider } from './i18n/I18nProvider';
 import { useI18n } from './i18n/useI18n';
@@ -28,9 +33,74 @@ function editorAddress(): string {
     : `http://127.0.0.1:${DEFAULT_API_PORT}/`;
 }
 
+/**
+ * The desktop editor is opened with the per-launch token in its address; a team server's asks
+ * for a username and password (features/sign-in) and keeps the session for the tab.
+ */
 function Root() {
   const { t } = useI18n();
-  const [token, setToken] = useState(takeConsoleToken);
+  const [token] = useState(takeConsoleToken);
+  const [signInMode, setSignInMode] = useState<boolean | null>(token ? false : null);
+  useEffect(() => {
+    if (signInMode !== null) return;
+    fetchSignInMode().then(
+      (mode) => setSignInMode(mode.signIn),
+      () => setSignInMode(false),
+    );
+  }, [signInMode]);
+  if (signInMode === null) {
+    return (
+      <div className="center-screen">
+        <Spinner label={t('common.loading')} />
+      </div>
+    );
+  }
+  return signInMode ? <SignedInRoot /> : <TokenRoot initial={token} />;
+}
+
+function SignedInRoot() {
+  const [session, setSession] = useState<EditorSession | null>(storedSession);
+  const [reason, setReason] = useState<SignInReason>(null);
+  const client = useMemo(
+    () =>
+      session
+        ? createConsoleClient(session.token, (code) => {
+            // A late answer to a session already replaced changes nothing.
+            if (storedSession()?.token !== session.token) return;
+            forgetSession();
+            setReason(code === 'session-expired' ? 'expired' : 'ended');
+            setSession(null);
+          })
+        : null,
+    [session],
+  );
+  if (!session || !client) {
+    return (
+      <SignInPage
+        reason={reason}
+        onSignedIn={(signedIn) => {
+          setReason(null);
+          setSession(signedIn);
+        }}
+      />
+    );
+  }
+  return (
+    <App
+      client={client}
+      session={session}
+      onSignOut={() => {
+        void signOut(session);
+        setReason('signed-out');
+        setSession(null);
+      }}
+    />
+  );
+}
+
+function TokenRoot({ initial }: { initial: string | null }) {
+  const { t } = useI18n();
+  const [token, setToken] = useState(initial);
   const client = useMemo(
     () =>
       token

@@ -38,6 +38,9 @@ import { PostgresStore } from './postgres/postgres-store';
 import { PostgresQuestionLog } from './postgres/question-log';
 import type { KbStore } from './repositories/store';
 import type { QuestionLogRepository } from './repositories/question-log';
+import { EditorSessions } from './sign-in/editor-sessions';
+import { DEFAULT_SIGN_IN_POLICY } from './sign-in/policy';
+import type { SignInPolicy } from './sign-in/policy';
 import { EmbeddedStore } from './storage/embedded-store';
 import { DIRECTORY_MODE } from './storage/durable-fs';
 import { DayFileLog } from './storage/question-log/day-file-log';
@@ -86,6 +89,17 @@ export interface ServiceOptions {
    * `KB_DATABASE_URL`, else the embedded store.
    */
   database?: string;
+  /**
+   * A team server: editors sign in with an administrator's username and password, and each sees
+   * only their own tenant (docs/api.md, "Signing in"). Off: the per-launch console token.
+   */
+  signIn?: boolean;
+  /** A signed-in editor's session ends after this long unused. Default: 30 minutes. */
+  sessionIdleMs?: number;
+  /** A session ends this long after signing in, however much it is used. Default: 12 hours. */
+  sessionMaxMs?: number;
+  /** The rest of the sign-in policy (rate limit of failures): tests make it small. */
+  signInPolicy?: Partial<SignInPolicy>;
 }
 
 export interface KbService {
@@ -182,6 +196,14 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       now,
       logger,
     };
+    const signIn = options.signIn
+      ? new EditorSessions(store, now, {
+          ...DEFAULT_SIGN_IN_POLICY,
+          ...options.signInPolicy,
+          ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
+          ...(options.sessionMaxMs !== undefined ? { sessionMaxMs: options.sessionMaxMs } : {}),
+        })
+      : null;
 
     // The index file speaks only for the state it was saved in: once read, it is set aside.
     const saved = await savedIndexes;
@@ -226,6 +248,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
         ...(cluster ? { sharedSignatures: cluster.signatures } : {}),
       },
       consoleToken,
+      signIn,
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
       corsOrigins,
@@ -249,7 +272,16 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
         (error: unknown) => logger.error('could not purge deleted items', error),
       );
     await purge();
-    const purgeTimer = setInterval(() => void purge(), 60 * 60 * 1000);
+    const purgeSessions = () =>
+      signIn?.purge().catch((error: unknown) => logger.error('could not purge sessions', error));
+    await purgeSessions();
+    const purgeTimer = setInterval(
+      () => {
+        void purge();
+        void purgeSessions();
+      },
+      60 * 60 * 1000,
+    );
     purgeTimer.unref();
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
     const address = app.server.address();
@@ -263,7 +295,8 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       port,
       credentials,
       consoleToken,
-      editorUrl: `${url}/?token=${consoleToken}`,
+      // On a team server the editor asks for a username and password instead.
+      editorUrl: signIn ? `${url}/` : `${url}/?token=${consoleToken}`,
       app: listening,
       stop() {
         stopping ??= (async () => {

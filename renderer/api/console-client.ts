@@ -1,6 +1,7 @@
 /**
  * Typed client of the console API (electron/service/console-types.ts), the editor's own routes.
- * Every call carries the per-launch token as a bearer token.
+ * Every call carries the per-launch token (or, on a team server, the session's) as a bearer
+ * token; a 401 tells `onUnauthorized` its code (`session-expired`, `not-signed-in`, …).
  * @module
  */
 import type {
@@ -44,7 +45,7 @@ export interface RobotRef {
 
 export type ConsoleClient = ReturnType<typeof createConsoleClient>;
 
-export function createConsoleClient(token: string, onUnauthorized: () => void) {
+export function createConsoleClient(token: string, onUnauthorized: (code: string) => void) {
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     let response: Response;
     try {
@@ -59,7 +60,11 @@ export function createConsoleClient(token: string, onUnauthorized: () => void) {
     } catch (error) {
       throw new ApiError(0, 'network-error', error instanceof Error ? error.message : 'offline');
     }
-    if (response.status === 401) onUnauthorized();
+    if (response.status === 401) {
+      const refusal = await readEnvelope<T>(response).catch((error: unknown) => error);
+      onUnauthorized(refusal instanceof ApiError ? refusal.code : 'unknown');
+      throw refusal;
+    }
     return readEnvelope<T>(response);
   }
 

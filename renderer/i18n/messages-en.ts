@@ -16,6 +16,21 @@ export const EN = {
   'common.reveal': 'Reveal',
   'common.save': 'Save',
 
+  'signIn.title': 'Sign in to KB Studio',
+  'signIn.text': "This team server opens the editor with an administrator's username and password.",
+  'signIn.username': 'Username',
+  'signIn.password': 'Password',
+  'signIn.tenant': 'Tenant',
+  'signIn.submit': 'Sign in',
+  'signIn.chooseTenant': 'This username and password open several tenants: choose one.',
+  'signIn.failed': 'The username or the password is wrong.',
+  'signIn.tooMany': 'Too many failed sign-ins: try again in {seconds} seconds.',
+  'signIn.expired': 'Your session has expired: sign in again.',
+  'signIn.ended': 'Your session has ended: sign in again.',
+  'signIn.signedOut': 'You have signed out.',
+  'signIn.signOut': 'Sign out',
+  'signIn.signedInAs': 'Signed in as {username} · {company}',
+
   'token.title': 'Open the editor from the service',
   'token.text':
     'The editor needs the address printed by the service when it starts, with its access token. Copy the line that starts with “editor:” into the address bar.',
@@ -151,6 +166,9 @@ export const EN = {
   },
   'conflicts.failed': 'The conflict check failed; it runs again after the next edit.',
   'try.collisions': 'Collisions',
+  'rules.col.changedBy': 'Changed by',
+  'rules.changedBy': 'Last changed by {actor} on {date}.',
+  'rules.actorUnknown': 'unknown (before changes were recorded)',
   'rules.col.updated': 'Updated',
   'rules.always': 'always',
   'rules.noDate': 'No date',
@@ -205,6 +223,7 @@ export const EN = {
   'trash.keptText': 'It stays in the Trash for 30 days, and can be restored from there until then.',
 
   'ruleTrash.open': 'Deleted rules',
+  'ruleTrash.deletedBy': 'Deleted by',
   'ruleTrash.title': 'Deleted rules of {robot}',
   'ruleTrash.intro':
     'Deleted rules stay here for 30 days, then are deleted for good. Restored rules go back to their place in the list.',

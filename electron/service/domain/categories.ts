@@ -85,14 +85,15 @@ export async function mergeCategories(
   robot: Robot,
   from: readonly string[],
   into: string,
+  actor: string,
 ): Promise<{ moved: number }> {
   const target = await ctx.store.categories.find(robot, into);
   if (!target) throw notFound(into);
   for (const categoryId of from) {
     if (!(await ctx.store.categories.find(robot, categoryId))) throw notFound(categoryId);
   }
-  return changeRules(ctx, robot, async () => {
-    const moved = await ctx.store.categories.merge(robot, from, into, ctx.now());
+  return changeRules(ctx, robot, actor, async (actor) => {
+    const moved = await ctx.store.categories.merge(robot, from, into, ctx.now(), actor);
     return {
       change: { changed: await rulesOf(ctx, robot, moved) },
       result: { moved: moved.length },
@@ -105,10 +106,11 @@ export async function deleteCategory(
   ctx: DomainContext,
   robot: Robot,
   categoryId: string,
+  actor: string,
 ): Promise<{ uncategorized: number }> {
   if (!(await ctx.store.categories.find(robot, categoryId))) throw notFound(categoryId);
-  return changeRules(ctx, robot, async () => {
-    const moved = await ctx.store.categories.remove(robot, categoryId, ctx.now());
+  return changeRules(ctx, robot, actor, async (actor) => {
+    const moved = await ctx.store.categories.remove(robot, categoryId, ctx.now(), actor);
     return {
       change: { changed: await rulesOf(ctx, robot, moved) },
       result: { uncategorized: moved.length },

@@ -24,15 +24,18 @@ export interface RuleChange {
 
 /**
  * Runs `write` in the robot's write queue, then makes the robot's in-memory state follow the
- * change it reports, before the next write of the robot starts.
+ * change it reports, before the next write of the robot starts. `write` is given who makes the
+ * change (`actor`, domain/actors.ts), for the store to record on the rules it writes: every
+ * change names its actor here, whatever path it came by.
  */
 export function changeRules<T>(
   ctx: DomainContext,
   robot: Robot,
-  write: () => Promise<{ change: RuleChange; result: T }>,
+  actor: string,
+  write: (actor: string) => Promise<{ change: RuleChange; result: T }>,
 ): Promise<T> {
   return ctx.writes.run(robotKey(robot), async () => {
-    const { change, result } = await write();
+    const { change, result } = await write(actor);
     await followRuleChange(ctx, robot, change);
     return result;
   });

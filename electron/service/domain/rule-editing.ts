@@ -168,9 +168,14 @@ async function assertMenu(
   }
 }
 
-export function createRule(ctx: DomainContext, robot: Robot, edit: RuleEdit): Promise<ConsoleRule> {
+export function createRule(
+  ctx: DomainContext,
+  robot: Robot,
+  edit: RuleEdit,
+  actor: string,
+): Promise<ConsoleRule> {
   assertWindow(edit.effectBeignDate, edit.effectEndDate);
-  return changeRules(ctx, robot, async () => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     await assertNameFree(ctx, robot, edit.ruleName);
     await assertMenu(ctx, robot, edit.menu);
     const categoryId = await categoryOf(ctx, robot, edit, '');
@@ -182,7 +187,7 @@ export function createRule(ctx: DomainContext, robot: Robot, edit: RuleEdit): Pr
       createdAt: now,
     };
     const added = await ctx.store.rules
-      .insert(robot, [rule], now)
+      .insert(robot, [rule], now, actor)
       .catch((error: unknown) => Promise.reject(asConflict(error, edit.ruleName)));
     return { change: { added }, result: await consoleView(ctx, robot, added[0] as StoredRule) };
   });
@@ -193,8 +198,9 @@ export function updateRule(
   robot: Robot,
   ruleId: string,
   patch: RulePatch,
+  actor: string,
 ): Promise<ConsoleRule> {
-  return changeRules(ctx, robot, async () => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     const current = await requireRule(ctx, robot, ruleId);
     const pick = <T>(given: T | undefined, kept: T): T => (given === undefined ? kept : given);
     const ruleName = pick(patch.ruleName, current.ruleName);
@@ -216,7 +222,7 @@ export function updateRule(
     if (patch.menu !== undefined) await assertMenu(ctx, robot, patch.menu, ruleId);
     if (patch.ruleName !== undefined) await assertNameFree(ctx, robot, patch.ruleName, ruleId);
     const updated = await ctx.store.rules
-      .update(robot, ruleId, content, ctx.now())
+      .update(robot, ruleId, content, ctx.now(), actor)
       .catch((error: unknown) => Promise.reject(asConflict(error, ruleName)));
     if (!updated) throw ruleNotFound(robot, ruleId);
     return { change: { changed: [updated] }, result: await consoleView(ctx, robot, updated) };
@@ -228,9 +234,10 @@ function patchRules(
   robot: Robot,
   ruleIds: readonly string[],
   patch: RuleFieldsPatch,
+  actor: string,
 ): Promise<{ updated: number }> {
-  return changeRules(ctx, robot, async () => {
-    const changed = await ctx.store.rules.patchMany(robot, ruleIds, patch, ctx.now());
+  return changeRules(ctx, robot, actor, async (actor) => {
+    const changed = await ctx.store.rules.patchMany(robot, ruleIds, patch, ctx.now(), actor);
     return { change: { changed }, result: { updated: changed.length } };
   });
 }
@@ -239,9 +246,10 @@ export function deleteRules(
   ctx: DomainContext,
   robot: Robot,
   ruleIds: readonly string[],
+  actor: string,
 ): Promise<{ deleted: number }> {
-  return changeRules(ctx, robot, async () => {
-    const removed = await ctx.store.rules.remove(robot, ruleIds, ctx.now());
+  return changeRules(ctx, robot, actor, async (actor) => {
+    const removed = await ctx.store.rules.remove(robot, ruleIds, ctx.now(), actor);
     return { change: { removed }, result: { deleted: removed.length } };
   });
 }
@@ -265,8 +273,9 @@ export function setRulesActive(
   robot: Robot,
   ruleIds: readonly string[],
   active: boolean,
+  actor: string,
 ): Promise<{ updated: number }> {
-  return patchRules(ctx, robot, ruleIds, { active });
+  return patchRules(ctx, robot, ruleIds, { active }, actor);
 }
 
 /**
@@ -278,12 +287,13 @@ export async function setRulesCategory(
   robot: Robot,
   ruleIds: readonly string[],
   category: { categoryId: string } | { name: string },
+  actor: string,
 ): Promise<{ updated: number }> {
   const categoryId =
     'name' in category
       ? await categoryIdForName(ctx, robot, category.name)
       : await checkedCategoryId(ctx, robot, category.categoryId, 'categoryId');
-  return patchRules(ctx, robot, ruleIds, { categoryId });
+  return patchRules(ctx, robot, ruleIds, { categoryId }, actor);
 }
 
 /**
@@ -295,10 +305,11 @@ export function restoreRules(
   ctx: DomainContext,
   robot: Robot,
   ruleIds: readonly string[],
+  actor: string,
 ): Promise<{ restored: number }> {
-  return changeRules(ctx, robot, async () => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     const added = await ctx.store.rules
-      .restore(robot, ruleIds, ctx.now())
+      .restore(robot, ruleIds, ctx.now(), actor)
       .catch((error: unknown) =>
         Promise.reject(
           error instanceof UniqueViolation && error.key === 'rule-name'

@@ -45,8 +45,9 @@ export function importRules(
   robot: Robot,
   items: readonly unknown[],
   validateRule: ValidateFunction,
+  actor: string,
 ): Promise<BatchImportResult> {
-  return changeRules(ctx, robot, async () => {
+  return changeRules(ctx, robot, actor, async (actor) => {
     const failInfo: BatchFailure[] = [];
     const valid: { index: number; input: RuleInput }[] = [];
     // In slices: questions asked meanwhile are not held up by the checks of a whole batch.
@@ -88,7 +89,7 @@ export function importRules(
       });
     });
     failInfo.sort((a, b) => a.index - b.index);
-    const added = await ctx.store.rules.insert(robot, accepted, now);
+    const added = await ctx.store.rules.insert(robot, accepted, now, actor);
     // The interface: `active` is null in import results.
     const succeed = await mapInSlices(added, (rule): RuleListItem => ({
       ...toRuleListItem(rule),

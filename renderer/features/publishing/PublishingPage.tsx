@@ -23,7 +23,7 @@ export function PublishingPage({
   navigate: (route: Route) => void;
 }) {
   const { t } = useI18n();
-  const { client, reload } = useWorkspace();
+  const { client, reload, workspace } = useWorkspace();
   const ref = useMemo(
     () => ({ tenantId: tenant.tenantId, robotId: robot.robotId }),
     [tenant.tenantId, robot.robotId],
@@ -92,7 +92,12 @@ export function PublishingPage({
         <VersionsPanel
           key={versionsKey}
           api={api}
-          authors={tenant.users.map((user) => user.username)}
+          authors={
+            // On a team server the version is the signed-in administrator's.
+            workspace.signedIn
+              ? [workspace.signedIn.username]
+              : [...tenant.users.map((user) => user.username), 'api']
+          }
           robotName={robot.name}
         />
       ) : null}

@@ -103,7 +103,7 @@ export function VersionsPanel({
           <label>
             {t('publishing.author')}
             <select value={author} onChange={(event) => setAuthor(event.target.value)}>
-              {[...authors, 'api'].map((name) => (
+              {authors.map((name) => (
                 <option key={name} value={name}>
                   {name}
                 </option>

@@ -37,7 +37,7 @@ export function RuleMatchingDialog({
   onClose: () => void;
   onSaved: (rule: ConsoleRule) => void;
 }) {
-  const { t } = useI18n();
+  const { t, formatDateTime } = useI18n();
   const [policy, setPolicy] = useState<MatchPolicy>(rule.matchPolicy);
   const [negative, setNegative] = useState(rule.negativeKeywords.join('\n'));
   const [entries, setEntries] = useState<Entry[]>(() =>
@@ -153,6 +153,12 @@ export function RuleMatchingDialog({
         </>
       }
     >
+      <p className="muted" data-testid="rule-changed-by">
+        {t('rules.changedBy', {
+          actor: rule.updatedBy || t('rules.actorUnknown'),
+          date: formatDateTime(rule.updatedAt),
+        })}
+      </p>
       {error ? <ErrorMessage>{error}</ErrorMessage> : null}
       <fieldset className="conv-section">
         <legend>{t('conv.policy')}</legend>

@@ -11,6 +11,7 @@ const LABELS: Record<MovableColumn, MessageKey> = {
   effectBeignDate: 'field.effectiveFrom',
   effectEndDate: 'field.effectiveUntil',
   updatedAt: 'rules.col.updated',
+  updatedBy: 'rules.col.changedBy',
   matchPolicy: 'rules.col.matching',
   hits: 'rules.col.hits',
   lastHit: 'rules.col.lastHit',

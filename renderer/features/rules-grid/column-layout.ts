@@ -23,6 +23,7 @@ export const MOVABLE_COLUMNS = [
   'matchPolicy',
   'hits',
   'updatedAt',
+  'updatedBy',
   'lastHit',
 ] as const;
 export type MovableColumn = (typeof MOVABLE_COLUMNS)[number];
@@ -30,9 +31,9 @@ export type MovableColumn = (typeof MOVABLE_COLUMNS)[number];
 /**
  * Shown from the Columns menu only, so that the default layout stays whole at 1280 pixels: the
  * hits are shown (the figure that says whether a rule is used), the last hit and the update
- * date (the least looked at) are one click away.
+ * date and who changed the rule (the least looked at) are one click away.
  */
-const HIDDEN_BY_DEFAULT: readonly MovableColumn[] = ['updatedAt', 'lastHit'];
+const HIDDEN_BY_DEFAULT: readonly MovableColumn[] = ['updatedAt', 'updatedBy', 'lastHit'];
 
 export interface ColumnLayout {
   order: MovableColumn[];

@@ -360,5 +360,18 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
           </span>
         ) : null,
     },
+    {
+      key: 'updatedBy',
+      name: t('rules.col.changedBy'),
+      width: 100,
+      minWidth: 60,
+      ...movable,
+      renderCell: ({ row }) =>
+        row.kind === 'rule' ? (
+          <span className="muted" data-testid="changed-by-cell">
+            {row.saved.updatedBy}
+          </span>
+        ) : null,
+    },
   ];
 }

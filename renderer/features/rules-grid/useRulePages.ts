@@ -118,6 +118,7 @@ export function useRulePages(client: ConsoleClient, ref: RobotRef, query: RuleQu
       s.inFlight.add(page);
       const { key: startKey, generation } = s;
       const { ref: robot, query: filters } = latest.current;
+      let failed = false;
       client
         .rules(robot, { ...filters, offset: page * PAGE_SIZE, limit: PAGE_SIZE })
         .then(
@@ -133,13 +134,16 @@ export function useRulePages(client: ConsoleClient, ref: RobotRef, query: RuleQu
             bump();
           },
           (caught: unknown) => {
+            failed = true;
             if (s.key !== startKey) return;
             setError(caught);
           },
         )
         .finally(() => {
           s.inFlight.delete(page);
-          if (s.key === startKey) pump();
+          // A failed page waits for Retry: asked again at once, a refused session (401) or a
+          // service gone sent requests without pause, from a grid no longer shown.
+          if (s.key === startKey && !failed) pump();
         });
     }
   }, [client, bump]);

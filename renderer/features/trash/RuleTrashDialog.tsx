@@ -101,6 +101,7 @@ export function RuleTrashDialog({
                 <th>{t('rules.col.ruleName')}</th>
                 <th>{t('rules.col.questions')}</th>
                 <th>{t('trash.deletedAt')}</th>
+                <th>{t('ruleTrash.deletedBy')}</th>
                 <th>{t('trash.purgeAfter')}</th>
               </tr>
             </thead>
@@ -118,6 +119,7 @@ export function RuleTrashDialog({
                   <td>{rule.ruleName}</td>
                   <td className="cell-text">{rule.questions[0] ?? ''}</td>
                   <td>{formatDateTime(rule.deletedAt)}</td>
+                  <td>{rule.updatedBy}</td>
                   <td>{formatDateTime(Date.parse(rule.deletedAt) + GRACE_MS)}</td>
                 </tr>
               ))}

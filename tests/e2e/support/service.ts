@@ -33,9 +33,10 @@ function waitForExit(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startService(): Promise<RunningService> {
+/** `args`: more of `npm run serve`'s options (`--team` …). */
+export async function startService(args: readonly string[] = []): Promise<RunningService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kbstudio-e2e-'));
-  const child = spawn(process.execPath, [HEADLESS, '--data', dataDir, '--port', '0'], {
+  const child = spawn(process.execPath, [HEADLESS, '--data', dataDir, '--port', '0', ...args], {
     env: {
       ...process.env,
       KB_CUSTOMER_ID: E2E_CREDENTIALS.customerId,

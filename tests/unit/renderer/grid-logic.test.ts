@@ -60,7 +60,7 @@ test('a stored column layout is made whole, whatever was stored', () => {
   });
   assert.deepEqual(layout.order.slice(0, 2), ['answer', 'questions']);
   assert.deepEqual([...layout.order].sort(), [...MOVABLE_COLUMNS].sort());
-  assert.deepEqual(layout.hidden, ['updatedAt', 'lastHit']);
+  assert.deepEqual(layout.hidden, ['updatedAt', 'updatedBy', 'lastHit']);
   assert.deepEqual(layout.widths, { ruleName: 240 });
 });
 
@@ -77,9 +77,9 @@ test('columns newer than a stored layout come as the default has them', () => {
     'matchPolicy',
   ];
   const layout = normalizeLayout({ order: before, hidden: [], widths: {} });
-  assert.deepEqual(layout.order, [...before, 'hits', 'lastHit']);
-  assert.deepEqual(layout.hidden, ['lastHit']);
-  assert.deepEqual(DEFAULT_LAYOUT.hidden, ['updatedAt', 'lastHit']);
+  assert.deepEqual(layout.order, [...before, 'hits', 'updatedBy', 'lastHit']);
+  assert.deepEqual(layout.hidden, ['updatedBy', 'lastHit']);
+  assert.deepEqual(DEFAULT_LAYOUT.hidden, ['updatedAt', 'updatedBy', 'lastHit']);
 });
 
 test('figures sort most first, then fewest first, then not at all; others as the grid says', () => {
@@ -111,7 +111,7 @@ test('the layout hides, orders and sizes columns; questions and answers share th
   ];
   const shown = applyLayout(
     columns,
-    { ...moveColumn(DEFAULT_LAYOUT, 'updatedAt', 'questions'), hidden: ['active'] },
+    { ...moveColumn(DEFAULT_LAYOUT, 'updatedAt', 'questions'), hidden: ['active', 'updatedBy'] },
     1200,
   );
   assert.deepEqual(
@@ -223,6 +223,7 @@ test('rules with the very question asked, not in effect, are the skipped ones', 
     seq: 1,
     createdAt: '',
     updatedAt: '',
+    updatedBy: '',
     effectBeignDate: null,
     effectEndDate: null,
   };

@@ -10,6 +10,7 @@ import { BatchBody, ListQuery, RuleInputSchema } from '../../validation/schemas'
 import { lazyValidator } from '../lazy-validator';
 import { success, successJsonInSlices } from '../envelope';
 import { PAGING } from '../failures';
+import { actorOf } from '../console-gate';
 
 const RULES = '/v1/openapi/tenants/:tenantId/robots/:robotId/kb/rules';
 
@@ -62,6 +63,7 @@ export function registerRuleRoutes(app: FastifyInstance, ctx: DomainContext, ajv
         robotOf(request),
         request.body as unknown[],
         validateRule,
+        actorOf(request),
       );
       // Serialised in slices: questions asked meanwhile are not held up by half a megabyte.
       const json = await successJsonInSlices({ ...result });

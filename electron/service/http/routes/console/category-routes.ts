@@ -11,6 +11,7 @@ import type { DomainContext } from '../../../domain/context';
 import { CategoryMergeBody, CategoryNameBody } from '../../../validation/console-schemas';
 import { success } from '../../envelope';
 import { CONSOLE, robotFromParams } from './workspace-routes';
+import { actorOf } from '../../console-gate';
 
 const CATEGORIES = `${CONSOLE}/tenants/:tenantId/robots/:robotId/categories`;
 
@@ -34,7 +35,7 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: DomainContext)
     async (request) => {
       const { from, into } = request.body as Static<typeof CategoryMergeBody>;
       const robot = await robotFromParams(ctx, request.params);
-      return success(await mergeCategories(ctx, robot, from, into));
+      return success(await mergeCategories(ctx, robot, from, into, actorOf(request)));
     },
   );
 
@@ -50,6 +51,8 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: DomainContext)
 
   app.delete(`${CATEGORIES}/:categoryId`, console, async (request) => {
     const robot = await robotFromParams(ctx, request.params);
-    return success(await deleteCategory(ctx, robot, categoryIdOf(request.params)));
+    return success(
+      await deleteCategory(ctx, robot, categoryIdOf(request.params), actorOf(request)),
+    );
   });
 }

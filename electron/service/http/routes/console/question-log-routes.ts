@@ -26,6 +26,7 @@ import {
 } from '../../../validation/question-log-schemas';
 import { success } from '../../envelope';
 import { CONSOLE, robotFromParams } from './workspace-routes';
+import { actorOf } from '../../console-gate';
 
 const R = `${CONSOLE}/tenants/:tenantId/robots/:robotId`;
 
@@ -113,7 +114,13 @@ export function registerQuestionLogRoutes(
     async (request) => {
       const { key, ruleId, questions } = request.body as Static<typeof InboxAddPhrasingsBody>;
       const robot = await robotOf(request.params);
-      const added: InboxAddResult = await addPhrasings(ctx, robot, ruleId, questions);
+      const added: InboxAddResult = await addPhrasings(
+        ctx,
+        robot,
+        ruleId,
+        questions,
+        actorOf(request),
+      );
       // Handled once its questions are phrasings of the rule (added now or there already).
       if (added.notFitting.length === 0) {
         await log.mark(robot, [key], 'handled', await unfixedVersion(ctx, robot));
@@ -128,7 +135,7 @@ export function registerQuestionLogRoutes(
     async (request) => {
       const { key, ...edit } = request.body as Static<typeof InboxNewRuleBody>;
       const robot = await robotOf(request.params);
-      const rule = await createRule(ctx, robot, edit);
+      const rule = await createRule(ctx, robot, edit, actorOf(request));
       await log.mark(robot, [key], 'handled', await unfixedVersion(ctx, robot));
       return success({ ruleId: rule.ruleId });
     },

@@ -30,6 +30,7 @@ import {
 } from '../../../validation/console-schemas';
 import { success } from '../../envelope';
 import { CONSOLE, robotFromParams } from './workspace-routes';
+import { actorOf } from '../../console-gate';
 
 const RULES = `${CONSOLE}/tenants/:tenantId/robots/:robotId/rules`;
 
@@ -100,6 +101,7 @@ export function registerConsoleRuleRoutes(
         ctx,
         await robotFromParams(ctx, request.params),
         (request.body as Static<typeof RuleIdsBody>).ruleIds,
+        actorOf(request),
       ),
     ),
   );
@@ -110,6 +112,7 @@ export function registerConsoleRuleRoutes(
         ctx,
         await robotFromParams(ctx, request.params),
         (request.body as Static<typeof RestoreBody>).ruleIds,
+        actorOf(request),
       ),
     ),
   );
@@ -120,7 +123,13 @@ export function registerConsoleRuleRoutes(
     async (request) => {
       const { ruleIds, active } = request.body as Static<typeof SetActiveBody>;
       return success(
-        await setRulesActive(ctx, await robotFromParams(ctx, request.params), ruleIds, active),
+        await setRulesActive(
+          ctx,
+          await robotFromParams(ctx, request.params),
+          ruleIds,
+          active,
+          actorOf(request),
+        ),
       );
     },
   );
@@ -139,7 +148,13 @@ export function registerConsoleRuleRoutes(
       }
       const target = category !== undefined ? { name: category } : { categoryId: categoryId ?? '' };
       return success(
-        await setRulesCategory(ctx, await robotFromParams(ctx, request.params), ruleIds, target),
+        await setRulesCategory(
+          ctx,
+          await robotFromParams(ctx, request.params),
+          ruleIds,
+          target,
+          actorOf(request),
+        ),
       );
     },
   );
@@ -155,6 +170,7 @@ export function registerConsoleRuleRoutes(
         ctx,
         await robotFromParams(ctx, request.params),
         request.body as Static<typeof RuleEditBody>,
+        actorOf(request),
       ),
     ),
   );
@@ -166,7 +182,13 @@ export function registerConsoleRuleRoutes(
       const { ruleId } = request.params as { ruleId: string };
       const patch = request.body as Static<typeof RulePatchBody>;
       return success(
-        await updateRule(ctx, await robotFromParams(ctx, request.params), ruleId, patch),
+        await updateRule(
+          ctx,
+          await robotFromParams(ctx, request.params),
+          ruleId,
+          patch,
+          actorOf(request),
+        ),
       );
     },
   );

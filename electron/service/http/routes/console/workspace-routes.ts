@@ -36,8 +36,19 @@ export function registerWorkspaceRoutes(
 ): void {
   const console = { config: { console: true } };
 
-  app.get(`${CONSOLE}/workspace`, console, async () =>
-    success(await getWorkspace(ctx, credentials, baseUrl())),
+  app.get(
+    `${CONSOLE}/workspace`,
+    { config: { console: true, teamScope: 'own-tenant' } },
+    async (request) => {
+      const editor = request.editor;
+      const tenantId = editor?.tenantId ?? null;
+      const workspace = await getWorkspace(ctx, credentials, baseUrl(), tenantId);
+      return success(
+        editor && tenantId !== null
+          ? { ...workspace, signedIn: { username: editor.actor, tenantId } }
+          : workspace,
+      );
+    },
   );
 
   app.post(
