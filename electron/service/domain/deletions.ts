@@ -61,7 +61,7 @@ export async function restoreRobot(
 }
 
 /** Puts a robot of the store into memory: directory, language, index built from its rules. */
-async function loadRobot(
+export async function loadRobot(
   ctx: DomainContext,
   record: Parameters<DomainContext['robots']['put']>[0],
 ): Promise<Robot> {
