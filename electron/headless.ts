@@ -7,6 +7,8 @@
  *                         origins separated by commas (env KB_CORS_ORIGINS)
  *   --debug-signatures    a wrong signature's answer shows the string to sign, secrets masked
  *                         (env KB_DEBUG_SIGNATURES=1)
+ *   --team       a team server: editors sign in with an administrator's username and password
+ *                and each sees only their own tenant (env KB_TEAM=1)
  * Environment: KB_CUSTOMER_ID, KB_ADMIN_KEY, KB_ADMIN_SECRET (all three) override the stored
  * credentials; KB_SNAPSHOT_BYTES sets the journal size that triggers a snapshot (tuning, tests).
  * @module
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       'cors-origins': { type: 'string' },
       'debug-signatures': { type: 'boolean' },
+      team: { type: 'boolean' },
     },
     strict: true,
   });
@@ -44,6 +47,7 @@ async function main(): Promise<void> {
       ? { corsOrigins: parseCorsOrigins(values['cors-origins']) }
       : {}),
     ...(values['debug-signatures'] ? { debugSignatures: true } : {}),
+    ...(values.team || process.env.KB_TEAM === '1' ? { signIn: true } : {}),
     ...(process.env.KB_SNAPSHOT_BYTES
       ? { snapshotJournalBytes: Number(process.env.KB_SNAPSHOT_BYTES) }
       : {}),

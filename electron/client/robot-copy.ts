@@ -6,32 +6,10 @@
  * per-launch console token, or a session token from signing in to a team server (`signIn`).
  * @module
  */
-import type { ConsoleWorkspace } from '../service/console-types';
+import type { ConsoleWorkspace, SignInRequest, SignInResult } from '../service/console-types';
 import type { RobotBundle, RobotImportResult } from '../service/robot-bundle-types';
 
-/**
- * The team server's sign-in (`POST /console/api/sign-in`, issue 19's editor sign-in): written
- * against its documented shape; once that branch is merged these are its console-types'
- * `SignInRequest` and `SignInResult`.
- */
-export interface SignInRequest {
-  username: string;
-  password: string;
-  /** Which tenant, when the username and password open accounts in several. */
-  tenantId?: number;
-}
-
-export type SignInResult =
-  | {
-      status: 'signed-in';
-      /** Sent where the per-launch console token is sent. */
-      token: string;
-      username: string;
-      tenantId: number;
-      company: string;
-      expiresAt: string;
-    }
-  | { status: 'choose-tenant'; tenants: { tenantId: number; company: string }[] };
+export type { SignInRequest, SignInResult };
 
 /** A service's console API and the bearer token that opens it. */
 export interface ConsoleEndpoint {

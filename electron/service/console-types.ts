@@ -6,7 +6,13 @@
  * on failure `{ code, msg, data: null | { field } }` with the status and codes of docs/api.md
  * (`field` names the offending field of a validation failure, e.g. `questions[2]`).
  *
+ * On a team server (`npm run serve -- --team`) the token is a signed-in administrator's session
+ * instead, and every route keeps to that administrator's tenant (docs/api.md, "Signing in").
+ *
  * Routes (`T` = /console/api/tenants/:tenantId, `R` = T/robots/:robotId):
+ *   GET    /console/api/sign-in                 → SignInMode (no token needed)
+ *   POST   /console/api/sign-in                 SignInRequest → SignInResult (team server)
+ *   POST   /console/api/sign-out                → { signedOut: true } (team server)
  *   GET    /console/api/workspace               → ConsoleWorkspace
  *   POST   /console/api/tenants                 RegisterTenantRequest → { tenantId }
  *   POST   T/users                              AddUserRequest → UserResult
@@ -140,6 +146,12 @@ export interface ConsoleRule extends RuleDetail {
   seq: number;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Who changed it last: a signed-in administrator's username (team server), `editor` (the
+   * desktop editor), `api` (the openapi), `system`; '' when changed before this was recorded.
+   * In the trash: who deleted it.
+   */
+  updatedBy: string;
   matchPolicy: MatchPolicy;
   negativeKeywords: string[];
   /** The menu the answer introduces; null for a plain answer. */
@@ -225,6 +237,37 @@ export interface TryCandidate {
   /** For `contains`: the phrasing found in the question. */
   keyword?: string;
 }
+
+/** Whether the editor is opened by signing in (a team server) or with the per-launch token. */
+export interface SignInMode {
+  signIn: boolean;
+  /** The session limits, in minutes, on a team server. */
+  sessionIdleMinutes?: number;
+  sessionMaxMinutes?: number;
+}
+
+export interface SignInRequest {
+  username: string;
+  password: string;
+  /** Which tenant, when the username and password open accounts in several. */
+  tenantId?: number;
+}
+
+/**
+ * Signed in (the token goes where the per-launch token goes), or the username and password open
+ * accounts in several tenants: the editor asks which and signs in again with its `tenantId`.
+ */
+export type SignInResult =
+  | {
+      status: 'signed-in';
+      token: string;
+      username: string;
+      tenantId: number;
+      company: string;
+      /** ISO 8601: the session ends then at the latest (it ends sooner when left idle). */
+      expiresAt: string;
+    }
+  | { status: 'choose-tenant'; tenants: { tenantId: number; company: string }[] };
 
 /** What was deleted and can be restored until `purgeAfter` (ISO 8601 times). */
 export interface ConsoleTrash {

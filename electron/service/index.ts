@@ -10,6 +10,7 @@ import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
 import { SmallTalk } from './chitchat/small-talk';
 import { MenuMemory } from './conversation/menu-memory';
+import { ActorScope } from './domain/actors';
 import { AnswerCache } from './domain/answer-cache';
 import type { DomainContext } from './domain/context';
 import { RobotDirectory } from './domain/robot-directory';
@@ -32,6 +33,9 @@ import { createRobotIndex, loadRobotIndex, normalizeText, writeRobotIndex } from
 import type { CreateRobotIndex } from './matching/types';
 import { startQuestionLog } from './question-log/start';
 import { PublishingRoom } from './publishing/publishing-room';
+import { EditorSessions } from './sign-in/editor-sessions';
+import { DEFAULT_SIGN_IN_POLICY } from './sign-in/policy';
+import type { SignInPolicy } from './sign-in/policy';
 import { EmbeddedStore } from './storage/embedded-store';
 import { DayFileLog } from './storage/question-log/day-file-log';
 import {
@@ -72,6 +76,17 @@ export interface ServiceOptions {
   connectionLimits?: Partial<ConnectionLimits>;
   /** Records every question (docs/question-log.md). Default: on, unless `KB_QUESTION_LOG=0`. */
   questionLog?: boolean;
+  /**
+   * A team server: editors sign in with an administrator's username and password, and each sees
+   * only their own tenant (docs/api.md, "Signing in"). Off: the per-launch console token.
+   */
+  signIn?: boolean;
+  /** A signed-in editor's session ends after this long unused. Default: 30 minutes. */
+  sessionIdleMs?: number;
+  /** A session ends this long after signing in, however much it is used. Default: 12 hours. */
+  sessionMaxMs?: number;
+  /** The rest of the sign-in policy (rate limit of failures): tests make it small. */
+  signInPolicy?: Partial<SignInPolicy>;
 }
 
 export interface KbService {
@@ -155,7 +170,16 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       writes: new WriteQueue(),
       now,
       logger,
+      actors: new ActorScope(),
     };
+    const signIn = options.signIn
+      ? new EditorSessions(store, now, {
+          ...DEFAULT_SIGN_IN_POLICY,
+          ...options.signInPolicy,
+          ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
+          ...(options.sessionMaxMs !== undefined ? { sessionMaxMs: options.sessionMaxMs } : {}),
+        })
+      : null;
 
     // The index file speaks only for the state it was saved in: once read, it is set aside.
     const saved = await savedIndexes;
@@ -183,6 +207,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       ctx,
       verifier: { credentials, nonces, now, debugSignatures },
       consoleToken,
+      signIn,
       baseUrl: () => url,
       editorDir: options.editorDir ?? null,
       corsOrigins,
@@ -206,7 +231,16 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
         (error: unknown) => logger.error('could not purge deleted items', error),
       );
     await purge();
-    const purgeTimer = setInterval(() => void purge(), 60 * 60 * 1000);
+    const purgeSessions = () =>
+      signIn?.purge().catch((error: unknown) => logger.error('could not purge sessions', error));
+    await purgeSessions();
+    const purgeTimer = setInterval(
+      () => {
+        void purge();
+        void purgeSessions();
+      },
+      60 * 60 * 1000,
+    );
     purgeTimer.unref();
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
     const address = app.server.address();
@@ -220,7 +254,8 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       port,
       credentials,
       consoleToken,
-      editorUrl: `${url}/?token=${consoleToken}`,
+      // On a team server the editor asks for a username and password instead.
+      editorUrl: signIn ? `${url}/` : `${url}/?token=${consoleToken}`,
       app: listening,
       stop() {
         stopping ??= (async () => {

@@ -204,7 +204,12 @@ export function storeContract(name: string, factory: StoreFactory): void {
 
     test('inserted rules come back as stored, in creation order, with growing positions', async () => {
       const before = store.position;
-      const added = await store.rules.insert(robot, [rule('甲'), rule('乙'), rule('丙')], NOW);
+      const added = await store.rules.insert(
+        robot,
+        [rule('甲'), rule('乙'), rule('丙')],
+        NOW,
+        'tester',
+      );
       assert.ok(store.position > before, 'the position grows with a write');
       assert.deepEqual(
         added.map((r) => r.ruleName),
@@ -230,13 +235,14 @@ export function storeContract(name: string, factory: StoreFactory): void {
     });
 
     test('match policies, negative keywords and menus are stored, updated and kept in the trash', async () => {
-      const [target] = await store.rules.insert(robot, [rule('菜单目标')], NOW);
+      const [target] = await store.rules.insert(robot, [rule('菜单目标')], NOW, 'tester');
       assert.ok(target);
       const menu = [{ ruleId: target.ruleId, text: '第一项' }];
       const [made] = await store.rules.insert(
         robot,
         [rule('菜单', { matchPolicy: 'contains', negativeKeywords: ['不要'], menu })],
         NOW,
+        'tester',
       );
       assert.ok(made);
       assert.equal(made.matchPolicy, 'contains');
@@ -253,17 +259,18 @@ export function storeContract(name: string, factory: StoreFactory): void {
         made.ruleId,
         { ...made, matchPolicy: 'exact', negativeKeywords: [], menu: [] },
         NOW + 1,
+        'tester',
       );
       assert.equal(updated?.matchPolicy, 'exact');
       assert.equal(updated?.menu, null, 'an empty menu is none');
       assert.ok(!(await store.rules.menus()).some((m) => m.ruleId === made.ruleId));
-      await store.rules.update(robot, made.ruleId, { ...made, menu }, NOW + 2);
-      await store.rules.remove(robot, [made.ruleId], NOW + 3);
-      const [back] = await store.rules.restore(robot, [made.ruleId], NOW + 4);
+      await store.rules.update(robot, made.ruleId, { ...made, menu }, NOW + 2, 'tester');
+      await store.rules.remove(robot, [made.ruleId], NOW + 3, 'tester');
+      const [back] = await store.rules.restore(robot, [made.ruleId], NOW + 4, 'tester');
       assert.deepEqual(back?.menu, menu);
       assert.equal(back?.matchPolicy, 'contains');
       assert.deepEqual(back?.negativeKeywords, ['不要']);
-      await store.rules.remove(robot, [made.ruleId, target.ruleId], NOW + 5);
+      await store.rules.remove(robot, [made.ruleId, target.ruleId], NOW + 5, 'tester');
       await store.rules.purgeDeleted(NOW + 6);
     });
 
@@ -273,9 +280,12 @@ export function storeContract(name: string, factory: StoreFactory): void {
       const holder = await store.rules.nameHolder(robot, '甲');
       assert.ok(holder);
       const count = (await store.rules.seqs(robot)).length;
-      await rejectsWith(store.rules.insert(robot, [rule('丁'), rule('甲')], NOW), 'rule-name');
       await rejectsWith(
-        store.rules.insert(other, [rule('戊', { ruleId: holder })], NOW),
+        store.rules.insert(robot, [rule('丁'), rule('甲')], NOW, 'tester'),
+        'rule-name',
+      );
+      await rejectsWith(
+        store.rules.insert(other, [rule('戊', { ruleId: holder })], NOW, 'tester'),
         'rule-id',
       );
       assert.equal(
@@ -287,12 +297,17 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.equal(await store.rules.idExists(holder), true);
       assert.equal(await store.rules.idExists('never'), false);
       // Another robot may use the same name.
-      const [same] = await store.rules.insert(other, [rule('甲')], NOW);
+      const [same] = await store.rules.insert(other, [rule('甲')], NOW, 'tester');
       assert.equal(same?.robotId, 'second');
     });
 
     test('update replaces the content; patchMany and remove report what they touched', async () => {
-      const [a, b] = await store.rules.insert(robot, [rule('更新一'), rule('更新二')], NOW);
+      const [a, b] = await store.rules.insert(
+        robot,
+        [rule('更新一'), rule('更新二')],
+        NOW,
+        'tester',
+      );
       assert.ok(a && b);
       const updated = await store.rules.update(
         robot,
@@ -306,6 +321,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
           effectEnd: '2030-01-01T00:00:00+08:00',
         },
         NOW + 10,
+        'tester',
       );
       assert.equal(updated?.ruleName, '更新一 (新)');
       assert.deepEqual(updated?.questions, ['新的问题']);
@@ -319,11 +335,12 @@ export function storeContract(name: string, factory: StoreFactory): void {
           b.ruleId,
           { ...b, ruleName: '更新一 (新)', nameKey: '更新一 (新)' },
           NOW,
+          'tester',
         ),
         'rule-name',
       );
       assert.equal(
-        await store.rules.update(other, a.ruleId, a, NOW),
+        await store.rules.update(other, a.ruleId, a, NOW, 'tester'),
         undefined,
         'not in that robot',
       );
@@ -332,6 +349,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         [a.ruleId, b.ruleId, a.ruleId, 'unknown'],
         { active: false, categoryId: '物流' },
         NOW + 20,
+        'tester',
       );
       assert.deepEqual(
         patched.map((r) => [r.ruleId, r.active, r.categoryId]),
@@ -340,7 +358,12 @@ export function storeContract(name: string, factory: StoreFactory): void {
           [b.ruleId, false, '物流'],
         ],
       );
-      const removed = await store.rules.remove(robot, [b.ruleId, 'unknown', b.ruleId], NOW + 25);
+      const removed = await store.rules.remove(
+        robot,
+        [b.ruleId, 'unknown', b.ruleId],
+        NOW + 25,
+        'tester',
+      );
       assert.deepEqual(
         removed.map((r) => r.ruleId),
         [b.ruleId],
@@ -354,9 +377,10 @@ export function storeContract(name: string, factory: StoreFactory): void {
         robot,
         [rule('回收一'), rule('回收二'), rule('占位')],
         NOW,
+        'tester',
       );
       assert.ok(a && b && c);
-      await store.rules.remove(robot, [a.ruleId, b.ruleId], NOW + 40);
+      await store.rules.remove(robot, [a.ruleId, b.ruleId], NOW + 40, 'tester');
       const trash = await store.rules.deleted(robot, 10);
       assert.deepEqual(
         trash
@@ -367,17 +391,20 @@ export function storeContract(name: string, factory: StoreFactory): void {
       );
       assert.equal(await store.rules.idExists(a.ruleId), false, 'a deleted rule is not a rule');
       // b's name is taken meanwhile: putting a and b back together fails whole.
-      await store.rules.insert(robot, [rule('回收二')], NOW);
-      await rejectsWith(store.rules.restore(robot, [a.ruleId, b.ruleId], NOW + 50), 'rule-name');
+      await store.rules.insert(robot, [rule('回收二')], NOW, 'tester');
+      await rejectsWith(
+        store.rules.restore(robot, [a.ruleId, b.ruleId], NOW + 50, 'tester'),
+        'rule-name',
+      );
       assert.equal(await store.rules.find(robot, a.ruleId), undefined, 'nothing was restored');
-      const back = await store.rules.restore(robot, [a.ruleId, 'unknown'], NOW + 50);
+      const back = await store.rules.restore(robot, [a.ruleId, 'unknown'], NOW + 50, 'tester');
       assert.deepEqual(
         back.map((r) => [r.ruleId, r.seq, r.createdAt, r.updatedAt]),
         [[a.ruleId, a.seq, NOW, NOW + 50]],
       );
       assert.deepEqual(await store.rules.find(robot, a.ruleId), back[0]);
       assert.equal(
-        await store.rules.restore(other, [b.ruleId], NOW).then((r) => r.length),
+        await store.rules.restore(other, [b.ruleId], NOW, 'tester').then((r) => r.length),
         0,
         'trash is per robot',
       );
@@ -410,6 +437,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
           rule('c 物流', { categoryId: '售后', questions: ['快递_到哪了'] }),
         ],
         NOW,
+        'tester',
       );
       const page = await store.rules.pageFrom(fresh, added[1]?.seq ?? 0, 5);
       assert.deepEqual(
@@ -486,6 +514,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
           }),
         ],
         NOW,
+        'tester',
       );
       const names = async (state: 'active' | 'inactive' | 'scheduled' | 'expired') =>
         (
@@ -524,6 +553,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
           rule('分类三'),
         ],
         NOW,
+        'tester',
       );
       assert.ok(x && y && z);
       assert.deepEqual(
@@ -547,6 +577,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         [after.categoryId],
         sales.categoryId,
         NOW + 1,
+        'tester',
       );
       assert.deepEqual(moved, [y.ruleId]);
       assert.equal((await store.rules.find(shelf, y.ruleId))?.categoryId, sales.categoryId);
@@ -554,7 +585,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         (await store.categories.list(shelf)).map((c) => [c.name, c.rules]),
         [['咨询', 2]],
       );
-      const cleared = await store.categories.remove(shelf, sales.categoryId, NOW + 2);
+      const cleared = await store.categories.remove(shelf, sales.categoryId, NOW + 2, 'tester');
       assert.deepEqual(cleared.sort(), [x.ruleId, y.ruleId].sort());
       assert.equal((await store.rules.find(shelf, x.ruleId))?.categoryId, '');
       assert.equal((await store.categories.list(shelf)).length, 0);
@@ -641,7 +672,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         createdAt: NOW,
       });
       await store.categories.create(key, '类', '类', NOW);
-      await store.rules.insert(key, [rule('将被清除')], NOW);
+      await store.rules.insert(key, [rule('将被清除')], NOW, 'tester');
       const live = async () =>
         (await store.robots.all()).filter((r) => r.tenantId === doomed).map((r) => r.robotId);
       assert.deepEqual(await live(), ['default', 'spare']);
@@ -694,7 +725,12 @@ export function storeContract(name: string, factory: StoreFactory): void {
         createdAt: NOW,
       });
       const category = await store.categories.create(copy, '复制', '复制', NOW);
-      await store.rules.insert(copy, [rule('半个副本', { categoryId: category.categoryId })], NOW);
+      await store.rules.insert(
+        copy,
+        [rule('半个副本', { categoryId: category.categoryId })],
+        NOW,
+        'system',
+      );
       await store.testSets.add(
         copy,
         [{ question: '半个副本?', expect: 'fallback', ruleId: null }],
@@ -710,6 +746,80 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.equal(await store.robots.purge(copy), false, 'nothing left to purge');
     });
 
+    test('every rule write records its actor, the trash and revisions keep it', async () => {
+      const [made] = await store.rules.insert(robot, [rule('actor-made')], NOW, 'alice');
+      const id = made?.ruleId ?? '';
+      assert.equal(made?.updatedBy, 'alice');
+      assert.equal((await store.rules.find(robot, id))?.updatedBy, 'alice');
+      const content = { ...(made as NonNullable<typeof made>), answer: 'changed' };
+      assert.equal(
+        (await store.rules.update(robot, id, content, NOW + 1, 'bob'))?.updatedBy,
+        'bob',
+      );
+      const [patched] = await store.rules.patchMany(robot, [id], { active: false }, NOW + 2, 'api');
+      assert.equal(patched?.updatedBy, 'api');
+      await store.rules.remove(robot, [id], NOW + 3, 'carol');
+      const trashed = (await store.rules.deleted(robot, 100)).find((r) => r.ruleId === id);
+      assert.equal(trashed?.updatedBy, 'carol', 'the trash keeps who deleted it');
+      const [back] = await store.rules.restore(robot, [id], NOW + 4, 'dave');
+      assert.equal(back?.updatedBy, 'dave');
+      assert.equal((await store.rules.find(robot, id))?.updatedBy, 'dave');
+      const published = await store.versions.publish(other, {
+        note: '',
+        author: 'dave',
+        now: NOW + 5,
+        confirmedFailures: null,
+      });
+      assert.ok(published);
+      const [moved] = await store.rules.insert(other, [rule('actor-published')], NOW, 'erin');
+      await store.versions.publish(other, {
+        note: '',
+        author: 'erin',
+        now: NOW + 6,
+        confirmedFailures: null,
+      });
+      const latest = await store.versions.latest(other);
+      const kept = await store.versions.rules(other, latest?.version ?? 0);
+      assert.equal(kept.find((r) => r.ruleId === moved?.ruleId)?.updatedBy, 'erin');
+    });
+
+    test('editor sessions: kept by token hash, used, ended and purged', async () => {
+      const session = { tenantId, userId: 'user-1', createdAt: NOW, lastSeenAt: NOW };
+      await store.sessions.insert('hash-a', session);
+      await store.sessions.insert('hash-b', { ...session, createdAt: NOW - 10_000 });
+      assert.deepEqual(await store.sessions.find('hash-a'), session);
+      assert.equal(await store.sessions.find('hash-x'), undefined);
+      await store.sessions.touch('hash-a', NOW + 500);
+      assert.equal((await store.sessions.find('hash-a'))?.lastSeenAt, NOW + 500);
+      assert.equal(await store.sessions.purgeExpired(NOW - 1, NOW - 1), 1, 'made too long ago');
+      assert.equal(await store.sessions.find('hash-b'), undefined);
+      assert.equal(await store.sessions.remove('hash-a'), true);
+      assert.equal(await store.sessions.remove('hash-a'), false);
+      const position = store.position;
+      assert.equal(await store.sessions.purgeExpired(NOW, NOW), 0);
+      assert.equal(store.position, position, 'nothing to purge writes nothing');
+    });
+
+    test('failed sign-ins: counted per subject since a time, cleared, purged', async () => {
+      await store.signInFailures.record(['user:x', 'address:1'], NOW, NOW - 1000);
+      await store.signInFailures.record(['user:x'], NOW + 10, NOW - 1000);
+      assert.deepEqual(await store.signInFailures.since('user:x', NOW - 1), [NOW, NOW + 10]);
+      assert.deepEqual(await store.signInFailures.since('user:x', NOW + 5), [NOW + 10]);
+      assert.deepEqual(await store.signInFailures.since('address:1', 0), [NOW]);
+      await store.signInFailures.record(['user:x'], NOW + 2000, NOW + 5);
+      assert.deepEqual(await store.signInFailures.since('user:x', 0), [NOW + 10, NOW + 2000]);
+      await store.signInFailures.clear('user:x');
+      assert.deepEqual(await store.signInFailures.since('user:x', 0), []);
+      assert.equal(await store.signInFailures.purge(NOW + 1), 1);
+      assert.deepEqual(await store.signInFailures.since('address:1', 0), []);
+    });
+
+    test('administrators by username key, with their password hashes, of live tenants', async () => {
+      const found = await store.users.withUsernameKey('admin_01');
+      assert.ok(found.some((u) => u.tenantId === tenantId && u.passwordHash === 'scrypt$x'));
+      assert.deepEqual(await store.users.withUsernameKey('nobody'), []);
+    });
+
     test('a call that finds nothing to change writes nothing (the position stays)', async () => {
       const position = store.position;
       assert.equal(await store.users.remove(tenantId, 'nobody', NOW), false);
@@ -720,7 +830,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
     });
 
     test('what was acknowledged is there after closing and opening again', async () => {
-      const [kept] = await store.rules.insert(robot, [rule('持久')], NOW);
+      const [kept] = await store.rules.insert(robot, [rule('持久')], NOW, 'tester');
       const position = store.position;
       await store.close();
       store = await factory.open(location);

@@ -91,8 +91,8 @@ export async function mergeCategories(
   for (const categoryId of from) {
     if (!(await ctx.store.categories.find(robot, categoryId))) throw notFound(categoryId);
   }
-  return changeRules(ctx, robot, async () => {
-    const moved = await ctx.store.categories.merge(robot, from, into, ctx.now());
+  return changeRules(ctx, robot, async (actor) => {
+    const moved = await ctx.store.categories.merge(robot, from, into, ctx.now(), actor);
     return {
       change: { changed: await rulesOf(ctx, robot, moved) },
       result: { moved: moved.length },
@@ -107,8 +107,8 @@ export async function deleteCategory(
   categoryId: string,
 ): Promise<{ uncategorized: number }> {
   if (!(await ctx.store.categories.find(robot, categoryId))) throw notFound(categoryId);
-  return changeRules(ctx, robot, async () => {
-    const moved = await ctx.store.categories.remove(robot, categoryId, ctx.now());
+  return changeRules(ctx, robot, async (actor) => {
+    const moved = await ctx.store.categories.remove(robot, categoryId, ctx.now(), actor);
     return {
       change: { changed: await rulesOf(ctx, robot, moved) },
       result: { uncategorized: moved.length },

@@ -5,6 +5,7 @@
 import type { Logger } from '../logger';
 import type { MatchDecision } from '../matching/types';
 import type { KbStore } from '../repositories/store';
+import type { ActorScope } from './actors';
 import type { AnswerCache } from './answer-cache';
 import type { AskRecorder } from './ask';
 import type { PublishingHooks } from './editions';
@@ -54,6 +55,8 @@ export interface DomainContext {
   writes: WriteQueue;
   now: () => number;
   logger: Logger;
+  /** Who makes the changes of the request being served (actors.ts); absent: `system`. */
+  actors?: ActorScope;
   /** Told of every answered question (the question log); none when the log is off. */
   questionLog?: AskRecorder;
   /** The published editions of robots in review mode (publishing/, set by index.ts). */

@@ -142,11 +142,17 @@ export async function restoreUser(
 }
 
 /** What can be restored: deleted tenants, robots and administrators, with their purge dates. */
-export async function listTrash(ctx: DomainContext): Promise<ConsoleTrash> {
+/** `onlyTenant`: a signed-in administrator's tenant (team server): its items alone. */
+export async function listTrash(
+  ctx: DomainContext,
+  onlyTenant: number | null = null,
+): Promise<ConsoleTrash> {
+  const mine = <T extends { tenantId: number }>(items: T[]) =>
+    onlyTenant === null ? items : items.filter((item) => item.tenantId === onlyTenant);
   const [tenants, robots, users] = await Promise.all([
-    ctx.store.tenants.all(),
-    ctx.store.robots.deleted(),
-    ctx.store.users.deleted(),
+    ctx.store.tenants.all().then(mine),
+    ctx.store.robots.deleted().then(mine),
+    ctx.store.users.deleted().then(mine),
   ]);
   const deletedTenants = new Set(tenants.filter((t) => t.deletedAt != null).map((t) => t.tenantId));
   return {

@@ -17,6 +17,7 @@ import type { TestCaseContent } from '../repositories/test-sets';
 import type { BundleRule, RobotBundle, RobotImportResult } from '../robot-bundle-types';
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../validation/bundle-schemas';
 import { effectiveWindowProblems } from '../validation/effective-window';
+import { SYSTEM_ACTOR } from './actors';
 import type { DomainContext } from './context';
 import { loadRobot } from './deletions';
 import { timeOrderedUuid } from './ids';
@@ -232,6 +233,7 @@ async function fillRobot(
     key,
     bundle.rules.map((rule) => toNewRule(rule, ids, categoryIds, now)),
     now,
+    ctx.actors?.current() ?? SYSTEM_ACTOR,
   );
   const cases: TestCaseContent[] = bundle.testCases.map((test) => ({
     question: test.question,

@@ -7,6 +7,7 @@
  * @module
  */
 import type { StoredRule } from '../repositories/records';
+import { SYSTEM_ACTOR } from './actors';
 import type { DomainContext } from './context';
 import { hasHan, robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
@@ -24,15 +25,18 @@ export interface RuleChange {
 
 /**
  * Runs `write` in the robot's write queue, then makes the robot's in-memory state follow the
- * change it reports, before the next write of the robot starts.
+ * change it reports, before the next write of the robot starts. `write` is given who makes the
+ * change (domain/actors.ts), for the store to record on the rules it writes.
  */
 export function changeRules<T>(
   ctx: DomainContext,
   robot: Robot,
-  write: () => Promise<{ change: RuleChange; result: T }>,
+  write: (actor: string) => Promise<{ change: RuleChange; result: T }>,
 ): Promise<T> {
+  // Read now, in the caller's request: the queue runs `write` later, from another's.
+  const actor = ctx.actors?.current() ?? SYSTEM_ACTOR;
   return ctx.writes.run(robotKey(robot), async () => {
-    const { change, result } = await write();
+    const { change, result } = await write(actor);
     await followRuleChange(ctx, robot, change);
     return result;
   });

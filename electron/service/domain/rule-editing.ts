@@ -170,7 +170,7 @@ async function assertMenu(
 
 export function createRule(ctx: DomainContext, robot: Robot, edit: RuleEdit): Promise<ConsoleRule> {
   assertWindow(edit.effectBeignDate, edit.effectEndDate);
-  return changeRules(ctx, robot, async () => {
+  return changeRules(ctx, robot, async (actor) => {
     await assertNameFree(ctx, robot, edit.ruleName);
     await assertMenu(ctx, robot, edit.menu);
     const categoryId = await categoryOf(ctx, robot, edit, '');
@@ -182,7 +182,7 @@ export function createRule(ctx: DomainContext, robot: Robot, edit: RuleEdit): Pr
       createdAt: now,
     };
     const added = await ctx.store.rules
-      .insert(robot, [rule], now)
+      .insert(robot, [rule], now, actor)
       .catch((error: unknown) => Promise.reject(asConflict(error, edit.ruleName)));
     return { change: { added }, result: await consoleView(ctx, robot, added[0] as StoredRule) };
   });
@@ -194,7 +194,7 @@ export function updateRule(
   ruleId: string,
   patch: RulePatch,
 ): Promise<ConsoleRule> {
-  return changeRules(ctx, robot, async () => {
+  return changeRules(ctx, robot, async (actor) => {
     const current = await requireRule(ctx, robot, ruleId);
     const pick = <T>(given: T | undefined, kept: T): T => (given === undefined ? kept : given);
     const ruleName = pick(patch.ruleName, current.ruleName);
@@ -216,7 +216,7 @@ export function updateRule(
     if (patch.menu !== undefined) await assertMenu(ctx, robot, patch.menu, ruleId);
     if (patch.ruleName !== undefined) await assertNameFree(ctx, robot, patch.ruleName, ruleId);
     const updated = await ctx.store.rules
-      .update(robot, ruleId, content, ctx.now())
+      .update(robot, ruleId, content, ctx.now(), actor)
       .catch((error: unknown) => Promise.reject(asConflict(error, ruleName)));
     if (!updated) throw ruleNotFound(robot, ruleId);
     return { change: { changed: [updated] }, result: await consoleView(ctx, robot, updated) };
@@ -229,8 +229,8 @@ function patchRules(
   ruleIds: readonly string[],
   patch: RuleFieldsPatch,
 ): Promise<{ updated: number }> {
-  return changeRules(ctx, robot, async () => {
-    const changed = await ctx.store.rules.patchMany(robot, ruleIds, patch, ctx.now());
+  return changeRules(ctx, robot, async (actor) => {
+    const changed = await ctx.store.rules.patchMany(robot, ruleIds, patch, ctx.now(), actor);
     return { change: { changed }, result: { updated: changed.length } };
   });
 }
@@ -240,8 +240,8 @@ export function deleteRules(
   robot: Robot,
   ruleIds: readonly string[],
 ): Promise<{ deleted: number }> {
-  return changeRules(ctx, robot, async () => {
-    const removed = await ctx.store.rules.remove(robot, ruleIds, ctx.now());
+  return changeRules(ctx, robot, async (actor) => {
+    const removed = await ctx.store.rules.remove(robot, ruleIds, ctx.now(), actor);
     return { change: { removed }, result: { deleted: removed.length } };
   });
 }
@@ -296,9 +296,9 @@ export function restoreRules(
   robot: Robot,
   ruleIds: readonly string[],
 ): Promise<{ restored: number }> {
-  return changeRules(ctx, robot, async () => {
+  return changeRules(ctx, robot, async (actor) => {
     const added = await ctx.store.rules
-      .restore(robot, ruleIds, ctx.now())
+      .restore(robot, ruleIds, ctx.now(), actor)
       .catch((error: unknown) =>
         Promise.reject(
           error instanceof UniqueViolation && error.key === 'rule-name'

@@ -26,7 +26,7 @@ export function addPhrasings(
   ruleId: string,
   questions: readonly string[],
 ): Promise<PhrasingsAdded> {
-  return changeRules(ctx, robot, async () => {
+  return changeRules(ctx, robot, async (actor) => {
     const current = await requireRule(ctx, robot, ruleId);
     const seen = new Set(current.questions.map(normalizeText));
     const result: PhrasingsAdded = { ruleId, added: [], present: [], notFitting: [] };
@@ -58,6 +58,7 @@ export function addPhrasings(
         answer: content.answer,
       },
       ctx.now(),
+      actor,
     );
     if (!updated) throw ruleNotFound(robot, ruleId);
     return { change: { changed: [updated] }, result };

@@ -85,6 +85,7 @@ export function toConsoleRule(
     seq: rule.seq,
     createdAt: new Date(rule.createdAt).toISOString(),
     updatedAt: new Date(rule.updatedAt).toISOString(),
+    updatedBy: rule.updatedBy,
     matchPolicy: rule.matchPolicy ?? 'similarity',
     negativeKeywords: rule.negativeKeywords ?? [],
     menu: rule.menu ?? null,

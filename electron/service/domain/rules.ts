@@ -46,7 +46,7 @@ export function importRules(
   items: readonly unknown[],
   validateRule: ValidateFunction,
 ): Promise<BatchImportResult> {
-  return changeRules(ctx, robot, async () => {
+  return changeRules(ctx, robot, async (actor) => {
     const failInfo: BatchFailure[] = [];
     const valid: { index: number; input: RuleInput }[] = [];
     // In slices: questions asked meanwhile are not held up by the checks of a whole batch.
@@ -88,7 +88,7 @@ export function importRules(
       });
     });
     failInfo.sort((a, b) => a.index - b.index);
-    const added = await ctx.store.rules.insert(robot, accepted, now);
+    const added = await ctx.store.rules.insert(robot, accepted, now, actor);
     // The interface: `active` is null in import results.
     const succeed = await mapInSlices(added, (rule): RuleListItem => ({
       ...toRuleListItem(rule),

@@ -21,17 +21,26 @@ export function toConsoleRobot(ctx: DomainContext, robot: Robot): ConsoleRobot {
   };
 }
 
+/**
+ * `onlyTenant`: a signed-in administrator's tenant (team server): the workspace shows it alone,
+ * and not the customer's credentials, which open every tenant.
+ */
 export async function getWorkspace(
   ctx: DomainContext,
   credentials: CustomerCredentials,
   baseUrl: string,
+  onlyTenant: number | null = null,
 ): Promise<ConsoleWorkspace> {
   const [tenants, users] = await Promise.all([ctx.store.tenants.all(), ctx.store.users.all()]);
   return {
     baseUrl,
-    customer: { ...credentials },
+    customer:
+      onlyTenant === null
+        ? { ...credentials }
+        : { customerId: credentials.customerId, adminKey: '', adminSecret: '' },
     tenants: tenants
       .filter((tenant) => tenant.deletedAt == null)
+      .filter((tenant) => onlyTenant === null || tenant.tenantId === onlyTenant)
       .map((tenant): ConsoleTenant => ({
         tenantId: tenant.tenantId,
         company: tenant.company,

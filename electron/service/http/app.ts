@@ -15,7 +15,6 @@ import type {
 } from 'fastify';
 import type { FastifySchemaControllerOptions } from 'fastify/types/schema';
 import type { AnySchema } from 'ajv';
-import { verifyConsoleToken } from '../auth/verify';
 import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
 import type { MenuMemory } from '../conversation/menu-memory';
@@ -29,6 +28,11 @@ import { askFastLane } from './ask-fast-lane';
 import { ASK_ROUTE, createAskHandler } from './ask-handler';
 import { authenticate } from './authenticate';
 import { assertBodyPresent, assertBodyWellFormed, registerBodyParsers } from './body-parser';
+import { launchTokenGate, signedInGate } from './console-gate';
+import type { ConsoleIdentity } from './console-gate';
+import { API_ACTOR } from '../domain/actors';
+import type { EditorSessions } from '../sign-in/editor-sessions';
+import { RetryLaterError } from '../sign-in/sign-in-errors';
 import { createLimitedServer } from './connection-limits';
 import type { ConnectionLimits } from './connection-limits';
 import { corsPolicy, isOpenApiPath } from './cors';
@@ -44,6 +48,7 @@ import type { QuestionLog } from '../question-log/question-log';
 import { registerQuestionLogRoutes } from './routes/console/question-log-routes';
 import { registerRobotBundleRoutes } from './routes/console/robot-bundle-routes';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
+import { registerSignInRoutes } from './routes/console/sign-in-routes';
 import { registerSimilarRoute } from './routes/console/similar-route';
 import { registerSmallTalkRoute } from './routes/console/small-talk-route';
 import { registerPublishingRoutes } from './routes/console/publishing-routes';
@@ -59,20 +64,32 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Signature method of an openapi route (contract.md); absent on unsigned routes. */
     signMethod?: SignMethod;
-    /** A console route (the editor's API): needs the per-launch token. */
+    /**
+     * A console route (the editor's API): needs the per-launch token, or on a team server a
+     * signed-in administrator's session (http/console-gate.ts).
+     */
     console?: boolean;
+    /**
+     * On a team server, a console route without a tenant in its path: `own-tenant` when its
+     * handler keeps to `request.editor.tenantId`, `any` when it shows nothing of a tenant.
+     */
+    teamScope?: 'own-tenant' | 'any';
   }
   interface FastifyRequest {
     /** The robot named in the path of a method-2 route, resolved during authentication. */
     robot: Robot | null;
+    /** Who calls a console route, once admitted. */
+    editor: ConsoleIdentity | null;
   }
 }
 
 export interface HttpDeps {
   ctx: DomainContext;
   verifier: VerifierDeps;
-  /** The per-launch token of the console API. */
+  /** The per-launch token of the console API (when editors do not sign in). */
   consoleToken: string;
+  /** Editors sign in (a team server): the console API takes their sessions, not the token. */
+  signIn?: EditorSessions | null;
   /** The service's own address, known once it listens. */
   baseUrl: () => string;
   /** Folder of the built editor, served at `/`; null when there is none. */
@@ -138,6 +155,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   });
   registerBodyParsers(app, LIMITS.bodyBytesMax);
   app.decorateRequest('robot', null);
+  app.decorateRequest('editor', null);
+  const gate = deps.signIn ? signedInGate(deps.signIn) : launchTokenGate(deps.consoleToken);
+  const actors = deps.ctx.actors;
 
   // Authentication runs in the preValidation hook of each signed or console route, so the
   // contract's order holds (route, body size, 401, 404 robot, signature, then 400). It is
@@ -148,28 +168,48 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     assertBodyWellFormed(body);
     if (expected !== null) assertBodyPresent(body, expected);
   };
+  // The rest of the request (its handler) runs as done by the caller (domain/actors.ts): the
+  // hooks end in callbacks, so that the handler runs inside the actor's scope.
+  const asActor = (actor: string, done: (error?: Error) => void) =>
+    actors ? actors.run(actor, () => done()) : done();
   const consoleAuth =
     (expected: string | null): preValidationHookHandler =>
     (request, _reply, done) => {
-      try {
-        verifyConsoleToken(deps.consoleToken, request.headers.authorization);
-        checkBody(request.body, expected);
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
-      done();
+      gate(request).then(
+        (editor) => {
+          try {
+            checkBody(request.body, expected);
+          } catch (error) {
+            done(error as Error);
+            return;
+          }
+          request.editor = editor;
+          asActor(editor.actor, done);
+        },
+        (error: unknown) => done(error as Error),
+      );
     };
   const signedAuth =
     (method: SignMethod, expected: string | null): preValidationHookHandler =>
-    async (request) => {
+    (request, _reply, done) => {
       const params = request.params as { tenantId?: string; robotId?: string };
-      request.robot = await authenticate(deps, method, {
+      authenticate(deps, method, {
         query: request.query as Record<string, unknown>,
         uri: wireUri(request),
         ...params,
-      });
-      checkBody(request.body, expected);
+      }).then(
+        (robot) => {
+          try {
+            request.robot = robot;
+            checkBody(request.body, expected);
+          } catch (error) {
+            done(error as Error);
+            return;
+          }
+          asActor(API_ACTOR, done);
+        },
+        (error: unknown) => done(error as Error),
+      );
     };
   const withCors = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     addCors(request, reply);
@@ -219,6 +259,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = failureOf(error, request.routeOptions.config.console === true);
+    if (error instanceof RetryLaterError) void reply.header('Retry-After', error.retryAfterSeconds);
     if (known?.refused) logRefusal(logger, request.method, wireUri(request), known);
     if (known) return reply.status(known.status).send(known.body);
     logger.error(`unexpected fault on ${request.method} ${wireUri(request)}`, error);
@@ -249,6 +290,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerTenantRoutes(app, deps.ctx);
   registerRobotRoutes(app, deps.ctx);
   registerRuleRoutes(app, deps.ctx, ajv);
+  registerSignInRoutes(app, deps.ctx.store, deps.signIn ?? null);
   registerWorkspaceRoutes(app, deps.ctx, deps.verifier.credentials, deps.baseUrl);
   const questionLog = deps.questionLog;
   registerConsoleRuleRoutes(

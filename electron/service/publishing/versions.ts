@@ -109,13 +109,18 @@ export function rollback(
   version: number,
   input: { note: string; author: string },
 ): Promise<VersionRecord> {
-  return changeRules(ctx, robot, async () => {
-    const done = await ctx.store.versions.rollback(robot, version, {
-      note: input.note,
-      author: input.author,
-      now: ctx.now(),
-      confirmedFailures: null,
-    });
+  return changeRules(ctx, robot, async (actor) => {
+    const done = await ctx.store.versions.rollback(
+      robot,
+      version,
+      {
+        note: input.note,
+        author: input.author,
+        now: ctx.now(),
+        confirmedFailures: null,
+      },
+      actor,
+    );
     if (!done) throw new ServiceError('version-not-found', `Version ${version} does not exist.`);
     editions.follow(robot, done.published);
     return {

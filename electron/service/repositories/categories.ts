@@ -22,7 +22,13 @@ export interface CategoryRepository {
    * Files the rules of `from` under `into` and deletes `from`; returns the ids of the rules
    * moved.
    */
-  merge(robot: RobotKey, from: readonly string[], into: string, now: number): Promise<string[]>;
+  merge(
+    robot: RobotKey,
+    from: readonly string[],
+    into: string,
+    now: number,
+    actor: string,
+  ): Promise<string[]>;
   /** Deletes a category; its rules are left without one. Returns the ids of those rules. */
-  remove(robot: RobotKey, categoryId: string, now: number): Promise<string[]>;
+  remove(robot: RobotKey, categoryId: string, now: number, actor: string): Promise<string[]>;
 }

@@ -57,6 +57,11 @@ export interface StoredRule extends RuleContent {
   answerContentType: string;
   createdAt: number;
   updatedAt: number;
+  /**
+   * Who changed it last: a signed-in administrator's username, `editor` (the desktop editor),
+   * `api` (the openapi), `system`; '' when written before this was recorded.
+   */
+  updatedBy: string;
 }
 
 /** What the matcher needs of a stored rule (answers stay in the store). */

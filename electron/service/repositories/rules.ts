@@ -1,6 +1,8 @@
 /**
  * The rules of every robot. Each method is one transaction; writes return what they stored, so
  * that the domain can follow the change (matching index, caches, order) without reading back.
+ * Every write records its `actor` as the rules' `updatedBy` (who changed them last; the trash's
+ * rows: who deleted them).
  * @module
  */
 import type {
@@ -32,13 +34,23 @@ export interface RuleRepository {
    * Inserts rules after every rule of the store, in the given order (one transaction). Throws
    * `UniqueViolation` for a name or id already held.
    */
-  insert(robot: RobotKey, rules: readonly NewRule[], now: number): Promise<StoredRule[]>;
+  insert(
+    robot: RobotKey,
+    rules: readonly NewRule[],
+    now: number,
+    actor: string,
+  ): Promise<StoredRule[]>;
   /**
    * Puts deleted rules of the robot back from the trash, each at its old position when that is
    * free, else at the end (the undo of a delete). All or nothing; throws `UniqueViolation` for a
    * name held by a rule made since. Ids not in the robot's trash are skipped.
    */
-  restore(robot: RobotKey, ruleIds: readonly string[], now: number): Promise<StoredRule[]>;
+  restore(
+    robot: RobotKey,
+    ruleIds: readonly string[],
+    now: number,
+    actor: string,
+  ): Promise<StoredRule[]>;
   /** The robot's trash, most recently deleted first. */
   deleted(robot: RobotKey, limit: number): Promise<DeletedRule[]>;
   /** Deletes for good what was put in the trash before `before`; returns how many. */
@@ -49,6 +61,7 @@ export interface RuleRepository {
     ruleId: string,
     content: RuleContent,
     now: number,
+    actor: string,
   ): Promise<StoredRule | undefined>;
   /** Sets fields of many rules of the robot; returns the rules changed (unknown ids skipped). */
   patchMany(
@@ -56,9 +69,15 @@ export interface RuleRepository {
     ruleIds: readonly string[],
     patch: RuleFieldsPatch,
     now: number,
+    actor: string,
   ): Promise<StoredRule[]>;
   /** Moves rules of the robot to the trash; returns the ones deleted, as they were. */
-  remove(robot: RobotKey, ruleIds: readonly string[], now: number): Promise<StoredRule[]>;
+  remove(
+    robot: RobotKey,
+    ruleIds: readonly string[],
+    now: number,
+    actor: string,
+  ): Promise<StoredRule[]>;
 
   /** The robot's rule positions, ascending. */
   seqs(robot: RobotKey): Promise<number[]>;

@@ -11,6 +11,7 @@
 import type { CategoryRepository } from './categories';
 import type { RobotRepository } from './robots';
 import type { RuleRepository } from './rules';
+import type { SessionRepository, SignInFailureRepository } from './sessions';
 import type { TenantRepository, UserRepository } from './tenants';
 import type { TestSetRepository } from './test-sets';
 import type { VersionRepository } from './versions';
@@ -24,6 +25,9 @@ export interface KbStore {
   /** Published versions (publishing/). */
   readonly versions: VersionRepository;
   readonly testSets: TestSetRepository;
+  /** Editors' sessions and failed sign-ins on a team server (sign-in/). */
+  readonly sessions: SessionRepository;
+  readonly signInFailures: SignInFailureRepository;
   /**
    * A number that grows with every committed write: a saved matching index is valid only for the
    * position it was saved at.

@@ -45,6 +45,11 @@ export interface UserRepository {
   ): Promise<UserRecord | undefined>;
   /** Every administrator of every tenant, oldest first. */
   all(): Promise<UserRecord[]>;
+  /**
+   * The administrators holding a username key, in every tenant not deleted, with their password
+   * hashes (signing in), oldest tenant first.
+   */
+  withUsernameKey(usernameKey: string): Promise<(UserRecord & { passwordHash: string })[]>;
   /** Moves an administrator to the trash; false when it does not exist. */
   remove(tenantId: number, userId: string, now: number): Promise<boolean>;
   /** Puts an administrator back; throws `UniqueViolation('username')`; undefined if unknown. */

@@ -45,12 +45,14 @@ export interface VersionRepository {
   publish(robot: RobotKey, request: PublishRequest): Promise<PublishedChange | undefined>;
   /**
    * Makes the draft the content of `version` (draft rules not in it go to the trash) and
-   * publishes it as a new version, in one transaction. Undefined for an unknown version.
+   * publishes it as a new version, in one transaction. Undefined for an unknown version. The
+   * rules it writes or moves to the trash are changed by `actor`.
    */
   rollback(
     robot: RobotKey,
     version: number,
     request: PublishRequest,
+    actor: string,
   ): Promise<{ published: PublishedChange; draft: DraftReset } | undefined>;
   /** The rules of a version, in creation order. */
   rules(robot: RobotKey, version: number): Promise<StoredRule[]>;

@@ -9,6 +9,10 @@ import type { StoreOptions } from './database';
 import { SqlJsCategoryRepository } from './repositories/category-repository';
 import { SqlJsRobotRepository } from './repositories/robot-repository';
 import { SqlJsRuleRepository } from './repositories/rule-repository';
+import {
+  SqlJsSessionRepository,
+  SqlJsSignInFailureRepository,
+} from './repositories/session-repository';
 import type { TextKey } from './repositories/rule-repository';
 import { SqlJsTenantRepository, SqlJsUserRepository } from './repositories/tenant-repository';
 import { SqlJsTestSetRepository } from './repositories/test-set-repository';
@@ -46,6 +50,8 @@ export class EmbeddedStore implements KbStore {
   readonly categories: SqlJsCategoryRepository;
   readonly versions: SqlJsVersionRepository;
   readonly testSets: SqlJsTestSetRepository;
+  readonly sessions: SqlJsSessionRepository;
+  readonly signInFailures: SqlJsSignInFailureRepository;
 
   private constructor(
     private readonly db: Store,
@@ -63,6 +69,8 @@ export class EmbeddedStore implements KbStore {
     this.categories = afterSteps(db, new SqlJsCategoryRepository(db));
     this.versions = afterSteps(db, new SqlJsVersionRepository(db, this.rules));
     this.testSets = afterSteps(db, new SqlJsTestSetRepository(db));
+    this.sessions = afterSteps(db, new SqlJsSessionRepository(db));
+    this.signInFailures = afterSteps(db, new SqlJsSignInFailureRepository(db));
   }
 
   /**

@@ -181,3 +181,10 @@ export const RuleQueryString = Type.Object({
   ),
   dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
 });
+
+/** Signing in to a team server's editor: loose, so that a malformed name fails like a wrong one. */
+export const SignInBody = Type.Object({
+  username: string({ minLength: 1, maxLength: 100 }),
+  password: string({ minLength: 1, maxLength: 100 }),
+  tenantId: Type.Optional(Type.Integer({ minimum: 1 })),
+});

@@ -30,6 +30,7 @@ function rule(ruleId: string, fields: Partial<ConsoleRule>): ConsoleRule {
     seq: 1,
     createdAt: '',
     updatedAt: '',
+    updatedBy: '',
     matchPolicy: 'similarity',
     negativeKeywords: [],
     menu: null,

@@ -223,6 +223,7 @@ test('rules with the very question asked, not in effect, are the skipped ones', 
     seq: 1,
     createdAt: '',
     updatedAt: '',
+    updatedBy: '',
     effectBeignDate: null,
     effectEndDate: null,
   };

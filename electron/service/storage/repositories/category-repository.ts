@@ -102,37 +102,46 @@ export class SqlJsCategoryRepository implements CategoryRepository {
     from: readonly string[],
     into: string,
     now: number,
+    actor: string,
   ): Promise<string[]> {
     return this.store.write((tx) => {
       const moved: string[] = [];
       for (const categoryId of new Set(from)) {
         if (categoryId === into) continue;
-        moved.push(...this.refile(tx, robot, categoryId, into, now));
+        moved.push(...this.refile(tx, robot, categoryId, into, now, actor));
         this.deleteIn(tx, robot, categoryId);
       }
       return moved;
     });
   }
 
-  async remove(robot: RobotKey, categoryId: string, now: number): Promise<string[]> {
+  async remove(robot: RobotKey, categoryId: string, now: number, actor: string): Promise<string[]> {
     return this.store.write((tx) => {
-      const moved = this.refile(tx, robot, categoryId, '', now);
+      const moved = this.refile(tx, robot, categoryId, '', now, actor);
       this.deleteIn(tx, robot, categoryId);
       return moved;
     });
   }
 
   /** Files the rules of one category under another ('' = none); returns their ids. */
-  private refile(tx: Tx, robot: RobotKey, from: string, into: string, now: number): string[] {
+  private refile(
+    tx: Tx,
+    robot: RobotKey,
+    from: string,
+    into: string,
+    now: number,
+    actor: string,
+  ): string[] {
     const where = 'tenant_id = ? AND robot_id = ? AND category_id = ?';
     const params = [robot.tenantId, robot.robotId, from];
     const ids = tx
       .all<{ rule_id: string }>(`SELECT rule_id FROM rules WHERE ${where}`, params)
       .map((row) => row.rule_id);
     if (ids.length > 0) {
-      tx.run(`UPDATE rules SET category_id = ?, updated_at = ? WHERE ${where}`, [
+      tx.run(`UPDATE rules SET category_id = ?, updated_at = ?, updated_by = ? WHERE ${where}`, [
         into,
         now,
+        actor,
         ...params,
       ]);
     }

@@ -38,10 +38,10 @@ import { mappingUniqueViolations } from './unique-violations';
  */
 export const INSERT_RULES = `INSERT INTO rules (rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer,
   category_id, active, allow_sim_gen, effect_begin, effect_end, answer_content_type, created_at, updated_at,
-  effect_begin_ms, effect_end_ms, search_text, match_policy, negative_keywords, menu)
+  effect_begin_ms, effect_end_ms, search_text, match_policy, negative_keywords, menu, updated_by)
 SELECT ?1 + key, value ->> 0, ?2, ?3, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
   value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, 'TEXT', value ->> 10, ?4,
-  value ->> 11, value ->> 12, value ->> 13, value ->> 14, value ->> 15, value ->> 16
+  value ->> 11, value ->> 12, value ->> 13, value ->> 14, value ->> 15, value ->> 16, ?6
 FROM jsonb_each(CAST(?5 AS TEXT))`;
 
 /**
@@ -230,7 +230,12 @@ export class SqlJsRuleRepository implements RuleRepository {
     return this.store.get('SELECT 1 AS found FROM rules WHERE rule_id = ?', [ruleId]) !== undefined;
   }
 
-  async insert(robot: RobotKey, rules: readonly NewRule[], now: number): Promise<StoredRule[]> {
+  async insert(
+    robot: RobotKey,
+    rules: readonly NewRule[],
+    now: number,
+    actor: string,
+  ): Promise<StoredRule[]> {
     if (rules.length === 0) return [];
     // Before the write, in slices: the search texts of a batch take tens of milliseconds.
     const rows = await mapInSlices(rules, (rule) => jsonRow(rule, this.searchText(rule)));
@@ -247,7 +252,7 @@ export class SqlJsRuleRepository implements RuleRepository {
           if (i > 0) await nextTurn();
           const slice = JSON.stringify(rows.slice(i, i + INSERT_SLICE));
           const params = [next + i, robot.tenantId, robot.robotId, now];
-          inserted += tx.run(INSERT_RULES, [...params, { utf8: slice }]);
+          inserted += tx.run(INSERT_RULES, [...params, { utf8: slice }, actor]);
         }
         if (inserted !== rules.length)
           throw new Error(`inserted ${inserted} of ${rules.length} rules`);
@@ -264,16 +269,22 @@ export class SqlJsRuleRepository implements RuleRepository {
       robotId: robot.robotId,
       answerContentType: 'TEXT',
       updatedAt: now,
+      updatedBy: actor,
     }));
   }
 
-  async restore(robot: RobotKey, ruleIds: readonly string[], now: number): Promise<StoredRule[]> {
+  async restore(
+    robot: RobotKey,
+    ruleIds: readonly string[],
+    now: number,
+    actor: string,
+  ): Promise<StoredRule[]> {
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
         const restored: StoredRule[] = [];
         for (const ruleId of new Set(ruleIds)) {
           const row = tx.get<RuleRow>(
-            `SELECT ${TRASH_COLUMNS} FROM deleted_rules WHERE rule_id = ? AND ${OF_ROBOT}`,
+            `SELECT ${TRASH_COLUMNS}, updated_by FROM deleted_rules WHERE rule_id = ? AND ${OF_ROBOT}`,
             [ruleId, robot.tenantId, robot.robotId],
           );
           if (!row) continue;
@@ -290,9 +301,10 @@ export class SqlJsRuleRepository implements RuleRepository {
             robot.robotId,
             now,
             { utf8: JSON.stringify([jsonRow(rule, this.searchText(rule))]) },
+            actor,
           ]);
           tx.run('DELETE FROM deleted_rules WHERE rule_id = ?', [ruleId]);
-          restored.push({ ...rule, seq, updatedAt: now });
+          restored.push({ ...rule, seq, updatedAt: now, updatedBy: actor });
         }
         return restored;
       }),
@@ -302,7 +314,7 @@ export class SqlJsRuleRepository implements RuleRepository {
   async deleted(robot: RobotKey, limit: number): Promise<DeletedRule[]> {
     return this.store
       .all<RuleRow & { deleted_at: number }>(
-        `SELECT ${TRASH_COLUMNS}, deleted_at FROM deleted_rules WHERE ${OF_ROBOT} ORDER BY deleted_at DESC, rule_seq LIMIT ?`,
+        `SELECT ${TRASH_COLUMNS}, updated_by, deleted_at FROM deleted_rules WHERE ${OF_ROBOT} ORDER BY deleted_at DESC, rule_seq LIMIT ?`,
         [robot.tenantId, robot.robotId, limit],
       )
       .map((row) => ({ ...toStoredRule(row), deletedAt: Number(row.deleted_at) }));
@@ -320,12 +332,13 @@ export class SqlJsRuleRepository implements RuleRepository {
     ruleId: string,
     content: RuleContent,
     now: number,
+    actor: string,
   ): Promise<StoredRule | undefined> {
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
         const changed = tx.run(
           `UPDATE rules SET rule_name = ?, name_key = ?, category_id = ?, active = ?, allow_sim_gen = ?,
-            effect_begin = ?, effect_end = ?, questions = ?, answer = ?, updated_at = ?,
+            effect_begin = ?, effect_end = ?, questions = ?, answer = ?, updated_at = ?, updated_by = ?,
             effect_begin_ms = ?, effect_end_ms = ?, search_text = ?,
             match_policy = ?, negative_keywords = ?, menu = ?
            WHERE rule_id = ? AND ${OF_ROBOT}`,
@@ -340,6 +353,7 @@ export class SqlJsRuleRepository implements RuleRepository {
             JSON.stringify(content.questions),
             content.answer,
             now,
+            actor,
             toMs(content.effectBegin),
             toMs(content.effectEnd),
             this.searchText(content),
@@ -361,6 +375,7 @@ export class SqlJsRuleRepository implements RuleRepository {
     ruleIds: readonly string[],
     patch: RuleFieldsPatch,
     now: number,
+    actor: string,
   ): Promise<StoredRule[]> {
     const sets: string[] = [];
     const values: SqlParam[] = [];
@@ -373,11 +388,11 @@ export class SqlJsRuleRepository implements RuleRepository {
       values.push(patch.categoryId);
     }
     if (sets.length === 0) return [];
-    const statement = `UPDATE rules SET ${sets.join(', ')}, updated_at = ? WHERE rule_id = ? AND ${OF_ROBOT}`;
+    const statement = `UPDATE rules SET ${sets.join(', ')}, updated_at = ?, updated_by = ? WHERE rule_id = ? AND ${OF_ROBOT}`;
     return this.store.write((tx) => {
       const changed: StoredRule[] = [];
       for (const ruleId of new Set(ruleIds)) {
-        if (tx.run(statement, [...values, now, ruleId, robot.tenantId, robot.robotId]) === 0)
+        if (tx.run(statement, [...values, now, actor, ruleId, robot.tenantId, robot.robotId]) === 0)
           continue;
         const rule = this.findIn(tx, robot, ruleId);
         if (rule) changed.push(rule);
@@ -386,7 +401,13 @@ export class SqlJsRuleRepository implements RuleRepository {
     });
   }
 
-  async remove(robot: RobotKey, ruleIds: readonly string[], now: number): Promise<StoredRule[]> {
+  /** The trash keeps who deleted each rule as its last change (`updated_by`). */
+  async remove(
+    robot: RobotKey,
+    ruleIds: readonly string[],
+    now: number,
+    actor: string,
+  ): Promise<StoredRule[]> {
     return this.store.write((tx) => {
       const removed: StoredRule[] = [];
       for (const ruleId of new Set(ruleIds)) {
@@ -396,8 +417,8 @@ export class SqlJsRuleRepository implements RuleRepository {
         // A rule deleted before under the same id (deleted, restored, deleted) is replaced.
         tx.run('DELETE FROM deleted_rules WHERE rule_id = ?', [ruleId]);
         tx.run(
-          `INSERT INTO deleted_rules (${TRASH_COLUMNS}, deleted_at) SELECT ${TRASH_COLUMNS}, ? FROM rules WHERE rule_id = ? AND ${OF_ROBOT}`,
-          [now, ...where],
+          `INSERT INTO deleted_rules (${TRASH_COLUMNS}, deleted_at, updated_by) SELECT ${TRASH_COLUMNS}, ?, ? FROM rules WHERE rule_id = ? AND ${OF_ROBOT}`,
+          [now, actor, ...where],
         );
         tx.run(`DELETE FROM rules WHERE rule_id = ? AND ${OF_ROBOT}`, where);
         removed.push(rule);

@@ -10,7 +10,7 @@ import type {
 } from '../../repositories/records';
 
 export const RULE_COLUMNS =
-  'rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at, match_policy, negative_keywords, menu';
+  'rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at, match_policy, negative_keywords, menu, updated_by';
 
 export const MATCHABLE_COLUMNS =
   'rule_id, tenant_id, robot_id, rule_name, questions, active, effect_begin, effect_end, match_policy, negative_keywords';
@@ -36,6 +36,7 @@ export interface RuleRow {
   match_policy: string;
   negative_keywords: string;
   menu: string | null;
+  updated_by: string;
 }
 
 export type MatchableRow = Pick<
@@ -74,6 +75,7 @@ export function toStoredRule(row: RuleRow): StoredRule {
     answerContentType: row.answer_content_type,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    updatedBy: row.updated_by,
     matchPolicy: row.match_policy as MatchPolicy,
     negativeKeywords: JSON.parse(row.negative_keywords) as string[],
     menu: row.menu === null ? null : (JSON.parse(row.menu) as MenuEntry[]),

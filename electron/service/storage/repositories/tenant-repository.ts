@@ -207,6 +207,17 @@ export class SqlJsUserRepository implements UserRepository {
       .map(toUserRecord);
   }
 
+  async withUsernameKey(usernameKey: string): Promise<(UserRecord & { passwordHash: string })[]> {
+    return this.store
+      .all<UserRow & { password_hash: string }>(
+        `SELECT ${USER_COLUMNS.replace(/(\w+)/g, 'u.$1')}, u.password_hash FROM users AS u
+         JOIN tenants AS t ON t.tenant_id = u.tenant_id
+         WHERE u.username_key = ? AND t.deleted_at IS NULL ORDER BY u.tenant_id`,
+        [usernameKey],
+      )
+      .map((row) => ({ ...toUserRecord(row), passwordHash: row.password_hash }));
+  }
+
   async remove(tenantId: number, userId: string, now: number): Promise<boolean> {
     // Looked at first: a refused call writes nothing (no journal record).
     if (!this.store.get(`SELECT 1 AS found FROM users ${OF_USER}`, [tenantId, userId]))

@@ -38,6 +38,7 @@ const CONTENT = [
   'match_policy',
   'negative_keywords',
   'menu',
+  'updated_by',
 ];
 
 const SAME_CONTENT = CONTENT.map((c) => `r.${c} IS rule_revisions.${c}`).join(' AND ');
@@ -175,11 +176,12 @@ export class SqlJsVersionRepository implements VersionRepository {
     robot: RobotKey,
     version: number,
     request: PublishRequest,
+    actor: string,
   ): Promise<{ published: PublishedChange; draft: DraftReset } | undefined> {
     if (!(await this.find(robot, version))) return undefined;
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
-        const draft = this.resetDraft(tx, robot, version, request.now);
+        const draft = this.resetDraft(tx, robot, version, request.now, actor);
         const published = this.publishIn(tx, robot, request, version);
         return { published, draft };
       }),
@@ -303,7 +305,13 @@ export class SqlJsVersionRepository implements VersionRepository {
    * trash; the version's rules not in the draft as they were are written back (at their old
    * position when it is free), taken out of the trash if they were there.
    */
-  private resetDraft(tx: Tx, robot: RobotKey, version: number, now: number): DraftReset {
+  private resetDraft(
+    tx: Tx,
+    robot: RobotKey,
+    version: number,
+    now: number,
+    actor: string,
+  ): DraftReset {
     const key = [robot.tenantId, robot.robotId];
     const target = tx.all<RuleRow>(
       `SELECT ${REVISION_AS_RULE} FROM rule_revisions WHERE ${AT_VERSION} ORDER BY rule_seq`,
@@ -321,8 +329,8 @@ export class SqlJsVersionRepository implements VersionRepository {
       if (kept && sameRule(kept, row)) continue;
       tx.run('DELETE FROM deleted_rules WHERE rule_id = ?', [row.rule_id]);
       tx.run(
-        `INSERT INTO deleted_rules (${TRASH_COLUMNS}, deleted_at) SELECT ${TRASH_COLUMNS}, ? FROM rules WHERE rule_id = ?`,
-        [now, row.rule_id],
+        `INSERT INTO deleted_rules (${TRASH_COLUMNS}, deleted_at, updated_by) SELECT ${TRASH_COLUMNS}, ?, ? FROM rules WHERE rule_id = ?`,
+        [now, actor, row.rule_id],
       );
       tx.run('DELETE FROM rules WHERE rule_id = ?', [row.rule_id]);
       removed.push(toStoredRule(row));
@@ -343,8 +351,9 @@ export class SqlJsVersionRepository implements VersionRepository {
         ...key,
         now,
         { utf8: JSON.stringify([jsonRow(rule, this.ruleRepository.searchText(rule))]) },
+        actor,
       ]);
-      added.push({ ...rule, seq, answerContentType: 'TEXT', updatedAt: now });
+      added.push({ ...rule, seq, answerContentType: 'TEXT', updatedAt: now, updatedBy: actor });
     }
     return { removed, added };
   }

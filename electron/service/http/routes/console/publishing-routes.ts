@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../errors';
 import type { PublishingRoom } from '../../../publishing/publishing-room';
 import { parseTarget } from '../../../publishing/targets';
@@ -36,6 +36,14 @@ function positive(
 }
 
 /** Versions, publish and its gate, rollback, diffs; test sets, runs and threshold curves. */
+/**
+ * A version's author: the administrator chosen in the editor, or on a team server the one signed
+ * in (whoever the editor names).
+ */
+function authorOf(request: FastifyRequest, chosen: string): string {
+  return request.editor?.tenantId != null ? request.editor.actor : chosen;
+}
+
 export function registerPublishingRoutes(app: FastifyInstance, room: PublishingRoom): void {
   const { ctx } = room;
   const console = { config: { console: true } };
@@ -67,8 +75,9 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
 
   app.post(`${ROBOT}/versions`, { ...console, schema: { body: PublishBody } }, async (request) => {
     const robot = await robotOf(request);
+    const body = request.body as Static<typeof PublishBody>;
     return success(
-      await publish(ctx, room.editions, robot, request.body as Static<typeof PublishBody>),
+      await publish(ctx, room.editions, robot, { ...body, author: authorOf(request, body.author) }),
     );
   });
 
@@ -90,7 +99,10 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
       const body = request.body as Static<typeof RollbackBody>;
       const note = body.note ?? `rollback to version ${version}`;
       return success({
-        version: await rollback(ctx, room.editions, robot, version, { note, author: body.author }),
+        version: await rollback(ctx, room.editions, robot, version, {
+          note,
+          author: authorOf(request, body.author),
+        }),
       });
     },
   );

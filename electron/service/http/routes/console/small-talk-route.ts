@@ -14,5 +14,7 @@ export function registerSmallTalkRoute(app: FastifyInstance): void {
       answer: intent[language].answer,
     })),
   );
-  app.get(`${CONSOLE}/small-talk`, { config: { console: true } }, async () => success({ intents }));
+  app.get(`${CONSOLE}/small-talk`, { config: { console: true, teamScope: 'any' } }, async () =>
+    success({ intents }),
+  );
 }

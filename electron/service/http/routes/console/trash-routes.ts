@@ -22,7 +22,11 @@ export function registerTrashRoutes(app: FastifyInstance, ctx: DomainContext): v
   const console = { config: { console: true } };
   const tenantOf = (params: unknown) => parseTenantId((params as Params).tenantId);
 
-  app.get(`${CONSOLE}/trash`, console, async () => success(await listTrash(ctx)));
+  app.get(
+    `${CONSOLE}/trash`,
+    { config: { console: true, teamScope: 'own-tenant' } },
+    async (request) => success(await listTrash(ctx, request.editor?.tenantId ?? null)),
+  );
 
   app.delete(TENANT, console, async (request) =>
     success(await deleteTenant(ctx, tenantOf(request.params))),

@@ -36,8 +36,11 @@ export function registerWorkspaceRoutes(
 ): void {
   const console = { config: { console: true } };
 
-  app.get(`${CONSOLE}/workspace`, console, async () =>
-    success(await getWorkspace(ctx, credentials, baseUrl())),
+  app.get(
+    `${CONSOLE}/workspace`,
+    { config: { console: true, teamScope: 'own-tenant' } },
+    async (request) =>
+      success(await getWorkspace(ctx, credentials, baseUrl(), request.editor?.tenantId ?? null)),
   );
 
   app.post(

@@ -1,0 +1,305 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { ConsoleRule, SignInResult } from '../../electron/service/console-types';
+import { consoleClient } from '../helpers/console-client';
+import {
+  registerTenantWithRobot,
+  ruleInput,
+  startTestService,
+  tenantRequest,
+} from '../helpers/service';
+import type { TestService } from '../helpers/service';
+
+/** Signing in to a team server's editor (docs/api.md, "Signing in"), over real HTTP. */
+
+async function signIn(h: TestService, body: Record<string, unknown>) {
+  const response = await fetch(`${h.service.url}/console/api/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as { code: string; msg: string; data: SignInResult | null },
+  };
+}
+
+/** Signs in and returns a console client holding the session token. */
+async function editorOf(h: TestService, username: string, password: string, tenantId?: number) {
+  const { status, body } = await signIn(h, { username, password, tenantId });
+  assert.equal(status, 200, JSON.stringify(body));
+  const data = body.data as Extract<SignInResult, { status: 'signed-in' }>;
+  assert.equal(data.status, 'signed-in');
+  return { ...data, console: consoleClient(h.service.url, data.token) };
+}
+
+const R = (tenantId: number) => `/tenants/${tenantId}/robots/default`;
+
+describe('signing in to a team server', () => {
+  let h: TestService;
+  let mine: number;
+  let theirs: number;
+  before(async () => {
+    h = await startTestService({ signIn: true });
+    mine = (
+      await h.client.registerTenant(tenantRequest({ username: 'alice', password: 'alice-pw1' }))
+    ).tenantId;
+    theirs = (
+      await h.client.registerTenant(tenantRequest({ username: 'bob', password: 'bob-pw12' }))
+    ).tenantId;
+  });
+  after(() => h.close());
+
+  test('the editor asks whether it signs in, with no token', async () => {
+    const response = await fetch(`${h.service.url}/console/api/sign-in`);
+    const body = (await response.json()) as { data: Record<string, unknown> };
+    assert.deepEqual(body.data, { signIn: true, sessionIdleMinutes: 30, sessionMaxMinutes: 720 });
+    assert.equal(h.service.editorUrl, `${h.service.url}/`);
+  });
+
+  test("an administrator's username and password give a session of their tenant", async () => {
+    const alice = await editorOf(h, 'ALICE', 'alice-pw1');
+    assert.equal(alice.username, 'alice');
+    assert.equal(alice.tenantId, mine);
+    assert.match(alice.token, /^[\w-]{43}$/);
+    const workspace = await alice.console.ok<{
+      tenants: { tenantId: number }[];
+      customer: { adminKey: string; adminSecret: string };
+    }>('GET', '/workspace');
+    assert.deepEqual(
+      workspace.tenants.map((t) => t.tenantId),
+      [mine],
+    );
+    assert.equal(workspace.customer.adminSecret, '', "the customer's credentials stay hidden");
+    assert.equal(workspace.customer.adminKey, '');
+  });
+
+  test('a wrong password and an unknown username fail alike', async () => {
+    const wrong = await signIn(h, { username: 'alice', password: 'not-hers' });
+    const unknown = await signIn(h, { username: 'nobody', password: 'alice-pw1' });
+    assert.equal(wrong.status, 401);
+    assert.equal(unknown.status, 401);
+    assert.equal(wrong.body.code, 'sign-in-failed');
+    assert.deepEqual(unknown.body, wrong.body);
+  });
+
+  test('the per-launch token opens nothing on a team server', async () => {
+    const withToken = consoleClient(h.service.url, h.service.consoleToken);
+    const { status, body } = await withToken.call('GET', '/workspace');
+    assert.equal(status, 401);
+    assert.equal(body.code, 'not-signed-in');
+    const none = await consoleClient(h.service.url, '').call('GET', `${R(mine)}/rules`);
+    assert.equal(none.body.code, 'not-signed-in');
+  });
+
+  test("a signed-in administrator sees and changes only their own tenant's robots", async () => {
+    const alice = await editorOf(h, 'alice', 'alice-pw1');
+    const refused: [string, string, unknown?][] = [
+      ['GET', `${R(theirs)}/rules`],
+      ['POST', `${R(theirs)}/rules`, { ruleName: 'x', questions: ['x?'], answer: 'x' }],
+      ['PATCH', R(theirs), { name: 'mine now' }],
+      ['POST', `${R(theirs)}/rotate-secret`],
+      ['DELETE', R(theirs)],
+      ['POST', `${R(theirs)}/try`, { question: 'hello' }],
+      ['GET', `${R(theirs)}/categories`],
+      ['GET', `${R(theirs)}/versions`],
+      ['GET', `${R(theirs)}/question-log`],
+      [
+        'POST',
+        `/tenants/${theirs}/users`,
+        { username: 'mallory', password: 'pw-123456', role: 'ADMIN' },
+      ],
+      ['POST', `/tenants/${theirs}/robots`, { name: 'spy' }],
+      ['DELETE', `/tenants/${theirs}`],
+      ['GET', `/tenants/${theirs + 100}/robots/default/rules`],
+    ];
+    for (const [method, path, body] of refused) {
+      const answer = await alice.console.call(method, path, body);
+      assert.equal(answer.status, 403, `${method} ${path}: ${JSON.stringify(answer.body)}`);
+      assert.equal(answer.body.code, 'other-tenant', `${method} ${path}`);
+    }
+    const register = await alice.console.call('POST', '/tenants', tenantRequest());
+    assert.equal(register.status, 403);
+    assert.equal(register.body.code, 'customer-only');
+    // Their robot is untouched, and the own tenant stays open.
+    const robots = await h.client.listRobots(theirs);
+    assert.equal(robots.find((r) => r.robotId === 'default')?.name !== 'mine now', true);
+    const own = await alice.console.call('GET', `${R(mine)}/rules`);
+    assert.equal(own.status, 200);
+  });
+
+  test("the trash lists only the administrator's tenant", async () => {
+    await h.client.createRobot(theirs, 'doomed');
+    const bob = await editorOf(h, 'bob', 'bob-pw12');
+    const doomed = (await h.client.listRobots(theirs)).find((r) => r.name === 'doomed');
+    await bob.console.ok('DELETE', `/tenants/${theirs}/robots/${doomed?.robotId ?? ''}`);
+    const alice = await editorOf(h, 'alice', 'alice-pw1');
+    const trash = await alice.console.ok<{ robots: { tenantId: number }[] }>('GET', '/trash');
+    assert.deepEqual(trash.robots, []);
+    const bobs = await bob.console.ok<{ robots: { tenantId: number }[] }>('GET', '/trash');
+    assert.deepEqual(
+      bobs.robots.map((r) => r.tenantId),
+      [theirs],
+    );
+  });
+
+  test('every change records who made it: the administrator, or api', async () => {
+    const alice = await editorOf(h, 'alice', 'alice-pw1');
+    const made = await alice.console.ok<ConsoleRule>('POST', `${R(mine)}/rules`, {
+      ruleName: 'opening hours',
+      questions: ['when are you open?'],
+      answer: 'Nine to five.',
+    });
+    assert.equal(made.updatedBy, 'alice');
+    const robot = (await h.client.listRobots(mine)).find((r) => r.robotId === 'default');
+    const imported = await h.client
+      .robot(mine, 'default', robot?.robotSecret ?? '')
+      .importRules([ruleInput('parking', ['where can I park?'])]);
+    const importedId = imported.succeed[0]?.ruleId ?? '';
+    const viaApi = await alice.console.ok<ConsoleRule>('GET', `${R(mine)}/rules/${importedId}`);
+    assert.equal(viaApi.updatedBy, 'api');
+    const edited = await alice.console.ok<ConsoleRule>('PATCH', `${R(mine)}/rules/${importedId}`, {
+      answer: 'Behind the shop.',
+    });
+    assert.equal(edited.updatedBy, 'alice');
+    await alice.console.ok('POST', `${R(mine)}/rules/delete`, { ruleIds: [made.ruleId] });
+    const trash = await alice.console.ok<{ rules: ConsoleRule[] }>('GET', `${R(mine)}/rules/trash`);
+    assert.equal(trash.rules.find((r) => r.ruleId === made.ruleId)?.updatedBy, 'alice');
+    // A version's author is the signed-in administrator, whoever the body names.
+    const published = await alice.console.ok<{ version: { author: string } }>(
+      'POST',
+      `${R(mine)}/versions`,
+      { note: 'first', author: 'somebody else' },
+    );
+    assert.equal(published.version.author, 'alice');
+  });
+
+  test('signing out ends the session', async () => {
+    const alice = await editorOf(h, 'alice', 'alice-pw1');
+    assert.equal((await alice.console.call('GET', '/workspace')).status, 200);
+    assert.deepEqual(await alice.console.ok('POST', '/sign-out'), { signedOut: true });
+    const after = await alice.console.call('GET', '/workspace');
+    assert.equal(after.status, 401);
+    assert.equal(after.body.code, 'not-signed-in');
+  });
+
+  test('a username and password of several tenants ask which one', async () => {
+    const third = (
+      await h.client.registerTenant(tenantRequest({ username: 'Alice', password: 'alice-pw1' }))
+    ).tenantId;
+    const asked = await signIn(h, { username: 'alice', password: 'alice-pw1' });
+    assert.equal(asked.status, 200);
+    const choice = asked.body.data as Extract<SignInResult, { status: 'choose-tenant' }>;
+    assert.equal(choice.status, 'choose-tenant');
+    assert.deepEqual(
+      choice.tenants.map((t) => t.tenantId),
+      [mine, third],
+    );
+    const chosen = await editorOf(h, 'alice', 'alice-pw1', third);
+    assert.equal(chosen.tenantId, third);
+    assert.equal(chosen.username, 'Alice');
+  });
+});
+
+describe('failed sign-ins are rate-limited', () => {
+  let h: TestService;
+  let offset = 0;
+  before(async () => {
+    h = await startTestService({ signIn: true, now: () => Date.now() + offset });
+    await h.client.registerTenant(tenantRequest({ username: 'carol', password: 'carol-pw1' }));
+  });
+  after(() => h.close());
+
+  test('five failures of a username lock it out, growing, and the right password waits too', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      const failed = await signIn(h, { username: 'carol', password: `wrong-${i}` });
+      assert.equal(failed.body.code, 'sign-in-failed');
+    }
+    const locked = await signIn(h, { username: 'carol', password: 'carol-pw1' });
+    assert.equal(locked.status, 429);
+    assert.equal(locked.body.code, 'too-many-sign-ins');
+    assert.equal(locked.retryAfter, '60');
+    offset += 61_000;
+    assert.equal((await signIn(h, { username: 'carol', password: 'wrong-6' })).status, 401);
+    const longer = await signIn(h, { username: 'carol', password: 'carol-pw1' });
+    assert.equal(longer.status, 429);
+    assert.equal(longer.retryAfter, '120', 'the lockout doubles');
+    offset += 121_000;
+    const signed = await signIn(h, { username: 'carol', password: 'carol-pw1' });
+    assert.equal(signed.status, 200);
+  });
+
+  test('failures from one address lock out every username from it', async () => {
+    offset += 16 * 60_000;
+    for (let i = 0; i < 5; i += 1) {
+      await signIn(h, { username: `guess${i}`, password: 'whatever' });
+    }
+    const locked = await signIn(h, { username: 'carol', password: 'carol-pw1' });
+    assert.equal(locked.status, 429);
+    assert.equal(locked.body.code, 'too-many-sign-ins');
+  });
+});
+
+describe('sessions expire', () => {
+  let h: TestService;
+  let offset = 0;
+  before(async () => {
+    h = await startTestService({
+      signIn: true,
+      sessionIdleMs: 60_000,
+      sessionMaxMs: 150_000,
+      now: () => Date.now() + offset,
+    });
+    await h.client.registerTenant(tenantRequest({ username: 'dave', password: 'dave-pw12' }));
+  });
+  after(() => h.close());
+
+  test('after the idle limit without use: 401 session-expired', async () => {
+    const dave = await editorOf(h, 'dave', 'dave-pw12');
+    offset += 40_000;
+    assert.equal((await dave.console.call('GET', '/workspace')).status, 200);
+    offset += 40_000; // 80 s since signing in, 40 s since the last use
+    assert.equal((await dave.console.call('GET', '/workspace')).status, 200);
+    offset += 61_000;
+    const expired = await dave.console.call('GET', '/workspace');
+    assert.equal(expired.status, 401);
+    assert.equal(expired.body.code, 'session-expired');
+    assert.equal((await dave.console.call('GET', '/workspace')).body.code, 'session-expired');
+  });
+
+  test('after the absolute limit, however much it is used', async () => {
+    const dave = await editorOf(h, 'dave', 'dave-pw12');
+    for (let used = 0; used < 3; used += 1) {
+      offset += 45_000;
+      assert.equal((await dave.console.call('GET', '/workspace')).status, 200);
+    }
+    offset += 10_000; // 145 s
+    assert.equal((await dave.console.call('GET', '/workspace')).status, 200);
+    offset += 10_000; // 155 s
+    assert.equal((await dave.console.call('GET', '/workspace')).body.code, 'session-expired');
+  });
+});
+
+describe('without sign-in (the desktop app, plain serve)', () => {
+  let h: TestService;
+  before(async () => {
+    h = await startTestService();
+  });
+  after(() => h.close());
+
+  test('the editor uses the per-launch token, sees every tenant and changes as "editor"', async () => {
+    const response = await fetch(`${h.service.url}/console/api/sign-in`);
+    assert.deepEqual(((await response.json()) as { data: unknown }).data, { signIn: false });
+    const post = await signIn(h, { username: 'x', password: 'y' });
+    assert.equal(post.status, 404);
+    const { tenantId } = await registerTenantWithRobot(h.client);
+    const editor = consoleClient(h.service.url, h.service.consoleToken);
+    const made = await editor.ok<ConsoleRule>('POST', `${R(tenantId)}/rules`, {
+      ruleName: 'hello',
+      questions: ['hi?'],
+      answer: 'Hello.',
+    });
+    assert.equal(made.updatedBy, 'editor');
+  });
+});
