@@ -356,3 +356,106 @@ describe('copying a robot between two services', () => {
     });
   });
 });
+
+describe('robot bundles: sizes and races', () => {
+  let h: TestService;
+  let api: ReturnType<typeof consoleClient>;
+  let tenantId: number;
+  const bundleOf = (rules: number, prefix: string, answer = 'a'): RobotBundle => ({
+    format: 'kb-studio-robot',
+    version: 1,
+    robot: { name: 'big', settings: {} },
+    categories: [],
+    rules: Array.from({ length: rules }, (_, i) => ({
+      ruleId: `${prefix}-${i}`,
+      ruleName: `rule ${i}`,
+      questions: [`question ${i}`],
+      answer,
+      categoryName: null,
+      active: true,
+      allowSimGen: null,
+      effectBeignDate: null,
+      effectEndDate: null,
+      matchPolicy: 'similarity',
+      negativeKeywords: [],
+      menu: null,
+    })),
+    testCases: [],
+  });
+  before(async () => {
+    h = await startTestService();
+    api = consoleClient(h.service.url, h.service.consoleToken);
+    tenantId = (await registerTenantWithRobot(h.client)).tenantId;
+  });
+  after(() => h.close());
+
+  test('a bundle over the 10 MiB of other routes is taken; one over its own limit is not', async () => {
+    const big = bundleOf(6000, 'big', 'x'.repeat(2000));
+    const text = JSON.stringify(big);
+    assert.ok(Buffer.byteLength(text) > 10 * 1024 * 1024);
+    const made = await api.ok<RobotImportResult>('POST', `/tenants/${tenantId}/robots/import`, big);
+    assert.equal(made.rules, 6000);
+    // Announced larger than the limit: refused before a byte of it is read.
+    const { request } = await import('node:http');
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        `${h.service.url}/console/api/tenants/${tenantId}/robots/import`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${h.service.consoleToken}`,
+            'content-type': 'application/json',
+            'content-length': String(129 * 1024 * 1024),
+          },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.write('{');
+    });
+    assert.equal(answer.status, 413);
+    const envelope = JSON.parse(answer.body) as { code: string; msg: string };
+    assert.equal(envelope.code, 'body-too-large');
+    assert.match(envelope.msg, /a robot bundle: 128 MiB/);
+  });
+
+  test('imports racing for the same new rule ids: each makes a whole robot or nothing, an id kept by one only', async () => {
+    const bundle = bundleOf(300, 'race');
+    const robotsBefore = (
+      await api.ok<{ tenants: { tenantId: number; robots: unknown[] }[] }>('GET', '/workspace')
+    ).tenants.find((t) => t.tenantId === tenantId)?.robots.length;
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        api.call<RobotImportResult>('POST', `/tenants/${tenantId}/robots/import`, bundle),
+      ),
+    );
+    const made = answers.filter((a) => a.body.code === '0');
+    for (const answer of answers) {
+      if (answer.body.code === '0') continue;
+      assert.equal(answer.status, 409, JSON.stringify(answer.body));
+      assert.equal(answer.body.code, 'rule-exists');
+      assert.match(answer.body.msg ?? '', /Nothing was imported/);
+    }
+    assert.ok(made.length >= 1);
+    const kept = made.reduce((sum, a) => sum + (a.body.data.rules - a.body.data.ruleIdsChanged), 0);
+    assert.equal(kept, 300, 'each id of the bundle kept by exactly one copy');
+    const robots = (
+      await api.ok<{ tenants: { tenantId: number; robots: ConsoleRobot[] }[] }>('GET', '/workspace')
+    ).tenants.find((t) => t.tenantId === tenantId)?.robots;
+    assert.equal(robots?.length, (robotsBefore ?? 0) + made.length, 'a robot per success only');
+    for (const robot of robots?.filter((r) => r.name === 'big' && r.ruleCount === 300) ?? []) {
+      const stored = await exportRobotBundle(
+        { baseUrl: h.service.url, token: h.service.consoleToken },
+        tenantId,
+        robot.robotId,
+      );
+      assert.equal(stored.rules.length, 300);
+    }
+    const trash = await api.ok<ConsoleTrash>('GET', '/trash');
+    assert.equal(trash.robots.length, 0, 'no half robot left in the trash');
+  });
+});
