@@ -232,6 +232,28 @@ describe('copying a robot between two services', () => {
     assert.deepEqual(stored.rules[1]?.menu, [{ ruleId: 'fresh-id-1', text: '退货' }]);
   });
 
+  test('a robot in review mode arrives live: its versions stay behind', async () => {
+    const reviewed = {
+      ...original,
+      robot: {
+        ...original.robot,
+        settings: { ...original.robot.settings, publishMode: 'review' as const },
+      },
+    };
+    const api = consoleClient(B.baseUrl, B.token);
+    const made = await api.ok<RobotImportResult>(
+      'POST',
+      `/tenants/${tenantB}/robots/import`,
+      reviewed,
+    );
+    assert.equal(made.robot.settings.publishMode, 'live');
+    const robot = b.client.robot(tenantB, made.robot.robotId, made.robot.robotSecret);
+    assert.equal((await robot.ask('怎么退货', 'u2')).answer, '在订单页点“申请退货”。');
+    const stored = await exportRobotBundle(B, tenantB, made.robot.robotId);
+    assert.equal(stored.robot.settings.publishMode, undefined);
+    assert.deepEqual(stored.robot.settings.synonyms, original.robot.settings.synonyms);
+  });
+
   describe('a bad bundle is refused, naming its fault, and nothing is made', () => {
     let api: ReturnType<typeof consoleClient>;
     let robotsBefore: number;

@@ -246,8 +246,8 @@ async function fillRobot(
 
 /**
  * Makes a new robot of the tenant from a bundle (checked here first: a bad bundle creates
- * nothing). The robot gets a new id and its own secret; rule ids are kept where this store has
- * none of them, else replaced, consistently in menus and test cases.
+ * nothing). The robot gets a new id and its own secret, and starts in live mode; rule ids are
+ * kept where this store has none of them, else replaced, consistently in menus and test cases.
  */
 export async function importRobot(
   ctx: DomainContext,
@@ -258,13 +258,17 @@ export async function importRobot(
   checkBundle(bundle);
   const robotId = await freeRobotId(ctx, tenantId);
   const key: RobotKey = { tenantId, robotId };
+  // A robot in review mode answers its latest version, and versions are not copied: the copy
+  // starts live (answering what was copied); switching it to review there publishes that first.
+  const settings = { ...bundle.robot.settings };
+  delete settings.publishMode;
   return ctx.writes.run(robotKey(key), async () => {
     const now = ctx.now();
     const record = {
       ...key,
       name: bundle.robot.name,
       secret: randomToken(32),
-      settingsJson: JSON.stringify(bundle.robot.settings),
+      settingsJson: JSON.stringify(settings),
       createdAt: now,
     };
     await ctx.store.robots.insert(record);
