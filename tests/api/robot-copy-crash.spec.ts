@@ -11,33 +11,23 @@ import type { ConsoleTrash } from '../../electron/service/console-types';
 import type { RobotBundle } from '../../electron/service/robot-bundle-types';
 import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
+import { bundleOf, bundleRule } from '../helpers/bundles';
 import { consoleClient } from '../helpers/console-client';
 import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
 
 const RULES = 15_000;
 
 function bigBundle(): RobotBundle {
-  return {
-    format: 'kb-studio-robot',
-    version: 1,
-    robot: { name: 'killed copy', settings: {} },
-    categories: [{ name: '类' }],
-    rules: Array.from({ length: RULES }, (_, i) => ({
-      ruleId: `killed-${i}`,
-      ruleName: `规则 ${i}`,
+  const rules = Array.from({ length: RULES }, (_, i) =>
+    bundleRule(`killed-${i}`, `规则 ${i}`, {
       questions: [`问题 ${i} 怎么办`, `第 ${i} 个问题`],
-      answer: `答案 ${i}`,
       categoryName: i % 2 === 0 ? '类' : null,
-      active: true,
-      allowSimGen: null,
-      effectBeignDate: null,
-      effectEndDate: null,
-      matchPolicy: 'similarity',
-      negativeKeywords: [],
-      menu: null,
-    })),
+    }),
+  );
+  return bundleOf('killed copy', rules, {
+    categories: [{ name: '类' }],
     testCases: [{ question: '问题 1 怎么办', expect: 'rule', ruleId: 'killed-1' }],
-  };
+  });
 }
 
 function tokenOf(service: ChildService): string {

@@ -10,6 +10,7 @@ import { copyRobot, exportRobotBundle, ConsoleCallError } from '../../electron/c
 import type { ConsoleEndpoint } from '../../electron/client/robot-copy';
 import type { ConsoleRobot, ConsoleRule, ConsoleTrash } from '../../electron/service/console-types';
 import type { RobotBundle, RobotImportResult } from '../../electron/service/robot-bundle-types';
+import { bundleOf, bundleRule } from '../helpers/bundles';
 import { consoleClient } from '../helpers/console-client';
 import { registerTenantWithRobot, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';
@@ -383,27 +384,13 @@ describe('robot bundles: sizes and races', () => {
   let h: TestService;
   let api: ReturnType<typeof consoleClient>;
   let tenantId: number;
-  const bundleOf = (rules: number, prefix: string, answer = 'a'): RobotBundle => ({
-    format: 'kb-studio-robot',
-    version: 1,
-    robot: { name: 'big', settings: {} },
-    categories: [],
-    rules: Array.from({ length: rules }, (_, i) => ({
-      ruleId: `${prefix}-${i}`,
-      ruleName: `rule ${i}`,
-      questions: [`question ${i}`],
-      answer,
-      categoryName: null,
-      active: true,
-      allowSimGen: null,
-      effectBeignDate: null,
-      effectEndDate: null,
-      matchPolicy: 'similarity',
-      negativeKeywords: [],
-      menu: null,
-    })),
-    testCases: [],
-  });
+  const many = (rules: number, prefix: string, answer = 'a'): RobotBundle =>
+    bundleOf(
+      'big',
+      Array.from({ length: rules }, (_, i) =>
+        bundleRule(`${prefix}-${i}`, `rule ${i}`, { answer }),
+      ),
+    );
   before(async () => {
     h = await startTestService();
     api = consoleClient(h.service.url, h.service.consoleToken);
@@ -412,7 +399,7 @@ describe('robot bundles: sizes and races', () => {
   after(() => h.close());
 
   test('a bundle over the 10 MiB of other routes is taken; one over its own limit is not', async () => {
-    const big = bundleOf(6000, 'big', 'x'.repeat(2000));
+    const big = many(6000, 'big', 'x'.repeat(2000));
     const text = JSON.stringify(big);
     assert.ok(Buffer.byteLength(text) > 10 * 1024 * 1024);
     const made = await api.ok<RobotImportResult>('POST', `/tenants/${tenantId}/robots/import`, big);
@@ -446,7 +433,7 @@ describe('robot bundles: sizes and races', () => {
   });
 
   test('imports racing for the same new rule ids: each makes a whole robot or nothing, an id kept by one only', async () => {
-    const bundle = bundleOf(300, 'race');
+    const bundle = many(300, 'race');
     const robotsBefore = (
       await api.ok<{ tenants: { tenantId: number; robots: unknown[] }[] }>('GET', '/workspace')
     ).tenants.find((t) => t.tenantId === tenantId)?.robots.length;
