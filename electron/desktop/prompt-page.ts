@@ -1,15 +1,19 @@
 /**
  * The shell's small forms (a team server's address, a sign-in, a robot to copy): Electron has no
  * text-input dialog, so a form is a page of its own, shown in a modal window without preload,
- * script or network (prompt-window.ts). Submitting it navigates to `kb-studio-prompt://answer?…`,
- * a scheme that goes nowhere: the shell reads the answer off the URL and stops the navigation.
+ * script or network (prompt-window.ts). Submitting it navigates to
+ * `https://kb-studio-prompt.invalid/answer?…`: the shell reads the answer off that URL and stops
+ * the navigation. An https URL, because Electron does not report navigations to a custom scheme
+ * (`will-navigate`, electron/electron#19603); on the reserved `.invalid` domain, which never
+ * resolves, so nothing typed could leave the machine even if it went ahead; and refused as a
+ * navigation everywhere else, never handed to the system browser (security.ts).
  * Pure functions: the page for a form, and the answer in a URL.
  * @module
  */
 
-export const PROMPT_SCHEME = 'kb-studio-prompt:';
-const ANSWER_URL = `${PROMPT_SCHEME}//answer`;
-const CANCEL_URL = `${PROMPT_SCHEME}//cancel`;
+export const PROMPT_ORIGIN = 'https://kb-studio-prompt.invalid';
+const ANSWER_PATH = '/answer';
+const CANCEL_PATH = '/cancel';
 
 export type PromptField =
   | { kind: 'text'; name: string; label: string; value?: string; placeholder?: string }
@@ -76,7 +80,7 @@ function fieldHtml(field: PromptField, first: boolean): string {
  * to the answer scheme.
  */
 export function promptPage(spec: PromptSpec): string {
-  const csp = `default-src 'none'; style-src 'unsafe-inline'; form-action ${PROMPT_SCHEME}`;
+  const csp = `default-src 'none'; style-src 'unsafe-inline'; form-action ${PROMPT_ORIGIN}`;
   const fields = spec.fields.map((field, i) => fieldHtml(field, i === 0)).join('\n');
   return `<!doctype html>
 <html><head><meta charset="utf-8">
@@ -95,9 +99,9 @@ input, select { width: 100%; box-sizing: border-box; padding: 6px 8px; font: inh
 <body><h1>${escapeHtml(spec.title)}</h1>
 ${spec.intro ? `<p>${escapeHtml(spec.intro)}</p>` : ''}
 ${spec.error ? `<p class="error" role="alert">${escapeHtml(spec.error)}</p>` : ''}
-<form method="get" action="${ANSWER_URL}">
+<form method="get" action="${PROMPT_ORIGIN}${ANSWER_PATH}">
 ${fields}
-<div class="buttons"><a href="${CANCEL_URL}" role="button">Cancel</a><button type="submit">${escapeHtml(spec.submit)}</button></div>
+<div class="buttons"><a href="${PROMPT_ORIGIN}${CANCEL_PATH}" role="button">Cancel</a><button type="submit">${escapeHtml(spec.submit)}</button></div>
 </form></body></html>`;
 }
 
@@ -111,12 +115,18 @@ export function promptDataUrl(spec: PromptSpec): string {
  * a cancel, or null for any other URL (which the window refuses).
  */
 export function parsePromptOutcome(url: string, spec: PromptSpec): PromptOutcome | null {
-  if (url === CANCEL_URL || url.startsWith(`${CANCEL_URL}?`)) return { kind: 'cancel' };
-  if (url !== ANSWER_URL && !url.startsWith(`${ANSWER_URL}?`)) return null;
-  const query = new URLSearchParams(url.slice(ANSWER_URL.length + 1));
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.origin !== PROMPT_ORIGIN) return null;
+  if (parsed.pathname === CANCEL_PATH) return { kind: 'cancel' };
+  if (parsed.pathname !== ANSWER_PATH) return null;
   const values: Record<string, string> = {};
   for (const field of spec.fields) {
-    const value = query.get(field.name);
+    const value = parsed.searchParams.get(field.name);
     if (value === null) return null;
     if (field.kind === 'select' && !field.options.some((option) => option.value === value))
       return null;

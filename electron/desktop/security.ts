@@ -7,6 +7,7 @@
  * @module
  */
 import { EDITOR_CONTENT_SECURITY_POLICY } from '../service/http/editor-policy';
+import { PROMPT_ORIGIN } from './prompt-page';
 
 /** The service's policy for the editor: the window shows the same editor a browser does. */
 export const CONTENT_SECURITY_POLICY = EDITOR_CONTENT_SECURITY_POLICY;
@@ -31,7 +32,12 @@ export function isAppUrl(url: string, appOrigin: Origins): boolean {
   return typeof appOrigin === 'string' ? origin === appOrigin : appOrigin.includes(origin);
 }
 
+/**
+ * An http(s) page that may go to the system browser: not the answer of one of the shell's forms
+ * (prompt-page.ts), which carries what was typed (a password) and goes nowhere.
+ */
 function isWebUrl(url: URL | null): boolean {
+  if (url?.origin === PROMPT_ORIGIN) return false;
   return url?.protocol === 'http:' || url?.protocol === 'https:';
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../../../electron/desktop/prompt-page';
 import type { PromptSpec } from '../../../electron/desktop/prompt-page';
 import { askInWindow } from '../../../electron/desktop/prompt-window';
+import { decideNavigation, decideWindowOpen } from '../../../electron/desktop/security';
 
 const SPEC: PromptSpec = {
   title: 'Copy <Robot> to "Team" Server',
@@ -44,9 +45,9 @@ describe('prompt page', () => {
     assert.ok(page.includes('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"'));
     assert.match(
       page,
-      /content="default-src 'none'; style-src 'unsafe-inline'; form-action kb-studio-prompt:"/,
+      /content="default-src 'none'; style-src 'unsafe-inline'; form-action https:\/\/kb-studio-prompt\.invalid"/,
     );
-    assert.match(page, /<form method="get" action="kb-studio-prompt:\/\/answer">/);
+    assert.match(page, /<form method="get" action="https:\/\/kb-studio-prompt\.invalid\/answer">/);
     assert.match(page, /type="password" autocomplete="current-password"/);
     const url = promptDataUrl(SPEC);
     assert.ok(url.startsWith('data:text/html;charset=utf-8;base64,'));
@@ -54,17 +55,21 @@ describe('prompt page', () => {
   });
 
   test('the answer is read off the URL, only when it fills the form', () => {
-    const answer = `kb-studio-prompt://answer?address=https%3A%2F%2Fkb.example.com&password=p+w%26%3D&robot=1%2Fr0a`;
+    const answer = `https://kb-studio-prompt.invalid/answer?address=https%3A%2F%2Fkb.example.com&password=p+w%26%3D&robot=1%2Fr0a`;
     assert.deepEqual(parsePromptOutcome(answer, SPEC), {
       kind: 'answer',
       values: { address: 'https://kb.example.com', password: 'p w&=', robot: '1/r0a' },
     });
-    assert.deepEqual(parsePromptOutcome('kb-studio-prompt://cancel', SPEC), { kind: 'cancel' });
+    assert.deepEqual(parsePromptOutcome('https://kb-studio-prompt.invalid/cancel', SPEC), {
+      kind: 'cancel',
+    });
     for (const url of [
-      'kb-studio-prompt://answer?address=a&password=b',
-      'kb-studio-prompt://answer?address=a&password=b&robot=9%2Fnot-offered',
+      'https://kb-studio-prompt.invalid/answer?address=a&password=b',
+      'https://kb-studio-prompt.invalid/answer?address=a&password=b&robot=9%2Fnot-offered',
       'https://kb.example.com/?address=a&password=b&robot=1%2Fr0a',
-      'kb-studio-prompt://answerx?address=a&password=b&robot=1%2Fr0a',
+      'https://kb-studio-prompt.invalid/answerx?address=a&password=b&robot=1%2Fr0a',
+      'http://kb-studio-prompt.invalid/answer?address=a&password=b&robot=1%2Fr0a',
+      'https://kb-studio-prompt.invalid.example/answer?address=a&password=b&robot=1%2Fr0a',
       'data:text/html,x',
     ]) {
       assert.equal(parsePromptOutcome(url, SPEC), null, url);
@@ -113,6 +118,18 @@ function open(spec: PromptSpec) {
   return { answer, win: win as unknown as FakeWindow };
 }
 
+describe('the answer URL is never handed to the system browser', () => {
+  test('the navigation policy refuses it outright, from any window', () => {
+    const url = 'https://kb-studio-prompt.invalid/answer?address=a&password=secret&robot=1%2Fr0a';
+    assert.equal(decideNavigation(url, 'http://127.0.0.1:8787'), 'deny');
+    assert.equal(decideWindowOpen(url), 'deny');
+    assert.equal(
+      decideNavigation('https://kb.example.com/', 'http://127.0.0.1:8787'),
+      'open-external',
+    );
+  });
+});
+
 describe('prompt window', () => {
   test('a window without preload, Node or script; the answer closes it', async () => {
     const { answer, win } = open(SPEC);
@@ -126,7 +143,7 @@ describe('prompt window', () => {
     assert.equal(win.shown, true);
     assert.equal(win.navigate('https://evil.example/'), true, 'other navigation is stopped');
     assert.equal(win.destroyed, false);
-    const url = 'kb-studio-prompt://answer?address=a&password=b&robot=1%2Fdefault';
+    const url = 'https://kb-studio-prompt.invalid/answer?address=a&password=b&robot=1%2Fdefault';
     assert.equal(win.navigate(url), true, 'the answer is never loaded');
     assert.deepEqual(await answer, { address: 'a', password: 'b', robot: '1/default' });
     assert.equal(win.destroyed, true);
@@ -134,7 +151,7 @@ describe('prompt window', () => {
 
   test('cancel, and closing the window, answer null', async () => {
     const cancelled = open(SPEC);
-    cancelled.win.navigate('kb-studio-prompt://cancel');
+    cancelled.win.navigate('https://kb-studio-prompt.invalid/cancel');
     assert.equal(await cancelled.answer, null);
     const closed = open(SPEC);
     closed.win.close();
