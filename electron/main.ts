@@ -16,9 +16,14 @@ import type { MenuChannel } from './desktop/bridge';
 import { nativeFileDialogs, openExcelFile, saveFile } from './desktop/files';
 import { guardContents, hardenSession } from './desktop/harden';
 import { buildMenuTemplate } from './desktop/menu';
+import type { MenuActions } from './desktop/menu';
 import { resolvePort, startOnPort } from './desktop/port';
 import { loadPreferences, PREFERENCES_FILE } from './desktop/preferences';
 import { isAppUrl } from './desktop/security';
+import { chooseTeamServer, copyFromTeamServer, copyToTeamServer } from './desktop/team-copy';
+import { appTeamDeps } from './desktop/team-dialogs';
+import { windowOrigin, windowUrl } from './desktop/team-server';
+import type { WindowTarget } from './desktop/team-server';
 import { editorWindowOptions, rememberWindowState } from './desktop/window';
 import { loadWindowState, WINDOW_STATE_FILE } from './desktop/window-state';
 import { resolveEditorDir } from './editor-dir';
@@ -33,6 +38,9 @@ let service: KbService | undefined;
 let mainWindow: BrowserWindow | null = null;
 let saveWindow = () => {};
 let stopping: Promise<void> | undefined;
+/** What the window shows: this computer's editor, or a team server's (File → Open Team Server…). */
+let target: WindowTarget = { kind: 'local' };
+let setMenu = () => {};
 
 function fail(title: string, error: unknown): void {
   logger.error(title, error);
@@ -54,7 +62,9 @@ const args = readArgs();
 app.setName(APP_NAME);
 app.setPath('userData', resolve(args?.userDataDir ?? join(app.getPath('appData'), APP_NAME)));
 const userFile = (name: string) => join(app.getPath('userData'), name);
-const appOrigin = () => (service ? new URL(service.url).origin : 'null:');
+const localOrigin = () => (service ? new URL(service.url).origin : 'null:');
+/** The one origin the window may navigate on: the local service's, or the team server's shown. */
+const shownOrigin = () => windowOrigin(target, localOrigin());
 const { dir: dataDir } = resolveDataDir({
   flag: args?.data,
   env: process.env,
@@ -75,13 +85,20 @@ async function run(): Promise<void> {
   service = started.value;
   const [apiUrl, version, appRoot] = [service.url, app.getVersion(), join(__dirname, '..')];
   logger.info(`API on ${apiUrl}, data in ${dataDir}`);
-  hardenSession(session.defaultSession, appOrigin);
+  hardenSession(session.defaultSession, () => [localOrigin(), shownOrigin()]);
   ipcMain.handle(IPC.openExcelFile, (event) => openExcelFile(dialogsFor(event)));
   ipcMain.handle(IPC.saveFile, (event, name: unknown, bytes: unknown) =>
     saveFile(dialogsFor(event), name, bytes),
   );
   const send = (channel: MenuChannel) => () => mainWindow?.webContents.send(channel);
-  const actions = {
+  const local = { baseUrl: service.url, token: service.consoleToken };
+  const team = appTeamDeps(
+    dialog,
+    (options) => new BrowserWindow(options),
+    () => mainWindow,
+    userFile(PREFERENCES_FILE),
+  );
+  const actions: MenuActions = {
     importExcel: send('menu:import'),
     exportExcel: send('menu:export'),
     openDataFolder: () => void shell.openPath(dataDir),
@@ -90,17 +107,36 @@ async function run(): Promise<void> {
     about: () => void showAbout(dialog, { appName: APP_NAME, version, apiUrl, dataDir }),
     apiDocumentation: () =>
       void openApiDocumentation(shell, app.isPackaged ? process.resourcesPath : appRoot),
+    openTeamServer: () =>
+      void chooseTeamServer(team).then(
+        (server) => server && show({ kind: 'team', origin: server.origin }),
+      ),
+    backToLocal: () => show({ kind: 'local' }),
+    copyRobotToTeamServer: () => void copyToTeamServer(team, local),
+    copyRobotFromTeamServer: () => void copyFromTeamServer(team, local),
   };
-  Menu.setApplicationMenu(
-    Menu.buildFromTemplate(buildMenuTemplate(actions, process.platform, APP_NAME)),
-  );
+  setMenu = () => {
+    const view = { teamServer: target.kind === 'team' ? target.origin : null };
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(buildMenuTemplate(actions, process.platform, APP_NAME, view)),
+    );
+  };
+  setMenu();
   createWindow();
+}
+
+/** Points the window at a target; navigation is allowed on its origin only from now on. */
+function show(next: WindowTarget): void {
+  target = next;
+  setMenu();
+  if (service && mainWindow) void mainWindow.loadURL(windowUrl(target, service.editorUrl));
 }
 
 /** Dialogs for the editor's request; refused when the sender is not the editor's page. */
 function dialogsFor(event: IpcMainInvokeEvent) {
   const parent = BrowserWindow.fromWebContents(event.sender);
-  if (!parent || !isAppUrl(event.senderFrame?.url ?? '', appOrigin()))
+  // The local editor only: a team server's page never reaches this computer's files.
+  if (!parent || !isAppUrl(event.senderFrame?.url ?? '', localOrigin()))
     throw new Error('refused: the sender is not the editor');
   return nativeFileDialogs(dialog, parent, app.getPath('documents'));
 }
@@ -111,7 +147,13 @@ function createWindow(): void {
   const state = loadWindowState(stateFile, workAreas);
   const preload = join(__dirname, 'preload.cjs');
   const win = new BrowserWindow(
-    editorWindowOptions({ state, preload, title: APP_NAME, version: app.getVersion() }),
+    editorWindowOptions({
+      state,
+      preload,
+      title: APP_NAME,
+      version: app.getVersion(),
+      localOrigin: localOrigin(),
+    }),
   );
   if (state.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());
@@ -121,11 +163,11 @@ function createWindow(): void {
     saveWindow = () => {};
   });
   mainWindow = win;
-  if (service) void win.loadURL(service.editorUrl);
+  if (service) void win.loadURL(windowUrl(target, service.editorUrl));
 }
 
 app.on('web-contents-created', (_event, contents) =>
-  guardContents(contents, appOrigin, (url) => shell.openExternal(url)),
+  guardContents(contents, shownOrigin, (url) => shell.openExternal(url)),
 );
 
 if (!args) {

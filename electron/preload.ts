@@ -1,14 +1,20 @@
 /**
  * The preload of the editor's window: sandboxed, context-isolated, so it may only use `electron`
  * (everything else is inlined by the bundler). It exposes `window.kbDesktop` (see
- * desktop/bridge.ts) and nothing else: no `ipcRenderer`, no IPC event objects.
+ * desktop/bridge.ts) and nothing else: no `ipcRenderer`, no IPC event objects; and only to the
+ * embedded service's editor, not to a team server's page (main.ts refuses such senders too).
  * @module
  */
 import { contextBridge, ipcRenderer } from 'electron';
-import { IPC, MENU_CHANNELS, VERSION_ARG } from './desktop/bridge';
+import { IPC, LOCAL_ORIGIN_ARG, MENU_CHANNELS, VERSION_ARG } from './desktop/bridge';
 import type { KbDesktopBridge, MenuChannel, OpenedFile } from './desktop/bridge';
 
+const argOf = (prefix: string) => {
+  const arg = process.argv.find((a) => a.startsWith(prefix));
+  return arg === undefined ? undefined : arg.slice(prefix.length);
+};
 const versionArg = process.argv.find((arg) => arg.startsWith(VERSION_ARG));
+const localOrigin = argOf(LOCAL_ORIGIN_ARG);
 
 const bridge: KbDesktopBridge = {
   platform: process.platform,
@@ -28,4 +34,8 @@ const bridge: KbDesktopBridge = {
   },
 };
 
-contextBridge.exposeInMainWorld('kbDesktop', bridge);
+// The page's origin as the sandboxed preload sees it (`globalThis` is the page's window).
+const pageOrigin = (globalThis as { location?: { origin?: string } }).location?.origin;
+if (localOrigin !== undefined && pageOrigin === localOrigin) {
+  contextBridge.exposeInMainWorld('kbDesktop', bridge);
+}

@@ -19,13 +19,22 @@ export type MenuChannel = (typeof MENU_CHANNELS)[number];
 /** The app version reaches the sandboxed preload as this extra argument. */
 export const VERSION_ARG = '--kb-version=';
 
+/**
+ * The embedded service's origin reaches the preload as this argument: the bridge is exposed to
+ * the editor of this computer only, never to a team server's page shown in the same window.
+ */
+export const LOCAL_ORIGIN_ARG = '--kb-local-origin=';
+
 export interface OpenedFile {
   /** The file name, without its folder. */
   name: string;
   bytes: ArrayBuffer;
 }
 
-/** `window.kbDesktop` in the editor; absent when the editor runs in a plain browser. */
+/**
+ * `window.kbDesktop` in the editor; absent when the editor runs in a plain browser, or comes
+ * from a team server.
+ */
 export interface KbDesktopBridge {
   /** `process.platform` of the desktop: `darwin`, `win32`, `linux`. */
   readonly platform: string;

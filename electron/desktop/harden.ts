@@ -7,25 +7,36 @@
 import type { Event, Session, WebContents } from 'electron';
 import { decideNavigation, decideWindowOpen, isPermissionGranted } from './security';
 import { withContentSecurityPolicy } from './security';
+import type { Origins } from './security';
 
 type Origin = () => string;
 
-/** CSP on the editor's responses; every permission refused but clipboard writes (security.ts). */
-export function hardenSession(session: Session, appOrigin: Origin): void {
+/**
+ * CSP on the editor's responses; every permission refused but clipboard writes (security.ts).
+ * `appOrigins`: the local service's and, while the window shows one, the team server's.
+ */
+export function hardenSession(session: Session, appOrigins: () => Origins): void {
   session.webRequest.onHeadersReceived((details, callback) =>
     callback({
-      responseHeaders: withContentSecurityPolicy(details.url, appOrigin(), details.responseHeaders),
+      responseHeaders: withContentSecurityPolicy(
+        details.url,
+        appOrigins(),
+        details.responseHeaders,
+      ),
     }),
   );
   session.setPermissionRequestHandler((contents, permission, callback) =>
-    callback(isPermissionGranted(permission, contents.getURL(), appOrigin())),
+    callback(isPermissionGranted(permission, contents.getURL(), appOrigins())),
   );
   session.setPermissionCheckHandler((_contents, permission, origin) =>
-    isPermissionGranted(permission, origin, appOrigin()),
+    isPermissionGranted(permission, origin, appOrigins()),
   );
 }
 
-/** No new windows, no navigation off the editor's origin, no <webview>; web links to the browser. */
+/**
+ * No new windows, no navigation off the editor's origin (exactly the one the window shows now),
+ * no <webview>; web links to the browser.
+ */
 export function guardContents(
   contents: WebContents,
   appOrigin: Origin,

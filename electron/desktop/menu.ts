@@ -12,14 +12,28 @@ export interface MenuActions {
   preferences(): void;
   about(): void;
   apiDocumentation(): void;
+  openTeamServer(): void;
+  backToLocal(): void;
+  copyRobotToTeamServer(): void;
+  copyRobotFromTeamServer(): void;
+}
+
+/** What the window shows, which some items depend on. */
+export interface MenuView {
+  /** The team server shown (its origin), or null for this computer's editor. */
+  teamServer: string | null;
 }
 
 export function buildMenuTemplate(
   actions: MenuActions,
   platform: string,
   appName: string,
+  view: MenuView = { teamServer: null },
 ): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
+  // Excel goes through the desktop bridge, which a team server's page does not get: there the
+  // editor's own buttons (as in a browser) import and export.
+  const local = view.teamServer === null;
   const preferences: MenuItemConstructorOptions = {
     label: mac ? 'Settings…' : 'Preferences…',
     accelerator: 'CmdOrCtrl+,',
@@ -35,9 +49,24 @@ export function buildMenuTemplate(
       {
         label: 'Import from Excel…',
         accelerator: 'CmdOrCtrl+O',
+        enabled: local,
         click: () => actions.importExcel(),
       },
-      { label: 'Export to Excel…', accelerator: 'CmdOrCtrl+E', click: () => actions.exportExcel() },
+      {
+        label: 'Export to Excel…',
+        accelerator: 'CmdOrCtrl+E',
+        enabled: local,
+        click: () => actions.exportExcel(),
+      },
+      { type: 'separator' },
+      { label: 'Open Team Server…', click: () => actions.openTeamServer() },
+      {
+        label: 'Back to This Computer’s Knowledge Base',
+        enabled: !local,
+        click: () => actions.backToLocal(),
+      },
+      { label: 'Copy Robot to Team Server…', click: () => actions.copyRobotToTeamServer() },
+      { label: 'Copy Robot from Team Server…', click: () => actions.copyRobotFromTeamServer() },
       { type: 'separator' },
       { label: 'Open Data Folder', click: () => actions.openDataFolder() },
       ...(mac ? [] : [{ type: 'separator' } as const, preferences, { type: 'separator' } as const]),

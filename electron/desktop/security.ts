@@ -1,11 +1,13 @@
 /**
  * The shell's web-security policy, as pure functions of a URL and the editor's origin (the local
- * service, `http://127.0.0.1:<port>`): the Content-Security-Policy of the editor's responses,
- * where navigation and new windows may go, which IPC senders are trusted, which permissions are
- * granted. main.ts only wires these into Electron's hooks.
+ * service, `http://127.0.0.1:<port>`, or the team server the window shows: team-server.ts): the
+ * Content-Security-Policy of the editor's responses, where navigation and new windows may go,
+ * which IPC senders are trusted, which permissions are granted. main.ts only wires these into
+ * Electron's hooks.
  * @module
  */
 import { EDITOR_CONTENT_SECURITY_POLICY } from '../service/http/editor-policy';
+import { PROMPT_ORIGIN } from './prompt-page';
 
 /** The service's policy for the editor: the window shows the same editor a browser does. */
 export const CONTENT_SECURITY_POLICY = EDITOR_CONTENT_SECURITY_POLICY;
@@ -20,12 +22,22 @@ function parse(url: string): URL | null {
   }
 }
 
-/** True when `url` is on the editor's origin (scheme, host and port). */
-export function isAppUrl(url: string, appOrigin: string): boolean {
-  return parse(url)?.origin === appOrigin;
+/** One origin, or several (the CSP covers the local service and the team server shown). */
+export type Origins = string | readonly string[];
+
+/** True when `url` is on the editor's origin, or one of them (scheme, host and port). */
+export function isAppUrl(url: string, appOrigin: Origins): boolean {
+  const origin = parse(url)?.origin;
+  if (origin === undefined || origin === 'null') return false;
+  return typeof appOrigin === 'string' ? origin === appOrigin : appOrigin.includes(origin);
 }
 
+/**
+ * An http(s) page that may go to the system browser: not the answer of one of the shell's forms
+ * (prompt-page.ts), which carries what was typed (a password) and goes nowhere.
+ */
 function isWebUrl(url: URL | null): boolean {
+  if (url?.origin === PROMPT_ORIGIN) return false;
   return url?.protocol === 'http:' || url?.protocol === 'https:';
 }
 
@@ -50,7 +62,7 @@ export function decideWindowOpen(url: string): Exclude<UrlDecision, 'allow'> {
  */
 export function withContentSecurityPolicy(
   url: string,
-  appOrigin: string,
+  appOrigin: Origins,
   headers: Record<string, string[]> = {},
 ): Record<string, string[]> {
   if (!isAppUrl(url, appOrigin)) return headers;
@@ -66,6 +78,6 @@ export function withContentSecurityPolicy(
  * Permission requests and checks (camera, notifications, geolocation, …) are all refused, except
  * writing to the clipboard from the editor, which copy in a grid needs.
  */
-export function isPermissionGranted(permission: string, origin: string, appOrigin: string) {
+export function isPermissionGranted(permission: string, origin: string, appOrigin: Origins) {
   return permission === 'clipboard-sanitized-write' && isAppUrl(origin, appOrigin);
 }

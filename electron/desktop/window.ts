@@ -4,7 +4,7 @@
  * @module
  */
 import type { BrowserWindow, BrowserWindowConstructorOptions } from 'electron';
-import { VERSION_ARG } from './bridge';
+import { LOCAL_ORIGIN_ARG, VERSION_ARG } from './bridge';
 import { MIN_WINDOW_SIZE, saveWindowState } from './window-state';
 import type { WindowState } from './window-state';
 
@@ -13,6 +13,8 @@ export function editorWindowOptions(input: {
   preload: string;
   title: string;
   version: string;
+  /** The embedded service's origin: only its pages get the bridge (preload.ts). */
+  localOrigin: string;
 }): BrowserWindowConstructorOptions {
   const { x, y, width, height } = input.state;
   return {
@@ -32,7 +34,10 @@ export function editorWindowOptions(input: {
       webSecurity: true,
       webviewTag: false,
       allowRunningInsecureContent: false,
-      additionalArguments: [`${VERSION_ARG}${input.version}`],
+      additionalArguments: [
+        `${VERSION_ARG}${input.version}`,
+        `${LOCAL_ORIGIN_ARG}${input.localOrigin}`,
+      ],
     },
   };
 }

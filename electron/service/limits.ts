@@ -31,6 +31,15 @@ export const LIMITS = {
   pageSizeMax: 1000,
   /** 10 MiB: the largest legal batch of 1000 rules fits under it. */
   bodyBytesMax: 10 * 1024 * 1024,
+  /**
+   * A robot copied between services as one JSON bundle (domain/robot-bundles.ts): its export and
+   * its import body. 128 MiB holds about 100,000 rules of five Chinese phrasings and a short
+   * answer; parsed, it costs the receiving service a few hundred MB for the time of the import.
+   */
+  bundleBytesMax: 128 * 1024 * 1024,
+  /** Rules and test cases in one bundle. */
+  bundleRulesMax: 200_000,
+  bundleTestCasesMax: 20_000,
   /** A timestamp is accepted this far from the server clock; a used signature is remembered as long. */
   timestampWindowMs: 300_000,
 } as const;

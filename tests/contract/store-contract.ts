@@ -1078,6 +1078,37 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.ok(all.indexOf('Admin_01') < all.indexOf('B-later'));
     });
 
+    test('purging one robot deletes it for good with all it holds, and only it', async () => {
+      const copy: RobotKey = { tenantId, robotId: 'half-copy' };
+      await store.robots.insert({
+        ...copy,
+        name: 'Half a copy',
+        secret: 'f'.repeat(43),
+        settingsJson: '{}',
+        createdAt: NOW,
+      });
+      const category = await store.categories.create(copy, '复制', '复制', NOW);
+      await store.rules.insert(
+        copy,
+        [rule('半个副本', { categoryId: category.categoryId })],
+        NOW,
+        'system',
+      );
+      await store.testSets.add(
+        copy,
+        [{ question: '半个副本?', expect: 'fallback', ruleId: null }],
+        NOW,
+      );
+      const othersBefore = await store.rules.maxSeq(robot);
+      assert.equal(await store.robots.purge(copy), true);
+      assert.equal(await store.robots.exists(copy), false);
+      assert.equal(await store.rules.maxSeq(copy), 0, 'its rules are gone');
+      assert.equal((await store.categories.list(copy)).length, 0);
+      assert.equal((await store.testSets.cases(copy)).length, 0);
+      assert.equal(await store.rules.maxSeq(robot), othersBefore, 'other robots keep theirs');
+      assert.equal(await store.robots.purge(copy), false, 'nothing left to purge');
+    });
+
     test('every rule write records its actor, the trash and revisions keep it', async () => {
       const [made] = await store.rules.insert(robot, [rule('actor-made')], NOW, 'alice');
       const id = made?.ruleId ?? '';

@@ -37,6 +37,17 @@ export async function listRobots(ctx: DomainContext, tenantId: number): Promise<
   return ctx.robots.listForTenant(tenantId).map(toRobotResult);
 }
 
+/** A new robot id of the tenant: `r` and 12 hex digits, held by no robot (deleted ones included). */
+export async function freeRobotId(ctx: DomainContext, tenantId: number): Promise<string> {
+  let robotId: string;
+  do robotId = `r${randomBytes(6).toString('hex')}`;
+  while (
+    ctx.robots.get(tenantId, robotId) ||
+    (await ctx.store.robots.exists({ tenantId, robotId }))
+  );
+  return robotId;
+}
+
 /**
  * Makes a robot. `language`: the editor's language when it is made there (its default texts are
  * then in it); robots made over the openapi find theirs from their rules.
@@ -48,12 +59,7 @@ export async function createRobot(
   language?: RobotLanguage,
 ): Promise<Robot> {
   await assertTenantExists(ctx, tenantId);
-  let robotId: string;
-  do robotId = `r${randomBytes(6).toString('hex')}`;
-  while (
-    ctx.robots.get(tenantId, robotId) ||
-    (await ctx.store.robots.exists({ tenantId, robotId }))
-  );
+  const robotId = await freeRobotId(ctx, tenantId);
   const record = { tenantId, ...newRobotRecord(robotId, name, ctx.now(), language) };
   await ctx.store.robots.insert(record);
   return ctx.robots.put(record);

@@ -45,6 +45,7 @@ import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
 import type { QuestionLog } from '../question-log/question-log';
 import { registerQuestionLogRoutes } from './routes/console/question-log-routes';
+import { registerRobotBundleRoutes } from './routes/console/robot-bundle-routes';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
 import { registerSignInRoutes } from './routes/console/sign-in-routes';
 import { registerSimilarRoute } from './routes/console/similar-route';
@@ -270,6 +271,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     questionLog ? async (robot) => questionLog.ruleHits(robot) : undefined,
   );
   registerCategoryRoutes(app, deps.ctx);
+  registerRobotBundleRoutes(app, deps.ctx);
   registerTrashRoutes(app, deps.ctx);
   if (deps.questionLog) registerQuestionLogRoutes(app, deps.ctx, deps.questionLog);
   registerTryRoute(app, deps.ctx, deps.menus);

@@ -11,8 +11,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FailureEnvelope } from '../api-types';
 import type { ErrorCode } from '../errors';
 import { ERROR_CODES } from '../errors';
+import { LIMITS } from '../limits';
 import type { Logger } from '../logger';
 import { failure } from './envelope';
+
+const mib = (bytes: number) => bytes / (1024 * 1024);
 
 export interface FrameworkFailure {
   status: number;
@@ -31,7 +34,10 @@ const BY_FASTIFY_CODE: Record<string, () => FrameworkFailure> = {
       'The Content-Type header is not a valid media type: send Content-Type: application/json.',
     ),
   FST_ERR_CTP_BODY_TOO_LARGE: () =>
-    refusal('body-too-large', 'The request body is larger than 10 MiB.'),
+    refusal(
+      'body-too-large',
+      `The request body is larger than ${mib(LIMITS.bodyBytesMax)} MiB (a robot bundle: ${mib(LIMITS.bundleBytesMax)} MiB).`,
+    ),
   FST_ERR_BAD_URL: () =>
     refusal(
       'malformed-url',

@@ -19,6 +19,11 @@ export interface RobotRepository {
   ): Promise<boolean>;
   /** Marks a robot deleted (`at`) or restores it (null); false when it does not exist. */
   setDeleted(robot: RobotKey, at: number | null): Promise<boolean>;
+  /**
+   * Deletes one robot for good, with its rules, categories, versions and test sets (the cleanup
+   * of a copy that failed half-way, domain/robot-bundles.ts); false when it does not exist.
+   */
+  purge(robot: RobotKey): Promise<boolean>;
   /** Deletes for good the robots deleted before `before`, with their rules and categories. */
   purgeDeleted(before: number): Promise<number>;
 }

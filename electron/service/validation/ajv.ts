@@ -112,6 +112,11 @@ function describe(error: ErrorObject, what: string): ValidationProblem {
         code: 'invalid-field',
         message: `${field} ${PATTERN_MESSAGES[String(p.pattern)] ?? 'has an invalid format'}.`,
       };
+    case 'additionalProperties':
+      return {
+        code: 'invalid-field',
+        message: `${capitalized(field)} has an unknown key "${String(p.additionalProperty)}".`,
+      };
     default:
       return { code: 'invalid-field', message: `${field} ${error.message ?? 'is invalid'}.` };
   }

@@ -10,7 +10,7 @@ import { CreateRobotBody, RegisterTenantBody, decimal, string, text } from './sc
 
 const isoOrNull = Type.Union([string({ pattern: ISO_WITH_OFFSET }), Type.Null()]);
 
-const ruleFields = {
+export const ruleFields = {
   ruleName: text(LIMITS.ruleNameMax),
   questions: Type.Array(text(LIMITS.questionMax), { minItems: 1, maxItems: LIMITS.questionsMax }),
   answer: text(LIMITS.answerMax),

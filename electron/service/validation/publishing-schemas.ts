@@ -28,7 +28,7 @@ export const RollbackBody = Type.Object({
 
 export const DiffQuery = Type.Object({ from: target, to: target });
 
-const expectation = Type.Unsafe<'rule' | 'recommend' | 'fallback'>({
+export const expectation = Type.Unsafe<'rule' | 'recommend' | 'fallback'>({
   type: 'string',
   enum: ['rule', 'recommend', 'fallback'],
 });

@@ -22,7 +22,9 @@ async function bundlePreload(): Promise<string> {
   return result.outputFiles[0]?.text ?? '';
 }
 
-function runPreload(code: string, argv: string[]) {
+const LOCAL = 'http://127.0.0.1:8787';
+
+function runPreload(code: string, argv: string[], pageOrigin = LOCAL) {
   const exposed: Record<string, unknown> = {};
   const listeners = new Map<string, (...args: unknown[]) => void>();
   const invoked: unknown[][] = [];
@@ -38,7 +40,14 @@ function runPreload(code: string, argv: string[]) {
   const required: string[] = [];
   const fakeRequire = (name: string) => (required.push(name), electron);
   const fakeProcess = { platform: 'linux', argv };
-  new Function('require', 'process', 'module', 'exports', code)(fakeRequire, fakeProcess, {}, {});
+  const fakeWindow = { location: { origin: pageOrigin } };
+  new Function('require', 'process', 'module', 'exports', 'globalThis', code)(
+    fakeRequire,
+    fakeProcess,
+    {},
+    {},
+    fakeWindow,
+  );
   return { exposed, listeners, invoked, required };
 }
 
@@ -46,7 +55,10 @@ describe('preload', () => {
   test('requires only electron and exposes exactly kbDesktop', async () => {
     const code = await bundlePreload();
     assert.deepEqual([...new Set(code.match(/require\("[^"]+"\)/g))], ['require("electron")']);
-    const { exposed, required } = runPreload(code, ['--kb-version=2.0.1']);
+    const { exposed, required } = runPreload(code, [
+      '--kb-version=2.0.1',
+      `--kb-local-origin=${LOCAL}`,
+    ]);
     assert.deepEqual([...new Set(required)], ['electron']);
     assert.deepEqual(Object.keys(exposed), ['kbDesktop']);
     const bridge = exposed.kbDesktop as KbDesktopBridge;
@@ -61,8 +73,19 @@ describe('preload', () => {
     assert.equal(bridge.version, '2.0.1');
   });
 
+  test("a team server's page (another origin) gets no bridge at all", async () => {
+    const code = await bundlePreload();
+    const args = [`--kb-local-origin=${LOCAL}`];
+    for (const origin of ['https://kb.example.com', 'http://127.0.0.1:9999', 'null']) {
+      assert.deepEqual(Object.keys(runPreload(code, args, origin).exposed), [], origin);
+    }
+    assert.deepEqual(Object.keys(runPreload(code, [], LOCAL).exposed), [], 'no origin given');
+  });
+
   test('file functions invoke their channels; menu callbacks get no IPC event', async () => {
-    const { exposed, listeners, invoked } = runPreload(await bundlePreload(), []);
+    const { exposed, listeners, invoked } = runPreload(await bundlePreload(), [
+      `--kb-local-origin=${LOCAL}`,
+    ]);
     const bridge = exposed.kbDesktop as KbDesktopBridge;
     await bridge.openExcelFile();
     const bytes = new Uint8Array([1, 2]);

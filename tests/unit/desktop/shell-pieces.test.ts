@@ -14,6 +14,7 @@ const APP = 'http://127.0.0.1:8787';
 interface Item {
   label?: string;
   role?: string;
+  enabled?: boolean;
   submenu?: Item[];
   click?: () => void;
 }
@@ -21,8 +22,14 @@ interface Item {
 function recordingActions() {
   const calls: string[] = [];
   const names = ['importExcel', 'exportExcel', 'openDataFolder', 'preferences', 'about'];
+  const team = [
+    'openTeamServer',
+    'backToLocal',
+    'copyRobotToTeamServer',
+    'copyRobotFromTeamServer',
+  ];
   const actions = Object.fromEntries(
-    [...names, 'apiDocumentation'].map((name) => [name, () => calls.push(name)]),
+    [...names, 'apiDocumentation', ...team].map((name) => [name, () => calls.push(name)]),
   ) as unknown as MenuActions;
   return { actions, calls };
 }
@@ -57,6 +64,33 @@ describe('menu', () => {
     ]);
   });
 
+  test('team server items; Excel and "back" depend on what the window shows', () => {
+    const { actions, calls } = recordingActions();
+    const local = buildMenuTemplate(actions, 'linux', 'KB Studio') as Item[];
+    const back = 'Back to This Computer’s Knowledge Base';
+    for (const label of [
+      'Open Team Server…',
+      back,
+      'Copy Robot to Team Server…',
+      'Copy Robot from Team Server…',
+    ])
+      find(local, label)?.click?.();
+    assert.deepEqual(calls, [
+      'openTeamServer',
+      'backToLocal',
+      'copyRobotToTeamServer',
+      'copyRobotFromTeamServer',
+    ]);
+    assert.equal(find(local, back)?.enabled, false);
+    assert.equal(find(local, 'Import from Excel…')?.enabled, true);
+    const team = buildMenuTemplate(actions, 'linux', 'KB Studio', {
+      teamServer: 'https://kb.example.com',
+    }) as Item[];
+    assert.equal(find(team, back)?.enabled, true);
+    assert.equal(find(team, 'Import from Excel…')?.enabled, false, 'no bridge on a team page');
+    assert.equal(find(team, 'Export to Excel…')?.enabled, false);
+  });
+
   test('on macOS, About and Settings move to the app menu, and there is a Window menu', () => {
     const menu = buildMenuTemplate(recordingActions().actions, 'darwin', 'KB Studio') as Item[];
     assert.deepEqual(
@@ -76,6 +110,7 @@ describe('editor window options', () => {
       preload: '/app/dist/preload.cjs',
       title: 'KB Studio',
       version: '1.2.3',
+      localOrigin: APP,
     });
     assert.deepEqual(
       { x: options.x, y: options.y, width: options.width, height: options.height },
@@ -87,12 +122,13 @@ describe('editor window options', () => {
     assert.equal(web.nodeIntegration, false);
     assert.equal(web.webviewTag, false);
     assert.equal(web.webSecurity, true);
-    assert.deepEqual(web.additionalArguments, ['--kb-version=1.2.3']);
+    assert.deepEqual(web.additionalArguments, ['--kb-version=1.2.3', `--kb-local-origin=${APP}`]);
     const centred = editorWindowOptions({
       state: { width: 900, height: 700, maximized: false },
       preload: 'p',
       title: 't',
       version: 'v',
+      localOrigin: APP,
     });
     assert.ok(!('x' in centred) && !('y' in centred));
   });

@@ -123,6 +123,12 @@ export class SqlJsRobotRepository implements RobotRepository {
     );
   }
 
+  async purge(robot: RobotKey): Promise<boolean> {
+    if (!(await this.exists(robot))) return false;
+    this.store.write((tx) => purgeRobot(tx, robot.tenantId, robot.robotId));
+    return true;
+  }
+
   async purgeDeleted(before: number): Promise<number> {
     const doomed = this.store.all<{ tenant_id: number; robot_id: string }>(
       'SELECT tenant_id, robot_id FROM robots WHERE deleted_at < ?',

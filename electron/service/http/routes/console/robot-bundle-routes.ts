@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { DomainContext } from '../../../domain/context';
+import { exportRobot, importRobot } from '../../../domain/robot-bundles';
+import { actorOf } from '../../../http/console-gate';
+import { ServiceError } from '../../../errors';
+import { LIMITS } from '../../../limits';
+import type { RobotBundle } from '../../../robot-bundle-types';
+import { RobotBundleBody } from '../../../validation/bundle-schemas';
+import { success } from '../../envelope';
+import { parseTenantId } from '../../path-params';
+import { CONSOLE, robotFromParams } from './workspace-routes';
+
+const MIB = 1024 * 1024;
+
+/**
+ * Copying a robot between services (domain/robot-bundles.ts): its bundle, and a bundle imported
+ * as a new robot of a tenant. Both carry up to `LIMITS.bundleBytesMax`, above the 10 MiB of
+ * every other route.
+ */
+export function registerRobotBundleRoutes(app: FastifyInstance, ctx: DomainContext): void {
+  const console = { config: { console: true } };
+
+  app.get(
+    `${CONSOLE}/tenants/:tenantId/robots/:robotId/bundle`,
+    console,
+    async (request, reply) => {
+      const bundle = await exportRobot(ctx, await robotFromParams(ctx, request.params));
+      // Serialised here to know its size: a bundle the receiver would refuse is refused at once.
+      const body = JSON.stringify(success(bundle));
+      if (Buffer.byteLength(body) > LIMITS.bundleBytesMax) {
+        throw new ServiceError(
+          'body-too-large',
+          `This robot's bundle is larger than ${LIMITS.bundleBytesMax / MIB} MiB, the most a service imports: copy it in parts (move rules to another robot first).`,
+        );
+      }
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
+  );
+
+  app.post(
+    `${CONSOLE}/tenants/:tenantId/robots/import`,
+    { ...console, bodyLimit: LIMITS.bundleBytesMax, schema: { body: RobotBundleBody } },
+    async (request) => {
+      const { tenantId } = request.params as { tenantId: string };
+      return success(
+        await importRobot(
+          ctx,
+          parseTenantId(tenantId),
+          request.body as RobotBundle,
+          actorOf(request),
+        ),
+      );
+    },
+  );
+}
