@@ -7,6 +7,9 @@
  *                         origins separated by commas (env KB_CORS_ORIGINS)
  *   --debug-signatures    a wrong signature's answer shows the string to sign, secrets masked
  *                         (env KB_DEBUG_SIGNATURES=1)
+ *   --public-host NAMES   host names (separated by commas) the editor answers to besides the
+ *                         service's own addresses: a team server behind a load balancer
+ *                         (env KB_PUBLIC_HOSTS)
  *   --database URL        a postgres:// URL: run as a node of a team server on PostgreSQL
  *                         instead of the embedded store (env KB_DATABASE_URL; docs/team-server.md)
  *   --team       a team server: editors sign in with an administrator's username and password
@@ -33,6 +36,7 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       'cors-origins': { type: 'string' },
       'debug-signatures': { type: 'boolean' },
+      'public-host': { type: 'string' },
       database: { type: 'string' },
       team: { type: 'boolean' },
       'session-idle': { type: 'string' },
@@ -63,6 +67,9 @@ async function main(): Promise<void> {
       ? { corsOrigins: parseCorsOrigins(values['cors-origins']) }
       : {}),
     ...(values['debug-signatures'] ? { debugSignatures: true } : {}),
+    ...(values['public-host'] !== undefined
+      ? { publicHosts: values['public-host'].split(',').map((name) => name.trim()) }
+      : {}),
     ...(values.database !== undefined ? { database: values.database } : {}),
     ...(values.team || process.env.KB_TEAM === '1' ? { signIn: true } : {}),
     ...(sessionIdleMs !== undefined ? { sessionIdleMs } : {}),

@@ -83,6 +83,12 @@ export interface ServiceOptions {
   /** Records every question (docs/question-log.md). Default: on, unless `KB_QUESTION_LOG=0`. */
   questionLog?: boolean;
   /**
+   * Host names the editor and its console API answer to besides the service's own addresses: a
+   * team server's public names behind a load balancer (`--public-host`, `KB_PUBLIC_HOSTS`,
+   * names separated by commas). The openapi routes answer any name anyway.
+   */
+  publicHosts?: readonly string[];
+  /**
    * A `postgres://` URL: the team server's store (docs/team-server.md) instead of the embedded
    * one. The data directory still holds this node's own files (credentials, nonces); the
    * matching indexes are built from the database at every start, never saved. Default:
@@ -254,6 +260,12 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
       corsOrigins,
       connectionLimits: { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits },
       listenHost: options.host ?? '127.0.0.1',
+      publicHosts:
+        options.publicHosts ??
+        (env.KB_PUBLIC_HOSTS ?? '')
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== ''),
       questionLog: questionLog?.log ?? null,
       menus: new MenuMemory(),
       publishing,

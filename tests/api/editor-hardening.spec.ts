@@ -94,6 +94,26 @@ describe('the editor over HTTP', () => {
     }
   });
 
+  test('a team server answers to the public names it is given, and to no other', async () => {
+    const team = await startTestService({ editorDir, publicHosts: ['kb.example.com'] });
+    try {
+      const teamPort = team.service.port;
+      const teamToken = team.service.consoleToken;
+      for (const host of ['kb.example.com', 'KB.example.com.:443', `127.0.0.1:${teamPort}`]) {
+        assert.equal((await get(teamPort, '/', host)).status, 200, host);
+        const console = await get(teamPort, '/console/api/workspace', host, teamToken);
+        assert.equal(console.status, 200, host);
+      }
+      const other = await get(teamPort, '/console/api/workspace', 'evil.example', teamToken);
+      assert.equal(other.status, 403);
+      assert.match(other.body, /--public-host/);
+      // Without the option, the same name is refused.
+      assert.equal((await get(port, '/', 'kb.example.com')).status, 403);
+    } finally {
+      await team.close();
+    }
+  });
+
   test('the openapi routes stay open to any Host', async () => {
     const answer = await get(port, '/v1/openapi/tenants/1/robots', 'evil.example');
     assert.equal(answer.status, 401);

@@ -99,6 +99,8 @@ export interface HttpDeps {
   connectionLimits: ConnectionLimits;
   /** The address the service listens on: the editor answers to it (http/host-allow-list.ts). */
   listenHost: string;
+  /** Further host names the editor answers to (ServiceOptions.publicHosts). */
+  publicHosts?: readonly string[];
   /** The question log, when it is on (its console routes). */
   questionLog?: QuestionLog | null;
   /** The menus open for each user (conversation/): ask and the try pane follow them up. */
@@ -220,7 +222,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       .send();
   });
 
-  registerHostAllowList(app, deps.listenHost);
+  registerHostAllowList(app, deps.listenHost, deps.publicHosts);
 
   app.setNotFoundHandler((request, reply) => {
     addCors(request, reply);

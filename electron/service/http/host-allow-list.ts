@@ -22,9 +22,15 @@ declare module 'fastify' {
 const LOOPBACK = ['localhost', '127.0.0.1', '::1'];
 const EVERY_ADDRESS = ['0.0.0.0', '::', ''];
 
-/** The host names a request may be addressed to, for a service listening on `listenHost`. */
-export function allowedHostNames(listenHost: string): Set<string> {
-  const names = new Set([...LOOPBACK, normalize(listenHost)]);
+/**
+ * The host names a request may be addressed to, for a service listening on `listenHost` and
+ * reached by `publicNames` too (a team server behind a load balancer: the names its users type).
+ */
+export function allowedHostNames(
+  listenHost: string,
+  publicNames: readonly string[] = [],
+): Set<string> {
+  const names = new Set([...LOOPBACK, normalize(listenHost), ...publicNames.map(hostNameOf)]);
   if (EVERY_ADDRESS.includes(listenHost)) {
     names.add(normalize(hostname()));
     for (const addresses of Object.values(networkInterfaces())) {
@@ -50,8 +56,12 @@ function normalize(name: string): string {
 }
 
 /** Adds the check, first of all hooks, to every console and editor route. */
-export function registerHostAllowList(app: FastifyInstance, listenHost: string): void {
-  const allowed = allowedHostNames(listenHost);
+export function registerHostAllowList(
+  app: FastifyInstance,
+  listenHost: string,
+  publicNames: readonly string[] = [],
+): void {
+  const allowed = allowedHostNames(listenHost, publicNames);
   const check: onRequestHookHandler = (request, _reply, done) => {
     const host = request.headers.host ?? '';
     if (allowed.has(hostNameOf(host))) {
@@ -65,7 +75,7 @@ export function registerHostAllowList(app: FastifyInstance, listenHost: string):
           EVERY_ADDRESS.includes(listenHost) || LOOPBACK.includes(listenHost)
             ? ''
             : `, ${listenHost}`
-        }), not to "${host.slice(0, 100)}".`,
+        }${publicNames.length > 0 ? `, ${publicNames.join(', ')}` : ''}), not to "${host.slice(0, 100)}". A team server reached by another name lists it in --public-host.`,
       ),
     );
   };
