@@ -196,39 +196,26 @@ export class PostingLists {
     const offsets = new Int32Array(terms + 1);
     for (let t = 0; t < terms; t += 1) offsets[t + 1] = (offsets[t] ?? 0) + (this.length[t] ?? 0);
     const total = offsets[terms] ?? 0;
-    const runs =
-      <T extends Int32Array | Float32Array>(chunks: () => T[]) =>
-      (put: (piece: T) => void): void => {
+    const kinds: [string, 'i32' | 'f32', () => (Int32Array | Float32Array)[]][] = [
+      ['postings', 'i32', () => this.slotChunks],
+      ['postingKeys', 'i32', () => this.keyChunks],
+      ['postingWeights', 'f32', () => this.weightChunks],
+    ];
+    for (const [list, kind, chunks] of kinds) {
+      writer.array(`${prefix}.${list}.offsets`, offsets);
+      // The chunks are read when the snapshot is written (right after this, in one turn).
+      writer.pieces(`${prefix}.${list}.data`, kind, total, (put) => {
         const lists = chunks();
         for (let t = 0; t < terms; t += 1) {
           const length = this.length[t] ?? 0;
           if (length === 0) continue;
           const from = this.start[t] ?? 0;
-          put((lists[this.chunk[t] ?? 0] as T).subarray(from, from + length) as T);
+          put(
+            (lists[this.chunk[t] ?? 0] as Int32Array | Float32Array).subarray(from, from + length),
+          );
         }
-      };
-    const name = (list: string) => `${prefix}.${list}`;
-    writer.array(`${name('postings')}.offsets`, offsets);
-    writer.pieces(
-      `${name('postings')}.data`,
-      'i32',
-      total,
-      runs(() => this.slotChunks),
-    );
-    writer.array(`${name('postingKeys')}.offsets`, offsets);
-    writer.pieces(
-      `${name('postingKeys')}.data`,
-      'i32',
-      total,
-      runs(() => this.keyChunks),
-    );
-    writer.array(`${name('postingWeights')}.offsets`, offsets);
-    writer.pieces(
-      `${name('postingWeights')}.data`,
-      'f32',
-      total,
-      runs(() => this.weightChunks),
-    );
+      });
+    }
   }
 
   /** Opens saved lists as one chunk holding them all, each term's run exactly its length. */
