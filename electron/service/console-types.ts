@@ -350,4 +350,11 @@ export interface RobotCollisions {
   conflicts: PhrasingCollision[];
   /** Most alike first, each pair once. */
   duplicates: NearDuplicateRules[];
+  /** When the check that found this ran (ISO 8601). */
+  checkedAt: string;
+  /**
+   * True when this is the robot's last check, given again because its rules (the matching
+   * index) have not changed since and no rule entered or left its effective window.
+   */
+  reused: boolean;
 }

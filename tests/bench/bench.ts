@@ -17,6 +17,8 @@
  * At 10k rules, the question log: ask requests/s with the log on against off, its bytes per
  * million asks, and the inbox of 100k logged questions (tests/bench/question-log-bench.ts);
  * `--question-log` measures only that.
+ * `--memory [--rounds N] [--heap-snapshot DIR] [--service FILE]`: only the peak RSS at 100k
+ * rules (tests/bench/memory-bench.ts), medians of N rounds.
  * Publishing at 10k and 100k rules (tests/bench/publish-bench.ts; --quick: 20 edits, not 100).
  * `--database postgres://…` measures only the team server next to the embedded store, at 10k
  * rules (--quick: 1k): import, ask p99 and requests/s on one node and three, and the delay from a
@@ -43,6 +45,8 @@ import type { PublishFigures } from './publish-bench';
 import { followPeakRss, peakRssMb, percentile, round } from './stats';
 import { measureQuestionLog } from './question-log-bench';
 import { measureTeamServer } from './team-server-bench';
+import { measureMemory } from './memory-bench';
+import type { MemoryFigures } from './memory-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -53,6 +57,10 @@ const { values } = parseArgs({
     'under-import': { type: 'boolean', default: false },
     'question-log': { type: 'boolean', default: false },
     database: { type: 'string' },
+    memory: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '1' },
+    'heap-snapshot': { type: 'string' },
+    service: { type: 'string' },
   },
 });
 const SIZES = values.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
@@ -273,6 +281,36 @@ if (values.database) {
     };
     writeFileSync(values.json, `${JSON.stringify(figures)}\n`);
   }
+  process.exit(0);
+}
+
+if (values.memory) {
+  const builds = [values.service, undefined].filter((b, i) => i > 0 || b !== undefined);
+  const runs = new Map<string, MemoryFigures[]>(builds.map((b) => [b ?? 'dist/headless.js', []]));
+  for (let i = 0; i < Number(values.rounds); i++) {
+    for (const build of builds) {
+      const name = build ?? 'dist/headless.js';
+      console.error(`measuring memory at 100000 rules, ${name}, round ${i + 1}…`);
+      const r = await measureMemory(100_000, values['heap-snapshot'], build);
+      runs.get(name)?.push(r);
+      console.log(
+        `${name}: peak RSS ${round(r.peakRssMb, 0)} MB, with stop ${round(r.peakRssWithStopMb, 0)} MB, ` +
+          `RSS after the asks ${round(r.rssAfterWorkMb, 0)} MB`,
+      );
+    }
+  }
+  const summary: Record<string, Record<string, number>> = {};
+  for (const [name, figures] of runs) {
+    const median = (pick: (r: MemoryFigures) => number) =>
+      round(percentile(figures.map(pick), 50), 0);
+    summary[name] = {
+      peakRssMb: median((r) => r.peakRssMb),
+      peakRssWithStopMb: median((r) => r.peakRssWithStopMb),
+      rssAfterWorkMb: median((r) => r.rssAfterWorkMb),
+    };
+    console.log(`${name}, median of ${figures.length}: ${JSON.stringify(summary[name])}`);
+  }
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(summary)}\n`);
   process.exit(0);
 }
 

@@ -101,6 +101,8 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
   selfCalibrate(nowMs?: number): void;
   matchExact(question: string, nowMs: number): MatchDecision | undefined;
   collisions(options?: { limit?: number; nowMs?: number }): Promise<CollisionReport>;
+  readonly version: number;
+  eligibilityWindow(nowMs: number): { after: number; before: number };
 }
 
 /**
@@ -265,6 +267,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
         return collisionReport(run.probes, complete);
       }
     }
+  }
+
+  eligibilityWindow(nowMs: number): { after: number; before: number } {
+    return this.store.eligibilityWindow(nowMs);
   }
 
   setSynonyms(groups: readonly (readonly string[])[]): void {

@@ -174,6 +174,7 @@ export class Scorer {
   private shortlist(words: WeightedTerms, nowMs: number): number[] {
     const store = this.store;
     const vocab = store.vocab;
+    const lists = vocab.postings;
     const slots = store.slotCount;
     this.ruleScore = ensureCapacity(this.ruleScore, slots);
     this.ruleSeen = ensureCapacity(this.ruleSeen, slots);
@@ -189,7 +190,7 @@ export class Scorer {
     const termCount = words.ids.length;
     const bound = new Float64Array(termCount);
     for (let i = 0; i < termCount; i += 1) {
-      bound[i] = (words.weights[i] ?? 0) * (vocab.postingMax[words.ids[i] ?? 0] ?? 0);
+      bound[i] = (words.weights[i] ?? 0) * (lists.max[words.ids[i] ?? 0] ?? 0);
     }
     const order = Array.from({ length: termCount }, (_, i) => i);
     order.sort((a, b) => (bound[b] ?? 0) - (bound[a] ?? 0));
@@ -207,16 +208,18 @@ export class Scorer {
       const i = order[j] ?? 0;
       const term = words.ids[i] ?? 0;
       const weight = words.weights[i] ?? 0;
-      const length = vocab.postingLength[term] ?? 0;
-      const list = vocab.postings[term];
-      const evidence = vocab.postingWeights[term];
-      if (list === undefined || evidence === undefined) continue;
+      const length = lists.length[term] ?? 0;
+      // An empty list's chunk may not exist; the loop below then reads nothing.
+      const chunk = lists.chunk[term] ?? 0;
+      const list = lists.slotChunks[chunk] as Int32Array;
+      const evidence = lists.weightChunks[chunk] as Float32Array;
+      const from = lists.start[term] ?? 0;
       if (!this.exhaustive && postingsRead > 0 && postingsRead + length > POSTINGS_BUDGET) {
         read = j;
         break;
       }
       postingsRead += length;
-      for (let k = 0; k < length; k += 1) {
+      for (let k = from; k < from + length; k += 1) {
         const slot = list[k] as number;
         if (slot < 0) continue;
         let value = weight * (evidence[k] as number);

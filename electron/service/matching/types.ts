@@ -117,6 +117,16 @@ export interface RobotIndex {
    * rest of the knowledge base, in slices that leave room for questions.
    */
   collisions?(options?: { limit?: number; nowMs?: number }): Promise<CollisionReport>;
+  /**
+   * Bumped by every write (rules, synonyms): a report computed from the index at one version
+   * (with the same rules inside their effective windows) still holds while it is unchanged.
+   */
+  readonly version?: number;
+  /**
+   * The open interval of times around `nowMs` in which no rule enters or leaves its effective
+   * window (empty when `nowMs` is itself such a boundary).
+   */
+  eligibilityWindow?(nowMs: number): { after: number; before: number };
 }
 
 export type CreateRobotIndex = () => RobotIndex;

@@ -6,10 +6,11 @@
 import type { SnapshotReader, SnapshotWriter } from './binary-snapshot';
 import { hanTermKey, hanTermText, wordGrams } from './features';
 import { isHanCode } from './tokenize';
+import { PostingLists } from './posting-lists';
 import { ensureCapacity } from './typed-arrays';
 
+/** Shared by every term without grams (Han terms, numbers): no array object per term. */
 const EMPTY = new Int32Array(0);
-const EMPTY_WEIGHTS = new Float32Array(0);
 
 export class Vocabulary {
   private readonly termIds = new Map<string, number>();
@@ -17,22 +18,8 @@ export class Vocabulary {
   private readonly termStrings: string[] = [];
   /** Number of live rules whose phrasings (or name) contain the term. */
   ruleDf = new Int32Array(1024);
-  /**
-   * One posting per rule containing the term: the rule's slot (−1 once that version of the rule
-   * was replaced or removed) and the rule's Naive Bayes weight for the term, which depends on the
-   * rule alone and so is computed once. `postingKeys` holds the rule version's first phrasing id,
-   * increasing along each list, so that a rule's postings are found by binary search to be
-   * tombstoned.
-   */
-  postings: Int32Array[] = [];
-  postingKeys: Int32Array[] = [];
-  postingWeights: Float32Array[] = [];
-  postingLength = new Int32Array(1024);
-  /**
-   * The largest weight ever posted for each term: an upper bound of what the term can add to
-   * any rule's score, which lets scoring stop reading long lists early (see Scorer.shortlist).
-   */
-  postingMax = new Float32Array(1024);
+  /** One posting per rule containing the term (see PostingLists). */
+  postings = new PostingLists();
   /** Terms with ruleDf > 0: the vocabulary size of the Naive Bayes smoothing. */
   liveTerms = 0;
 
@@ -83,16 +70,13 @@ export class Vocabulary {
     const id = this.termStrings.length;
     this.termStrings.push(text);
     this.ruleDf = ensureCapacity(this.ruleDf, id + 1);
-    this.postingLength = ensureCapacity(this.postingLength, id + 1);
-    this.postingMax = ensureCapacity(this.postingMax, id + 1);
-    this.postings.push(EMPTY);
-    this.postingKeys.push(EMPTY);
-    this.postingWeights.push(EMPTY_WEIGHTS);
+    this.postings.ensureTerms(id + 1);
     return id;
   }
 
   private internGrams(word: string, wordId: number): Int32Array {
     const grams = wordGrams(word);
+    if (grams.length === 0) return EMPTY;
     const ids = new Int32Array(grams.length);
     grams.forEach((gram, i) => {
       let id = this.gramIds.get(gram);
@@ -134,44 +118,12 @@ export class Vocabulary {
   }
 
   addPosting(termId: number, key: number, slot: number, weight: number): void {
-    const length = this.postingLength[termId] ?? 0;
-    let list = this.postings[termId] ?? EMPTY;
-    let keys = this.postingKeys[termId] ?? EMPTY;
-    let weights = this.postingWeights[termId] ?? EMPTY_WEIGHTS;
-    if (length >= list.length) {
-      const capacity = Math.max(4, list.length * 2);
-      list = grow(list, new Int32Array(capacity));
-      keys = grow(keys, new Int32Array(capacity));
-      weights = grow(weights, new Float32Array(capacity));
-      this.postings[termId] = list;
-      this.postingKeys[termId] = keys;
-      this.postingWeights[termId] = weights;
-    }
-    list[length] = slot;
-    keys[length] = key;
-    weights[length] = weight;
-    this.postingLength[termId] = length + 1;
-    if (weight > (this.postingMax[termId] ?? 0)) this.postingMax[termId] = weight;
+    this.postings.add(termId, key, slot, weight);
   }
 
   /** Tombstones the posting of the rule version `key` in the term's list (if present). */
   removePosting(termId: number, key: number): void {
-    const keys = this.postingKeys[termId] ?? EMPTY;
-    let low = 0;
-    let high = (this.postingLength[termId] ?? 0) - 1;
-    while (low <= high) {
-      const mid = (low + high) >> 1;
-      const value = keys[mid] ?? 0;
-      if (value < key) low = mid + 1;
-      else if (value > key) high = mid - 1;
-      else {
-        const list = this.postings[termId];
-        const weights = this.postingWeights[termId];
-        if (list) list[mid] = -1;
-        if (weights) weights[mid] = 0;
-        return;
-      }
-    }
+    this.postings.remove(termId, key);
   }
 
   changeRuleDf(termId: number, delta: number): void {
@@ -192,11 +144,7 @@ export class Vocabulary {
 
   /** Drops every posting (used by compaction, which re-adds the live ones). */
   clearPostings(): void {
-    this.postingLength.fill(0);
-    this.postingMax.fill(0);
-    this.postings = this.postings.map(() => EMPTY);
-    this.postingKeys = this.postingKeys.map(() => EMPTY);
-    this.postingWeights = this.postingWeights.map(() => EMPTY_WEIGHTS);
+    this.postings.clear();
   }
 
   /** Writes everything but the scratch space under `prefix`. */
@@ -207,10 +155,7 @@ export class Vocabulary {
     writer.value(`${prefix}.live`, [this.liveTerms, this.liveGrams]);
     writer.array(`${prefix}.ruleDf`, this.ruleDf, terms);
     writer.array(`${prefix}.gramRuleDf`, this.gramRuleDf, this.gramStrings.length);
-    const lengths = this.postingLength.subarray(0, terms);
-    writeLists(writer, `${prefix}.postings`, this.postings, lengths);
-    writeLists(writer, `${prefix}.postingKeys`, this.postingKeys, lengths);
-    writeLists(writer, `${prefix}.postingWeights`, this.postingWeights, lengths, true);
+    this.postings.save(writer, prefix, terms);
     writeLists(writer, `${prefix}.termGrams`, this.termGramIds);
     writeLists(
       writer,
@@ -225,7 +170,7 @@ export class Vocabulary {
     const grams = reader.value<string[]>(`${prefix}.grams`);
     [vocab.liveTerms, vocab.liveGrams] = reader.value<[number, number]>(`${prefix}.live`);
     vocab.termGramIds = readLists(reader, `${prefix}.termGrams`, (data, from, to) =>
-      data.subarray(from, to),
+      from === to ? EMPTY : data.subarray(from, to),
     );
     terms.forEach((term, id) => {
       vocab.termStrings.push(term);
@@ -239,24 +184,7 @@ export class Vocabulary {
     });
     vocab.ruleDf = reader.i32(`${prefix}.ruleDf`);
     vocab.gramRuleDf = reader.i32(`${prefix}.gramRuleDf`);
-    const postings = readLists(reader, `${prefix}.postings`, (data, from, to) =>
-      data.subarray(from, to),
-    );
-    vocab.postings = postings;
-    vocab.postingKeys = readLists(reader, `${prefix}.postingKeys`, (data, from, to) =>
-      data.subarray(from, to),
-    );
-    vocab.postingLength = Int32Array.from(postings, (list) => list.length);
-    const weights = reader.f32(`${prefix}.postingWeights.data`);
-    const offsets = reader.i32(`${prefix}.postingWeights.offsets`);
-    vocab.postingWeights = postings.map((_, i) =>
-      weights.subarray(offsets[i] ?? 0, offsets[i + 1] ?? 0),
-    );
-    vocab.postingMax = Float32Array.from(vocab.postingWeights, (list) => {
-      let max = 0;
-      for (let k = 0; k < list.length; k += 1) max = Math.max(max, list[k] ?? 0);
-      return max;
-    });
+    vocab.postings = PostingLists.load(reader, prefix);
     vocab.gramWords = readLists(reader, `${prefix}.gramWords`, (data, from, to) =>
       data.subarray(from, to),
     );
@@ -264,28 +192,14 @@ export class Vocabulary {
   }
 }
 
-function grow<T extends Int32Array | Float32Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
-}
-
-/** Lists of numbers as one flat array plus offsets (`lengths` caps each list). */
-function writeLists(
-  writer: SnapshotWriter,
-  name: string,
-  lists: readonly (Int32Array | Float32Array)[],
-  lengths?: Int32Array,
-  float = false,
-): void {
+/** Lists of numbers as one flat array plus offsets. */
+function writeLists(writer: SnapshotWriter, name: string, lists: readonly Int32Array[]): void {
   const offsets = new Int32Array(lists.length + 1);
   lists.forEach((list, i) => {
-    offsets[i + 1] = (offsets[i] ?? 0) + Math.min(list.length, lengths?.[i] ?? list.length);
+    offsets[i + 1] = (offsets[i] ?? 0) + list.length;
   });
-  const total = offsets[lists.length] ?? 0;
-  const data = float ? new Float32Array(total) : new Int32Array(total);
-  lists.forEach((list, i) => {
-    data.set(list.subarray(0, (offsets[i + 1] ?? 0) - (offsets[i] ?? 0)), offsets[i] ?? 0);
-  });
+  const data = new Int32Array(offsets[lists.length] ?? 0);
+  lists.forEach((list, i) => data.set(list, offsets[i] ?? 0));
   writer.array(`${name}.offsets`, offsets);
   writer.array(`${name}.data`, data);
 }

@@ -6,6 +6,8 @@ import { collisionsByRule } from '../../../renderer/features/collisions/collisio
 const REPORT: RobotCollisions = {
   probed: 12,
   complete: true,
+  checkedAt: '2026-11-24T00:00:00.000Z',
+  reused: false,
   conflicts: [
     {
       ruleId: 'refund',
@@ -52,6 +54,13 @@ test('both rules of a conflict and of a near-duplicate pair are marked, each fro
 });
 
 test('an empty report marks nothing', () => {
-  const none = collisionsByRule({ probed: 0, complete: true, conflicts: [], duplicates: [] });
+  const none = collisionsByRule({
+    probed: 0,
+    complete: true,
+    conflicts: [],
+    duplicates: [],
+    checkedAt: '2026-11-24T00:00:00.000Z',
+    reused: false,
+  });
   assert.equal(none.size, 0);
 });

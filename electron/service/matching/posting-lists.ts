@@ -1,0 +1,245 @@
+/**
+ * The posting lists of every term, kept in shared chunks rather than in typed arrays of their
+ * own. A typed array costs ~180 bytes of object headers (the view and its ArrayBuffer) whatever
+ * its length, and most terms of a large knowledge base occur in one or two rules (codes, names,
+ * numbers): at 100k benchmark rules, three small arrays per term took ~75 MB of headers for
+ * ~5 MB of postings. Here a term's list is a run of one chunk (chunk index, start, room); a list
+ * that outgrows its run moves to a run twice as large, and the run it leaves is reused by the
+ * next list growing to that size. Long lists get a chunk of their own.
+ * @module
+ */
+import type { SnapshotReader, SnapshotWriter } from './binary-snapshot';
+import { ensureCapacity } from './typed-arrays';
+
+/** Postings per shared chunk (three arrays of 256 KiB). */
+const CHUNK = 1 << 16;
+/**
+ * Lists this long get arrays of their own (freed whole when the list moves on): a few hundred
+ * common terms at 100k rules, whose runs, once left, no other list would grow into.
+ */
+const OWN_CHUNK = 512;
+/**
+ * Growth of lists with arrays of their own: by a quarter, not double, since most postings sit in
+ * them (100k benchmark rules: 4.6M postings of room for 3.8M live, against 6.7M when doubling;
+ * each posting is then copied about four times while the list grows, 12 bytes a copy).
+ */
+const OWN_GROWTH = 1.25;
+const FIRST_ROOM = 4;
+
+export class PostingLists {
+  /**
+   * A posting is the same index of three parallel chunks: the rule's slot (−1 once that version
+   * of the rule was replaced or removed), the rule version's first phrasing id (`key`, increasing
+   * along each list, so that a rule's posting is found by binary search to be tombstoned) and the
+   * rule's Naive Bayes weight for the term.
+   */
+  slotChunks: Int32Array[] = [];
+  weightChunks: Float32Array[] = [];
+  private keyChunks: Int32Array[] = [];
+  private ownChunk: boolean[] = [];
+  /** Per term: its chunk, where its run starts, how many postings it holds, and its room. */
+  chunk = new Int32Array(1024);
+  start = new Int32Array(1024);
+  length = new Int32Array(1024);
+  private room = new Int32Array(1024);
+  /**
+   * The largest weight ever posted for each term: an upper bound of what the term can add to
+   * any rule's score, which lets scoring stop reading long lists early (see Scorer.shortlist).
+   */
+  max = new Float32Array(1024);
+  /** Runs left by lists that moved, by room: chunk and start pairs. */
+  private freeRuns = new Map<number, number[]>();
+  private freeOwnChunks: number[] = [];
+  private bumpChunk = -1;
+  private bumpUsed = CHUNK;
+
+  /** Makes room for terms `0..count-1` (new terms have empty lists). */
+  ensureTerms(count: number): void {
+    this.chunk = ensureCapacity(this.chunk, count);
+    this.start = ensureCapacity(this.start, count);
+    this.length = ensureCapacity(this.length, count);
+    this.room = ensureCapacity(this.room, count);
+    this.max = ensureCapacity(this.max, count);
+  }
+
+  add(term: number, key: number, slot: number, weight: number): void {
+    const length = this.length[term] ?? 0;
+    if (length >= (this.room[term] ?? 0)) this.move(term, length);
+    const chunk = this.chunk[term] ?? 0;
+    const at = (this.start[term] ?? 0) + length;
+    (this.slotChunks[chunk] as Int32Array)[at] = slot;
+    (this.keyChunks[chunk] as Int32Array)[at] = key;
+    (this.weightChunks[chunk] as Float32Array)[at] = weight;
+    this.length[term] = length + 1;
+    if (weight > (this.max[term] ?? 0)) this.max[term] = weight;
+  }
+
+  /** Tombstones the posting of the rule version `key` in the term's list (if present). */
+  remove(term: number, key: number): void {
+    const chunk = this.chunk[term] ?? 0;
+    const keys = this.keyChunks[chunk];
+    if (keys === undefined) return;
+    const start = this.start[term] ?? 0;
+    let low = start;
+    let high = start + (this.length[term] ?? 0) - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const value = keys[mid] ?? 0;
+      if (value < key) low = mid + 1;
+      else if (value > key) high = mid - 1;
+      else {
+        (this.slotChunks[chunk] as Int32Array)[mid] = -1;
+        (this.weightChunks[chunk] as Float32Array)[mid] = 0;
+        return;
+      }
+    }
+  }
+
+  /** Drops every posting (used by compaction, which re-adds the live ones). */
+  clear(): void {
+    this.length.fill(0);
+    this.room.fill(0);
+    this.max.fill(0);
+    this.slotChunks = [];
+    this.keyChunks = [];
+    this.weightChunks = [];
+    this.ownChunk = [];
+    this.freeRuns.clear();
+    this.freeOwnChunks = [];
+    this.bumpChunk = -1;
+    this.bumpUsed = CHUNK;
+  }
+
+  /**
+   * Moves a full list to a larger run (twice its size in shared chunks, the old run left for the
+   * next list growing to that size; a quarter larger in an array of its own).
+   */
+  private move(term: number, length: number): void {
+    let room = FIRST_ROOM;
+    while (room <= length && room < OWN_CHUNK) room *= 2;
+    if (room <= length) room = Math.ceil((length * OWN_GROWTH) / 64) * 64;
+    const [chunk, start] = this.allocate(room);
+    const oldRoom = this.room[term] ?? 0;
+    if (oldRoom > 0) {
+      const oldChunk = this.chunk[term] ?? 0;
+      const from = this.start[term] ?? 0;
+      const to = from + length;
+      (this.slotChunks[chunk] as Int32Array).set(
+        (this.slotChunks[oldChunk] as Int32Array).subarray(from, to),
+        start,
+      );
+      (this.keyChunks[chunk] as Int32Array).set(
+        (this.keyChunks[oldChunk] as Int32Array).subarray(from, to),
+        start,
+      );
+      (this.weightChunks[chunk] as Float32Array).set(
+        (this.weightChunks[oldChunk] as Float32Array).subarray(from, to),
+        start,
+      );
+      this.release(oldChunk, from, oldRoom);
+    }
+    this.chunk[term] = chunk;
+    this.start[term] = start;
+    this.room[term] = room;
+  }
+
+  private allocate(room: number): [number, number] {
+    if (room >= OWN_CHUNK) {
+      const chunk = this.freeOwnChunks.pop() ?? this.slotChunks.length;
+      this.putChunk(chunk, room, true);
+      return [chunk, 0];
+    }
+    const free = this.freeRuns.get(room);
+    if (free !== undefined && free.length > 0) {
+      const start = free.pop() as number;
+      return [free.pop() as number, start];
+    }
+    if (this.bumpUsed + room > CHUNK) {
+      this.bumpChunk = this.slotChunks.length;
+      this.putChunk(this.bumpChunk, CHUNK, false);
+      this.bumpUsed = 0;
+    }
+    const start = this.bumpUsed;
+    this.bumpUsed += room;
+    return [this.bumpChunk, start];
+  }
+
+  private putChunk(chunk: number, size: number, own: boolean): void {
+    this.slotChunks[chunk] = new Int32Array(size);
+    this.keyChunks[chunk] = new Int32Array(size);
+    this.weightChunks[chunk] = new Float32Array(size);
+    this.ownChunk[chunk] = own;
+  }
+
+  private release(chunk: number, start: number, room: number): void {
+    if (this.ownChunk[chunk] === true) {
+      const empty = new Int32Array(0);
+      this.slotChunks[chunk] = empty;
+      this.keyChunks[chunk] = empty;
+      this.weightChunks[chunk] = new Float32Array(0);
+      this.freeOwnChunks.push(chunk);
+      return;
+    }
+    let free = this.freeRuns.get(room);
+    if (free === undefined) {
+      free = [];
+      this.freeRuns.set(room, free);
+    }
+    free.push(chunk, start);
+  }
+
+  /**
+   * Writes the lists of terms `0..terms-1` as flat arrays plus offsets (the saved format), run by
+   * run as the snapshot is written, never gathered into arrays of their own first.
+   */
+  save(writer: SnapshotWriter, prefix: string, terms: number): void {
+    const offsets = new Int32Array(terms + 1);
+    for (let t = 0; t < terms; t += 1) offsets[t + 1] = (offsets[t] ?? 0) + (this.length[t] ?? 0);
+    const total = offsets[terms] ?? 0;
+    const kinds: [string, 'i32' | 'f32', () => (Int32Array | Float32Array)[]][] = [
+      ['postings', 'i32', () => this.slotChunks],
+      ['postingKeys', 'i32', () => this.keyChunks],
+      ['postingWeights', 'f32', () => this.weightChunks],
+    ];
+    for (const [list, kind, chunks] of kinds) {
+      writer.array(`${prefix}.${list}.offsets`, offsets);
+      // The chunks are read when the snapshot is written (right after this, in one turn).
+      writer.pieces(`${prefix}.${list}.data`, kind, total, (put) => {
+        const lists = chunks();
+        for (let t = 0; t < terms; t += 1) {
+          const length = this.length[t] ?? 0;
+          if (length === 0) continue;
+          const from = this.start[t] ?? 0;
+          put(
+            (lists[this.chunk[t] ?? 0] as Int32Array | Float32Array).subarray(from, from + length),
+          );
+        }
+      });
+    }
+  }
+
+  /** Opens saved lists as one chunk holding them all, each term's run exactly its length. */
+  static load(reader: SnapshotReader, prefix: string): PostingLists {
+    const lists = new PostingLists();
+    const offsets = reader.i32(`${prefix}.postings.offsets`);
+    const terms = Math.max(0, offsets.length - 1);
+    lists.ensureTerms(terms);
+    lists.slotChunks = [reader.i32(`${prefix}.postings.data`)];
+    lists.keyChunks = [reader.i32(`${prefix}.postingKeys.data`)];
+    const weights = reader.f32(`${prefix}.postingWeights.data`);
+    lists.weightChunks = [weights];
+    lists.ownChunk = [false];
+    for (let t = 0; t < terms; t += 1) {
+      const from = offsets[t] ?? 0;
+      const to = offsets[t + 1] ?? 0;
+      lists.chunk[t] = 0;
+      lists.start[t] = from;
+      lists.length[t] = to - from;
+      lists.room[t] = to - from;
+      let max = 0;
+      for (let k = from; k < to; k += 1) max = Math.max(max, weights[k] ?? 0);
+      lists.max[t] = max;
+    }
+    return lists;
+  }
+}
