@@ -17,13 +17,14 @@ export const EN = {
   'common.save': 'Save',
 
   'signIn.title': 'Sign in to KB Studio',
-  'signIn.text': "This team server opens the editor with an administrator's username and password.",
+  'signIn.text':
+    "This team server opens the editor with an administrator's user name and password.",
   'signIn.username': 'Username',
   'signIn.password': 'Password',
   'signIn.tenant': 'Tenant',
   'signIn.submit': 'Sign in',
-  'signIn.chooseTenant': 'This username and password open several tenants: choose one.',
-  'signIn.failed': 'The username or the password is wrong.',
+  'signIn.chooseTenant': 'This user name and password open several tenants: choose one.',
+  'signIn.failed': 'The user name or the password is wrong.',
   'signIn.tooMany': 'Too many failed sign-ins: try again in {seconds} seconds.',
   'signIn.expired': 'Your session has expired: sign in again.',
   'signIn.ended': 'Your session has ended: sign in again.',

@@ -49,7 +49,7 @@ test('an administrator signs in and sees only their tenant; a wrong password say
   await expect(page.getByRole('heading', { name: 'Sign in to KB Studio' })).toBeVisible();
   await shoot(page, 'sign-in-form');
   await signIn(page, 'alice', 'not-her-password');
-  await expect(page.getByRole('alert')).toHaveText('The username or the password is wrong.');
+  await expect(page.getByRole('alert')).toHaveText('The user name or the password is wrong.');
   await page.getByLabel('Password').fill('secret123');
   await page.getByRole('button', { name: 'Sign in' }).click();
   const sidebar = page.getByRole('navigation', { name: 'Workspace' });
