@@ -10,6 +10,8 @@
  *   --public-host NAMES   host names (separated by commas) the editor answers to besides the
  *                         service's own addresses: a team server behind a load balancer
  *                         (env KB_PUBLIC_HOSTS)
+ *   --trust-proxy LIST    addresses or CIDR ranges of the load balancers whose X-Forwarded-For
+ *                         names the client (env KB_TRUST_PROXY)
  *   --database URL        a postgres:// URL: run as a node of a team server on PostgreSQL
  *                         instead of the embedded store (env KB_DATABASE_URL; docs/team-server.md)
  *   --team       a team server: editors sign in with an administrator's username and password
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
       'cors-origins': { type: 'string' },
       'debug-signatures': { type: 'boolean' },
       'public-host': { type: 'string' },
+      'trust-proxy': { type: 'string' },
       database: { type: 'string' },
       team: { type: 'boolean' },
       'session-idle': { type: 'string' },
@@ -67,6 +70,9 @@ async function main(): Promise<void> {
       ? { corsOrigins: parseCorsOrigins(values['cors-origins']) }
       : {}),
     ...(values['debug-signatures'] ? { debugSignatures: true } : {}),
+    ...(values['trust-proxy'] !== undefined
+      ? { trustProxy: values['trust-proxy'].split(',').map((address) => address.trim()) }
+      : {}),
     ...(values['public-host'] !== undefined
       ? { publicHosts: values['public-host'].split(',').map((name) => name.trim()) }
       : {}),

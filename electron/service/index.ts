@@ -266,6 +266,12 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
           .split(',')
           .map((name) => name.trim())
           .filter((name) => name !== ''),
+      trustProxy:
+        options.trustProxy ??
+        (env.KB_TRUST_PROXY ?? '')
+          .split(',')
+          .map((address) => address.trim())
+          .filter((address) => address !== ''),
       questionLog: questionLog?.log ?? null,
       menus: new MenuMemory(),
       publishing,

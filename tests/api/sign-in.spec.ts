@@ -12,10 +12,13 @@ import type { TestService } from '../helpers/service';
 
 /** Signing in to a team server's editor (docs/api.md, "Signing in"), over real HTTP. */
 
-async function signIn(h: TestService, body: Record<string, unknown>) {
+async function signIn(h: TestService, body: Record<string, unknown>, forwardedFor?: string) {
   const response = await fetch(`${h.service.url}/console/api/sign-in`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }),
+    },
     body: JSON.stringify(body),
   });
   return {
@@ -257,6 +260,25 @@ describe('failed sign-ins are rate-limited', () => {
     const locked = await signIn(h, { username: 'carol', password: 'carol-pw1' });
     assert.equal(locked.status, 429);
     assert.equal(locked.body.code, 'too-many-sign-ins');
+  });
+});
+
+describe('behind a trusted load balancer, failures count per forwarded address', () => {
+  let h: TestService;
+  before(async () => {
+    h = await startTestService({ signIn: true, trustProxy: ['127.0.0.1'] });
+    await h.client.registerTenant(tenantRequest({ username: 'dave', password: 'dave-pw1' }));
+  });
+  after(() => h.close());
+
+  test('one client guessing from behind the balancer does not lock out the others', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      await signIn(h, { username: `guess${i}`, password: 'whatever' }, '203.0.113.7');
+    }
+    const guesser = await signIn(h, { username: 'dave', password: 'dave-pw1' }, '203.0.113.7');
+    assert.equal(guesser.status, 429, 'the guessing address is locked out');
+    const other = await signIn(h, { username: 'dave', password: 'dave-pw1' }, '198.51.100.2');
+    assert.equal(other.status, 200, 'another client of the balancer signs in');
   });
 });
 

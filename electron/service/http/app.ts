@@ -101,6 +101,8 @@ export interface HttpDeps {
   listenHost: string;
   /** Further host names the editor answers to (ServiceOptions.publicHosts). */
   publicHosts?: readonly string[];
+  /** Addresses of the proxies whose X-Forwarded-For is believed (ServiceOptions.trustProxy). */
+  trustProxy?: readonly string[];
   /** The question log, when it is on (its console routes). */
   questionLog?: QuestionLog | null;
   /** The menus open for each user (conversation/): ask and the try pane follow them up. */
@@ -141,6 +143,11 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrorHandler(logger, addCors),
     clientErrorHandler: clientErrorHandler(logger),
     bodyLimit: LIMITS.bodyBytesMax,
+    // Behind a load balancer, the client's address (failed sign-ins are counted per address)
+    // comes from X-Forwarded-For, believed only from these proxies.
+    ...(deps.trustProxy !== undefined && deps.trustProxy.length > 0
+      ? { trustProxy: [...deps.trustProxy] }
+      : {}),
     routerOptions: { querystringParser: parseQueryString },
     return503OnClosing: false,
     // Our own compilers, given up front: Fastify otherwise loads its default ones (a second Ajv
