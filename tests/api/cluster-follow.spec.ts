@@ -105,7 +105,12 @@ describe('two nodes on one database', () => {
   });
 
   test('a rule written on one node is answered by the other', async () => {
-    await one.store.rules.insert(robotOn(one), [storeRule('r1', 'how do I reset my password')], 0);
+    await one.store.rules.insert(
+      robotOn(one),
+      [storeRule('r1', 'how do I reset my password')],
+      0,
+      'tester',
+    );
     assert.ok(
       await eventually(
         async () => (await answerOn(two, 'how do I reset my password')) === 'answer of r1',
@@ -155,7 +160,12 @@ describe('two nodes on one database', () => {
 
   test('following its own writes again changes nothing on the writing node', async () => {
     const robot = robotOn(one);
-    await one.store.rules.insert(robot, [storeRule('own-1', 'is the shop open on holidays')], 0);
+    await one.store.rules.insert(
+      robot,
+      [storeRule('own-1', 'is the shop open on holidays')],
+      0,
+      'tester',
+    );
     await one.cluster.catchUp();
     const size = one.ctx.indexes.of(indexKey(robot)).size;
     await one.cluster.catchUp();

@@ -50,7 +50,7 @@ async function measure(name: string, store: KbStore, total: number) {
         createdAt: 1,
       });
     }
-    await store.rules.insert(robot, rules, 2);
+    await store.rules.insert(robot, rules, 2, 'bench');
   }
   const t1 = performance.now();
   const time = async (label: string, work: () => Promise<unknown>) => {

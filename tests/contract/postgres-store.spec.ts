@@ -56,7 +56,7 @@ test('text PostgreSQL cannot hold (U+0000) is refused as the client’s mistake,
       answer: 'x',
       createdAt: 1,
     };
-    await assert.rejects(store.rules.insert(robot, [rule], 1), ServiceError);
+    await assert.rejects(store.rules.insert(robot, [rule], 1, 'tester'), ServiceError);
     assert.equal(await store.rules.maxSeq(robot), 0);
     await assert.rejects(store.rules.find(robot, 'r\u0000'), ServiceError, 'reads too');
   } finally {

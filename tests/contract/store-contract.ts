@@ -750,9 +750,10 @@ export function storeContract(name: string, factory: StoreFactory): void {
           rule('S-c', { categoryId: '' }),
         ],
         NOW,
+        'tester',
       );
       assert.ok(a && b && c && d);
-      await store.rules.patchMany(sorted, [c.ruleId], { active: true }, NOW + 5);
+      await store.rules.patchMany(sorted, [c.ruleId], { active: true }, NOW + 5, 'tester');
       const base = { offset: 0, limit: 10, descending: false, now: NOW };
       const names = async (filter: Partial<RuleFilter> & Pick<RuleFilter, 'sort'>) =>
         (await store.rules.query(sorted, { ...base, ...filter })).rows.map((r) => r.ruleName);
@@ -809,6 +810,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         byName,
         ['b', 'B', 'a', '啊', 'A', 'Z', 'é'].map((name) => rule(name)),
         NOW,
+        'tester',
       );
       const { rows } = await store.rules.query(byName, {
         offset: 0,
@@ -829,6 +831,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         bulk,
         [rule('B-1'), rule('B-2'), rule('B-3')],
         NOW,
+        'tester',
       );
       assert.ok(a && b && c);
       const patched = await store.rules.patchMany(
@@ -836,6 +839,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         [c.ruleId, a.ruleId],
         { categoryId: '7' },
         NOW + 1,
+        'tester',
       );
       assert.deepEqual(
         patched.map((r) => [r.ruleId, r.categoryId, r.updatedAt]),
@@ -844,13 +848,17 @@ export function storeContract(name: string, factory: StoreFactory): void {
           [a.ruleId, '7', NOW + 1],
         ],
       );
-      assert.deepEqual(await store.rules.patchMany(bulk, [a.ruleId], {}, NOW), [], 'no fields');
-      const removed = await store.rules.remove(bulk, [c.ruleId, a.ruleId], NOW + 2);
+      assert.deepEqual(
+        await store.rules.patchMany(bulk, [a.ruleId], {}, NOW, 'tester'),
+        [],
+        'no fields',
+      );
+      const removed = await store.rules.remove(bulk, [c.ruleId, a.ruleId], NOW + 2, 'tester');
       assert.deepEqual(
         removed.map((r) => r.ruleId),
         [c.ruleId, a.ruleId],
       );
-      await store.rules.remove(bulk, [b.ruleId], NOW + 3);
+      await store.rules.remove(bulk, [b.ruleId], NOW + 3, 'tester');
       const trash = await store.rules.deleted(bulk, 10);
       assert.deepEqual(
         trash.map((r) => [r.ruleName, r.deletedAt]),
@@ -862,7 +870,12 @@ export function storeContract(name: string, factory: StoreFactory): void {
         'latest first, then in creation order',
       );
       assert.equal((await store.rules.deleted(bulk, 1)).length, 1);
-      const back = await store.rules.restore(bulk, [c.ruleId, b.ruleId, a.ruleId], NOW + 4);
+      const back = await store.rules.restore(
+        bulk,
+        [c.ruleId, b.ruleId, a.ruleId],
+        NOW + 4,
+        'tester',
+      );
       assert.deepEqual(
         back.map((r) => [r.ruleName, r.seq]),
         [
@@ -886,7 +899,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
       });
       assert.equal(await store.versions.latest(pub), undefined);
       assert.equal(await store.versions.draftDiffers(pub), true, 'without versions');
-      const [a, b] = await store.rules.insert(pub, [rule('V-a'), rule('V-b')], NOW);
+      const [a, b] = await store.rules.insert(pub, [rule('V-a'), rule('V-b')], NOW, 'tester');
       assert.ok(a && b);
       const first = await store.versions.publish(pub, request('first', NOW + 1));
       assert.deepEqual(first?.version, {
@@ -912,15 +925,15 @@ export function storeContract(name: string, factory: StoreFactory): void {
         'nothing to publish',
       );
       // Changed back to what it was: no difference.
-      await store.rules.update(pub, a.ruleId, { ...a, answer: 'other' }, NOW + 3);
+      await store.rules.update(pub, a.ruleId, { ...a, answer: 'other' }, NOW + 3, 'tester');
       assert.equal(await store.versions.draftDiffers(pub), true);
-      await store.rules.update(pub, a.ruleId, a, NOW);
+      await store.rules.update(pub, a.ruleId, a, NOW, 'tester');
       const fresh = await store.rules.find(pub, a.ruleId);
       assert.equal(fresh?.updatedAt, NOW);
       assert.equal(await store.versions.draftDiffers(pub), false, 'the same content again');
-      await store.rules.update(pub, a.ruleId, { ...a, answer: 'changed' }, NOW + 4);
-      await store.rules.remove(pub, [b.ruleId], NOW + 4);
-      const [c] = await store.rules.insert(pub, [rule('V-c')], NOW + 4);
+      await store.rules.update(pub, a.ruleId, { ...a, answer: 'changed' }, NOW + 4, 'tester');
+      await store.rules.remove(pub, [b.ruleId], NOW + 4, 'tester');
+      const [c] = await store.rules.insert(pub, [rule('V-c')], NOW + 4, 'tester');
       assert.ok(c);
       const second = await store.versions.publish(pub, {
         ...request('second', NOW + 5),
@@ -956,7 +969,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         [...(await store.versions.publishedNamesOf([c.ruleId, b.ruleId, a.ruleId])).values()],
         ['V-c', 'V-a'],
       );
-      const back = await store.versions.rollback(pub, 1, request('back', NOW + 6));
+      const back = await store.versions.rollback(pub, 1, request('back', NOW + 6), 'tester');
       assert.ok(back);
       assert.equal(back.published.version.version, 3);
       assert.equal(back.published.version.rolledBackTo, 1);
@@ -988,7 +1001,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         'what the rollback took out is in the trash',
       );
       assert.equal(await store.versions.draftDiffers(pub), false);
-      assert.equal(await store.versions.rollback(pub, 9, request('x', NOW)), undefined);
+      assert.equal(await store.versions.rollback(pub, 9, request('x', NOW), 'tester'), undefined);
     });
 
     test('test sets: cases in order, updated and removed; runs kept newest first', async () => {

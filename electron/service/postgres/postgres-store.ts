@@ -14,6 +14,10 @@ import { migrate } from './migrate';
 import { PostgresCategoryRepository } from './repositories/categories';
 import { PostgresRobotRepository } from './repositories/robots';
 import { PostgresRuleRepository } from './repositories/rules';
+import {
+  PostgresSessionRepository,
+  PostgresSignInFailureRepository,
+} from './repositories/sessions';
 import { PostgresTenantRepository, PostgresUserRepository } from './repositories/tenants';
 import { PostgresTestSetRepository } from './repositories/test-sets';
 import { PostgresVersionRepository } from './repositories/versions';
@@ -36,6 +40,8 @@ export class PostgresStore implements KbStore {
   readonly categories: PostgresCategoryRepository;
   readonly versions: PostgresVersionRepository;
   readonly testSets: PostgresTestSetRepository;
+  readonly sessions: PostgresSessionRepository;
+  readonly signInFailures: PostgresSignInFailureRepository;
   /** A server keeps no state of its own that an unclean stop could leave behind. */
   readonly recoveredFromUncleanStop = false;
   private closing: Promise<void> | undefined;
@@ -53,6 +59,8 @@ export class PostgresStore implements KbStore {
     this.categories = new PostgresCategoryRepository(db);
     this.versions = new PostgresVersionRepository(db, this.rules);
     this.testSets = new PostgresTestSetRepository(db);
+    this.sessions = new PostgresSessionRepository(db);
+    this.signInFailures = new PostgresSignInFailureRepository(db);
   }
 
   /** Connects, brings the schema up to date, and reads the position. */

@@ -83,7 +83,12 @@ after(async () => {
 describe('following the changes of another node', () => {
   test('a rule added elsewhere is answered once followed; following twice changes nothing', async () => {
     const robot = robotOf('default');
-    await store.rules.insert(robot, [storeRule('r-hours', 'what are your opening hours')], now());
+    await store.rules.insert(
+      robot,
+      [storeRule('r-hours', 'what are your opening hours')],
+      now(),
+      'tester',
+    );
     assert.equal(await answerOf('default', 'what are your opening hours'), null);
     const change = rulesChange(robot, ['r-hours']);
     await followChanges(ctx, [change]);
@@ -96,7 +101,12 @@ describe('following the changes of another node', () => {
 
   test('a rule changed elsewhere: new phrasing and new answer (the cached one is forgotten)', async () => {
     const robot = robotOf('default');
-    await store.rules.insert(robot, [storeRule('r-ship', 'how long does shipping take')], now());
+    await store.rules.insert(
+      robot,
+      [storeRule('r-ship', 'how long does shipping take')],
+      now(),
+      'tester',
+    );
     await followChanges(ctx, [rulesChange(robot, ['r-ship'])]);
     // Asked once: the answer is now in this node's cache.
     assert.equal(await answerOf('default', 'how long does shipping take'), 'answer of r-ship');
@@ -107,6 +117,7 @@ describe('following the changes of another node', () => {
       'r-ship',
       { ...stored, questions: ['when will my parcel arrive'], answer: 'three days' },
       now(),
+      'tester',
     );
     await followChanges(ctx, [rulesChange(robot, ['r-ship'])]);
     assert.equal(await answerOf('default', 'when will my parcel arrive'), 'three days');
@@ -124,10 +135,11 @@ describe('following the changes of another node', () => {
         },
       ],
       now(),
+      'tester',
     );
     await followChanges(ctx, [rulesChange(robot, ['r-menu'])]);
     assert.ok(ctx.menus?.get('r-menu'));
-    await store.rules.remove(robot, ['r-menu'], now());
+    await store.rules.remove(robot, ['r-menu'], now(), 'tester');
     await followChanges(ctx, [rulesChange(robot, ['r-menu'])]);
     assert.equal(ctx.menus?.get('r-menu'), undefined);
     assert.equal(await answerOf('default', 'show me the help menu'), null);
@@ -138,7 +150,7 @@ describe('following the changes of another node', () => {
     const rules = Array.from({ length: 60 }, (_, i) =>
       storeRule(`bulk-${i}`, `bulk question number ${i} about topic ${i * 7}`),
     );
-    await store.rules.insert(robot, rules, now());
+    await store.rules.insert(robot, rules, now(), 'tester');
     await followChanges(ctx, [
       rulesChange(
         robot,
@@ -177,7 +189,12 @@ describe('following the changes of another node', () => {
       createdAt: now(),
     });
     const key = { tenantId, robotId: 'second' };
-    await store.rules.insert(key, [storeRule('second-1', 'where is the second office')], now());
+    await store.rules.insert(
+      key,
+      [storeRule('second-1', 'where is the second office')],
+      now(),
+      'tester',
+    );
     await followChanges(ctx, [robotChange(key), rulesChange(key, ['second-1'])]);
     assert.equal(await answerOf('second', 'where is the second office'), 'answer of second-1');
     await store.robots.setDeleted(key, now());
@@ -196,7 +213,12 @@ describe('following the changes of another node', () => {
     await store.versions.publish(robot, request);
     await followChanges(ctx, [robotChange(robot), versionChange(robot)]);
     assert.equal(robotOf('default').settings.publishMode, 'review');
-    await store.rules.insert(robot, [storeRule('r-new', 'is there a student discount')], now());
+    await store.rules.insert(
+      robot,
+      [storeRule('r-new', 'is there a student discount')],
+      now(),
+      'tester',
+    );
     await followChanges(ctx, [rulesChange(robot, ['r-new'])]);
     // In the draft, not yet served: it is not published.
     assert.equal(await answerOf('default', 'is there a student discount'), 'answer of r-new');
@@ -217,8 +239,14 @@ describe('following the changes of another node', () => {
     assert.equal(await answerOf('default', 'what are your opening hours'), 'answer of r-hours');
     const hours = await store.rules.find(robot, 'r-hours');
     assert.ok(hours);
-    await store.rules.update(robot, 'r-hours', { ...hours, answer: 'nine to five' }, now());
-    await store.rules.insert(robot, [storeRule('r-missed', 'can I pay by card')], now());
+    await store.rules.update(
+      robot,
+      'r-hours',
+      { ...hours, answer: 'nine to five' },
+      now(),
+      'tester',
+    );
+    await store.rules.insert(robot, [storeRule('r-missed', 'can I pay by card')], now(), 'tester');
     await store.robots.update(robot, { name: 'Missed rename' });
     await followEverything(ctx);
     assert.equal(robotOf('default').name, 'Missed rename');

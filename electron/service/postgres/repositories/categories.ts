@@ -67,21 +67,22 @@ export class PostgresCategoryRepository implements CategoryRepository {
     from: readonly string[],
     into: string,
     now: number,
+    actor: string,
   ): Promise<string[]> {
     return this.db.write(async (tx) => {
       const moved: string[] = [];
       for (const categoryId of new Set(from)) {
         if (categoryId === into) continue;
-        moved.push(...(await this.refile(tx, robot, categoryId, into, now)));
+        moved.push(...(await this.refile(tx, robot, categoryId, into, now, actor)));
         await this.deleteIn(tx, robot, categoryId);
       }
       return moved;
     });
   }
 
-  async remove(robot: RobotKey, categoryId: string, now: number): Promise<string[]> {
+  async remove(robot: RobotKey, categoryId: string, now: number, actor: string): Promise<string[]> {
     return this.db.write(async (tx) => {
-      const moved = await this.refile(tx, robot, categoryId, '', now);
+      const moved = await this.refile(tx, robot, categoryId, '', now, actor);
       await this.deleteIn(tx, robot, categoryId);
       return moved;
     });
@@ -94,11 +95,12 @@ export class PostgresCategoryRepository implements CategoryRepository {
     from: string,
     into: string,
     now: number,
+    actor: string,
   ): Promise<string[]> {
     const rows = await tx.all<{ rule_id: string; rule_seq: number }>(
-      `UPDATE rules SET category_id = $4, updated_at = $5
+      `UPDATE rules SET category_id = $4, updated_at = $5, updated_by = $6
        WHERE tenant_id = $1 AND robot_id = $2 AND category_id = $3 RETURNING rule_id, rule_seq`,
-      [robot.tenantId, robot.robotId, from, into, now],
+      [robot.tenantId, robot.robotId, from, into, now, actor],
     );
     // In the order the embedded store reads them: by position.
     return rows.sort((a, b) => a.rule_seq - b.rule_seq).map((row) => row.rule_id);

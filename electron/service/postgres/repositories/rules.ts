@@ -37,14 +37,15 @@ import type { Database, SqlValue, Tx } from '../database';
 
 /**
  * Inserts rules from one JSON array parameter ($4): each row is its position followed by the
- * embedded store's row (`jsonRow`), so both stores write a rule from the same values.
+ * embedded store's row (`jsonRow`), so both stores write a rule from the same values; $5 is who
+ * wrote them.
  */
 export const INSERT_RULES = `INSERT INTO rules (rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer,
   category_id, active, allow_sim_gen, effect_begin, effect_end, answer_content_type, created_at, updated_at,
-  effect_begin_ms, effect_end_ms, search_text, match_policy, negative_keywords, menu)
+  effect_begin_ms, effect_end_ms, search_text, match_policy, negative_keywords, menu, updated_by)
 SELECT (j.v ->> 0)::bigint, j.v ->> 1, $1, $2, j.v ->> 2, j.v ->> 3, j.v ->> 4, j.v ->> 5,
   j.v ->> 6, (j.v ->> 7)::bigint, (j.v ->> 8)::bigint, j.v ->> 9, j.v ->> 10, 'TEXT', (j.v ->> 11)::bigint, $3,
-  (j.v ->> 12)::bigint, (j.v ->> 13)::bigint, j.v ->> 14, j.v ->> 15, j.v ->> 16, j.v ->> 17
+  (j.v ->> 12)::bigint, (j.v ->> 13)::bigint, j.v ->> 14, j.v ->> 15, j.v ->> 16, j.v ->> 17, $5
 FROM jsonb_array_elements($4::jsonb) AS j(v)`;
 
 /** Rules per INSERT statement: one parameter of a few hundred kilobytes. */
@@ -98,12 +99,16 @@ export async function placesFor(tx: Tx, seqs: readonly number[]): Promise<number
   return wanted.map((seq) => seq ?? (fresh.shift() as number));
 }
 
-/** Writes rules (as `jsonRow`s, each with its position) into the robot, in statements of a chunk. */
+/**
+ * Writes rules (as `jsonRow`s, each with its position) into the robot, in statements of a chunk,
+ * as changed by `actor`.
+ */
 export async function insertRows(
   tx: Tx,
   robot: RobotKey,
   rows: readonly unknown[][],
   now: number,
+  actor: string,
 ): Promise<number> {
   let inserted = 0;
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
@@ -112,24 +117,30 @@ export async function insertRows(
       robot.robotId,
       now,
       JSON.stringify(rows.slice(i, i + INSERT_CHUNK)),
+      actor,
     ]);
   }
   return inserted;
 }
 
-/** Moves rules of the robot to the trash (a rule deleted before under the same id is replaced). */
+/**
+ * Moves rules of the robot to the trash (a rule deleted before under the same id is replaced);
+ * the trash keeps who deleted each rule as its last change (`updated_by`).
+ */
 export async function trashRules(
   tx: Tx,
   robot: RobotKey,
   ruleIds: readonly string[],
   now: number,
+  actor: string,
 ): Promise<void> {
   const key = [robot.tenantId, robot.robotId, ruleIds];
   await tx.run('DELETE FROM deleted_rules WHERE rule_id = ANY($1::text[])', [ruleIds]);
   await tx.run(
-    `INSERT INTO deleted_rules (${TRASH_COLUMNS}, deleted_at) SELECT ${TRASH_COLUMNS}, $4 FROM rules
+    `INSERT INTO deleted_rules (${TRASH_COLUMNS}, deleted_at, updated_by)
+     SELECT ${TRASH_COLUMNS}, $4, $5 FROM rules
      WHERE ${OF_ROBOT} AND rule_id = ANY($3::text[]) ORDER BY rule_seq`,
-    [...key, now],
+    [...key, now, actor],
   );
   await tx.run(`DELETE FROM rules WHERE ${OF_ROBOT} AND rule_id = ANY($3::text[])`, key);
 }
@@ -230,7 +241,12 @@ export class PostgresRuleRepository implements RuleRepository {
     );
   }
 
-  async insert(robot: RobotKey, rules: readonly NewRule[], now: number): Promise<StoredRule[]> {
+  async insert(
+    robot: RobotKey,
+    rules: readonly NewRule[],
+    now: number,
+    actor: string,
+  ): Promise<StoredRule[]> {
     if (rules.length === 0) return [];
     // In slices: the search texts of a batch take tens of milliseconds.
     const rows = await mapInSlices(rules, (rule) => jsonRow(rule, this.searchText(rule)));
@@ -241,6 +257,7 @@ export class PostgresRuleRepository implements RuleRepository {
         robot,
         rows.map((row, i) => [seqs[i], ...row]),
         now,
+        actor,
       );
       if (inserted !== rules.length)
         throw new Error(`inserted ${inserted} of ${rules.length} rules`);
@@ -256,14 +273,20 @@ export class PostgresRuleRepository implements RuleRepository {
       robotId: robot.robotId,
       answerContentType: 'TEXT',
       updatedAt: now,
+      updatedBy: actor,
     }));
   }
 
-  async restore(robot: RobotKey, ruleIds: readonly string[], now: number): Promise<StoredRule[]> {
+  async restore(
+    robot: RobotKey,
+    ruleIds: readonly string[],
+    now: number,
+    actor: string,
+  ): Promise<StoredRule[]> {
     if (ruleIds.length === 0) return [];
     return this.db.write(async (tx) => {
       const found = await tx.all<RuleRow>(
-        `SELECT ${TRASH_COLUMNS} FROM deleted_rules WHERE ${OF_ROBOT} AND rule_id = ANY($3::text[])`,
+        `SELECT ${TRASH_COLUMNS}, updated_by FROM deleted_rules WHERE ${OF_ROBOT} AND rule_id = ANY($3::text[])`,
         [robot.tenantId, robot.robotId, ruleIds],
       );
       const rules = inOrderOf(ruleIds, found, (row) => row.rule_id).map(toStoredRule);
@@ -278,15 +301,21 @@ export class PostgresRuleRepository implements RuleRepository {
         robot,
         rules.map((rule, i) => [seqs[i], ...jsonRow(rule, this.searchText(rule))]),
         now,
+        actor,
       );
       await tx.run('DELETE FROM deleted_rules WHERE rule_id = ANY($1::text[])', [ids]);
-      return rules.map((rule, i) => ({ ...rule, seq: seqs[i] as number, updatedAt: now }));
+      return rules.map((rule, i) => ({
+        ...rule,
+        seq: seqs[i] as number,
+        updatedAt: now,
+        updatedBy: actor,
+      }));
     });
   }
 
   async deleted(robot: RobotKey, limit: number): Promise<DeletedRule[]> {
     const rows = await this.db.all<RuleRow & { deleted_at: number }>(
-      `SELECT ${TRASH_COLUMNS}, deleted_at FROM deleted_rules WHERE ${OF_ROBOT}
+      `SELECT ${TRASH_COLUMNS}, updated_by, deleted_at FROM deleted_rules WHERE ${OF_ROBOT}
        ORDER BY deleted_at DESC, rule_seq LIMIT $3`,
       [robot.tenantId, robot.robotId, limit],
     );
@@ -305,6 +334,7 @@ export class PostgresRuleRepository implements RuleRepository {
     ruleId: string,
     content: RuleContent,
     now: number,
+    actor: string,
   ): Promise<StoredRule | undefined> {
     const [, ...fields] = jsonRow({ ...content, ruleId, createdAt: 0 }, this.searchText(content));
     return this.db.write(async (tx) => {
@@ -315,9 +345,9 @@ export class PostgresRuleRepository implements RuleRepository {
            allow_sim_gen = (c.v ->> 6)::bigint, effect_begin = c.v ->> 7, effect_end = c.v ->> 8,
            effect_begin_ms = (c.v ->> 10)::bigint, effect_end_ms = (c.v ->> 11)::bigint,
            search_text = c.v ->> 12, match_policy = c.v ->> 13, negative_keywords = c.v ->> 14,
-           menu = c.v ->> 15, updated_at = $5
+           menu = c.v ->> 15, updated_at = $5, updated_by = $6
          FROM c WHERE ${OF_ROBOT} AND rule_id = $3 RETURNING ${RULE_COLUMNS}`,
-        [robot.tenantId, robot.robotId, ruleId, JSON.stringify(fields), now],
+        [robot.tenantId, robot.robotId, ruleId, JSON.stringify(fields), now, actor],
       );
       return row ? toStoredRule(row) : undefined;
     });
@@ -328,8 +358,9 @@ export class PostgresRuleRepository implements RuleRepository {
     ruleIds: readonly string[],
     patch: RuleFieldsPatch,
     now: number,
+    actor: string,
   ): Promise<StoredRule[]> {
-    const params: SqlValue[] = [robot.tenantId, robot.robotId, ruleIds, now];
+    const params: SqlValue[] = [robot.tenantId, robot.robotId, ruleIds, now, actor];
     const sets: string[] = [];
     if (patch.active !== undefined) {
       params.push(patch.active ? 1 : 0);
@@ -342,7 +373,7 @@ export class PostgresRuleRepository implements RuleRepository {
     if (sets.length === 0 || ruleIds.length === 0) return [];
     return this.db.write(async (tx) => {
       const rows = await tx.all<RuleRow>(
-        `UPDATE rules SET ${sets.join(', ')}, updated_at = $4
+        `UPDATE rules SET ${sets.join(', ')}, updated_at = $4, updated_by = $5
          WHERE ${OF_ROBOT} AND rule_id = ANY($3::text[]) RETURNING ${RULE_COLUMNS}`,
         params,
       );
@@ -350,7 +381,13 @@ export class PostgresRuleRepository implements RuleRepository {
     });
   }
 
-  async remove(robot: RobotKey, ruleIds: readonly string[], now: number): Promise<StoredRule[]> {
+  /** The trash keeps who deleted each rule as its last change (`updated_by`). */
+  async remove(
+    robot: RobotKey,
+    ruleIds: readonly string[],
+    now: number,
+    actor: string,
+  ): Promise<StoredRule[]> {
     if (ruleIds.length === 0) return [];
     return this.db.write(async (tx) => {
       const rows = await tx.all<RuleRow>(
@@ -364,6 +401,7 @@ export class PostgresRuleRepository implements RuleRepository {
           robot,
           removed.map((rule) => rule.ruleId),
           now,
+          actor,
         );
       }
       return removed;

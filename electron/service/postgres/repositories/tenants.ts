@@ -163,6 +163,16 @@ export class PostgresUserRepository implements UserRepository {
     return rows.map(toUserRecord);
   }
 
+  async withUsernameKey(usernameKey: string): Promise<(UserRecord & { passwordHash: string })[]> {
+    const rows = await this.db.all<UserRow & { password_hash: string }>(
+      `SELECT ${USER_COLUMNS.replace(/(\w+)/g, 'u.$1')}, u.password_hash FROM users AS u
+       JOIN tenants AS t ON t.tenant_id = u.tenant_id
+       WHERE u.username_key = $1 AND t.deleted_at IS NULL ORDER BY u.tenant_id`,
+      [usernameKey],
+    );
+    return rows.map((row) => ({ ...toUserRecord(row), passwordHash: row.password_hash }));
+  }
+
   async remove(tenantId: number, userId: string, now: number): Promise<boolean> {
     if (!(await this.find(tenantId, userId))) return false;
     return this.db.write(async (tx) => {

@@ -132,11 +132,12 @@ export class PostgresVersionRepository implements VersionRepository {
     robot: RobotKey,
     version: number,
     request: PublishRequest,
+    actor: string,
   ): Promise<{ published: PublishedChange; draft: DraftReset } | undefined> {
     if (!(await this.find(robot, version))) return undefined;
     return this.db.write(async (tx) => {
       await lockRobot(tx, robot);
-      const draft = await this.resetDraft(tx, robot, version, request.now);
+      const draft = await this.resetDraft(tx, robot, version, request.now, actor);
       const published = await this.publishIn(tx, robot, request, version);
       return { published, draft };
     });
@@ -264,6 +265,7 @@ export class PostgresVersionRepository implements VersionRepository {
     robot: RobotKey,
     version: number,
     now: number,
+    actor: string,
   ): Promise<DraftReset> {
     const key = [robot.tenantId, robot.robotId];
     const target = await tx.all<RuleRow>(
@@ -286,6 +288,7 @@ export class PostgresVersionRepository implements VersionRepository {
         robot,
         leaving.map((row) => row.rule_id),
         now,
+        actor,
       );
     }
     const coming = target
@@ -307,6 +310,7 @@ export class PostgresVersionRepository implements VersionRepository {
         robot,
         coming.map((rule, i) => [seqs[i], ...jsonRow(rule, this.ruleRepository.searchText(rule))]),
         now,
+        actor,
       );
     }
     return {
@@ -316,6 +320,7 @@ export class PostgresVersionRepository implements VersionRepository {
         seq: seqs[i] as number,
         answerContentType: 'TEXT',
         updatedAt: now,
+        updatedBy: actor,
       })),
     };
   }

@@ -10,12 +10,24 @@ import type {
 } from '../../repositories/sessions';
 import type { Store } from '../database';
 
-interface SessionRow {
+/** A row of `editor_sessions`, as both stores read it. */
+export interface SessionRow {
   [column: string]: string | number;
   tenant_id: number;
   user_id: string;
   created_at: number;
   last_seen_at: number;
+}
+
+export const SESSION_COLUMNS = 'tenant_id, user_id, created_at, last_seen_at';
+
+export function toEditorSession(row: SessionRow): EditorSession {
+  return {
+    tenantId: Number(row.tenant_id),
+    userId: row.user_id,
+    createdAt: Number(row.created_at),
+    lastSeenAt: Number(row.last_seen_at),
+  };
 }
 
 export class SqlJsSessionRepository implements SessionRepository {
@@ -32,17 +44,10 @@ export class SqlJsSessionRepository implements SessionRepository {
 
   async find(tokenHash: string): Promise<EditorSession | undefined> {
     const row = this.store.get<SessionRow>(
-      'SELECT tenant_id, user_id, created_at, last_seen_at FROM editor_sessions WHERE token_hash = ?',
+      `SELECT ${SESSION_COLUMNS} FROM editor_sessions WHERE token_hash = ?`,
       [tokenHash],
     );
-    return row
-      ? {
-          tenantId: Number(row.tenant_id),
-          userId: row.user_id,
-          createdAt: Number(row.created_at),
-          lastSeenAt: Number(row.last_seen_at),
-        }
-      : undefined;
+    return row ? toEditorSession(row) : undefined;
   }
 
   async touch(tokenHash: string, at: number): Promise<void> {
