@@ -89,6 +89,13 @@ export interface ServiceOptions {
    */
   publicHosts?: readonly string[];
   /**
+   * Addresses (or CIDR ranges) of the load balancers in front of a team server: a request from
+   * one of them is taken to come from the address its X-Forwarded-For names (failed sign-ins are
+   * counted per client address). `--trust-proxy`, `KB_TRUST_PROXY`, separated by commas.
+   * Default: none (every request's address is its connection's).
+   */
+  trustProxy?: readonly string[];
+  /**
    * A `postgres://` URL: the team server's store (docs/team-server.md) instead of the embedded
    * one. The data directory still holds this node's own files (credentials, nonces); the
    * matching indexes are built from the database at every start, never saved. Default:

@@ -106,6 +106,14 @@ export class PostgresRobotRepository implements RobotRepository {
     return changed > 0;
   }
 
+  async purge(robot: RobotKey): Promise<boolean> {
+    if (!(await this.exists(robot))) return false;
+    await this.db.write((tx) =>
+      purgeRobots(tx, 'tenant_id = $1 AND robot_id = $2', [robot.tenantId, robot.robotId]),
+    );
+    return true;
+  }
+
   async purgeDeleted(before: number): Promise<number> {
     const due = 'deleted_at < $1';
     const doomed = await this.db.get<{ n: number }>(
