@@ -165,6 +165,35 @@ describe('three nodes on one PostgreSQL database', () => {
     nodes.splice(nodes.indexOf(late), 1);
   });
 
+  test("a robot's secret rotated on one node is refused by the others", async () => {
+    const [a, b, c] = nodes as [TeamNode, TeamNode, TeamNode];
+    const rotated = await a.console.ok<{ robotSecret: string }>(
+      'POST',
+      `/tenants/${tenantId}/robots/default/rotate-secret`,
+    );
+    for (const node of [b, c]) {
+      const old = node.robot;
+      assert.ok(
+        await eventually(async () => {
+          const response = await old.send('POST', '/robot/ask', {
+            body: {
+              userId: 'u',
+              question: 'when are you open',
+              channel: 'API',
+              questionType: 'TEXT',
+            },
+          });
+          return response.status === 401;
+        }),
+        'the old secret is refused',
+      );
+      node.robot = node.client.robot(tenantId, 'default', rotated.robotSecret);
+      assert.equal(await answer(node, 'when are you open'), 'From 9 to 5.');
+    }
+    a.robot = a.client.robot(tenantId, 'default', rotated.robotSecret);
+    robotSecret = rotated.robotSecret;
+  });
+
   test('a signature used on one node is refused on another', async () => {
     const [a, b] = nodes as [TeamNode, TeamNode];
     const signed = a.client.signedUrl(`/v1/openapi/tenants/${tenantId}/robots`, { signMethod: 1 });

@@ -7,10 +7,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ServiceError } from '../../electron/service/errors';
+import { StorageFailure } from '../../electron/service/repositories/errors';
 import { silentLogger } from '../../electron/service/logger';
 import { normalizeText } from '../../electron/service/matching/normalize';
 import { PostgresStore } from '../../electron/service/postgres/postgres-store';
-import { freshDatabase } from '../helpers/postgres';
+import { freshDatabase, startPostgresCluster } from '../helpers/postgres';
 import { storeContract } from './store-contract';
 
 const open = (url: string) =>
@@ -61,5 +62,26 @@ test('text PostgreSQL cannot hold (U+0000) is refused as the client’s mistake,
     await assert.rejects(store.rules.find(robot, 'r\u0000'), ServiceError, 'reads too');
   } finally {
     await store.close();
+  }
+});
+
+test('a database out of reach is a StorageFailure, for writes and reads', async () => {
+  // A cluster of its own, stopped under the store.
+  const cluster = await startPostgresCluster();
+  let store: PostgresStore | undefined;
+  try {
+    store = await open(cluster.url);
+    await store.robots.all();
+    cluster.stop();
+    const registration = store.tenants.register({
+      tenant: { phoneNumber: '1', mail: 'm@example.com', company: 'c', createdAt: 1 },
+      admin: { userId: 'u', username: 'a', usernameKey: 'a', role: 'ADMIN', passwordHash: 'h' },
+      robot: { robotId: 'default', name: 'd', secret: 's', settingsJson: '{}', createdAt: 1 },
+    });
+    await assert.rejects(registration, StorageFailure);
+    await assert.rejects(store.robots.all(), StorageFailure);
+  } finally {
+    cluster.stop();
+    await store?.close();
   }
 });

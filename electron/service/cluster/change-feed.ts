@@ -77,6 +77,11 @@ export class ChangeFeed {
     const client = await this.pool.connect();
     let floor: bigint;
     let rows: ChangeRow[];
+    // A held connection that dies emits 'error', which would end the process without a
+    // listener: the read fails instead (the follower reads again), and the connection is dropped.
+    let broken: Error | undefined;
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
     try {
       // One snapshot for both statements: the floor it gives is exact for the rows it reads.
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -88,10 +93,11 @@ export class ChangeFeed {
       ));
       await client.query('COMMIT');
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch((failure: Error) => (broken ??= failure));
       throw error;
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken);
     }
     const fresh = rows.filter((row) => !this.seen.has(row.change_id));
     return {

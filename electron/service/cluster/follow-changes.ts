@@ -20,7 +20,7 @@ import { parseStoredSettings } from '../domain/robot-settings';
 import { indexKey } from '../domain/robot-loading';
 import { applySynonyms } from '../domain/robot-synonyms';
 import { toMatchableRule } from '../domain/rule-views';
-import type { RobotRecord, StoredRule } from '../repositories/records';
+import type { RobotKey, RobotRecord, StoredRule } from '../repositories/records';
 import type { Change } from './change-feed';
 
 /** Rules read in one query. */
@@ -62,39 +62,50 @@ const sameFields = (robot: Robot, record: RobotRecord): boolean =>
   robot.secret === record.secret &&
   JSON.stringify(robot.storedSettings) === JSON.stringify(parseStoredSettings(record.settingsJson));
 
-/** The directory made equal to the store's robots: added, changed, deleted (or their tenant). */
+/**
+ * The directory made equal to the store's robots: added, changed, deleted (or their tenant). One
+ * read finds the robots that differ; each is then decided on a fresh read in its write queue, so
+ * that a read older than a write of this node (a robot made or changed here meanwhile) never
+ * undoes it.
+ */
 export async function followRobots(ctx: DomainContext): Promise<void> {
   const records = await ctx.store.robots.all();
   const stored = new Map(records.map((record) => [robotKey(record), record]));
-  const work: Promise<unknown>[] = [];
+  const differing = new Map<string, RobotKey>();
   for (const robot of ctx.robots.all()) {
-    if (stored.has(robotKey(robot))) continue;
-    work.push(
-      ctx.writes.run(robotKey(robot), async () => {
-        const current = ctx.robots.get(robot.tenantId, robot.robotId);
-        if (current) forgetRobot(ctx, current);
-      }),
-    );
+    if (!stored.has(robotKey(robot))) differing.set(robotKey(robot), robot);
   }
   for (const record of records) {
-    const key = robotKey(record);
     const known = ctx.robots.get(record.tenantId, record.robotId);
-    if (known && sameFields(known, record)) continue;
-    work.push(
-      ctx.writes.run(key, async () => {
-        const current = ctx.robots.get(record.tenantId, record.robotId);
-        if (!current) {
-          await loadRobot(ctx, record);
-          return;
-        }
-        if (sameFields(current, record)) return;
-        const updated = ctx.robots.put(record);
-        applySynonyms(ctx, updated);
-        await ctx.publishing?.followStored(updated);
-      }),
-    );
+    if (!known || !sameFields(known, record)) differing.set(robotKey(record), record);
   }
-  await Promise.all(work);
+  await Promise.all(
+    [...differing].map(([key, robot]) =>
+      ctx.writes.run(key, () =>
+        followRobot(ctx, { tenantId: robot.tenantId, robotId: robot.robotId }),
+      ),
+    ),
+  );
+}
+
+/** One robot made as stored now (in its write queue). */
+async function followRobot(ctx: DomainContext, key: RobotKey): Promise<void> {
+  const record = (await ctx.store.robots.all()).find(
+    (r) => r.tenantId === key.tenantId && r.robotId === key.robotId,
+  );
+  const current = ctx.robots.get(key.tenantId, key.robotId);
+  if (!record) {
+    if (current) forgetRobot(ctx, current);
+    return;
+  }
+  if (!current) {
+    await loadRobot(ctx, record);
+    return;
+  }
+  if (sameFields(current, record)) return;
+  const updated = ctx.robots.put(record);
+  applySynonyms(ctx, updated);
+  await ctx.publishing?.followStored(updated);
 }
 
 /** The robot's rules `ruleIds` made as stored now in its index, caches, menus and order. */

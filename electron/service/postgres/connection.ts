@@ -39,15 +39,20 @@ export async function inTransaction<T>(
   work: (client: Client) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  // A checked-out connection that dies emits 'error', which would end the process unheard.
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch((failure: Error) => (broken ??= failure));
     throw error;
   } finally {
-    client.release();
+    client.off('error', onError);
+    client.release(broken);
   }
 }

@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { ServiceError } from '../errors';
-import { UniqueViolation } from '../repositories/errors';
+import { StorageFailure, UniqueViolation } from '../repositories/errors';
 import type { UniqueKey } from '../repositories/errors';
 import type { Pool } from './connection';
 
@@ -51,11 +51,34 @@ const UNIQUE_VIOLATION = '23505';
 const NUL_IN_TEXT = new Set(['22021', '22P05']);
 
 /**
+ * The database cannot be reached or is going away: SQLSTATE class 08 (connection exception),
+ * 57P01–57P03 (shut down, starting up), 53300 (too many connections), a socket error, or the
+ * driver's own (a connection that ended, a connect that timed out).
+ */
+function unreachable(code: string | undefined, error: unknown): boolean {
+  // Node's socket errors carry their errno as `code` (ECONNREFUSED; no SQLSTATE class starts
+  // with E); the driver's own errors carry none.
+  if (code !== undefined && /^E[A-Z]+$/.test(code)) return true;
+  if (code !== undefined) {
+    return code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300';
+  }
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|timeout exceeded/i.test(message);
+}
+
+/**
  * A uniqueness error of a known constraint as `UniqueViolation`; text PostgreSQL cannot store
- * (U+0000, which SQLite keeps) as the client's mistake; anything else as it is.
+ * (U+0000, which SQLite keeps) as the client's mistake; a database out of reach as
+ * `StorageFailure` (the request's 500 says so); anything else as it is.
  */
 export function mappedError(error: unknown): unknown {
   const { code, constraint } = error as { code?: string; constraint?: string };
+  if (unreachable(code, error)) {
+    return new StorageFailure(
+      `The database cannot be reached (${error instanceof Error ? error.message : String(error)}).`,
+      { cause: error },
+    );
+  }
   if (code !== undefined && NUL_IN_TEXT.has(code)) {
     return new ServiceError(
       'invalid-field',
@@ -124,7 +147,9 @@ export class Database implements Reader {
    * round trip as its COMMIT; one that changed nothing leaves the position as it was.
    */
   async write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const client = await this.connections.connect();
+    const client = await this.connections.connect().catch((error: unknown) => {
+      throw mappedError(error);
+    });
     // Rows changed by any statement of the transaction (a SELECT changes none).
     let changed = 0;
     const query: Query = async (sql, params) => {
@@ -137,6 +162,10 @@ export class Database implements Reader {
       run: async (sql, params = []) => (await query(sql, params)).rowCount ?? 0,
     };
     let broken: Error | undefined;
+    // A checked-out connection that dies (the server restarts) emits 'error': without a listener
+    // that would end the process; the query in flight fails, and the connection is not reused.
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work(tx);
@@ -156,6 +185,7 @@ export class Database implements Reader {
       await client.query('ROLLBACK').catch((failure: Error) => (broken = failure));
       throw mappedError(error);
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }
