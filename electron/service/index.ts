@@ -34,8 +34,6 @@ import { createRobotIndex, loadRobotIndex, normalizeText, writeRobotIndex } from
 import type { CreateRobotIndex } from './matching/types';
 import { startQuestionLog } from './question-log/start';
 import { PublishingRoom } from './publishing/publishing-room';
-import { PostgresStore } from './postgres/postgres-store';
-import { PostgresQuestionLog } from './postgres/question-log';
 import type { KbStore } from './repositories/store';
 import type { QuestionLogRepository } from './repositories/question-log';
 import { EditorSessions } from './sign-in/editor-sessions';
@@ -160,10 +158,13 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
   let savedIndexes: Promise<SavedIndexes> = Promise.resolve({ file: null });
   // The embedded store makes its data directory; a team server's node needs one for its own files.
   if (database !== undefined) mkdirSync(options.dataDir, { recursive: true, mode: DIRECTORY_MODE });
+  // Loaded only for a team server: the embedded store's start does not pay for the driver.
   const server =
     database === undefined
       ? null
-      : await PostgresStore.open({ url: database, logger, textKey: normalizeText });
+      : await (
+          await import('./postgres/postgres-store')
+        ).PostgresStore.open({ url: database, logger, textKey: normalizeText });
   // The store opens while sql.js compiles its WebAssembly and the snapshot and the saved indexes
   // are read on other threads.
   const opening: Promise<KbStore> = server
@@ -228,13 +229,16 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     }
     const loaded = await loadRobots(ctx, saved, codec);
     // A team server's log is shared by its nodes, in the database.
-    const logRepository = (): QuestionLogRepository =>
+    const logRepository = async (): Promise<QuestionLogRepository> =>
       server
-        ? new PostgresQuestionLog({ pool: server.pool, logger })
+        ? new (await import('./postgres/question-log')).PostgresQuestionLog({
+            pool: server.pool,
+            logger,
+          })
         : new DayFileLog({ dataDir: options.dataDir, logger });
     const questionLog =
       (options.questionLog ?? env.KB_QUESTION_LOG !== '0')
-        ? await startQuestionLog(ctx, logRepository())
+        ? await startQuestionLog(ctx, await logRepository())
         : null;
     stopQuestionLog = () => questionLog?.stop();
     const publishing = new PublishingRoom(ctx);

@@ -2,14 +2,27 @@
  * The team server's store: PostgreSQL through node-postgres (docs/team-server.md).
  * @module
  */
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { Logger } from '../logger';
 
 export type Pool = pg.Pool;
 export type Client = pg.PoolClient;
 
-/** 64-bit integers (times in ms, ids) come back as numbers: every value we store fits in 2^53. */
-pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
+let driver: typeof pg | undefined;
+
+/**
+ * node-postgres, loaded with the first pool (synchronously: it is CommonJS), so that the embedded
+ * store's start does not pay for loading it (50–140 ms here).
+ */
+function loadDriver(): typeof pg {
+  if (!driver) {
+    driver = createRequire(import.meta.url)('pg') as typeof pg;
+    // 64-bit integers (times in ms, ids) come back as numbers: every value we store fits in 2^53.
+    driver.types.setTypeParser(driver.types.builtins.INT8, (text) => Number(text));
+  }
+  return driver;
+}
 
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database` */
@@ -20,7 +33,7 @@ export interface PostgresOptions {
 }
 
 export function openPool(options: PostgresOptions): Pool {
-  const pool = new pg.Pool({
+  const pool = new (loadDriver().Pool)({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
     // A connection the server drops (restart, failover) is replaced, not fatal to the node.
