@@ -10,7 +10,7 @@ import { loadCredentials, randomToken } from './auth/credentials';
 import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
 import { SmallTalk } from './chitchat/small-talk';
-import { ClusterNode } from './cluster/node';
+import type { ClusterNode } from './cluster/node';
 import { MenuMemory } from './conversation/menu-memory';
 import { AnswerCache } from './domain/answer-cache';
 import type { DomainContext } from './domain/context';
@@ -225,7 +225,9 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     // A team server's node takes the change feed's position before it loads anything: what is
     // written meanwhile by the other nodes is followed from there (docs/team-server.md).
     if (server && database !== undefined) {
-      cluster = await ClusterNode.join({ pool: server.pool, url: database, logger });
+      // Loaded only for a team server: the embedded start never loads the PostgreSQL driver.
+      const { ClusterNode: Node } = await import('./cluster/node');
+      cluster = await Node.join({ pool: server.pool, url: database, logger });
     }
     const loaded = await loadRobots(ctx, saved, codec);
     // A team server's log is shared by its nodes, in the database.
