@@ -41,6 +41,7 @@ import { DEFAULT_SIGN_IN_POLICY } from './sign-in/policy';
 import type { SignInPolicy } from './sign-in/policy';
 import { EmbeddedStore } from './storage/embedded-store';
 import { DIRECTORY_MODE } from './storage/durable-fs';
+import { acquireDataDirLock } from './storage/lock';
 import { DayFileLog } from './storage/question-log/day-file-log';
 import {
   discardIndexFile,
@@ -158,13 +159,23 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
   let savedIndexes: Promise<SavedIndexes> = Promise.resolve({ file: null });
   // The embedded store makes its data directory; a team server's node needs one for its own files.
   if (database !== undefined) mkdirSync(options.dataDir, { recursive: true, mode: DIRECTORY_MODE });
+  // A node's own files (credentials, nonces) are its alone, as the embedded store's are: one
+  // process per data directory either way, and a lock left by a crash tells the node so.
+  const nodeLock = database === undefined ? null : acquireDataDirLock(options.dataDir);
   // Loaded only for a team server: the embedded store's start does not pay for the driver.
   const server =
     database === undefined
       ? null
       : await (
           await import('./postgres/postgres-store')
-        ).PostgresStore.open({ url: database, logger, textKey: normalizeText });
+        ).PostgresStore.open({
+          url: database,
+          logger,
+          textKey: normalizeText,
+        }).catch((error: unknown) => {
+          nodeLock?.release({ keepFile: true });
+          throw error;
+        });
   // The store opens while sql.js compiles its WebAssembly and the snapshot and the saved indexes
   // are read on other threads.
   const opening: Promise<KbStore> = server
@@ -193,7 +204,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     const credentials = loadCredentials(options.dataDir, env);
     const nonces = new NonceStore(LIMITS.timestampWindowMs);
     nonces.restore(join(options.dataDir, NONCES_FILE), now());
-    if (store.recoveredFromUncleanStop) {
+    if (store.recoveredFromUncleanStop || nodeLock?.tookOverStaleLock) {
       // The nonces used just before an unclean stop are unknown: refuse requests signed before
       // now, so that none of them can be replayed.
       nonces.notBefore = now();
@@ -353,6 +364,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
               else saveIndexes(plan, options.dataDir, logger);
             },
           });
+          nodeLock?.release();
         })();
         return stopping;
       },
@@ -362,6 +374,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     await cluster?.stop();
     await stopQuestionLog();
     await store.close();
+    nodeLock?.release({ keepFile: true });
     throw error;
   }
 }

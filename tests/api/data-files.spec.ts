@@ -12,6 +12,7 @@ import { OpenApiClient } from '../../electron/client/openapi-client';
 import { readCredentialsFile } from '../../electron/service/auth/credentials';
 import { runServiceExpectingFailure, spawnService } from '../helpers/child-service';
 import { makeDataDir, tenantRequest } from '../helpers/service';
+import { onPostgres } from '../helpers/test-store';
 
 /** The credentials come from the data directory, not from the test's environment. */
 const FROM_FILE = { KB_CUSTOMER_ID: '', KB_ADMIN_KEY: '', KB_ADMIN_SECRET: '' };
@@ -41,13 +42,16 @@ describe('data files', () => {
       service.child.kill('SIGTERM');
       assert.equal(await service.exited, 0);
       const files = readdirSync(dataDir);
-      for (const name of ['kb.sqlite', 'kb.index', 'nonces.json', 'credentials.json'])
+      // A team server's node keeps only its own files: no database, no saved index.
+      const own = ['nonces.json', 'credentials.json'];
+      for (const name of onPostgres ? own : ['kb.sqlite', 'kb.index', ...own])
         assert.ok(files.includes(name), `${name} written`);
       assert.equal(modeOf(dataDir), 0o700, 'the data directory');
       for (const name of files) assert.equal(modeOf(join(dataDir, name)), 0o600, name);
 
+      const database = onPostgres ? 'nonces.json' : 'kb.sqlite';
       chmodSync(dataDir, 0o755);
-      chmodSync(join(dataDir, 'kb.sqlite'), 0o644);
+      chmodSync(join(dataDir, database), 0o644);
       chmodSync(join(dataDir, 'credentials.json'), 0o644);
       service = await spawnService(dataDir, { env: FROM_FILE });
       assert.match(
@@ -55,7 +59,7 @@ describe('data files', () => {
         /made the data directory .* private to its owner .*: the folder itself, .*credentials\.json/,
       );
       assert.equal(modeOf(dataDir), 0o700);
-      assert.equal(modeOf(join(dataDir, 'kb.sqlite')), 0o600);
+      assert.equal(modeOf(join(dataDir, database)), 0o600);
       assert.equal(modeOf(join(dataDir, 'credentials.json')), 0o600);
       service.child.kill('SIGTERM');
       assert.equal(await service.exited, 0);

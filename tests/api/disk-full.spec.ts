@@ -17,6 +17,7 @@ import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, ruleInput, tenantRequest } from '../helpers/service';
 import { fillDisk, mountTmpfs } from '../helpers/tmpfs';
 import type { Tmpfs } from '../helpers/tmpfs';
+import { EMBEDDED_FILES_ONLY } from '../helpers/test-store';
 
 const MB = 1024 * 1024;
 const ANSWER = '答'.repeat(300); // 900 bytes of UTF-8: rules of about a kilobyte
@@ -42,7 +43,7 @@ async function waitFor(
 
 const tempFiles = (dir: string) => readdirSync(dir).filter((name) => name.includes('.tmp-'));
 
-describe('a full disk (real tmpfs)', () => {
+describe('a full disk (real tmpfs)', { skip: EMBEDDED_FILES_ONLY }, () => {
   const mount = mountTmpfs(24 * MB);
   const skip = 'skip' in mount ? mount.skip : undefined;
   const fs = mount as Tmpfs;

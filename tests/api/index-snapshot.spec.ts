@@ -33,6 +33,7 @@ import {
   registerTenantWithRobot,
   ruleInput,
 } from '../helpers/service';
+import { EMBEDDED_FILES_ONLY } from '../helpers/test-store';
 
 const INDEX_FILE = 'kb.index';
 
@@ -65,7 +66,7 @@ const QUESTIONS = [
   '完全无关的问题',
 ];
 
-describe('the saved matching index', () => {
+describe('the saved matching index', { skip: EMBEDDED_FILES_ONLY }, () => {
   const dataDir = makeDataDir('index');
   const logger = capturingLogger();
   let service: KbService;
@@ -174,68 +175,74 @@ describe('the saved matching index', () => {
   });
 });
 
-describe('after a crash, writes made since the saved index are in the rebuilt one', () => {
-  const dataDir = makeDataDir('index-crash');
-  const aside = makeDataDir('index-aside');
-  after(() => {
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(aside, { recursive: true, force: true });
-  });
+describe(
+  'after a crash, writes made since the saved index are in the rebuilt one',
+  { skip: EMBEDDED_FILES_ONLY },
+  () => {
+    const dataDir = makeDataDir('index-crash');
+    const aside = makeDataDir('index-aside');
+    after(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(aside, { recursive: true, force: true });
+    });
 
-  test('a stale saved index (older seq) is not used', { timeout: 60_000 }, async () => {
-    // 1. Rules, then a clean stop: the index is saved at this seq.
-    const first = await spawnService(dataDir);
-    const client = new OpenApiClient({ baseUrl: first.url, ...TEST_CREDENTIALS });
-    const { robot } = await registerTenantWithRobot(client);
-    const old = await robot.importRules([
-      ruleInput('old one', ['where is the old one'], 'old one answer'),
-      ruleInput('old two', ['where is the old two'], 'old two answer'),
-    ]);
-    first.child.kill('SIGTERM');
-    assert.equal(await first.exited, 0);
-    copyFileSync(join(dataDir, INDEX_FILE), join(aside, INDEX_FILE));
+    test('a stale saved index (older seq) is not used', { timeout: 60_000 }, async () => {
+      // 1. Rules, then a clean stop: the index is saved at this seq.
+      const first = await spawnService(dataDir);
+      const client = new OpenApiClient({ baseUrl: first.url, ...TEST_CREDENTIALS });
+      const { robot } = await registerTenantWithRobot(client);
+      const old = await robot.importRules([
+        ruleInput('old one', ['where is the old one'], 'old one answer'),
+        ruleInput('old two', ['where is the old two'], 'old two answer'),
+      ]);
+      first.child.kill('SIGTERM');
+      assert.equal(await first.exited, 0);
+      copyFileSync(join(dataDir, INDEX_FILE), join(aside, INDEX_FILE));
 
-    // 2. Started from the saved index; more writes (journaled), then killed.
-    const second = await spawnService(dataDir);
-    assert.match(second.output(), /opened the saved matching index of 1 robot/);
-    const token = /\?token=(\S+)/.exec(second.output())?.[1] ?? '';
-    const robot2 = new OpenApiClient({ baseUrl: second.url, ...TEST_CREDENTIALS }).robot(
-      robot.tenantId,
-      robot.robotId,
-      robot.robotSecret,
-    );
-    await robot2.importRules([ruleInput('new one', ['what about the new one'], 'new one answer')]);
-    await consoleClient(second.url, token).ok(
-      'POST',
-      `/tenants/${robot.tenantId}/robots/${robot.robotId}/rules/delete`,
-      { ruleIds: [old.succeed[0]?.ruleId] },
-    );
-    second.child.kill('SIGKILL');
-    await second.exited;
-
-    // 3. The index saved in step 1 is put back (as if it had never been retired): its seq is
-    // older than the database's after replaying the journal, so it must not be used.
-    copyFileSync(join(aside, INDEX_FILE), join(dataDir, INDEX_FILE));
-    const third = await spawnService(dataDir);
-    try {
-      assert.match(
-        third.output(),
-        /the saved matching index is of seq \d+, the database of seq \d+/,
-      );
-      assert.doesNotMatch(third.output(), /opened the saved matching index/);
-      const robot3 = new OpenApiClient({ baseUrl: third.url, ...TEST_CREDENTIALS }).robot(
+      // 2. Started from the saved index; more writes (journaled), then killed.
+      const second = await spawnService(dataDir);
+      assert.match(second.output(), /opened the saved matching index of 1 robot/);
+      const token = /\?token=(\S+)/.exec(second.output())?.[1] ?? '';
+      const robot2 = new OpenApiClient({ baseUrl: second.url, ...TEST_CREDENTIALS }).robot(
         robot.tenantId,
         robot.robotId,
         robot.robotSecret,
       );
-      assert.equal((await robot3.ask('what about the new one')).answer, 'new one answer');
-      const gone = await robot3.ask('where is the old one');
-      assert.notEqual(gone.answer, 'old one answer', 'a deleted rule is not answered');
-      assert.ok(!(gone.items ?? []).some((item) => item.ruleId === old.succeed[0]?.ruleId));
-      assert.equal((await robot3.ask('where is the old two')).answer, 'old two answer');
-    } finally {
-      third.child.kill('SIGTERM');
-      await third.exited;
-    }
-  });
-});
+      await robot2.importRules([
+        ruleInput('new one', ['what about the new one'], 'new one answer'),
+      ]);
+      await consoleClient(second.url, token).ok(
+        'POST',
+        `/tenants/${robot.tenantId}/robots/${robot.robotId}/rules/delete`,
+        { ruleIds: [old.succeed[0]?.ruleId] },
+      );
+      second.child.kill('SIGKILL');
+      await second.exited;
+
+      // 3. The index saved in step 1 is put back (as if it had never been retired): its seq is
+      // older than the database's after replaying the journal, so it must not be used.
+      copyFileSync(join(aside, INDEX_FILE), join(dataDir, INDEX_FILE));
+      const third = await spawnService(dataDir);
+      try {
+        assert.match(
+          third.output(),
+          /the saved matching index is of seq \d+, the database of seq \d+/,
+        );
+        assert.doesNotMatch(third.output(), /opened the saved matching index/);
+        const robot3 = new OpenApiClient({ baseUrl: third.url, ...TEST_CREDENTIALS }).robot(
+          robot.tenantId,
+          robot.robotId,
+          robot.robotSecret,
+        );
+        assert.equal((await robot3.ask('what about the new one')).answer, 'new one answer');
+        const gone = await robot3.ask('where is the old one');
+        assert.notEqual(gone.answer, 'old one answer', 'a deleted rule is not answered');
+        assert.ok(!(gone.items ?? []).some((item) => item.ruleId === old.succeed[0]?.ruleId));
+        assert.equal((await robot3.ask('where is the old two')).answer, 'old two answer');
+      } finally {
+        third.child.kill('SIGTERM');
+        await third.exited;
+      }
+    });
+  },
+);

@@ -27,6 +27,7 @@ import { readSegment, segmentName } from '../../electron/service/storage/journal
 import type { RecordAt } from '../../electron/service/storage/journal';
 import { runServiceExpectingFailure, spawnService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, makeDataDir, ruleInput, tenantRequest } from '../helpers/service';
+import { EMBEDDED_FILES_ONLY } from '../helpers/test-store';
 
 const REPAIR = join(import.meta.dirname, '..', '..', 'dist', 'repair.js');
 const BATCHES = 6;
@@ -49,7 +50,7 @@ function repair(dataDir: string) {
   return { code: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
-describe('a damaged journal', () => {
+describe('a damaged journal', { skip: EMBEDDED_FILES_ONLY }, () => {
   const fixture = makeDataDir('journal-fixture');
   const dirs: string[] = [];
   let tenantId = 0;

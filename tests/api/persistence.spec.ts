@@ -14,6 +14,7 @@ import {
   tenantRequest,
 } from '../helpers/service';
 import type { TestService } from '../helpers/service';
+import { onPostgres } from '../helpers/test-store';
 
 describe('a restart keeps everything', () => {
   let h: TestService;
@@ -90,7 +91,8 @@ describe('the headless service (npm run serve)', () => {
     assert.equal(await service.exited, 0);
     const files = readdirSync(dataDir);
     assert.ok(!files.includes('kbstudio.lock'), 'the lock is released');
-    assert.ok(files.includes('kb.sqlite'), 'a snapshot is written');
+    // A team server's node keeps no knowledge-base data in its directory.
+    assert.equal(files.includes('kb.sqlite'), !onPostgres, 'a snapshot is written (embedded)');
     assert.deepEqual(
       files.filter((f) => f.startsWith('journal-')),
       [],
