@@ -40,7 +40,7 @@ import { EditorSessions } from './sign-in/editor-sessions';
 import { DEFAULT_SIGN_IN_POLICY } from './sign-in/policy';
 import type { SignInPolicy } from './sign-in/policy';
 import { EmbeddedStore } from './storage/embedded-store';
-import { DIRECTORY_MODE } from './storage/durable-fs';
+import { DIRECTORY_MODE, narrowPermissions } from './storage/durable-fs';
 import { acquireDataDirLock } from './storage/lock';
 import { DayFileLog } from './storage/question-log/day-file-log';
 import {
@@ -162,6 +162,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
   // A node's own files (credentials, nonces) are its alone, as the embedded store's are: one
   // process per data directory either way, and a lock left by a crash tells the node so.
   const nodeLock = database === undefined ? null : acquireDataDirLock(options.dataDir);
+  if (nodeLock) narrowPermissions(options.dataDir, logger);
   // Loaded only for a team server: the embedded store's start does not pay for the driver.
   const server =
     database === undefined

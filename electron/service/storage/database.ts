@@ -14,9 +14,8 @@ import type { Logger } from '../logger';
 import { StorageFailure } from '../repositories/errors';
 import {
   DIRECTORY_MODE,
-  FILE_MODE,
   isTemporaryFile,
-  narrowMode,
+  narrowPermissions,
   writeFileAtomicAsync,
 } from './durable-fs';
 import { Journal, JournalWriteBrokenError, RecordEncoder, scanJournal } from './journal';
@@ -633,22 +632,6 @@ function removeLeftoverTempFiles(dir: string): void {
   for (const name of readdirSync(dir)) {
     if (isTemporaryFile(name)) rmSync(join(dir, name), { recursive: true, force: true });
   }
-}
-
-/**
- * Data files are the owner's only (0600) and the directory too (0700): existing ones made by an
- * older version, or copied in, are narrowed, and said so.
- */
-function narrowPermissions(dir: string, logger: Logger): void {
-  const narrowed = narrowMode(dir, DIRECTORY_MODE) ? ['the folder itself'] : [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const mode = entry.isDirectory() ? DIRECTORY_MODE : FILE_MODE;
-    if (narrowMode(join(dir, entry.name), mode)) narrowed.push(entry.name);
-  }
-  if (narrowed.length > 0)
-    logger.info(
-      `made the data directory ${dir} private to its owner (files 0600, folders 0700): ${narrowed.join(', ')}`,
-    );
 }
 
 /**

@@ -14,13 +14,15 @@ import {
   closeSync,
   fsyncSync,
   openSync,
+  readdirSync,
   renameSync,
   rmSync,
   statSync,
   writeSync,
 } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { Logger } from '../logger';
 
 /** Data files hold customer data and secrets: readable by their owner only. */
 export const FILE_MODE = 0o600;
@@ -136,4 +138,20 @@ export function narrowMode(path: string, mode: number): boolean {
   if ((current & ~mode) === 0) return false;
   chmodSync(path, current & mode);
   return true;
+}
+
+/**
+ * Data files are the owner's only (0600) and the directory too (0700): existing ones made by an
+ * older version, or copied in, are narrowed, and said so.
+ */
+export function narrowPermissions(dir: string, logger: Logger): void {
+  const narrowed = narrowMode(dir, DIRECTORY_MODE) ? ['the folder itself'] : [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const mode = entry.isDirectory() ? DIRECTORY_MODE : FILE_MODE;
+    if (narrowMode(join(dir, entry.name), mode)) narrowed.push(entry.name);
+  }
+  if (narrowed.length > 0)
+    logger.info(
+      `made the data directory ${dir} private to its owner (files 0600, folders 0700): ${narrowed.join(', ')}`,
+    );
 }
