@@ -203,6 +203,12 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   }
 
   upsert(rule: MatchableRule): void {
+    // The same rule again (a team server's node following its own write) changes nothing: no
+    // new version, so reports and the calibration computed at this one stay current.
+    if (this.policies.holds(rule)) {
+      const scored = (rule.matchPolicy ?? 'similarity') === 'similarity';
+      if (this.store.holds(scored ? rule : { ...rule, active: false })) return;
+    }
     // A rule matched only by its policy stays in the store (sizes, saved index) but is never
     // scored by similarity.
     const scored = this.policies.upsert(rule);

@@ -97,6 +97,25 @@ export class PolicyTable {
     return policy === 'similarity';
   }
 
+  /** Whether `upsert(rule)` would leave the table as it is (the same rule again). */
+  holds(rule: MatchableRule): boolean {
+    const policy = rule.matchPolicy ?? 'similarity';
+    const negativeTexts = (rule.negativeKeywords ?? []).filter(
+      (word) => normalizeText(word) !== '',
+    );
+    const entry = this.entries.get(rule.ruleId);
+    if (policy === 'similarity' && negativeTexts.length === 0) return entry === undefined;
+    return (
+      entry !== undefined &&
+      entry.policy === policy &&
+      entry.active === rule.active &&
+      entry.begin === rule.effectBeginMs &&
+      entry.end === rule.effectEndMs &&
+      sameTexts(entry.texts, [...rule.questions, rule.ruleName]) &&
+      sameTexts(entry.negativeTexts, negativeTexts)
+    );
+  }
+
   remove(ruleId: string): void {
     this.entries.delete(ruleId);
   }
@@ -177,3 +196,7 @@ export class PolicyTable {
 }
 
 const byScore = (a: Candidate, b: Candidate) => b.score - a.score;
+
+function sameTexts(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((text, i) => text === b[i]);
+}

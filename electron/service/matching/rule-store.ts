@@ -192,6 +192,23 @@ export class RuleStore {
     return this.questionsOf(slot)[source] ?? '';
   }
 
+  /** Whether the store holds exactly this rule (as `upsert` would leave it). */
+  holds(rule: MatchableRule): boolean {
+    const slot = this.slotIndex().get(rule.ruleId);
+    if (slot === undefined) return false;
+    const questions = this.questionsOf(slot);
+    const begin = this.ruleBegin[slot] ?? Number.NaN;
+    const end = this.ruleEnd[slot] ?? Number.NaN;
+    return (
+      this.ruleNames.get(slot) === rule.ruleName &&
+      (this.ruleActive[slot] === 1) === rule.active &&
+      (Number.isNaN(begin) ? null : begin) === rule.effectBeginMs &&
+      (Number.isNaN(end) ? null : end) === rule.effectEndMs &&
+      questions.length === rule.questions.length &&
+      questions.every((question, i) => question === rule.questions[i])
+    );
+  }
+
   upsert(rule: MatchableRule): void {
     this.generation += 1;
     const slots = this.slotIndex();
