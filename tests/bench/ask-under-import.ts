@@ -21,6 +21,8 @@ export interface AskUnderImport {
   asksUnderImport: number;
   /** Rules the two importers wrote while the asks were timed. */
   importedRules: number;
+  /** What the asks cost the imports: rules the two importers wrote per second, together. */
+  importRulesPerSec: number;
 }
 
 async function timed(robot: RobotClient, question: string): Promise<number> {
@@ -71,9 +73,12 @@ export async function askUnderImport(
     });
   await line(/^ready$/m);
   load.stdin.write('go\n');
+  const importStart = performance.now();
   let importing = true;
+  let importMs = 0;
   const done = line(/^imported (\d+)$/m).finally(() => {
     importing = false;
+    importMs = performance.now() - importStart;
   });
   const underLoad = questions.slice(half);
   const loaded: number[] = [];
@@ -87,5 +92,6 @@ export async function askUnderImport(
     askMaxUnderImportMs: Math.max(...loaded),
     asksUnderImport: loaded.length,
     importedRules,
+    importRulesPerSec: importedRules / (importMs / 1000),
   };
 }

@@ -352,15 +352,17 @@ function underImportLine(figures: AskUnderImport): string {
     `\nHTTP ask at ${RPS_SIZE} rules, one question at a time: p99 ${idle} ms idle, ` +
     `${p99} ms (ratio ${round(p99 / idle, 1)}) ` +
     `while two tenants import ${figures.importedRules} rules in batches of 1000 ` +
-    `(${figures.asksUnderImport} asks; slowest ${round(figures.askMaxUnderImportMs, 2)} ms)`
+    `(${figures.asksUnderImport} asks; slowest ${round(figures.askMaxUnderImportMs, 2)} ms; ` +
+    `the imports wrote ${round(figures.importRulesPerSec, 0)} rules/s meanwhile)`
   );
 }
 
 if (values['under-import'] && underImport) {
   console.log(underImportLine(underImport));
   if (values.json) {
-    const { askP99IdleMs, askP99UnderImportMs, askMaxUnderImportMs } = underImport;
-    const figures = { askP99IdleMs, askP99UnderImportMs, askMaxUnderImportMs };
+    const { askP99IdleMs, askP99UnderImportMs, askMaxUnderImportMs, importRulesPerSec } =
+      underImport;
+    const figures = { askP99IdleMs, askP99UnderImportMs, askMaxUnderImportMs, importRulesPerSec };
     writeFileSync(values.json, `${JSON.stringify(figures)}\n`);
   }
   process.exit(0);
@@ -426,6 +428,7 @@ const summary = {
   askP99IdleMs: round(underImport?.askP99IdleMs ?? Number.NaN, 2),
   askP99UnderImportMs: round(underImport?.askP99UnderImportMs ?? Number.NaN, 2),
   askMaxUnderImportMs: round(underImport?.askMaxUnderImportMs ?? Number.NaN, 2),
+  importUnderAsksRulesPerSec: round(underImport?.importRulesPerSec ?? Number.NaN, 0),
   askLogRatio: round(questionLog.askLogRatio, 3),
   logBytesPerMillionAsks: round(questionLog.logBytesPerMillionAsks, 0),
   inboxGroup100kMs: round(questionLog.inboxGroup100kMs, 0),
