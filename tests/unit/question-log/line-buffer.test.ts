@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { LineBuffer } from '../../../electron/service/storage/question-log/line-buffer';
+
+const bytesOf = (buffer: LineBuffer) => Buffer.concat(buffer.chunks()).toString('utf8');
+
+test('lines come back as added, across chunk boundaries and in every script', () => {
+  const buffer = new LineBuffer();
+  const lines: string[] = [];
+  for (let i = 0; i < 5000; i++) {
+    const line = JSON.stringify([i, `question ${i}`, '退款要多久', '😀 emoji', 'é'.repeat(i % 50)]);
+    lines.push(line);
+    buffer.add(line);
+  }
+  assert.equal(buffer.count, 5000);
+  assert.ok(buffer.chunks().length > 1, 'the lines fill more than one chunk');
+  assert.deepEqual(buffer.lines(), lines);
+  assert.equal(bytesOf(buffer), `${lines.join('\n')}\n`);
+});
+
+test('a line longer than a chunk gets a chunk of its own', () => {
+  const buffer = new LineBuffer();
+  const long = '问'.repeat(200_000);
+  buffer.add('a');
+  buffer.add(long);
+  buffer.add('b');
+  assert.deepEqual(buffer.lines(), ['a', long, 'b']);
+});
+
+test('an empty buffer has no lines and no bytes', () => {
+  const buffer = new LineBuffer();
+  assert.deepEqual(buffer.lines(), []);
+  assert.equal(bytesOf(buffer), '');
+  buffer.add('');
+  assert.deepEqual(buffer.lines(), ['']);
+  assert.equal(bytesOf(buffer), '\n');
+});
