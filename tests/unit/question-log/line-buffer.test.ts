@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LineBuffer } from '../../../electron/service/storage/question-log/line-buffer';
+import {
+  FIRST_CHUNK_BYTES,
+  LineBuffer,
+} from '../../../electron/service/storage/question-log/line-buffer';
 
 const bytesOf = (buffer: LineBuffer) => Buffer.concat(buffer.chunks()).toString('utf8');
 
@@ -34,4 +37,17 @@ test('an empty buffer has no lines and no bytes', () => {
   buffer.add('');
   assert.deepEqual(buffer.lines(), ['']);
   assert.equal(bytesOf(buffer), '\n');
+});
+
+test('a robot asked once holds a small chunk, a busy one larger chunks', () => {
+  const memory = (buffer: LineBuffer) =>
+    buffer.chunks().reduce((sum, chunk) => sum + chunk.buffer.byteLength, 0);
+  const quiet = new LineBuffer();
+  quiet.add(JSON.stringify([1, 'u', 'API', 'how do I reset my card']));
+  assert.equal(memory(quiet), FIRST_CHUNK_BYTES);
+  const busy = new LineBuffer();
+  const line = 'x'.repeat(150);
+  for (let i = 0; i < 8000; i++) busy.add(line);
+  assert.equal(busy.lines().length, 8000);
+  assert.ok(busy.chunks().length < 12, `${busy.chunks().length} chunks for 8000 lines`);
 });

@@ -3,8 +3,12 @@
  * @module
  */
 
-/** Bytes of a chunk (a second of asks under load fills a few). */
-const CHUNK_BYTES = 256 * 1024;
+/**
+ * Bytes of the first chunk; each next one is twice the last, up to the largest (a second of asks
+ * under load fills a few of those). Small first: every robot asked within the second has a buffer.
+ */
+export const FIRST_CHUNK_BYTES = 4 * 1024;
+const LARGEST_CHUNK_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
 
 /**
@@ -16,6 +20,7 @@ export class LineBuffer {
   private readonly full: Buffer[] = [];
   private current: Buffer | null = null;
   private used = 0;
+  private nextChunkBytes = FIRST_CHUNK_BYTES;
   /** Lines added. */
   count = 0;
 
@@ -24,7 +29,8 @@ export class LineBuffer {
     const room = line.length * 3 + 1;
     if (this.current === null || this.current.length - this.used < room) {
       if (this.current !== null) this.full.push(this.current.subarray(0, this.used));
-      this.current = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, room));
+      this.current = Buffer.allocUnsafeSlow(Math.max(this.nextChunkBytes, room));
+      this.nextChunkBytes = Math.min(LARGEST_CHUNK_BYTES, this.nextChunkBytes * 2);
       this.used = 0;
     }
     this.used += this.current.write(line, this.used);
