@@ -13,8 +13,8 @@ const NEWLINE = 0x0a;
 
 /**
  * Each line is copied into the chunk as it comes, so its string dies young: held for up to a
- * second as strings, the lines of a busy robot outlived the young generation and cost every ask
- * more in garbage collection than they took to write (docs/question-log.md, figures).
+ * second as strings, the lines of a busy robot outlived the young generation, and ask throughput
+ * with the log on rose from ~0.94 to ~0.96 of off once they no longer did (docs/question-log.md).
  */
 export class LineBuffer {
   private readonly full: Buffer[] = [];
