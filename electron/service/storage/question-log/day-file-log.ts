@@ -9,13 +9,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../logger';
 import type { LoggedQuestion } from '../../question-log-types';
 import type { InboxMark, LogKey, QuestionLogRepository } from '../../repositories/question-log';
 import { DIRECTORY_MODE, FILE_MODE, writeFileAtomicAsync } from '../durable-fs';
-import { LineBuffer } from './line-buffer';
 
 export const LOG_DIR = 'question-log';
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
@@ -126,7 +124,7 @@ export class DayFileLog implements QuestionLogRepository {
   private readonly root: string;
   private readonly logger: Logger;
   /** Lines not yet handed to a write, by file path. */
-  private buffer = new Map<string, LineBuffer>();
+  private buffer = new Map<string, string[]>();
   private tail: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
   /** Directories known to exist. */
@@ -157,12 +155,9 @@ export class DayFileLog implements QuestionLogRepository {
 
   append(log: LogKey, entry: LoggedQuestion): void {
     const path = this.fileOf(log, entry.at);
-    let lines = this.buffer.get(path);
-    if (!lines) {
-      lines = new LineBuffer();
-      this.buffer.set(path, lines);
-    }
-    lines.add(encode(entry));
+    const lines = this.buffer.get(path);
+    if (lines) lines.push(encode(entry));
+    else this.buffer.set(path, [encode(entry)]);
   }
 
   flush(): Promise<void> {
@@ -181,13 +176,13 @@ export class DayFileLog implements QuestionLogRepository {
       } catch (error) {
         // The log is a record of traffic, not data: lines that cannot be written (a full disk)
         // are dropped rather than held in memory without bound.
-        this.logger.error(`could not write ${lines.count} question log line(s) to ${path}`, error);
+        this.logger.error(`could not write ${lines.length} question log line(s) to ${path}`, error);
       }
     }
   }
 
   /** Nothing here waits on the disk in the event loop: every call runs on libuv's threads. */
-  private async appendLines(path: string, lines: LineBuffer): Promise<void> {
+  private async appendLines(path: string, lines: string[]): Promise<void> {
     const dir = join(path, '..');
     if (!this.made.has(dir)) {
       await mkdir(dir, { recursive: true, mode: DIRECTORY_MODE });
@@ -197,7 +192,7 @@ export class DayFileLog implements QuestionLogRepository {
     let isNew: boolean;
     try {
       isNew = (await handle.stat()).size === 0;
-      await writeAll(handle, lines.chunks());
+      await handle.write(`${lines.join('\n')}\n`);
       await handle.datasync();
     } finally {
       await handle.close();
@@ -246,7 +241,7 @@ export class DayFileLog implements QuestionLogRepository {
     }
     const dir = this.dirOf(log);
     for (const [path, lines] of this.buffer) {
-      if (path.startsWith(dir)) for (const line of lines.lines()) take(line);
+      if (path.startsWith(dir)) for (const line of lines) take(line);
     }
     // Day files are in order, and lines within a file nearly so (asks finish out of order).
     return entries.sort((a, b) => a.at - b.at);
@@ -257,7 +252,7 @@ export class DayFileLog implements QuestionLogRepository {
     let dropped = 0;
     for (const [path, lines] of this.buffer) {
       if (!path.startsWith(dir)) continue;
-      dropped += lines.count;
+      dropped += lines.length;
       this.buffer.delete(path);
     }
     return dropped;
@@ -337,18 +332,6 @@ export class DayFileLog implements QuestionLogRepository {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
-  }
-}
-
-/** Writes every byte of `chunks` at the end of the file (a write may take only part of them). */
-async function writeAll(handle: FileHandle, chunks: Buffer[]): Promise<void> {
-  let rest = chunks;
-  for (;;) {
-    const wanted = rest.reduce((sum, chunk) => sum + chunk.length, 0);
-    if (wanted === 0) return;
-    const { bytesWritten } = await handle.writev(rest);
-    if (bytesWritten >= wanted) return;
-    rest = [Buffer.concat(rest).subarray(bytesWritten)];
   }
 }
 
