@@ -7,7 +7,7 @@
 
 /**
  * The longest stretch of batch work between two turns of the event loop. 1 ms, not 4: with two
- * importers, ask p99 went from 3.9–4.3× its idle value to 2.1–2.8× (5 runs each, same session),
+ * importers, ask p99 went from 3.9–4.3× its idle value to 1.8–2.8× (medians 4.1× and 2.3× of 9 and 8 runs, same session),
  * for ~7% fewer rules/s imported while asks are served and ~1% alone (docs/storage.md).
  */
 export const SLICE_MS = 1;
