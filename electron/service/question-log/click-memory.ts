@@ -17,12 +17,16 @@ interface Offer {
 
 /**
  * How a choice is recognised: a widget sends the recommended question as it was shown, so case
- * and surrounding spaces are all that may differ. (Cheap: it runs on every ask.)
+ * and surrounding spaces are all that may differ. It runs on every ask that follows a RECOMMEND,
+ * against each item: items of another length (spaces aside) are passed over without a copy.
  */
-const sameQuestion = (a: string, b: string) =>
-  a === b ||
-  (a.length === b.length && a.toLowerCase() === b.toLowerCase()) ||
-  a.trim().toLowerCase() === b.trim().toLowerCase();
+function sameQuestion(item: string, asked: string, askedTrimmed: string): boolean {
+  if (item === asked) return true;
+  const trimmed = item.length === askedTrimmed.length ? item : item.trim();
+  return (
+    trimmed.length === askedTrimmed.length && trimmed.toLowerCase() === askedTrimmed.toLowerCase()
+  );
+}
 
 export class ClickMemory {
   private readonly offers = new Map<string, Offer>();
@@ -49,7 +53,10 @@ export class ClickMemory {
     if (offer) {
       this.offers.delete(user);
       if (at - offer.at <= CLICK_WINDOW_MS) {
-        const item = offer.items.find((candidate) => sameQuestion(candidate.question, question));
+        const trimmed = question.trim();
+        const item = offer.items.find((candidate) =>
+          sameQuestion(candidate.question, question, trimmed),
+        );
         if (item) choice = { question: offer.question, ruleId: item.ruleId };
       }
     }

@@ -54,6 +54,20 @@ export interface LogFilter {
 
 export const logKey = (robot: RobotKey): LogKey => `${robot.tenantId}/${robot.robotId}`;
 
+/**
+ * The log key of each robot object seen, made once: recording then compares and hashes the same
+ * string on every ask instead of a new one.
+ */
+const keys = new WeakMap<RobotKey, LogKey>();
+function cachedLogKey(robot: RobotKey): LogKey {
+  let key = keys.get(robot);
+  if (key === undefined) {
+    key = logKey(robot);
+    keys.set(robot, key);
+  }
+  return key;
+}
+
 const outcomeOf = (entry: LoggedQuestion) =>
   entry.module === 'NONE'
     ? 'fallback'
@@ -80,7 +94,7 @@ export class QuestionLog {
 
   /** The domain's AskRecorder: runs in the ask's turn, so it only buffers. */
   record(robot: RobotKey, entry: LoggedQuestion, items: AskResult['items']): void {
-    const log = logKey(robot);
+    const log = cachedLogKey(robot);
     if (entry.source === 'api') {
       const choice = this.clicks.take(
         `${log}\u0000${entry.userId}`,

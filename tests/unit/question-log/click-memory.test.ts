@@ -35,3 +35,17 @@ test('bounded: the least recently seen users are forgotten first', () => {
   assert.equal(memory.take('a', 1, 'How do I reset my PIN?', null), null);
   assert.equal(memory.take('d', 1, 'How do I reset my PIN?', null)?.ruleId, 'r1');
 });
+
+test('spaces around the shown item count no more than around the question', () => {
+  const memory = new ClickMemory();
+  const spaced = [
+    { ruleId: 'r1', question: '  Reset my PIN ' },
+    { ruleId: 'r2', question: 'Reset my PIN?' },
+  ];
+  memory.take('u', 0, 'pin', spaced);
+  assert.equal(memory.take('u', 1, 'reset my pin', null)?.ruleId, 'r1');
+  memory.take('u', 2, 'pin', spaced);
+  assert.equal(memory.take('u', 3, 'RESET MY PIN?', null)?.ruleId, 'r2');
+  memory.take('u', 4, 'pin', spaced);
+  assert.equal(memory.take('u', 5, 'reset my pi', null), null, 'a prefix is not the item');
+});
