@@ -32,7 +32,7 @@ import { launchTokenGate, signedInGate } from './console-gate';
 import type { ConsoleIdentity } from './console-gate';
 import type { EditorSessions } from '../sign-in/editor-sessions';
 import { RetryLaterError } from '../sign-in/sign-in-errors';
-import { createLimitedServer } from './connection-limits';
+import { closeQuietConnections, createLimitedServer } from './connection-limits';
 import type { ConnectionLimits } from './connection-limits';
 import { corsPolicy, isOpenApiPath } from './cors';
 import type { CorsOrigins } from './cors';
@@ -162,6 +162,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     },
   });
   registerBodyParsers(app, LIMITS.bodyBytesMax);
+  app.addHook('preClose', (done) => {
+    closeQuietConnections(app.server);
+    done();
+  });
   app.decorateRequest('robot', null);
   app.decorateRequest('editor', null);
   const gate = deps.signIn ? signedInGate(deps.signIn) : launchTokenGate(deps.consoleToken);

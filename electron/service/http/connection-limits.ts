@@ -9,6 +9,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
@@ -33,6 +34,13 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 /** How long Node keeps an idle connection between two requests on it (Fastify's default). */
 const KEEP_ALIVE_MS = 72_000;
 
+/** How long a stop waits for the requests in flight before it closes their connections. */
+export const STOP_DRAIN_MS = 10_000;
+const DRAIN_POLL_MS = 50;
+
+/** The open connections of each server made here, for `closeQuietConnections`. */
+const openSockets = new WeakMap<Server, Set<Socket>>();
+
 /**
  * The HTTP server with the limits. Node checks the deadlines on a timer (every 30 s by
  * default, which would let a request overstay by as much); it is run at a quarter of the
@@ -56,5 +64,32 @@ export function createLimitedServer(
   );
   server.setTimeout(limits.idleTimeoutMs);
   server.maxConnections = limits.maxConnections;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  openSockets.set(server, sockets);
   return server;
+}
+
+/**
+ * Called as the server stops accepting: closes at once the connections that carry no request,
+ * and the others once their request is answered or `drainMs` passed. Node's own
+ * closeIdleConnections skips a connection that never sent a byte (a browser opens such
+ * connections ahead of need), and once the server is closing, no deadline timer runs any more:
+ * the stop waited for the idle timeout, 75 s, whenever the editor was open. A connection whose
+ * request is answered becomes idle; it is looked for every `DRAIN_POLL_MS`.
+ */
+export function closeQuietConnections(server: Server, drainMs: number = STOP_DRAIN_MS): void {
+  for (const socket of openSockets.get(server) ?? []) {
+    if (socket.bytesRead === 0) socket.destroy();
+  }
+  server.closeIdleConnections();
+  const poll = setInterval(() => server.closeIdleConnections(), DRAIN_POLL_MS).unref();
+  const deadline = setTimeout(() => server.closeAllConnections(), drainMs).unref();
+  server.once('close', () => {
+    clearInterval(poll);
+    clearTimeout(deadline);
+  });
 }
