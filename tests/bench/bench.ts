@@ -390,14 +390,17 @@ function questionLogLine(figures: typeof questionLog, ratio: number): string {
     `${round(figures.logOffRps, 0)} off (ratio ${ratio}); ` +
     `${round(figures.logBytesPerMillionAsks / 1e6, 0)} MB of log per million asks; ` +
     `inbox of 100k missed questions read and grouped in ${round(figures.inboxGroup100kMs, 0)} ms ` +
-    `(${figures.inboxGroups} groups); recording costs an ask ${round(figures.logRecordUs, 2)} µs in-process`
+    `(${figures.inboxGroups} groups); recording costs an ask ${round(figures.logRecordUs, 2)} µs in-process; ` +
+    `the service's CPU per ask ${round(figures.cpuUsPerAskOn, 0)} µs with the log on, ` +
+    `${round(figures.cpuUsPerAskOff, 0)} off (ratio off/on ${round(figures.askLogCpuRatio, 3)})`
   );
 }
 if (values['question-log']) {
   console.log(questionLogLine(questionLog, round(questionLog.askLogRatio, 3)));
   if (values.json) {
     const { askLogRatio, logBytesPerMillionAsks, inboxGroup100kMs } = questionLog;
-    const figures = { askLogRatio, logBytesPerMillionAsks, inboxGroup100kMs };
+    const askLogCpuRatio = round(questionLog.askLogCpuRatio, 3);
+    const figures = { askLogRatio, logBytesPerMillionAsks, inboxGroup100kMs, askLogCpuRatio };
     writeFileSync(values.json, `${JSON.stringify(figures)}\n`);
   }
   process.exit(0);
@@ -438,6 +441,7 @@ const summary = {
   logBytesPerMillionAsks: round(questionLog.logBytesPerMillionAsks, 0),
   inboxGroup100kMs: round(questionLog.inboxGroup100kMs, 0),
   logRecordUs: round(questionLog.logRecordUs, 2),
+  askLogCpuRatio: round(questionLog.askLogCpuRatio, 3),
 
   publishMs: bySize((p) => p.publishMs),
   versionBytes: bySize((p) => p.versionBytes),

@@ -7,6 +7,9 @@
  *     them into the inbox (the route's work, in-process);
  *   logRecordUs: what recording costs one ask, in-process (a RECOMMEND of 5 items, the user's
  *     click memory included): the steadier figure on a shared machine, to set against an ask's.
+ *   askLogCpuRatio: CPU per ask of the service with the log off divided by with it on (all its
+ *     threads, from /proc, over the same rounds as askLogRatio): what the log costs the service
+ *     itself, whatever share of the two cores the load generator takes in a round.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +23,7 @@ import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, makeDataDir } from '../helpers/service';
 import { alternatingRps, askRps } from './http-load';
+import { cpuSeconds } from './stats';
 import type { AskTarget, LoadOptions } from './http-load';
 
 export interface QuestionLogFigures {
@@ -30,6 +34,10 @@ export interface QuestionLogFigures {
   inboxGroup100kMs: number;
   inboxGroups: number;
   logRecordUs: number;
+  askLogCpuRatio: number;
+  /** CPU µs of the service per ask (median of its rounds), log on and off. */
+  cpuUsPerAskOn: number;
+  cpuUsPerAskOff: number;
 }
 
 export interface QuestionLogBenchDeps {
@@ -59,6 +67,9 @@ async function logSize(dataDir: string): Promise<{ bytes: number; lines: number 
   return { bytes, lines };
 }
 
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[values.length >> 1] ?? Number.NaN;
+
 async function askRatio(deps: QuestionLogBenchDeps) {
   const onDir = makeDataDir('bench-log-on');
   const offDir = makeDataDir('bench-log-off');
@@ -81,8 +92,15 @@ async function askRatio(deps: QuestionLogBenchDeps) {
       });
     }
     const [onTarget, offTarget] = targets as [AskTarget, AskTarget];
-    const logOn = () => askRps(onTarget, deps.questions, deps.load);
-    const logOff = () => askRps(offTarget, deps.questions, deps.load);
+    const cpuPerAsk = { on: [] as number[], off: [] as number[] };
+    const measured = (target: AskTarget, service: ChildService, into: number[]) => async () => {
+      const before = cpuSeconds(service.child.pid);
+      const rps = await askRps(target, deps.questions, deps.load);
+      into.push(((cpuSeconds(service.child.pid) - before) * 1e6) / (rps * deps.load.durationSec));
+      return rps;
+    };
+    const logOn = measured(onTarget, on, cpuPerAsk.on);
+    const logOff = measured(offTarget, off, cpuPerAsk.off);
     // Each round in both orders (on, off, off, on): whichever runs second after a burst of other
     // work on the shared machine does not always favour the same side.
     const rps = await alternatingRps(
@@ -99,6 +117,8 @@ async function askRatio(deps: QuestionLogBenchDeps) {
       logOnRps: ((rps.on ?? Number.NaN) + (rps.onAgain ?? Number.NaN)) / 2,
       logOffRps: ((rps.off ?? Number.NaN) + (rps.offAgain ?? Number.NaN)) / 2,
       logBytesPerMillionAsks: (size.bytes / Math.max(1, size.lines)) * 1_000_000,
+      cpuUsPerAskOn: median(cpuPerAsk.on),
+      cpuUsPerAskOff: median(cpuPerAsk.off),
     };
   } finally {
     for (const service of services) {
@@ -223,6 +243,9 @@ export async function measureQuestionLog(deps: QuestionLogBenchDeps): Promise<Qu
   return {
     logRecordUs,
     askLogRatio: ratio.logOnRps / ratio.logOffRps,
+    askLogCpuRatio: ratio.cpuUsPerAskOff / ratio.cpuUsPerAskOn,
+    cpuUsPerAskOn: ratio.cpuUsPerAskOn,
+    cpuUsPerAskOff: ratio.cpuUsPerAskOff,
     logOnRps: ratio.logOnRps,
     logOffRps: ratio.logOffRps,
     logBytesPerMillionAsks: ratio.logBytesPerMillionAsks,

@@ -1,4 +1,5 @@
 /** Small statistics helpers for the benchmarks. */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 export function percentile(samples: readonly number[], p: number): number {
@@ -47,4 +48,33 @@ export function followPeakRss(pid: number): { stop(): number } {
       return peak;
     },
   };
+}
+
+let clockTicks: number | undefined;
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux seen). */
+function ticksPerSecond(): number {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/**
+ * CPU time a process has used so far, in seconds (user and system, all its threads: Linux's
+ * /proc/PID/stat); NaN where unknown.
+ */
+export function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (which may hold spaces) start at the third: utime and
+    // stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
+  } catch {
+    return Number.NaN;
+  }
 }

@@ -35,7 +35,13 @@ export class TryPane {
   async ask(question: string): Promise<void> {
     await this.pane.getByRole('searchbox', { name: this.t('try.question') }).fill(question);
     await this.pane.getByRole('button', { name: this.t('try.ask'), exact: true }).click();
-    await this.result.getByTestId('try-asked').filter({ hasText: question }).waitFor();
+    // The answer, or the pane's error (said, rather than waited out until a timeout).
+    const answered = this.result.getByTestId('try-asked').filter({ hasText: question });
+    const failed = this.pane.locator(':scope > .error-message');
+    await answered.or(failed).first().waitFor();
+    if (await failed.isVisible()) {
+      throw new Error(`the try pane answered "${question}" with: ${await failed.innerText()}`);
+    }
   }
 
   /** Asks as of a date and time (`YYYY-MM-DDTHH:mm`, local), or now when `asOf` is null. */
