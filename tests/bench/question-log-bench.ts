@@ -6,7 +6,8 @@
  *   inboxGroup100kMs: reading 100k logged missed questions from their day files and grouping
  *     them into the inbox (the route's work, in-process);
  *   logRecordUs: what recording costs one ask, in-process (a RECOMMEND of 5 items, the user's
- *     click memory included): the steadier figure on a shared machine, to set against an ask's.
+ *     click memory included, recorded in turns of 16 asks): the steadier figure on a shared
+ *     machine, to set against an ask's.
  *   askLogCpuRatio: CPU per ask of the service with the log off divided by with it on (all its
  *     threads, from /proc, over the same rounds as askLogRatio): what the log costs the service
  *     itself, whatever share of the two cores the load generator takes in a round.
@@ -206,6 +207,9 @@ async function recordMicros(): Promise<number> {
       const count = 100_000;
       const start = performance.now();
       for (let i = 0; i < count; i++) {
+        // The asks of a turn are recorded right after it: a turn of 16 asks (the load's
+        // connections), then the turn's end.
+        if (i % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
         log.record(
           robot,
           {
@@ -226,6 +230,7 @@ async function recordMicros(): Promise<number> {
           items,
         );
       }
+      await new Promise((resolve) => setImmediate(resolve));
       samples.push(((performance.now() - start) * 1000) / count);
       await repository.flush();
     }

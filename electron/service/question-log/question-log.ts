@@ -92,8 +92,36 @@ export class QuestionLog {
     );
   }
 
-  /** The domain's AskRecorder: runs in the ask's turn, so it only buffers. */
+  /**
+   * The domain's AskRecorder. In the ask's turn it only queues the entry: the asks answered in
+   * one turn of the event loop are recorded together right after it (setImmediate), before any
+   * next request is read, so a user's next question still finds their RECOMMEND. Done one by
+   * one amid the matching, the same work cost about three times as much (cold caches); see
+   * docs/question-log.md. Every reader takes the queue first.
+   */
   record(robot: RobotKey, entry: LoggedQuestion, items: AskResult['items']): void {
+    const queued = this.queued;
+    queued.push({ robot, entry, items });
+    if (queued.length === 1) setImmediate(this.recordQueued);
+  }
+
+  private queued: { robot: RobotKey; entry: LoggedQuestion; items: AskResult['items'] }[] = [];
+
+  private readonly recordQueued = (): void => {
+    const queued = this.queued;
+    if (queued.length === 0) return;
+    this.queued = [];
+    for (const { robot, entry, items } of queued) {
+      try {
+        this.recordNow(robot, entry, items);
+      } catch (error) {
+        // Outside any request: a throw here would end the process, not one ask.
+        this.options.logger.error('could not record a question in the log', error);
+      }
+    }
+  };
+
+  private recordNow(robot: RobotKey, entry: LoggedQuestion, items: AskResult['items']): void {
     const log = cachedLogKey(robot);
     if (entry.source === 'api') {
       const choice = this.clicks.take(
@@ -110,6 +138,7 @@ export class QuestionLog {
 
   /** The entries kept: within the robot's retention, oldest first. */
   private async kept(log: LogKey, from = 0, to = Infinity): Promise<LoggedQuestion[]> {
+    this.recordQueued();
     const keepFrom = this.options.now() - this.settingsOf(log).retentionDays * DAY_MS;
     return this.repository.read(log, Math.max(from, keepFrom), to);
   }
@@ -139,6 +168,7 @@ export class QuestionLog {
   }
 
   async clear(robot: RobotKey): Promise<number> {
+    this.recordQueued();
     const log = logKey(robot);
     this.hitCounters.delete(log);
     return this.repository.clear(log);
@@ -146,6 +176,7 @@ export class QuestionLog {
 
   /** Applies every robot's retention (at start and every hour); returns the entries removed. */
   async enforceRetention(): Promise<number> {
+    this.recordQueued();
     let removed = 0;
     const now = this.options.now();
     for (const log of await this.repository.logs()) {
@@ -233,6 +264,7 @@ export class QuestionLog {
 
   /** Hits and last hit of every rule hit in the log kept (the rules grid's columns). */
   async ruleHits(robot: RobotKey): Promise<RuleHits[]> {
+    this.recordQueued();
     const log = logKey(robot);
     let counter = this.hitCounters.get(log);
     if (!counter) {
@@ -256,6 +288,7 @@ export class QuestionLog {
   }
 
   close(): Promise<void> {
+    this.recordQueued();
     return this.repository.close();
   }
 }
