@@ -63,7 +63,9 @@ export default tseslint.config(
             NO_RENDERER,
             below('domain', [
               'http',
-              'storage',
+              'store/embedded',
+              'store/postgres',
+              'store/sql',
               'question-log',
               'conversation',
               'chitchat',
@@ -84,7 +86,10 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('question-log', ['http', 'storage'])],
+          patterns: [
+            NO_RENDERER,
+            below('question-log', ['http', 'store/embedded', 'store/postgres', 'store/sql']),
+          ],
         },
       ],
     },
@@ -98,7 +103,10 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('publishing', ['http', 'storage'])],
+          patterns: [
+            NO_RENDERER,
+            below('publishing', ['http', 'store/embedded', 'store/postgres', 'store/sql']),
+          ],
         },
       ],
     },
@@ -113,7 +121,10 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('sign-in', ['http', 'storage'])],
+          patterns: [
+            NO_RENDERER,
+            below('sign-in', ['http', 'store/embedded', 'store/postgres', 'store/sql']),
+          ],
         },
       ],
     },
@@ -121,11 +132,11 @@ export default tseslint.config(
   {
     // Storage, matching, auth, validation and the repository interfaces are below the domain.
     files: [
-      'electron/service/storage/**/*.ts',
+      'electron/service/store/**/*.ts',
+      'electron/service/files/**/*.ts',
       'electron/service/matching/**/*.ts',
       'electron/service/auth/**/*.ts',
       'electron/service/validation/**/*.ts',
-      'electron/service/repositories/**/*.ts',
     ],
     rules: {
       'no-restricted-imports': [
@@ -154,7 +165,10 @@ export default tseslint.config(
         'error',
         {
           paths: [NO_ELECTRON, NO_FASTIFY],
-          patterns: [NO_RENDERER, below('this room', ['domain', 'http', 'storage'])],
+          patterns: [
+            NO_RENDERER,
+            below('this room', ['domain', 'http', 'store/embedded', 'store/postgres', 'store/sql']),
+          ],
         },
       ],
     },

@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatRepairReport, repairDataDir } from '../service/storage/repair';
+import { formatRepairReport, repairDataDir } from '../service/store/embedded/repair';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

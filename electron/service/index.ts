@@ -34,22 +34,22 @@ import { createRobotIndex, loadRobotIndex, normalizeText, writeRobotIndex } from
 import type { CreateRobotIndex } from './matching/types';
 import { startQuestionLog } from './question-log/start';
 import { PublishingRoom } from './publishing/publishing-room';
-import type { KbStore } from './repositories/store';
-import type { QuestionLogRepository } from './repositories/question-log';
+import type { KbStore } from './store/contract/store';
+import type { QuestionLogRepository } from './store/contract/question-log';
 import { EditorSessions } from './sign-in/editor-sessions';
 import { DEFAULT_SIGN_IN_POLICY } from './sign-in/policy';
 import type { SignInPolicy } from './sign-in/policy';
-import { EmbeddedStore } from './storage/embedded-store';
-import { DIRECTORY_MODE, narrowPermissions } from './storage/durable-fs';
-import { acquireDataDirLock } from './storage/lock';
-import { DayFileLog } from './storage/question-log/day-file-log';
+import { EmbeddedStore } from './store/embedded/embedded-store';
+import { DIRECTORY_MODE, narrowPermissions } from './files/durable-fs';
+import { acquireDataDirLock } from './files/data-dir-lock';
+import { DayFileLog } from './store/embedded/question-log/day-file-log';
 import {
   discardIndexFile,
   putBackIndexFile,
   readIndexFile,
   setAsideIndexFile,
   writeIndexFile,
-} from './storage/index-file';
+} from './store/embedded/index-file';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -168,7 +168,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     database === undefined
       ? null
       : await (
-          await import('./postgres/postgres-store')
+          await import('./store/postgres/postgres-store')
         ).PostgresStore.open({
           url: database,
           logger,
@@ -245,7 +245,7 @@ export async function startService(options: ServiceOptions): Promise<KbService> 
     // A team server's log is shared by its nodes, in the database.
     const logRepository = async (): Promise<QuestionLogRepository> =>
       server
-        ? new (await import('./postgres/question-log')).PostgresQuestionLog({
+        ? new (await import('./store/postgres/question-log')).PostgresQuestionLog({
             pool: server.pool,
             logger,
           })

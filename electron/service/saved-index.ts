@@ -1,5 +1,5 @@
 /**
- * The robots' matching indexes as saved at a clean stop (`kb.index`, storage/index-file.ts) and
+ * The robots' matching indexes as saved at a clean stop (`kb.index`, store/embedded/index-file.ts) and
  * opened at the next start (domain/robot-loading.ts).
  * @module
  */

@@ -9,12 +9,12 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { ChangeFeed, pruneChanges } from '../../electron/service/cluster/change-feed';
 import type { Change } from '../../electron/service/cluster/change-feed';
-import { CHANGES_CHANNEL } from '../../electron/service/cluster/schema';
+import { CHANGES_CHANNEL } from '../../electron/service/store/postgres/cluster-schema';
 import { SharedSignatures } from '../../electron/service/cluster/shared-signatures';
 import { silentLogger } from '../../electron/service/logger';
-import { openPool } from '../../electron/service/postgres/connection';
-import type { Pool } from '../../electron/service/postgres/connection';
-import { migrate } from '../../electron/service/postgres/migrate';
+import { openPool } from '../../electron/service/store/postgres/connection';
+import type { Pool } from '../../electron/service/store/postgres/connection';
+import { migrate } from '../../electron/service/store/postgres/migrate';
 import { freshDatabase } from '../helpers/postgres';
 
 let url: string;

@@ -20,7 +20,7 @@ import { indexKey, loadRobots } from '../../electron/service/domain/robot-loadin
 import { patchRobot } from '../../electron/service/domain/robots';
 import { silentLogger } from '../../electron/service/logger';
 import { normalizeText } from '../../electron/service/matching/index';
-import { PostgresStore } from '../../electron/service/postgres/postgres-store';
+import { PostgresStore } from '../../electron/service/store/postgres/postgres-store';
 import { freshDatabase } from '../helpers/postgres';
 import { nodeMemory, storeRule } from '../helpers/node-memory';
 

@@ -23,8 +23,8 @@ import {
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { OpenApiClient } from '../../electron/client/openapi-client';
-import { readSegment, segmentName } from '../../electron/service/storage/journal';
-import type { RecordAt } from '../../electron/service/storage/journal';
+import { readSegment, segmentName } from '../../electron/service/store/embedded/journal';
+import type { RecordAt } from '../../electron/service/store/embedded/journal';
 import { runServiceExpectingFailure, spawnService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, makeDataDir, ruleInput, tenantRequest } from '../helpers/service';
 import { EMBEDDED_FILES_ONLY } from '../helpers/test-store';

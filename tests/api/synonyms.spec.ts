@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { RobotClient } from '../../electron/client/openapi-client';
 import type { ConsoleRobot, ConsoleWorkspace } from '../../electron/service/console-types';
-import { INDEX_FILE } from '../../electron/service/storage/index-file';
+import { INDEX_FILE } from '../../electron/service/store/embedded/index-file';
 import { consoleClient } from '../helpers/console-client';
 import { registerTenantWithRobot, ruleInput, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';

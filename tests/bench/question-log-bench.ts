@@ -19,7 +19,7 @@ import type { RuleInput } from '../../electron/service/api-types';
 import { silentLogger } from '../../electron/service/logger';
 import { QuestionLog } from '../../electron/service/question-log/question-log';
 import type { LoggedQuestion } from '../../electron/service/question-log-types';
-import { DayFileLog } from '../../electron/service/storage/question-log/day-file-log';
+import { DayFileLog } from '../../electron/service/store/embedded/question-log/day-file-log';
 import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, makeDataDir } from '../helpers/service';

@@ -8,10 +8,10 @@
  */
 import { silentLogger } from '../../electron/service/logger';
 import { normalizeText } from '../../electron/service/matching/normalize';
-import { PostgresStore } from '../../electron/service/postgres/postgres-store';
-import { EmbeddedStore } from '../../electron/service/storage/embedded-store';
-import type { KbStore } from '../../electron/service/repositories/store';
-import type { NewRule } from '../../electron/service/repositories/records';
+import { PostgresStore } from '../../electron/service/store/postgres/postgres-store';
+import { EmbeddedStore } from '../../electron/service/store/embedded/embedded-store';
+import type { KbStore } from '../../electron/service/store/contract/store';
+import type { NewRule } from '../../electron/service/store/contract/records';
 import { freshDatabase } from '../helpers/postgres';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

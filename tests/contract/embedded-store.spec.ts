@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../electron/service/logger';
 import { normalizeText } from '../../electron/service/matching/normalize';
-import { EmbeddedStore } from '../../electron/service/storage/embedded-store';
+import { EmbeddedStore } from '../../electron/service/store/embedded/embedded-store';
 import { storeContract } from './store-contract';
 
 storeContract('embedded (sql.js)', {

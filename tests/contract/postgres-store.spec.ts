@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ServiceError } from '../../electron/service/errors';
-import { StorageFailure } from '../../electron/service/repositories/errors';
+import { StorageFailure } from '../../electron/service/store/contract/errors';
 import { silentLogger } from '../../electron/service/logger';
 import { normalizeText } from '../../electron/service/matching/normalize';
-import { PostgresStore } from '../../electron/service/postgres/postgres-store';
+import { PostgresStore } from '../../electron/service/store/postgres/postgres-store';
 import { freshDatabase, startPostgresCluster } from '../helpers/postgres';
 import { storeContract } from './store-contract';
 

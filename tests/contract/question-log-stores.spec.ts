@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { silentLogger } from '../../electron/service/logger';
-import { openPool } from '../../electron/service/postgres/connection';
-import type { Pool } from '../../electron/service/postgres/connection';
-import { migrate } from '../../electron/service/postgres/migrate';
-import { PostgresQuestionLog } from '../../electron/service/postgres/question-log';
-import type { QuestionLogRepository } from '../../electron/service/repositories/question-log';
-import { DayFileLog } from '../../electron/service/storage/question-log/day-file-log';
+import { openPool } from '../../electron/service/store/postgres/connection';
+import type { Pool } from '../../electron/service/store/postgres/connection';
+import { migrate } from '../../electron/service/store/postgres/migrate';
+import { PostgresQuestionLog } from '../../electron/service/store/postgres/question-log';
+import type { QuestionLogRepository } from '../../electron/service/store/contract/question-log';
+import { DayFileLog } from '../../electron/service/store/embedded/question-log/day-file-log';
 import { freshDatabase } from '../helpers/postgres';
 import { loggedQuestion } from '../helpers/logged-question';
 

@@ -1,14 +1,14 @@
 /**
- * The contract every store implementation must pass (repositories/store.ts): the same tests run
+ * The contract every store implementation must pass (store/contract/store.ts): the same tests run
  * against the embedded store (embedded-store.spec.ts) and against any other store added later.
  * A store is opened on a location, closed, and opened again on the same location.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { UniqueViolation } from '../../electron/service/repositories/errors';
-import type { NewRule, RobotKey, RuleFilter } from '../../electron/service/repositories/records';
-import type { TestCaseContent } from '../../electron/service/repositories/test-sets';
-import type { KbStore } from '../../electron/service/repositories/store';
+import { UniqueViolation } from '../../electron/service/store/contract/errors';
+import type { NewRule, RobotKey, RuleFilter } from '../../electron/service/store/contract/records';
+import type { TestCaseContent } from '../../electron/service/store/contract/test-sets';
+import type { KbStore } from '../../electron/service/store/contract/store';
 
 export interface StoreFactory {
   /** A new, empty location (a data directory, a database). */

@@ -12,8 +12,8 @@ import { RuleOrders } from '../../electron/service/domain/rule-order';
 import { WriteQueue } from '../../electron/service/domain/write-queue';
 import { silentLogger } from '../../electron/service/logger';
 import { createRobotIndex } from '../../electron/service/matching/index';
-import type { NewRule } from '../../electron/service/repositories/records';
-import type { KbStore } from '../../electron/service/repositories/store';
+import type { NewRule } from '../../electron/service/store/contract/records';
+import type { KbStore } from '../../electron/service/store/contract/store';
 
 export function nodeMemory(store: KbStore): DomainContext {
   return {

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../storage/durable-fs';
+import { writeFileAtomic } from '../files/durable-fs';
 
 export interface CustomerCredentials {
   customerId: string;

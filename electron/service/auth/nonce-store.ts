@@ -9,7 +9,7 @@
  * @module
  */
 import { readFileSync, unlinkSync } from 'node:fs';
-import { writeFileAtomic } from '../storage/durable-fs';
+import { writeFileAtomic } from '../files/durable-fs';
 
 const BUCKET_MS = 60_000;
 /** Version of the saved file. Version 1 (no `version`) held nonces by the time they were used. */

@@ -1,5 +1,5 @@
 /**
- * Reads the change feed (cluster/schema.ts) without missing a change that commits late.
+ * Reads the change feed (store/postgres/cluster-schema.ts) without missing a change that commits late.
  *
  * Change ids come from a sequence and are taken before commit: a transaction that took id 10 can
  * commit after one that took id 11, so "every id above the last one read" loses id 10. The
@@ -10,7 +10,7 @@
  * of a transaction still running at one read is read by a later one, whatever its id.
  * @module
  */
-import type { Client, Pool } from '../postgres/connection';
+import type { Client, Pool } from '../store/postgres/connection';
 
 export type ChangeKind = 'rules' | 'robot' | 'tenant' | 'version' | 'category' | 'user';
 

@@ -20,7 +20,7 @@ import { parseStoredSettings } from '../domain/robot-settings';
 import { indexKey } from '../domain/robot-loading';
 import { applySynonyms } from '../domain/robot-synonyms';
 import { toMatchableRule } from '../domain/rule-views';
-import type { RobotKey, RobotRecord, StoredRule } from '../repositories/records';
+import type { RobotKey, RobotRecord, StoredRule } from '../store/contract/records';
 import type { Change } from './change-feed';
 
 /** Rules read in one query. */

@@ -8,11 +8,11 @@
 import pg from 'pg';
 import type { DomainContext } from '../domain/context';
 import type { Logger } from '../logger';
-import type { Pool } from '../postgres/connection';
+import type { Pool } from '../store/postgres/connection';
 import { pruneChanges } from './change-feed';
 import type { ChangeFeed } from './change-feed';
 import { followChanges, followEverything } from './follow-changes';
-import { CHANGES_CHANNEL } from './schema';
+import { CHANGES_CHANNEL } from '../store/postgres/cluster-schema';
 
 export interface FollowerOptions {
   ctx: DomainContext;

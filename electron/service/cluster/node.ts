@@ -7,7 +7,7 @@
 import type { DomainContext } from '../domain/context';
 import { LIMITS } from '../limits';
 import type { Logger } from '../logger';
-import type { Pool } from '../postgres/connection';
+import type { Pool } from '../store/postgres/connection';
 import { ChangeFeed } from './change-feed';
 import { Follower } from './follower';
 import { SharedSignatures } from './shared-signatures';

@@ -7,7 +7,7 @@
 import type { AskResult, MenuItem } from '../api-types';
 import type { Candidate, MatchDecision } from '../matching/types';
 import type { LoggedQuestion } from '../question-log-types';
-import type { MenuEntry, RobotKey } from '../repositories/records';
+import type { MenuEntry, RobotKey } from '../store/contract/records';
 import type { DomainContext, SmallTalkReply } from './context';
 import type { Robot } from './robot-directory';
 import { ruleState } from './rule-views';

@@ -6,8 +6,8 @@
  */
 import type { ConsoleCategory } from '../console-types';
 import { ServiceError } from '../errors';
-import { UniqueViolation } from '../repositories/errors';
-import type { CategoryRecord, StoredRule } from '../repositories/records';
+import { UniqueViolation } from '../store/contract/errors';
+import type { CategoryRecord, StoredRule } from '../store/contract/records';
 import type { DomainContext } from './context';
 import type { Robot } from './robot-directory';
 import { changeRules } from './rule-changes';

@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../logger';
 import type { MatchDecision } from '../matching/types';
-import type { KbStore } from '../repositories/store';
+import type { KbStore } from '../store/contract/store';
 import type { AnswerCache } from './answer-cache';
 import type { AskRecorder } from './ask';
 import type { PublishingHooks } from './editions';

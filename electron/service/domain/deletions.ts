@@ -7,7 +7,7 @@
  */
 import type { ConsoleTrash } from '../console-types';
 import { ServiceError } from '../errors';
-import { UniqueViolation } from '../repositories/errors';
+import { UniqueViolation } from '../store/contract/errors';
 import type { DomainContext } from './context';
 import { robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';

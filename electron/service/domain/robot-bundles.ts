@@ -11,9 +11,9 @@
  */
 import { randomToken } from '../auth/credentials';
 import { ServiceError } from '../errors';
-import { UniqueViolation } from '../repositories/errors';
-import type { MenuEntry, NewRule, RobotKey, StoredRule } from '../repositories/records';
-import type { TestCaseContent } from '../repositories/test-sets';
+import { UniqueViolation } from '../store/contract/errors';
+import type { MenuEntry, NewRule, RobotKey, StoredRule } from '../store/contract/records';
+import type { TestCaseContent } from '../store/contract/test-sets';
 import type { BundleRule, RobotBundle, RobotImportResult } from '../robot-bundle-types';
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../validation/bundle-schemas';
 import { effectiveWindowProblems } from '../validation/effective-window';

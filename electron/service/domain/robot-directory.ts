@@ -4,7 +4,7 @@
  * start and kept in step by every write of the robots domain.
  * @module
  */
-import type { RobotKey, RobotRecord } from '../repositories/records';
+import type { RobotKey, RobotRecord } from '../store/contract/records';
 import { parseStoredSettings, settingsInForce } from './robot-settings';
 import type { RobotLanguage, RobotSettings } from './robot-settings';
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { RobotResult } from '../api-types';
 import { randomToken } from '../auth/credentials';
 import { ServiceError } from '../errors';
-import type { RobotRecord } from '../repositories/records';
+import type { RobotRecord } from '../store/contract/records';
 import type { DomainContext } from './context';
 import { robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';

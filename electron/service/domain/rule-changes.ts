@@ -6,7 +6,7 @@
  * a team server's change feed) is added here.
  * @module
  */
-import type { StoredRule } from '../repositories/records';
+import type { StoredRule } from '../store/contract/records';
 import type { DomainContext } from './context';
 import { hasHan, robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';

@@ -14,14 +14,14 @@ import type {
 } from '../console-types';
 import { ServiceError } from '../errors';
 import { normalizeText } from '../matching/normalize';
-import { UniqueViolation } from '../repositories/errors';
+import { UniqueViolation } from '../store/contract/errors';
 import type {
   NewRule,
   RuleContent,
   RuleFieldsPatch,
   RuleHitFigure,
   StoredRule,
-} from '../repositories/records';
+} from '../store/contract/records';
 import { effectiveWindowProblems } from '../validation/effective-window';
 import { categoryIdForName, categoryNames, checkedCategoryId } from './categories';
 import type { DomainContext } from './context';

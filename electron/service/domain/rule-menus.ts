@@ -3,7 +3,7 @@
  * without a store read. Loaded at start, then following every rule change (rule-changes.ts).
  * @module
  */
-import type { MenuEntry, StoredRule } from '../repositories/records';
+import type { MenuEntry, StoredRule } from '../store/contract/records';
 
 export class RuleMenus {
   private readonly menus = new Map<string, readonly MenuEntry[]>();

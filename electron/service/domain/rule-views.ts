@@ -5,7 +5,7 @@
 import type { AnswerContentType, RuleDetail, RuleListItem } from '../api-types';
 import type { ConsoleRule } from '../console-types';
 import type { MatchableRule } from '../matching/types';
-import type { MatchableRecord, RuleState, StoredRule } from '../repositories/records';
+import type { MatchableRecord, RuleState, StoredRule } from '../store/contract/records';
 
 function parseTime(iso: string | null): number | null {
   if (iso === null) return null;

@@ -12,7 +12,7 @@ import type {
   RuleListItem,
 } from '../api-types';
 import { ServiceError } from '../errors';
-import type { NewRule, StoredRule } from '../repositories/records';
+import type { NewRule, StoredRule } from '../store/contract/records';
 import { forEachInSlices, mapInSlices } from '../time-slices';
 import { check } from '../validation/ajv';
 import type { DomainContext } from './context';

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { AddUserRequest, UpdateUserRequest, UserResult } from '../api-types';
 import { hashPassword } from '../auth/passwords';
 import { ServiceError } from '../errors';
-import { UniqueViolation } from '../repositories/errors';
-import type { NewUser, UserRecord } from '../repositories/records';
+import { UniqueViolation } from '../store/contract/errors';
+import type { NewUser, UserRecord } from '../store/contract/records';
 import type { DomainContext } from './context';
 import { assertTenantExists } from './tenant-lookup';
 

@@ -8,7 +8,7 @@ import type { ErrorObject } from 'ajv';
 import type { FieldProblem } from '../api-types';
 import { ServiceError } from '../errors';
 import { LIMITS } from '../limits';
-import { StorageFailure } from '../repositories/errors';
+import { StorageFailure } from '../store/contract/errors';
 import { describeValidationErrors } from '../validation/ajv';
 import type { ValidationProblem } from '../validation/ajv';
 import { failure } from './envelope';

@@ -11,9 +11,9 @@ import { robotKey } from '../domain/robot-directory';
 import type { Robot } from '../domain/robot-directory';
 import { toMatchableRule } from '../domain/rule-views';
 import type { RobotIndex } from '../matching/types';
-import type { RobotKey } from '../repositories/records';
+import type { RobotKey } from '../store/contract/records';
 import type { RobotIndexToSave, SavedRobotIndex } from '../saved-index';
-import type { PublishedChange } from '../repositories/versions';
+import type { PublishedChange } from '../store/contract/versions';
 
 /** The published index of a robot is kept beside its draft index, under this key. */
 export const publishedKey = (robot: RobotKey): string => `${robotKey(robot)}#published`;

@@ -5,7 +5,7 @@
  * @module
  */
 import type { RuleBrief, RulesDiff } from '../publishing-types';
-import type { StoredRule } from '../repositories/records';
+import type { StoredRule } from '../store/contract/records';
 
 /** The fields of a rule a diff compares (times and positions are not content). */
 const FIELDS = [

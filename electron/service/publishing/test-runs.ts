@@ -15,7 +15,7 @@ import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { ServiceError } from '../errors';
 import type { MatchDecision, MatchSettings } from '../matching/types';
-import type { TestCaseRecord } from '../repositories/test-sets';
+import type { TestCaseRecord } from '../store/contract/test-sets';
 import { SLICE_MS, nextTurn } from '../time-slices';
 import { targetIndex } from './targets';
 import type { Target, TargetIndex } from './targets';

@@ -9,7 +9,7 @@ import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { ruleNameKey } from '../domain/rules';
 import { ServiceError } from '../errors';
-import type { TestCaseContent, TestCaseRecord } from '../repositories/test-sets';
+import type { TestCaseContent, TestCaseRecord } from '../store/contract/test-sets';
 
 async function contentOf(
   ctx: DomainContext,

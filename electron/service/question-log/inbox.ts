@@ -6,7 +6,7 @@
  */
 import { normalizeText } from '../matching/normalize';
 import type { InboxGroup, LoggedQuestion } from '../question-log-types';
-import type { InboxMark } from '../repositories/question-log';
+import type { InboxMark } from '../store/contract/question-log';
 import { groupSimilar } from './grouping';
 
 /** A dismissed question stays out of the inbox for this long after its dismissal. */

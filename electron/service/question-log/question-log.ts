@@ -16,8 +16,8 @@ import type {
   RuleHits,
 } from '../question-log-types';
 import { toCsv } from '../question-log-types';
-import type { InboxMark, LogKey, QuestionLogRepository } from '../repositories/question-log';
-import type { RobotKey } from '../repositories/records';
+import type { InboxMark, LogKey, QuestionLogRepository } from '../store/contract/question-log';
+import type { RobotKey } from '../store/contract/records';
 import { RuleHitCounter, dashboard, ruleAnalytics } from './analytics';
 import type { RuleFacts } from './analytics';
 import { ClickMemory } from './click-memory';

@@ -4,7 +4,7 @@
  * @module
  */
 import type { DomainContext } from '../domain/context';
-import type { QuestionLogRepository } from '../repositories/question-log';
+import type { QuestionLogRepository } from '../store/contract/question-log';
 import { QuestionLog } from './question-log';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { randomToken } from '../auth/credentials';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { usernameKey } from '../domain/users';
-import type { KbStore } from '../repositories/store';
+import type { KbStore } from '../store/contract/store';
 import { lockoutRemaining } from './lockout';
 import type { SignInPolicy } from './policy';
 import { notSignedIn, sessionExpired, signInFailed, tooManySignIns } from './sign-in-errors';

@@ -18,8 +18,8 @@ import { loadRobots } from '../../../electron/service/domain/robot-loading';
 import { silentLogger } from '../../../electron/service/logger';
 import { normalizeText } from '../../../electron/service/matching/index';
 import { PublishingRoom } from '../../../electron/service/publishing/publishing-room';
-import type { RobotKey } from '../../../electron/service/repositories/records';
-import { EmbeddedStore } from '../../../electron/service/storage/embedded-store';
+import type { RobotKey } from '../../../electron/service/store/contract/records';
+import { EmbeddedStore } from '../../../electron/service/store/embedded/embedded-store';
 import { nodeMemory, storeRule } from '../../helpers/node-memory';
 
 let dir: string;

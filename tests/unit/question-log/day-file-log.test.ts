@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { silentLogger } from '../../../electron/service/logger';
-import { DayFileLog } from '../../../electron/service/storage/question-log/day-file-log';
+import { DayFileLog } from '../../../electron/service/store/embedded/question-log/day-file-log';
 import { loggedQuestion } from '../../helpers/logged-question';
 
 const DAY = 86_400_000;

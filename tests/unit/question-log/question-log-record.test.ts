@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import type { Logger } from '../../../electron/service/logger';
 import { silentLogger } from '../../../electron/service/logger';
 import { QuestionLog } from '../../../electron/service/question-log/question-log';
-import { DayFileLog } from '../../../electron/service/storage/question-log/day-file-log';
+import { DayFileLog } from '../../../electron/service/store/embedded/question-log/day-file-log';
 import { loggedQuestion } from '../../helpers/logged-question';
 
 const T0 = Date.UTC(2026, 0, 1, 8);

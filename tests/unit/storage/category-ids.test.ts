@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { silentLogger } from '../../../electron/service/logger';
-import { Store } from '../../../electron/service/storage/database';
-import { MIGRATIONS } from '../../../electron/service/storage/migrations/index';
-import { SqlJsCategoryRepository } from '../../../electron/service/storage/repositories/category-repository';
+import { Store } from '../../../electron/service/store/embedded/database';
+import { MIGRATIONS } from '../../../electron/service/store/sql/migrations/index';
+import { SqlJsCategoryRepository } from '../../../electron/service/store/embedded/repositories/category-repository';
 
 test('a category id beyond the safe integers names no category (never its rounded neighbour)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'category-ids-'));

@@ -14,9 +14,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { silentLogger } from '../../../electron/service/logger';
-import { Store } from '../../../electron/service/storage/database';
-import { readSegment } from '../../../electron/service/storage/journal';
-import type { Migration } from '../../../electron/service/storage/migrations/runner';
+import { Store } from '../../../electron/service/store/embedded/database';
+import { readSegment } from '../../../electron/service/store/embedded/journal';
+import type { Migration } from '../../../electron/service/store/sql/migrations/runner';
 
 let dir: string;
 beforeEach(() => {

@@ -17,15 +17,15 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { StorageFailure } from '../../../electron/service/repositories/errors';
+import { StorageFailure } from '../../../electron/service/store/contract/errors';
 import type { Logger } from '../../../electron/service/logger';
-import { Store } from '../../../electron/service/storage/database';
+import { Store } from '../../../electron/service/store/embedded/database';
 import {
   writeFileAtomic,
   writeFileAtomicAsync,
   writeFileAtomicWith,
-} from '../../../electron/service/storage/durable-fs';
-import type { Migration } from '../../../electron/service/storage/migrations/runner';
+} from '../../../electron/service/files/durable-fs';
+import type { Migration } from '../../../electron/service/store/sql/migrations/runner';
 import { injectEnospc } from '../../helpers/inject-enospc';
 import type { DiskFull } from '../../helpers/inject-enospc';
 

@@ -11,7 +11,7 @@ import {
   readIndexFile,
   setAsideIndexFile,
   writeIndexFile,
-} from '../../../electron/service/storage/index-file';
+} from '../../../electron/service/store/embedded/index-file';
 
 let dir: string;
 beforeEach(() => {

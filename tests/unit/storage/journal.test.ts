@@ -19,8 +19,8 @@ import {
   readSegment,
   scanJournal,
   segmentName,
-} from '../../../electron/service/storage/journal';
-import type { JournalRecord } from '../../../electron/service/storage/journal';
+} from '../../../electron/service/store/embedded/journal';
+import type { JournalRecord } from '../../../electron/service/store/embedded/journal';
 
 let dir: string;
 beforeEach(() => {

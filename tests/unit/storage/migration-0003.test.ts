@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { silentLogger } from '../../../electron/service/logger';
 import { normalizeText } from '../../../electron/service/matching/normalize';
-import { Store } from '../../../electron/service/storage/database';
-import { EmbeddedStore } from '../../../electron/service/storage/embedded-store';
-import { MIGRATIONS } from '../../../electron/service/storage/migrations/index';
+import { Store } from '../../../electron/service/store/embedded/database';
+import { EmbeddedStore } from '../../../electron/service/store/embedded/embedded-store';
+import { MIGRATIONS } from '../../../electron/service/store/sql/migrations/index';
 
 test('free-text categories become managed categories; windows and search text are filled', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'kbstudio-migration-'));

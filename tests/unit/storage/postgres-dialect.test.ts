@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MIGRATIONS } from '../../../electron/service/storage/migrations/index';
+import { MIGRATIONS } from '../../../electron/service/store/sql/migrations/index';
 import {
   postgresMigration,
   postgresSpellings,
-} from '../../../electron/service/storage/migrations/postgres-dialect';
+} from '../../../electron/service/store/sql/migrations/postgres-dialect';
 
 test('every migration has a PostgreSQL text', () => {
   for (const migration of MIGRATIONS) {

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { silentLogger } from '../../../electron/service/logger';
-import { Store } from '../../../electron/service/storage/database';
-import { readSegment, segmentName } from '../../../electron/service/storage/journal';
-import type { RecordAt } from '../../../electron/service/storage/journal';
-import type { Migration } from '../../../electron/service/storage/migrations/runner';
-import { formatRepairReport, repairDataDir } from '../../../electron/service/storage/repair';
+import { Store } from '../../../electron/service/store/embedded/database';
+import { readSegment, segmentName } from '../../../electron/service/store/embedded/journal';
+import type { RecordAt } from '../../../electron/service/store/embedded/journal';
+import type { Migration } from '../../../electron/service/store/sql/migrations/runner';
+import { formatRepairReport, repairDataDir } from '../../../electron/service/store/embedded/repair';
 
 let dir: string;
 beforeEach(() => {

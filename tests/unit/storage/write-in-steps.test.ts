@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { silentLogger } from '../../../electron/service/logger';
-import { StorageFailure } from '../../../electron/service/repositories/errors';
-import { Store } from '../../../electron/service/storage/database';
-import type { Tx } from '../../../electron/service/storage/database';
+import { StorageFailure } from '../../../electron/service/store/contract/errors';
+import { Store } from '../../../electron/service/store/embedded/database';
+import type { Tx } from '../../../electron/service/store/embedded/database';
 import { nextTurn } from '../../../electron/service/time-slices';
-import type { Migration } from '../../../electron/service/storage/migrations/runner';
+import type { Migration } from '../../../electron/service/store/sql/migrations/runner';
 
 const require = createRequire(import.meta.url);
 const fs = require('node:fs') as typeof FsModule;

@@ -17,7 +17,7 @@ import {
 } from '../../../domain/rule-editing';
 import { ServiceError } from '../../../errors';
 import { LIMITS } from '../../../limits';
-import type { RuleHitFigure } from '../../../repositories/records';
+import type { RuleHitFigure } from '../../../store/contract/records';
 import {
   RestoreBody,
   RuleEditBody,

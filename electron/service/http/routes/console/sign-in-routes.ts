@@ -6,7 +6,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { SignInMode, SignInResult } from '../../../console-types';
-import type { KbStore } from '../../../repositories/store';
+import type { KbStore } from '../../../store/contract/store';
 import type { EditorSessions } from '../../../sign-in/editor-sessions';
 import { SignInBody } from '../../../validation/console-schemas';
 import { assertBodyPresent, assertBodyWellFormed } from '../../body-parser';

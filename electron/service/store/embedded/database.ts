@@ -1,0 +1,707 @@
+/**
+ * The only code that touches sql.js. The database lives in memory; durability comes from the
+ * journal (every committed write transaction is appended and fsynced before it is acknowledged)
+ * and from snapshots (the whole database written atomically, after which covered journal
+ * segments are deleted). See docs/storage.md.
+ * @module
+ */
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import initSqlJs from 'sql.js';
+import type { Database as SqlJsDatabase, SqlJsStatic, Statement } from 'sql.js';
+import type { Logger } from '../../logger';
+import { StorageFailure } from '../contract/errors';
+import {
+  DIRECTORY_MODE,
+  isTemporaryFile,
+  narrowPermissions,
+  writeFileAtomicAsync,
+} from '../../files/durable-fs';
+import { Journal, JournalWriteBrokenError, RecordEncoder, scanJournal } from './journal';
+import type { JournalRecord, ScannedRecord, SqlParam, SqlValue } from './journal';
+import { acquireDataDirLock } from '../../files/data-dir-lock';
+import type { DataDirLock } from '../../files/data-dir-lock';
+import { MIGRATIONS } from '../sql/migrations/index';
+import { migrationHash, pendingMigrations } from '../sql/migrations/runner';
+import type { AppliedMigration, Migration } from '../sql/migrations/runner';
+
+export type { SqlParam, SqlValue, Utf8Param } from './journal';
+export type Row = Record<string, SqlValue | Uint8Array>;
+
+export const SNAPSHOT_FILE = 'kb.sqlite';
+
+/**
+ * SQLite's page cache, in KiB. The database file itself is already in memory (sql.js keeps it in
+ * its in-memory file system), so a cache as large as the database would hold every page twice;
+ * reading a page that is not cached is a copy from that file, not a disk read.
+ */
+const PAGE_CACHE_KIB = 16 * 1024;
+
+const ignore = () => undefined;
+
+const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+/** Below this much journal, an idle spell takes no snapshot (see `scheduleSnapshot`). */
+const IDLE_SNAPSHOT_MIN_BYTES = 1024 * 1024;
+
+export interface StoreOptions {
+  dataDir: string;
+  logger: Logger;
+  /** Snapshot at once when this many bytes of journal are not covered by a snapshot. */
+  snapshotJournalBytes?: number;
+  /**
+   * Snapshot after this long without writes, if the journal holds at least a megabyte (or
+   * `snapshotJournalBytes`, if smaller) that no snapshot covers.
+   */
+  snapshotIdleMs?: number;
+  migrations?: readonly Migration[];
+  /**
+   * Called once the data directory is locked, before the database is read: start-up work that
+   * needs the lock can begin alongside.
+   */
+  onLocked?: () => void;
+}
+
+/** Reads, available both inside and outside a write transaction. */
+export interface Reader {
+  all<T extends Row = Row>(sql: string, params?: readonly SqlParam[]): T[];
+  get<T extends Row = Row>(sql: string, params?: readonly SqlParam[]): T | undefined;
+}
+
+/** A write transaction: every `run` is recorded and journaled on commit. */
+export interface Tx extends Reader {
+  run(sql: string, params?: readonly SqlParam[]): number;
+}
+
+/** The database's own record of the last committed seq (not journaled: implied by the record). */
+const SET_SEQ = "INSERT OR REPLACE INTO _store (key, value) VALUES ('seq', ?)";
+
+let sqlJsPromise: Promise<SqlJsStatic> | undefined;
+
+/** sql.js compiles its WebAssembly once per process; every store shares the module. */
+export function loadSqlJs(): Promise<SqlJsStatic> {
+  sqlJsPromise ??= initSqlJs();
+  return sqlJsPromise;
+}
+
+function checkParams(params: readonly SqlParam[]): void {
+  for (const param of params) {
+    const type = typeof param;
+    if (param !== null && type !== 'string' && type !== 'number' && !isUtf8Param(param)) {
+      throw new TypeError(`SQL parameter of type ${type} is not allowed`);
+    }
+  }
+}
+
+function isUtf8Param(param: unknown): param is { utf8: string } {
+  return (
+    typeof param === 'object' &&
+    param !== null &&
+    typeof (param as { utf8?: unknown }).utf8 === 'string'
+  );
+}
+
+type Bindable = string | number | null | Uint8Array;
+
+/** The values sql.js binds: `Utf8Param`s become their UTF-8 bytes. */
+export function bindable(params: readonly SqlParam[]): Bindable[] {
+  let out: Bindable[] | undefined;
+  for (let i = 0; i < params.length; i++) {
+    const param = params[i] as SqlParam;
+    if (param !== null && typeof param === 'object') {
+      out ??= params.slice(0, i) as Bindable[];
+      out.push(Buffer.from(param.utf8, 'utf8'));
+    } else if (out) {
+      out.push(param);
+    }
+  }
+  return out ?? (params as Bindable[]);
+}
+
+export class Store {
+  private readonly statements = new Map<string, Statement>();
+  /** Whether a statement text is repeated DML (worth a cached prepared statement). */
+  private readonly isDml = new Map<string, boolean>();
+  /** Result column names of each prepared statement: asked of SQLite once, not per row. */
+  private readonly columns = new WeakMap<Statement, string[]>();
+  private seq: number;
+  /** Set by `open` once the journal has been checked and replayed. */
+  private journal!: Journal;
+  private failed: Error | null = null;
+  /** The next snapshot: after a quiet spell, or the retry after a failed one. */
+  private snapshotTimer: NodeJS.Timeout | null = null;
+  private snapshotting: Promise<void> | null = null;
+  /** Set while a transaction is open across turns of the event loop (`writeInSteps`). */
+  private locked: Promise<void> | null = null;
+  /** Failed snapshots in a row; while above 0, no snapshot before `retryAt`. */
+  private snapshotFailures = 0;
+  private retryAt = 0;
+  private dirtySinceSnapshot = false;
+  /** Bytes of journal records that no durable snapshot covers yet. */
+  private journalBytes = 0;
+  private closed = false;
+  private readonly snapshotJournalBytes: number;
+  private readonly snapshotIdleMs: number;
+
+  private constructor(
+    private readonly db: SqlJsDatabase,
+    private readonly lock: DataDirLock,
+    private readonly options: StoreOptions,
+    seq: number,
+  ) {
+    this.seq = seq;
+    this.snapshotJournalBytes = options.snapshotJournalBytes ?? 32 * 1024 * 1024;
+    this.snapshotIdleMs = options.snapshotIdleMs ?? 5_000;
+  }
+
+  /**
+   * Opens (or creates) the database of a data directory: takes the directory's lock, loads the
+   * last snapshot, checks the whole journal and replays it after the snapshot, and applies
+   * pending migrations. Nothing in the directory is changed until the snapshot and the journal
+   * have been read and replayed without a fault: a refused open leaves every file as it was.
+   */
+  static async open(options: StoreOptions): Promise<Store> {
+    const { dataDir, logger } = options;
+    mkdirSync(dataDir, { recursive: true, mode: DIRECTORY_MODE });
+    const lock = acquireDataDirLock(dataDir);
+    let db: SqlJsDatabase | undefined;
+    let store: Store | undefined;
+    try {
+      options.onLocked?.();
+      // The WebAssembly compiles (on V8's background threads) while the snapshot is read (on
+      // libuv's): neither waits for the other.
+      const snapshotPath = join(dataDir, SNAPSHOT_FILE);
+      const [SQL, snapshot] = await Promise.all([loadSqlJs(), readSnapshot(snapshotPath)]);
+      db = openDatabase(SQL, snapshot);
+      const snapshotSeq = databaseSeq(db);
+      const scan = scanJournal(dataDir, snapshotSeq);
+      store = new Store(db, lock, options, snapshotSeq);
+      store.replay(scan.records);
+      // Everything read checks out: from here on the directory may change.
+      if (scan.tornTail) {
+        const { path, offset, bytes } = scan.tornTail;
+        logger.warn(
+          `cut ${bytes} byte(s) at the end of ${path} (from byte ${offset}): a write interrupted by a crash, never acknowledged`,
+        );
+      }
+      store.journal = Journal.resume(dataDir, scan);
+      removeLeftoverTempFiles(dataDir);
+      narrowPermissions(dataDir, logger);
+      if (scan.records.length > 0) {
+        logger.info(`replayed ${scan.records.length} journal record(s) after the last snapshot`);
+        store.dirtySinceSnapshot = true;
+        store.journalBytes = scan.records.reduce((sum, r) => sum + r.end - r.offset, 0);
+      }
+      store.migrate(options.migrations ?? MIGRATIONS);
+      store.scheduleSnapshot();
+      return store;
+    } catch (error) {
+      store?.journal?.close();
+      db?.close();
+      // A refused open consumed nothing: a lock left by a crash stays, so that the next open
+      // still knows the last run did not stop cleanly.
+      lock.release({ keepFile: lock.tookOverStaleLock });
+      throw error;
+    }
+  }
+
+  /** True when the previous process on this data directory did not stop cleanly. */
+  get recoveredFromUncleanStop(): boolean {
+    return this.lock.tookOverStaleLock;
+  }
+
+  /** Sequence number of the last committed write transaction. */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  all<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): T[] {
+    const stmt = this.prepare(sql);
+    try {
+      stmt.bind(bindable(params));
+      const rows: T[] = [];
+      while (stmt.step()) rows.push(this.row(stmt) as T);
+      return rows;
+    } finally {
+      stmt.reset();
+    }
+  }
+
+  get<T extends Row = Row>(sql: string, params: readonly SqlParam[] = []): T | undefined {
+    const stmt = this.prepare(sql);
+    try {
+      stmt.bind(bindable(params));
+      return stmt.step() ? (this.row(stmt) as T) : undefined;
+    } finally {
+      stmt.reset();
+    }
+  }
+
+  /** The current row as an object (sql.js's `getAsObject` asks for the column names each time). */
+  private row(stmt: Statement): Row {
+    let names = this.columns.get(stmt);
+    if (!names) {
+      names = stmt.getColumnNames();
+      this.columns.set(stmt, names);
+    }
+    const values = stmt.get();
+    const row: Row = {};
+    for (let i = 0; i < names.length; i++)
+      row[names[i] as string] = values[i] as SqlValue | Uint8Array;
+    return row;
+  }
+
+  /**
+   * Runs `work` as one transaction. Nothing is visible to the caller as done until the journal
+   * record of the transaction is on disk: if `work` throws, or the journal cannot be written,
+   * the transaction is rolled back and the error is thrown.
+   */
+  write<T>(work: (tx: Tx) => T): T {
+    return this.transact(work, (record) => this.journal.append(record));
+  }
+
+  /**
+   * A large transaction (a batch import) that holds the event loop for none of its long parts,
+   * so that questions are answered meanwhile:
+   * - it runs in steps with turns of the event loop between them (`work` awaits them: its
+   *   statements in slices of rows). The transaction stays open across those turns, so the store
+   *   is locked meanwhile: it begins once no other such transaction is open, and every other use
+   *   of the database that may see or change its rows waits for it to end (`unlocked`; the
+   *   embedded store's repositories do so in every method but `answerOf`);
+   * - its journal record is written and the transaction committed in memory in one turn, but
+   *   the fdatasync runs on libuv's threads (shared with the writes around it: group commit),
+   *   and the promise resolves only once the record is on disk. Reads may see the change before
+   *   that; nothing acknowledges it.
+   * If `work` throws, everything it did is rolled back. If the fdatasync fails, the promise
+   * rejects with `StorageFailure` and writes are refused until a snapshot (of memory, where the
+   * change is) covers the journal.
+   */
+  async writeInSteps<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    let unlock: () => void = ignore;
+    await this.unlocked(() => {
+      this.locked = new Promise<void>((resolve) => (unlock = resolve));
+    });
+    const unsynced = this.unsyncedAppend();
+    let result: T;
+    try {
+      // Its record is encoded statement by statement, in the steps (`RecordEncoder`).
+      const { tx, record, encoder } = this.begin(true);
+      try {
+        result = await work(tx);
+      } catch (error) {
+        this.db.run('ROLLBACK');
+        throw error;
+      }
+      this.commit(record, (done) => unsynced.append(done, encoder?.finish(done.sql)));
+    } finally {
+      this.locked = null;
+      unlock();
+    }
+    await unsynced.synced();
+    return result;
+  }
+
+  /**
+   * Runs `work` once no transaction is open across turns of the event loop (`writeInSteps`),
+   * in the same turn as that check: it sees only committed rows, and may write.
+   */
+  async unlocked<T>(work: () => T): Promise<Awaited<T>> {
+    while (this.locked) await this.locked;
+    return await work();
+  }
+
+  /** An append that leaves the fdatasync to libuv's threads, and the wait for it. */
+  private unsyncedAppend() {
+    let synced: Promise<void> = Promise.resolve();
+    return {
+      append: (record: JournalRecord, encoded?: Buffer): number => {
+        const appended = this.journal.appendUnsynced(record, encoded);
+        synced = appended.synced;
+        return appended.bytes;
+      },
+      synced: (): Promise<void> =>
+        synced.catch((error: unknown) => {
+          throw this.syncFailed(error);
+        }),
+    };
+  }
+
+  private transact<T>(work: (tx: Tx) => T, append: (record: JournalRecord) => number): T {
+    const { tx, record } = this.begin();
+    let result: T;
+    try {
+      result = work(tx);
+    } catch (error) {
+      this.db.run('ROLLBACK');
+      throw error;
+    }
+    this.commit(record, append);
+    return result;
+  }
+
+  /**
+   * BEGIN, and the transaction that records every statement it runs (and, if `encode`, encodes
+   * each as it runs: `encoder`).
+   */
+  private begin(encode = false): { tx: Tx; record: JournalRecord; encoder?: RecordEncoder } {
+    this.assertWritable();
+    const record: JournalRecord = { seq: this.seq + 1, sql: [], ops: [] };
+    const encoder = encode ? new RecordEncoder(record.seq) : undefined;
+    const sqlIndex = new Map<string, number>();
+    const tx: Tx = {
+      all: (sql, params) => this.all(sql, params),
+      get: (sql, params) => this.get(sql, params),
+      run: (sql, params = []) => {
+        checkParams(params);
+        this.execute(sql, params);
+        let index = sqlIndex.get(sql);
+        if (index === undefined) {
+          index = record.sql.push(sql) - 1;
+          sqlIndex.set(sql, index);
+        }
+        const op: JournalRecord['ops'][number] = [index, [...params]];
+        record.ops.push(op);
+        encoder?.op(op);
+        return this.db.getRowsModified();
+      },
+    };
+    this.db.run('BEGIN');
+    return { tx, record, encoder };
+  }
+
+  /** Journals the open transaction and commits it; rolls it back if the journal fails. */
+  private commit(record: JournalRecord, append: (record: JournalRecord) => number): void {
+    try {
+      if (record.ops.length > 0) this.commitToJournal(record, append);
+    } catch (error) {
+      this.db.run('ROLLBACK');
+      throw error;
+    }
+    this.db.run('COMMIT');
+    if (record.ops.length > 0) this.afterWrite();
+  }
+
+  /**
+   * Writes a snapshot now: the database is exported (synchronously, so it is exactly the state
+   * after the last committed transaction), the journal rotates to a new segment, and the bytes
+   * go to a temporary file that is fsynced and renamed over the snapshot. Only then are the
+   * journal segments it covers deleted. A failure (a full disk) loses nothing, since the journal
+   * keeps every change: its temporary file is removed, writes go on, and the snapshot is tried
+   * again later (1 s, 2 s, 4 s … up to a minute apart).
+   */
+  async snapshot(): Promise<void> {
+    while (this.snapshotting) await this.snapshotting;
+    // Exactly the committed state: never inside a transaction open across turns.
+    await this.unlocked(() => this.startSnapshot());
+  }
+
+  /** Exports and rotates the journal in one turn (no write between them), then writes. */
+  private startSnapshot(): Promise<void> | undefined {
+    if (this.snapshotting) return this.snapshotting;
+    if (!this.dirtySinceSnapshot) return undefined;
+    this.clearSnapshotTimer();
+    const bytes = this.db.export();
+    const coveredSegments = this.journal.rotate();
+    const coveredBytes = this.journalBytes;
+    this.dirtySinceSnapshot = false;
+    this.snapshotting = this.writeSnapshot(bytes, coveredSegments, coveredBytes).finally(() => {
+      this.snapshotting = null;
+      // The retry after a failure, or the next snapshot if much was written meanwhile.
+      this.scheduleSnapshot();
+    });
+    return this.snapshotting;
+  }
+
+  private async writeSnapshot(
+    bytes: Uint8Array,
+    coveredSegments: string[],
+    coveredBytes: number,
+  ): Promise<void> {
+    const { logger, dataDir } = this.options;
+    try {
+      await writeFileAtomicAsync(join(dataDir, SNAPSHOT_FILE), bytes);
+      this.journalBytes -= coveredBytes;
+      this.journal.deleteSegments(coveredSegments);
+    } catch (error) {
+      this.dirtySinceSnapshot = true;
+      this.snapshotFailures += 1;
+      const retryMs = Math.min(60_000, 1_000 * 2 ** (this.snapshotFailures - 1));
+      this.retryAt = Date.now() + retryMs;
+      logger.error(
+        `snapshot failed (${this.snapshotFailures} in a row); the journal keeps every change; next attempt in ${retryMs / 1000} s`,
+        error,
+      );
+      return;
+    }
+    if (this.snapshotFailures > 0) {
+      logger.info(`snapshot written again after ${this.snapshotFailures} failed attempt(s)`);
+      this.snapshotFailures = 0;
+      this.retryAt = 0;
+    }
+    if (this.failed) {
+      // The segment a failed append could not be cut back in is covered and deleted: the next
+      // write starts a new segment.
+      logger.info(
+        'the journal is whole again (a snapshot covers the damaged segment): writes resume',
+      );
+      this.failed = null;
+    }
+  }
+
+  /**
+   * Flushes a final snapshot, closes the database and releases the data directory.
+   * `beforeRelease` runs once the database is closed (its memory can be reclaimed) but the data
+   * directory is still locked: the last files of a stop are written there.
+   */
+  async close(options: { beforeRelease?: () => void } = {}): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.clearSnapshotTimer();
+    try {
+      await this.snapshot();
+    } finally {
+      for (const stmt of this.statements.values()) stmt.free();
+      this.statements.clear();
+      this.journal.close();
+      this.db.close();
+      try {
+        options.beforeRelease?.();
+      } finally {
+        this.lock.release();
+      }
+    }
+  }
+
+  private prepare(sql: string): Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  private execute(sql: string, params: readonly SqlParam[]): void {
+    // Schema statements (migrations) run once; only repeated DML is worth a cached statement.
+    let dml = this.isDml.get(sql);
+    if (dml === undefined) {
+      dml = DML.test(sql);
+      this.isDml.set(sql, dml);
+    }
+    if (dml) {
+      const stmt = this.prepare(sql);
+      try {
+        stmt.run(bindable(params));
+      } finally {
+        stmt.reset();
+      }
+    } else {
+      this.db.run(sql, bindable(params));
+    }
+  }
+
+  private commitToJournal(record: JournalRecord, append: (record: JournalRecord) => number): void {
+    this.execute(SET_SEQ, [record.seq]);
+    try {
+      this.journalBytes += append(record);
+    } catch (error) {
+      if (error instanceof JournalWriteBrokenError) {
+        this.options.logger.error(
+          'a failed write could not be cut back out of the journal; writes are refused until a snapshot covers it',
+          error,
+        );
+        this.failed = error;
+        // The snapshot rotates the journal away from the damaged segment and deletes it.
+        this.dirtySinceSnapshot = true;
+        this.scheduleSnapshot();
+      } else {
+        this.options.logger.error('a change could not be written to the journal', error);
+      }
+      throw new StorageFailure('The change could not be saved to disk.', { cause: error });
+    }
+    this.seq = record.seq;
+  }
+
+  /** An fdatasync failed: what it covered may not be on disk, though memory has it. */
+  private syncFailed(error: unknown): StorageFailure {
+    if (this.failed === null) {
+      this.options.logger.error(
+        'the journal could not be synced to disk; writes are refused until a snapshot covers it',
+        error,
+      );
+      this.failed = error instanceof Error ? error : new Error(String(error));
+      this.dirtySinceSnapshot = true;
+      this.scheduleSnapshot();
+    }
+    return new StorageFailure('The change could not be saved to disk.', { cause: error });
+  }
+
+  private replay(records: readonly ScannedRecord[]): void {
+    for (const scanned of records) {
+      const { record } = scanned;
+      try {
+        applyRecord(this.db, record, (sql, params) => this.execute(sql, params));
+      } catch (error) {
+        throw new Error(
+          `The journal record of seq ${record.seq} (${scanned.path}, byte ${scanned.offset}) could not be replayed: ${String(error)}. ` +
+            'KB Studio stops here and has changed no file; `npm run repair` can set this record aside (see docs/storage.md).',
+          { cause: error },
+        );
+      }
+      this.seq = record.seq;
+    }
+  }
+
+  private migrate(available: readonly Migration[]): void {
+    const applied = this.all<AppliedMigration & Row>(
+      'SELECT version, name, sha256 FROM _migrations ORDER BY version',
+    );
+    for (const migration of pendingMigrations(available, applied)) {
+      this.write((tx) => {
+        for (const statement of splitSqlStatements(migration.sql)) tx.run(statement);
+        tx.run('INSERT INTO _migrations (version, name, sha256) VALUES (?, ?, ?)', [
+          migration.version,
+          migration.name,
+          migrationHash(migration),
+        ]);
+      });
+      this.options.logger.info(`applied schema migration ${migration.version} (${migration.name})`);
+    }
+  }
+
+  private assertWritable(): void {
+    if (this.closed) throw new StorageFailure('The database is closed.');
+    if (this.failed) {
+      throw new StorageFailure(
+        'The data directory cannot be written at the moment; KB Studio keeps trying.',
+      );
+    }
+  }
+
+  private afterWrite(): void {
+    this.dirtySinceSnapshot = true;
+    this.scheduleSnapshot();
+  }
+
+  /**
+   * Snapshot policy. A snapshot exports the whole database on the event loop (a few
+   * milliseconds per megabyte, during which nothing else is answered), so it is taken when the
+   * journal has grown enough to be worth it: at once past `snapshotJournalBytes` (start-up
+   * replays the journal: this bounds its time), after `snapshotIdleMs` without writes past a
+   * megabyte. A smaller journal waits for the stop's snapshot: a few edits in the editor do not
+   * stall every question five seconds later. After a failure, not before the retry time.
+   */
+  private scheduleSnapshot(): void {
+    if (!this.dirtySinceSnapshot || this.closed || this.snapshotting) return;
+    const now = Date.now();
+    if (now < this.retryAt) {
+      if (!this.snapshotTimer) this.setSnapshotTimer(this.retryAt - now);
+      return;
+    }
+    this.clearSnapshotTimer();
+    if (this.failed || this.journalBytes >= this.snapshotJournalBytes) this.setSnapshotTimer(0);
+    else if (this.journalBytes >= Math.min(IDLE_SNAPSHOT_MIN_BYTES, this.snapshotJournalBytes))
+      this.setSnapshotTimer(this.snapshotIdleMs);
+  }
+
+  private setSnapshotTimer(ms: number): void {
+    this.snapshotTimer = setTimeout(() => {
+      this.snapshotTimer = null;
+      void this.snapshot();
+    }, ms);
+    this.snapshotTimer.unref();
+  }
+
+  private clearSnapshotTimer(): void {
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = null;
+  }
+}
+
+export async function readSnapshot(path: string): Promise<Uint8Array | null> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+function removeLeftoverTempFiles(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (isTemporaryFile(name)) rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Replays one journal record in a transaction of its own, as its commit did, and sets the
+ * database's seq to the record's. Returns the rows each statement changed. Rolls back and
+ * throws if a statement fails.
+ */
+export function applyRecord(
+  db: SqlJsDatabase,
+  record: JournalRecord,
+  execute: (sql: string, params: readonly SqlParam[]) => void,
+): number[] {
+  db.run('BEGIN');
+  try {
+    const changed = record.ops.map(([index, params]) => {
+      execute(record.sql[index] as string, params);
+      return db.getRowsModified();
+    });
+    execute(SET_SEQ, [record.seq]);
+    db.run('COMMIT');
+    return changed;
+  } catch (error) {
+    db.run('ROLLBACK');
+    throw error;
+  }
+}
+
+/** The seq a database (a snapshot) was taken at. */
+export function databaseSeq(db: SqlJsDatabase): number {
+  return Number(db.exec("SELECT value FROM _store WHERE key = 'seq'")[0]?.values[0]?.[0] ?? 0);
+}
+
+/** A sql.js database on the snapshot's bytes (or empty), with the settings the store runs on. */
+export function openDatabase(SQL: SqlJsStatic, snapshot: Uint8Array | null): SqlJsDatabase {
+  const db = snapshot ? new SQL.Database(snapshot) : new SQL.Database();
+  try {
+    db.run('PRAGMA foreign_keys = ON');
+    // Durability is the journal's job (the database lives in memory): SQLite's own rollback
+    // journal only has to support ROLLBACK.
+    db.run('PRAGMA journal_mode = MEMORY');
+    db.run('PRAGMA temp_store = MEMORY');
+    // One connection owns the database for the life of the process: with the normal locking
+    // mode SQLite re-checks the file (lock, size, change counter through the in-memory file
+    // system) before every statement, which cost more than the statements themselves.
+    db.run('PRAGMA locking_mode = EXCLUSIVE');
+    db.run(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
+    db.run('CREATE TABLE IF NOT EXISTS _store (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
+    db.run(
+      'CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)',
+    );
+  } catch (error) {
+    db.close();
+    throw new Error(`${SNAPSHOT_FILE} is not a readable SQLite database: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  return db;
+}
+
+/** Splits a migration script on statement boundaries (our migrations hold no `;` in literals). */
+function splitSqlStatements(sql: string): string[] {
+  const statements: string[] = [];
+  let pending: string | null = null;
+  for (const part of sql.split(';')) {
+    pending = pending === null ? part : `${pending};${part}`;
+    const text = pending.trim();
+    // A trigger's body holds statements of its own: the trigger ends at its END.
+    if (/^CREATE\s+TRIGGER\b/i.test(text) && !/\bEND$/i.test(text)) continue;
+    if (text.length > 0) statements.push(text);
+    pending = null;
+  }
+  return statements;
+}
