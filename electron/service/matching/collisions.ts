@@ -7,39 +7,7 @@
  * @module
  */
 import type { Probe } from './self-test';
-
-/** A phrasing answered by another rule when asked. */
-export interface PhrasingConflict {
-  ruleId: string;
-  /** The phrasing, as written in the rule (or the rule's name). */
-  question: string;
-  /** The rule that comes first instead, and its closest phrasing. */
-  otherRuleId: string;
-  otherQuestion: string;
-  /** The other rule's score for the phrasing, 0..1. */
-  otherScore: number;
-  /** The own rule's score (0 when not among the candidates at all). */
-  ownScore: number;
-}
-
-/** Two rules that are probably the same question. */
-export interface NearDuplicate {
-  ruleIds: [string, string];
-  /** The phrasing of the first rule and the closest phrasing of the second. */
-  questions: [string, string];
-  /** How alike: the second rule's score for the first rule's phrasing, 0..1 (1: the same text). */
-  score: number;
-}
-
-export interface CollisionReport {
-  /** Phrasings asked (all of them unless `complete` is false: then an even sample). */
-  probed: number;
-  complete: boolean;
-  /** Most alike first. */
-  conflicts: PhrasingConflict[];
-  /** Most alike first, each pair once. */
-  duplicates: NearDuplicate[];
-}
+import type { CollisionReport, NearDuplicate, PhrasingConflict } from './types';
 
 /** A phrasing is a conflict when another rule comes first with at least this score. */
 export const CONFLICT_MIN_SCORE = 0.3;

@@ -5,8 +5,9 @@
  * @module
  */
 import { boundedEditDistance } from './edit-distance';
-import { hanTermText, wordGrams } from './features';
+import { wordGrams } from './features';
 import { isFrameHanTerm, isFrameWord } from './frame-words';
+import { hanTermText } from './han-terms';
 import { idf } from './idf';
 import type { RuleStore } from './rule-store';
 

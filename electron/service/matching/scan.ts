@@ -7,8 +7,8 @@
  * null and takes the general path.
  * @module
  */
-import { hanBigramKey, hanUnigramKey } from './features';
-import type { TextTerms } from './features';
+import { hanBigramKey, hanUnigramKey } from './han-terms';
+import type { TextTerms } from './han-terms';
 import { isTraditionalOnly } from './to-simplified';
 import { isHanStopCode, pushWord } from './tokenize';
 

@@ -3,9 +3,6 @@
  * shape of answers; the engine owns normalisation, retrieval, scoring and the decision.
  * @module
  */
-import type { CollisionReport } from './collisions';
-
-export type { CollisionReport, NearDuplicate, PhrasingConflict } from './collisions';
 
 /**
  * How a rule is matched: by the engine's similarity score (the default), only by a phrasing equal
@@ -130,3 +127,42 @@ export interface RobotIndex {
 }
 
 export type CreateRobotIndex = () => RobotIndex;
+
+/*
+ * The collision report (built by collisions.ts from the self-test's probes). Its types live here,
+ * in the seam that imports nothing, so that the engine's modules never import each other in a
+ * circle through them.
+ */
+
+/** A phrasing answered by another rule when asked. */
+export interface PhrasingConflict {
+  ruleId: string;
+  /** The phrasing, as written in the rule (or the rule's name). */
+  question: string;
+  /** The rule that comes first instead, and its closest phrasing. */
+  otherRuleId: string;
+  otherQuestion: string;
+  /** The other rule's score for the phrasing, 0..1. */
+  otherScore: number;
+  /** The own rule's score (0 when not among the candidates at all). */
+  ownScore: number;
+}
+
+/** Two rules that are probably the same question. */
+export interface NearDuplicate {
+  ruleIds: [string, string];
+  /** The phrasing of the first rule and the closest phrasing of the second. */
+  questions: [string, string];
+  /** How alike: the second rule's score for the first rule's phrasing, 0..1 (1: the same text). */
+  score: number;
+}
+
+export interface CollisionReport {
+  /** Phrasings asked (all of them unless `complete` is false: then an even sample). */
+  probed: number;
+  complete: boolean;
+  /** Most alike first. */
+  conflicts: PhrasingConflict[];
+  /** Most alike first, each pair once. */
+  duplicates: NearDuplicate[];
+}

@@ -4,7 +4,8 @@
  * @module
  */
 import type { SnapshotReader, SnapshotWriter } from './binary-snapshot';
-import { hanTermKey, hanTermText, wordGrams } from './features';
+import { wordGrams } from './features';
+import { hanTermKey, hanTermText } from './han-terms';
 import { isHanCode } from './tokenize';
 import { PostingLists } from './posting-lists';
 import { ensureCapacity } from './typed-arrays';
