@@ -6,7 +6,7 @@ import { SecretValue } from '../../components/SecretValue';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import { CurlExample } from './CurlExample';
 
 /** Everything an application needs to call the API: address, credentials, robot secrets. */

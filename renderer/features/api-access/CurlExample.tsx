@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { CopyButton } from '../../components/CopyButton';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import { askCurl } from './curl-example';
 
 /** A signed curl command for ask, for a robot chosen here; signed again on demand. */

@@ -1,6 +1,6 @@
 import type { Problem } from '../../i18n/problem';
 import { problemOfError } from '../../i18n/server-problem';
-import { checkCategoryName } from '../rules-grid/rule-checks';
+import { checkCategoryName } from '../../lib/rules/rule-checks';
 
 /**
  * A problem with a category's name, named as the category (the service calls the field

@@ -8,8 +8,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConsoleCategory } from '../../../electron/service/console-types';
 import { ApiError } from '../../api/api-error';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
-import { categoryIndex } from './category-index';
-import type { CategoryIndex } from './category-index';
+import { categoryIndex } from '../../lib/rules/category-index';
+import type { CategoryIndex } from '../../lib/rules/category-index';
 
 export interface Categories {
   list: ConsoleCategory[];

@@ -5,7 +5,7 @@ import type { Dashboard, RuleAnalytics } from '../../../electron/service/questio
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { QuestionLogTable } from '../question-log/QuestionLogTable';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import { ChartCanvas } from './Chart';
 import { hitsOverTime } from './hits-chart';
 import { RuleHitsTable } from './RuleHitsTable';

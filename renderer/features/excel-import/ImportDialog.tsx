@@ -9,7 +9,7 @@ import { ImportReportView } from './ImportReportView';
 import { failure } from './import-runner';
 import { ImportRunning } from './ImportRunning';
 import { failuresToSheet } from './sheet-layout';
-import { downloadBlob, writeSpreadsheet } from './sheet-worker-client';
+import { downloadBlob, writeSpreadsheet } from '../../lib/sheets/sheet-worker-client';
 import { useImport } from './useImport';
 
 export function ImportDialog({

@@ -4,7 +4,7 @@ import { useI18n } from '../../i18n/useI18n';
 import { COLUMN_ROLES, missingRoles } from './column-mapping';
 import type { ColumnRole, Mapping } from './column-mapping';
 import type { ImportRow } from './import-rows';
-import type { PlainSheet } from './sheet-messages';
+import type { PlainSheet } from '../../lib/sheets/sheet-messages';
 
 const PREVIEW_ROWS = 6;
 const LISTED_PROBLEMS = 50;

@@ -6,7 +6,7 @@ import type { ConsoleRule } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import type { Translate } from '../../i18n/types';
 import { rulesToSheet } from './sheet-layout';
-import { writeSpreadsheet } from './sheet-worker-client';
+import { writeSpreadsheet } from '../../lib/sheets/sheet-worker-client';
 
 const PAGE = 1000;
 

@@ -3,10 +3,10 @@
  * @module
  */
 import type { FieldProblem } from '../../api/field-check';
-import { parseActive, parseDate, splitQuestions } from '../rules-grid/cell-values';
-import { EMPTY_RULE } from '../rules-grid/grid-row';
-import type { EditableRule } from '../rules-grid/grid-row';
-import { checkCategoryName, checkRule } from '../rules-grid/rule-checks';
+import { parseActive, parseDate, splitQuestions } from '../../lib/rules/cell-values';
+import { EMPTY_RULE } from '../../lib/rules/grid-row';
+import type { EditableRule } from '../../lib/rules/grid-row';
+import { checkCategoryName, checkRule } from '../../lib/rules/rule-checks';
 import type { MatchPolicy } from '../../../electron/service/console-types';
 import type { Mapping } from './column-mapping';
 import { parseKeywords, parseMenu, parsePolicy } from './conversation-cells';

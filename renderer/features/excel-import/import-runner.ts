@@ -8,7 +8,7 @@ import type { BatchImportResult, RuleInput } from '../../../electron/service/api
 import type { RulePatch } from '../../../electron/service/console-types';
 import type { Problem } from '../../i18n/problem';
 import { problemOfBatchFailure, problemOfError } from '../../i18n/server-problem';
-import { runLimited } from '../rules-grid/rule-mutations';
+import { runLimited } from '../../lib/run-limited';
 import type { ImportRow } from './import-rows';
 
 export interface ImportFailure {

@@ -9,7 +9,7 @@ import type { Translate } from '../../i18n/types';
 import { formatKeywords, formatMenu } from './conversation-cells';
 import { failureReason } from './failure-reason';
 import type { ImportFailure } from './import-runner';
-import type { PlainSheet } from './sheet-messages';
+import type { PlainSheet } from '../../lib/sheets/sheet-messages';
 
 export function layoutHeader(t: Translate, questionColumns: number): string[] {
   return [

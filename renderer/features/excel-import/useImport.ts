@@ -7,8 +7,8 @@ import type { Mapping } from './column-mapping';
 import { toImportRows } from './import-rows';
 import { ImportControl, runImport } from './import-runner';
 import type { ImportProgress, ImportReport } from './import-runner';
-import type { PlainSheet } from './sheet-messages';
-import { parseSpreadsheet } from './sheet-worker-client';
+import type { PlainSheet } from '../../lib/sheets/sheet-messages';
+import { parseSpreadsheet } from '../../lib/sheets/sheet-worker-client';
 
 export type ImportStage =
   | { kind: 'pick'; error: FileError | null }

@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import { NewRuleForm } from './NewRuleForm';
 import { RulePicker } from './RulePicker';
 import { TestCaseForm } from './TestCaseForm';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ConsoleRule } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 
 /** Finds a rule by name, phrasing or answer (the grid's search) to add questions to. */
 export function RulePicker({

@@ -6,8 +6,8 @@ import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { TestSetPanel } from '../test-sets/TestSetPanel';
 import { ThresholdPanel } from '../test-sets/ThresholdChart';
-import type { Route } from '../workspace/route';
-import { useWorkspace } from '../workspace/useWorkspace';
+import type { Route } from '../../lib/workspace/route';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import { VersionsPanel } from './VersionsPanel';
 
 type Tab = 'versions' | 'tests' | 'thresholds';

@@ -9,7 +9,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { rulesToSheet } from '../excel-import/sheet-layout';
-import { downloadBlob, writeSpreadsheet } from '../excel-import/sheet-worker-client';
+import { downloadBlob, writeSpreadsheet } from '../../lib/sheets/sheet-worker-client';
 import { DiffView } from './DiffView';
 
 /** Publish (behind the test-set gate), the version history, diffs, rollback and export. */

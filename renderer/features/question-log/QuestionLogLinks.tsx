@@ -1,6 +1,6 @@
 import type { RobotRef } from '../../api/console-client';
 import { useI18n } from '../../i18n/useI18n';
-import type { Route } from '../workspace/route';
+import type { Route } from '../../lib/workspace/route';
 
 /** The robot's inbox and dashboard, under its name in the sidebar. */
 export function QuestionLogLinks({

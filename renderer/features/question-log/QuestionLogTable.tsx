@@ -6,8 +6,8 @@ import type { RobotRef } from '../../api/console-client';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { downloadBlob, writeSpreadsheet } from '../excel-import/sheet-worker-client';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { downloadBlob, writeSpreadsheet } from '../../lib/sheets/sheet-worker-client';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import { RetentionForm } from './RetentionForm';
 import { fetchWholeLog, logFileName } from './export-log';
 

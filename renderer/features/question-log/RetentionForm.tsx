@@ -5,7 +5,7 @@ import type { RobotRef } from '../../api/console-client';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 
 const DAYS = ROBOT_SETTINGS.logRetentionDays;
 const MEGABYTES = ROBOT_SETTINGS.logMaxMegabytes;

@@ -11,7 +11,7 @@ import { useToasts } from '../../components/useToasts';
 import { describeProblem } from '../../i18n/describe-problem';
 import { problemOfError } from '../../i18n/server-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 
 export function ChitChatCard({ robotRef, robot }: { robotRef: RobotRef; robot: ConsoleRobot }) {
   const { t } = useI18n();

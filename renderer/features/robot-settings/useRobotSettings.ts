@@ -12,7 +12,7 @@ import { describeProblem } from '../../i18n/describe-problem';
 import type { Problem } from '../../i18n/problem';
 import { problemOfError } from '../../i18n/server-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import {
   atDefault,
   checkDraft,

@@ -11,14 +11,14 @@ import type {
 } from 'react-data-grid';
 import type { ConsoleCategory } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
-import type { CategoryIndex } from '../categories/category-index';
-import { cellText, CELL_FIELDS, withCellText } from './cell-values';
+import type { CategoryIndex } from '../../lib/rules/category-index';
+import { cellText, CELL_FIELDS, withCellText } from '../../lib/rules/cell-values';
 import { applyLayout } from './column-layout';
 import type { ColumnLayout } from './column-layout';
 import type { CollisionsByRule } from '../collisions/collision-index';
 import { buildColumns, cellProblem } from './columns';
-import { isEditable } from './grid-row';
-import type { EditableRow, EditableRule, GridRow, RuleField } from './grid-row';
+import { isEditable } from '../../lib/rules/grid-row';
+import type { EditableRow, EditableRule, GridRow, RuleField } from '../../lib/rules/grid-row';
 import { parseTsv, toTsv } from './tsv';
 
 export const ROW_HEIGHT = 36;

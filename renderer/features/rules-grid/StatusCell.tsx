@@ -1,6 +1,6 @@
 import type { RuleState } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
-import type { EditableRow } from './grid-row';
+import type { EditableRow } from '../../lib/rules/grid-row';
 
 /**
  * The Active switch of a rule, with what the service says it means now: in effect, switched off,

@@ -7,7 +7,7 @@ import { renderHeaderCell, SelectColumn } from 'react-data-grid';
 import type { Column, RenderCellProps } from 'react-data-grid';
 import type { ConsoleCategory } from '../../../electron/service/console-types';
 import type { I18n } from '../../i18n/i18n-context';
-import type { CategoryIndex } from '../categories/category-index';
+import type { CategoryIndex } from '../../lib/rules/category-index';
 import { describeProblem } from '../../i18n/describe-problem';
 import { CollisionBadge } from '../collisions/CollisionBadge';
 import type { CollisionsByRule } from '../collisions/collision-index';
@@ -16,9 +16,9 @@ import { CategoryEditor } from './editors/CategoryEditor';
 import { DateEditor } from './editors/DateEditor';
 import { QuestionsEditor } from './editors/QuestionsEditor';
 import { TextEditor } from './editors/TextEditor';
-import { categoryLabel, isEditable } from './grid-row';
-import type { GridRow, RuleField } from './grid-row';
-import { checkRule } from './rule-checks';
+import { categoryLabel, isEditable } from '../../lib/rules/grid-row';
+import type { GridRow, RuleField } from '../../lib/rules/grid-row';
+import { checkRule } from '../../lib/rules/rule-checks';
 import { StatusCell } from './StatusCell';
 
 export interface ColumnContext {

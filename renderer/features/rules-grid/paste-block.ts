@@ -4,10 +4,10 @@
  * pasted by name: the names must be categories of the robot by then (see unknownNames).
  * @module
  */
-import type { CategoryIndex } from '../categories/category-index';
-import { withCellText } from './cell-values';
-import { EMPTY_RULE, isEditable } from './grid-row';
-import type { EditableRow, EditableRule, GridRow, RuleField } from './grid-row';
+import type { CategoryIndex } from '../../lib/rules/category-index';
+import { withCellText } from '../../lib/rules/cell-values';
+import { EMPTY_RULE, isEditable } from '../../lib/rules/grid-row';
+import type { EditableRow, EditableRule, GridRow, RuleField } from '../../lib/rules/grid-row';
 
 export interface PastePlan {
   edits: { row: EditableRow; next: EditableRule }[];

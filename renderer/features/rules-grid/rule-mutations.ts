@@ -7,7 +7,8 @@
 import type { ConsoleRule, RulePatch } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import { ApiError } from '../../api/api-error';
-import type { EditableRule } from './grid-row';
+import type { EditableRule } from '../../lib/rules/grid-row';
+import { runLimited } from '../../lib/run-limited';
 import { LIMITS } from '../../../electron/service/limits';
 
 export interface RuleChange {
@@ -21,25 +22,6 @@ export type UndoEntry =
   | { kind: 'create'; rules: ConsoleRule[] }
   | { kind: 'delete'; rules: ConsoleRule[] }
   | { kind: 'batch'; entries: UndoEntry[] };
-
-/** Runs `task` over `items`, `limit` at a time; resolves with the results in order. */
-export async function runLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next;
-      next += 1;
-      results[i] = await task(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 export async function applyEntry(
   client: ConsoleClient,

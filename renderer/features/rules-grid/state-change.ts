@@ -1,4 +1,4 @@
-import type { GridRow } from './grid-row';
+import type { GridRow } from '../../lib/rules/grid-row';
 
 /**
  * The next time a rule on screen enters or leaves its validity window (ms), or null: the state

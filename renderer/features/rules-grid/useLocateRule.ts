@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RefObject } from 'react';
 import type { DataGridHandle } from 'react-data-grid';
-import type { GridRow } from './grid-row';
+import type { GridRow } from '../../lib/rules/grid-row';
 
 const NAME_COLUMN = 2;
 const HIGHLIGHT_MS = 2500;

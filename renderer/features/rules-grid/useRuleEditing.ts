@@ -13,23 +13,25 @@ import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
 import { problemOfError } from '../../i18n/server-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { diffRule, editableOf, EDITABLE_FIELDS, pickFields } from './grid-row';
-import type { EditableRule, EditableRow, GridRow, RowError, RuleField } from './grid-row';
-import { samePhrasing } from './phrasing';
-import { isValidRule } from './rule-checks';
-import { applyEntry, createCopy, runLimited } from './rule-mutations';
+import { diffRule, editableOf, EDITABLE_FIELDS, pickFields } from '../../lib/rules/grid-row';
+import type {
+  EditableRule,
+  EditableRow,
+  GridRow,
+  RowError,
+  RuleField,
+} from '../../lib/rules/grid-row';
+import { samePhrasing } from '../../lib/rules/phrasing';
+import type { PhrasingOutcome } from '../../lib/rules/phrasing';
+import { isValidRule } from '../../lib/rules/rule-checks';
+import { runLimited } from '../../lib/run-limited';
+import { applyEntry, createCopy } from './rule-mutations';
 import type { RuleChange, UndoEntry } from './rule-mutations';
 import type { RulePages } from './useRulePages';
 import { useSaveStatus } from './useSaveStatus';
 import { useTopRows } from './useTopRows';
 import type { Draft } from './useTopRows';
 import { useUndoRedo } from './useUndoRedo';
-
-/** What adding a phrasing from the try pane did: added, or why not. */
-export interface PhrasingOutcome {
-  kind: 'added' | 'present' | 'full';
-  rule: ConsoleRule;
-}
 
 interface Pending {
   rule: EditableRule;

@@ -5,7 +5,7 @@ import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { exportFileName, exportRules } from '../excel-import/export-rules';
 import { templateSheet } from '../excel-import/sheet-layout';
-import { downloadBlob, writeSpreadsheet } from '../excel-import/sheet-worker-client';
+import { downloadBlob, writeSpreadsheet } from '../../lib/sheets/sheet-worker-client';
 
 /** Export of the robot's rules and download of the import template. */
 export function useRuleFiles(client: ConsoleClient, ref: RobotRef, robotName: string) {

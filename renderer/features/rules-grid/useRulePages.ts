@@ -7,8 +7,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConsoleRule, RuleQuery } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
-import { editableOf } from './grid-row';
-import type { GridRow } from './grid-row';
+import { editableOf } from '../../lib/rules/grid-row';
+import type { GridRow } from '../../lib/rules/grid-row';
 
 export const PAGE_SIZE = 200;
 const MAX_IN_FLIGHT = 3;

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { GridRow } from './grid-row';
+import type { GridRow } from '../../lib/rules/grid-row';
 import { nextStateChange } from './state-change';
 
 /** The longest a browser timer can wait. */

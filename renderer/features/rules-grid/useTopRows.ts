@@ -6,8 +6,8 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import type { ConsoleRule } from '../../../electron/service/console-types';
-import { editableOf, EMPTY_RULE } from './grid-row';
-import type { EditableRule, GridRow } from './grid-row';
+import { editableOf, EMPTY_RULE } from '../../lib/rules/grid-row';
+import type { EditableRule, GridRow } from '../../lib/rules/grid-row';
 
 export type Draft = Extract<GridRow, { kind: 'draft' }>;
 type RuleRow = Extract<GridRow, { kind: 'rule' }>;

@@ -1,13 +1,19 @@
 import { useState } from 'react';
+import type { TryResult } from '../../../electron/service/console-types';
 import type { TestCaseInput } from '../../../electron/service/publishing-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import { publishingClient } from '../../api/publishing-client';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import type { TryOutcome } from '../try-question/useTryQuestion';
+
+/** A question asked in the try pane and the answer it got (the try pane's outcome has more). */
+export interface TriedQuestion {
+  question: string;
+  answer: TryResult;
+}
 
 /** The answer the try pane shows, as a test case: this question must keep getting it. */
-export function caseOf(outcome: TryOutcome): TestCaseInput {
+export function caseOf(outcome: TriedQuestion): TestCaseInput {
   const { answer, question } = outcome;
   const first = answer.candidates[0];
   if (answer.decision === 'bestmatch' && first) {
@@ -28,7 +34,7 @@ export function KeepAsTest({
 }: {
   client: ConsoleClient;
   robotRef: RobotRef;
-  outcome: TryOutcome;
+  outcome: TriedQuestion;
 }) {
   const { t } = useI18n();
   const [state, setState] = useState<{ question: string; message: string } | null>(null);

@@ -3,7 +3,7 @@ import type { TryResult } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import { publishingClient } from '../../api/publishing-client';
 import { useI18n } from '../../i18n/useI18n';
-import { findRobot, useWorkspace } from '../workspace/useWorkspace';
+import { findRobot, useWorkspace } from '../../lib/workspace/useWorkspace';
 
 /**
  * In review mode, beside the draft's answer: what the published version (the API) answers to

@@ -15,7 +15,7 @@ import {
   downloadBlob,
   parseSpreadsheet,
   writeSpreadsheet,
-} from '../excel-import/sheet-worker-client';
+} from '../../lib/sheets/sheet-worker-client';
 import { casesFromSheet, casesToSheet } from './test-set-sheet';
 
 const EXPECTATIONS: TestExpectation[] = ['rule', 'recommend', 'fallback'];

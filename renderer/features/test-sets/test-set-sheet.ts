@@ -10,7 +10,7 @@ import type {
   TestExpectation,
 } from '../../../electron/service/publishing-types';
 import type { Translate } from '../../i18n/types';
-import type { PlainSheet } from '../excel-import/sheet-messages';
+import type { PlainSheet } from '../../lib/sheets/sheet-messages';
 
 const EXPECTATIONS: readonly TestExpectation[] = ['rule', 'recommend', 'fallback'];
 

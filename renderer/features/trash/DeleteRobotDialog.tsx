@@ -1,7 +1,7 @@
 import type { ConsoleRobot } from '../../../electron/service/console-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import { useDeleteWithUndo } from './useDeleteWithUndo';
 
 /** Asks before deleting a robot (its rules go with it, to the trash for 30 days); Undo after. */

@@ -6,7 +6,7 @@ import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { findTenant, useWorkspace } from '../workspace/useWorkspace';
+import { findTenant, useWorkspace } from '../../lib/workspace/useWorkspace';
 import { TrashTable } from './TrashTable';
 import type { TrashItem } from './TrashTable';
 

@@ -7,7 +7,7 @@ import { useCallback } from 'react';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 
 export interface Deletion {
   remove: () => Promise<unknown>;

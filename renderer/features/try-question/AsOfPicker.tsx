@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useI18n } from '../../i18n/useI18n';
-import { toIsoWithOffset } from '../rules-grid/cell-values';
+import { toIsoWithOffset } from '../../lib/rules/cell-values';
 
 /** `YYYY-MM-DDTHH:mm` (what a datetime-local input holds) of a time, in local time. */
 export function localInputValue(ms: number): string {

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import type { TryCandidate } from '../../../electron/service/console-types';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { samePhrasing } from '../rules-grid/phrasing';
-import type { PhrasingOutcome } from '../rules-grid/useRuleEditing';
+import { samePhrasing } from '../../lib/rules/phrasing';
+import type { PhrasingOutcome } from '../../lib/rules/phrasing';
 import { formatScore } from './format-score';
 
 /** What happened to the last "add as a phrasing" of a candidate. */

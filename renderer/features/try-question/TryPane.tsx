@@ -6,7 +6,7 @@ import type { ConsoleClient } from '../../api/console-client';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError, describeProblem } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import type { PhrasingOutcome } from '../rules-grid/useRuleEditing';
+import type { PhrasingOutcome } from '../../lib/rules/phrasing';
 import { asOfFromInput, AsOfPicker } from './AsOfPicker';
 import { KeepAsTest } from '../test-sets/KeepAsTest';
 import { PublishedAnswer } from '../test-sets/PublishedAnswer';

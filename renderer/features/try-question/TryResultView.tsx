@@ -1,6 +1,6 @@
 import type { CollisionCheck } from '../collisions/useCollisions';
 import { useI18n } from '../../i18n/useI18n';
-import type { PhrasingOutcome } from '../rules-grid/useRuleEditing';
+import type { PhrasingOutcome } from '../../lib/rules/phrasing';
 import { TryCandidates } from './TryCandidates';
 import { TryCollisions } from './TryCollisions';
 import { TryDetails } from './TryDetails';

@@ -6,7 +6,7 @@
  */
 import type { ConsoleRule } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
-import { samePhrasing } from '../rules-grid/phrasing';
+import { samePhrasing } from '../../lib/rules/phrasing';
 import { effectiveState } from './effective-state';
 import type { EffectiveState } from './effective-state';
 

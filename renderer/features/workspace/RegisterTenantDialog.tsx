@@ -5,7 +5,7 @@ import { Field } from '../../components/Field';
 import { useI18n } from '../../i18n/useI18n';
 import { TENANT_CHECKS } from './form-checks';
 import { useForm } from './useForm';
-import { useWorkspace } from './useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 
 const EMPTY = { company: '', username: '', password: '', phoneNumber: '', mail: '' };
 

@@ -6,7 +6,7 @@ import { Field } from '../../components/Field';
 import { useI18n } from '../../i18n/useI18n';
 import { ROBOT_NAME_CHECK } from './form-checks';
 import { useForm } from './useForm';
-import { useWorkspace } from './useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 
 const CHECKS = { name: ROBOT_NAME_CHECK };
 

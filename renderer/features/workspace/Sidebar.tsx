@@ -1,7 +1,7 @@
 import { QuestionLogLinks } from '../question-log/QuestionLogLinks';
-import type { Route } from './route';
+import type { Route } from '../../lib/workspace/route';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from './useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 
 /** Tenants and their robots; the API access page; registering a tenant. */
 export function Sidebar({

@@ -5,10 +5,10 @@ import { EmptyState } from '../../components/EmptyState';
 import { useI18n } from '../../i18n/useI18n';
 import { DeleteRobotDialog } from '../trash/DeleteRobotDialog';
 import { useDeleteWithUndo } from '../trash/useDeleteWithUndo';
-import type { Route } from './route';
+import type { Route } from '../../lib/workspace/route';
 import { RobotNameDialog } from './RobotNameDialog';
 import { UserDialog } from './UserDialog';
-import { findTenant, useWorkspace } from './useWorkspace';
+import { findTenant, useWorkspace } from '../../lib/workspace/useWorkspace';
 
 type Editing =
   | { kind: 'add-user' }

@@ -5,7 +5,7 @@ import { Field } from '../../components/Field';
 import { useI18n } from '../../i18n/useI18n';
 import { USER_CHECKS } from './form-checks';
 import { useForm } from './useForm';
-import { useWorkspace } from './useWorkspace';
+import { useWorkspace } from '../../lib/workspace/useWorkspace';
 
 /** Adds an administrator, or edits one (`user` given: a blank password is left unchanged). */
 export function UserDialog({

@@ -6,7 +6,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { Spinner } from '../../components/Spinner';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { WorkspaceContext } from './workspace-context';
+import { WorkspaceContext } from '../../lib/workspace/workspace-context';
 
 /** Loads the workspace once, then on demand; children render only once it is there. */
 export function WorkspaceProvider({

@@ -15,7 +15,7 @@ import {
   UnreadableFileError,
   parseCsv,
   parseSpreadsheetBytes,
-} from '../../../renderer/features/excel-import/sheet-worker-parse';
+} from '../../../renderer/lib/sheets/sheet-worker-parse';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures');
 interface Zip {

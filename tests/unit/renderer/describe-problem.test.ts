@@ -11,8 +11,8 @@ import {
 } from '../../../electron/service/validation/schemas';
 import { ApiError } from '../../../renderer/api/api-error';
 import type { ApiProblem } from '../../../renderer/api/api-error';
-import { checkRule } from '../../../renderer/features/rules-grid/rule-checks';
-import { EMPTY_RULE } from '../../../renderer/features/rules-grid/grid-row';
+import { checkRule } from '../../../renderer/lib/rules/rule-checks';
+import { EMPTY_RULE } from '../../../renderer/lib/rules/grid-row';
 import { describeError, describeProblem } from '../../../renderer/i18n/describe-problem';
 import { formatMessage } from '../../../renderer/i18n/format-message';
 import {

@@ -7,13 +7,13 @@ import {
   moveColumn,
   normalizeLayout,
 } from '../../../renderer/features/rules-grid/column-layout';
-import { categoryIndex, unknownNames } from '../../../renderer/features/categories/category-index';
-import { cellText, withCellText } from '../../../renderer/features/rules-grid/cell-values';
-import { categoryLabel, EMPTY_RULE } from '../../../renderer/features/rules-grid/grid-row';
-import type { GridRow } from '../../../renderer/features/rules-grid/grid-row';
+import { categoryIndex, unknownNames } from '../../../renderer/lib/rules/category-index';
+import { cellText, withCellText } from '../../../renderer/lib/rules/cell-values';
+import { categoryLabel, EMPTY_RULE } from '../../../renderer/lib/rules/grid-row';
+import type { GridRow } from '../../../renderer/lib/rules/grid-row';
 import { planPaste } from '../../../renderer/features/rules-grid/paste-block';
 import { nextSort } from '../../../renderer/features/rules-grid/sort-cycle';
-import { samePhrasing } from '../../../renderer/features/rules-grid/phrasing';
+import { samePhrasing } from '../../../renderer/lib/rules/phrasing';
 import { nextStateChange } from '../../../renderer/features/rules-grid/state-change';
 import { effectiveState } from '../../../renderer/features/try-question/effective-state';
 import { skippedAmong } from '../../../renderer/features/try-question/skipped-rules';

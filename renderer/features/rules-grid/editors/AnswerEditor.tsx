@@ -1,6 +1,6 @@
 import type { RenderEditCellProps } from 'react-data-grid';
 import { useI18n } from '../../../i18n/useI18n';
-import type { EditableRow } from '../grid-row';
+import type { EditableRow } from '../../../lib/rules/grid-row';
 import { PopoverEditor } from './PopoverEditor';
 
 /** The answer in a text area: Enter saves, Shift+Enter starts a new line, Escape cancels. */

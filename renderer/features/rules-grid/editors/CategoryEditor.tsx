@@ -4,8 +4,8 @@ import type { RenderEditCellProps } from 'react-data-grid';
 import type { ConsoleCategory } from '../../../../electron/service/console-types';
 import { describeError, describeProblem } from '../../../i18n/describe-problem';
 import { useI18n } from '../../../i18n/useI18n';
-import type { EditableRow } from '../grid-row';
-import { checkCategoryName } from '../rule-checks';
+import type { EditableRow } from '../../../lib/rules/grid-row';
+import { checkCategoryName } from '../../../lib/rules/rule-checks';
 import { PopoverEditor } from './PopoverEditor';
 
 type Option =

@@ -1,7 +1,7 @@
 import type { RenderEditCellProps } from 'react-data-grid';
 import { useI18n } from '../../../i18n/useI18n';
-import { toIsoWithOffset } from '../cell-values';
-import type { EditableRow } from '../grid-row';
+import { toIsoWithOffset } from '../../../lib/rules/cell-values';
+import type { EditableRow } from '../../../lib/rules/grid-row';
 import { PopoverEditor } from './PopoverEditor';
 
 function toLocalInput(iso: string | null): string {

@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import type { RenderEditCellProps } from 'react-data-grid';
 import { LIMITS } from '../../../../electron/service/limits';
 import { useI18n } from '../../../i18n/useI18n';
-import type { EditableRow } from '../grid-row';
+import type { EditableRow } from '../../../lib/rules/grid-row';
 import { PopoverEditor } from './PopoverEditor';
 
 /** All phrasings of a rule as a list: one input each, add and remove. */

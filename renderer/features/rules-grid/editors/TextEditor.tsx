@@ -1,5 +1,5 @@
 import type { RenderEditCellProps } from 'react-data-grid';
-import type { EditableRow } from '../grid-row';
+import type { EditableRow } from '../../../lib/rules/grid-row';
 
 /** Inline editor of a one-line text field (rule name, category). */
 export function TextEditor({

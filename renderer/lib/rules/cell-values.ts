@@ -3,7 +3,7 @@
  * the export agree on.
  * @module
  */
-import type { CategoryIndex } from '../categories/category-index';
+import type { CategoryIndex } from './category-index';
 import type { EditableRule, RuleField } from './grid-row';
 
 /** Columns of a copied row, in the grid's order. */

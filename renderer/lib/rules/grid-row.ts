@@ -5,7 +5,7 @@
  */
 import type { ConsoleRule } from '../../../electron/service/console-types';
 import type { Problem } from '../../i18n/problem';
-import type { CategoryIndex } from '../categories/category-index';
+import type { CategoryIndex } from './category-index';
 
 /** The fields a user edits, as the grid holds them (the category by its id, '' for none). */
 export interface EditableRule {
