@@ -16,9 +16,6 @@
  * @module
  */
 
-/** How a question was answered: a rule, a list of rules to choose from, or the fallback. */
-export type AskOutcomeKind = 'answered' | 'recommended' | 'fallback';
-
 /** Where a question came from: the openapi ask route, or the editor's try pane. */
 export type QuestionSource = 'api' | 'try';
 

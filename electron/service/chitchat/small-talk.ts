@@ -49,11 +49,6 @@ export function defaultAnswer(key: string): string | undefined {
   return intent[language as SmallTalkLanguage].answer;
 }
 
-/** Every intent key (`intent.language`) of the pack, for the editor's list of answers. */
-export const SMALL_TALK_KEYS: readonly string[] = SMALL_TALK.flatMap((intent) =>
-  SMALL_TALK_LANGUAGES.map((language) => `${intent.id}.${language}`),
-);
-
 /**
  * Longest question (code points) matched against the whole pack: small talk is short, and a
  * match costs about half of a knowledge-base match; longer questions are only looked up as
