@@ -253,9 +253,7 @@ const zonePolicies = [
     from: room(name),
     // A room of single files (the leaves, the hosts) may import its own files; a folder's files
     // import each other freely anyway, except across feature folders.
-    allow: {
-      to: [name, ...rooms].filter((r) => r !== 'renderer-feature' || name !== r).flatMap(room),
-    },
+    allow: { to: (name === 'renderer-feature' ? rooms : [name, ...rooms]).flatMap(room) },
   })),
   ...Object.entries(FEATURES_BELOW).map(([feature, below]) => ({
     from: { element: { type: 'renderer-feature', captured: { feature } } },
