@@ -16,6 +16,7 @@ import { serviceConfig } from './config';
 import type { ServiceConfig, ServiceOptions } from './config';
 import { MenuMemory } from './conversation/menu-memory';
 import { AnswerCache } from './domain/answer-cache';
+import type { DomainContext } from './domain/context';
 import { GRACE_MS, purgeExpired } from './domain/deletions';
 import { RobotDirectory } from './domain/robot-directory';
 import { RobotIndexes } from './domain/robot-indexes';
@@ -27,6 +28,7 @@ import type { ConnectionLimits } from './http/connection-limits';
 import { listenHttp } from './http/http-server';
 import type { InProcessRequest, InProcessResponse } from './http/http-server';
 import { LIMITS } from './limits';
+import type { Logger } from './logger';
 import { createRobotIndex } from './matching/index';
 import { PublishedEditions } from './publishing/published-editions';
 import { PublishingRoom } from './publishing/publishing-room';
@@ -115,10 +117,9 @@ function restoreNonces(config: ServiceConfig, uncleanStop: boolean): NonceStore 
 }
 
 /** What was deleted over the grace period ago, and expired sessions, go for good. */
-function purger(memory: NodeMemory, signIn: EditorSessions | null, config: ServiceConfig) {
-  const { logger } = config;
+function purger(ctx: DomainContext, signIn: EditorSessions | null, logger: Logger) {
   return async () => {
-    await purgeExpired(memory.ctx).then(
+    await purgeExpired(ctx).then(
       (purged) =>
         purged > 0 &&
         logger.info(`purged ${purged} item(s) deleted over ${GRACE_MS / 86_400_000} days ago`),
@@ -166,7 +167,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
       logger.warn(
         'signature debugging is on: wrong signatures are answered with the string to sign',
       );
-    const purge = purger(memory, signIn, config);
+    const purge = purger(ctx, signIn, logger);
     await purge();
     const sharedSignatures = backend.sharedSignatures;
     const verifier = { credentials, nonces, now, debugSignatures: config.debugSignatures };
