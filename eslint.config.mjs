@@ -233,12 +233,6 @@ export const KNOWN_EXCEPTIONS = [
     to: `${SERVICE}/http/editor-policy.ts`,
   },
   {
-    // The headless host parses --cors itself, with http/'s parser (until the configuration
-    // module does).
-    from: 'electron/headless.ts',
-    to: `${SERVICE}/http/cors.ts`,
-  },
-  {
     // A field check's problem is an i18n type (until errors carry codes the renderer translates).
     from: 'renderer/api/field-check.ts',
     to: 'renderer/i18n/problem.ts',

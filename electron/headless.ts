@@ -19,71 +19,24 @@
  *   --session-idle MINUTES   a signed-in editor's session ends after this long unused (30)
  *   --session-max MINUTES    and this long after signing in, however used (720)
  * Environment: KB_CUSTOMER_ID, KB_ADMIN_KEY, KB_ADMIN_SECRET (all three) override the stored
- * credentials; KB_SNAPSHOT_BYTES sets the journal size that triggers a snapshot (tuning, tests).
+ * credentials; KB_SNAPSHOT_BYTES sets the journal size that triggers a snapshot (tuning, tests);
+ * KB_QUESTION_LOG=0 turns the question log off. All of it is read in service/config.ts.
  * @module
  */
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { DEFAULT_API_PORT } from './service/defaults';
-import { parseCorsOrigins } from './service/http/cors';
-import { startService } from './service/index';
+import { openBackend } from './service/backend/open-backend';
+import { serveOptions, serviceConfig } from './service/config';
+import { createService } from './service/index';
 import { createConsoleLogger } from './service/logger';
 import { resolveEditorDir } from './editor-dir';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      data: { type: 'string', default: './kb-data' },
-      port: { type: 'string', default: String(DEFAULT_API_PORT) },
-      host: { type: 'string', default: '127.0.0.1' },
-      'cors-origins': { type: 'string' },
-      'debug-signatures': { type: 'boolean' },
-      'public-host': { type: 'string' },
-      'trust-proxy': { type: 'string' },
-      database: { type: 'string' },
-      team: { type: 'boolean' },
-      'session-idle': { type: 'string' },
-      'session-max': { type: 'string' },
-    },
-    strict: true,
-  });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port must be 0 to 65535, not ${values.port}`);
-  const minutes = (name: string, value: string | undefined): number | undefined => {
-    if (value === undefined) return undefined;
-    const parsed = Number(value);
-    if (!(parsed > 0))
-      throw new Error(`--${name} must be a number of minutes above 0, not ${value}`);
-    return parsed * 60_000;
-  };
-  const sessionIdleMs = minutes('session-idle', values['session-idle']);
-  const sessionMaxMs = minutes('session-max', values['session-max']);
   const logger = createConsoleLogger();
-  const service = await startService({
-    dataDir: resolve(values.data),
-    port,
-    host: values.host,
+  const config = serviceConfig({
+    ...serveOptions(process.argv.slice(2)),
     logger,
     editorDir: resolveEditorDir(),
-    ...(values['cors-origins'] !== undefined
-      ? { corsOrigins: parseCorsOrigins(values['cors-origins']) }
-      : {}),
-    ...(values['debug-signatures'] ? { debugSignatures: true } : {}),
-    ...(values['trust-proxy'] !== undefined
-      ? { trustProxy: values['trust-proxy'].split(',').map((address) => address.trim()) }
-      : {}),
-    ...(values['public-host'] !== undefined
-      ? { publicHosts: values['public-host'].split(',').map((name) => name.trim()) }
-      : {}),
-    ...(values.database !== undefined ? { database: values.database } : {}),
-    ...(values.team || process.env.KB_TEAM === '1' ? { signIn: true } : {}),
-    ...(sessionIdleMs !== undefined ? { sessionIdleMs } : {}),
-    ...(sessionMaxMs !== undefined ? { sessionMaxMs } : {}),
-    ...(process.env.KB_SNAPSHOT_BYTES
-      ? { snapshotJournalBytes: Number(process.env.KB_SNAPSHOT_BYTES) }
-      : {}),
   });
+  const service = await createService(await openBackend(config), config);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -1,7 +1,8 @@
 /**
- * The desktop app: the service of `npm run serve` (the same `startService`) in the main process,
- * on 127.0.0.1, and one window on its editor. Wiring only: what to decide lives in desktop/,
- * which never loads Electron and is tested without it. `npm start`; see docs/desktop.md.
+ * The desktop app: the service of `npm run serve` (the same configuration and `createService`)
+ * in the main process, on 127.0.0.1, and one window on its editor. Wiring only: what to decide
+ * lives in desktop/, which never loads Electron and is tested without it. `npm start`; see
+ * docs/desktop.md.
  * @module
  */
 import { join, resolve } from 'node:path';
@@ -27,7 +28,9 @@ import type { WindowTarget } from './desktop/team-server';
 import { editorWindowOptions, rememberWindowState } from './desktop/window';
 import { loadWindowState, WINDOW_STATE_FILE } from './desktop/window-state';
 import { resolveEditorDir } from './editor-dir';
-import { startService } from './service/index';
+import { openBackend } from './service/backend/open-backend';
+import { serviceConfig } from './service/config';
+import { createService } from './service/index';
 import type { KbService } from './service/index';
 import { createConsoleLogger } from './service/logger';
 
@@ -78,8 +81,12 @@ async function run(): Promise<void> {
     flag: args?.port,
     preference: loadPreferences(userFile(PREFERENCES_FILE)).apiPort,
   });
-  const start = (listenPort: number) =>
-    startService({ dataDir, port: listenPort, host: HOST, logger, editorDir: resolveEditorDir() });
+  // The environment is read once (service/config.ts); each port tried gets the same token.
+  const config = serviceConfig({ dataDir, host: HOST, logger, editorDir: resolveEditorDir() });
+  const start = async (listenPort: number) => {
+    const onPort = { ...config, port: listenPort };
+    return createService(await openBackend(onPort), onPort);
+  };
   const started = await startOnPort(start, port, (taken) => askWhenPortTaken(dialog, taken, HOST));
   if (!started) return app.exit(0);
   service = started.value;

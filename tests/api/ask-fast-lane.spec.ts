@@ -1,7 +1,7 @@
 /**
  * Plain ask requests are answered by a fast lane in front of Fastify (http/ask-fast-lane.ts);
- * every other request, and every `app.inject`, goes through Fastify's route. Each case here is
- * sent both ways and must get the same status and envelope.
+ * every other request, and every in-process request (`service.inject`), goes through Fastify's
+ * route. Each case here is sent both ways and must get the same status and envelope.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -158,7 +158,7 @@ describe('the ask fast lane answers exactly as the Fastify route', () => {
       });
       const overHttp: Answer = { status: http.status, body: await http.json() };
       assert.equal(fastLaneStats.taken - before, c.lane === false ? 0 : 1, 'lane taken or not');
-      const injected = await h.service.app.inject({
+      const injected = await h.service.inject({
         method: 'POST',
         url: c.url(),
         headers,
@@ -177,7 +177,7 @@ describe('the ask fast lane answers exactly as the Fastify route', () => {
     const again = await fetch(`${h.service.url}${url}`, { method: 'POST', body: body('我想退货') });
     assert.equal(again.status, 401);
     assert.equal(((await again.json()) as { code: string }).code, 'replayed-nonce');
-    const injected = await h.service.app.inject({ method: 'POST', url, payload: body('我想退货') });
+    const injected = await h.service.inject({ method: 'POST', url, payload: body('我想退货') });
     assert.equal(injected.statusCode, 401);
     assert.equal(injected.json<{ code: string }>().code, 'replayed-nonce');
   });

@@ -152,7 +152,7 @@ describe('form-encoded bodies on the routes whose body is one flat object', () =
     assert.equal(laneBody.data.answer, '七天内可无理由退货。');
     assert.equal(fastLaneStats.taken - taken, 1);
     const url = askUrl(robot);
-    const injected = await h.service.app.inject({
+    const injected = await h.service.inject({
       method: 'POST',
       url: url.slice(url.indexOf('/v1/')),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -141,10 +141,10 @@ describe('slow clients', () => {
   test('the service keeps its defaults when none are given', async () => {
     const other = await startTestService();
     try {
-      const server = other.service.app.server;
-      assert.equal(server.headersTimeout, DEFAULT_CONNECTION_LIMITS.headersTimeoutMs);
-      assert.equal(server.requestTimeout, DEFAULT_CONNECTION_LIMITS.requestTimeoutMs);
-      assert.equal(server.timeout, DEFAULT_CONNECTION_LIMITS.idleTimeoutMs);
+      const server = other.service.connectionLimits;
+      assert.equal(server.headersTimeoutMs, DEFAULT_CONNECTION_LIMITS.headersTimeoutMs);
+      assert.equal(server.requestTimeoutMs, DEFAULT_CONNECTION_LIMITS.requestTimeoutMs);
+      assert.equal(server.idleTimeoutMs, DEFAULT_CONNECTION_LIMITS.idleTimeoutMs);
       assert.equal(server.maxConnections, DEFAULT_CONNECTION_LIMITS.maxConnections);
       assert.ok(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs <= 120_000);
     } finally {

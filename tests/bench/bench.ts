@@ -208,7 +208,7 @@ async function measureSize(size: number): Promise<SizeResult> {
     let next = 0;
     result.askInProcess = await latencies(
       async (question) => {
-        const response = await inProcess.app.inject({
+        const response = await inProcess.inject({
           method: 'POST',
           url: signed[next++] ?? '',
           payload: { userId: 'bench', question, channel: 'API', questionType: 'TEXT' },

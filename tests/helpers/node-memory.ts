@@ -12,6 +12,8 @@ import { RuleOrders } from '../../electron/service/domain/rule-order';
 import { WriteQueue } from '../../electron/service/domain/write-queue';
 import { silentLogger } from '../../electron/service/logger';
 import { createRobotIndex } from '../../electron/service/matching/index';
+import { PublishedEditions } from '../../electron/service/publishing/published-editions';
+import { PublishingRoom } from '../../electron/service/publishing/publishing-room';
 import type { NewRule } from '../../electron/service/store/contract/records';
 import type { KbStore } from '../../electron/service/store/contract/store';
 
@@ -27,6 +29,12 @@ export function nodeMemory(store: KbStore): DomainContext {
     now: Date.now,
     logger: silentLogger,
   };
+}
+
+/** The same with the published editions as the context's publishing hooks, as a node has them. */
+export function nodeMemoryWithPublishing(store: KbStore): PublishingRoom {
+  const parts = nodeMemory(store);
+  return new PublishingRoom({ ...parts, publishing: new PublishedEditions(parts) });
 }
 
 /** A rule named by its id, with one phrasing, answered `answer of <id>` unless told. */

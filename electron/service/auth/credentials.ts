@@ -108,9 +108,14 @@ export function readCredentialsFile(dataDir: string): CustomerCredentials | null
   return { customerId, adminKey, adminSecret };
 }
 
-/** The credentials in force: the environment's, else the data directory's, else new ones. */
-export function loadCredentials(dataDir: string, env: NodeJS.ProcessEnv): CustomerCredentials {
-  const fromEnv = credentialsFromEnv(env);
+/**
+ * The credentials in force: the environment's (`credentialsFromEnv`, read by the service's
+ * configuration), else the data directory's, else new ones.
+ */
+export function loadCredentials(
+  dataDir: string,
+  fromEnv: CustomerCredentials | null,
+): CustomerCredentials {
   if (fromEnv) return fromEnv;
   const stored = readCredentialsFile(dataDir);
   if (stored) return stored;

@@ -7,12 +7,13 @@
 import type { AskResult, MenuItem } from '../api-types';
 import type { Candidate, MatchDecision } from '../matching/types';
 import type { LoggedQuestion } from '../question-log-types';
-import type { MenuEntry, RobotKey } from '../store/contract/records';
-import type { DomainContext, SmallTalkReply } from './context';
+import type { MenuEntry } from '../store/contract/records';
+import type { DomainContext } from './context';
+import { editionOf } from './editions';
+import type { EditionName } from './editions';
+import type { Edition, SmallTalkReply } from './ports';
 import type { Robot } from './robot-directory';
 import { ruleState } from './rule-views';
-import { editionOf } from './editions';
-import type { Edition, EditionName } from './editions';
 
 /** Scores are reported to 4 decimals, rounded down so that only an exact match reads 1. */
 const round = (score: number) => Math.floor(score * 10_000) / 10_000;
@@ -31,14 +32,6 @@ export interface AskOutcome {
   smallTalk?: SmallTalkReply;
   /** Set when the answer is a rule chosen from a menu (conversation/), not matched. */
   chosen?: { ruleId: string; number: number };
-}
-
-/**
- * Told of every question answered (the question log, plugged in by index.ts). Called in the
- * ask's turn: it must only buffer.
- */
-export interface AskRecorder {
-  record(robot: RobotKey, entry: LoggedQuestion, items: AskResult['items']): void;
 }
 
 /**

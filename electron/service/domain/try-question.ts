@@ -3,39 +3,28 @@
  * @module
  */
 import type { TryResult } from '../console-types';
-import { ask } from './ask';
-import type { AskOutcome, Question } from './ask';
 import type { DomainContext } from './context';
+import { askInConversation } from './conversation';
 import { editionOf } from './editions';
 import type { EditionName } from './editions';
 import type { Robot } from './robot-directory';
 
-/** How a question is asked: `ask`, or ask within a conversation (the host's, with menus). */
-export type Asker = (
-  ctx: DomainContext,
-  robot: Robot,
-  asked: Question,
-  at: number,
-  edition: EditionName,
-) => Promise<AskOutcome>;
-
 /**
  * `asOf`: ask as the robot would answer at that time (ms), for rules with effective windows.
  * `edition`: the draft, or the published version (side by side in the try pane).
- * `userId`: the try pane's conversation (menus chosen by number or text follow it up), `editor`
- * by default.
+ * `userId`: the try pane's conversation (menus chosen by number or text follow it up, as they
+ * do on the openapi: conversation.ts), `editor` by default.
  */
 export async function tryQuestion(
   ctx: DomainContext,
   robot: Robot,
   question: string,
   asOf?: number,
-  asker: Asker = ask,
   userId = 'editor',
   edition: EditionName = 'draft',
 ): Promise<TryResult> {
   const asked = { question, userId, channel: 'TRY' };
-  const outcome = await asker(ctx, robot, asked, asOf ?? ctx.now(), edition);
+  const outcome = await askInConversation(ctx, robot, asked, asOf ?? ctx.now(), edition);
   const { result, decision } = outcome;
   const excluded = decision.excluded ?? [];
   const names = await editionOf(ctx, robot, edition).namesOf([

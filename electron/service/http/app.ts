@@ -17,7 +17,6 @@ import type { FastifySchemaControllerOptions } from 'fastify/types/schema';
 import type { AnySchema } from 'ajv';
 import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
-import type { MenuMemory } from '../conversation/menu-memory';
 import type { DomainContext } from '../domain/context';
 import type { PublishingRoom } from '../publishing/publishing-room';
 import type { Robot } from '../domain/robot-directory';
@@ -105,8 +104,6 @@ export interface HttpDeps {
   trustProxy?: readonly string[];
   /** The question log, when it is on (its console routes). */
   questionLog?: QuestionLog | null;
-  /** The menus open for each user (conversation/): ask and the try pane follow them up. */
-  menus?: MenuMemory;
   /** Versions and test sets (publishing/); their routes are left out without it. */
   publishing?: PublishingRoom;
 }
@@ -257,7 +254,6 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     validateBody: lazyValidator(ajv, AskBody),
     expectedBody: expectedBody(AskBody),
     logger,
-    menus: deps.menus,
   });
   lane = askFastLane(handleAsk, cors);
   app.post(ASK_ROUTE, { config: { formBody: true } }, async (request, reply) => {
@@ -287,7 +283,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerRobotBundleRoutes(app, deps.ctx);
   registerTrashRoutes(app, deps.ctx);
   if (deps.questionLog) registerQuestionLogRoutes(app, deps.ctx, deps.questionLog);
-  registerTryRoute(app, deps.ctx, deps.menus);
+  registerTryRoute(app, deps.ctx);
   registerSimilarRoute(app, deps.ctx);
   registerSmallTalkRoute(app);
   if (deps.publishing) registerPublishingRoutes(app, deps.publishing);

@@ -7,11 +7,10 @@
 import type { ValidateFunction } from 'ajv';
 import type { Logger } from '../logger';
 import type { AskRequest } from '../api-types';
-import type { MenuMemory } from '../conversation/menu-memory';
+import { askInConversation } from '../domain/conversation';
 import { authenticate } from './authenticate';
 import type { AuthDeps, SignedCall } from './authenticate';
 import { assertBodyPresent, assertBodyWellFormed } from './body-parser';
-import { askInConversation } from './converse';
 import { success } from './envelope';
 import { RequestValidationError, UNEXPECTED, failureOf } from './failures';
 import type { Failure } from './failures';
@@ -31,8 +30,6 @@ export interface AskHandlerDeps extends AuthDeps {
   /** What the body must be, for the message of an empty one. */
   expectedBody: string;
   logger: Logger;
-  /** The menus open for each user (conversation/); absent: menu entries are not followed up. */
-  menus?: MenuMemory;
 }
 
 export type AskHandler = (call: AskCall) => Promise<Failure>;
@@ -51,14 +48,7 @@ export function createAskHandler(deps: AskHandlerDeps): AskHandler {
       const { question, userId, channel } = body as AskRequest;
       // The openapi is answered from the robot's served edition (the published one in review mode).
       const asked = { question, userId, channel };
-      const { result } = await askInConversation(
-        deps.ctx,
-        deps.menus,
-        robot,
-        asked,
-        deps.ctx.now(),
-        'served',
-      );
+      const { result } = await askInConversation(deps.ctx, robot, asked, deps.ctx.now(), 'served');
       return { status: 200, body: success(result) };
     } catch (error) {
       const known = failureOf(error as Error, false);

@@ -6,7 +6,7 @@
  */
 import type { DomainContext } from '../domain/context';
 import type { IndexCodec, SavedIndexes } from '../domain/robot-loading';
-import type { Edition, PublishingHooks } from '../domain/editions';
+import type { Edition, PublishingHooks } from '../domain/ports';
 import { robotKey } from '../domain/robot-directory';
 import type { Robot } from '../domain/robot-directory';
 import { toMatchableRule } from '../domain/rule-views';
@@ -20,13 +20,19 @@ export const publishedKey = (robot: RobotKey): string => `${robotKey(robot)}#pub
 
 export const inReview = (robot: Robot): boolean => robot.settings.publishMode === 'review';
 
+/**
+ * What the editions use of the domain's context: made before the context (they are its
+ * publishing hooks), from the same parts.
+ */
+export type EditionsContext = Pick<DomainContext, 'store' | 'robots' | 'indexes' | 'logger'>;
+
 export class PublishedEditions implements PublishingHooks {
   /** Published key → the version its index holds, for robots whose index is built. */
   private readonly built = new Map<string, number | null>();
   /** Publishes the draft when a robot changes mode (set by the publishing room). */
   onModeChange: ((robot: Robot) => Promise<void>) | null = null;
 
-  constructor(private readonly ctx: DomainContext) {}
+  constructor(private readonly ctx: EditionsContext) {}
 
   /**
    * Makes the published index of every robot in review mode (at start): opened from the saved

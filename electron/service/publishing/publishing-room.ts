@@ -1,21 +1,25 @@
 /**
- * The publishing room as the host builds it: the published editions (plugged into the domain's
- * context as its publishing hooks) and the test runs under way.
+ * The publishing room as the host builds it: the published editions (the domain's context
+ * carries them as its publishing hooks) and the test runs under way.
  * @module
  */
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import type { IndexCodec, SavedIndexes } from '../domain/robot-loading';
-import { PublishedEditions } from './published-editions';
+import type { PublishedEditions } from './published-editions';
 import { RunJobs } from './run-jobs';
 import { publishInQueue } from './versions';
+
+/** A domain context whose publishing hooks are these published editions. */
+export type PublishingContext = DomainContext & { readonly publishing: PublishedEditions };
 
 export class PublishingRoom {
   readonly editions: PublishedEditions;
   readonly runs: RunJobs;
 
-  constructor(readonly ctx: DomainContext) {
-    this.editions = new PublishedEditions(ctx);
+  /** `ctx` was built with its editions (`new PublishedEditions(parts)`) as `publishing`. */
+  constructor(readonly ctx: PublishingContext) {
+    this.editions = ctx.publishing;
     // A change of mode does not change answers: what the openapi answered until now (the
     // draft, in live mode) is published first, when the latest version is not already it.
     this.editions.onModeChange = async (robot: Robot) => {
@@ -27,7 +31,6 @@ export class PublishingRoom {
       });
     };
     this.runs = new RunJobs(ctx);
-    ctx.publishing = this.editions;
   }
 
   /**

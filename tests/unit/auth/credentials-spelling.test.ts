@@ -22,7 +22,7 @@ const expected = { customerId: 'c1', adminKey: 'ak', adminSecret: 'as' };
 
 test('new credentials are written with the wire spelling: adminkey, adminsecret', () => {
   withDir((dir) => {
-    const made = loadCredentials(dir, {});
+    const made = loadCredentials(dir, null);
     const stored = JSON.parse(readFileSync(join(dir, CREDENTIALS_FILE), 'utf8')) as object;
     assert.deepEqual(stored, {
       customerId: made.customerId,
@@ -41,7 +41,7 @@ test('files of either spelling are read', () => {
     withDir((dir) => {
       writeFileSync(join(dir, CREDENTIALS_FILE), JSON.stringify(file));
       assert.deepEqual(readCredentialsFile(dir), expected);
-      assert.deepEqual(loadCredentials(dir, {}), expected, 'kept, not regenerated');
+      assert.deepEqual(loadCredentials(dir, null), expected, 'kept, not regenerated');
     });
   }
 });

@@ -17,10 +17,9 @@ import type { Robot } from '../../../electron/service/domain/robot-directory';
 import { loadRobots } from '../../../electron/service/domain/robot-loading';
 import { silentLogger } from '../../../electron/service/logger';
 import { normalizeText } from '../../../electron/service/matching/index';
-import { PublishingRoom } from '../../../electron/service/publishing/publishing-room';
 import type { RobotKey } from '../../../electron/service/store/contract/records';
 import { EmbeddedStore } from '../../../electron/service/store/embedded/embedded-store';
-import { nodeMemory, storeRule } from '../../helpers/node-memory';
+import { nodeMemoryWithPublishing, storeRule } from '../../helpers/node-memory';
 
 let dir: string;
 let store: EmbeddedStore;
@@ -59,7 +58,8 @@ async function answerOf(robotId: string, question: string, edition: 'draft' | 's
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kbstudio-follow-'));
   store = await EmbeddedStore.open({ dataDir: dir, logger: silentLogger, textKey: normalizeText });
-  ctx = nodeMemory(store);
+  const publishing = nodeMemoryWithPublishing(store);
+  ctx = publishing.ctx;
   tenantId = await store.tenants.register({
     tenant: { phoneNumber: '1', mail: 'm@example.com', company: 'c', createdAt: now() },
     admin: {
@@ -72,7 +72,7 @@ before(async () => {
     robot: { robotId: 'default', name: 'Default', secret: 's1', settingsJson: '{}', createdAt: 0 },
   });
   await loadRobots(ctx, { file: null }, null);
-  await new PublishingRoom(ctx).load();
+  await publishing.load();
 });
 
 after(async () => {

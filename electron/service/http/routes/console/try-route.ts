@@ -2,24 +2,15 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
 import { ruleCollisions } from '../../../domain/rule-collisions';
-import type { MenuMemory } from '../../../conversation/menu-memory';
 import { tryQuestion } from '../../../domain/try-question';
-import type { Asker } from '../../../domain/try-question';
 import { ServiceError } from '../../../errors';
 import { TryBody } from '../../../validation/console-schemas';
 import { isIsoDate } from '../../../validation/effective-window';
-import { askInConversation } from '../../converse';
 import { success } from '../../envelope';
 import { robotFromParams } from './workspace-routes';
 
 /** The try pane: exactly what ask would answer, plus every candidate with its reasons. */
-export function registerTryRoute(
-  app: FastifyInstance,
-  ctx: DomainContext,
-  menus?: MenuMemory,
-): void {
-  const asker: Asker = (c, robot, asked, at, edition) =>
-    askInConversation(c, menus, robot, asked, at, edition);
+export function registerTryRoute(app: FastifyInstance, ctx: DomainContext): void {
   app.post(
     '/console/api/tenants/:tenantId/robots/:robotId/try',
     { config: { console: true }, schema: { body: TryBody } },
@@ -35,7 +26,6 @@ export function registerTryRoute(
           robot,
           question,
           asOf === undefined ? undefined : Date.parse(asOf),
-          asker,
           userId,
           edition,
         ),

@@ -1,18 +1,18 @@
 /**
  * Ask within a conversation: a reply choosing an entry of the menu its user was just shown is
  * answered with that entry's rule; any other question is asked as usual, and a MENU answer opens
- * a menu for the user's next question (conversation/menu-memory.ts). Used by the ask route and
- * the try pane alike; both kinds of answer are recorded in the question log.
+ * a menu for the user's next question (the context's `openMenus`, conversation/menu-memory.ts).
+ * The ask route and the try pane both ask here; both kinds of answer are recorded in the
+ * question log.
  * @module
  */
 import type { AskResult, MenuItem } from '../api-types';
-import { answerMenuChoice, ask } from '../domain/ask';
-import type { AskOutcome, Question } from '../domain/ask';
-import type { DomainContext } from '../domain/context';
-import type { EditionName } from '../domain/editions';
-import { robotKey } from '../domain/robot-directory';
-import type { Robot } from '../domain/robot-directory';
-import type { MenuMemory } from '../conversation/menu-memory';
+import { answerMenuChoice, ask } from './ask';
+import type { AskOutcome, Question } from './ask';
+import type { DomainContext } from './context';
+import type { EditionName } from './editions';
+import { robotKey } from './robot-directory';
+import type { Robot } from './robot-directory';
 
 /** The entries of a MENU answer (its items are menu items); null for any other answer. */
 function menuOf(result: AskResult): MenuItem[] | null {
@@ -21,12 +21,12 @@ function menuOf(result: AskResult): MenuItem[] | null {
 
 export async function askInConversation(
   ctx: DomainContext,
-  menus: MenuMemory | undefined,
   robot: Robot,
   asked: Question,
   at = ctx.now(),
   edition: EditionName = 'draft',
 ): Promise<AskOutcome> {
+  const menus = ctx.openMenus;
   if (!menus) return ask(ctx, robot, asked, at, edition);
   // The try pane's conversations are its own, whatever userId it gives.
   const key = `${robotKey(robot)}/${asked.channel}`;

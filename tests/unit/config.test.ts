@@ -1,0 +1,148 @@
+/**
+ * The service's configuration (electron/service/config.ts): a host's choice wins over the
+ * environment, which wins over the defaults; `npm run serve`'s flags and the variables only it
+ * reads; bad values refused with the messages the README's users know.
+ */
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { test } from 'node:test';
+import { serveOptions, serviceConfig } from '../../electron/service/config';
+import { DEFAULT_CONNECTION_LIMITS } from '../../electron/service/http/connection-limits';
+import { silentLogger } from '../../electron/service/logger';
+import { DEFAULT_SIGN_IN_POLICY } from '../../electron/service/sign-in/policy';
+
+const base = { dataDir: '/tmp/kb', logger: silentLogger };
+
+test('defaults: embedded store, any origin, log on, no sign-in, the credentials of the data directory', () => {
+  const config = serviceConfig({ ...base, env: {} });
+  assert.equal(config.port, 0);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.database, null);
+  assert.equal(config.corsOrigins, '*');
+  assert.equal(config.debugSignatures, false);
+  assert.equal(config.questionLog, true);
+  assert.deepEqual(config.publicHosts, []);
+  assert.deepEqual(config.trustProxy, []);
+  assert.equal(config.signIn, null);
+  assert.equal(config.credentials, null);
+  assert.deepEqual(config.connectionLimits, DEFAULT_CONNECTION_LIMITS);
+  assert.equal(config.createIndex, null);
+  assert.ok(config.consoleToken.length >= 40, 'a random per-launch token');
+});
+
+test('the environment fills in what the host leaves out', () => {
+  const config = serviceConfig({
+    ...base,
+    env: {
+      KB_CORS_ORIGINS: 'https://a.example, https://b.example',
+      KB_DEBUG_SIGNATURES: '1',
+      KB_DATABASE_URL: 'postgres://u@h/kb',
+      KB_QUESTION_LOG: '0',
+      KB_PUBLIC_HOSTS: 'kb.example, ,kb2.example',
+      KB_TRUST_PROXY: '10.0.0.1,',
+      KB_CUSTOMER_ID: 'c',
+      KB_ADMIN_KEY: 'k',
+      KB_ADMIN_SECRET: 's',
+    },
+  });
+  assert.deepEqual(config.corsOrigins, ['https://a.example', 'https://b.example']);
+  assert.equal(config.debugSignatures, true);
+  assert.equal(config.database, 'postgres://u@h/kb');
+  assert.equal(config.questionLog, false);
+  assert.deepEqual(config.publicHosts, ['kb.example', 'kb2.example']);
+  assert.deepEqual(config.trustProxy, ['10.0.0.1']);
+  assert.deepEqual(config.credentials, { customerId: 'c', adminKey: 'k', adminSecret: 's' });
+});
+
+test("the host's choices win over the environment, and a bad variable they replace is not read", () => {
+  const config = serviceConfig({
+    ...base,
+    env: {
+      KB_CORS_ORIGINS: 'not an origin',
+      KB_QUESTION_LOG: '0',
+      KB_DATABASE_URL: 'postgres://x',
+    },
+    corsOrigins: '*',
+    questionLog: true,
+    database: 'postgres://y',
+    signIn: true,
+    sessionIdleMs: 60_000,
+    signInPolicy: { failuresAllowed: 2 },
+  });
+  assert.equal(config.corsOrigins, '*');
+  assert.equal(config.questionLog, true);
+  assert.equal(config.database, 'postgres://y');
+  assert.deepEqual(config.signIn, {
+    ...DEFAULT_SIGN_IN_POLICY,
+    failuresAllowed: 2,
+    sessionIdleMs: 60_000,
+  });
+});
+
+test('bad environment values are refused with their messages', () => {
+  assert.throws(
+    () => serviceConfig({ ...base, env: { KB_CORS_ORIGINS: 'https://a.example/' } }),
+    /https:\/\/a\.example\/ is not an origin: write scheme:\/\/host\[:port\]/,
+  );
+  assert.throws(
+    () => serviceConfig({ ...base, env: { KB_CUSTOMER_ID: 'c', KB_ADMIN_KEY: '' } }),
+    /Set all of KB_CUSTOMER_ID, KB_ADMIN_KEY, KB_ADMIN_SECRET or none of them \(1 of 3 are set\)\./,
+  );
+});
+
+test("npm run serve's flags, and KB_TEAM and KB_SNAPSHOT_BYTES which only it reads", () => {
+  assert.deepEqual(serveOptions([], {}), {
+    dataDir: resolve('./kb-data'),
+    port: 8787,
+    host: '127.0.0.1',
+    env: {},
+  });
+  const env = { KB_TEAM: '1', KB_SNAPSHOT_BYTES: '4096' };
+  const options = serveOptions(
+    [
+      '--data=/srv/kb',
+      '--port',
+      '0',
+      '--cors-origins',
+      'https://a.example',
+      '--debug-signatures',
+      '--public-host',
+      'kb.example, kb2.example',
+      '--trust-proxy',
+      '10.0.0.1',
+      '--database',
+      'postgres://u@h/kb',
+      '--session-idle',
+      '5',
+      '--session-max',
+      '60',
+    ],
+    env,
+  );
+  assert.deepEqual(options, {
+    dataDir: '/srv/kb',
+    port: 0,
+    host: '127.0.0.1',
+    env,
+    corsOrigins: ['https://a.example'],
+    debugSignatures: true,
+    trustProxy: ['10.0.0.1'],
+    publicHosts: ['kb.example', 'kb2.example'],
+    database: 'postgres://u@h/kb',
+    signIn: true,
+    sessionIdleMs: 300_000,
+    sessionMaxMs: 3_600_000,
+    snapshotJournalBytes: 4096,
+  });
+  assert.equal(serviceConfig({ ...base, env: { KB_TEAM: '1' } }).signIn, null, 'not for others');
+});
+
+test('bad flags are refused with their messages', () => {
+  assert.throws(() => serveOptions(['--port', '65536'], {}), {
+    message: '--port must be 0 to 65535, not 65536',
+  });
+  assert.throws(() => serveOptions(['--session-max', '0'], {}), {
+    message: '--session-max must be a number of minutes above 0, not 0',
+  });
+  assert.throws(() => serveOptions(['--bogus'], {}), /Unknown option '--bogus'/);
+});
