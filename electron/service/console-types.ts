@@ -3,8 +3,9 @@
  * Internal to KB Studio (the openapi routes stay exactly as specified). Every request carries
  * `Authorization: Bearer <token>`, the random per-launch token printed with the editor URL
  * (`/?token=…`). Responses use the openapi envelope: `{ code: "0", msg: "success", data }`, and
- * on failure `{ code, msg, data: null | { field } }` with the status and codes of docs/api.md
- * (`field` names the offending field of a validation failure, e.g. `questions[2]`).
+ * on failure `{ code, msg, data: null | ConsoleFailureData }` with the status and codes of
+ * docs/api.md: `data` names the field at fault (`questions[2]`) and says what failed with its
+ * values (`keyword`, `params`), for the editor to say in its own words.
  *
  * On a team server (`npm run serve -- --team`) the token is a signed-in administrator's session
  * instead, and every route keeps to that administrator's tenant (docs/api.md, "Signing in").
@@ -57,6 +58,27 @@ export type { MatchPolicy } from './matching/types';
 
 /** An entry of a rule's menu: the text shown and the rule it leads to (docs/conversation.md). */
 export type MenuEntry = Static<typeof MenuEntrySchema>;
+
+/** One problem of a refused console request, for a program (docs/api.md, "The console API"). */
+export interface ConsoleProblem {
+  /** The field at fault (`questions[2]`, `settings.margin`); absent for the request as a whole. */
+  field?: string;
+  /**
+   * What failed: an Ajv keyword (`required`, `maxLength`, `pattern`…) or a check of the service
+   * (`date`, `date-order`, `not-above`, `range`…); absent when the envelope's code says it all.
+   */
+  keyword?: string;
+  /** Its values: Ajv's params (`{ limit: 200 }`) or the check's (`{ other }`, `{ ruleName }`). */
+  params?: Record<string, unknown>;
+}
+
+/**
+ * `data` of a failed console request (null when it has nothing to add): its first problem, and
+ * for a request that failed validation every problem in the order of the envelope's `errors`.
+ */
+export interface ConsoleFailureData extends ConsoleProblem {
+  problems?: ConsoleProblem[];
+}
 
 export interface ConsoleCustomer {
   customerId: string;

@@ -50,6 +50,8 @@ test('a lone surrogate is refused, naming the field; surrogate pairs are text', 
     code: 'invalid-field',
     message: 'q must be well-formed text (it holds a lone surrogate, half of a UTF-16 pair).',
     field: 'q',
+    keyword: 'wellFormed',
+    params: {},
   });
   assert.equal(check(query, { q: '😀' }), null);
   const rule = ajv.compile(schemas.RuleInputSchema);

@@ -35,7 +35,10 @@ const R = `${CONSOLE}/tenants/:tenantId/robots/:robotId`;
 function bounded(value: string | undefined, fallback: number, max: number, field: string): number {
   const n = value === undefined ? fallback : Number(value);
   if (n < 1 || n > max) {
-    throw new ServiceError('invalid-paging', `${field} must be between 1 and ${max}.`, field);
+    throw new ServiceError('invalid-paging', `${field} must be between 1 and ${max}.`, field, {
+      keyword: 'range',
+      params: { minimum: 1, maximum: max },
+    });
   }
   return n;
 }
@@ -142,6 +145,7 @@ export function registerQuestionLogRoutes(
         'missing-field',
         'ruleId: a case expecting a rule names it.',
         'ruleId',
+        { keyword: 'required', params: { missingProperty: 'ruleId' } },
       );
     }
     // A question the test set holds already (or twice in the request) is one case.

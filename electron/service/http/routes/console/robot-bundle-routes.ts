@@ -33,6 +33,8 @@ export function registerRobotBundleRoutes(app: FastifyInstance, ctx: DomainConte
         throw new ServiceError(
           'body-too-large',
           `This robot's bundle is larger than ${LIMITS.bundleBytesMax / MIB} MiB, the most a service imports: copy it in parts (move rules to another robot first).`,
+          undefined,
+          { keyword: 'maxBytes', params: { limit: LIMITS.bundleBytesMax } },
         );
       }
       return reply.type('application/json; charset=utf-8').send(body);

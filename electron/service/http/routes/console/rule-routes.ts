@@ -53,6 +53,7 @@ export function registerConsoleRuleRoutes(
         'invalid-paging',
         `limit must be between 1 and ${LIMITS.pageSizeMax}.`,
         'limit',
+        { keyword: 'range', params: { minimum: 1, maximum: LIMITS.pageSizeMax } },
       );
     }
     const robot = await robotFromParams(ctx, request.params);
@@ -86,7 +87,10 @@ export function registerConsoleRuleRoutes(
   typed.get(`${RULES}/trash`, robotRoute({ querystring: TrashQuery }), async (request) => {
     const limit = Number(request.query.limit ?? 1000);
     if (limit < 1 || limit > 1000) {
-      throw new ServiceError('invalid-paging', 'limit must be between 1 and 1000.', 'limit');
+      throw new ServiceError('invalid-paging', 'limit must be between 1 and 1000.', 'limit', {
+        keyword: 'range',
+        params: { minimum: 1, maximum: 1000 },
+      });
     }
     const robot = await robotFromParams(ctx, request.params);
     return success({ rules: await deletedRules(ctx, robot, limit) });
@@ -134,6 +138,7 @@ export function registerConsoleRuleRoutes(
         'missing-field',
         'Give either categoryId (an existing category) or category (a name), not both.',
         'categoryId',
+        { keyword: 'oneOf', params: { alternatives: ['categoryId', 'category'] } },
       );
     }
     const target = category !== undefined ? { name: category } : { categoryId: categoryId ?? '' };

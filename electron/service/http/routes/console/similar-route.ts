@@ -30,6 +30,7 @@ export function registerSimilarRoute(app: FastifyInstance, ctx: DomainContext): 
             'invalid-field',
             'This rule does not allow similar phrasings: set allowSimGen first.',
             'allowSimGen',
+            { keyword: 'const', params: { allowedValue: true } },
           );
         }
         const proposals = similarPhrasings(rule.questions, {

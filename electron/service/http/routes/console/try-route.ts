@@ -28,7 +28,9 @@ export function registerTryRoute(
       const robot = await robotFromParams(ctx, request.params);
       const { question, asOf, userId, edition } = request.body;
       if (asOf !== undefined && !isIsoDate(asOf)) {
-        throw new ServiceError('invalid-field', 'asOf is not a valid date.', 'asOf');
+        throw new ServiceError('invalid-field', 'asOf is not a valid date.', 'asOf', {
+          keyword: 'date',
+        });
       }
       return success(
         await tryQuestion(
