@@ -253,6 +253,11 @@ const zonePolicies = [
     from: { element: { type: 'renderer-feature', captured: { feature } } },
     allow: { to: { element: { type: 'renderer-feature', captured: { feature: below } } } },
   })),
+  {
+    // The contract's request types are the schemas' (`Static<typeof X>`): a type-only import.
+    from: room('service-types'),
+    allow: { to: room('validation'), dependency: { kind: 'type' } },
+  },
   ...KNOWN_EXCEPTIONS.map(({ from, to }) => ({
     from: { file: { path: asGlob(from) } },
     allow: { to: { file: { path: [to].flat().map(asGlob) } } },

@@ -1,8 +1,17 @@
 /**
  * Request and response shapes of the openapi routes, as the interface spells them. Clients (the
- * typed client, tests, the editor) import these types only.
+ * typed client, tests, the editor) import these types only. Request bodies are their schemas'
+ * types (validation/schemas.ts).
  * @module
  */
+import type { Static } from '@sinclair/typebox';
+import type {
+  AddUserBody,
+  AskBody,
+  RegisterTenantBody,
+  RuleInputSchema,
+  UpdateUserBody,
+} from './validation/schemas';
 
 export type AnswerContentType = 'TEXT' | 'IMAGE' | 'IMAGE_TEXT' | 'AUDIO' | 'MENU';
 
@@ -30,25 +39,16 @@ export interface FieldProblem {
   msg: string;
 }
 
-export interface RegisterTenantRequest {
-  username: string;
-  password: string;
-  phoneNumber: string;
-  mail: string;
-  company: string;
-}
+export type RegisterTenantRequest = Static<typeof RegisterTenantBody>;
 
 export interface RegisterTenantResult {
   tenantId: number;
 }
 
-export interface AddUserRequest {
-  username: string;
-  password: string;
-  role: 'ADMIN';
-}
+export type AddUserRequest = Static<typeof AddUserBody>;
 
-export type UpdateUserRequest = Partial<AddUserRequest>;
+/** At least one of the three. */
+export type UpdateUserRequest = Static<typeof UpdateUserBody>;
 
 export interface UserResult {
   userId: string;
@@ -64,12 +64,7 @@ export interface RobotResult {
   robotSecret: string;
 }
 
-export interface RuleInput {
-  ruleName: string;
-  questions: string[];
-  answerContentType: 'TEXT';
-  answer: string;
-}
+export type RuleInput = Static<typeof RuleInputSchema>;
 
 /** A rule as listed (list items) and as created (batch result, where `active` is null). */
 export interface RuleListItem {
@@ -106,12 +101,7 @@ export interface RuleList {
   totalCount: number;
 }
 
-export interface AskRequest {
-  userId: string;
-  question: string;
-  channel: 'API';
-  questionType: 'TEXT';
-}
+export type AskRequest = Static<typeof AskBody>;
 
 export interface RecommendItem {
   ruleId: string;

@@ -3,8 +3,9 @@
  * Internal to KB Studio (the openapi routes stay exactly as specified). Every request carries
  * `Authorization: Bearer <token>`, the random per-launch token printed with the editor URL
  * (`/?token=…`). Responses use the openapi envelope: `{ code: "0", msg: "success", data }`, and
- * on failure `{ code, msg, data: null | { field } }` with the status and codes of docs/api.md
- * (`field` names the offending field of a validation failure, e.g. `questions[2]`).
+ * on failure `{ code, msg, data: null | ConsoleFailureData }` with the status and codes of
+ * docs/api.md: `data` names the field at fault (`questions[2]`) and says what failed with its
+ * values (`keyword`, `params`), for the editor to say in its own words.
  *
  * On a team server (`npm run serve -- --team`) the token is a signed-in administrator's session
  * instead, and every route keeps to that administrator's tenant (docs/api.md, "Signing in").
@@ -36,15 +37,47 @@
  * signed in the browser with the credentials of the workspace.
  * @module
  */
+import type { Static } from '@sinclair/typebox';
 import type { AskResult, RuleDetail } from './api-types';
 import type { MatchPolicy } from './matching/types';
+import type {
+  MenuEntrySchema,
+  ROBOT_SETTINGS,
+  RULE_SORT_KEYS,
+  RULE_STATES,
+  RobotPatchBody,
+  RuleEditBody,
+  RulePatchBody,
+  SignInBody,
+} from './validation/console-schemas';
 
 export type { MatchPolicy } from './matching/types';
 
+// Request bodies are the schemas' types (validation/console-schemas.ts): a change of a schema
+// changes its type, and the routes receive bodies of exactly these types.
+
 /** An entry of a rule's menu: the text shown and the rule it leads to (docs/conversation.md). */
-export interface MenuEntry {
-  ruleId: string;
-  text: string;
+export type MenuEntry = Static<typeof MenuEntrySchema>;
+
+/** One problem of a refused console request, for a program (docs/api.md, "The console API"). */
+export interface ConsoleProblem {
+  /** The field at fault (`questions[2]`, `settings.margin`); absent for the request as a whole. */
+  field?: string;
+  /**
+   * What failed: an Ajv keyword (`required`, `maxLength`, `pattern`…) or a check of the service
+   * (`date`, `date-order`, `not-above`, `range`…); absent when the envelope's code says it all.
+   */
+  keyword?: string;
+  /** Its values: Ajv's params (`{ limit: 200 }`) or the check's (`{ other }`, `{ ruleName }`). */
+  params?: Record<string, unknown>;
+}
+
+/**
+ * `data` of a failed console request (null when it has nothing to add): its first problem, and
+ * for a request that failed validation every problem in the order of the envelope's `errors`.
+ */
+export interface ConsoleFailureData extends ConsoleProblem {
+  problems?: ConsoleProblem[];
 }
 
 export interface ConsoleCustomer {
@@ -79,33 +112,10 @@ export interface ConsoleUser {
   role: string;
 }
 
-export interface ConsoleRobotSettings {
-  /** The language of the robot's default texts: set, or found from its rules' names. */
-  language: 'zh' | 'en';
-  bestmatchThreshold: number;
-  recommendThreshold: number;
-  margin: number;
-  maxRecommend: number;
-  recommendText: string;
-  fallbackText: string;
-  /**
-   * Groups of words or phrases that mean the same in this robot's knowledge base, e.g.
-   * [["充值", "充钱", "top up"]]: each is matched as the group's first member.
-   */
-  synonyms: string[][];
-  /** Days the question log keeps (docs/question-log.md). */
-  logRetentionDays: number;
-  /** Largest size of the question log on disk, in MB. */
-  logMaxMegabytes: number;
-  /** Small talk (module CHAT) when no rule matches better; on by default. */
-  chitChat: boolean;
-  /** The assistant's name in small-talk answers (`{persona}`). */
-  persona: string;
-  /** Small-talk answers replacing the built-in ones, keyed `intent.language` (`thanks.zh`). */
-  chitChatAnswers: Record<string, string>;
-  /** `live`: saved changes are answered at once; `review`: after publishing (docs/publishing.md). */
-  publishMode: 'live' | 'review';
-}
+/** A robot's settings, each as its schema says (`ROBOT_SETTINGS`, where each is described). */
+export type ConsoleRobotSettings = {
+  [K in keyof typeof ROBOT_SETTINGS]: Static<(typeof ROBOT_SETTINGS)[K]>;
+};
 
 /** One intent of the built-in small talk in one language (`GET /console/api/small-talk`). */
 export interface SmallTalkIntentView {
@@ -129,13 +139,10 @@ export interface ConsoleRobot {
 }
 
 /** `settings`: the ones to change; null sends a setting back to its default. */
-export interface RobotPatch {
-  name?: string;
-  settings?: { [K in keyof ConsoleRobotSettings]?: ConsoleRobotSettings[K] | null };
-}
+export type RobotPatch = Static<typeof RobotPatchBody>;
 
 /** Whether a rule is answered now: switched on and inside its window, or why not. */
-export type RuleState = 'active' | 'inactive' | 'scheduled' | 'expired';
+export type RuleState = (typeof RULE_STATES)[number];
 
 /**
  * A rule as the editor sees it: the single-rule read (`ruleCategoryId` is the category's id, ''
@@ -171,30 +178,15 @@ export interface ConsoleRule extends RuleDetail {
  * A rule as the editor writes it. Limits are the interface's (ruleName ≤ 200, 1–10 questions of
  * 1–200, answer 1–2000); `ruleCategoryId` is the id of one of the robot's categories ('' = none),
  * or `categoryName` names one (made if new; '' = none; it wins over `ruleCategoryId`); the dates
- * are ISO 8601 with an offset, or null.
+ * are ISO 8601 with an offset, or null; `matchPolicy` is `similarity` by default; `menu` entries
+ * lead to rules of the same robot (1–20), null or [] for a plain answer.
  */
-export interface RuleEdit {
-  ruleName: string;
-  questions: string[];
-  answer: string;
-  ruleCategoryId?: string;
-  categoryName?: string;
-  active?: boolean;
-  allowSimGen?: boolean | null;
-  effectBeignDate?: string | null;
-  effectEndDate?: string | null;
-  /** Default `similarity`. */
-  matchPolicy?: MatchPolicy;
-  negativeKeywords?: string[];
-  /** Entries pointing at rules of the same robot (1–20); null or [] for a plain answer. */
-  menu?: MenuEntry[] | null;
-}
+export type RuleEdit = Static<typeof RuleEditBody>;
 
-export type RulePatch = Partial<RuleEdit>;
+export type RulePatch = Static<typeof RulePatchBody>;
 
 /** `hits` and `lastHit` sort by the question log's figures (never-hit rules count 0). */
-export type RuleSortKey =
-  'created' | 'updated' | 'ruleName' | 'category' | 'active' | 'hits' | 'lastHit';
+export type RuleSortKey = (typeof RULE_SORT_KEYS)[number];
 
 /**
  * Query of `GET R/rules`; all optional. `q` searches names, questions and answers as the matcher
@@ -248,12 +240,8 @@ export interface SignInMode {
   sessionMaxMinutes?: number;
 }
 
-export interface SignInRequest {
-  username: string;
-  password: string;
-  /** Which tenant, when the username and password open accounts in several. */
-  tenantId?: number;
-}
+/** `tenantId`: which tenant, when the username and password open accounts in several. */
+export type SignInRequest = Static<typeof SignInBody>;
 
 /**
  * Signed in (the token goes where the per-launch token goes), or the username and password open

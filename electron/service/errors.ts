@@ -55,19 +55,39 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * What a failure's sentence is made of, for a program (the editor says it in its own words):
+ * the rule that failed and its values. The console API answers them in `data` (docs/api.md).
+ */
+export interface ErrorDetail {
+  /**
+   * The rule that failed: an Ajv keyword (`maxLength`, `pattern`, `required`…) or a check of the
+   * service (`date`, `date-order`, `not-above`, `range`…). Absent when the code says it all.
+   */
+  readonly keyword?: string;
+  /** Its values: Ajv's params (`{ limit: 200 }`) or the check's (`{ other }`, `{ ruleName }`). */
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
 export class ServiceError extends Error {
   readonly status: number;
+  readonly keyword: string | undefined;
+  readonly params: Readonly<Record<string, unknown>>;
 
   /**
    * @param field the request field at fault, when there is one (the editor marks that cell)
+   * @param detail what the message is made of, for a program (ErrorDetail)
    */
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
+    detail: ErrorDetail = {},
   ) {
     super(message);
     this.name = 'ServiceError';
     this.status = ERROR_CODES[code];
+    this.keyword = detail.keyword;
+    this.params = detail.params ?? {};
   }
 }

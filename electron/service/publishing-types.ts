@@ -1,8 +1,22 @@
 /**
  * The shapes of the console API's publishing and test-set routes (docs/publishing.md), shared
- * by the service and the editor.
+ * by the service and the editor. Request bodies are their schemas' types
+ * (validation/publishing-schemas.ts).
  * @module
  */
+import type { Static } from '@sinclair/typebox';
+import type {
+  PublishBody,
+  RollbackBody,
+  TestCaseBody,
+  expectation,
+} from './validation/publishing-schemas';
+
+/** `confirmFailures`: publish even though test cases now fail (the gate's `nowFailing`). */
+export type PublishRequest = Static<typeof PublishBody>;
+
+/** `note`: `rollback to version N` when absent. */
+export type RollbackRequest = Static<typeof RollbackBody>;
 
 export type PublishMode = 'live' | 'review';
 
@@ -81,7 +95,7 @@ export interface RulesDiff {
 }
 
 /** `rule`: BESTMATCH of the rule; `recommend`: RECOMMEND listing the rule; `fallback`: no answer. */
-export type TestExpectation = 'rule' | 'recommend' | 'fallback';
+export type TestExpectation = Static<typeof expectation>;
 
 export interface TestCaseView {
   caseId: number;
@@ -94,12 +108,8 @@ export interface TestCaseView {
   updatedAt: number;
 }
 
-export interface TestCaseInput {
-  question: string;
-  expect: TestExpectation;
-  ruleId?: string | null;
-  ruleName?: string;
-}
+/** The rule expected is named by `ruleId`, or by `ruleName` (the draft's rule of that name). */
+export type TestCaseInput = Static<typeof TestCaseBody>;
 
 export type CaseStatus = 'passed' | 'failed';
 /** Against the run before: `new` case, `same` status, or a status that flipped. */

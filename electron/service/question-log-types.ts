@@ -13,8 +13,15 @@
  *   POST R/inbox/dismiss                         { keys } → { dismissed }
  *   GET  R/analytics                             → RuleAnalytics
  *   GET  R/dashboard?days                        → Dashboard
+ * Request bodies are their schemas' types (validation/question-log-schemas.ts).
  * @module
  */
+import type { Static } from '@sinclair/typebox';
+import type {
+  InboxAddPhrasingsBody,
+  InboxNewRuleBody,
+  InboxTestCasesBody,
+} from './validation/question-log-schemas';
 
 /** Where a question came from: the openapi ask route, or the editor's try pane. */
 export type QuestionSource = 'api' | 'try';
@@ -84,13 +91,8 @@ export interface InboxGroup {
   suggestedRuleName: string | null;
 }
 
-export interface InboxAddPhrasings {
-  /** The group handled (leaves the inbox). */
-  key: string;
-  ruleId: string;
-  /** The questions to add as phrasings, in order of preference. */
-  questions: string[];
-}
+/** `key`: the group handled (leaves the inbox); `questions`: in order of preference. */
+export type InboxAddPhrasings = Static<typeof InboxAddPhrasingsBody>;
 
 export interface InboxAddResult {
   ruleId: string;
@@ -102,24 +104,13 @@ export interface InboxAddResult {
   notFitting: string[];
 }
 
-export interface InboxNewRule {
-  key: string;
-  ruleName: string;
-  questions: string[];
-  answer: string;
-}
+export type InboxNewRule = Static<typeof InboxNewRuleBody>;
 
 /**
  * Mark a group as test cases of the robot's test set (docs/publishing.md): its questions must get
- * the rule `ruleId` (BESTMATCH), or the fallback.
+ * the rule `ruleId` (BESTMATCH; `ruleId` is then required), or the fallback.
  */
-export interface InboxTestCases {
-  key: string;
-  questions: string[];
-  expect: 'rule' | 'fallback';
-  /** The rule expected; required with `expect: "rule"`. */
-  ruleId?: string;
-}
+export type InboxTestCases = Static<typeof InboxTestCasesBody>;
 
 export interface InboxTestCasesResult {
   /** Ids of the cases added, in the order of the questions. */

@@ -6,54 +6,39 @@
  * test runs, its question log, its rule trash, and rule times (the copy's rules are new there).
  * @module
  */
-import type { ConsoleRobot, ConsoleRobotSettings, MatchPolicy, MenuEntry } from './console-types';
-import type { TestExpectation } from './publishing-types';
+import type { Static } from '@sinclair/typebox';
+import type { ConsoleRobot } from './console-types';
+import type {
+  BundleRuleSchema,
+  BundleTestCaseSchema,
+  RobotBundleBody,
+} from './validation/bundle-schemas';
 
-export interface BundleRule {
-  /** Kept by the receiving service when no rule of it has this id; else it gets a new one. */
-  ruleId: string;
-  ruleName: string;
-  questions: string[];
-  answer: string;
-  /** The name of one of the bundle's categories; null for none. */
-  categoryName: string | null;
-  active: boolean;
-  allowSimGen: boolean | null;
-  effectBeignDate: string | null;
-  effectEndDate: string | null;
-  matchPolicy: MatchPolicy;
-  negativeKeywords: string[];
-  /** Entries lead to rules of the bundle (by their bundle `ruleId`). */
-  menu: MenuEntry[] | null;
-}
+/**
+ * A rule of a bundle. Its `ruleId` is kept by the receiving service when no rule of it has this
+ * id, else the rule gets a new one; `categoryName` is the name of one of the bundle's categories
+ * (null for none); menu entries lead to rules of the bundle (by their bundle `ruleId`).
+ */
+export type BundleRule = Static<typeof BundleRuleSchema>;
 
-export interface BundleTestCase {
-  question: string;
-  expect: TestExpectation;
-  /** A rule of the bundle; null for `fallback`. */
-  ruleId: string | null;
-}
+/** A test case of a bundle: `ruleId` is a rule of the bundle, null for `fallback`. */
+export type BundleTestCase = Static<typeof BundleTestCaseSchema>;
 
-export interface RobotBundle {
-  format: 'kb-studio-robot';
-  version: 1;
-  /** ISO 8601; informative. */
+/**
+ * A robot as one document: what an import takes (its schema, validation/bundle-schemas.ts; the
+ * rules in the robot's creation order; `robot.settings` the settings the robot set, synonyms
+ * included, the others following the receiver's defaults), plus what an export adds for
+ * information and an import ignores.
+ */
+export type RobotBundle = Static<typeof RobotBundleBody> & {
+  /** ISO 8601. */
   exportedAt?: string;
-  robot: {
-    name: string;
-    /** The settings the robot set (synonyms included); the others follow the receiver's defaults. */
-    settings: Partial<ConsoleRobotSettings>;
-  };
-  categories: { name: string }[];
-  /** In the robot's creation order. */
-  rules: BundleRule[];
-  testCases: BundleTestCase[];
   /**
    * What the export left out because it leads to rules not in the robot any more (in its trash):
-   * menu entries and test cases. Informative; ignored by an import.
+   * menu entries and test cases.
    */
   omitted?: { menuEntries: number; testCases: number };
-}
+};
 
 export interface RobotImportResult {
   /** The new robot, with its own id and secret. */

@@ -30,8 +30,8 @@ export function compileCheck(schema: TSchema, name: string): FieldCheck {
     return {
       field: fieldPath(name, error.instancePath),
       message: problem.message,
-      keyword: error.keyword,
-      params: error.params as Record<string, unknown>,
+      keyword: problem.keyword,
+      params: problem.params,
     };
   };
 }

@@ -4,6 +4,8 @@
  */
 import type {
   GateReport,
+  PublishRequest,
+  RollbackRequest,
   RulesDiff,
   RunComparison,
   RunJob,
@@ -29,14 +31,14 @@ export function publishingClient(client: ConsoleClient, ref: RobotRef) {
   return {
     history: () => call<VersionHistory>('GET', `${base}/versions`),
     preview: () => call<{ diff: RulesDiff; gate: GateReport }>('GET', `${base}/versions/preview`),
-    publish: (note: string, author: string, confirmFailures: boolean) =>
-      call<{ version: VersionRecord; gate: GateReport }>('POST', `${base}/versions`, {
-        note,
-        author,
-        confirmFailures,
-      }),
-    rollback: (version: number, author: string) =>
-      call<{ version: VersionRecord }>('POST', `${base}/versions/${version}/rollback`, { author }),
+    publish: (note: string, author: string, confirmFailures: boolean) => {
+      const body: PublishRequest = { note, author, confirmFailures };
+      return call<{ version: VersionRecord; gate: GateReport }>('POST', `${base}/versions`, body);
+    },
+    rollback: (version: number, author: string) => {
+      const body: RollbackRequest = { author };
+      return call<{ version: VersionRecord }>('POST', `${base}/versions/${version}/rollback`, body);
+    },
     diff: (from: Target, to: Target) =>
       call<RulesDiff>('GET', `${base}/versions/diff?from=${from}&to=${to}`),
     versionRules: (version: number) =>

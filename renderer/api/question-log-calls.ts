@@ -5,8 +5,10 @@
  */
 import type {
   Dashboard,
+  InboxAddPhrasings,
   InboxAddResult,
   InboxGroup,
+  InboxNewRule,
   InboxTestCases,
   InboxTestCasesResult,
   QuestionLogPage,
@@ -37,16 +39,12 @@ export function questionLogCalls<Ref>(call: Call, robot: (ref: Ref) => string) {
       call<{ removed: number }>('POST', `${robot(ref)}/question-log/clear`),
     inbox: (ref: Ref, limit = 50) =>
       call<{ groups: InboxGroup[] }>('GET', `${robot(ref)}/inbox?limit=${limit}`),
-    inboxAddPhrasings: (ref: Ref, key: string, ruleId: string, questions: string[]) =>
-      call<InboxAddResult>('POST', `${robot(ref)}/inbox/add-phrasings`, {
-        key,
-        ruleId,
-        questions,
-      }),
-    inboxNewRule: (
-      ref: Ref,
-      body: { key: string; ruleName: string; questions: string[]; answer: string },
-    ) => call<{ ruleId: string }>('POST', `${robot(ref)}/inbox/new-rule`, body),
+    inboxAddPhrasings: (ref: Ref, key: string, ruleId: string, questions: string[]) => {
+      const body: InboxAddPhrasings = { key, ruleId, questions };
+      return call<InboxAddResult>('POST', `${robot(ref)}/inbox/add-phrasings`, body);
+    },
+    inboxNewRule: (ref: Ref, body: InboxNewRule) =>
+      call<{ ruleId: string }>('POST', `${robot(ref)}/inbox/new-rule`, body),
     inboxTestCases: (ref: Ref, body: InboxTestCases) =>
       call<InboxTestCasesResult>('POST', `${robot(ref)}/inbox/test-cases`, body),
     inboxDismiss: (ref: Ref, keys: string[]) =>

@@ -75,7 +75,7 @@ function validationKey(problem: Problem): [MessageKey, number?] | null {
       return ['validation.notAbove'];
     case 'active':
       return ['validation.active'];
-    case 'well-formed':
+    case 'wellFormed':
       return ['validation.wellFormed'];
     case 'type':
       return [problem.params.type === 'integer' ? 'validation.integer' : 'validation.number'];

@@ -1,22 +1,87 @@
 /**
  * Failures of the service as problems the editor can say in the user's language. The console API
- * names the field at fault (`data.field`) next to an English sentence; the openapi batch route
- * gives only the sentence. The sentences are the service's own (validation/ajv.ts, domain/), so
- * the keyword and limit are read back from them; a sentence not recognised still gives a
- * message that names the field.
+ * says what failed as a code, and for a refused field the field, the rule it failed and its
+ * values (`data`: field, keyword, params; electron/service/console-types.ts); those are read as
+ * they are. Only the openapi batch route's per-rule failures (`failInfo`, fixed by the
+ * interface) carry no more than an English sentence: `problemOfBatchFailure` reads those back.
  * @module
  */
-import {
-  MAIL_PATTERN,
-  PHONE_PATTERN,
-  USERNAME_PATTERN,
-} from '../../electron/service/validation/schemas';
 import { ApiError } from '../api/api-error';
+import type { ApiProblem } from '../api/api-error';
 import type { Problem } from './problem';
+
+const VALIDATION_CODES = new Set(['invalid-field', 'missing-field']);
+
+/**
+ * The rules a field may fail that the editor says in words of their own (describe-problem.ts);
+ * any other (an enum, an unknown key, a union, `anyRequired`, a check of the service) is said as
+ * "not valid".
+ */
+const SAID_KEYWORDS = new Set([
+  'required',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'type',
+  'minimum',
+  'maximum',
+  'wellFormed',
+  'date',
+  'date-order',
+  'not-above',
+]);
+
+/** The field each conflict is about, when the service does not name it. */
+const CODE_FIELDS: Record<string, string> = {
+  'username-taken': 'username',
+  'rule-name-taken': 'ruleName',
+};
+
+/** Fields of the robot's settings come as `settings.margin`: the settings form names `margin`. */
+function withoutPrefix(field: string | undefined): string | undefined {
+  return field?.replace(/^settings\./, '');
+}
+
+/** A problem from a failure's code and what the console API says of it. */
+function problemOf(
+  code: string,
+  field: string | undefined,
+  keyword: string | undefined,
+  params: Record<string, unknown>,
+): Problem {
+  if (VALIDATION_CODES.has(code)) {
+    const said = keyword !== undefined && SAID_KEYWORDS.has(keyword);
+    return { field: withoutPrefix(field), keyword: said ? keyword : 'invalid', params };
+  }
+  return { field: field ?? CODE_FIELDS[code], keyword: code, params };
+}
+
+/** A failed call (ApiError, or anything thrown) as a problem. */
+export function problemOfError(error: unknown): Problem {
+  if (!(error instanceof ApiError)) return { keyword: 'internal-error', params: {} };
+  return problemOf(error.code, error.field, error.keyword, error.params);
+}
+
+/**
+ * Every problem of a failed call: each of a body refused for several (the envelope's `errors`
+ * with the console's `data.problems`), else the one of `problemOfError`.
+ */
+export function problemsOfError(error: unknown): Problem[] {
+  if (!(error instanceof ApiError) || error.problems.length < 2) return [problemOfError(error)];
+  return error.problems.map((problem: ApiProblem) =>
+    problemOf(problem.code, problem.field ?? undefined, problem.keyword, problem.params ?? {}),
+  );
+}
+
+// The batch route's failInfo: `{ index, ruleName, code, msg }` and nothing more (the interface
+// fixes it), so a refused rule's keyword and limit are read back from the sentence the service
+// made of its schema (validation/ajv.ts over RuleInputSchema). Only those sentences are here.
 
 type Reading = Omit<Problem, 'field'>;
 
-const SENTENCES: [RegExp, (match: RegExpExecArray) => Reading][] = [
+const BATCH_SENTENCES: [RegExp, (match: RegExpExecArray) => Reading][] = [
   [/ is required\.$/, () => ({ keyword: 'required', params: {} })],
   [
     / must be at least (\d+) characters long\.$/,
@@ -34,41 +99,15 @@ const SENTENCES: [RegExp, (match: RegExpExecArray) => Reading][] = [
     / must have at most (\d+) items/,
     (m) => ({ keyword: 'maxItems', params: { limit: Number(m[1]) } }),
   ],
-  [
-    / may contain only letters/,
-    () => ({ keyword: 'pattern', params: { pattern: USERNAME_PATTERN } }),
-  ],
-  [
-    / must be a mainland China mobile/,
-    () => ({ keyword: 'pattern', params: { pattern: PHONE_PATTERN } }),
-  ],
-  [
-    / must be a valid e-mail address\.$/,
-    () => ({ keyword: 'pattern', params: { pattern: MAIL_PATTERN } }),
-  ],
   [/ must not be blank\.$/, () => ({ keyword: 'pattern', params: { pattern: '\\S' } })],
-  [/ has an invalid format\.$/, () => ({ keyword: 'pattern', params: { pattern: '' } })],
-  [/ is not a valid date\.$/, () => ({ keyword: 'date', params: {} })],
-  [/ must not be before (\S+)\.$/, (m) => ({ keyword: 'date-order', params: { other: m[1] } })],
-  [/ must not be above (\S+)\.$/, (m) => ({ keyword: 'not-above', params: { other: m[1] } })],
   [/ must be an? (\w+)\.$/, (m) => ({ keyword: 'type', params: { type: m[1] } })],
-  [/ must be >= ([\d.]+)\.$/, (m) => ({ keyword: 'minimum', params: { limit: Number(m[1]) } })],
-  [/ must be <= ([\d.]+)\.$/, (m) => ({ keyword: 'maximum', params: { limit: Number(m[1]) } })],
-  [/ must contain at least one of /, () => ({ keyword: 'anyOf', params: {} })],
-  [/ must be well-formed text\b/, () => ({ keyword: 'well-formed', params: {} })],
+  [/ must be well-formed text\b/, () => ({ keyword: 'wellFormed', params: {} })],
 ];
 
-/**
- * A body refused for several problems says the first and how many more (`… (2 more problems
- * are listed in errors.)`): the editor says the first, in its own words.
- */
-const MORE_PROBLEMS = / \(\d+ more problems? (?:is|are) listed in errors\.\)$/;
-
-/** Keyword and params of one of the service's validation sentences; `invalid` if unknown. */
-export function readSentence(sentence: string): Reading {
-  const first = sentence.replace(MORE_PROBLEMS, '');
-  for (const [pattern, read] of SENTENCES) {
-    const match = pattern.exec(first);
+/** Keyword and params of one of the batch route's sentences about a rule; `invalid` if unknown. */
+export function readBatchSentence(sentence: string): Reading {
+  for (const [pattern, read] of BATCH_SENTENCES) {
+    const match = pattern.exec(sentence);
     if (match) return read(match);
   }
   return { keyword: 'invalid', params: {} };
@@ -79,47 +118,9 @@ function leadingField(sentence: string): string | undefined {
   return /^([A-Za-z][\w.]*(?:\[\d+\])*) /.exec(sentence)?.[1];
 }
 
-/** Fields of the robot's settings come as `settings.margin`: the settings form names `margin`. */
-function withoutPrefix(field: string | undefined): string | undefined {
-  return field?.replace(/^settings\./, '');
-}
-
-const VALIDATION_CODES = new Set(['invalid-field', 'missing-field']);
-
-/** The field each conflict is about, when the service does not name it. */
-const CODE_FIELDS: Record<string, string> = {
-  'username-taken': 'username',
-  'rule-name-taken': 'ruleName',
-};
-
-/** A failed call (ApiError, or anything thrown) as a problem. */
-export function problemOfError(error: unknown): Problem {
-  if (!(error instanceof ApiError)) return { keyword: 'internal-error', params: {} };
-  if (VALIDATION_CODES.has(error.code)) {
-    return {
-      field: withoutPrefix(error.field ?? leadingField(error.message)),
-      ...readSentence(error.message),
-    };
-  }
-  return { field: error.field ?? CODE_FIELDS[error.code], keyword: error.code, params: {} };
-}
-
-/**
- * Every problem of a failed call: each of a body refused for several (the envelope's `errors`),
- * else the one of `problemOfError`.
- */
-export function problemsOfError(error: unknown): Problem[] {
-  if (!(error instanceof ApiError) || error.problems.length < 2) return [problemOfError(error)];
-  return error.problems.map((problem) =>
-    problemOfError(
-      new ApiError(error.status, problem.code, problem.msg, problem.field ?? undefined),
-    ),
-  );
-}
-
 /** A row the batch route refused (`failInfo`: code and sentence) as a problem. */
 export function problemOfBatchFailure(code: string, msg: string, ruleName: string): Problem {
-  if (VALIDATION_CODES.has(code)) return { field: leadingField(msg), ...readSentence(msg) };
+  if (VALIDATION_CODES.has(code)) return { field: leadingField(msg), ...readBatchSentence(msg) };
   if (code === 'rule-name-taken') {
     return { field: 'ruleName', keyword: code, params: { name: ruleName.trim() } };
   }

@@ -4,6 +4,7 @@ import type { RobotClient } from '../../electron/client/openapi-client';
 import type { AskResult } from '../../electron/service/api-types';
 import type {
   ConsoleCategory,
+  ConsoleFailureData,
   ConsoleRobot,
   ConsoleRule,
   ConsoleWorkspace,
@@ -69,7 +70,7 @@ describe('console API (the editor’s routes)', () => {
   });
 
   test('register through the console validates like the openapi route and names the field', async () => {
-    const { status, body } = await api.call<{ field: string }>('POST', '/tenants', {
+    const { status, body } = await api.call<ConsoleFailureData>('POST', '/tenants', {
       username: 'x',
       password: 'secret123',
       phoneNumber: '13800138000',
@@ -78,7 +79,9 @@ describe('console API (the editor’s routes)', () => {
     });
     assert.equal(status, 400);
     assert.equal(body.code, 'invalid-field');
-    assert.deepEqual(body.data, { field: 'username' });
+    // What failed, with its values, for the editor to say in its own words (docs/api.md).
+    const problem = { field: 'username', keyword: 'minLength', params: { limit: 2 } };
+    assert.deepEqual(body.data, { ...problem, problems: [problem] });
   });
 
   test('create, edit and read a rule with category, dates and active flag', async () => {
@@ -109,21 +112,23 @@ describe('console API (the editor’s routes)', () => {
   });
 
   test('a rule with a limit broken, a taken name or a reversed window is refused with its field', async () => {
-    const tooMany = await api.call<{ field: string }>('POST', `${R}/rules`, {
+    const tooMany = await api.call<ConsoleFailureData>('POST', `${R}/rules`, {
       ruleName: 'too many',
       questions: Array.from({ length: 11 }, (_, i) => `q${i}`),
       answer: 'a',
     });
     assert.equal(tooMany.status, 400);
-    assert.deepEqual(tooMany.body.data, { field: 'questions' });
-    const taken = await api.call<{ field: string }>('POST', `${R}/rules`, {
+    const problem = { field: 'questions', keyword: 'maxItems', params: { limit: 10 } };
+    assert.deepEqual(tooMany.body.data, { ...problem, problems: [problem] });
+    const taken = await api.call<ConsoleFailureData>('POST', `${R}/rules`, {
       ruleName: ' 会员积分 ',
       questions: ['q'],
       answer: 'a',
     });
     assert.equal(taken.status, 409);
     assert.equal(taken.body.code, 'rule-name-taken');
-    const reversed = await api.call<{ field: string }>('POST', `${R}/rules`, {
+    assert.deepEqual(taken.body.data, { field: 'ruleName', params: { ruleName: '会员积分' } });
+    const reversed = await api.call<ConsoleFailureData>('POST', `${R}/rules`, {
       ruleName: 'window',
       questions: ['q'],
       answer: 'a',
@@ -131,7 +136,11 @@ describe('console API (the editor’s routes)', () => {
       effectEndDate: '2029-01-01T00:00:00Z',
     });
     assert.equal(reversed.status, 400);
-    assert.deepEqual(reversed.body.data, { field: 'effectEndDate' });
+    assert.deepEqual(reversed.body.data, {
+      field: 'effectEndDate',
+      keyword: 'date-order',
+      params: { other: 'effectBeignDate' },
+    });
     const noOffset = await api.call('POST', `${R}/rules`, {
       ruleName: 'w2',
       questions: ['q'],

@@ -45,6 +45,28 @@ interface Answer {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** One problem of a console failure's data: each part, when there, of its type. */
+function isProblem(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const { field, keyword, params } = value;
+  return (
+    (field === undefined || typeof field === 'string') &&
+    (keyword === undefined || typeof keyword === 'string') &&
+    (params === undefined || isObject(params))
+  );
+}
+
+/** A failure's data: null (openapi routes, or nothing to add) or ConsoleFailureData. */
+function isFailureData(data: unknown): boolean {
+  if (data === null) return true;
+  if (!isProblem(data) || !isObject(data)) return false;
+  const { problems } = data;
+  return problems === undefined || (Array.isArray(problems) && problems.every(isProblem));
+}
+
 function send(port: number, fuzz: FuzzRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -244,8 +266,7 @@ describe('fuzz', () => {
       );
       if (refused) {
         assert.equal(typeof body.msg, 'string', where);
-        const data = body.data as { field?: unknown } | null;
-        assert.ok(data === null || typeof data.field === 'string', where);
+        assert.ok(isFailureData(body.data), `${answer.body} for ${where}`);
       } else {
         learn(body.data);
       }

@@ -257,7 +257,12 @@ describe('menus and match policies', () => {
         matchPolicy: 'regex',
       });
       assert.equal(status, 400);
-      assert.deepEqual(body.data, { field: 'matchPolicy' });
+      const problem = {
+        field: 'matchPolicy',
+        keyword: 'enum',
+        params: { allowedValues: ['similarity', 'exact', 'contains'] },
+      };
+      assert.deepEqual(body.data, { ...problem, problems: [problem] });
     });
   });
 
@@ -301,7 +306,11 @@ describe('similar phrasings (allowSimGen)', () => {
     });
     const refused = await api.call<{ field: string }>('POST', `${R}/rules/${rule.ruleId}/similar`);
     assert.equal(refused.status, 400);
-    assert.deepEqual(refused.body.data, { field: 'allowSimGen' });
+    assert.deepEqual(refused.body.data, {
+      field: 'allowSimGen',
+      keyword: 'const',
+      params: { allowedValue: true },
+    });
     await api.ok('PATCH', `${R}/rules/${rule.ruleId}`, { allowSimGen: true });
     const { proposals } = await api.ok<{ proposals: string[] }>(
       'POST',

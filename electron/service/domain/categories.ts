@@ -23,6 +23,7 @@ function nameTaken(name: string): ServiceError {
     'category-name-taken',
     `A category named "${nameKey(name)}" already exists in this robot.`,
     'name',
+    { params: { name: nameKey(name) } },
   );
 }
 

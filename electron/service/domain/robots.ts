@@ -134,6 +134,7 @@ export function patchRobot(
         'invalid-field',
         'settings.recommendThreshold must not be above settings.bestmatchThreshold.',
         'settings.recommendThreshold',
+        { keyword: 'not-above', params: { other: 'settings.bestmatchThreshold' } },
       );
     }
     return {

@@ -110,7 +110,7 @@ async function categoryOf(
 
 function assertWindow(begin: string | null | undefined, end: string | null | undefined): void {
   const [problem] = effectiveWindowProblems(begin ?? null, end ?? null);
-  if (problem) throw new ServiceError('invalid-field', problem.message, problem.field);
+  if (problem) throw new ServiceError('invalid-field', problem.message, problem.field, problem);
 }
 
 /** The name is free in the robot (or held by `exceptRuleId`), else the contract's 409. */

@@ -33,6 +33,7 @@ export function ruleNameTaken(ruleName: string): ServiceError {
     'rule-name-taken',
     `A rule named "${ruleNameKey(ruleName)}" already exists in this robot.`,
     'ruleName',
+    { params: { ruleName: ruleNameKey(ruleName) } },
   );
 }
 

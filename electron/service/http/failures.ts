@@ -2,11 +2,15 @@
  * Every error a request can end in, as the contract's status and envelope: the service's own
  * errors, the store's, validation (every problem of the request at once) and what the framework
  * raises (framework-errors.ts). Null for an unexpected fault: a logged 500 without detail.
+ * Console failures also say in `data` the field at fault and what failed with its values
+ * (`ConsoleFailureData`); the openapi envelopes stay exactly as the contract has them.
  * @module
  */
 import type { ErrorObject } from 'ajv';
 import type { FieldProblem } from '../api-types';
+import type { ConsoleFailureData, ConsoleProblem } from '../console-types';
 import { ServiceError } from '../errors';
+import type { ErrorDetail } from '../errors';
 import { LIMITS } from '../limits';
 import { StorageFailure } from '../store/contract/errors';
 import { describeValidationErrors } from '../validation/ajv';
@@ -54,13 +58,24 @@ export interface Failure {
   refused?: boolean;
 }
 
+/** A problem as a console failure's `data` says it: only what it has. */
+function consoleProblem(field: string | undefined, detail: ErrorDetail): ConsoleProblem {
+  const params = detail.params ?? {};
+  return {
+    ...(field !== undefined ? { field } : {}),
+    ...(detail.keyword !== undefined ? { keyword: detail.keyword } : {}),
+    ...(Object.keys(params).length > 0 ? { params: { ...params } } : {}),
+  };
+}
+
 /**
  * The failure of a request that failed validation: the first problem as `code` and `msg` (with
- * how many more there are), all of them in `errors`; console failures also name the field in
- * `data` for the editor to mark.
+ * how many more there are), all of them in `errors`; console failures also say each in `data`
+ * (the first, and all of them as `problems`) for the editor to mark and word.
  */
-function invalid(problems: ValidationProblem[], isConsole: boolean): Failure {
-  const [first, ...more] = problems as [ValidationProblem, ...ValidationProblem[]];
+function invalid(problems: ValidationProblem[], isConsole: boolean): Failure | null {
+  const [first, ...more] = problems;
+  if (!first) return null;
   const msg =
     more.length === 0
       ? first.message
@@ -70,19 +85,29 @@ function invalid(problems: ValidationProblem[], isConsole: boolean): Failure {
     code: p.code,
     msg: p.message,
   }));
-  const data = isConsole && first.field ? { field: first.field } : null;
+  const data: ConsoleFailureData | null = isConsole
+    ? {
+        ...consoleProblem(first.field, first),
+        problems: problems.map((p) => consoleProblem(p.field, p)),
+      }
+    : null;
   return { status: 400, body: { code: first.code, msg, data, errors } };
 }
 
 /**
- * The status and envelope of a failure. Console failures also name the field at fault, for the
- * editor to mark; the openapi envelope stays as the contract has it.
+ * The status and envelope of a failure. Console failures also say the field at fault and what
+ * failed (`data`), for the editor to mark and word; the openapi envelope stays as the contract
+ * has it.
  */
 export function failureOf(error: FrameworkError, isConsole: boolean): Failure | null {
-  const fail = (code: string, message: string, field?: string) =>
-    isConsole && field ? { ...failure(code, message), data: { field } } : failure(code, message);
+  const fail = (code: string, message: string, field?: string, detail: ErrorDetail = {}) => {
+    const data = consoleProblem(field, detail);
+    return isConsole && Object.keys(data).length > 0
+      ? { ...failure(code, message), data }
+      : failure(code, message);
+  };
   if (error instanceof ServiceError) {
-    return { status: error.status, body: fail(error.code, error.message, error.field) };
+    return { status: error.status, body: fail(error.code, error.message, error.field, error) };
   }
   if (error instanceof StorageFailure) {
     return { status: 500, body: failure('storage-failure', error.message) };
@@ -93,11 +118,14 @@ export function failureOf(error: FrameworkError, isConsole: boolean): Failure | 
       const first = validation[0];
       const name = first?.instancePath.slice(1) ?? '';
       const paging = PAGING[name];
-      if (paging) {
-        return { status: 400, body: fail('invalid-paging', `${name} must be ${paging}.`, name) };
+      if (first && paging) {
+        return {
+          status: 400,
+          body: fail('invalid-paging', `${name} must be ${paging}.`, name, first),
+        };
       }
-      const problems = describeValidationErrors(validation, 'the query');
-      if (problems.length) return invalid(problems, isConsole);
+      const problems = invalid(describeValidationErrors(validation, 'the query'), isConsole);
+      if (problems) return problems;
     }
     const tooMany = validation.find((e) => e.keyword === 'maxItems' && e.instancePath === '');
     if (tooMany) {
@@ -106,8 +134,8 @@ export function failureOf(error: FrameworkError, isConsole: boolean): Failure | 
         body: failure('batch-too-large', `A batch may hold at most ${LIMITS.rulesPerBatch} rules.`),
       };
     }
-    const problems = describeValidationErrors(validation);
-    if (problems.length) return invalid(problems, isConsole);
+    const problems = invalid(describeValidationErrors(validation), isConsole);
+    if (problems) return problems;
   }
   const refused = frameworkFailure(error);
   return refused && { ...refused, refused: true };

@@ -1,6 +1,7 @@
 /**
  * Request validation with Ajv, and the translation of its errors into the contract's failure
- * codes and readable English sentences that name the field.
+ * codes and readable English sentences that name the field, each with the Ajv keyword and params
+ * it was made from (for a program: the editor says them in its own words).
  * @module
  */
 import { Ajv } from 'ajv';
@@ -49,14 +50,21 @@ export interface ValidationProblem {
   message: string;
   /** The field at fault, as named in the message (`questions[1]`); absent for the whole body. */
   field?: string;
+  /** The Ajv keyword that failed (`maxLength`), or `anyRequired` for "one of these fields". */
+  keyword: string;
+  /** Its params as Ajv gives them (`{ limit: 200 }`); `anyRequired`: `{ alternatives }`. */
+  params: Record<string, unknown>;
 }
+
+/** What `describe` makes of an Ajv error: its code and sentence. */
+type Described = Pick<ValidationProblem, 'code' | 'message'>;
 
 /** Turns the first Ajv error into one code, one sentence and the field at fault. */
 export function describeValidationError(
   error: ErrorObject,
   what = 'the request body',
 ): ValidationProblem {
-  const problem = describe(error, what);
+  const problem = { ...describe(error, what), keyword: error.keyword, params: error.params };
   const path =
     error.keyword === 'required'
       ? `${error.instancePath}/${String((error.params as { missingProperty?: unknown }).missingProperty)}`
@@ -64,7 +72,7 @@ export function describeValidationError(
   return path === '' ? problem : { ...problem, field: fieldName(path, what) };
 }
 
-function describe(error: ErrorObject, what: string): ValidationProblem {
+function describe(error: ErrorObject, what: string): Described {
   const field = fieldName(error.instancePath, what);
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -145,11 +153,13 @@ export function describeValidationErrors(
       if (error.keyword === 'required') alternatives.push(String(missing));
       continue;
     }
-    const problem =
+    const problem: ValidationProblem =
       error.keyword === 'anyOf' && alternatives.length > 0
         ? {
-            code: 'missing-field' as const,
+            code: 'missing-field',
             message: `At least one of ${listed(alternatives)} is needed: each is optional, but not all of them.`,
+            keyword: 'anyRequired',
+            params: { alternatives: [...alternatives] },
           }
         : describeValidationError(error, what);
     if (error.keyword === 'anyOf') alternatives.length = 0;
@@ -200,6 +210,8 @@ export function check(
     describeValidationErrors(validate.errors ?? [], what)[0] ?? {
       code: 'invalid-field',
       message: 'The request is invalid.',
+      keyword: 'invalid',
+      params: {},
     }
   );
 }

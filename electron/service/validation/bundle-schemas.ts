@@ -1,7 +1,8 @@
 /**
  * The schema of a robot bundle (domain/robot-bundles.ts): a robot copied between services as one
  * JSON document. The rule fields and limits are the console's; what one field cannot say alone
- * (references between rules, unique names) is checked by the domain.
+ * (references between rules, unique names) is checked by the domain. The bundle's types
+ * (robot-bundle-types.ts) are derived from these.
  * @module
  */
 import { Type } from '@sinclair/typebox';
@@ -15,7 +16,7 @@ export const BUNDLE_VERSION = 1;
 
 const ruleId = string({ minLength: 1, maxLength: 64 });
 
-const BundleRule = Type.Object({
+export const BundleRuleSchema = Type.Object({
   ruleId,
   ruleName: ruleFields.ruleName,
   questions: ruleFields.questions,
@@ -30,7 +31,7 @@ const BundleRule = Type.Object({
   menu: ruleFields.menu,
 });
 
-const BundleTestCase = Type.Object({
+export const BundleTestCaseSchema = Type.Object({
   question: text(LIMITS.askQuestionMax),
   expect: expectation,
   ruleId: Type.Union([ruleId, Type.Null()]),
@@ -46,6 +47,6 @@ export const RobotBundleBody = Type.Object({
     settings: Type.Partial(Type.Object(ROBOT_SETTINGS, { additionalProperties: false })),
   }),
   categories: Type.Array(Type.Object({ name: text(LIMITS.categoryMax) }), { maxItems: 10_000 }),
-  rules: Type.Array(BundleRule, { maxItems: LIMITS.bundleRulesMax }),
-  testCases: Type.Array(BundleTestCase, { maxItems: LIMITS.bundleTestCasesMax }),
+  rules: Type.Array(BundleRuleSchema, { maxItems: LIMITS.bundleRulesMax }),
+  testCases: Type.Array(BundleTestCaseSchema, { maxItems: LIMITS.bundleTestCasesMax }),
 });

@@ -1,5 +1,8 @@
 /**
- * Schemas of the console API's bodies (console-types.ts). Rule limits are the interface's.
+ * Schemas of the console API's bodies, queries and path parameters: the one statement of them.
+ * The request types of console-types.ts are derived from these (`Static`), and the routes get
+ * their bodies typed from them (Fastify's TypeBox type provider). Rule limits are the
+ * interface's.
  * @module
  */
 import { Type } from '@sinclair/typebox';
@@ -9,6 +12,30 @@ import { ISO_WITH_OFFSET } from './effective-window';
 import { CreateRobotBody, RegisterTenantBody, decimal, string, text } from './schemas';
 
 const isoOrNull = Type.Union([string({ pattern: ISO_WITH_OFFSET }), Type.Null()]);
+
+/** An entry of a rule's menu: the text shown and the rule it leads to (docs/conversation.md). */
+export const MenuEntrySchema = Type.Object({
+  ruleId: string({ minLength: 1, maxLength: 64 }),
+  text: text(LIMITS.questionMax),
+});
+
+/** Whether a rule is answered now: switched on and inside its window, or why not. */
+export const RULE_STATES = ['active', 'inactive', 'scheduled', 'expired'] as const;
+
+/** `hits` and `lastHit` sort by the question log's figures (never-hit rules count 0). */
+export const RULE_SORT_KEYS = [
+  'created',
+  'updated',
+  'ruleName',
+  'category',
+  'active',
+  'hits',
+  'lastHit',
+] as const;
+
+/** One of `values`, as a union of literals (the query's schemas say a wrong one that way). */
+const literalUnion = <T extends string>(values: readonly T[]) =>
+  Type.Union(values.map((value) => Type.Literal(value)));
 
 export const ruleFields = {
   ruleName: text(LIMITS.ruleNameMax),
@@ -25,16 +52,7 @@ export const ruleFields = {
     enum: ['similarity', 'exact', 'contains'],
   }),
   negativeKeywords: Type.Array(text(LIMITS.keywordMax), { maxItems: LIMITS.negativeKeywordsMax }),
-  menu: Type.Union([
-    Type.Array(
-      Type.Object({
-        ruleId: string({ minLength: 1, maxLength: 64 }),
-        text: text(LIMITS.questionMax),
-      }),
-      { maxItems: LIMITS.menuEntriesMax },
-    ),
-    Type.Null(),
-  ]),
+  menu: Type.Union([Type.Array(MenuEntrySchema, { maxItems: LIMITS.menuEntriesMax }), Type.Null()]),
 };
 
 export const RuleEditBody = Type.Object({
@@ -105,30 +123,46 @@ const orDefault = <T extends TSchema>(schema: T) =>
     ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}),
   });
 
-/** Each robot setting's schema (the editor checks its form with them). */
+/**
+ * Each robot setting's schema (the editor checks its form with them); `ConsoleRobotSettings`
+ * (console-types.ts) is their type.
+ */
 export const ROBOT_SETTINGS = {
   bestmatchThreshold: score,
   recommendThreshold: score,
   margin: score,
   maxRecommend: Type.Integer({ minimum: 1, maximum: LIMITS.recommendMax }),
+  /** The language of the robot's default texts: set, or found from its rules' names. */
   language,
   recommendText: text(LIMITS.answerMax),
   fallbackText: text(LIMITS.answerMax),
+  /**
+   * Groups of words or phrases that mean the same in this robot's knowledge base, e.g.
+   * [["充值", "充钱", "top up"]]: each is matched as the group's first member.
+   */
   synonyms: Type.Array(
     Type.Array(text(LIMITS.synonymMax), { minItems: 2, maxItems: LIMITS.synonymMembersMax }),
     { maxItems: LIMITS.synonymGroupsMax },
   ),
+  /** Days the question log keeps (docs/question-log.md). */
   logRetentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  /** Largest size of the question log on disk, in MB. */
   logMaxMegabytes: Type.Integer({ minimum: 1, maximum: 100_000 }),
+  /** Small talk (module CHAT) when no rule matches better; on by default. */
   chitChat: Type.Boolean(),
+  /** The assistant's name in small-talk answers (`{persona}`). */
   persona: text(LIMITS.personaMax),
-  /** Keyed `intent.language` (`greeting.zh`); the intents are the small-talk pack's. */
+  /**
+   * Small-talk answers replacing the built-in ones, keyed `intent.language` (`greeting.zh`); the
+   * intents are the small-talk pack's.
+   */
   chitChatAnswers: Type.Unsafe<Record<string, string>>({
     type: 'object',
     patternProperties: { '^[a-z_]+\\.(zh|en)$': text(LIMITS.answerMax) },
     additionalProperties: false,
     maxProperties: 100,
   }),
+  /** `live`: saved changes are answered at once; `review`: after publishing (docs/publishing.md). */
   publishMode: Type.Unsafe<'live' | 'review'>({ type: 'string', enum: ['live', 'review'] }),
 };
 
@@ -167,18 +201,10 @@ export const RuleQueryString = Type.Object({
   limit: Type.Optional(decimal),
   q: Type.Optional(string({ maxLength: 200 })),
   active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-  state: Type.Optional(
-    Type.Union(['active', 'inactive', 'scheduled', 'expired'].map((key) => Type.Literal(key))),
-  ),
+  state: Type.Optional(literalUnion(RULE_STATES)),
   category: Type.Optional(ruleFields.ruleCategoryId),
   conflicts: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-  sort: Type.Optional(
-    Type.Union(
-      ['created', 'updated', 'ruleName', 'category', 'active', 'hits', 'lastHit'].map((key) =>
-        Type.Literal(key),
-      ),
-    ),
-  ),
+  sort: Type.Optional(literalUnion(RULE_SORT_KEYS)),
   dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
 });
 

@@ -14,6 +14,8 @@ export interface WindowProblem {
   field: 'effectBeignDate' | 'effectEndDate';
   /** `date`: not a date-time with an offset; `date-order`: the end is before the beginning. */
   keyword: 'date' | 'date-order';
+  /** For `date-order`, the field it must not be before (`other`). */
+  params: { other?: 'effectBeignDate' };
   message: string;
 }
 
@@ -37,7 +39,12 @@ export function effectiveWindowProblems(begin: string | null, end: string | null
     ['effectEndDate', end],
   ] as const) {
     if (value !== null && !isIsoDate(value)) {
-      problems.push({ field, keyword: 'date', message: `${field} is not a valid date.` });
+      problems.push({
+        field,
+        keyword: 'date',
+        params: {},
+        message: `${field} is not a valid date.`,
+      });
     }
   }
   if (
@@ -49,6 +56,7 @@ export function effectiveWindowProblems(begin: string | null, end: string | null
     problems.push({
       field: 'effectEndDate',
       keyword: 'date-order',
+      params: { other: 'effectBeignDate' },
       message: 'effectEndDate must not be before effectBeignDate.',
     });
   }

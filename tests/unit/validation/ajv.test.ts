@@ -29,16 +29,20 @@ test('lengths count code points: 15 emoji-free Han pass, an emoji counts as one 
   assert.match(check(register, { ...valid, password: '😀😀😀😀😀' })?.message ?? '', /at least 6/);
 });
 
-test('each problem has a code and a sentence naming the field', () => {
+test('each problem has a code, a sentence naming the field, and the keyword and params it says', () => {
   assert.deepEqual(check(register, { ...valid, company: undefined }), {
     code: 'missing-field',
     message: 'company is required.',
     field: 'company',
+    keyword: 'required',
+    params: { missingProperty: 'company' },
   });
   assert.deepEqual(check(register, { ...valid, phoneNumber: 13912345678 }), {
     code: 'invalid-field',
     message: 'phoneNumber must be a string.',
     field: 'phoneNumber',
+    keyword: 'type',
+    params: { type: 'string' },
   });
   assert.match(
     check(register, { ...valid, username: 'a b' })?.message ?? '',
@@ -83,17 +87,24 @@ test('rule problems name the element of questions', () => {
     code: 'invalid-field',
     message: 'questions[1] must be at most 200 characters long.',
     field: 'questions[1]',
+    keyword: 'maxLength',
+    params: { limit: 200 },
   });
   assert.deepEqual(check(rule, null, 'rule 4'), {
     code: 'invalid-field',
     message: 'rule 4 must be an object.',
+    keyword: 'type',
+    params: { type: 'object' },
   });
 });
 
 test('update needs one of its fields; ask needs the API channel', () => {
   const update = ajv.compile(UpdateUserBody);
   assert.equal(check(update, { role: 'ADMIN' }), null);
-  assert.equal(check(update, { other: 1 })?.code, 'missing-field');
+  const none = check(update, { other: 1 });
+  assert.equal(none?.code, 'missing-field');
+  assert.equal(none?.keyword, 'anyRequired');
+  assert.deepEqual(none?.params, { alternatives: ['username', 'password', 'role'] });
   const ask = ajv.compile(AskBody);
   assert.match(
     check(ask, { userId: 'u', question: 'q', channel: 'WEB', questionType: 'TEXT' })?.message ?? '',

@@ -5,6 +5,7 @@ import { check, createAjv } from '../../../electron/service/validation/ajv';
 import * as consoleSchemas from '../../../electron/service/validation/console-schemas';
 import * as questionLogSchemas from '../../../electron/service/validation/question-log-schemas';
 import * as publishingSchemas from '../../../electron/service/validation/publishing-schemas';
+import * as pathSchemas from '../../../electron/service/validation/path-schemas';
 import * as schemas from '../../../electron/service/validation/schemas';
 
 const ajv = createAjv();
@@ -33,6 +34,7 @@ const exported = Object.entries({
   ...consoleSchemas,
   ...questionLogSchemas,
   ...publishingSchemas,
+  ...pathSchemas,
 }).filter(([, value]) => typeof value === 'object' && value !== null) as [string, TSchema][];
 
 test('every string a schema accepts must be well-formed (none made with Type.String alone)', () => {
@@ -48,6 +50,8 @@ test('a lone surrogate is refused, naming the field; surrogate pairs are text', 
     code: 'invalid-field',
     message: 'q must be well-formed text (it holds a lone surrogate, half of a UTF-16 pair).',
     field: 'q',
+    keyword: 'wellFormed',
+    params: {},
   });
   assert.equal(check(query, { q: '😀' }), null);
   const rule = ajv.compile(schemas.RuleInputSchema);

@@ -1,29 +1,31 @@
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../domain/context';
 import { createRobot, listRobots, toRobotResult } from '../../domain/robots';
+import { TenantPath } from '../../validation/path-schemas';
 import { CreateRobotBody } from '../../validation/schemas';
 import { success } from '../envelope';
 import { parseTenantId } from '../path-params';
 
 /** Our extension of the interface (contract.md, "Robot routes"), signed with method 1. */
 export function registerRobotRoutes(app: FastifyInstance, ctx: DomainContext): void {
-  app.get(
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get(
     '/v1/openapi/tenants/:tenantId/robots',
-    { config: { signMethod: 1 } },
-    async (request) => {
-      const { tenantId } = request.params as { tenantId: string };
-      return success({ list: await listRobots(ctx, parseTenantId(tenantId)) });
-    },
+    { config: { signMethod: 1 }, schema: { params: TenantPath } },
+    async (request) =>
+      success({ list: await listRobots(ctx, parseTenantId(request.params.tenantId)) }),
   );
 
-  app.post(
+  typed.post(
     '/v1/openapi/tenants/:tenantId/robots',
-    { config: { signMethod: 1, formBody: true }, schema: { body: CreateRobotBody } },
+    {
+      config: { signMethod: 1, formBody: true },
+      schema: { params: TenantPath, body: CreateRobotBody },
+    },
     async (request) => {
-      const { tenantId } = request.params as { tenantId: string };
-      const { name } = request.body as Static<typeof CreateRobotBody>;
-      return success(toRobotResult(await createRobot(ctx, parseTenantId(tenantId), name)));
+      const tenantId = parseTenantId(request.params.tenantId);
+      return success(toRobotResult(await createRobot(ctx, tenantId, request.body.name)));
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Ajv } from 'ajv';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context';
@@ -6,6 +6,7 @@ import type { Robot } from '../../domain/robot-directory';
 import { getRule, importRules, listRules } from '../../domain/rules';
 import { ServiceError } from '../../errors';
 import { LIMITS } from '../../limits';
+import { RobotPath, RulePath } from '../../validation/path-schemas';
 import { BatchBody, ListQuery, RuleInputSchema } from '../../validation/schemas';
 import { lazyValidator } from '../lazy-validator';
 import { success, successJsonInSlices } from '../envelope';
@@ -53,15 +54,16 @@ function robotOf(request: FastifyRequest): Robot {
 
 export function registerRuleRoutes(app: FastifyInstance, ctx: DomainContext, ajv: Ajv): void {
   const validateRule = lazyValidator(ajv, RuleInputSchema);
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post(
+  typed.post(
     `${RULES}/full/batch`,
-    { config: { signMethod: 2 }, schema: { body: BatchBody } },
+    { config: { signMethod: 2 }, schema: { params: RobotPath, body: BatchBody } },
     async (request, reply) => {
       const result = await importRules(
         ctx,
         robotOf(request),
-        request.body as unknown[],
+        request.body,
         validateRule,
         actorOf(request),
       );
@@ -71,16 +73,17 @@ export function registerRuleRoutes(app: FastifyInstance, ctx: DomainContext, ajv
     },
   );
 
-  app.get(`${RULES}/:ruleId`, { config: { signMethod: 2 } }, async (request) => {
-    const { ruleId } = request.params as { ruleId: string };
-    return success(await getRule(ctx, robotOf(request), ruleId));
-  });
+  typed.get(
+    `${RULES}/:ruleId`,
+    { config: { signMethod: 2 }, schema: { params: RulePath } },
+    async (request) => success(await getRule(ctx, robotOf(request), request.params.ruleId)),
+  );
 
-  app.get(
+  typed.get(
     RULES,
-    { config: { signMethod: 2 }, schema: { querystring: ListQuery } },
+    { config: { signMethod: 2 }, schema: { params: RobotPath, querystring: ListQuery } },
     async (request) => {
-      const query = request.query as Static<typeof ListQuery>;
+      const query = request.query;
       refuseOtherPagingSpellings(query);
       const page = Number(query.page ?? 0);
       const pageSize = Number(query.pageSize ?? LIMITS.pageSizeDefault);

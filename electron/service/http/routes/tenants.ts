@@ -1,37 +1,42 @@
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../domain/context';
 import { registerTenant } from '../../domain/tenants';
 import { addUser, updateUser } from '../../domain/users';
+import { TenantPath, UserPath } from '../../validation/path-schemas';
 import { AddUserBody, RegisterTenantBody, UpdateUserBody } from '../../validation/schemas';
 import { success } from '../envelope';
 import { parseTenantId } from '../path-params';
 
 export function registerTenantRoutes(app: FastifyInstance, ctx: DomainContext): void {
-  app.post(
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.post(
     '/v1/openapi/register/init',
     { config: { signMethod: 1, formBody: true }, schema: { body: RegisterTenantBody } },
-    async (request) =>
-      success(await registerTenant(ctx, request.body as Static<typeof RegisterTenantBody>)),
+    async (request) => success(await registerTenant(ctx, request.body)),
   );
 
-  app.post(
+  typed.post(
     '/v1/openapi/tenants/:tenantId/users',
-    { config: { signMethod: 1, formBody: true }, schema: { body: AddUserBody } },
+    {
+      config: { signMethod: 1, formBody: true },
+      schema: { params: TenantPath, body: AddUserBody },
+    },
     async (request) => {
-      const { tenantId } = request.params as { tenantId: string };
-      const body = request.body as Static<typeof AddUserBody>;
-      return success(await addUser(ctx, parseTenantId(tenantId), body), null);
+      const tenantId = parseTenantId(request.params.tenantId);
+      return success(await addUser(ctx, tenantId, request.body), null);
     },
   );
 
-  app.put(
+  typed.put(
     '/v1/openapi/tenants/:tenantId/users/:userId',
-    { config: { signMethod: 1, formBody: true }, schema: { body: UpdateUserBody } },
+    {
+      config: { signMethod: 1, formBody: true },
+      schema: { params: UserPath, body: UpdateUserBody },
+    },
     async (request) => {
-      const { tenantId, userId } = request.params as { tenantId: string; userId: string };
-      const body = request.body as Static<typeof UpdateUserBody>;
-      return success(await updateUser(ctx, parseTenantId(tenantId), userId, body), null);
+      const { tenantId, userId } = request.params;
+      return success(await updateUser(ctx, parseTenantId(tenantId), userId, request.body), null);
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import {
   createCategory,
@@ -9,8 +9,9 @@ import {
 } from '../../../domain/categories';
 import type { DomainContext } from '../../../domain/context';
 import { CategoryMergeBody, CategoryNameBody } from '../../../validation/console-schemas';
+import { CategoryPath } from '../../../validation/path-schemas';
 import { success } from '../../envelope';
-import { CONSOLE, robotFromParams } from './workspace-routes';
+import { CONSOLE, robotFromParams, robotRoute } from './workspace-routes';
 import { actorOf } from '../../console-gate';
 
 const CATEGORIES = `${CONSOLE}/tenants/:tenantId/robots/:robotId/categories`;
@@ -18,41 +19,40 @@ const CATEGORIES = `${CONSOLE}/tenants/:tenantId/robots/:robotId/categories`;
 /** Each robot's managed list of categories. */
 export function registerCategoryRoutes(app: FastifyInstance, ctx: DomainContext): void {
   const console = { config: { console: true } };
-  const categoryIdOf = (params: unknown) => (params as { categoryId: string }).categoryId;
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get(CATEGORIES, console, async (request) =>
+  typed.get(CATEGORIES, robotRoute({}), async (request) =>
     success({ categories: await listCategories(ctx, await robotFromParams(ctx, request.params)) }),
   );
 
-  app.post(CATEGORIES, { ...console, schema: { body: CategoryNameBody } }, async (request) => {
-    const { name } = request.body as Static<typeof CategoryNameBody>;
-    return success(await createCategory(ctx, await robotFromParams(ctx, request.params), name));
-  });
-
-  app.post(
-    `${CATEGORIES}/merge`,
-    { ...console, schema: { body: CategoryMergeBody } },
-    async (request) => {
-      const { from, into } = request.body as Static<typeof CategoryMergeBody>;
-      const robot = await robotFromParams(ctx, request.params);
-      return success(await mergeCategories(ctx, robot, from, into, actorOf(request)));
-    },
-  );
-
-  app.patch(
-    `${CATEGORIES}/:categoryId`,
-    { ...console, schema: { body: CategoryNameBody } },
-    async (request) => {
-      const { name } = request.body as Static<typeof CategoryNameBody>;
-      const robot = await robotFromParams(ctx, request.params);
-      return success(await renameCategory(ctx, robot, categoryIdOf(request.params), name));
-    },
-  );
-
-  app.delete(`${CATEGORIES}/:categoryId`, console, async (request) => {
+  typed.post(CATEGORIES, robotRoute({ body: CategoryNameBody }), async (request) => {
     const robot = await robotFromParams(ctx, request.params);
-    return success(
-      await deleteCategory(ctx, robot, categoryIdOf(request.params), actorOf(request)),
-    );
+    return success(await createCategory(ctx, robot, request.body.name));
   });
+
+  typed.post(`${CATEGORIES}/merge`, robotRoute({ body: CategoryMergeBody }), async (request) => {
+    const { from, into } = request.body;
+    const robot = await robotFromParams(ctx, request.params);
+    return success(await mergeCategories(ctx, robot, from, into, actorOf(request)));
+  });
+
+  typed.patch(
+    `${CATEGORIES}/:categoryId`,
+    { ...console, schema: { params: CategoryPath, body: CategoryNameBody } },
+    async (request) => {
+      const robot = await robotFromParams(ctx, request.params);
+      return success(
+        await renameCategory(ctx, robot, request.params.categoryId, request.body.name),
+      );
+    },
+  );
+
+  typed.delete(
+    `${CATEGORIES}/:categoryId`,
+    { ...console, schema: { params: CategoryPath } },
+    async (request) => {
+      const robot = await robotFromParams(ctx, request.params);
+      return success(await deleteCategory(ctx, robot, request.params.categoryId, actorOf(request)));
+    },
+  );
 }

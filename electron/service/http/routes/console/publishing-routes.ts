@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../errors';
 import type { PublishingRoom } from '../../../publishing/publishing-room';
@@ -20,8 +20,15 @@ import {
   TestCasesBody,
   TestRunBody,
 } from '../../../validation/publishing-schemas';
+import {
+  RunJobPath,
+  TestCasePath,
+  TestRunPath,
+  VersionPath,
+} from '../../../validation/path-schemas';
 import { success } from '../../envelope';
-import { CONSOLE, robotFromParams } from './workspace-routes';
+import { CONSOLE, robotFromParams, robotRoute } from './workspace-routes';
+import type { RobotParams } from './workspace-routes';
 import { actorOf } from '../../console-gate';
 
 const ROBOT = `${CONSOLE}/tenants/:tenantId/robots/:robotId`;
@@ -48,15 +55,14 @@ function authorOf(request: FastifyRequest, chosen: string): string {
 export function registerPublishingRoutes(app: FastifyInstance, room: PublishingRoom): void {
   const { ctx } = room;
   const console = { config: { console: true } };
-  const robotOf = (request: { params: unknown }) => robotFromParams(ctx, request.params);
-  const param = (request: { params: unknown }, name: string) =>
-    (request.params as Record<string, string>)[name] ?? '';
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const robotOf = (request: { params: RobotParams }) => robotFromParams(ctx, request.params);
 
-  app.get(`${ROBOT}/versions`, console, async (request) =>
+  typed.get(`${ROBOT}/versions`, robotRoute({}), async (request) =>
     success(await history(ctx, await robotOf(request))),
   );
 
-  app.get(`${ROBOT}/versions/preview`, console, async (request) => {
+  typed.get(`${ROBOT}/versions/preview`, robotRoute({}), async (request) => {
     const robot = await robotOf(request);
     return success({
       diff: await diff(ctx, robot, 'published', 'draft'),
@@ -64,40 +70,40 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
     });
   });
 
-  app.get(
-    `${ROBOT}/versions/diff`,
-    { ...console, schema: { querystring: DiffQuery } },
-    async (request) => {
-      const { from, to } = request.query as Static<typeof DiffQuery>;
-      const robot = await robotOf(request);
-      return success(await diff(ctx, robot, parseTarget(from, 'from'), parseTarget(to, 'to')));
-    },
-  );
-
-  app.post(`${ROBOT}/versions`, { ...console, schema: { body: PublishBody } }, async (request) => {
+  typed.get(`${ROBOT}/versions/diff`, robotRoute({ querystring: DiffQuery }), async (request) => {
+    const { from, to } = request.query;
     const robot = await robotOf(request);
-    const body = request.body as Static<typeof PublishBody>;
+    return success(await diff(ctx, robot, parseTarget(from, 'from'), parseTarget(to, 'to')));
+  });
+
+  typed.post(`${ROBOT}/versions`, robotRoute({ body: PublishBody }), async (request) => {
+    const robot = await robotOf(request);
+    const body = request.body;
     return success(
       await publish(ctx, room.editions, robot, { ...body, author: authorOf(request, body.author) }),
     );
   });
 
-  app.get(`${ROBOT}/versions/:version/rules`, console, async (request) => {
-    const robot = await robotOf(request);
-    const version = positive(param(request, 'version'), 'Version', 'version-not-found');
-    const rules = await rulesOf(ctx, robot, version);
-    const names = await categoryNames(ctx, robot);
-    const now = ctx.now();
-    return success({ rules: rules.map((rule) => toConsoleRule(rule, now, names)) });
-  });
-
-  app.post(
-    `${ROBOT}/versions/:version/rollback`,
-    { ...console, schema: { body: RollbackBody } },
+  typed.get(
+    `${ROBOT}/versions/:version/rules`,
+    { ...console, schema: { params: VersionPath } },
     async (request) => {
       const robot = await robotOf(request);
-      const version = positive(param(request, 'version'), 'Version', 'version-not-found');
-      const body = request.body as Static<typeof RollbackBody>;
+      const version = positive(request.params.version, 'Version', 'version-not-found');
+      const rules = await rulesOf(ctx, robot, version);
+      const names = await categoryNames(ctx, robot);
+      const now = ctx.now();
+      return success({ rules: rules.map((rule) => toConsoleRule(rule, now, names)) });
+    },
+  );
+
+  typed.post(
+    `${ROBOT}/versions/:version/rollback`,
+    { ...console, schema: { params: VersionPath, body: RollbackBody } },
+    async (request) => {
+      const robot = await robotOf(request);
+      const version = positive(request.params.version, 'Version', 'version-not-found');
+      const body = request.body;
       const note = body.note ?? `rollback to version ${version}`;
       return success({
         version: await rollback(
@@ -115,79 +121,69 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
     },
   );
 
-  app.get(`${ROBOT}/test-cases`, console, async (request) =>
+  typed.get(`${ROBOT}/test-cases`, robotRoute({}), async (request) =>
     success({ cases: await listCases(ctx, await robotOf(request)) }),
   );
 
-  app.post(
-    `${ROBOT}/test-cases`,
-    { ...console, schema: { body: TestCasesBody } },
-    async (request) => {
-      const { cases } = request.body as Static<typeof TestCasesBody>;
-      return success({ cases: await addCases(ctx, await robotOf(request), cases) });
-    },
+  typed.post(`${ROBOT}/test-cases`, robotRoute({ body: TestCasesBody }), async (request) =>
+    success({ cases: await addCases(ctx, await robotOf(request), request.body.cases) }),
   );
 
-  app.put(
+  typed.put(
     `${ROBOT}/test-cases/:caseId`,
-    { ...console, schema: { body: TestCaseBody } },
+    { ...console, schema: { params: TestCasePath, body: TestCaseBody } },
     async (request) => {
       const robot = await robotOf(request);
-      const caseId = positive(param(request, 'caseId'), 'Test case', 'test-case-not-found');
-      return success(
-        await updateCase(ctx, robot, caseId, request.body as Static<typeof TestCaseBody>),
-      );
+      const caseId = positive(request.params.caseId, 'Test case', 'test-case-not-found');
+      return success(await updateCase(ctx, robot, caseId, request.body));
     },
   );
 
-  app.post(
-    `${ROBOT}/test-cases/delete`,
-    { ...console, schema: { body: CaseIdsBody } },
-    async (request) => {
-      const { caseIds } = request.body as Static<typeof CaseIdsBody>;
-      return success({ deleted: await removeCases(ctx, await robotOf(request), caseIds) });
-    },
+  typed.post(`${ROBOT}/test-cases/delete`, robotRoute({ body: CaseIdsBody }), async (request) =>
+    success({ deleted: await removeCases(ctx, await robotOf(request), request.body.caseIds) }),
   );
 
-  app.post(`${ROBOT}/test-runs`, { ...console, schema: { body: TestRunBody } }, async (request) => {
+  typed.post(`${ROBOT}/test-runs`, robotRoute({ body: TestRunBody }), async (request) => {
     const robot = await robotOf(request);
-    const body = request.body as Static<typeof TestRunBody>;
-    return success(room.runs.start(robot, parseTarget(body.target ?? 'draft', 'target')));
+    const target = parseTarget(request.body.target ?? 'draft', 'target');
+    return success(room.runs.start(robot, target));
   });
 
-  app.get(`${ROBOT}/test-runs`, console, async (request) => {
+  typed.get(`${ROBOT}/test-runs`, robotRoute({}), async (request) => {
     const heads = await ctx.store.testSets.runs(await robotOf(request), 100);
     return success({
       runs: heads.map((head) => ({ ...head, summary: JSON.parse(head.summary) as unknown })),
     });
   });
 
-  app.get(`${ROBOT}/test-runs/jobs/:jobId`, console, async (request) =>
-    success(room.runs.get(await robotOf(request), param(request, 'jobId'))),
+  typed.get(
+    `${ROBOT}/test-runs/jobs/:jobId`,
+    { ...console, schema: { params: RunJobPath } },
+    async (request) => success(room.runs.get(await robotOf(request), request.params.jobId)),
   );
 
-  app.get(
+  typed.get(
     `${ROBOT}/test-runs/compare`,
-    { ...console, schema: { querystring: CompareQuery } },
+    robotRoute({ querystring: CompareQuery }),
     async (request) => {
-      const { a, b } = request.query as Static<typeof CompareQuery>;
+      const { a, b } = request.query;
       return success(await compareRuns(ctx, await robotOf(request), Number(a), Number(b)));
     },
   );
 
-  app.get(`${ROBOT}/test-runs/:runId`, console, async (request) => {
-    const robot = await robotOf(request);
-    const runId = positive(param(request, 'runId'), 'Test run', 'test-run-not-found');
-    return success(await readRun(ctx, robot, runId));
-  });
-
-  app.get(
-    `${ROBOT}/thresholds`,
-    { ...console, schema: { querystring: TargetQuery } },
+  typed.get(
+    `${ROBOT}/test-runs/:runId`,
+    { ...console, schema: { params: TestRunPath } },
     async (request) => {
-      const { target } = request.query as Static<typeof TargetQuery>;
       const robot = await robotOf(request);
-      return success(await thresholdCurves(ctx, robot, parseTarget(target ?? 'draft', 'target')));
+      const runId = positive(request.params.runId, 'Test run', 'test-run-not-found');
+      return success(await readRun(ctx, robot, runId));
     },
   );
+
+  typed.get(`${ROBOT}/thresholds`, robotRoute({ querystring: TargetQuery }), async (request) => {
+    const { target } = request.query;
+    const robot = await robotOf(request);
+    return success(await thresholdCurves(ctx, robot, parseTarget(target ?? 'draft', 'target')));
+  });
 }

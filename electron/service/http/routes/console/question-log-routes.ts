@@ -3,7 +3,7 @@
  * questions and its actions, rule analytics and the dashboard (question-log-types.ts).
  * @module
  */
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
 import type { Robot } from '../../../domain/robot-directory';
@@ -25,7 +25,8 @@ import {
   QuestionLogQuery,
 } from '../../../validation/question-log-schemas';
 import { success } from '../../envelope';
-import { CONSOLE, robotFromParams } from './workspace-routes';
+import { CONSOLE, robotFromParams, robotRoute } from './workspace-routes';
+import type { RobotParams } from './workspace-routes';
 import { actorOf } from '../../console-gate';
 
 const R = `${CONSOLE}/tenants/:tenantId/robots/:robotId`;
@@ -34,7 +35,10 @@ const R = `${CONSOLE}/tenants/:tenantId/robots/:robotId`;
 function bounded(value: string | undefined, fallback: number, max: number, field: string): number {
   const n = value === undefined ? fallback : Number(value);
   if (n < 1 || n > max) {
-    throw new ServiceError('invalid-paging', `${field} must be between 1 and ${max}.`, field);
+    throw new ServiceError('invalid-paging', `${field} must be between 1 and ${max}.`, field, {
+      keyword: 'range',
+      params: { minimum: 1, maximum: max },
+    });
   }
   return n;
 }
@@ -55,34 +59,30 @@ export function registerQuestionLogRoutes(
   ctx: DomainContext,
   log: QuestionLog,
 ): void {
-  const console = { config: { console: true } };
-  const robotOf = (params: unknown): Promise<Robot> => robotFromParams(ctx, params);
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const robotOf = (params: RobotParams): Promise<Robot> => robotFromParams(ctx, params);
 
-  app.get(
-    `${R}/question-log`,
-    { ...console, schema: { querystring: QuestionLogQuery } },
-    async (request) => {
-      const query = request.query as Static<typeof QuestionLogQuery>;
-      const robot = await robotOf(request.params);
-      return success(
-        await log.page(robot, {
-          from: timeOf(query.from),
-          to: timeOf(query.to),
-          offset: Number(query.offset ?? 0),
-          limit: bounded(query.limit, 100, 1000, 'limit'),
-          ...(query.q !== undefined ? { q: query.q } : {}),
-          ...(query.outcome !== undefined ? { outcome: query.outcome } : {}),
-          ...(query.source !== undefined ? { source: query.source } : {}),
-        }),
-      );
-    },
-  );
+  typed.get(`${R}/question-log`, robotRoute({ querystring: QuestionLogQuery }), async (request) => {
+    const query = request.query;
+    const robot = await robotOf(request.params);
+    return success(
+      await log.page(robot, {
+        from: timeOf(query.from),
+        to: timeOf(query.to),
+        offset: Number(query.offset ?? 0),
+        limit: bounded(query.limit, 100, 1000, 'limit'),
+        ...(query.q !== undefined ? { q: query.q } : {}),
+        ...(query.outcome !== undefined ? { outcome: query.outcome } : {}),
+        ...(query.source !== undefined ? { source: query.source } : {}),
+      }),
+    );
+  });
 
-  app.get(
+  typed.get(
     `${R}/question-log/export.csv`,
-    { ...console, schema: { querystring: QuestionLogExportQuery } },
+    robotRoute({ querystring: QuestionLogExportQuery }),
     async (request, reply) => {
-      const query = request.query as Static<typeof QuestionLogExportQuery>;
+      const query = request.query;
       const robot = await robotOf(request.params);
       const csv = await log.csv(robot, timeOf(query.from), timeOf(query.to));
       return reply
@@ -95,12 +95,12 @@ export function registerQuestionLogRoutes(
     },
   );
 
-  app.post(`${R}/question-log/clear`, console, async (request) =>
+  typed.post(`${R}/question-log/clear`, robotRoute({}), async (request) =>
     success({ removed: await log.clear(await robotOf(request.params)) }),
   );
 
-  app.get(`${R}/inbox`, { ...console, schema: { querystring: InboxQuery } }, async (request) => {
-    const { limit } = request.query as Static<typeof InboxQuery>;
+  typed.get(`${R}/inbox`, robotRoute({ querystring: InboxQuery }), async (request) => {
+    const { limit } = request.query;
     const robot = await robotOf(request.params);
     const groups = await log.inbox(robot, bounded(limit, 50, 1000, 'limit'), (ids) =>
       ctx.store.rules.namesOf(ids),
@@ -108,11 +108,11 @@ export function registerQuestionLogRoutes(
     return success({ groups });
   });
 
-  app.post(
+  typed.post(
     `${R}/inbox/add-phrasings`,
-    { ...console, schema: { body: InboxAddPhrasingsBody } },
+    robotRoute({ body: InboxAddPhrasingsBody }),
     async (request) => {
-      const { key, ruleId, questions } = request.body as Static<typeof InboxAddPhrasingsBody>;
+      const { key, ruleId, questions } = request.body;
       const robot = await robotOf(request.params);
       const added: InboxAddResult = await addPhrasings(
         ctx,
@@ -129,77 +129,66 @@ export function registerQuestionLogRoutes(
     },
   );
 
-  app.post(
-    `${R}/inbox/new-rule`,
-    { ...console, schema: { body: InboxNewRuleBody } },
-    async (request) => {
-      const { key, ...edit } = request.body as Static<typeof InboxNewRuleBody>;
-      const robot = await robotOf(request.params);
-      const rule = await createRule(ctx, robot, edit, actorOf(request));
-      await log.mark(robot, [key], 'handled', await unfixedVersion(ctx, robot));
-      return success({ ruleId: rule.ruleId });
-    },
-  );
+  typed.post(`${R}/inbox/new-rule`, robotRoute({ body: InboxNewRuleBody }), async (request) => {
+    const { key, ...edit } = request.body;
+    const robot = await robotOf(request.params);
+    const rule = await createRule(ctx, robot, edit, actorOf(request));
+    await log.mark(robot, [key], 'handled', await unfixedVersion(ctx, robot));
+    return success({ ruleId: rule.ruleId });
+  });
 
-  app.post(
-    `${R}/inbox/test-cases`,
-    { ...console, schema: { body: InboxTestCasesBody } },
-    async (request) => {
-      const { key, questions, expect, ruleId } = request.body as Static<typeof InboxTestCasesBody>;
-      const robot = await robotOf(request.params);
-      if (expect === 'rule' && ruleId === undefined) {
-        throw new ServiceError(
-          'missing-field',
-          'ruleId: a case expecting a rule names it.',
-          'ruleId',
-        );
-      }
-      // A question the test set holds already (or twice in the request) is one case.
-      const known = new Set(
-        (await ctx.store.testSets.cases(robot)).map((c) => normalizeText(c.question)),
+  typed.post(`${R}/inbox/test-cases`, robotRoute({ body: InboxTestCasesBody }), async (request) => {
+    const { key, questions, expect, ruleId } = request.body;
+    const robot = await robotOf(request.params);
+    if (expect === 'rule' && ruleId === undefined) {
+      throw new ServiceError(
+        'missing-field',
+        'ruleId: a case expecting a rule names it.',
+        'ruleId',
+        { keyword: 'required', params: { missingProperty: 'ruleId' } },
       );
-      const fresh: string[] = [];
-      const present: string[] = [];
-      for (const question of questions) {
-        const norm = normalizeText(question);
-        if (known.has(norm)) present.push(question);
-        else {
-          known.add(norm);
-          fresh.push(question);
-        }
+    }
+    // A question the test set holds already (or twice in the request) is one case.
+    const known = new Set(
+      (await ctx.store.testSets.cases(robot)).map((c) => normalizeText(c.question)),
+    );
+    const fresh: string[] = [];
+    const present: string[] = [];
+    for (const question of questions) {
+      const norm = normalizeText(question);
+      if (known.has(norm)) present.push(question);
+      else {
+        known.add(norm);
+        fresh.push(question);
       }
-      const added =
-        fresh.length === 0
-          ? []
-          : await addCases(
-              ctx,
-              robot,
-              fresh.map((question) =>
-                expect === 'rule' ? { question, expect, ruleId } : { question, expect },
-              ),
-            );
-      // A case expecting the fallback makes the fallback right for these questions.
-      await log.mark(robot, [key], expect === 'fallback' ? 'fallback' : 'handled');
-      const result: InboxTestCasesResult = { caseIds: added.map((c) => c.caseId), present };
-      return success(result);
-    },
-  );
+    }
+    const added =
+      fresh.length === 0
+        ? []
+        : await addCases(
+            ctx,
+            robot,
+            fresh.map((question) =>
+              expect === 'rule' ? { question, expect, ruleId } : { question, expect },
+            ),
+          );
+    // A case expecting the fallback makes the fallback right for these questions.
+    await log.mark(robot, [key], expect === 'fallback' ? 'fallback' : 'handled');
+    const result: InboxTestCasesResult = { caseIds: added.map((c) => c.caseId), present };
+    return success(result);
+  });
 
-  app.post(
-    `${R}/inbox/dismiss`,
-    { ...console, schema: { body: InboxDismissBody } },
-    async (request) => {
-      const { keys } = request.body as Static<typeof InboxDismissBody>;
-      const robot = await robotOf(request.params);
-      return success({ dismissed: await log.mark(robot, keys, 'dismissed') });
-    },
-  );
+  typed.post(`${R}/inbox/dismiss`, robotRoute({ body: InboxDismissBody }), async (request) => {
+    const { keys } = request.body;
+    const robot = await robotOf(request.params);
+    return success({ dismissed: await log.mark(robot, keys, 'dismissed') });
+  });
 
-  app.get(`${R}/rule-hits`, console, async (request) =>
+  typed.get(`${R}/rule-hits`, robotRoute({}), async (request) =>
     success({ rules: await log.ruleHits(await robotOf(request.params)) }),
   );
 
-  app.get(`${R}/analytics`, console, async (request) => {
+  typed.get(`${R}/analytics`, robotRoute({}), async (request) => {
     const robot = await robotOf(request.params);
     const rules = await ctx.store.rules.matchable(robot);
     return success(
@@ -214,13 +203,9 @@ export function registerQuestionLogRoutes(
     );
   });
 
-  app.get(
-    `${R}/dashboard`,
-    { ...console, schema: { querystring: DashboardQuery } },
-    async (request) => {
-      const { days } = request.query as Static<typeof DashboardQuery>;
-      const robot = await robotOf(request.params);
-      return success(await log.dashboard(robot, bounded(days, 30, 366, 'days')));
-    },
-  );
+  typed.get(`${R}/dashboard`, robotRoute({ querystring: DashboardQuery }), async (request) => {
+    const { days } = request.query;
+    const robot = await robotOf(request.params);
+    return success(await log.dashboard(robot, bounded(days, 30, 366, 'days')));
+  });
 }

@@ -1,11 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
 import { exportRobot, importRobot } from '../../../domain/robot-bundles';
 import { actorOf } from '../../../http/console-gate';
 import { ServiceError } from '../../../errors';
 import { LIMITS } from '../../../limits';
-import type { RobotBundle } from '../../../robot-bundle-types';
 import { RobotBundleBody } from '../../../validation/bundle-schemas';
+import { RobotPath, TenantPath } from '../../../validation/path-schemas';
 import { success } from '../../envelope';
 import { parseTenantId } from '../../path-params';
 import { CONSOLE, robotFromParams } from './workspace-routes';
@@ -19,10 +20,11 @@ const MIB = 1024 * 1024;
  */
 export function registerRobotBundleRoutes(app: FastifyInstance, ctx: DomainContext): void {
   const console = { config: { console: true } };
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get(
+  typed.get(
     `${CONSOLE}/tenants/:tenantId/robots/:robotId/bundle`,
-    console,
+    { ...console, schema: { params: RobotPath } },
     async (request, reply) => {
       const bundle = await exportRobot(ctx, await robotFromParams(ctx, request.params));
       // Serialised here to know its size: a bundle the receiver would refuse is refused at once.
@@ -31,25 +33,24 @@ export function registerRobotBundleRoutes(app: FastifyInstance, ctx: DomainConte
         throw new ServiceError(
           'body-too-large',
           `This robot's bundle is larger than ${LIMITS.bundleBytesMax / MIB} MiB, the most a service imports: copy it in parts (move rules to another robot first).`,
+          undefined,
+          { keyword: 'maxBytes', params: { limit: LIMITS.bundleBytesMax } },
         );
       }
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 
-  app.post(
+  typed.post(
     `${CONSOLE}/tenants/:tenantId/robots/import`,
-    { ...console, bodyLimit: LIMITS.bundleBytesMax, schema: { body: RobotBundleBody } },
+    {
+      ...console,
+      bodyLimit: LIMITS.bundleBytesMax,
+      schema: { params: TenantPath, body: RobotBundleBody },
+    },
     async (request) => {
-      const { tenantId } = request.params as { tenantId: string };
-      return success(
-        await importRobot(
-          ctx,
-          parseTenantId(tenantId),
-          request.body as RobotBundle,
-          actorOf(request),
-        ),
-      );
+      const tenantId = parseTenantId(request.params.tenantId);
+      return success(await importRobot(ctx, tenantId, request.body, actorOf(request)));
     },
   );
 }

@@ -1,6 +1,5 @@
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { RuleSortKey, RuleState } from '../../../console-types';
 import type { DomainContext } from '../../../domain/context';
 import type { Robot } from '../../../domain/robot-directory';
 import {
@@ -28,8 +27,9 @@ import {
   SetCategoryBody,
   TrashQuery,
 } from '../../../validation/console-schemas';
+import { RulePath } from '../../../validation/path-schemas';
 import { success } from '../../envelope';
-import { CONSOLE, robotFromParams } from './workspace-routes';
+import { CONSOLE, robotFromParams, robotRoute } from './workspace-routes';
 import { actorOf } from '../../console-gate';
 
 const RULES = `${CONSOLE}/tenants/:tenantId/robots/:robotId/rules`;
@@ -43,15 +43,17 @@ export function registerConsoleRuleRoutes(
   hitFigures?: HitFigures,
 ): void {
   const console = { config: { console: true } };
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get(RULES, { ...console, schema: { querystring: RuleQueryString } }, async (request) => {
-    const query = request.query as Static<typeof RuleQueryString>;
+  typed.get(RULES, robotRoute({ querystring: RuleQueryString }), async (request) => {
+    const query = request.query;
     const limit = Number(query.limit ?? 100);
     if (limit < 1 || limit > LIMITS.pageSizeMax) {
       throw new ServiceError(
         'invalid-paging',
         `limit must be between 1 and ${LIMITS.pageSizeMax}.`,
         'limit',
+        { keyword: 'range', params: { minimum: 1, maximum: LIMITS.pageSizeMax } },
       );
     }
     const robot = await robotFromParams(ctx, request.params);
@@ -64,10 +66,10 @@ export function registerConsoleRuleRoutes(
           limit,
           ...(query.q !== undefined ? { q: query.q } : {}),
           ...(query.active !== undefined ? { active: query.active === 'true' } : {}),
-          ...(query.state !== undefined ? { state: query.state as RuleState } : {}),
+          ...(query.state !== undefined ? { state: query.state } : {}),
           ...(query.category !== undefined ? { category: query.category } : {}),
           ...(query.conflicts === 'true' ? { conflicts: true } : {}),
-          ...(query.sort !== undefined ? { sort: query.sort as RuleSortKey } : {}),
+          ...(query.sort !== undefined ? { sort: query.sort } : {}),
           ...(query.dir !== undefined ? { dir: query.dir } : {}),
         },
         await hitFigures?.(robot),
@@ -76,119 +78,104 @@ export function registerConsoleRuleRoutes(
   });
 
   // Static paths are registered before `:ruleId` ones; the router prefers them anyway.
-  app.get(`${RULES}/duplicates`, console, async (request) =>
+  typed.get(`${RULES}/duplicates`, robotRoute({}), async (request) =>
     success({
       duplicates: await duplicateQuestions(ctx, await robotFromParams(ctx, request.params)),
     }),
   );
 
-  app.get(
-    `${RULES}/trash`,
-    { ...console, schema: { querystring: TrashQuery } },
-    async (request) => {
-      const limit = Number((request.query as Static<typeof TrashQuery>).limit ?? 1000);
-      if (limit < 1 || limit > 1000) {
-        throw new ServiceError('invalid-paging', 'limit must be between 1 and 1000.', 'limit');
-      }
-      const robot = await robotFromParams(ctx, request.params);
-      return success({ rules: await deletedRules(ctx, robot, limit) });
-    },
-  );
+  typed.get(`${RULES}/trash`, robotRoute({ querystring: TrashQuery }), async (request) => {
+    const limit = Number(request.query.limit ?? 1000);
+    if (limit < 1 || limit > 1000) {
+      throw new ServiceError('invalid-paging', 'limit must be between 1 and 1000.', 'limit', {
+        keyword: 'range',
+        params: { minimum: 1, maximum: 1000 },
+      });
+    }
+    const robot = await robotFromParams(ctx, request.params);
+    return success({ rules: await deletedRules(ctx, robot, limit) });
+  });
 
-  app.post(`${RULES}/delete`, { ...console, schema: { body: RuleIdsBody } }, async (request) =>
+  typed.post(`${RULES}/delete`, robotRoute({ body: RuleIdsBody }), async (request) =>
     success(
       await deleteRules(
         ctx,
         await robotFromParams(ctx, request.params),
-        (request.body as Static<typeof RuleIdsBody>).ruleIds,
+        request.body.ruleIds,
         actorOf(request),
       ),
     ),
   );
 
-  app.post(`${RULES}/restore`, { ...console, schema: { body: RestoreBody } }, async (request) =>
+  typed.post(`${RULES}/restore`, robotRoute({ body: RestoreBody }), async (request) =>
     success(
       await restoreRules(
         ctx,
         await robotFromParams(ctx, request.params),
-        (request.body as Static<typeof RestoreBody>).ruleIds,
+        request.body.ruleIds,
         actorOf(request),
       ),
     ),
   );
 
-  app.post(
-    `${RULES}/set-active`,
-    { ...console, schema: { body: SetActiveBody } },
-    async (request) => {
-      const { ruleIds, active } = request.body as Static<typeof SetActiveBody>;
-      return success(
-        await setRulesActive(
-          ctx,
-          await robotFromParams(ctx, request.params),
-          ruleIds,
-          active,
-          actorOf(request),
-        ),
-      );
-    },
-  );
-
-  app.post(
-    `${RULES}/set-category`,
-    { ...console, schema: { body: SetCategoryBody } },
-    async (request) => {
-      const { ruleIds, categoryId, category } = request.body as Static<typeof SetCategoryBody>;
-      if ((categoryId === undefined) === (category === undefined)) {
-        throw new ServiceError(
-          'missing-field',
-          'Give either categoryId (an existing category) or category (a name), not both.',
-          'categoryId',
-        );
-      }
-      const target = category !== undefined ? { name: category } : { categoryId: categoryId ?? '' };
-      return success(
-        await setRulesCategory(
-          ctx,
-          await robotFromParams(ctx, request.params),
-          ruleIds,
-          target,
-          actorOf(request),
-        ),
-      );
-    },
-  );
-
-  app.get(`${RULES}/:ruleId`, console, async (request) => {
-    const { ruleId } = request.params as { ruleId: string };
-    return success(await getConsoleRule(ctx, await robotFromParams(ctx, request.params), ruleId));
+  typed.post(`${RULES}/set-active`, robotRoute({ body: SetActiveBody }), async (request) => {
+    const { ruleIds, active } = request.body;
+    return success(
+      await setRulesActive(
+        ctx,
+        await robotFromParams(ctx, request.params),
+        ruleIds,
+        active,
+        actorOf(request),
+      ),
+    );
   });
 
-  app.post(RULES, { ...console, schema: { body: RuleEditBody } }, async (request) =>
+  typed.post(`${RULES}/set-category`, robotRoute({ body: SetCategoryBody }), async (request) => {
+    const { ruleIds, categoryId, category } = request.body;
+    if ((categoryId === undefined) === (category === undefined)) {
+      throw new ServiceError(
+        'missing-field',
+        'Give either categoryId (an existing category) or category (a name), not both.',
+        'categoryId',
+        { keyword: 'oneOf', params: { alternatives: ['categoryId', 'category'] } },
+      );
+    }
+    const target = category !== undefined ? { name: category } : { categoryId: categoryId ?? '' };
+    return success(
+      await setRulesCategory(
+        ctx,
+        await robotFromParams(ctx, request.params),
+        ruleIds,
+        target,
+        actorOf(request),
+      ),
+    );
+  });
+
+  typed.get(`${RULES}/:ruleId`, { ...console, schema: { params: RulePath } }, async (request) => {
+    const robot = await robotFromParams(ctx, request.params);
+    return success(await getConsoleRule(ctx, robot, request.params.ruleId));
+  });
+
+  typed.post(RULES, robotRoute({ body: RuleEditBody }), async (request) =>
     success(
       await createRule(
         ctx,
         await robotFromParams(ctx, request.params),
-        request.body as Static<typeof RuleEditBody>,
+        request.body,
         actorOf(request),
       ),
     ),
   );
 
-  app.patch(
+  typed.patch(
     `${RULES}/:ruleId`,
-    { ...console, schema: { body: RulePatchBody } },
+    { ...console, schema: { params: RulePath, body: RulePatchBody } },
     async (request) => {
-      const { ruleId } = request.params as { ruleId: string };
-      const patch = request.body as Static<typeof RulePatchBody>;
+      const robot = await robotFromParams(ctx, request.params);
       return success(
-        await updateRule(
-          ctx,
-          await robotFromParams(ctx, request.params),
-          ruleId,
-          patch,
-          actorOf(request),
-        ),
+        await updateRule(ctx, robot, request.params.ruleId, request.body, actorOf(request)),
       );
     },
   );

@@ -3,7 +3,7 @@
  * sign-out. Without sign-in (the desktop app, plain `npm run serve`) only the first is there.
  * @module
  */
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { SignInMode, SignInResult } from '../../../console-types';
 import type { KbStore } from '../../../store/contract/store';
@@ -39,7 +39,7 @@ export function registerSignInRoutes(
   if (!sessions) return;
 
   const expected = expectedBody(SignInBody);
-  app.post(
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     `${CONSOLE}/sign-in`,
     {
       config: { editor: true },
@@ -49,15 +49,14 @@ export function registerSignInRoutes(
           assertBodyWellFormed(request.body);
           assertBodyPresent(request.body, expected);
         } catch (error) {
-          done(error as Error);
+          done(error instanceof Error ? error : new Error(String(error)));
           return;
         }
         done();
       },
     },
     async (request) => {
-      const body = request.body as Static<typeof SignInBody>;
-      const outcome = await sessions.signIn(body, request.ip);
+      const outcome = await sessions.signIn(request.body, request.ip);
       const companies = await companiesOf(store);
       const result: SignInResult =
         outcome.status === 'signed-in'

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
 import {
@@ -10,48 +11,47 @@ import {
   restoreUser,
 } from '../../../domain/deletions';
 import { success } from '../../envelope';
+import { RobotPath, TenantPath, UserPath } from '../../../validation/path-schemas';
 import { parseTenantId } from '../../path-params';
 import { CONSOLE, robotFromParams } from './workspace-routes';
 
 const TENANT = `${CONSOLE}/tenants/:tenantId`;
 
-type Params = { tenantId: string; robotId?: string; userId?: string };
-
 /** Deleting robots, tenants and administrators, the trash, and restoring from it. */
 export function registerTrashRoutes(app: FastifyInstance, ctx: DomainContext): void {
-  const console = { config: { console: true } };
-  const tenantOf = (params: unknown) => parseTenantId((params as Params).tenantId);
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const tenant = { config: { console: true }, schema: { params: TenantPath } };
+  const robot = { config: { console: true }, schema: { params: RobotPath } };
+  const user = { config: { console: true }, schema: { params: UserPath } };
+  const tenantOf = (params: { tenantId: string }) => parseTenantId(params.tenantId);
 
-  app.get(
+  typed.get(
     `${CONSOLE}/trash`,
     { config: { console: true, teamScope: 'own-tenant' } },
     async (request) => success(await listTrash(ctx, request.editor?.tenantId ?? null)),
   );
 
-  app.delete(TENANT, console, async (request) =>
+  typed.delete(TENANT, tenant, async (request) =>
     success(await deleteTenant(ctx, tenantOf(request.params))),
   );
-  app.post(`${TENANT}/restore`, console, async (request) => {
+  typed.post(`${TENANT}/restore`, tenant, async (request) => {
     await restoreTenant(ctx, tenantOf(request.params));
     return success({ restored: true });
   });
 
-  app.delete(`${TENANT}/robots/:robotId`, console, async (request) =>
+  typed.delete(`${TENANT}/robots/:robotId`, robot, async (request) =>
     success(await deleteRobot(ctx, await robotFromParams(ctx, request.params))),
   );
-  app.post(`${TENANT}/robots/:robotId/restore`, console, async (request) => {
-    const { robotId } = request.params as Params;
-    await restoreRobot(ctx, tenantOf(request.params), robotId ?? '');
+  typed.post(`${TENANT}/robots/:robotId/restore`, robot, async (request) => {
+    await restoreRobot(ctx, tenantOf(request.params), request.params.robotId);
     return success({ restored: true });
   });
 
-  app.delete(`${TENANT}/users/:userId`, console, async (request) => {
-    const { userId } = request.params as Params;
-    return success(await deleteUser(ctx, tenantOf(request.params), userId ?? ''));
-  });
-  app.post(`${TENANT}/users/:userId/restore`, console, async (request) => {
-    const { userId } = request.params as Params;
-    await restoreUser(ctx, tenantOf(request.params), userId ?? '');
+  typed.delete(`${TENANT}/users/:userId`, user, async (request) =>
+    success(await deleteUser(ctx, tenantOf(request.params), request.params.userId)),
+  );
+  typed.post(`${TENANT}/users/:userId/restore`, user, async (request) => {
+    await restoreUser(ctx, tenantOf(request.params), request.params.userId);
     return success({ restored: true });
   });
 }

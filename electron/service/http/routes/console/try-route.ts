@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
 import { ruleCollisions } from '../../../domain/rule-collisions';
@@ -7,18 +7,21 @@ import { ServiceError } from '../../../errors';
 import { TryBody } from '../../../validation/console-schemas';
 import { isIsoDate } from '../../../validation/effective-window';
 import { success } from '../../envelope';
-import { robotFromParams } from './workspace-routes';
+import { robotFromParams, robotRoute } from './workspace-routes';
 
 /** The try pane: exactly what ask would answer, plus every candidate with its reasons. */
 export function registerTryRoute(app: FastifyInstance, ctx: DomainContext): void {
-  app.post(
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.post(
     '/console/api/tenants/:tenantId/robots/:robotId/try',
-    { config: { console: true }, schema: { body: TryBody } },
+    robotRoute({ body: TryBody }),
     async (request) => {
       const robot = await robotFromParams(ctx, request.params);
-      const { question, asOf, userId, edition } = request.body as Static<typeof TryBody>;
+      const { question, asOf, userId, edition } = request.body;
       if (asOf !== undefined && !isIsoDate(asOf)) {
-        throw new ServiceError('invalid-field', 'asOf is not a valid date.', 'asOf');
+        throw new ServiceError('invalid-field', 'asOf is not a valid date.', 'asOf', {
+          keyword: 'date',
+        });
       }
       return success(
         await tryQuestion(
@@ -34,9 +37,9 @@ export function registerTryRoute(app: FastifyInstance, ctx: DomainContext): void
   );
 
   // Next to try: the same engine, asked with every phrasing of the robot in turn.
-  app.get(
+  typed.get(
     '/console/api/tenants/:tenantId/robots/:robotId/collisions',
-    { config: { console: true } },
+    robotRoute({}),
     async (request) =>
       success(await ruleCollisions(ctx, await robotFromParams(ctx, request.params))),
   );

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { CustomerCredentials } from '../../../auth/credentials';
@@ -12,6 +13,7 @@ import {
   ConsoleRegisterBody,
   RobotPatchBody,
 } from '../../../validation/console-schemas';
+import { RobotPath, TenantPath, UserPath } from '../../../validation/path-schemas';
 import { AddUserBody, UpdateUserBody } from '../../../validation/schemas';
 import { success } from '../../envelope';
 import { parseTenantId } from '../../path-params';
@@ -20,12 +22,21 @@ export const CONSOLE = '/console/api';
 const TENANT = `${CONSOLE}/tenants/:tenantId`;
 const ROBOT = `${TENANT}/robots/:robotId`;
 
-type TenantParams = { tenantId: string };
-type RobotParams = { tenantId: string; robotId: string };
+/** The path parameters naming a robot (validation/path-schemas.ts). */
+export type RobotParams = Static<typeof RobotPath>;
 
-export function robotFromParams(ctx: DomainContext, params: unknown): Promise<Robot> {
-  const { tenantId, robotId } = params as RobotParams;
-  return requireRobot(ctx, parseTenantId(tenantId), robotId);
+/**
+ * The options of a console route under a robot's path: its path parameters' schema and the
+ * route's own (body, query), so that its handler gets them typed.
+ */
+export const robotRoute = <S extends object>(schema: S) => ({
+  config: { console: true },
+  schema: { params: RobotPath, ...schema },
+});
+
+/** The robot a route's path names, or the contract's 404. */
+export function robotFromParams(ctx: DomainContext, params: RobotParams): Promise<Robot> {
+  return requireRobot(ctx, parseTenantId(params.tenantId), params.robotId);
 }
 
 export function registerWorkspaceRoutes(
@@ -35,8 +46,9 @@ export function registerWorkspaceRoutes(
   baseUrl: () => string,
 ): void {
   const console = { config: { console: true } };
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get(
+  typed.get(
     `${CONSOLE}/workspace`,
     { config: { console: true, teamScope: 'own-tenant' } },
     async (request) => {
@@ -51,52 +63,64 @@ export function registerWorkspaceRoutes(
     },
   );
 
-  app.post(
+  typed.post(
     `${CONSOLE}/tenants`,
     { ...console, schema: { body: ConsoleRegisterBody } },
     async (request) => {
-      const { language, ...registration } = request.body as Static<typeof ConsoleRegisterBody>;
+      const { language, ...registration } = request.body;
       return success(await registerTenant(ctx, registration, language));
     },
   );
 
-  app.post(`${TENANT}/users`, { ...console, schema: { body: AddUserBody } }, async (request) => {
-    const { tenantId } = request.params as TenantParams;
-    return success(
-      await addUser(ctx, parseTenantId(tenantId), request.body as Static<typeof AddUserBody>),
-    );
-  });
+  typed.post(
+    `${TENANT}/users`,
+    { ...console, schema: { params: TenantPath, body: AddUserBody } },
+    async (request) =>
+      success(await addUser(ctx, parseTenantId(request.params.tenantId), request.body)),
+  );
 
-  app.put(
+  typed.put(
     `${TENANT}/users/:userId`,
-    { ...console, schema: { body: UpdateUserBody } },
+    { ...console, schema: { params: UserPath, body: UpdateUserBody } },
     async (request) => {
-      const { tenantId, userId } = request.params as TenantParams & { userId: string };
-      const body = request.body as Static<typeof UpdateUserBody>;
-      return success(await updateUser(ctx, parseTenantId(tenantId), userId, body));
+      const { tenantId, userId } = request.params;
+      return success(await updateUser(ctx, parseTenantId(tenantId), userId, request.body));
     },
   );
 
-  app.post(
+  typed.post(
     `${TENANT}/robots`,
-    { ...console, schema: { body: ConsoleCreateRobotBody } },
+    { ...console, schema: { params: TenantPath, body: ConsoleCreateRobotBody } },
     async (request) => {
-      const { tenantId } = request.params as TenantParams;
-      const { name, language } = request.body as Static<typeof ConsoleCreateRobotBody>;
-      const created = await createRobot(ctx, parseTenantId(tenantId), name, language);
+      const { name, language } = request.body;
+      const created = await createRobot(
+        ctx,
+        parseTenantId(request.params.tenantId),
+        name,
+        language,
+      );
       return success(toConsoleRobot(ctx, created));
     },
   );
 
-  app.patch(ROBOT, { ...console, schema: { body: RobotPatchBody } }, async (request) => {
-    const robot = await robotFromParams(ctx, request.params);
-    const patched = await patchRobot(ctx, robot, request.body as Static<typeof RobotPatchBody>);
-    return success(toConsoleRobot(ctx, patched));
-  });
+  typed.patch(
+    ROBOT,
+    { ...console, schema: { params: RobotPath, body: RobotPatchBody } },
+    async (request) => {
+      const robot = await robotFromParams(ctx, request.params);
+      return success(toConsoleRobot(ctx, await patchRobot(ctx, robot, request.body)));
+    },
+  );
 
-  app.post(`${ROBOT}/rotate-secret`, console, async (request) =>
-    success(
-      toConsoleRobot(ctx, await rotateRobotSecret(ctx, await robotFromParams(ctx, request.params))),
-    ),
+  typed.post(
+    `${ROBOT}/rotate-secret`,
+    { ...console, schema: { params: RobotPath } },
+    async (request) =>
+      success(
+        toConsoleRobot(
+          ctx,
+          await rotateRobotSecret(ctx, await robotFromParams(ctx, request.params)),
+        ),
+      ),
   );
 }
