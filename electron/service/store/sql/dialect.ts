@@ -9,8 +9,8 @@
 /** A value both databases bind as it is. */
 export type Scalar = string | number | null;
 
-/** A column type a list parameter holds. */
-export type ListType = 'text' | 'bigint';
+/** A column type: of a parameter's cast, or of a list's values. */
+export type ColumnType = 'text' | 'bigint';
 
 export interface Dialect<List> {
   /** The nth parameter (from 1): `?n` in SQLite, `$n` in PostgreSQL. */
@@ -21,7 +21,7 @@ export interface Dialect<List> {
    * A placeholder cast to a type where PostgreSQL cannot infer it (a value compared in an
    * expression); SQLite takes the value as bound.
    */
-  typed(placeholder: string, type: ListType): string;
+  typed(placeholder: string, type: ColumnType): string;
   /** An expression compared as bytes (SQLite's only order; PostgreSQL's `COLLATE "C"`). */
   bytes(expression: string): string;
   /** Equal, or both null (SQLite's `IS`). */
@@ -31,7 +31,7 @@ export interface Dialect<List> {
   /** The value a list is bound as: JSON text for SQLite, an array for PostgreSQL. */
   list(values: readonly string[] | readonly number[]): List;
   /** `expression` is one of the values of the list bound at `placeholder`. */
-  inList(expression: string, placeholder: string, type: ListType): string;
+  inList(expression: string, placeholder: string, type: ColumnType): string;
 }
 
 export const sqlite: Dialect<string> = {

@@ -154,8 +154,8 @@ export interface RulePage<L> {
   /** Counts the rules of the filter: with `countParams`, the condition's parameters only. */
   count: string;
   countParams: readonly (Scalar | L)[];
-  /** For a sort by the question log: each rule hit with its figure. */
-  figures: [ruleId: string, figure: number][];
+  /** Sorted by a figure of the question log: each rule hit with its figure; else undefined. */
+  figures: [ruleId: string, figure: number][] | undefined;
 }
 
 export function rulePage<L>(
@@ -184,15 +184,18 @@ export function rulePage<L>(
   }
   const condition = where.join(' AND ');
   const direction = filter.descending ? 'DESC' : 'ASC';
-  const figure = filter.sort === 'lastHit' ? 'lastHit' : 'hits';
+  const sort = filter.sort;
   return {
     condition,
-    order: `${sortColumn(dialect, filter.sort)} ${direction}, rule_seq ASC`,
+    order: `${sortColumn(dialect, sort)} ${direction}, rule_seq ASC`,
     params,
     count: `SELECT COUNT(*) AS n FROM rules WHERE ${condition}`,
     countParams: [...params.values],
-    figures: (filter.hitFigures ?? []).flatMap((hit): [string, number][] =>
-      hit.hits > 0 ? [[hit.ruleId, hit[figure] ?? 0]] : [],
-    ),
+    figures:
+      sort === 'hits' || sort === 'lastHit'
+        ? (filter.hitFigures ?? []).flatMap((hit): [string, number][] =>
+            hit.hits > 0 ? [[hit.ruleId, hit[sort] ?? 0]] : [],
+          )
+        : undefined,
   };
 }

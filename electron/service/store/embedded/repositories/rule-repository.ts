@@ -319,10 +319,9 @@ export class SqlJsRuleRepository implements RuleRepository {
     const page = ruleSql.rulePage(sqlite, robot, filter, this.textKey);
     const total = Number(this.store.get<{ n: number }>(page.count, page.countParams)?.n ?? 0);
     const { condition, order, params } = page;
-    const statement =
-      filter.sort === 'hits' || filter.sort === 'lastHit'
-        ? byFigures(params.add(JSON.stringify(page.figures)), condition, order)
-        : `SELECT ${ruleRows.RULE_COLUMNS} FROM rules WHERE ${condition} ORDER BY ${order}`;
+    const statement = page.figures
+      ? byFigures(params.add(JSON.stringify(page.figures)), condition, order)
+      : `SELECT ${ruleRows.RULE_COLUMNS} FROM rules WHERE ${condition} ORDER BY ${order}`;
     const paged = `${statement} LIMIT ${params.add(filter.limit)} OFFSET ${params.add(filter.offset)}`;
     return {
       rows: this.store.all<ruleRows.RuleRow>(paged, params.values).map(ruleRows.toStoredRule),

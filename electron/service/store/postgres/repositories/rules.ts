@@ -298,7 +298,7 @@ export class PostgresRuleRepository implements RuleRepository {
     const counting = this.db.get<{ n: number }>(page.count, page.countParams);
     const { condition, order, params } = page;
     let sql = `SELECT ${ruleRows.RULE_COLUMNS} FROM rules WHERE ${condition} ORDER BY ${order}`;
-    if (filter.sort === 'hits' || filter.sort === 'lastHit') {
+    if (page.figures) {
       // The question log's figures of the rules hit; the others count 0.
       const ids = params.add(page.figures.map(([ruleId]) => ruleId));
       const figures = params.add(page.figures.map(([, figure]) => figure));
