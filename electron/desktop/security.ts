@@ -6,7 +6,7 @@
  * Electron's hooks.
  * @module
  */
-import { EDITOR_CONTENT_SECURITY_POLICY } from '../service/http/editor-policy';
+import { EDITOR_CONTENT_SECURITY_POLICY } from '../service/editor-policy';
 import { PROMPT_ORIGIN } from './prompt-page';
 
 /** The service's policy for the editor: the window shows the same editor a browser does. */

@@ -39,7 +39,6 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { AskResult, RuleDetail } from './api-types';
-import type { MatchPolicy } from './matching/types';
 import type {
   MenuEntrySchema,
   ROBOT_SETTINGS,
@@ -51,7 +50,11 @@ import type {
   SignInBody,
 } from './validation/console-schemas';
 
-export type { MatchPolicy } from './matching/types';
+/**
+ * How a rule is matched: by the engine's similarity score (the default), only by a phrasing equal
+ * to the question after normalisation, or by a phrasing found anywhere in the question.
+ */
+export type MatchPolicy = 'similarity' | 'exact' | 'contains';
 
 // Request bodies are the schemas' types (validation/console-schemas.ts): a change of a schema
 // changes its type, and the routes receive bodies of exactly these types.

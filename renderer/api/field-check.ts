@@ -5,7 +5,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { createAjv, describeValidationError } from '../../electron/service/validation/ajv';
-import type { Problem } from '../i18n/problem';
+import type { Problem } from './problem';
 
 const ajv = createAjv();
 

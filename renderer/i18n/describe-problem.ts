@@ -9,7 +9,7 @@ import {
   USERNAME_PATTERN,
 } from '../../electron/service/validation/schemas';
 import { fieldBase, fieldDepth, fieldLabel } from './field-labels';
-import type { Problem } from './problem';
+import type { Problem } from '../api/problem';
 import { problemOfError } from './server-problem';
 import type { MessageKey, Translate } from './types';
 

@@ -8,7 +8,7 @@
  */
 import { ApiError } from '../api/api-error';
 import type { ApiProblem } from '../api/api-error';
-import type { Problem } from './problem';
+import type { Problem } from '../api/problem';
 
 const VALIDATION_CODES = new Set(['invalid-field', 'missing-field']);
 

@@ -4,11 +4,9 @@
  * @module
  */
 
-/**
- * How a rule is matched: by the engine's similarity score (the default), only by a phrasing equal
- * to the question after normalisation, or by a phrasing found anywhere in the question.
- */
-export type MatchPolicy = 'similarity' | 'exact' | 'contains';
+import type { MatchPolicy } from '../console-types';
+
+export type { MatchPolicy };
 
 /** What the engine needs to know about one rule. Answers stay in the database. */
 export interface MatchableRule {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { ConsoleCategory } from '../../../electron/service/console-types';
 import { describeProblem } from '../../i18n/describe-problem';
-import type { Problem } from '../../i18n/problem';
+import type { Problem } from '../../api/problem';
 import { useI18n } from '../../i18n/useI18n';
 import { categoryNameProblem, typedNameProblem } from './category-problem';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Field } from '../../components/Field';
 import { describeProblem } from '../../i18n/describe-problem';
-import type { Problem } from '../../i18n/problem';
+import type { Problem } from '../../api/problem';
 import { useI18n } from '../../i18n/useI18n';
 import { categoryNameProblem, typedNameProblem } from './category-problem';
 

@@ -1,4 +1,4 @@
-import type { Problem } from '../../i18n/problem';
+import type { Problem } from '../../api/problem';
 import { problemOfError } from '../../i18n/server-problem';
 import { checkCategoryName } from '../../lib/rules/rule-checks';
 

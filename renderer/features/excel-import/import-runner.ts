@@ -6,7 +6,7 @@
  */
 import type { BatchImportResult, RuleInput } from '../../../electron/service/api-types';
 import type { RulePatch } from '../../../electron/service/console-types';
-import type { Problem } from '../../i18n/problem';
+import type { Problem } from '../../api/problem';
 import { problemOfBatchFailure, problemOfError } from '../../i18n/server-problem';
 import { runLimited } from '../../lib/run-limited';
 import type { ImportRow } from './import-rows';

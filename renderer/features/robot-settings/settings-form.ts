@@ -8,7 +8,7 @@ import type { ConsoleRobotSettings, RobotPatch } from '../../../electron/service
 import { ROBOT_SETTINGS } from '../../../electron/service/validation/console-schemas';
 import { compileCheck } from '../../api/field-check';
 import type { RobotLanguage } from '../../api/console-client';
-import type { Problem } from '../../i18n/problem';
+import type { Problem } from '../../api/problem';
 
 export const NUMBER_FIELDS = [
   'bestmatchThreshold',

@@ -9,7 +9,7 @@ import type { ConsoleRobot } from '../../../electron/service/console-types';
 import type { RobotRef } from '../../api/console-client';
 import { useToasts } from '../../components/useToasts';
 import { describeProblem } from '../../i18n/describe-problem';
-import type { Problem } from '../../i18n/problem';
+import type { Problem } from '../../api/problem';
 import { problemOfError } from '../../i18n/server-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { useWorkspace } from '../../lib/workspace/useWorkspace';

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { FieldCheck } from '../../api/field-check';
 import { describeProblem } from '../../i18n/describe-problem';
-import type { Problem } from '../../i18n/problem';
+import type { Problem } from '../../api/problem';
 import { problemsOfError } from '../../i18n/server-problem';
 import { useI18n } from '../../i18n/useI18n';
 

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ConsoleRule } from '../../../electron/service/console-types';
-import type { Problem } from '../../i18n/problem';
+import type { Problem } from '../../api/problem';
 import type { CategoryIndex } from './category-index';
 
 /** The fields a user edits, as the grid holds them (the category by its id, '' for none). */

@@ -15,7 +15,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { EDITOR_CONTENT_SECURITY_POLICY } from '../editor-policy';
+import { EDITOR_CONTENT_SECURITY_POLICY } from '../../editor-policy';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>KB Studio</title>

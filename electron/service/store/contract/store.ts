@@ -1,7 +1,7 @@
 /**
  * The storage seam: what the domain asks of a store, whichever database is behind it. The
- * embedded store (sql.js, storage/) and the team server's (PostgreSQL, postgres/) implement it;
- * both pass the same contract tests (tests/contract/store-contract.ts).
+ * embedded store (sql.js, store/embedded/) and the team server's (PostgreSQL, store/postgres/)
+ * implement it; both pass the same contract tests (tests/contract/store-contract.ts).
  *
  * Every repository method is one transaction: an operation that must be atomic across tables is
  * one method. Writes to one robot's rules are ordered by the domain (one at a time per robot, see

@@ -9,11 +9,9 @@ import type { StoreOptions } from './database';
 import { SqlJsCategoryRepository } from './repositories/category-repository';
 import { SqlJsRobotRepository } from './repositories/robot-repository';
 import { SqlJsRuleRepository } from './repositories/rule-repository';
-import {
-  SqlJsSessionRepository,
-  SqlJsSignInFailureRepository,
-} from './repositories/session-repository';
-import type { TextKey } from './repositories/rule-repository';
+import { SqlJsSessionRepository } from './repositories/session-repository';
+import { SqlJsSignInFailureRepository } from './repositories/sign-in-failure-repository';
+import type { TextKey } from '../sql/rule-rows';
 import { SqlJsTenantRepository, SqlJsUserRepository } from './repositories/tenant-repository';
 import { SqlJsTestSetRepository } from './repositories/test-set-repository';
 import { SqlJsVersionRepository } from './repositories/version-repository';
@@ -67,7 +65,7 @@ export class EmbeddedStore implements KbStore {
       'fillSearchText',
     ]);
     this.categories = afterSteps(db, new SqlJsCategoryRepository(db));
-    this.versions = afterSteps(db, new SqlJsVersionRepository(db, this.rules));
+    this.versions = afterSteps(db, new SqlJsVersionRepository(db, textKey));
     this.testSets = afterSteps(db, new SqlJsTestSetRepository(db));
     this.sessions = afterSteps(db, new SqlJsSessionRepository(db));
     this.signInFailures = afterSteps(db, new SqlJsSignInFailureRepository(db));

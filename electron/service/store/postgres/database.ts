@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { ServiceError } from '../../errors';
 import { StorageFailure, UniqueViolation } from '../contract/errors';
-import type { UniqueKey } from '../contract/errors';
+import { uniqueKeyOfPostgresConstraint } from '../sql/unique-keys';
 import type { Pool } from './connection';
 
 /** What a statement is given: PostgreSQL casts the text of numbers and arrays as declared. */
@@ -29,17 +29,6 @@ export interface Reader {
 export interface Tx extends Reader {
   run(sql: string, params?: readonly SqlValue[]): Promise<number>;
 }
-
-/**
- * The unique constraints of the shared schema, by the names PostgreSQL gives them
- * (`<table>_<columns>_key`), and what each protects.
- */
-const CONSTRAINTS: Record<string, UniqueKey> = {
-  rules_tenant_id_robot_id_name_key_key: 'rule-name',
-  rules_rule_id_key: 'rule-id',
-  users_tenant_id_username_key_key: 'username',
-  categories_tenant_id_robot_id_name_key_key: 'category-name',
-};
 
 /** PostgreSQL's `unique_violation`. */
 const UNIQUE_VIOLATION = '23505';
@@ -86,7 +75,7 @@ export function mappedError(error: unknown): unknown {
     );
   }
   if (code !== UNIQUE_VIOLATION || constraint === undefined) return error;
-  const key = CONSTRAINTS[constraint];
+  const key = uniqueKeyOfPostgresConstraint(constraint);
   return key ? new UniqueViolation(key, { cause: error }) : error;
 }
 

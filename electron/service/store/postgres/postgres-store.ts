@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../../logger';
 import type { KbStore } from '../contract/store';
-import type { TextKey } from '../embedded/repositories/rule-repository';
+import type { TextKey } from '../sql/rule-rows';
 import { openPool } from './connection';
 import type { Pool } from './connection';
 import { Database } from './database';
@@ -14,10 +14,8 @@ import { migrate } from './migrate';
 import { PostgresCategoryRepository } from './repositories/categories';
 import { PostgresRobotRepository } from './repositories/robots';
 import { PostgresRuleRepository } from './repositories/rules';
-import {
-  PostgresSessionRepository,
-  PostgresSignInFailureRepository,
-} from './repositories/sessions';
+import { PostgresSessionRepository } from './repositories/sessions';
+import { PostgresSignInFailureRepository } from './repositories/sign-in-failures';
 import { PostgresTenantRepository, PostgresUserRepository } from './repositories/tenants';
 import { PostgresTestSetRepository } from './repositories/test-sets';
 import { PostgresVersionRepository } from './repositories/versions';
@@ -57,7 +55,7 @@ export class PostgresStore implements KbStore {
     this.robots = new PostgresRobotRepository(db);
     this.rules = new PostgresRuleRepository(db, textKey);
     this.categories = new PostgresCategoryRepository(db);
-    this.versions = new PostgresVersionRepository(db, this.rules);
+    this.versions = new PostgresVersionRepository(db, textKey);
     this.testSets = new PostgresTestSetRepository(db);
     this.sessions = new PostgresSessionRepository(db);
     this.signInFailures = new PostgresSignInFailureRepository(db);

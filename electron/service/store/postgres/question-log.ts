@@ -8,14 +8,15 @@
 import type { Logger } from '../../logger';
 import type { LoggedQuestion } from '../../question-log-types';
 import type { InboxMark, LogKey, QuestionLogRepository } from '../contract/question-log';
+import { FlushSchedule } from '../sql/flush-schedule';
 import {
+  DAY_MS,
+  clampTime,
   dayOf,
   decode as decodeLine,
   encode as encodeLine,
-} from '../embedded/question-log/day-file-log';
+} from '../sql/question-log-line';
 import type { Pool } from './connection';
-
-const DAY_MS = 86_400_000;
 
 interface Buffered {
   log: LogKey;
@@ -34,14 +35,12 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   private readonly pool: Pool;
   private readonly logger: Logger;
   private buffer: Buffered[] = [];
-  private tail: Promise<void> = Promise.resolve();
-  private readonly timer: NodeJS.Timeout;
+  private readonly writes: FlushSchedule;
 
   constructor(options: PostgresQuestionLogOptions) {
     this.pool = options.pool;
     this.logger = options.logger;
-    this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
-    this.timer.unref();
+    this.writes = new FlushSchedule(() => this.writeBuffered(), options.flushMs);
   }
 
   append(log: LogKey, entry: LoggedQuestion): void {
@@ -49,9 +48,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   }
 
   flush(): Promise<void> {
-    const run = this.tail.then(() => this.writeBuffered());
-    this.tail = run.catch(() => undefined);
-    return run;
+    return this.writes.flush();
   }
 
   private async writeBuffered(): Promise<void> {
@@ -96,7 +93,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   }
 
   async clear(log: LogKey): Promise<number> {
-    await this.tail;
+    await this.writes.settled();
     const dropped = this.dropBuffered(log);
     const { rowCount } = await this.pool.query('DELETE FROM question_log WHERE log_key = $1', [
       log,
@@ -172,13 +169,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     );
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.writes.stop();
   }
 }
-
-/** 9999-12-31T23:59:59.999Z: times beyond (Infinity) read as the last one. */
-const LAST_TIME = 253_402_300_799_999;
-
-const clampTime = (at: number): number => Math.min(Math.max(0, at), LAST_TIME);

@@ -25,7 +25,7 @@ CREATE UNIQUE INDEX robots_by_created_order ON robots (created_order);
     name: 'question_log',
     sql: `
 -- The question log shared by every node (the embedded store keeps day files instead). An entry
--- is the day file's line (a JSON array: store/embedded/question-log/day-file-log.ts) with its robot and time.
+-- is the day file's line (a JSON array: storage/question-log/day-file-log.ts) with its robot and time.
 CREATE TABLE question_log (
   entry_id  BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   log_key   TEXT NOT NULL,

@@ -14,104 +14,12 @@ import type { Logger } from '../../../logger';
 import type { LoggedQuestion } from '../../../question-log-types';
 import type { InboxMark, LogKey, QuestionLogRepository } from '../../contract/question-log';
 import { DIRECTORY_MODE, FILE_MODE, writeFileAtomicAsync } from '../../../files/durable-fs';
+import { FlushSchedule } from '../../sql/flush-schedule';
+import { DAY_MS, clampTime, dayOf, decode, decodeRow, encode } from '../../sql/question-log-line';
 
 export const LOG_DIR = 'question-log';
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
 const MARKS_FILE = 'marks.json';
-/** 9999-12-31T23:59:59.999Z. */
-const LAST_TIME = 253_402_300_799_999;
-
-const DAY_MS = 86_400_000;
-
-/** `YYYY-MM-DD` (UTC) of a time. */
-export const dayOf = (at: number): string => new Date(at).toISOString().slice(0, 10);
-
-/** The usual answer types and modules are written as their index here; others as text. */
-const ANSWER_TYPES = ['BESTMATCH', 'RECOMMEND'];
-const MODULES = ['KB', 'NONE'];
-const named = (names: string[], value: unknown): string =>
-  typeof value === 'number' ? (names[value] ?? '') : String(value);
-
-/**
- * A line: the entry's values in a fixed order (no key names: a third of the bytes). The menu
- * entry of a menu follow-up comes 13th, on those lines only (older lines have 12 values).
- */
-export function encode(entry: LoggedQuestion): string {
-  const values: unknown[] = [
-    entry.at,
-    entry.userId,
-    entry.channel,
-    entry.question,
-    ANSWER_TYPES.indexOf(entry.answerType) >= 0
-      ? ANSWER_TYPES.indexOf(entry.answerType)
-      : entry.answerType,
-    MODULES.indexOf(entry.module) >= 0 ? MODULES.indexOf(entry.module) : entry.module,
-    entry.score,
-    entry.ruleId,
-    entry.recommended,
-    entry.version,
-    entry.source === 'try' ? 1 : 0,
-    entry.chosenFrom,
-  ];
-  if (entry.menuEntry !== null) values.push(entry.menuEntry);
-  return JSON.stringify(values);
-}
-
-export function decode(line: string): LoggedQuestion | null {
-  let values: unknown;
-  try {
-    values = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  return decodeRow(values);
-}
-
-function decodeRow(values: unknown): LoggedQuestion | null {
-  if (!Array.isArray(values) || values.length < 12 || typeof values[0] !== 'number') return null;
-  const [
-    at,
-    userId,
-    channel,
-    question,
-    type,
-    module,
-    score,
-    ruleId,
-    recommended,
-    version,
-    tried,
-    from,
-  ] = values as [
-    number,
-    string,
-    string,
-    string,
-    unknown,
-    unknown,
-    number,
-    string | null,
-    string[],
-    number | null,
-    number,
-    string | null,
-  ];
-  return {
-    at,
-    userId,
-    channel,
-    question,
-    answerType: named(ANSWER_TYPES, type),
-    module: named(MODULES, module),
-    score,
-    ruleId,
-    recommended,
-    version,
-    source: tried === 1 ? 'try' : 'api',
-    chosenFrom: from,
-    menuEntry: typeof values[12] === 'number' ? values[12] : null,
-  };
-}
 
 export interface DayFileLogOptions {
   dataDir: string;
@@ -125,16 +33,14 @@ export class DayFileLog implements QuestionLogRepository {
   private readonly logger: Logger;
   /** Lines not yet handed to a write, by file path. */
   private buffer = new Map<string, string[]>();
-  private tail: Promise<void> = Promise.resolve();
-  private readonly timer: NodeJS.Timeout;
+  private readonly writes: FlushSchedule;
   /** Directories known to exist. */
   private readonly made = new Set<string>();
 
   constructor(options: DayFileLogOptions) {
     this.root = join(options.dataDir, LOG_DIR);
     this.logger = options.logger;
-    this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
-    this.timer.unref();
+    this.writes = new FlushSchedule(() => this.writeBuffered(), options.flushMs);
   }
 
   private dirOf(log: LogKey): string {
@@ -161,9 +67,7 @@ export class DayFileLog implements QuestionLogRepository {
   }
 
   flush(): Promise<void> {
-    const run = this.tail.then(() => this.writeBuffered());
-    this.tail = run.catch(() => undefined);
-    return run;
+    return this.writes.flush();
   }
 
   private async writeBuffered(): Promise<void> {
@@ -214,9 +118,8 @@ export class DayFileLog implements QuestionLogRepository {
   async read(log: LogKey, from: number, to: number): Promise<LoggedQuestion[]> {
     // Written first, then read in one turn: nothing is between the files and the buffer.
     await this.flush();
-    // Within the years ISO dates spell with four digits, so that day names compare as text.
-    const first = dayOf(Math.min(Math.max(0, from), LAST_TIME));
-    const last = dayOf(Math.min(Math.max(0, to), LAST_TIME));
+    const first = dayOf(clampTime(from));
+    const last = dayOf(clampTime(to));
     const entries: LoggedQuestion[] = [];
     const take = (line: string) => {
       if (line.length === 0) return;
@@ -259,7 +162,7 @@ export class DayFileLog implements QuestionLogRepository {
   }
 
   async clear(log: LogKey): Promise<number> {
-    await this.tail;
+    await this.writes.settled();
     let removed = this.dropBuffered(log);
     for (const { path } of this.days(log)) {
       removed += countLines(readFileSync(path, 'utf8'));
@@ -329,9 +232,8 @@ export class DayFileLog implements QuestionLogRepository {
     await writeFileAtomicAsync(join(dir, MARKS_FILE), Buffer.from(JSON.stringify(marks)));
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.writes.stop();
   }
 }
 

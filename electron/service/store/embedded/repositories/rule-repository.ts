@@ -1,32 +1,26 @@
 /**
- * The embedded store's rules: every SQL statement on the `rules` table.
+ * The embedded store's rules (statements: sql/rule-statements.ts, rows: sql/rule-rows.ts), with
+ * what SQLite does its own way: a batch of rules unpacked by SQLite from one JSON parameter, a
+ * new position one past the highest, a page sorted by the question log's figures. The contract
+ * (store/contract/rules.ts) states what each method returns.
  * @module
  */
 import type {
-  DeletedRule,
-  MatchableRecord,
-  MenuEntry,
   NewRule,
   RobotKey,
   RuleContent,
-  RuleFieldsPatch,
   RuleFilter,
-  RuleState,
   StoredRule,
 } from '../../contract/records';
 import type { RuleRepository } from '../../contract/rules';
 import { mapInSlices, nextTurn } from '../../../time-slices';
-import type { SqlParam, Store, Tx } from '../database';
-import {
-  MATCHABLE_COLUMNS,
-  RULE_COLUMNS,
-  sqlBool,
-  sqlMenu,
-  toMatchableRecord,
-  toStoredRule,
-} from './rule-rows';
-import type { MatchableRow, RuleRow } from './rule-rows';
+import { sqlite } from '../../sql/dialect';
+import * as ruleRows from '../../sql/rule-rows';
+import * as ruleSql from '../../sql/rule-statements';
+import type { Reader, Store, Tx } from '../database';
 import { mappingUniqueViolations } from './unique-violations';
+
+const SQL = ruleSql.statements(sqlite);
 
 /**
  * Inserts many rules in one statement: ?5 is a JSON array of rows, unpacked by SQLite itself.
@@ -36,9 +30,7 @@ import { mappingUniqueViolations } from './unique-violations';
  * without being parsed again (`json_each` hands each row over as text, parsed by every `->>`:
  * a 1000-rule batch spent 40 ms there instead of 14).
  */
-export const INSERT_RULES = `INSERT INTO rules (rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, questions, answer,
-  category_id, active, allow_sim_gen, effect_begin, effect_end, answer_content_type, created_at, updated_at,
-  effect_begin_ms, effect_end_ms, search_text, match_policy, negative_keywords, menu, updated_by)
+export const INSERT_RULES = `INSERT INTO rules (${ruleRows.INSERTED_COLUMNS})
 SELECT ?1 + key, value ->> 0, ?2, ?3, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
   value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, 'TEXT', value ->> 10, ?4,
   value ->> 11, value ->> 12, value ->> 13, value ->> 14, value ->> 15, value ->> 16, ?6
@@ -55,114 +47,83 @@ const INSERT_SLICE = 25;
 const TAKEN_NAMES = `SELECT j.value AS name_key FROM json_each(CAST(?3 AS TEXT)) AS j
 WHERE EXISTS (SELECT 1 FROM rules AS r WHERE r.tenant_id = ?1 AND r.robot_id = ?2 AND r.name_key = j.value)`;
 
-/** A rule's row moved between the rules and the trash; the derived columns are made again. */
-export const TRASH_COLUMNS =
-  'rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at, match_policy, negative_keywords, menu';
-
-const SORT_COLUMNS: Record<RuleFilter['sort'], string> = {
-  created: 'rule_seq',
-  updated: 'updated_at',
-  ruleName: 'name_key',
-  category: 'category_id',
-  active: 'active',
-  // The question log's figures: `sort_key` of byFigures (never hit: 0).
-  hits: 'sort_key',
-  lastHit: 'sort_key',
-};
+const OF_ROBOT = 'tenant_id = ?1 AND robot_id = ?2';
 
 /**
- * A page sorted by a figure of the question log (?1: a JSON array of [ruleId, figure] of the
- * rules hit): the rules hit, found by their rule_id, then the others with 0. Two halves rather
- * than a LEFT JOIN, which SQLite ran as a scan of the figures per rule (minutes at 100k rules);
- * this takes about 0.6 s for 100k rules of which 50k were hit, 10 times a sort by name.
+ * A page sorted by a figure of the question log (`figures`: a JSON array of [ruleId, figure] of
+ * the rules hit): the rules hit, found by their rule_id, then the others with 0. Two halves
+ * rather than a LEFT JOIN, which SQLite ran as a scan of the figures per rule (minutes at 100k
+ * rules); this takes about 0.6 s for 100k rules of which 50k were hit, 10 times a sort by name.
  */
-function byFigures(columns: string, condition: string, order: string): string {
+function byFigures(figures: string, condition: string, order: string): string {
   return `WITH figures(figure_rule_id, figure) AS MATERIALIZED (
-  SELECT value ->> 0, value ->> 1 FROM json_each(CAST(?1 AS TEXT)))
-SELECT ${columns}, figure AS sort_key FROM figures CROSS JOIN rules ON rule_id = figure_rule_id WHERE ${condition}
+  SELECT value ->> 0, value ->> 1 FROM json_each(CAST(${figures} AS TEXT)))
+SELECT ${ruleRows.RULE_COLUMNS}, figure AS sort_key FROM figures CROSS JOIN rules ON rule_id = figure_rule_id WHERE ${condition}
 UNION ALL
-SELECT ${columns}, 0 AS sort_key FROM rules WHERE ${condition} AND rule_id NOT IN (SELECT figure_rule_id FROM figures)
-ORDER BY ${order} LIMIT ? OFFSET ?`;
+SELECT ${ruleRows.RULE_COLUMNS}, 0 AS sort_key FROM rules WHERE ${condition} AND rule_id NOT IN (SELECT figure_rule_id FROM figures)
+ORDER BY ${order}`;
 }
-
-const OF_ROBOT = 'tenant_id = ? AND robot_id = ?';
-
-/** A rule's effective state at `now`, as a condition and its parameters. */
-function stateCondition(state: RuleState, now: number): [string, SqlParam[]] {
-  switch (state) {
-    case 'active':
-      return [
-        'active = 1 AND (effect_begin_ms IS NULL OR effect_begin_ms <= ?) AND (effect_end_ms IS NULL OR effect_end_ms >= ?)',
-        [now, now],
-      ];
-    case 'inactive':
-      return ['active = 0', []];
-    case 'scheduled':
-      return ['active = 1 AND effect_begin_ms > ?', [now]];
-    case 'expired':
-      return [
-        'active = 1 AND effect_end_ms < ? AND (effect_begin_ms IS NULL OR effect_begin_ms <= ?)',
-        [now, now],
-      ];
-  }
-}
-
-export const toMs = (iso: string | null): number | null => {
-  if (iso === null) return null;
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? null : ms;
-};
 
 /** Rules at a time to fill their search text at open (a first open after an upgrade). */
 const SEARCH_FILL_BATCH = 2000;
 
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** The position after the highest of the store (a position is never reused by another rule). */
+const nextSeq = (reader: Reader): number =>
+  Number(reader.get<{ last: number }>('SELECT MAX(rule_seq) AS last FROM rules')?.last ?? 0) + 1;
+
+/**
+ * Writes a rule back into the robot (from the trash, from a version), taking it out of the
+ * trash: at its old position where that is free, else after the last. Returns the position.
+ */
+export function reinsertRule(
+  tx: Tx,
+  robot: RobotKey,
+  rule: StoredRule,
+  textKey: ruleRows.TextKey,
+  stamp: ruleRows.Stamp,
+): number {
+  const seqFree = !tx.get('SELECT 1 AS found FROM rules WHERE rule_seq = ?1', [rule.seq]);
+  const seq = seqFree ? rule.seq : nextSeq(tx);
+  const row = { utf8: JSON.stringify([ruleRows.jsonRow(rule, textKey)]) };
+  tx.run('DELETE FROM deleted_rules WHERE rule_id = ?1', [rule.ruleId]);
+  tx.run(INSERT_RULES, [seq, robot.tenantId, robot.robotId, stamp.now, row, stamp.actor]);
+  return seq;
 }
 
-/** Turns text into the store's search key (the matcher's normalisation: case, width, script). */
-export type TextKey = (text: string) => string;
-
-/** What a rule is searched by: its name, phrasings and answer, each as a text key (every store). */
-export function ruleSearchText(
-  textKey: TextKey,
-  rule: Pick<RuleContent, 'ruleName' | 'questions' | 'answer'>,
-): string {
-  return [rule.ruleName, ...rule.questions, rule.answer].map(textKey).join('\n');
+/**
+ * Moves a rule of the robot to the trash (a rule deleted before under the same id — deleted,
+ * restored, deleted — is replaced); the trash keeps who deleted it as its last change.
+ */
+export function trashRule(tx: Tx, robot: RobotKey, ruleId: string, stamp: ruleRows.Stamp): void {
+  const where = [robot.tenantId, robot.robotId, ruleId];
+  tx.run('DELETE FROM deleted_rules WHERE rule_id = ?1', [ruleId]);
+  tx.run(
+    `INSERT INTO deleted_rules (${ruleRows.TRASH_COLUMNS}, deleted_at, updated_by)
+     SELECT ${ruleRows.TRASH_COLUMNS}, ?4, ?5 FROM rules WHERE ${OF_ROBOT} AND rule_id = ?3`,
+    [...where, stamp.now, stamp.actor],
+  );
+  tx.run(`DELETE FROM rules WHERE ${OF_ROBOT} AND rule_id = ?3`, where);
 }
 
-export function jsonRow(rule: NewRule, searchText: string): unknown[] {
-  return [
-    rule.ruleId,
-    rule.ruleName,
-    rule.nameKey,
-    JSON.stringify(rule.questions),
-    rule.answer,
-    rule.categoryId,
-    rule.active ? 1 : 0,
-    sqlBool(rule.allowSimGen),
-    rule.effectBegin,
-    rule.effectEnd,
-    rule.createdAt,
-    toMs(rule.effectBegin),
-    toMs(rule.effectEnd),
-    searchText,
-    rule.matchPolicy ?? 'similarity',
-    JSON.stringify(rule.negativeKeywords ?? []),
-    sqlMenu(rule.menu),
-  ];
+/** The names of rules found by `statement` (?1: a rule id), each looked up by its id. */
+export function namesOf(
+  reader: Reader,
+  statement: string,
+  ruleIds: readonly string[],
+): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const ruleId of ruleIds) {
+    const row = reader.get<{ rule_name: string }>(statement, [ruleId]);
+    if (row) names.set(ruleId, row.rule_name);
+  }
+  return names;
 }
 
 export class SqlJsRuleRepository implements RuleRepository {
   constructor(
     private readonly store: Store,
-    private readonly textKey: TextKey,
+    private readonly textKey: ruleRows.TextKey,
   ) {}
-
-  /** What a rule is searched by (also used by publishing's rollback). */
-  searchText(rule: Pick<RuleContent, 'ruleName' | 'questions' | 'answer'>): string {
-    return ruleSearchText(this.textKey, rule);
-  }
 
   /**
    * Fills the search text of rules that have none (rules of a database written before it
@@ -177,29 +138,29 @@ export class SqlJsRuleRepository implements RuleRepository {
         questions: string;
         answer: string;
       }>(
-        'SELECT rule_id, rule_name, questions, answer FROM rules WHERE search_text IS NULL LIMIT ?',
+        'SELECT rule_id, rule_name, questions, answer FROM rules WHERE search_text IS NULL LIMIT ?1',
         [SEARCH_FILL_BATCH],
       );
       if (rows.length === 0) return filled;
       this.store.write((tx) => {
         for (const row of rows) {
-          const text = this.searchText({
+          const text = ruleRows.ruleSearchText(this.textKey, {
             ruleName: row.rule_name,
             questions: JSON.parse(row.questions) as string[],
             answer: row.answer,
           });
-          tx.run('UPDATE rules SET search_text = ? WHERE rule_id = ?', [text, row.rule_id]);
+          tx.run('UPDATE rules SET search_text = ?1 WHERE rule_id = ?2', [text, row.rule_id]);
         }
       });
       filled += rows.length;
     }
   }
 
-  async find(robot: RobotKey, ruleId: string): Promise<StoredRule | undefined> {
+  async find(robot: RobotKey, ruleId: string) {
     return this.findIn(this.store, robot, ruleId);
   }
 
-  async findMany(robot: RobotKey, ruleIds: readonly string[]): Promise<StoredRule[]> {
+  async findMany(robot: RobotKey, ruleIds: readonly string[]) {
     const found: StoredRule[] = [];
     for (const ruleId of new Set(ruleIds)) {
       const rule = this.findIn(this.store, robot, ruleId);
@@ -208,62 +169,44 @@ export class SqlJsRuleRepository implements RuleRepository {
     return found;
   }
 
-  async answerOf(ruleId: string): Promise<string | undefined> {
-    return this.store.get<{ answer: string }>('SELECT answer FROM rules WHERE rule_id = ?', [
-      ruleId,
-    ])?.answer;
+  async answerOf(ruleId: string) {
+    return this.store.get<{ answer: string }>(SQL.answerOf, [ruleId])?.answer;
   }
 
-  async namesOf(ruleIds: readonly string[]): Promise<Map<string, string>> {
-    const names = new Map<string, string>();
-    for (const ruleId of ruleIds) {
-      const row = this.store.get<{ rule_name: string }>(
-        'SELECT rule_name FROM rules WHERE rule_id = ?',
-        [ruleId],
-      );
-      if (row) names.set(ruleId, row.rule_name);
-    }
-    return names;
+  async namesOf(ruleIds: readonly string[]) {
+    return namesOf(this.store, 'SELECT rule_name FROM rules WHERE rule_id = ?1', ruleIds);
   }
 
-  async takenNameKeys(robot: RobotKey, nameKeys: readonly string[]): Promise<Set<string>> {
-    if (nameKeys.length === 0) return new Set();
+  async takenNameKeys(robot: RobotKey, nameKeys: readonly string[]) {
+    if (nameKeys.length === 0) return new Set<string>();
+    const keys = { utf8: sqlite.list(nameKeys) };
     const rows = this.store.all<{ name_key: string }>(TAKEN_NAMES, [
       robot.tenantId,
       robot.robotId,
-      { utf8: JSON.stringify(nameKeys) },
+      keys,
     ]);
     return new Set(rows.map((row) => row.name_key));
   }
 
-  async nameHolder(robot: RobotKey, nameKey: string): Promise<string | undefined> {
-    return this.store.get<{ rule_id: string }>(
-      `SELECT rule_id FROM rules WHERE ${OF_ROBOT} AND name_key = ?`,
-      [robot.tenantId, robot.robotId, nameKey],
-    )?.rule_id;
+  async nameHolder(robot: RobotKey, nameKey: string) {
+    const key = [robot.tenantId, robot.robotId, nameKey];
+    return this.store.get<{ rule_id: string }>(SQL.nameHolder, key)?.rule_id;
   }
 
-  async idExists(ruleId: string): Promise<boolean> {
-    return this.store.get('SELECT 1 AS found FROM rules WHERE rule_id = ?', [ruleId]) !== undefined;
+  async idExists(ruleId: string) {
+    return this.store.get(SQL.idExists, [ruleId]) !== undefined;
   }
 
-  async insert(
-    robot: RobotKey,
-    rules: readonly NewRule[],
-    now: number,
-    actor: string,
-  ): Promise<StoredRule[]> {
+  async insert(robot: RobotKey, rules: readonly NewRule[], now: number, actor: string) {
     if (rules.length === 0) return [];
     // Before the write, in slices: the search texts of a batch take tens of milliseconds.
-    const rows = await mapInSlices(rules, (rule) => jsonRow(rule, this.searchText(rule)));
+    const rows = await mapInSlices(rules, (rule) => ruleRows.jsonRow(rule, this.textKey));
     // One transaction, its statements a slice of rows each (made into JSON in its own step)
     // with a turn of the event loop between them, and the disk waited for off the event loop
     // (Store.writeInSteps).
     const first = await mappingUniqueViolations(() =>
       this.store.writeInSteps(async (tx) => {
-        const next =
-          Number(tx.get<{ last: number }>('SELECT MAX(rule_seq) AS last FROM rules')?.last ?? 0) +
-          1;
+        const next = nextSeq(tx);
         let inserted = 0;
         for (let i = 0; i < rows.length; i += INSERT_SLICE) {
           if (i > 0) await nextTurn();
@@ -276,51 +219,23 @@ export class SqlJsRuleRepository implements RuleRepository {
         return next;
       }),
     );
-    return mapInSlices(rules, (rule, i) => ({
-      ...rule,
-      matchPolicy: rule.matchPolicy ?? 'similarity',
-      negativeKeywords: rule.negativeKeywords ?? [],
-      menu: sqlMenu(rule.menu) === null ? null : (rule.menu ?? null),
-      seq: first + i,
-      tenantId: robot.tenantId,
-      robotId: robot.robotId,
-      answerContentType: 'TEXT',
-      updatedAt: now,
-      updatedBy: actor,
-    }));
+    return mapInSlices(rules, (rule, i) =>
+      ruleRows.insertedRule(robot, rule, first + i, { now, actor }),
+    );
   }
 
-  async restore(
-    robot: RobotKey,
-    ruleIds: readonly string[],
-    now: number,
-    actor: string,
-  ): Promise<StoredRule[]> {
+  async restore(robot: RobotKey, ruleIds: readonly string[], now: number, actor: string) {
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
         const restored: StoredRule[] = [];
         for (const ruleId of new Set(ruleIds)) {
-          const row = tx.get<RuleRow>(
-            `SELECT ${TRASH_COLUMNS}, updated_by FROM deleted_rules WHERE rule_id = ? AND ${OF_ROBOT}`,
-            [ruleId, robot.tenantId, robot.robotId],
+          const row = tx.get<ruleRows.RuleRow>(
+            `SELECT ${ruleRows.TRASH_COLUMNS}, updated_by FROM deleted_rules WHERE ${OF_ROBOT} AND rule_id = ?3`,
+            [robot.tenantId, robot.robotId, ruleId],
           );
           if (!row) continue;
-          const rule = toStoredRule(row);
-          const seqFree = !tx.get('SELECT 1 AS found FROM rules WHERE rule_seq = ?', [rule.seq]);
-          const seq = seqFree
-            ? rule.seq
-            : Number(
-                tx.get<{ last: number }>('SELECT MAX(rule_seq) AS last FROM rules')?.last ?? 0,
-              ) + 1;
-          tx.run(INSERT_RULES, [
-            seq,
-            robot.tenantId,
-            robot.robotId,
-            now,
-            { utf8: JSON.stringify([jsonRow(rule, this.searchText(rule))]) },
-            actor,
-          ]);
-          tx.run('DELETE FROM deleted_rules WHERE rule_id = ?', [ruleId]);
+          const rule = ruleRows.toStoredRule(row);
+          const seq = reinsertRule(tx, robot, rule, this.textKey, { now, actor });
           restored.push({ ...rule, seq, updatedAt: now, updatedBy: actor });
         }
         return restored;
@@ -328,230 +243,111 @@ export class SqlJsRuleRepository implements RuleRepository {
     );
   }
 
-  async deleted(robot: RobotKey, limit: number): Promise<DeletedRule[]> {
-    return this.store
-      .all<RuleRow & { deleted_at: number }>(
-        `SELECT ${TRASH_COLUMNS}, updated_by, deleted_at FROM deleted_rules WHERE ${OF_ROBOT} ORDER BY deleted_at DESC, rule_seq LIMIT ?`,
-        [robot.tenantId, robot.robotId, limit],
-      )
-      .map((row) => ({ ...toStoredRule(row), deletedAt: Number(row.deleted_at) }));
+  async deleted(robot: RobotKey, limit: number) {
+    const key = [robot.tenantId, robot.robotId, limit];
+    return this.store.all<ruleRows.DeletedRuleRow>(SQL.trash, key).map(ruleRows.toDeletedRule);
   }
 
-  async purgeDeleted(before: number): Promise<number> {
+  async purgeDeleted(before: number) {
     // Looked at first: a purge with nothing to do writes nothing (no journal record).
-    const due = 'FROM deleted_rules WHERE deleted_at < ?';
-    if (!this.store.get(`SELECT 1 AS found ${due} LIMIT 1`, [before])) return 0;
-    return this.store.write((tx) => tx.run(`DELETE ${due}`, [before]));
+    if (!this.store.get(SQL.anyTrashBefore, [before])) return 0;
+    return this.store.write((tx) => tx.run(SQL.purgeTrashBefore, [before]));
   }
 
-  async update(
-    robot: RobotKey,
-    ruleId: string,
-    content: RuleContent,
-    now: number,
-    actor: string,
-  ): Promise<StoredRule | undefined> {
+  async update(robot: RobotKey, ruleId: string, content: RuleContent, now: number, actor: string) {
+    const params = ruleSql.updateParams(robot, ruleId, content, this.textKey, {
+      now,
+      actor,
+    });
     return mappingUniqueViolations(() =>
-      this.store.write((tx) => {
-        const changed = tx.run(
-          `UPDATE rules SET rule_name = ?, name_key = ?, category_id = ?, active = ?, allow_sim_gen = ?,
-            effect_begin = ?, effect_end = ?, questions = ?, answer = ?, updated_at = ?, updated_by = ?,
-            effect_begin_ms = ?, effect_end_ms = ?, search_text = ?,
-            match_policy = ?, negative_keywords = ?, menu = ?
-           WHERE rule_id = ? AND ${OF_ROBOT}`,
-          [
-            content.ruleName,
-            content.nameKey,
-            content.categoryId,
-            content.active ? 1 : 0,
-            sqlBool(content.allowSimGen),
-            content.effectBegin,
-            content.effectEnd,
-            JSON.stringify(content.questions),
-            content.answer,
-            now,
-            actor,
-            toMs(content.effectBegin),
-            toMs(content.effectEnd),
-            this.searchText(content),
-            content.matchPolicy ?? 'similarity',
-            JSON.stringify(content.negativeKeywords ?? []),
-            sqlMenu(content.menu),
-            ruleId,
-            robot.tenantId,
-            robot.robotId,
-          ],
-        );
-        return changed === 0 ? undefined : this.findIn(tx, robot, ruleId);
-      }),
+      this.store.write((tx) =>
+        tx.run(SQL.update, params) === 0 ? undefined : this.findIn(tx, robot, ruleId),
+      ),
     );
   }
 
-  async patchMany(
-    robot: RobotKey,
-    ruleIds: readonly string[],
-    patch: RuleFieldsPatch,
-    now: number,
-    actor: string,
-  ): Promise<StoredRule[]> {
-    const sets: string[] = [];
-    const values: SqlParam[] = [];
-    if (patch.active !== undefined) {
-      sets.push('active = ?');
-      values.push(patch.active ? 1 : 0);
-    }
-    if (patch.categoryId !== undefined) {
-      sets.push('category_id = ?');
-      values.push(patch.categoryId);
-    }
-    if (sets.length === 0) return [];
-    const statement = `UPDATE rules SET ${sets.join(', ')}, updated_at = ?, updated_by = ? WHERE rule_id = ? AND ${OF_ROBOT}`;
+  /** Typed by the contract (`RuleRepository.patchMany`). */
+  patchMany: RuleRepository['patchMany'] = async (robot, ruleIds, patch, now, actor) => {
+    const assigned = ruleSql.patchAssignments(sqlite, patch);
+    if (!assigned) return [];
+    const statement = `UPDATE rules SET ${assigned.set} WHERE ${OF_ROBOT} AND rule_id = ?3`;
     return this.store.write((tx) => {
       const changed: StoredRule[] = [];
       for (const ruleId of new Set(ruleIds)) {
-        if (tx.run(statement, [...values, now, actor, ruleId, robot.tenantId, robot.robotId]) === 0)
-          continue;
+        const params = [robot.tenantId, robot.robotId, ruleId, now, actor, ...assigned.values];
+        if (tx.run(statement, params) === 0) continue;
         const rule = this.findIn(tx, robot, ruleId);
         if (rule) changed.push(rule);
       }
       return changed;
     });
-  }
+  };
 
   /** The trash keeps who deleted each rule as its last change (`updated_by`). */
-  async remove(
-    robot: RobotKey,
-    ruleIds: readonly string[],
-    now: number,
-    actor: string,
-  ): Promise<StoredRule[]> {
+  async remove(robot: RobotKey, ruleIds: readonly string[], now: number, actor: string) {
     return this.store.write((tx) => {
       const removed: StoredRule[] = [];
       for (const ruleId of new Set(ruleIds)) {
         const rule = this.findIn(tx, robot, ruleId);
         if (!rule) continue;
-        const where = [ruleId, robot.tenantId, robot.robotId];
-        // A rule deleted before under the same id (deleted, restored, deleted) is replaced.
-        tx.run('DELETE FROM deleted_rules WHERE rule_id = ?', [ruleId]);
-        tx.run(
-          `INSERT INTO deleted_rules (${TRASH_COLUMNS}, deleted_at, updated_by) SELECT ${TRASH_COLUMNS}, ?, ? FROM rules WHERE rule_id = ? AND ${OF_ROBOT}`,
-          [now, actor, ...where],
-        );
-        tx.run(`DELETE FROM rules WHERE rule_id = ? AND ${OF_ROBOT}`, where);
+        trashRule(tx, robot, ruleId, { now, actor });
         removed.push(rule);
       }
       return removed;
     });
   }
 
-  async seqs(robot: RobotKey): Promise<number[]> {
-    return this.store
-      .all<{ rule_seq: number }>(`SELECT rule_seq FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`, [
-        robot.tenantId,
-        robot.robotId,
-      ])
-      .map((row) => Number(row.rule_seq));
+  async seqs(robot: RobotKey) {
+    const rows = this.store.all<{ rule_seq: number }>(SQL.seqs, [robot.tenantId, robot.robotId]);
+    return rows.map((row) => Number(row.rule_seq));
   }
 
-  async maxSeq(robot: RobotKey): Promise<number> {
-    // One seek down the (tenant, robot, seq) index.
-    const row = this.store.get<{ last: number | null }>(
-      `SELECT MAX(rule_seq) AS last FROM rules WHERE ${OF_ROBOT}`,
-      [robot.tenantId, robot.robotId],
-    );
+  async maxSeq(robot: RobotKey) {
+    const row = this.store.get<{ last: number | null }>(SQL.maxSeq, [
+      robot.tenantId,
+      robot.robotId,
+    ]);
     return Number(row?.last ?? 0);
   }
 
-  async pageFrom(robot: RobotKey, fromSeq: number, limit: number): Promise<StoredRule[]> {
-    return this.store
-      .all<RuleRow>(
-        `SELECT ${RULE_COLUMNS} FROM rules WHERE ${OF_ROBOT} AND rule_seq >= ? ORDER BY rule_seq LIMIT ?`,
-        [robot.tenantId, robot.robotId, fromSeq, limit],
-      )
-      .map(toStoredRule);
+  async pageFrom(robot: RobotKey, fromSeq: number, limit: number) {
+    const page = [robot.tenantId, robot.robotId, fromSeq, limit];
+    return this.store.all<ruleRows.RuleRow>(SQL.pageFrom, page).map(ruleRows.toStoredRule);
   }
 
-  async query(robot: RobotKey, filter: RuleFilter): Promise<{ rows: StoredRule[]; total: number }> {
-    const where = [OF_ROBOT];
-    const params: SqlParam[] = [robot.tenantId, robot.robotId];
-    if (filter.active !== undefined) {
-      where.push('active = ?');
-      params.push(filter.active ? 1 : 0);
-    }
-    if (filter.category !== undefined) {
-      where.push('category_id = ?');
-      params.push(filter.category);
-    }
-    if (filter.state !== undefined) {
-      const [condition, values] = stateCondition(filter.state, filter.now);
-      where.push(condition);
-      params.push(...values);
-    }
-    const key = filter.text === undefined ? '' : this.textKey(filter.text);
-    if (key !== '') {
-      where.push("search_text LIKE ? ESCAPE '\\'");
-      params.push(`%${escapeLike(key)}%`);
-    }
-    if (filter.ruleIds !== undefined) {
-      where.push('rule_id IN (SELECT value FROM json_each(CAST(? AS TEXT)))');
-      params.push(JSON.stringify(filter.ruleIds));
-    }
-    const order = `${SORT_COLUMNS[filter.sort]} ${filter.descending ? 'DESC' : 'ASC'}, rule_seq ASC`;
-    const condition = where.join(' AND ');
-    const total = this.store.get<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM rules WHERE ${condition}`,
-      params,
-    );
-    const paging = [filter.limit, filter.offset];
-    if (filter.sort === 'hits' || filter.sort === 'lastHit') {
-      const key = filter.sort;
-      const figures = (filter.hitFigures ?? []).flatMap((figure) =>
-        figure.hits > 0 ? [[figure.ruleId, figure[key] ?? 0]] : [],
-      );
-      // ?1 is the figures; the condition's parameters are given once per half.
-      const rows = this.store.all<RuleRow>(byFigures(RULE_COLUMNS, condition, order), [
-        JSON.stringify(figures),
-        ...params,
-        ...params,
-        ...paging,
-      ]);
-      return { rows: rows.map(toStoredRule), total: Number(total?.n ?? 0) };
-    }
-    const rows = this.store.all<RuleRow>(
-      `SELECT ${RULE_COLUMNS} FROM rules WHERE ${condition} ORDER BY ${order} LIMIT ? OFFSET ?`,
-      [...params, ...paging],
-    );
-    return { rows: rows.map(toStoredRule), total: Number(total?.n ?? 0) };
+  async query(robot: RobotKey, filter: RuleFilter) {
+    const page = ruleSql.rulePage(sqlite, robot, filter, this.textKey);
+    const total = Number(this.store.get<{ n: number }>(page.count, page.countParams)?.n ?? 0);
+    const { condition, order, params } = page;
+    const statement = page.figures
+      ? byFigures(params.add(JSON.stringify(page.figures)), condition, order)
+      : `SELECT ${ruleRows.RULE_COLUMNS} FROM rules WHERE ${condition} ORDER BY ${order}`;
+    const paged = `${statement} LIMIT ${params.add(filter.limit)} OFFSET ${params.add(filter.offset)}`;
+    return {
+      rows: this.store.all<ruleRows.RuleRow>(paged, params.values).map(ruleRows.toStoredRule),
+      total,
+    };
   }
 
-  async matchable(robot?: RobotKey): Promise<MatchableRecord[]> {
+  async matchable(robot?: RobotKey) {
     const rows = robot
-      ? this.store.all<MatchableRow>(
-          `SELECT ${MATCHABLE_COLUMNS} FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,
-          [robot.tenantId, robot.robotId],
-        )
-      : this.store.all<MatchableRow>(`SELECT ${MATCHABLE_COLUMNS} FROM rules ORDER BY rule_seq`);
-    return rows.map(toMatchableRecord);
+      ? this.store.all<ruleRows.MatchableRow>(SQL.matchableOfRobot, [robot.tenantId, robot.robotId])
+      : this.store.all<ruleRows.MatchableRow>(SQL.matchable);
+    return rows.map(ruleRows.toMatchableRecord);
   }
 
-  async menus(): Promise<{ ruleId: string; menu: MenuEntry[] }[]> {
+  async menus() {
+    return this.store.all<{ rule_id: string; menu: string }>(SQL.menus).map(ruleRows.toRuleMenu);
+  }
+
+  async questions(robot: RobotKey) {
+    const key = [robot.tenantId, robot.robotId];
     return this.store
-      .all<{ rule_id: string; menu: string }>(
-        'SELECT rule_id, menu FROM rules WHERE menu IS NOT NULL ORDER BY rule_seq',
-      )
-      .map((row) => ({ ruleId: row.rule_id, menu: JSON.parse(row.menu) as MenuEntry[] }));
+      .all<{ rule_id: string; questions: string }>(SQL.questions, key)
+      .map(ruleRows.toRuleQuestions);
   }
 
-  async questions(robot: RobotKey): Promise<{ ruleId: string; questions: string[] }[]> {
-    return this.store
-      .all<{ rule_id: string; questions: string }>(
-        `SELECT rule_id, questions FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,
-        [robot.tenantId, robot.robotId],
-      )
-      .map((row) => ({ ruleId: row.rule_id, questions: JSON.parse(row.questions) as string[] }));
-  }
-
-  async languageCounts(robot: RobotKey): Promise<{ rules: number; han: number }> {
+  async languageCounts(robot: RobotKey) {
     const row = this.store.get<{ rules: number; han: number | null }>(
       `SELECT COUNT(*) AS rules, SUM(rule_name GLOB '*[一-鿿]*') AS han FROM rules WHERE ${OF_ROBOT}`,
       [robot.tenantId, robot.robotId],
@@ -559,11 +355,8 @@ export class SqlJsRuleRepository implements RuleRepository {
     return { rules: Number(row?.rules ?? 0), han: Number(row?.han ?? 0) };
   }
 
-  private findIn(reader: Pick<Tx, 'get'>, robot: RobotKey, ruleId: string): StoredRule | undefined {
-    const row = reader.get<RuleRow>(
-      `SELECT ${RULE_COLUMNS} FROM rules WHERE rule_id = ? AND ${OF_ROBOT}`,
-      [ruleId, robot.tenantId, robot.robotId],
-    );
-    return row ? toStoredRule(row) : undefined;
+  private findIn(reader: Reader, robot: RobotKey, ruleId: string): StoredRule | undefined {
+    const row = reader.get<ruleRows.RuleRow>(SQL.find, [robot.tenantId, robot.robotId, ruleId]);
+    return row && ruleRows.toStoredRule(row);
   }
 }

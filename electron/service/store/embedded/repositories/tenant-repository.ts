@@ -1,70 +1,28 @@
 /**
- * The embedded store's tenants and administrators.
+ * The embedded store's tenants and administrators (statements: sql/users.ts). A new tenant's id
+ * is the highest so far plus one. The contract (store/contract/tenants.ts) states what each
+ * method returns.
  * @module
  */
-import type { DeletedUser, NewUser, TenantRecord, UserRecord } from '../../contract/records';
+import type { NewUser } from '../../contract/records';
 import type { TenantRegistration, TenantRepository, UserRepository } from '../../contract/tenants';
-import type { SqlParam, Store, Tx } from '../database';
+import { sqlite } from '../../sql/dialect';
+import * as users from '../../sql/users';
+import type { Store, Tx } from '../database';
 import { insertRobot, purgeRobot } from './robot-repository';
 import { mappingUniqueViolations } from './unique-violations';
 
-export const USER_COLUMNS =
-  'user_id, tenant_id, username, username_key, role, created_at, updated_at';
-export const TRASH_USER_COLUMNS = `${USER_COLUMNS}, password_hash`;
-const OF_USER = 'WHERE tenant_id = ? AND user_id = ?';
+const SQL = users.statements(sqlite);
 
-export interface UserRow {
-  [column: string]: string | number;
-  user_id: string;
-  tenant_id: number;
-  username: string;
-  username_key: string;
-  role: string;
-  created_at: number;
-  updated_at: number;
-}
-
-export function toUserRecord(row: UserRow): UserRecord {
-  return {
-    userId: row.user_id,
-    tenantId: Number(row.tenant_id),
-    username: row.username,
-    usernameKey: row.username_key,
-    role: row.role,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}
-
-function insertUser(tx: Tx, tenantId: number, user: NewUser, now: number): UserRecord {
-  tx.run(
-    'INSERT INTO users (user_id, tenant_id, username, username_key, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [
-      user.userId,
-      tenantId,
-      user.username,
-      user.usernameKey,
-      user.passwordHash,
-      user.role,
-      now,
-      now,
-    ],
-  );
-  return {
-    userId: user.userId,
-    tenantId,
-    username: user.username,
-    usernameKey: user.usernameKey,
-    role: user.role,
-    createdAt: now,
-    updatedAt: now,
-  };
+function insertUser(tx: Tx, tenantId: number, user: NewUser, now: number) {
+  tx.run(SQL.insertUser, users.userParams(tenantId, user, now));
+  return users.insertedUser(tenantId, user, now);
 }
 
 export class SqlJsTenantRepository implements TenantRepository {
   constructor(private readonly store: Store) {}
 
-  async register({ tenant, admin, robot }: TenantRegistration): Promise<number> {
+  async register({ tenant, admin, robot }: TenantRegistration) {
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
         const next = tx.get<{ next: number }>(
@@ -72,7 +30,7 @@ export class SqlJsTenantRepository implements TenantRepository {
         );
         const tenantId = Number(next?.next ?? 1);
         tx.run(
-          'INSERT INTO tenants (tenant_id, phone_number, mail, company, created_at) VALUES (?, ?, ?, ?, ?)',
+          'INSERT INTO tenants (tenant_id, phone_number, mail, company, created_at) VALUES (?1, ?2, ?3, ?4, ?5)',
           [tenantId, tenant.phoneNumber, tenant.mail, tenant.company, tenant.createdAt],
         );
         insertUser(tx, tenantId, admin, tenant.createdAt);
@@ -82,58 +40,32 @@ export class SqlJsTenantRepository implements TenantRepository {
     );
   }
 
-  async exists(tenantId: number): Promise<boolean> {
-    return (
-      this.store.get('SELECT 1 AS found FROM tenants WHERE tenant_id = ? AND deleted_at IS NULL', [
-        tenantId,
-      ]) !== undefined
-    );
+  async exists(tenantId: number) {
+    return this.store.get(SQL.tenantExists, [tenantId]) !== undefined;
   }
 
-  async all(): Promise<TenantRecord[]> {
-    return this.store
-      .all<{
-        tenant_id: number;
-        phone_number: string;
-        mail: string;
-        company: string;
-        created_at: number;
-        deleted_at: number | null;
-      }>(
-        'SELECT tenant_id, phone_number, mail, company, created_at, deleted_at FROM tenants ORDER BY tenant_id',
-      )
-      .map((row) => ({
-        tenantId: Number(row.tenant_id),
-        phoneNumber: row.phone_number,
-        mail: row.mail,
-        company: row.company,
-        createdAt: Number(row.created_at),
-        deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
-      }));
+  async all() {
+    return this.store.all<users.TenantRow>(SQL.tenants).map(users.toTenantRecord);
   }
 
-  async setDeleted(tenantId: number, at: number | null): Promise<boolean> {
-    return (
-      this.store.write((tx) =>
-        tx.run('UPDATE tenants SET deleted_at = ? WHERE tenant_id = ?', [at, tenantId]),
-      ) > 0
-    );
+  async setDeleted(tenantId: number, at: number | null) {
+    return this.store.write((tx) => tx.run(SQL.setTenantDeleted, [tenantId, at])) > 0;
   }
 
-  async purgeDeleted(before: number): Promise<number> {
+  async purgeDeleted(before: number) {
     const doomed = this.store
-      .all<{ tenant_id: number }>('SELECT tenant_id FROM tenants WHERE deleted_at < ?', [before])
+      .all<{ tenant_id: number }>(SQL.tenantsDeletedBefore, [before])
       .map((row) => Number(row.tenant_id));
     if (doomed.length === 0) return 0;
     this.store.write((tx) => {
       for (const tenantId of doomed) {
         const robots = tx.all<{ robot_id: string }>(
-          'SELECT robot_id FROM robots WHERE tenant_id = ?',
+          'SELECT robot_id FROM robots WHERE tenant_id = ?1',
           [tenantId],
         );
         for (const robot of robots) purgeRobot(tx, tenantId, robot.robot_id);
         for (const table of ['users', 'deleted_users', 'tenants']) {
-          tx.run(`DELETE FROM ${table} WHERE tenant_id = ?`, [tenantId]);
+          tx.run(`DELETE FROM ${table} WHERE tenant_id = ?1`, [tenantId]);
         }
       }
     });
@@ -144,131 +76,69 @@ export class SqlJsTenantRepository implements TenantRepository {
 export class SqlJsUserRepository implements UserRepository {
   constructor(private readonly store: Store) {}
 
-  async insert(tenantId: number, user: NewUser, now: number): Promise<UserRecord> {
+  async insert(tenantId: number, user: NewUser, now: number) {
     return mappingUniqueViolations(() =>
       this.store.write((tx) => insertUser(tx, tenantId, user, now)),
     );
   }
 
-  async find(tenantId: number, userId: string): Promise<UserRecord | undefined> {
-    const row = this.store.get<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND user_id = ?`,
-      [tenantId, userId],
-    );
-    return row ? toUserRecord(row) : undefined;
+  async find(tenantId: number, userId: string) {
+    const row = this.store.get<users.UserRow>(SQL.findUser, [tenantId, userId]);
+    return row && users.toUserRecord(row);
   }
 
-  async update(
-    tenantId: number,
-    userId: string,
-    changes: Partial<Pick<UserRecord, 'username' | 'usernameKey' | 'role'>> & {
-      passwordHash?: string;
-    },
-    now: number,
-  ): Promise<UserRecord | undefined> {
-    const columns = {
-      username: 'username',
-      usernameKey: 'username_key',
-      role: 'role',
-      passwordHash: 'password_hash',
-    } as const;
-    const sets = ['updated_at = ?'];
-    const values: SqlParam[] = [now];
-    for (const [field, column] of Object.entries(columns) as [keyof typeof columns, string][]) {
-      const value = changes[field];
-      if (value === undefined) continue;
-      sets.push(`${column} = ?`);
-      values.push(value);
-    }
-    if (!this.store.get(`SELECT 1 AS found FROM users ${OF_USER}`, [tenantId, userId])) {
-      return undefined;
-    }
+  async update(tenantId: number, userId: string, changes: users.UserChanges, now: number) {
+    const update = users.userUpdate(sqlite, tenantId, userId, changes, now);
+    if (!this.store.get(SQL.findUser, [tenantId, userId])) return undefined;
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
-        const changed = tx.run(
-          `UPDATE users SET ${sets.join(', ')} WHERE tenant_id = ? AND user_id = ?`,
-          [...values, tenantId, userId],
-        );
-        if (changed === 0) return undefined;
-        const row = tx.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE user_id = ?`, [
-          userId,
-        ]);
-        return row ? toUserRecord(row) : undefined;
+        if (tx.run(update.sql, update.params) === 0) return undefined;
+        const row = tx.get<users.UserRow>(SQL.userById, [userId]);
+        return row && users.toUserRecord(row);
       }),
     );
   }
 
-  async all(): Promise<UserRecord[]> {
-    return this.store
-      .all<UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY created_at, username`)
-      .map(toUserRecord);
+  async all() {
+    return this.store.all<users.UserRow>(SQL.users).map(users.toUserRecord);
   }
 
-  async withUsernameKey(usernameKey: string): Promise<(UserRecord & { passwordHash: string })[]> {
+  async withUsernameKey(usernameKey: string) {
     return this.store
-      .all<UserRow & { password_hash: string }>(
-        `SELECT ${USER_COLUMNS.replace(/(\w+)/g, 'u.$1')}, u.password_hash FROM users AS u
-         JOIN tenants AS t ON t.tenant_id = u.tenant_id
-         WHERE u.username_key = ? AND t.deleted_at IS NULL ORDER BY u.tenant_id`,
-        [usernameKey],
-      )
-      .map((row) => ({ ...toUserRecord(row), passwordHash: row.password_hash }));
+      .all<users.UserRowWithHash>(SQL.withUsernameKey, [usernameKey])
+      .map(users.toUserWithHash);
   }
 
-  async remove(tenantId: number, userId: string, now: number): Promise<boolean> {
+  async remove(tenantId: number, userId: string, now: number) {
+    const user = [tenantId, userId];
     // Looked at first: a refused call writes nothing (no journal record).
-    if (!this.store.get(`SELECT 1 AS found FROM users ${OF_USER}`, [tenantId, userId]))
-      return false;
+    if (!this.store.get(SQL.findUser, user)) return false;
     return this.store.write((tx) => {
-      const moved = tx.run(
-        `INSERT INTO deleted_users (${TRASH_USER_COLUMNS}, deleted_at)
-         SELECT ${TRASH_USER_COLUMNS}, ? FROM users WHERE tenant_id = ? AND user_id = ?`,
-        [now, tenantId, userId],
-      );
-      if (moved === 0) return false;
-      tx.run('DELETE FROM users WHERE tenant_id = ? AND user_id = ?', [tenantId, userId]);
+      if (tx.run(SQL.trashUser, [...user, now]) === 0) return false;
+      tx.run(SQL.deleteUser, user);
       return true;
     });
   }
 
-  async restore(tenantId: number, userId: string): Promise<UserRecord | undefined> {
-    if (!this.store.get(`SELECT 1 AS found FROM deleted_users ${OF_USER}`, [tenantId, userId])) {
-      return undefined;
-    }
+  async restore(tenantId: number, userId: string) {
+    if (!this.store.get(SQL.inTrash, [tenantId, userId])) return undefined;
     return mappingUniqueViolations(() =>
       this.store.write((tx) => {
-        const moved = tx.run(
-          `INSERT INTO users (${TRASH_USER_COLUMNS})
-           SELECT ${TRASH_USER_COLUMNS} FROM deleted_users WHERE tenant_id = ? AND user_id = ?`,
-          [tenantId, userId],
-        );
-        if (moved === 0) return undefined;
-        tx.run('DELETE FROM deleted_users WHERE user_id = ?', [userId]);
-        const row = tx.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE user_id = ?`, [
-          userId,
-        ]);
-        return row ? toUserRecord(row) : undefined;
+        if (tx.run(SQL.untrashUser, [tenantId, userId]) === 0) return undefined;
+        tx.run(SQL.dropFromTrash, [userId]);
+        const row = tx.get<users.UserRow>(SQL.userById, [userId]);
+        return row && users.toUserRecord(row);
       }),
     );
   }
 
-  async deleted(): Promise<DeletedUser[]> {
-    return this.store
-      .all<UserRow & { deleted_at: number }>(
-        `SELECT ${USER_COLUMNS}, deleted_at FROM deleted_users ORDER BY deleted_at DESC`,
-      )
-      .map((row) => ({ ...toUserRecord(row), deletedAt: Number(row.deleted_at) }));
+  async deleted() {
+    return this.store.all<users.DeletedUserRow>(SQL.trash).map(users.toDeletedUser);
   }
 
-  async purgeDeleted(before: number): Promise<number> {
+  async purgeDeleted(before: number) {
     // Looked at first: a purge with nothing to do writes nothing (no journal record).
-    if (
-      !this.store.get('SELECT 1 AS found FROM deleted_users WHERE deleted_at < ? LIMIT 1', [before])
-    ) {
-      return 0;
-    }
-    return this.store.write((tx) =>
-      tx.run('DELETE FROM deleted_users WHERE deleted_at < ?', [before]),
-    );
+    if (!this.store.get(SQL.anyTrashBefore, [before])) return 0;
+    return this.store.write((tx) => tx.run(SQL.purgeTrashBefore, [before]));
   }
 }

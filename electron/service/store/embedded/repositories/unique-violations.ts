@@ -3,22 +3,11 @@
  * @module
  */
 import { UniqueViolation } from '../../contract/errors';
-import type { UniqueKey } from '../../contract/errors';
-
-const CONSTRAINTS: [RegExp, UniqueKey][] = [
-  [/UNIQUE constraint failed: rules\.tenant_id, rules\.robot_id, rules\.name_key/, 'rule-name'],
-  [/UNIQUE constraint failed: rules\.rule_id/, 'rule-id'],
-  [/UNIQUE constraint failed: users\.tenant_id, users\.username_key/, 'username'],
-  [
-    /UNIQUE constraint failed: categories\.tenant_id, categories\.robot_id, categories\.name_key/,
-    'category-name',
-  ],
-];
+import { uniqueKeyInSqliteMessage } from '../../sql/unique-keys';
 
 function mapped(error: unknown): unknown {
-  const message = error instanceof Error ? error.message : String(error);
-  const known = CONSTRAINTS.find(([pattern]) => pattern.test(message));
-  return known ? new UniqueViolation(known[1], { cause: error }) : error;
+  const key = uniqueKeyInSqliteMessage(error instanceof Error ? error.message : String(error));
+  return key ? new UniqueViolation(key, { cause: error }) : error;
 }
 
 /**

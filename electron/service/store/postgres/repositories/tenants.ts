@@ -1,41 +1,28 @@
 /**
- * The team server's tenants and administrators (the embedded store's statements in
- * PostgreSQL's SQL). Tenant ids come from the column's sequence: nodes registering at once never
- * take the same one (an id is not given again after its tenant is purged, unlike SQLite's
- * `MAX + 1`).
+ * The team server's tenants and administrators (statements: sql/users.ts). Tenant ids come
+ * from the column's sequence: nodes registering at once never take the same one (an id is not
+ * given again after its tenant is purged, unlike SQLite's `MAX + 1`). The contract
+ * (store/contract/tenants.ts) states what each method returns.
  * @module
  */
-import type { DeletedUser, NewUser, TenantRecord, UserRecord } from '../../contract/records';
+import type { NewUser } from '../../contract/records';
 import type { TenantRegistration, TenantRepository, UserRepository } from '../../contract/tenants';
+import { postgres } from '../../sql/dialect';
+import * as users from '../../sql/users';
 import type { Database, SqlValue, Tx } from '../database';
-import {
-  TRASH_USER_COLUMNS,
-  USER_COLUMNS,
-  toUserRecord,
-} from '../../embedded/repositories/tenant-repository';
-import type { UserRow } from '../../embedded/repositories/tenant-repository';
 import { insertRobot, purgeRobots } from './robots';
 
-const OF_USER = 'WHERE tenant_id = $1 AND user_id = $2';
+const SQL = users.statements(postgres);
 
-async function insertUser(
-  tx: Tx,
-  tenantId: number,
-  user: NewUser,
-  now: number,
-): Promise<UserRecord> {
-  const row = await tx.get<UserRow>(
-    `INSERT INTO users (user_id, tenant_id, username, username_key, password_hash, role, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${USER_COLUMNS}`,
-    [user.userId, tenantId, user.username, user.usernameKey, user.passwordHash, user.role, now],
-  );
-  return toUserRecord(row as UserRow);
+async function insertUser(tx: Tx, tenantId: number, user: NewUser, now: number) {
+  await tx.run(SQL.insertUser, users.userParams(tenantId, user, now));
+  return users.insertedUser(tenantId, user, now);
 }
 
 export class PostgresTenantRepository implements TenantRepository {
   constructor(private readonly db: Database) {}
 
-  async register({ tenant, admin, robot }: TenantRegistration): Promise<number> {
+  async register({ tenant, admin, robot }: TenantRegistration) {
     return this.db.write(async (tx) => {
       const row = await tx.get<{ tenant_id: number }>(
         `INSERT INTO tenants (phone_number, mail, company, created_at) VALUES ($1, $2, $3, $4)
@@ -49,48 +36,21 @@ export class PostgresTenantRepository implements TenantRepository {
     });
   }
 
-  async exists(tenantId: number): Promise<boolean> {
-    const row = await this.db.get(
-      'SELECT 1 AS found FROM tenants WHERE tenant_id = $1 AND deleted_at IS NULL',
-      [tenantId],
-    );
-    return row !== undefined;
+  async exists(tenantId: number) {
+    return (await this.db.get(SQL.tenantExists, [tenantId])) !== undefined;
   }
 
-  async all(): Promise<TenantRecord[]> {
-    const rows = await this.db.all<{
-      tenant_id: number;
-      phone_number: string;
-      mail: string;
-      company: string;
-      created_at: number;
-      deleted_at: number | null;
-    }>(
-      'SELECT tenant_id, phone_number, mail, company, created_at, deleted_at FROM tenants ORDER BY tenant_id',
-    );
-    return rows.map((row) => ({
-      tenantId: Number(row.tenant_id),
-      phoneNumber: row.phone_number,
-      mail: row.mail,
-      company: row.company,
-      createdAt: Number(row.created_at),
-      deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
-    }));
+  async all() {
+    return (await this.db.all<users.TenantRow>(SQL.tenants)).map(users.toTenantRecord);
   }
 
-  async setDeleted(tenantId: number, at: number | null): Promise<boolean> {
-    const changed = await this.db.write((tx) =>
-      tx.run('UPDATE tenants SET deleted_at = $2 WHERE tenant_id = $1', [tenantId, at]),
-    );
-    return changed > 0;
+  async setDeleted(tenantId: number, at: number | null) {
+    return (await this.db.write((tx) => tx.run(SQL.setTenantDeleted, [tenantId, at]))) > 0;
   }
 
-  async purgeDeleted(before: number): Promise<number> {
+  async purgeDeleted(before: number) {
     const doomed = (
-      await this.db.all<{ tenant_id: number }>(
-        'SELECT tenant_id FROM tenants WHERE deleted_at < $1',
-        [before],
-      )
+      await this.db.all<{ tenant_id: number }>(SQL.tenantsDeletedBefore, [before])
     ).map((row) => Number(row.tenant_id));
     if (doomed.length === 0) return 0;
     await this.db.write(async (tx) => {
@@ -107,110 +67,67 @@ export class PostgresTenantRepository implements TenantRepository {
 export class PostgresUserRepository implements UserRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(tenantId: number, user: NewUser, now: number): Promise<UserRecord> {
+  async insert(tenantId: number, user: NewUser, now: number) {
     return this.db.write((tx) => insertUser(tx, tenantId, user, now));
   }
 
-  async find(tenantId: number, userId: string): Promise<UserRecord | undefined> {
-    const row = await this.db.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users ${OF_USER}`, [
-      tenantId,
-      userId,
-    ]);
-    return row ? toUserRecord(row) : undefined;
+  async find(tenantId: number, userId: string) {
+    const row = await this.db.get<users.UserRow>(SQL.findUser, [tenantId, userId]);
+    return row && users.toUserRecord(row);
   }
 
-  async update(
-    tenantId: number,
-    userId: string,
-    changes: Partial<Pick<UserRecord, 'username' | 'usernameKey' | 'role'>> & {
-      passwordHash?: string;
-    },
-    now: number,
-  ): Promise<UserRecord | undefined> {
-    const columns = {
-      username: 'username',
-      usernameKey: 'username_key',
-      role: 'role',
-      passwordHash: 'password_hash',
-    } as const;
-    const params: SqlValue[] = [tenantId, userId, now];
-    const sets = ['updated_at = $3'];
-    for (const [field, column] of Object.entries(columns) as [keyof typeof columns, string][]) {
-      const value = changes[field];
-      if (value === undefined) continue;
-      params.push(value);
-      sets.push(`${column} = $${params.length}`);
-    }
+  async update(tenantId: number, userId: string, changes: users.UserChanges, now: number) {
+    const update = users.userUpdate(postgres, tenantId, userId, changes, now);
     // Looked at first: a refused call writes nothing.
     if (!(await this.find(tenantId, userId))) return undefined;
     return this.db.write(async (tx) => {
-      const row = await tx.get<UserRow>(
-        `UPDATE users SET ${sets.join(', ')} ${OF_USER} RETURNING ${USER_COLUMNS}`,
-        params,
+      const row = await tx.get<users.UserRow>(
+        `${update.sql} RETURNING ${users.USER_COLUMNS}`,
+        update.params,
       );
-      return row ? toUserRecord(row) : undefined;
+      return row && users.toUserRecord(row);
     });
   }
 
-  async all(): Promise<UserRecord[]> {
-    const rows = await this.db.all<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM users ORDER BY created_at, username COLLATE "C"`,
-    );
-    return rows.map(toUserRecord);
+  async all() {
+    return (await this.db.all<users.UserRow>(SQL.users)).map(users.toUserRecord);
   }
 
-  async withUsernameKey(usernameKey: string): Promise<(UserRecord & { passwordHash: string })[]> {
-    const rows = await this.db.all<UserRow & { password_hash: string }>(
-      `SELECT ${USER_COLUMNS.replace(/(\w+)/g, 'u.$1')}, u.password_hash FROM users AS u
-       JOIN tenants AS t ON t.tenant_id = u.tenant_id
-       WHERE u.username_key = $1 AND t.deleted_at IS NULL ORDER BY u.tenant_id`,
-      [usernameKey],
+  async withUsernameKey(usernameKey: string) {
+    return (await this.db.all<users.UserRowWithHash>(SQL.withUsernameKey, [usernameKey])).map(
+      users.toUserWithHash,
     );
-    return rows.map((row) => ({ ...toUserRecord(row), passwordHash: row.password_hash }));
   }
 
-  async remove(tenantId: number, userId: string, now: number): Promise<boolean> {
-    if (!(await this.find(tenantId, userId))) return false;
+  async remove(tenantId: number, userId: string, now: number) {
+    const user = [tenantId, userId];
+    if (!(await this.db.get(SQL.findUser, user))) return false;
     return this.db.write(async (tx) => {
-      const moved = await tx.run(
-        `INSERT INTO deleted_users (${TRASH_USER_COLUMNS}, deleted_at)
-         SELECT ${TRASH_USER_COLUMNS}, $3 FROM users ${OF_USER}`,
-        [tenantId, userId, now],
-      );
-      if (moved === 0) return false;
-      await tx.run(`DELETE FROM users ${OF_USER}`, [tenantId, userId]);
+      if ((await tx.run(SQL.trashUser, [...user, now])) === 0) return false;
+      await tx.run(SQL.deleteUser, user);
       return true;
     });
   }
 
-  async restore(tenantId: number, userId: string): Promise<UserRecord | undefined> {
-    const inTrash = await this.db.get(`SELECT 1 AS found FROM deleted_users ${OF_USER}`, [
-      tenantId,
-      userId,
-    ]);
-    if (!inTrash) return undefined;
+  async restore(tenantId: number, userId: string) {
+    if (!(await this.db.get(SQL.inTrash, [tenantId, userId]))) return undefined;
     return this.db.write(async (tx) => {
-      const row = await tx.get<UserRow>(
-        `INSERT INTO users (${TRASH_USER_COLUMNS})
-         SELECT ${TRASH_USER_COLUMNS} FROM deleted_users ${OF_USER} RETURNING ${USER_COLUMNS}`,
+      const row = await tx.get<users.UserRow>(
+        `${SQL.untrashUser} RETURNING ${users.USER_COLUMNS}`,
         [tenantId, userId],
       );
       if (!row) return undefined;
-      await tx.run('DELETE FROM deleted_users WHERE user_id = $1', [userId]);
-      return toUserRecord(row);
+      await tx.run(SQL.dropFromTrash, [userId]);
+      return users.toUserRecord(row);
     });
   }
 
-  async deleted(): Promise<DeletedUser[]> {
-    const rows = await this.db.all<UserRow & { deleted_at: number }>(
-      `SELECT ${USER_COLUMNS}, deleted_at FROM deleted_users ORDER BY deleted_at DESC`,
-    );
-    return rows.map((row) => ({ ...toUserRecord(row), deletedAt: Number(row.deleted_at) }));
+  async deleted() {
+    return (await this.db.all<users.DeletedUserRow>(SQL.trash)).map(users.toDeletedUser);
   }
 
-  async purgeDeleted(before: number): Promise<number> {
-    const due = 'FROM deleted_users WHERE deleted_at < $1';
-    if (!(await this.db.get(`SELECT 1 AS found ${due} LIMIT 1`, [before]))) return 0;
-    return this.db.write((tx) => tx.run(`DELETE ${due}`, [before]));
+  async purgeDeleted(before: number) {
+    if (!(await this.db.get(SQL.anyTrashBefore, [before]))) return 0;
+    return this.db.write((tx) => tx.run(SQL.purgeTrashBefore, [before]));
   }
 }

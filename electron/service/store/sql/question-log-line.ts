@@ -1,0 +1,105 @@
+/**
+ * A question log entry as both stores keep it: one line of JSON, the entry's values in a fixed
+ * order (the embedded store's day files hold the lines, the team server's `question_log` table
+ * one per row), so that both keep the same bytes and count the same size.
+ * @module
+ */
+import type { LoggedQuestion } from '../../question-log-types';
+
+export const DAY_MS = 86_400_000;
+
+/** 9999-12-31T23:59:59.999Z: times beyond (Infinity) read as the last one. */
+const LAST_TIME = 253_402_300_799_999;
+
+/** A time within the years ISO dates spell with four digits (so that day names compare as text). */
+export const clampTime = (at: number): number => Math.min(Math.max(0, at), LAST_TIME);
+
+/** `YYYY-MM-DD` (UTC) of a time. */
+export const dayOf = (at: number): string => new Date(at).toISOString().slice(0, 10);
+
+/** The usual answer types and modules are written as their index here; others as text. */
+const ANSWER_TYPES = ['BESTMATCH', 'RECOMMEND'];
+const MODULES = ['KB', 'NONE'];
+const named = (names: string[], value: unknown): string =>
+  typeof value === 'number' ? (names[value] ?? '') : String(value);
+
+/**
+ * A line: the entry's values in a fixed order (no key names: a third of the bytes). The menu
+ * entry of a menu follow-up comes 13th, on those lines only (older lines have 12 values).
+ */
+export function encode(entry: LoggedQuestion): string {
+  const values: unknown[] = [
+    entry.at,
+    entry.userId,
+    entry.channel,
+    entry.question,
+    ANSWER_TYPES.indexOf(entry.answerType) >= 0
+      ? ANSWER_TYPES.indexOf(entry.answerType)
+      : entry.answerType,
+    MODULES.indexOf(entry.module) >= 0 ? MODULES.indexOf(entry.module) : entry.module,
+    entry.score,
+    entry.ruleId,
+    entry.recommended,
+    entry.version,
+    entry.source === 'try' ? 1 : 0,
+    entry.chosenFrom,
+  ];
+  if (entry.menuEntry !== null) values.push(entry.menuEntry);
+  return JSON.stringify(values);
+}
+
+export function decode(line: string): LoggedQuestion | null {
+  let values: unknown;
+  try {
+    values = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  return decodeRow(values);
+}
+
+export function decodeRow(values: unknown): LoggedQuestion | null {
+  if (!Array.isArray(values) || values.length < 12 || typeof values[0] !== 'number') return null;
+  const [
+    at,
+    userId,
+    channel,
+    question,
+    type,
+    module,
+    score,
+    ruleId,
+    recommended,
+    version,
+    tried,
+    from,
+  ] = values as [
+    number,
+    string,
+    string,
+    string,
+    unknown,
+    unknown,
+    number,
+    string | null,
+    string[],
+    number | null,
+    number,
+    string | null,
+  ];
+  return {
+    at,
+    userId,
+    channel,
+    question,
+    answerType: named(ANSWER_TYPES, type),
+    module: named(MODULES, module),
+    score,
+    ruleId,
+    recommended,
+    version,
+    source: tried === 1 ? 'try' : 'api',
+    chosenFrom: from,
+    menuEntry: typeof values[12] === 'number' ? values[12] : null,
+  };
+}
