@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   'request-timeout': 408,
   'category-name-taken': 409,
   'nothing-to-publish': 409,
+  'nothing-to-discard': 409,
   'publish-blocked': 409,
   'body-too-large': 413,
   'path-param-too-long': 414,

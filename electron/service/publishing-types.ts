@@ -6,6 +6,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type {
+  ModeSwitchBody,
   PublishBody,
   RollbackBody,
   TestCaseBody,
@@ -15,15 +16,27 @@ import type {
 /** `confirmFailures`: publish even though test cases now fail (the gate's `nowFailing`). */
 export type PublishRequest = Static<typeof PublishBody>;
 
-/** `note`: `rollback to version N` when absent. */
+/** `note`: empty when absent (the version's `rolledBackTo` says what it is). */
 export type RollbackRequest = Static<typeof RollbackBody>;
+
+/** `author`: who switches (the administrator chosen in the editor). */
+export type ModeSwitchRequest = Static<typeof ModeSwitchBody>;
 
 export type PublishMode = 'live' | 'review';
 
+/**
+ * A version is described by facts, which the editor says in its own language: `note` is what
+ * its author typed (empty for the versions the service makes itself), `rolledBackTo` and
+ * `modeSwitch` say why it was made.
+ */
 export interface VersionRecord {
   version: number;
+  /** What the author wrote; empty for a rollback or a change of mode without a note. */
   note: string;
-  /** The administrator chosen in the editor, or `api`. */
+  /**
+   * The administrator chosen in the editor, the one signed in on a team server, or an actor
+   * id: `api` (the openapi or a client of the console API), `editor` (the desktop editor).
+   */
   author: string;
   createdAt: number;
   /** Rules in the version. */
@@ -36,6 +49,40 @@ export interface VersionRecord {
   rolledBackTo: number | null;
   /** Set when the publish went over new test failures: the ids of those cases (JSON). */
   confirmedFailures: string | null;
+  /** Set on the version a change of publish mode recorded (the draft published): the new mode. */
+  modeSwitch: PublishMode | null;
+}
+
+/** A rule of the draft that is not as the latest version has it. */
+export interface UnpublishedChange {
+  ruleId: string;
+  /** Its name in the draft (in the latest version for a rule removed). */
+  ruleName: string;
+  change: 'added' | 'changed' | 'removed';
+}
+
+/** `GET …/versions/unpublished`: what publishing (or discarding the draft) would change. */
+export interface UnpublishedChanges {
+  publishMode: PublishMode;
+  /** The latest version, null before the first. */
+  latest: number | null;
+  /** At most 5,000 of them (publishing/versions.ts); `more` when there are others. */
+  changes: UnpublishedChange[];
+  more: boolean;
+}
+
+/** `POST …/versions/mode`: the robot's mode now, and the version the switch published if any. */
+export interface ModeSwitchResult {
+  publishMode: PublishMode;
+  version: VersionRecord | null;
+}
+
+/** `POST …/versions/discard`: how many rules went back to the latest version. */
+export interface DiscardResult {
+  /** Draft rules moved to the trash (added or changed since the latest version). */
+  removed: number;
+  /** Rules of the latest version written back (changed or removed since). */
+  restored: number;
 }
 
 export interface VersionHistory {
@@ -69,7 +116,10 @@ export type DiffField =
   | 'effectBegin'
   | 'effectEnd'
   | 'questions'
-  | 'answer';
+  | 'answer'
+  | 'matchPolicy'
+  | 'negativeKeywords'
+  | 'menu';
 
 export interface RuleBrief {
   ruleId: string;

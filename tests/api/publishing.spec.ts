@@ -273,7 +273,9 @@ describe('publishing (draft, versions, test sets)', () => {
     await api.ok('PATCH', R, { settings: { publishMode: 'live' } });
     assert.equal(await answerOf('怎么退货'), '十四天无理由退货。');
     const history = await api.ok<VersionHistory>('GET', `${R}/versions`);
-    assert.equal(history.versions[0]?.note, 'publish mode: live');
+    assert.equal(history.versions[0]?.modeSwitch, 'live');
+    assert.equal(history.versions[0]?.note, '', 'a fact, said by the editor in its language');
+    assert.equal(history.versions[0]?.author, 'editor', 'the desktop editor switched');
     assert.equal(history.draftChanged, false);
   });
 });

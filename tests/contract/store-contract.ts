@@ -913,6 +913,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         removed: 0,
         rolledBackTo: null,
         confirmedFailures: null,
+        modeSwitch: null,
       });
       assert.deepEqual(
         first?.opened.map((r) => r.ruleName),
@@ -1120,6 +1121,98 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.equal((await store.testSets.cases(copy)).length, 0);
       assert.equal(await store.rules.maxSeq(robot), othersBefore, 'other robots keep theirs');
       assert.equal(await store.robots.purge(copy), false, 'nothing left to purge');
+    });
+
+    test('versions: unpublished changes listed, a rollback written back searchable, the draft discarded', async () => {
+      const pub = await robotNamed('unpublished');
+      const request = (note: string, now: number) => ({
+        note,
+        author: 'api',
+        now,
+        confirmedFailures: null,
+      });
+      assert.deepEqual(await store.versions.unpublished(pub, 10), { changes: [], more: false });
+      assert.equal(await store.versions.discardDraft(pub, NOW, 'tester'), undefined, 'no version');
+      const [a, b, c] = await store.rules.insert(
+        pub,
+        [rule('U-a', { answer: '七天无理由退货' }), rule('U-b'), rule('U-c')],
+        NOW,
+        'tester',
+      );
+      assert.ok(a && b && c);
+      const first = await store.versions.publish(pub, {
+        ...request('', NOW + 1),
+        modeSwitch: 'review',
+      });
+      assert.equal(first?.version.modeSwitch, 'review', 'a fact of the version');
+      // Edited and edited back, at another time: no change (only content counts).
+      await store.rules.update(pub, b.ruleId, { ...b, answer: 'other' }, NOW + 2, 'tester');
+      await store.rules.update(pub, b.ruleId, b, NOW + 3, 'tester');
+      assert.equal(await store.versions.draftDiffers(pub), false);
+      assert.equal(await store.versions.publish(pub, request('same', NOW + 3)), undefined);
+      await store.rules.update(
+        pub,
+        a.ruleId,
+        { ...a, answer: '十五天无理由退货' },
+        NOW + 4,
+        'tester',
+      );
+      const second = await store.versions.publish(pub, request('v2', NOW + 5));
+      assert.deepEqual(
+        [second?.version.added, second?.version.changed, second?.version.removed],
+        [0, 1, 0],
+      );
+      // Unpublished: c changed, b removed, d added.
+      await store.rules.update(pub, c.ruleId, { ...c, answer: 'new' }, NOW + 6, 'tester');
+      await store.rules.remove(pub, [b.ruleId], NOW + 6, 'tester');
+      const [d] = await store.rules.insert(pub, [rule('U-d')], NOW + 6, 'tester');
+      assert.ok(d);
+      const listed = await store.versions.unpublished(pub, 10);
+      assert.equal(listed.more, false);
+      assert.deepEqual(listed.changes.map((x) => [x.ruleName, x.change]).sort(), [
+        ['U-b', 'removed'],
+        ['U-c', 'changed'],
+        ['U-d', 'added'],
+      ]);
+      const capped = await store.versions.unpublished(pub, 2);
+      assert.deepEqual([capped.changes.length, capped.more], [2, true]);
+      // A rollback to v1 replaces the three and a's edit: a version that changed a, b, c, d.
+      const back = await store.versions.rollback(pub, 1, request('', NOW + 7), 'tester');
+      assert.ok(back);
+      const v3 = back.published.version;
+      assert.deepEqual([v3.added, v3.changed, v3.removed], [0, 1, 0], 'counted against v2');
+      const search = (text: string) =>
+        store.rules.query(pub, {
+          offset: 0,
+          limit: 10,
+          sort: 'created',
+          descending: false,
+          now: NOW,
+          text,
+        });
+      for (const text of ['U-a', '七天', '问 U-b', 'U-c?']) {
+        assert.equal(
+          (await search(text)).rows.length,
+          1,
+          `the rules written back are found by ${text}`,
+        );
+      }
+      assert.deepEqual((await store.versions.unpublished(pub, 10)).changes, []);
+      // Discarded: the draft is the latest version again, no version written.
+      await store.rules.update(pub, a.ruleId, { ...a, answer: '三十天' }, NOW + 8, 'tester');
+      const [e] = await store.rules.insert(pub, [rule('U-e')], NOW + 8, 'tester');
+      assert.ok(e);
+      const reset = await store.versions.discardDraft(pub, NOW + 9, 'carol');
+      assert.ok(reset);
+      assert.deepEqual(reset.removed.map((r) => r.ruleName).sort(), ['U-a', 'U-e']);
+      assert.deepEqual(
+        reset.added.map((r) => [r.ruleName, r.answer, r.updatedBy]),
+        [['U-a', '七天无理由退货', 'carol']],
+      );
+      assert.equal((await store.versions.latest(pub))?.version, 3);
+      assert.equal(await store.versions.draftDiffers(pub), false);
+      assert.equal((await search('七天')).rows.length, 1);
+      assert.ok((await store.rules.deleted(pub, 10)).some((r) => r.ruleId === e.ruleId));
     });
 
     test('every rule write records its actor, the trash and revisions keep it', async () => {

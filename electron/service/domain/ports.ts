@@ -38,9 +38,9 @@ export interface PublishingHooks {
   published(robot: Robot): Edition | undefined;
   /**
    * Called in the robot's write queue after its settings changed (a new publish mode, new
-   * synonyms), for the published edition to follow.
+   * synonyms), for the published edition to follow. `actor`: who changed them, when known.
    */
-  robotChanged(before: Robot, after: Robot): Promise<void>;
+  robotChanged(before: Robot, after: Robot, actor?: string): Promise<void>;
   /** A robot (or its tenant) went to the trash: its published edition leaves memory. */
   robotRemoved(robot: Robot): void;
   /** A robot came back from the trash: its published edition is made again. */

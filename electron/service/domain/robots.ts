@@ -89,11 +89,13 @@ export interface RobotChanges {
 /**
  * Writes the changes `change` makes to the robot as it is now, and makes the service see the
  * robot as stored. In the robot's write queue: new synonyms re-index its rules, after any write
- * before them, and two changes never start from the same state.
+ * before them, and two changes never start from the same state. `actor`: who changes it (the
+ * version a change of publish mode records is theirs), when known.
  */
 function changeRobot(
   ctx: DomainContext,
   robot: Robot,
+  actor: string | undefined,
   change: (current: Robot) => Pick<RobotRecord, 'name' | 'secret' | 'settingsJson'>,
 ): Promise<Robot> {
   return ctx.writes.run(robotKey(robot), async () => {
@@ -102,7 +104,7 @@ function changeRobot(
     await ctx.store.robots.update(robot, next);
     const updated = ctx.robots.put({ tenantId: robot.tenantId, robotId: robot.robotId, ...next });
     applySynonyms(ctx, updated);
-    await ctx.publishing?.robotChanged(current, updated);
+    await ctx.publishing?.robotChanged(current, updated, actor);
     return updated;
   });
 }
@@ -115,14 +117,16 @@ const recordOf = (robot: Robot) => ({
 
 /**
  * Renames a robot and/or changes its answer settings (merged over the ones it had set; keys it
- * never set keep following the defaults). New synonyms re-index the robot's rules.
+ * never set keep following the defaults). New synonyms re-index the robot's rules. `actor`: who
+ * changes it, when known.
  */
 export function patchRobot(
   ctx: DomainContext,
   robot: Robot,
   changes: RobotChanges,
+  actor?: string,
 ): Promise<Robot> {
-  return changeRobot(ctx, robot, (current) => {
+  return changeRobot(ctx, robot, actor, (current) => {
     const stored: Partial<RobotSettings> = { ...current.storedSettings };
     for (const [key, value] of Object.entries(changes.settings ?? {})) {
       if (value === null) delete stored[key as keyof RobotSettings];
@@ -147,5 +151,8 @@ export function patchRobot(
 
 /** Gives a robot a new secret; requests signed with the old one are refused from now on. */
 export function rotateRobotSecret(ctx: DomainContext, robot: Robot): Promise<Robot> {
-  return changeRobot(ctx, robot, (current) => ({ ...recordOf(current), secret: randomToken(32) }));
+  return changeRobot(ctx, robot, undefined, (current) => ({
+    ...recordOf(current),
+    secret: randomToken(32),
+  }));
 }

@@ -29,8 +29,11 @@ export type EditionsContext = Pick<DomainContext, 'store' | 'robots' | 'indexes'
 export class PublishedEditions implements PublishingHooks {
   /** Published key → the version its index holds, for robots whose index is built. */
   private readonly built = new Map<string, number | null>();
-  /** Publishes the draft when a robot changes mode (set by the publishing room). */
-  onModeChange: ((robot: Robot) => Promise<void>) | null = null;
+  /**
+   * Publishes the draft when a robot changes mode (set by the publishing room), credited to
+   * `actor` (`api` when unknown).
+   */
+  onModeChange: ((robot: Robot, actor: string) => Promise<void>) | null = null;
 
   constructor(private readonly ctx: EditionsContext) {}
 
@@ -127,11 +130,11 @@ export class PublishedEditions implements PublishingHooks {
     };
   }
 
-  async robotChanged(before: Robot, after: Robot): Promise<void> {
+  async robotChanged(before: Robot, after: Robot, actor = 'api'): Promise<void> {
     const key = publishedKey(after);
     if (before.settings.publishMode !== after.settings.publishMode) {
       // Answers do not change at the switch: the draft is published first (a version records it).
-      await this.onModeChange?.(after);
+      await this.onModeChange?.(after, actor);
       if (inReview(after)) await this.build(after);
       else this.drop(after);
       return;

@@ -4,7 +4,10 @@
  * @module
  */
 import type { DomainContext } from '../domain/context';
+import { robotKey } from '../domain/robot-directory';
 import type { Robot } from '../domain/robot-directory';
+import { patchRobot } from '../domain/robots';
+import type { PublishMode, VersionRecord } from '../publishing-types';
 import type { IndexCodec, SavedIndexes } from '../domain/robot-loading';
 import type { PublishedEditions } from './published-editions';
 import { RunJobs } from './run-jobs';
@@ -16,21 +19,46 @@ export type PublishingContext = DomainContext & { readonly publishing: Published
 export class PublishingRoom {
   readonly editions: PublishedEditions;
   readonly runs: RunJobs;
+  /** The version the last change of mode of a robot published (read back by `switchMode`). */
+  private readonly switched = new Map<string, VersionRecord>();
 
   /** `ctx` was built with its editions (`new PublishedEditions(parts)`) as `publishing`. */
   constructor(readonly ctx: PublishingContext) {
     this.editions = ctx.publishing;
     // A change of mode does not change answers: what the openapi answered until now (the
     // draft, in live mode) is published first, when the latest version is not already it.
-    this.editions.onModeChange = async (robot: Robot) => {
+    // The version says so as a fact (`modeSwitch`), which the editor words in its language.
+    this.editions.onModeChange = async (robot: Robot, actor: string) => {
       if (!(await ctx.store.versions.draftDiffers(robot))) return;
-      await publishInQueue(ctx, this.editions, robot, {
-        note: `publish mode: ${robot.settings.publishMode}`,
-        author: 'api',
-        confirmedFailures: null,
-      });
+      this.switched.set(
+        robotKey(robot),
+        await publishInQueue(ctx, this.editions, robot, {
+          note: '',
+          author: actor,
+          confirmedFailures: null,
+          modeSwitch: robot.settings.publishMode,
+        }),
+      );
     };
     this.runs = new RunJobs(ctx);
+  }
+
+  /**
+   * Changes the robot's publish mode for `author` (the administrator chosen in the editor): the
+   * draft is published first when it differs from the latest version, as a version of theirs.
+   * Returns that version, or null when the draft was already the latest version (or the mode
+   * was already `mode`).
+   */
+  async switchMode(
+    robot: Robot,
+    mode: PublishMode,
+    author: string,
+  ): Promise<{ robot: Robot; version: VersionRecord | null }> {
+    const key = robotKey(robot);
+    const changed = await patchRobot(this.ctx, robot, { settings: { publishMode: mode } }, author);
+    const version = this.switched.get(key) ?? null;
+    this.switched.delete(key);
+    return { robot: changed, version };
   }
 
   /**

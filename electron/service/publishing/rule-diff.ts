@@ -1,10 +1,11 @@
 /**
  * The difference between two sets of a robot's rules (two versions, or the draft and the
  * published version): rules added, removed, and changed field by field, with the phrasings
- * added and removed.
+ * added and removed. Its fields are those a publish compares (store/sql/versions.ts,
+ * `COMPARED`, less the name's key, which follows the name): a version's counts are its diff's.
  * @module
  */
-import type { RuleBrief, RulesDiff } from '../publishing-types';
+import type { DiffField, RuleBrief, RulesDiff } from '../publishing-types';
 import type { StoredRule } from '../store/contract/records';
 
 /** The fields of a rule a diff compares (times and positions are not content). */
@@ -17,12 +18,14 @@ const FIELDS = [
   'effectEnd',
   'questions',
   'answer',
-] as const;
+  'matchPolicy',
+  'negativeKeywords',
+  'menu',
+] as const satisfies readonly DiffField[];
 
+/** Values of rule fields: text, booleans, null, lists of text, a menu (a list of objects). */
 const same = (a: unknown, b: unknown): boolean =>
-  Array.isArray(a) && Array.isArray(b)
-    ? a.length === b.length && a.every((item, i) => item === b[i])
-    : a === b;
+  a === b || (typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
 const brief = (rule: StoredRule): RuleBrief => ({ ruleId: rule.ruleId, ruleName: rule.ruleName });
 

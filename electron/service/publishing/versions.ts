@@ -5,7 +5,14 @@
  * old version or the new one, never a mix.
  * @module
  */
-import type { GateReport, RulesDiff, VersionHistory } from '../publishing-types';
+import type {
+  DiscardResult,
+  GateReport,
+  PublishMode,
+  RulesDiff,
+  UnpublishedChanges,
+  VersionHistory,
+} from '../publishing-types';
 import type { DomainContext } from '../domain/context';
 import { robotKey } from '../domain/robot-directory';
 import type { Robot } from '../domain/robot-directory';
@@ -56,7 +63,12 @@ export async function publishInQueue(
   ctx: DomainContext,
   editions: PublishedEditions,
   robot: Robot,
-  request: { note: string; author: string; confirmedFailures: string | null },
+  request: {
+    note: string;
+    author: string;
+    confirmedFailures: string | null;
+    modeSwitch?: PublishMode;
+  },
 ): Promise<VersionRecord> {
   const change = await ctx.store.versions.publish(robot, { ...request, now: ctx.now() });
   if (!change) {
@@ -129,6 +141,47 @@ export function rollback(
       result: done.published.version,
     };
   });
+}
+
+/**
+ * Makes the draft the latest version again, writing no version: the rules added or changed
+ * since go to the trash (where they can be restored), the ones changed or removed come back.
+ * `nothing-to-discard` when the draft is the latest version (or there is none).
+ */
+export function discardDraft(
+  ctx: DomainContext,
+  robot: Robot,
+  actor: string,
+): Promise<DiscardResult> {
+  return changeRules(ctx, robot, actor, async (actor) => {
+    const unchanged = () =>
+      new ServiceError('nothing-to-discard', 'The draft is the same as the latest version.');
+    // Checked in the robot's queue, so that no edit comes between the check and the reset.
+    if (!(await ctx.store.versions.draftDiffers(robot))) throw unchanged();
+    const reset = await ctx.store.versions.discardDraft(robot, ctx.now(), actor);
+    if (!reset) throw unchanged();
+    return {
+      change: { added: reset.added, removed: reset.removed },
+      result: { removed: reset.removed.length, restored: reset.added.length },
+    };
+  });
+}
+
+/** Unpublished changes listed at most: the grid marks these, the sidebar counts them. */
+export const UNPUBLISHED_MAX = 5000;
+
+/** What publishing the draft (or discarding it) would change, rule by rule. */
+export async function unpublished(ctx: DomainContext, robot: Robot): Promise<UnpublishedChanges> {
+  const [latest, { changes, more }] = await Promise.all([
+    ctx.store.versions.latest(robot),
+    ctx.store.versions.unpublished(robot, UNPUBLISHED_MAX),
+  ]);
+  return {
+    publishMode: robot.settings.publishMode,
+    latest: latest?.version ?? null,
+    changes,
+    more,
+  };
 }
 
 /** Pages of the draft read for a diff. */

@@ -26,6 +26,12 @@ export const RollbackBody = Type.Object({
   author: text(AUTHOR_MAX),
 });
 
+/** A change of publish mode made in the editor, credited to `author`. */
+export const ModeSwitchBody = Type.Object({
+  publishMode: Type.Unsafe<'live' | 'review'>({ type: 'string', enum: ['live', 'review'] }),
+  author: text(AUTHOR_MAX),
+});
+
 export const DiffQuery = Type.Object({ from: target, to: target });
 
 export const expectation = Type.Unsafe<'rule' | 'recommend' | 'fallback'>({

@@ -3,8 +3,8 @@
  * alive at each number (a version holds only the rules changed since the one before).
  * @module
  */
-import type { VersionRecord } from '../../publishing-types';
-export type { VersionRecord };
+import type { PublishMode, UnpublishedChange, VersionRecord } from '../../publishing-types';
+export type { UnpublishedChange, VersionRecord };
 import type { MatchableRecord, RobotKey, StoredRule } from './records';
 
 export interface PublishRequest {
@@ -12,6 +12,8 @@ export interface PublishRequest {
   author: string;
   now: number;
   confirmedFailures: string | null;
+  /** Set on the version a change of publish mode records: the new mode. */
+  modeSwitch?: PublishMode | null;
 }
 
 /** What a publish changed in the published rules, for the published index to follow. */
@@ -54,6 +56,21 @@ export interface VersionRepository {
     request: PublishRequest,
     actor: string,
   ): Promise<{ published: PublishedChange; draft: DraftReset } | undefined>;
+  /**
+   * Makes the draft the content of the latest version again (draft rules not in it, or
+   * different, go to the trash; its rules not in the draft as they are come back), writing no
+   * version, in one transaction. Undefined when the robot has no version. The rules it writes
+   * or moves to the trash are changed by `actor`.
+   */
+  discardDraft(robot: RobotKey, now: number, actor: string): Promise<DraftReset | undefined>;
+  /**
+   * The draft's differences from the latest version (rules added, changed, removed), at most
+   * `limit` of them, and whether there are more; none before the first version.
+   */
+  unpublished(
+    robot: RobotKey,
+    limit: number,
+  ): Promise<{ changes: UnpublishedChange[]; more: boolean }>;
   /** The rules of a version, in creation order. */
   rules(robot: RobotKey, version: number): Promise<StoredRule[]>;
   /** The rules of the latest version, as the matcher needs them. */

@@ -8,7 +8,12 @@
  * @module
  */
 import type { MatchableRecord, RobotKey } from '../contract/records';
-import type { PublishRequest, PublishedChange, VersionRecord } from '../contract/versions';
+import type {
+  PublishRequest,
+  PublishedChange,
+  UnpublishedChange,
+  VersionRecord,
+} from '../contract/versions';
 import { spelled } from './dialect';
 import type { Dialect, Scalar } from './dialect';
 import { MATCHABLE_COLUMNS, RULE_COLUMNS } from './rule-rows';
@@ -35,11 +40,21 @@ export const CONTENT = [
   'updated_by',
 ];
 
+/**
+ * The columns that decide whether a rule changed: what it answers and how it is matched, not
+ * when or by whom it was last written nor its position. A rule edited and edited back, or
+ * written back unchanged by a rollback, is the same rule: it opens no revision, and a version's
+ * counts are those of its diff.
+ */
+export const COMPARED = CONTENT.filter(
+  (column) => !['rule_seq', 'created_at', 'updated_at', 'updated_by'].includes(column),
+);
+
 /** A revision read as a rule (`RuleRow`). */
 export const REVISION_AS_RULE = `rule_seq, rule_id, tenant_id, robot_id, ${CONTENT.filter((c) => c !== 'rule_seq').join(', ')}`;
 
 export const sameRule = (a: RuleRow, b: RuleRow): boolean =>
-  CONTENT.every((column) => a[column] === b[column]);
+  COMPARED.every((column) => a[column] === b[column]);
 
 export interface VersionRow {
   [column: string]: string | number | null;
@@ -53,6 +68,7 @@ export interface VersionRow {
   removed: number;
   rolled_back_to: number | null;
   confirmed_failures: string | null;
+  mode_switch: string | null;
 }
 
 export const toVersion = (row: VersionRow): VersionRecord => ({
@@ -66,6 +82,7 @@ export const toVersion = (row: VersionRow): VersionRecord => ({
   removed: Number(row.removed),
   rolledBackTo: row.rolled_back_to === null ? null : Number(row.rolled_back_to),
   confirmedFailures: row.confirmed_failures,
+  modeSwitch: row.mode_switch === 'live' || row.mode_switch === 'review' ? row.mode_switch : null,
 });
 
 /** Thrown inside a publish's transaction to roll it back when the draft is the latest version. */
@@ -95,7 +112,7 @@ export async function unlessNothingChanged<T>(
 }
 
 const SELECT_VERSION =
-  'SELECT version, note, author, created_at, rules, added, changed, removed, rolled_back_to, confirmed_failures FROM versions';
+  'SELECT version, note, author, created_at, rules, added, changed, removed, rolled_back_to, confirmed_failures, mode_switch FROM versions';
 
 /** ?1 and ?2: the robot of every statement. */
 const OF_ROBOT = 'tenant_id = ?1 AND robot_id = ?2';
@@ -107,9 +124,16 @@ const MARKED = `SELECT rule_id FROM draft_changes WHERE ${OF_ROBOT}`;
 const AT_VERSION = `${OF_ROBOT} AND from_version <= ?3 AND (to_version IS NULL OR to_version > ?3)`;
 
 export function statements<L>(dialect: Dialect<L>) {
-  const sameContent = CONTENT.map((c) => dialect.same(`r.${c}`, `rule_revisions.${c}`)).join(
+  const sameContent = COMPARED.map((c) => dialect.same(`r.${c}`, `rule_revisions.${c}`)).join(
     ' AND ',
   );
+  /** Marked rules that differ from their alive revision, or exist on one side only. */
+  const differing = `FROM draft_changes AS d
+  LEFT JOIN rules AS r ON r.rule_id = d.rule_id AND r.tenant_id = d.tenant_id AND r.robot_id = d.robot_id
+  LEFT JOIN rule_revisions ON rule_revisions.rule_id = d.rule_id AND rule_revisions.to_version IS NULL
+  WHERE d.tenant_id = ?1 AND d.robot_id = ?2
+    AND NOT (r.rule_id IS NULL AND rule_revisions.rule_id IS NULL)
+    AND NOT (r.rule_id IS NOT NULL AND rule_revisions.rule_id IS NOT NULL AND ${sameContent})`;
   // SQLite walks the robot's index (every rule of it) instead of the marked ids unless told not to.
   const ofRobot = (alias: string) =>
     `${dialect.unindexed(`${alias}tenant_id`)} = ?1 AND ${dialect.unindexed(`${alias}robot_id`)} = ?2`;
@@ -125,13 +149,15 @@ WHERE ${where}
     find: `${SELECT_VERSION} WHERE ${OF_ROBOT} AND version = ?3`,
     latest: `${SELECT_VERSION} WHERE ${OF_ROBOT} ORDER BY version DESC LIMIT 1`,
     /** A marked rule whose draft differs from its alive revision, or exists on one side only. */
-    markedDifference: `SELECT 1 AS found FROM draft_changes AS d
-  LEFT JOIN rules AS r ON r.rule_id = d.rule_id AND r.tenant_id = d.tenant_id AND r.robot_id = d.robot_id
-  LEFT JOIN rule_revisions ON rule_revisions.rule_id = d.rule_id AND rule_revisions.to_version IS NULL
-  WHERE d.tenant_id = ?1 AND d.robot_id = ?2
-    AND NOT (r.rule_id IS NULL AND rule_revisions.rule_id IS NULL)
-    AND NOT (r.rule_id IS NOT NULL AND rule_revisions.rule_id IS NOT NULL AND ${sameContent})
-  LIMIT 1`,
+    markedDifference: `SELECT 1 AS found ${differing} LIMIT 1`,
+    /**
+     * The unpublished changes, ?3 at most, in the marks' key order (no sort: the first ?3 found).
+     * `in_draft`/`in_version`: 1 where the rule is in the draft / the latest version.
+     */
+    unpublished: `SELECT d.rule_id, COALESCE(r.rule_name, rule_revisions.rule_name) AS rule_name,
+  CASE WHEN r.rule_id IS NULL THEN 0 ELSE 1 END AS in_draft,
+  CASE WHEN rule_revisions.rule_id IS NULL THEN 0 ELSE 1 END AS in_version
+  ${differing} LIMIT ?3`,
     /** The rules of version ?3, as rows of `rules`. */
     rulesAt: `SELECT ${REVISION_AS_RULE} FROM rule_revisions WHERE ${AT_VERSION} ORDER BY rule_seq`,
     publishedMatchable: `SELECT ${MATCHABLE_COLUMNS} FROM rule_revisions
@@ -155,7 +181,8 @@ WHERE ${ofRobot('')} AND to_version IS NULL AND rule_id IN (${MARKED})
       WHERE ${OF_ROBOT} AND from_version = ?3 ORDER BY rule_seq`,
     /** `versionParams`. */
     insert: `INSERT INTO versions (tenant_id, robot_id, version, note, author, created_at, rules, added, changed,
-        removed, rolled_back_to, confirmed_failures) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
+        removed, rolled_back_to, confirmed_failures, mode_switch)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`,
     draft: `SELECT ${RULE_COLUMNS} FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,
   });
 }
@@ -185,8 +212,33 @@ export function publishedChange(
     removed: closed.length - changed,
     rolledBackTo,
     confirmedFailures: request.confirmedFailures,
+    modeSwitch: request.modeSwitch ?? null,
   };
   return { version: record, opened, closed };
+}
+
+/** A row of the `unpublished` statement. */
+export interface UnpublishedRow {
+  [column: string]: string | number | null;
+  rule_id: string;
+  rule_name: string;
+  in_draft: number;
+  in_version: number;
+}
+
+export const toUnpublished = (row: UnpublishedRow): UnpublishedChange => ({
+  ruleId: row.rule_id,
+  ruleName: row.rule_name,
+  change:
+    Number(row.in_version) === 0 ? 'added' : Number(row.in_draft) === 0 ? 'removed' : 'changed',
+});
+
+/** The rows of `unpublished` read with a limit one above `limit`: the changes, and if more. */
+export function unpublishedPage(
+  rows: readonly UnpublishedRow[],
+  limit: number,
+): { changes: UnpublishedChange[]; more: boolean } {
+  return { changes: rows.slice(0, limit).map(toUnpublished), more: rows.length > limit };
 }
 
 /** The parameters of the `insert` statement of a version. */
@@ -203,4 +255,5 @@ export const versionParams = (robot: RobotKey, record: VersionRecord): Scalar[] 
   record.removed,
   record.rolledBackTo,
   record.confirmedFailures,
+  record.modeSwitch,
 ];

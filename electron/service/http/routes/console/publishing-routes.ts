@@ -6,13 +6,23 @@ import { parseTarget } from '../../../publishing/targets';
 import { compareRuns, readRun } from '../../../publishing/test-runs';
 import { addCases, listCases, removeCases, updateCase } from '../../../publishing/test-sets';
 import { thresholdCurves } from '../../../publishing/thresholds';
-import { checkGate, diff, history, publish, rollback, rulesOf } from '../../../publishing/versions';
+import {
+  checkGate,
+  diff,
+  discardDraft,
+  history,
+  publish,
+  rollback,
+  rulesOf,
+  unpublished,
+} from '../../../publishing/versions';
 import { categoryNames } from '../../../domain/categories';
 import { toConsoleRule } from '../../../domain/rule-views';
 import {
   CaseIdsBody,
   CompareQuery,
   DiffQuery,
+  ModeSwitchBody,
   PublishBody,
   RollbackBody,
   TargetQuery,
@@ -70,6 +80,21 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
     });
   });
 
+  typed.get(`${ROBOT}/versions/unpublished`, robotRoute({}), async (request) =>
+    success(await unpublished(ctx, await robotOf(request))),
+  );
+
+  typed.post(`${ROBOT}/versions/discard`, robotRoute({}), async (request) =>
+    success(await discardDraft(ctx, await robotOf(request), actorOf(request))),
+  );
+
+  typed.post(`${ROBOT}/versions/mode`, robotRoute({ body: ModeSwitchBody }), async (request) => {
+    const { publishMode, author } = request.body;
+    const robot = await robotOf(request);
+    const done = await room.switchMode(robot, publishMode, authorOf(request, author));
+    return success({ publishMode: done.robot.settings.publishMode, version: done.version });
+  });
+
   typed.get(`${ROBOT}/versions/diff`, robotRoute({ querystring: DiffQuery }), async (request) => {
     const { from, to } = request.query;
     const robot = await robotOf(request);
@@ -104,7 +129,8 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
       const robot = await robotOf(request);
       const version = positive(request.params.version, 'Version', 'version-not-found');
       const body = request.body;
-      const note = body.note ?? `rollback to version ${version}`;
+      // Without a note the version says what it is by `rolledBackTo`, in the editor's language.
+      const note = body.note ?? '';
       return success({
         version: await rollback(
           ctx,

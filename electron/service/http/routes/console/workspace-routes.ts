@@ -15,6 +15,7 @@ import {
 } from '../../../validation/console-schemas';
 import { RobotPath, TenantPath, UserPath } from '../../../validation/path-schemas';
 import { AddUserBody, UpdateUserBody } from '../../../validation/schemas';
+import { actorOf } from '../../console-gate';
 import { success } from '../../envelope';
 import { parseTenantId } from '../../path-params';
 
@@ -108,7 +109,8 @@ export function registerWorkspaceRoutes(
     { ...console, schema: { params: RobotPath, body: RobotPatchBody } },
     async (request) => {
       const robot = await robotFromParams(ctx, request.params);
-      return success(toConsoleRobot(ctx, await patchRobot(ctx, robot, request.body)));
+      const patched = await patchRobot(ctx, robot, request.body, actorOf(request));
+      return success(toConsoleRobot(ctx, patched));
     },
   );
 

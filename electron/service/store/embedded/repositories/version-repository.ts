@@ -71,6 +71,27 @@ export class SqlJsVersionRepository implements VersionRepository {
     );
   }
 
+  async discardDraft(robot: RobotKey, now: number, actor: string) {
+    const key = [robot.tenantId, robot.robotId];
+    const latest = this.store.get<versions.VersionRow>(SQL.latest, key);
+    if (!latest) return undefined;
+    return mappingUniqueViolations(() =>
+      this.store.write((tx) => {
+        const reset = this.resetDraft(tx, robot, Number(latest.version), { now, actor });
+        // The draft is the latest version again: nothing is left to compare at the next publish.
+        tx.run(SQL.clearMarks, key);
+        return reset;
+      }),
+    );
+  }
+
+  async unpublished(robot: RobotKey, limit: number) {
+    const key = [robot.tenantId, robot.robotId];
+    if (!this.store.get(SQL.latest, key)) return { changes: [], more: false };
+    const rows = this.store.all<versions.UnpublishedRow>(SQL.unpublished, [...key, limit + 1]);
+    return versions.unpublishedPage(rows, limit);
+  }
+
   async rules(robot: RobotKey, version: number) {
     const at = [robot.tenantId, robot.robotId, version];
     return this.store.all<ruleRows.RuleRow>(SQL.rulesAt, at).map(ruleRows.toStoredRule);

@@ -82,6 +82,26 @@ export class PostgresVersionRepository implements VersionRepository {
     });
   }
 
+  async discardDraft(robot: RobotKey, now: number, actor: string) {
+    return this.db.write(async (tx) => {
+      await lockRobot(tx, robot);
+      const key = [robot.tenantId, robot.robotId];
+      const latest = await tx.get<versions.VersionRow>(SQL.latest, key);
+      if (!latest) return undefined;
+      const reset = await this.resetDraft(tx, robot, Number(latest.version), { now, actor });
+      // The draft is the latest version again: nothing is left to compare at the next publish.
+      await tx.run(SQL.clearMarks, key);
+      return reset;
+    });
+  }
+
+  async unpublished(robot: RobotKey, limit: number) {
+    const key = [robot.tenantId, robot.robotId];
+    if (!(await this.db.get(SQL.latest, key))) return { changes: [], more: false };
+    const rows = await this.db.all<versions.UnpublishedRow>(SQL.unpublished, [...key, limit + 1]);
+    return versions.unpublishedPage(rows, limit);
+  }
+
   async rules(robot: RobotKey, version: number) {
     const at = [robot.tenantId, robot.robotId, version];
     return (await this.db.all<ruleRows.RuleRow>(SQL.rulesAt, at)).map(ruleRows.toStoredRule);
