@@ -3,7 +3,11 @@
  * @module
  */
 import type {
+  DiscardResult,
   GateReport,
+  ModeSwitchRequest,
+  ModeSwitchResult,
+  PublishMode,
   PublishRequest,
   RollbackRequest,
   RulesDiff,
@@ -14,6 +18,7 @@ import type {
   TestRun,
   TestRunHead,
   ThresholdCurves,
+  UnpublishedChanges,
   VersionHistory,
   VersionRecord,
 } from '../../electron/service/publishing-types';
@@ -31,6 +36,15 @@ export function publishingClient(client: ConsoleClient, ref: RobotRef) {
   return {
     history: () => call<VersionHistory>('GET', `${base}/versions`),
     preview: () => call<{ diff: RulesDiff; gate: GateReport }>('GET', `${base}/versions/preview`),
+    /** The draft's differences from the latest version, rule by rule. */
+    unpublished: () => call<UnpublishedChanges>('GET', `${base}/versions/unpublished`),
+    /** The draft back to the latest version (its edits to the trash); no version written. */
+    discard: () => call<DiscardResult>('POST', `${base}/versions/discard`, {}),
+    /** A change of publish mode, credited to `author` (the draft is published first if need be). */
+    switchMode: (publishMode: PublishMode, author: string) => {
+      const body: ModeSwitchRequest = { publishMode, author };
+      return call<ModeSwitchResult>('POST', `${base}/versions/mode`, body);
+    },
     publish: (note: string, author: string, confirmFailures: boolean) => {
       const body: PublishRequest = { note, author, confirmFailures };
       return call<{ version: VersionRecord; gate: GateReport }>('POST', `${base}/versions`, body);

@@ -31,7 +31,7 @@ export function ConfirmDialog({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
-  const confirm = async () => {
+  const accept = async () => {
     setBusy(true);
     setError(null);
     try {
@@ -58,7 +58,7 @@ export function ConfirmDialog({
             className={danger ? 'button button-danger' : 'button button-primary'}
             disabled={busy}
             autoFocus
-            onClick={() => void confirm()}
+            onClick={() => void accept()}
           >
             {confirmLabel}
           </button>

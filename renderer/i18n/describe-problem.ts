@@ -42,6 +42,10 @@ const CODES: Record<string, MessageKey> = {
   'stale-timestamp': 'errors.signature',
   'bad-signature': 'errors.signature',
   'replayed-nonce': 'errors.signature',
+  'nothing-to-publish': 'errors.nothingToPublish',
+  'nothing-to-discard': 'errors.nothingToDiscard',
+  'publish-blocked': 'errors.publishBlocked',
+  'version-not-found': 'errors.versionNotFound',
 };
 
 /** The sentence's key and count for a validation keyword; null when it is not one. */

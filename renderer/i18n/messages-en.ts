@@ -828,6 +828,71 @@ export const EN = {
   'publishing.changed': 'changed',
   'publishing.questionAdded': 'question added',
   'publishing.questionRemoved': 'question removed',
+  // Review mode without surprises (issue 29, docs/publishing.md).
+  'publishing.switchTitle.review': 'Switch to review mode?',
+  'publishing.switchTitle.live': 'Switch to live mode?',
+  'publishing.switchText.review':
+    'From now on the API answers the published version; changes saved in the editor wait in the draft until you publish them.',
+  'publishing.switchText.live': 'From now on every saved change is answered by the API at once.',
+  'publishing.switchPublishes':
+    'The draft as it is now (what the API answers) is first published as version v{version}, so that no answer changes.',
+  'publishing.switchGoesLive': {
+    one: 'This unpublished change is answered at once and recorded as version v{version}:',
+    other:
+      'These {count} unpublished changes are answered at once and recorded as version v{version}:',
+  },
+  'publishing.switchConfirm.review': 'Switch to review',
+  'publishing.switchConfirm.live': 'Switch to live',
+  'publishing.modeSwitched.review': 'Switched to review mode',
+  'publishing.modeSwitched.live': 'Switched to live mode',
+  'publishing.discard': 'Discard the draft',
+  'publishing.discardTitle': 'Discard the draft’s changes?',
+  'publishing.discardText':
+    'The draft goes back to the published version v{version}. Rules added or changed since go to the trash, where they can be restored; no version is written.',
+  'publishing.discarded': 'The draft is back to v{version}.',
+  'publishing.rollbackTitle': 'Roll back to v{version}?',
+  'publishing.rollbackReplaces': {
+    one: 'The rollback replaces this unpublished change (it goes to the trash, where it can be restored):',
+    other:
+      'The rollback replaces these {count} unpublished changes (they go to the trash, where they can be restored):',
+  },
+  'publishing.rollbackNoEdits': 'The draft has no unpublished change: nothing of it is lost.',
+  'publishing.andMore': '…and {count} more',
+  'publishing.andMoreAtLeast': '…and at least {count} more',
+  'publishing.unpublishedCount': {
+    one: '{count} unpublished change',
+    other: '{count} unpublished changes',
+  },
+  'publishing.nothingToPublish': 'The draft is the published version: nothing to publish.',
+  'publishing.settingsLive':
+    'Settings are not part of the draft: a change saved on the settings page is answered at once, in both modes, and a rollback does not undo it.',
+  'publishing.diffChangedWords': 'Changed words are marked.',
+  'publishing.value.yes': 'yes',
+  'publishing.value.no': 'no',
+  'publishing.value.default': 'default',
+  'rules.unpublished.added':
+    'New rule, not published yet: the API does not answer it until you publish.',
+  'rules.unpublished.changed':
+    'Changed since the last publish: the API answers the published version until you publish.',
+  'actor.api': 'API',
+  'actor.editor': 'Editor',
+  'inbox.addedForReview': {
+    one: '{count} phrasing added to “{rule}”: it takes effect at the next publish.',
+    other: '{count} phrasings added to “{rule}”: they take effect at the next publish.',
+  },
+  'inbox.ruleCreatedForReview': 'Rule “{rule}” created: it takes effect at the next publish.',
+  'settings.liveInReview':
+    'Review mode: changes to these settings (fallback and recommendation texts, thresholds, the synonym list, small talk…) take effect as soon as they are saved. They are not part of the draft: not published with it, not shown in its diff, not undone by a rollback.',
+  'settings.liveShort': 'Takes effect once saved, in review mode too.',
+  'settings.unsavedTitle': 'Unsaved settings',
+  'settings.leave': 'Leave without saving',
+  'tests.edition': 'Version v{version}',
+  'errors.nothingToPublish':
+    'The draft is the same as the latest version: there is nothing to publish.',
+  'errors.nothingToDiscard':
+    'The draft is the same as the latest version: there is nothing to discard.',
+  'errors.publishBlocked': 'Test cases would start failing: confirm to publish anyway.',
+  'errors.versionNotFound': 'This version does not exist.',
   'tests.cases': 'Test cases',
   'tests.count': { one: '{count} case', other: '{count} cases' },
   'tests.question': 'Question',

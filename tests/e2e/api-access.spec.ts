@@ -40,8 +40,10 @@ test('shows the credentials and a signed curl command that works', async ({ page
     data: { answerType: 'BESTMATCH', answer: 'Every day, 9 to 6.' },
   });
 
-  // Rotating the robot's secret changes it.
-  page.once('dialog', (dialog) => void dialog.accept());
+  // Rotating the robot's secret asks first, in the editor's own dialog, then changes it.
   await api.view.getByRole('button', { name: 'Rotate secret' }).click();
+  const asked = page.getByTestId('confirm-dialog');
+  await expect(asked).toContainText('Rotate the secret of “Default robot”');
+  await asked.getByRole('button', { name: 'Rotate secret' }).click();
   await expect(api.secret('robotsecret Default robot')).not.toHaveText(robot.robotSecret);
 });

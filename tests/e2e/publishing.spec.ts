@@ -56,10 +56,15 @@ for (const lang of LANGUAGES) {
       await editor.open(service);
       await editor.openRobot('Acme');
 
-      // Review mode, from the publishing page: the switch publishes the draft as version 1.
+      // Review mode, from the publishing page: asked first, the switch publishes the draft as
+      // version 1.
       await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
       const view = page.getByTestId('publishing-page');
       await view.getByRole('combobox', { name: t('publishing.modeLabel') }).selectOption('review');
+      await page
+        .getByTestId('mode-switch-dialog')
+        .getByRole('button', { name: t('publishing.switchConfirm.review') })
+        .click();
       const history = view.getByTestId('version-history');
       await expect(history.getByRole('row')).toHaveCount(2);
 
@@ -123,12 +128,16 @@ for (const lang of LANGUAGES) {
       ).toContainText(t('tests.status.failed'));
       await shoot(page, `publishing-test-run-${lang}`);
 
-      // Roll back to version 1: a new version, the answer is back.
+      // Roll back to version 1 (asked in the editor's own dialog): a new version, the answer is
+      // back.
       await view.getByRole('tab', { name: t('publishing.tab.versions') }).click();
-      page.once('dialog', (dialog) => void dialog.accept());
       await history
         .getByRole('row')
         .filter({ hasText: /^v1/ })
+        .getByRole('button', { name: t('publishing.rollback') })
+        .click();
+      await page
+        .getByTestId('rollback-dialog')
         .getByRole('button', { name: t('publishing.rollback') })
         .click();
       await expect(history.getByRole('row')).toHaveCount(4);

@@ -136,14 +136,12 @@ for (const lang of LANGUAGES) {
           count: 2,
         }),
       );
-      // Leaving with unsaved changes asks first; staying keeps them.
-      let asked = '';
-      page.once('dialog', (dialog) => {
-        asked = dialog.message();
-        void dialog.dismiss();
-      });
+      // Leaving with unsaved changes asks first, in the editor's own dialog; staying keeps them.
       await editor.sidebar.getByRole('button', { name: /API access|API 接入/ }).click();
-      expect(asked).toBe(t('settings.leaveConfirm'));
+      const asked = page.getByTestId('leave-dialog');
+      await expect(asked).toContainText(t('settings.leaveConfirm'));
+      await asked.getByRole('button', { name: t('common.cancel') }).click();
+      await expect(asked).toBeHidden();
       await expect(settings.view).toBeVisible();
       await settings.view.getByRole('button', { name: t('settings.discard') }).click();
       await expect(settings.groups).toHaveCount(1);

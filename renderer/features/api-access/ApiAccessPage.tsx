@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ConsoleRobot } from '../../../electron/service/console-types';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyButton } from '../../components/CopyButton';
 import { EmptyState } from '../../components/EmptyState';
 import { SecretValue } from '../../components/SecretValue';
@@ -16,9 +17,9 @@ export function ApiAccessPage() {
   const { workspace, client, reload } = useWorkspace();
   const { customer, baseUrl } = workspace;
   const [rotating, setRotating] = useState<string | null>(null);
+  const [asking, setAsking] = useState<{ tenantId: number; robot: ConsoleRobot } | null>(null);
 
   const rotate = async (tenantId: number, robot: ConsoleRobot) => {
-    if (!window.confirm(t('api.rotateConfirm', { name: robot.name }))) return;
     setRotating(`${tenantId}/${robot.robotId}`);
     try {
       await client.rotateSecret({ tenantId, robotId: robot.robotId });
@@ -100,7 +101,7 @@ export function ApiAccessPage() {
                         type="button"
                         className="button button-small"
                         disabled={rotating === `${tenant.tenantId}/${robot.robotId}`}
-                        onClick={() => void rotate(tenant.tenantId, robot)}
+                        onClick={() => setAsking({ tenantId: tenant.tenantId, robot })}
                       >
                         {t('api.rotate')}
                       </button>
@@ -113,6 +114,17 @@ export function ApiAccessPage() {
         </section>
       )}
       <CurlExample />
+      {asking ? (
+        <ConfirmDialog
+          title={t('api.rotate')}
+          confirmLabel={t('api.rotate')}
+          danger
+          onConfirm={async () => rotate(asking.tenantId, asking.robot)}
+          onClose={() => setAsking(null)}
+        >
+          <p>{t('api.rotateConfirm', { name: asking.robot.name })}</p>
+        </ConfirmDialog>
+      ) : null}
     </div>
   );
 }

@@ -26,6 +26,8 @@ export function InboxPage({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
   const ref = { tenantId: tenant.tenantId, robotId: robot.robotId };
   const [groups, setGroups] = useState<InboxGroup[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // In review mode an addition waits in the draft: the message says when it is answered.
+  const inReview = robot.settings.publishMode === 'review';
 
   const load = useCallback(
     () =>
@@ -58,7 +60,8 @@ export function InboxPage({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
       if (result.notFitting.length > 0) {
         return t('inbox.notFitting', { rule: ruleName, questions: result.notFitting.join(' / ') });
       }
-      return t('inbox.added', { count: result.added.length, rule: ruleName });
+      const added = { count: result.added.length, rule: ruleName };
+      return inReview ? t('inbox.addedForReview', added) : t('inbox.added', added);
     });
 
   const markAsTests = (group: InboxGroup, choice: TestExpectationChoice) =>
@@ -110,7 +113,9 @@ export function InboxPage({ tenant, robot }: { tenant: ConsoleTenant; robot: Con
                     questions: group.examples.map((example) => example.question).slice(0, 10),
                   });
                   void reload();
-                  return t('inbox.ruleCreated', { rule: ruleName });
+                  return inReview
+                    ? t('inbox.ruleCreatedForReview', { rule: ruleName })
+                    : t('inbox.ruleCreated', { rule: ruleName });
                 })
               }
               onTestCase={(choice) => void markAsTests(group, choice)}

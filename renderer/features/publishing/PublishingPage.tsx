@@ -1,5 +1,10 @@
-import { useMemo, useState } from 'react';
-import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type {
+  ConsoleCategory,
+  ConsoleRobot,
+  ConsoleTenant,
+} from '../../../electron/service/console-types';
+import type { PublishMode } from '../../../electron/service/publishing-types';
 import { publishingClient } from '../../api/publishing-client';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError } from '../../i18n/describe-problem';
@@ -8,6 +13,7 @@ import { TestSetPanel } from '../test-sets/TestSetPanel';
 import { ThresholdPanel } from '../test-sets/ThresholdChart';
 import type { Route } from '../../lib/workspace/route';
 import { useWorkspace } from '../../lib/workspace/useWorkspace';
+import { ModeSwitchDialog } from './ModeSwitchDialog';
 import { VersionsPanel } from './VersionsPanel';
 
 type Tab = 'versions' | 'tests' | 'thresholds';
@@ -32,16 +38,35 @@ export function PublishingPage({
   const [tab, setTab] = useState<Tab>('versions');
   const [error, setError] = useState<unknown>(null);
   const [versionsKey, setVersionsKey] = useState(0);
+  const [switching, setSwitching] = useState<PublishMode | null>(null);
+  const [categories, setCategories] = useState<ConsoleCategory[]>([]);
+  // On a team server the version is the signed-in administrator's.
+  const authors = useMemo(
+    () =>
+      workspace.signedIn
+        ? [workspace.signedIn.username]
+        : [...tenant.users.map((user) => user.username), 'api'],
+    [workspace.signedIn, tenant.users],
+  );
+  const [author, setAuthor] = useState(authors[0] ?? 'api');
 
-  const setMode = async (mode: 'live' | 'review') => {
-    try {
-      await client.patchRobot(ref, { settings: { publishMode: mode } });
-      await reload();
-      setVersionsKey((k) => k + 1);
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  useEffect(() => {
+    let live = true;
+    client.categories(ref).then(
+      (read) => live && setCategories(read.categories),
+      (caught: unknown) => live && setError(caught),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, ref]);
+  const categoryName = useCallback(
+    (id: string) =>
+      id === ''
+        ? t('rules.noCategory')
+        : (categories.find((category) => category.categoryId === id)?.name ?? id),
+    [categories, t],
+  );
 
   return (
     <div className="page publishing-page" data-testid="publishing-page">
@@ -51,6 +76,11 @@ export function PublishingPage({
             {t('publishing.title')} <span className="view-header-meta">{robot.name}</span>
           </h1>
           <p className="page-subtitle">{t(`publishing.mode.${robot.settings.publishMode}.text`)}</p>
+          {robot.settings.publishMode === 'review' ? (
+            <p className="hint" data-testid="settings-live-note">
+              {t('publishing.settingsLive')}
+            </p>
+          ) : null}
         </div>
         <div className="toolbar-group">
           <label>
@@ -58,7 +88,9 @@ export function PublishingPage({
             <select
               aria-label={t('publishing.modeLabel')}
               value={robot.settings.publishMode}
-              onChange={(event) => void setMode(event.target.value as 'live' | 'review')}
+              onChange={(event) =>
+                setSwitching(event.target.value === 'review' ? 'review' : 'live')
+              }
             >
               <option value="live">{t('publishing.mode.live')}</option>
               <option value="review">{t('publishing.mode.review')}</option>
@@ -92,18 +124,32 @@ export function PublishingPage({
         <VersionsPanel
           key={versionsKey}
           api={api}
-          authors={
-            // On a team server the version is the signed-in administrator's.
-            workspace.signedIn
-              ? [workspace.signedIn.username]
-              : [...tenant.users.map((user) => user.username), 'api']
-          }
+          authors={authors}
+          author={author}
+          onAuthor={setAuthor}
           robotName={robot.name}
+          publishMode={robot.settings.publishMode}
+          categoryName={categoryName}
+          onPublished={() => void reload()}
         />
       ) : null}
       {tab === 'tests' ? <TestSetPanel api={api} /> : null}
       {tab === 'thresholds' ? (
         <ThresholdPanel api={api} client={client} robotRef={ref} onSaved={() => void reload()} />
+      ) : null}
+      {switching ? (
+        <ModeSwitchDialog
+          api={api}
+          mode={switching}
+          authors={authors}
+          author={author}
+          onAuthor={setAuthor}
+          onSwitched={async () => {
+            await reload();
+            setVersionsKey((k) => k + 1);
+          }}
+          onClose={() => setSwitching(null)}
+        />
       ) : null}
     </div>
   );

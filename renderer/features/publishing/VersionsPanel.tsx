@@ -1,41 +1,79 @@
 import { useCallback, useEffect, useState } from 'react';
 import type {
   GateReport,
+  PublishMode,
   RulesDiff,
+  UnpublishedChanges,
   VersionHistory,
+  VersionRecord,
 } from '../../../electron/service/publishing-types';
 import type { PublishingClient } from '../../api/publishing-client';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { useToasts } from '../../components/useToasts';
+import { actorLabel } from '../../i18n/actor-label';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { rulesToSheet } from '../excel-import/sheet-layout';
 import { downloadBlob, writeSpreadsheet } from '../../lib/sheets/sheet-worker-client';
+import { AuthorSelect } from './AuthorSelect';
 import { DiffView } from './DiffView';
+import { UnpublishedList } from './UnpublishedList';
 
-/** Publish (behind the test-set gate), the version history, diffs, rollback and export. */
+/** A confirmation under way: what it replaces is read when it opens. */
+type Asking =
+  | { kind: 'rollback'; version: number; unpublished: UnpublishedChanges }
+  | { kind: 'discard'; version: number; unpublished: UnpublishedChanges };
+
+/**
+ * Publish (behind the test-set gate), discard the draft, the version history, diffs, rollback
+ * and export. What the service made a version for is said from its facts, in the editor's
+ * language.
+ */
 export function VersionsPanel({
   api,
   authors,
+  author,
+  onAuthor,
   robotName,
+  publishMode,
+  categoryName,
+  onPublished,
 }: {
   api: PublishingClient;
   authors: string[];
+  author: string;
+  onAuthor: (author: string) => void;
   robotName: string;
+  publishMode: PublishMode;
+  categoryName: (id: string) => string;
+  /** The draft or the latest version changed (a publish, a rollback, a discard). */
+  onPublished: () => void;
 }) {
   const { t, formatTime } = useI18n();
+  const toasts = useToasts();
   const [history, setHistory] = useState<VersionHistory | null>(null);
   const [preview, setPreview] = useState<{ diff: RulesDiff; gate: GateReport } | null>(null);
   const [diff, setDiff] = useState<{ title: string; diff: RulesDiff } | null>(null);
+  const [asking, setAsking] = useState<Asking | null>(null);
   const [note, setNote] = useState('');
-  const [author, setAuthor] = useState(authors[0] ?? 'api');
   const [confirmed, setConfirmed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
-  const reload = useCallback(async () => setHistory(await api.history()), [api]);
+  const load = useCallback(async () => {
+    const next = await api.history();
+    setHistory(next);
+    // A preview of a draft that is now the latest version (a rollback, a discard) is stale.
+    if (!next.draftChanged) setPreview(null);
+  }, [api]);
   useEffect(() => {
-    reload().catch(setError);
-  }, [reload]);
+    load().catch(setError);
+  }, [load]);
+  const reload = async () => {
+    await load();
+    onPublished();
+  };
 
   const act = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -61,12 +99,8 @@ export function VersionsPanel({
       setNote('');
       await reload();
     });
-  const rollback = (version: number) =>
-    act(async () => {
-      if (!window.confirm(t('publishing.rollbackConfirm', { version }))) return;
-      await api.rollback(version, author);
-      await reload();
-    });
+  const ask = (kind: Asking['kind'], version: number) =>
+    act(async () => setAsking({ kind, version, unpublished: await api.unpublished() }));
   const showDiff = (from: number, to: number) =>
     act(async () =>
       setDiff({ title: t('publishing.diffTitle', { from, to }), diff: await api.diff(from, to) }),
@@ -78,6 +112,12 @@ export function VersionsPanel({
       downloadBlob(blob, `${robotName.replace(/[\\/:*?"<>|]+/g, '_')}-v${version}.xlsx`);
     });
 
+  /** What the author wrote, else what the service made the version for. */
+  const noteOf = (v: VersionRecord): string =>
+    v.note !== '' ? v.note : v.modeSwitch ? t(`publishing.modeSwitched.${v.modeSwitch}`) : '';
+
+  const latest = history?.versions[0]?.version ?? null;
+  const draftChanged = history?.draftChanged ?? false;
   const blocked = (preview?.gate.nowFailing.length ?? 0) > 0 && !confirmed;
   return (
     <div className="publishing-versions">
@@ -85,8 +125,8 @@ export function VersionsPanel({
         <header className="card-header">
           <h2>{t('publishing.publishTitle')}</h2>
           {history ? (
-            <span className={history.draftChanged ? 'badge badge-new' : 'badge'}>
-              {history.draftChanged ? t('publishing.draftChanged') : t('publishing.draftSame')}
+            <span className={draftChanged ? 'badge badge-new' : 'badge'}>
+              {draftChanged ? t('publishing.draftChanged') : t('publishing.draftSame')}
             </span>
           ) : null}
         </header>
@@ -100,26 +140,30 @@ export function VersionsPanel({
               aria-label={t('publishing.note')}
             />
           </label>
-          <label>
-            {t('publishing.author')}
-            <select value={author} onChange={(event) => setAuthor(event.target.value)}>
-              {authors.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <AuthorSelect authors={authors} value={author} onChange={onAuthor} />
           <button
             type="button"
             className="button"
-            disabled={busy || !history?.draftChanged}
+            disabled={busy || !draftChanged}
             onClick={() => void check()}
           >
             {t('publishing.check')}
           </button>
+          {publishMode === 'review' && latest !== null && draftChanged ? (
+            <button
+              type="button"
+              className="button button-danger"
+              disabled={busy}
+              onClick={() => void ask('discard', latest)}
+            >
+              {t('publishing.discard')}
+            </button>
+          ) : null}
         </div>
-        {preview ? (
+        {history && !draftChanged && latest !== null ? (
+          <p className="hint">{t('publishing.nothingToPublish')}</p>
+        ) : null}
+        {preview && draftChanged ? (
           <div className="publish-preview" data-testid="publish-gate">
             <p>
               {t('publishing.gateSummary', {
@@ -148,11 +192,15 @@ export function VersionsPanel({
                 </label>
               </>
             ) : null}
-            <DiffView diff={preview.diff} title={t('publishing.previewDiff')} />
+            <DiffView
+              diff={preview.diff}
+              title={t('publishing.previewDiff')}
+              categoryName={categoryName}
+            />
             <button
               type="button"
               className="button button-primary"
-              disabled={busy || blocked}
+              disabled={busy || blocked || !draftChanged}
               onClick={() => void publish()}
             >
               {t('publishing.publish')}
@@ -192,9 +240,9 @@ export function VersionsPanel({
                   ) : null}
                 </td>
                 <td>{formatTime(v.createdAt)}</td>
-                <td>{v.author}</td>
+                <td>{actorLabel(t, v.author)}</td>
                 <td>
-                  {v.note}
+                  {noteOf(v)}
                   {v.rolledBackTo !== null ? (
                     <span className="badge">
                       {t('publishing.rolledBackTo', { version: v.rolledBackTo })}
@@ -208,7 +256,13 @@ export function VersionsPanel({
                     </span>
                   ) : null}
                 </td>
-                <td>
+                <td
+                  title={t('publishing.diffCounts', {
+                    added: v.added,
+                    changed: v.changed,
+                    removed: v.removed,
+                  })}
+                >
                   +{v.added} ~{v.changed} −{v.removed} ({v.rules})
                 </td>
                 <td className="table-actions">
@@ -226,7 +280,7 @@ export function VersionsPanel({
                       type="button"
                       className="link-button"
                       disabled={busy}
-                      onClick={() => void rollback(v.version)}
+                      onClick={() => void ask('rollback', v.version)}
                     >
                       {t('publishing.rollback')}
                     </button>
@@ -244,7 +298,55 @@ export function VersionsPanel({
           </tbody>
         </table>
       </section>
-      {diff ? <DiffView diff={diff.diff} title={diff.title} /> : null}
+      {diff ? <DiffView diff={diff.diff} title={diff.title} categoryName={categoryName} /> : null}
+      {asking?.kind === 'rollback' ? (
+        <ConfirmDialog
+          title={t('publishing.rollbackTitle', { version: asking.version })}
+          confirmLabel={t('publishing.rollback')}
+          danger
+          testId="rollback-dialog"
+          onConfirm={async () => {
+            await api.rollback(asking.version, author);
+            setPreview(null);
+            await reload();
+          }}
+          onClose={() => setAsking(null)}
+        >
+          <p>{t('publishing.rollbackConfirm', { version: asking.version })}</p>
+          <Replaced unpublished={asking.unpublished} />
+          <AuthorSelect authors={authors} value={author} onChange={onAuthor} />
+        </ConfirmDialog>
+      ) : null}
+      {asking?.kind === 'discard' ? (
+        <ConfirmDialog
+          title={t('publishing.discardTitle')}
+          confirmLabel={t('publishing.discard')}
+          danger
+          testId="discard-dialog"
+          onConfirm={async () => {
+            await api.discard();
+            setPreview(null);
+            await reload();
+            toasts.show(t('publishing.discarded', { version: asking.version }));
+          }}
+          onClose={() => setAsking(null)}
+        >
+          <p>{t('publishing.discardText', { version: asking.version })}</p>
+          <UnpublishedList changes={asking.unpublished.changes} more={asking.unpublished.more} />
+        </ConfirmDialog>
+      ) : null}
     </div>
+  );
+}
+
+/** The unpublished edits a rollback replaces, or that there are none. */
+function Replaced({ unpublished }: { unpublished: UnpublishedChanges }) {
+  const { t } = useI18n();
+  if (unpublished.changes.length === 0) return <p>{t('publishing.rollbackNoEdits')}</p>;
+  return (
+    <>
+      <p>{t('publishing.rollbackReplaces', { count: unpublished.changes.length })}</p>
+      <UnpublishedList changes={unpublished.changes} more={unpublished.more} />
+    </>
   );
 }

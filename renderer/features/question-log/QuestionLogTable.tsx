@@ -3,6 +3,7 @@ import type { ConsoleRobot } from '../../../electron/service/console-types';
 import type { QuestionLogPage } from '../../../electron/service/question-log-types';
 import { CSV_COLUMNS, rowOf, toCsv } from '../../../electron/service/question-log-types';
 import type { RobotRef } from '../../api/console-client';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
@@ -26,6 +27,7 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
   const [page, setPage] = useState<QuestionLogPage | null>(null);
   const [q, setQ] = useState('');
   const [busy, setBusy] = useState(false);
+  const [clearing, setClearing] = useState(false);
 
   const load = useCallback(
     () =>
@@ -57,15 +59,11 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
     }
   };
 
+  /** Asked first in the editor's own dialog, which says a failure itself. */
   const clear = async () => {
-    if (!window.confirm(t('qlog.clearConfirm', { robot: robot.name }))) return;
-    try {
-      const { removed } = await client.clearQuestionLog(robotRef);
-      toasts.show(t('qlog.cleared', { count: removed }));
-      await load();
-    } catch (error) {
-      fail(error);
-    }
+    const { removed } = await client.clearQuestionLog(robotRef);
+    toasts.show(t('qlog.cleared', { count: removed }));
+    await load();
   };
 
   return (
@@ -102,7 +100,7 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
           <button
             type="button"
             className="button button-small button-danger"
-            onClick={() => void clear()}
+            onClick={() => setClearing(true)}
           >
             {t('qlog.clear')}
           </button>
@@ -157,6 +155,17 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
       ) : (
         <p className="muted qlog-empty">{t('qlog.empty')}</p>
       )}
+      {clearing ? (
+        <ConfirmDialog
+          title={t('qlog.clear')}
+          confirmLabel={t('qlog.clear')}
+          danger
+          onConfirm={clear}
+          onClose={() => setClearing(false)}
+        >
+          <p>{t('qlog.clearConfirm', { robot: robot.name })}</p>
+        </ConfirmDialog>
+      ) : null}
     </section>
   );
 }

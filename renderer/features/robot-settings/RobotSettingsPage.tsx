@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useI18n } from '../../i18n/useI18n';
 import { DeleteRobotDialog } from '../trash/DeleteRobotDialog';
 import { useLeaveGuard } from '../../lib/workspace/leave-guard';
@@ -27,7 +28,9 @@ export function RobotSettingsPage({
   const { t, formatTime } = useI18n();
   const ref = { tenantId: tenant.tenantId, robotId: robot.robotId };
   const form = useRobotSettings(ref, robot);
-  useLeaveGuard(form.dirty, t('settings.leaveConfirm'));
+  const leaving = useLeaveGuard(form.dirty);
+  // Settings are not part of the draft (docs/decisions.md): in review mode the page says so.
+  const inReview = robot.settings.publishMode === 'review';
   const [deleting, setDeleting] = useState(false);
 
   return (
@@ -38,6 +41,15 @@ export function RobotSettingsPage({
             {t('settings.title')} <span className="view-header-meta">{robot.name}</span>
           </h1>
           <p className="page-subtitle">{t('settings.intro', { robot: robot.name })}</p>
+          {inReview ? (
+            <p
+              className="notice notice-warn settings-live-note"
+              role="note"
+              data-testid="settings-live-note"
+            >
+              {t('settings.liveInReview')}
+            </p>
+          ) : null}
         </div>
         <button
           type="button"
@@ -73,6 +85,18 @@ export function RobotSettingsPage({
           </button>
         </div>
       </section>
+      {leaving.asking ? (
+        <ConfirmDialog
+          title={t('settings.unsavedTitle')}
+          confirmLabel={t('settings.leave')}
+          danger
+          testId="leave-dialog"
+          onConfirm={async () => leaving.leave()}
+          onClose={leaving.stay}
+        >
+          <p>{t('settings.leaveConfirm')}</p>
+        </ConfirmDialog>
+      ) : null}
       {deleting ? (
         <DeleteRobotDialog
           tenantId={ref.tenantId}
@@ -91,6 +115,7 @@ export function RobotSettingsPage({
                 ? t('save.savedAt', { time: formatTime(form.savedAt) })
                 : ''}
         </span>
+        {inReview ? <span className="save-bar-note">{t('settings.liveShort')}</span> : null}
         <button type="button" className="button" disabled={!form.dirty} onClick={form.discard}>
           {t('settings.discard')}
         </button>

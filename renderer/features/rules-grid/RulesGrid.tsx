@@ -17,6 +17,7 @@ import { applyLayout } from './column-layout';
 import type { ColumnLayout } from './column-layout';
 import type { CollisionsByRule } from '../collisions/collision-index';
 import { buildColumns, cellProblem } from './columns';
+import type { UnpublishedMarks } from './columns';
 import { isEditable } from '../../lib/rules/grid-row';
 import type { EditableRow, EditableRule, GridRow, RuleField } from '../../lib/rules/grid-row';
 import { parseTsv, toTsv } from './tsv';
@@ -34,6 +35,8 @@ interface RulesGridProps {
   /** The robot's last collision check, by rule: marked on the rule's name. */
   collisions: CollisionsByRule;
   onOpenCollisions: (ruleId: string) => void;
+  /** Rules not as the published version has them (review mode): marked beside their number. */
+  unpublished: UnpublishedMarks;
   categories: readonly ConsoleCategory[];
   categoryIndex: CategoryIndex;
   onCreateCategory: (name: string) => Promise<ConsoleCategory>;
@@ -79,6 +82,7 @@ export function RulesGrid(props: RulesGridProps) {
           duplicates: props.sharedByRule,
           collisions: props.collisions,
           onOpenCollisions: props.onOpenCollisions,
+          unpublished: props.unpublished,
           categories: props.categories,
           categoryIndex: props.categoryIndex,
           onCreateCategory: props.onCreateCategory,
@@ -94,6 +98,7 @@ export function RulesGrid(props: RulesGridProps) {
       props.sharedByRule,
       props.collisions,
       props.onOpenCollisions,
+      props.unpublished,
       props.categories,
       props.categoryIndex,
       props.onCreateCategory,

@@ -19,6 +19,7 @@ import { RuleTrashDialog } from '../trash/RuleTrashDialog';
 import { RuleMatchingDialog } from '../rule-matching/RuleMatchingDialog';
 import { TryPane } from '../try-question/TryPane';
 import type { Route } from '../../lib/workspace/route';
+import { useUnpublished } from '../../lib/workspace/useUnpublished';
 import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import { ColumnsMenu } from './ColumnsMenu';
 import { DuplicatesNotice } from './DuplicatesNotice';
@@ -76,6 +77,21 @@ export function RulesView({
   const query = useMemo(() => toRuleQuery(filters), [filters]);
   const pages = useRulePages(client, ref, query);
   const facts = useRobotFacts(client, ref, factsVersion);
+  const unpublished = useUnpublished(
+    client,
+    ref,
+    robot.settings.publishMode === 'review',
+    factsVersion,
+  );
+  const unpublishedMarks = useMemo(
+    () =>
+      new Map(
+        (unpublished?.changes ?? []).flatMap((change): [string, 'added' | 'changed'][] =>
+          change.change === 'removed' ? [] : [[change.ruleId, change.change]],
+        ),
+      ),
+    [unpublished],
+  );
   const categories = useCategories(client, ref, factsVersion);
   const files = useRuleFiles(client, ref, robot.name);
   const collisions = useCollisions(client, ref, factsVersion);
@@ -303,6 +319,7 @@ export function RulesView({
             sharedByRule={facts.sharedByRule}
             collisions={collisions.byRule}
             onOpenCollisions={onOpenCollisions}
+            unpublished={unpublishedMarks}
             categories={categories.list}
             categoryIndex={categories.index}
             onCreateCategory={categories.create}

@@ -21,6 +21,9 @@ import type { GridRow, RuleField } from '../../lib/rules/grid-row';
 import { checkRule } from '../../lib/rules/rule-checks';
 import { StatusCell } from './StatusCell';
 
+/** Rule id → how it differs from the published version (review mode); empty in live mode. */
+export type UnpublishedMarks = ReadonlyMap<string, 'added' | 'changed'>;
+
 export interface ColumnContext {
   i18n: I18n;
   /** Rule id → phrasings it shares with other rules. */
@@ -28,6 +31,7 @@ export interface ColumnContext {
   /** The robot's last collision check, by rule. */
   collisions: CollisionsByRule;
   onOpenCollisions: (ruleId: string) => void;
+  unpublished: UnpublishedMarks;
   /** The robot's categories, which the category column picks from. */
   categories: readonly ConsoleCategory[];
   categoryIndex: CategoryIndex;
@@ -119,11 +123,26 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
           );
         }
         const collisions = row.kind === 'rule' ? ctx.collisions.get(row.key) : undefined;
-        if (!collisions) return formatNumber(row.index + 1);
+        const unpublished = row.kind === 'rule' ? ctx.unpublished.get(row.key) : undefined;
+        if (!collisions && !unpublished) return formatNumber(row.index + 1);
         // Beside the number, as the ✓ of new rules is: the name and other cells keep their text.
         return (
           <span className="cell-index-marked">
-            <CollisionBadge collisions={collisions} onOpen={() => ctx.onOpenCollisions(row.key)} />
+            {unpublished ? (
+              <span
+                className="unpublished-mark"
+                role="img"
+                title={t(`rules.unpublished.${unpublished}`)}
+                aria-label={t(`rules.unpublished.${unpublished}`)}
+                data-testid="unpublished-mark"
+              />
+            ) : null}
+            {collisions ? (
+              <CollisionBadge
+                collisions={collisions}
+                onOpen={() => ctx.onOpenCollisions(row.key)}
+              />
+            ) : null}
             <span>{formatNumber(row.index + 1)}</span>
           </span>
         );

@@ -100,6 +100,14 @@ export function TestSetPanel({ api }: { api: PublishingClient }) {
       if (a && b) setComparison(await api.compare(a.runId, b.runId));
     });
 
+  /** What a run asked, in words: the draft, the published version, or a version's number. */
+  const editionLabel = (edition: string): string => {
+    if (edition === 'draft') return t('tests.draft');
+    if (edition === 'published') return t('tests.published');
+    const version = /^v(\d+)$/.exec(edition)?.[1];
+    return version ? t('tests.edition', { version: Number(version) }) : edition;
+  };
+
   return (
     <div className="test-set">
       <section className="card" aria-label={t('tests.cases')} data-testid="test-cases">
@@ -306,7 +314,7 @@ export function TestSetPanel({ api }: { api: PublishingClient }) {
                 className="link-button"
                 onClick={() => guard(async () => setRun(await api.run(head.runId)))}
               >
-                #{head.runId} · {head.edition} · {formatTime(head.createdAt)} ·{' '}
+                #{head.runId} · {editionLabel(head.edition)} · {formatTime(head.createdAt)} ·{' '}
                 {t('tests.passedOf', { passed: head.summary.passed, total: head.summary.total })}
               </button>
             </li>

@@ -1,7 +1,9 @@
+import { useMemo } from 'react';
 import { QuestionLogLinks } from '../question-log/QuestionLogLinks';
 import type { Route } from '../../lib/workspace/route';
 import { useI18n } from '../../i18n/useI18n';
-import { useWorkspace } from '../../lib/workspace/useWorkspace';
+import { useUnpublished } from '../../lib/workspace/useUnpublished';
+import { findRobot, useWorkspace } from '../../lib/workspace/useWorkspace';
 
 /** Tenants and their robots; the API access page; registering a tenant. */
 export function Sidebar({
@@ -14,7 +16,8 @@ export function Sidebar({
   onRegister: () => void;
 }) {
   const { t, formatNumber } = useI18n();
-  const { workspace } = useWorkspace();
+  const state = useWorkspace();
+  const { workspace, client } = state;
   const onRobot =
     route.kind === 'robot' ||
     route.kind === 'robot-settings' ||
@@ -23,6 +26,20 @@ export function Sidebar({
     route.kind === 'robot-publishing';
   const activeTenant = route.kind === 'tenant' || onRobot ? route.tenantId : null;
   const activeRobot = onRobot ? route.robotId : null;
+  // The open robot's unpublished changes, counted on its publishing link (review mode), read
+  // again whenever the workspace is (after every change of rules) and on every move.
+  const refresh = useMemo(() => ({ workspace, route }), [workspace, route]);
+  const open =
+    activeTenant !== null && activeRobot !== null
+      ? findRobot(state, activeTenant, activeRobot)
+      : undefined;
+  const unpublished = useUnpublished(
+    client,
+    { tenantId: activeTenant ?? 0, robotId: activeRobot ?? '' },
+    open?.settings.publishMode === 'review',
+    refresh,
+  );
+  const pending = unpublished?.changes.length ?? 0;
 
   return (
     <nav className="sidebar" aria-label={t('sidebar.label')}>
@@ -92,6 +109,11 @@ export function Sidebar({
                         <button
                           type="button"
                           aria-current={route.kind === 'robot-publishing' ? 'page' : undefined}
+                          aria-label={
+                            pending > 0
+                              ? `${t('robot.publishing')} · ${t('publishing.unpublishedCount', { count: pending })}`
+                              : undefined
+                          }
                           className={
                             route.kind === 'robot-publishing'
                               ? 'tree-settings active'
@@ -100,6 +122,16 @@ export function Sidebar({
                           onClick={() => navigate({ kind: 'robot-publishing', ...ref })}
                         >
                           {t('robot.publishing')}
+                          {pending > 0 && unpublished ? (
+                            <span
+                              className="badge badge-new tree-count"
+                              title={t('publishing.unpublishedCount', { count: pending })}
+                              data-testid="unpublished-count"
+                            >
+                              {formatNumber(pending)}
+                              {unpublished.more ? '+' : ''}
+                            </span>
+                          ) : null}
                         </button>
                       ) : null}
                     </li>

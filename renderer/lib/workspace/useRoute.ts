@@ -11,9 +11,11 @@ export function useRoute(): [Route, (route: Route) => void] {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   const navigate = useCallback((next: Route) => {
-    if (!mayLeave()) return;
-    window.location.hash = routeHash(next);
-    setRoute(next);
+    const go = () => {
+      window.location.hash = routeHash(next);
+      setRoute(next);
+    };
+    if (mayLeave(go)) go();
   }, []);
   return [route, navigate];
 }
