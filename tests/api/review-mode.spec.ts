@@ -184,4 +184,15 @@ describe('review mode without surprises', () => {
     );
     assert.equal(await answerOf('运费多少'), '满66元包邮。');
   });
+
+  test('a switch that publishes nothing says so, whatever an earlier PATCH published', async () => {
+    const before = (await history()).versions.length;
+    const switched = await api.ok<ModeSwitchResult>('POST', `${R}/versions/mode`, {
+      publishMode: 'review',
+      author: 'admin_01',
+    });
+    assert.equal(switched.publishMode, 'review');
+    assert.equal(switched.version, null, 'the draft was already the latest version');
+    assert.equal((await history()).versions.length, before);
+  });
 });

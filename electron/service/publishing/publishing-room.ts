@@ -55,6 +55,8 @@ export class PublishingRoom {
     author: string,
   ): Promise<{ robot: Robot; version: VersionRecord | null }> {
     const key = robotKey(robot);
+    // A version an earlier change of mode published (over PATCH robot) is not this switch's.
+    this.switched.delete(key);
     const changed = await patchRobot(this.ctx, robot, { settings: { publishMode: mode } }, author);
     const version = this.switched.get(key) ?? null;
     this.switched.delete(key);
