@@ -35,6 +35,8 @@ for (const lang of LANGUAGES) {
       page,
       service,
     }) => {
+      // Many steps, each waiting on the service: more time than one screen's test.
+      test.slow();
       const robot = await registerTenant(service);
       await importRules(service, robot, RULES);
       const editor = new EditorPage(page);
