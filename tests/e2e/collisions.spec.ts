@@ -119,6 +119,7 @@ for (const lang of LANGUAGES) {
       await expect(
         listed.getByRole('button', { name: t('conflicts.open', { rule: '发票' }) }),
       ).toBeVisible();
+      await note.scrollIntoViewIfNeeded();
       await shoot(page, `collisions-${lang}`);
 
       // The card question: its own finding only.
