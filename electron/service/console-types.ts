@@ -307,29 +307,58 @@ export interface TryResult {
   smallTalk?: { intent: string; question: string };
 }
 
-/** A phrasing that the robot answers with another rule (asked with its own rule's others only). */
-export interface PhrasingCollision {
-  ruleId: string;
-  ruleName: string;
-  /** The phrasing, as written in the rule (or the rule's name). */
+/**
+ * Why two rules collide (docs/matching.md, "The collision report"). The first three are facts,
+ * checked by asking as the API asks (the same scoring, policies and the robot's settings, on the
+ * draft): `asked-elsewhere`, the phrasing asked gets the other rule's answer (BESTMATCH);
+ * `asked-unanswered`, it gets neither rule's (the other rule has the same phrasing, or the own
+ * rule's negative keyword leaves it out); `slot-unnamed`, the two rules differ only by the word
+ * that tells them apart (a product, a city, a plan) and the question without it gets one of them
+ * outright instead of a choice. The last two are risks read from the leave-one-out self-test,
+ * not claims about asking the phrasing itself (which gets its own rule): `reads-like-other`, the
+ * phrasing reads more like the other rule than like its own rule's other phrasings, so other
+ * wordings of it may get the other rule; `near-duplicate`, the two rules are probably the same
+ * question.
+ */
+export type CollisionCause =
+  'asked-elsewhere' | 'asked-unanswered' | 'slot-unnamed' | 'reads-like-other' | 'near-duplicate';
+
+/** What was asked to check a finding, and what ask decided. */
+export interface CollisionCheckAsked {
   question: string;
-  otherRuleId: string;
-  otherRuleName: string;
-  /** The other rule's closest phrasing. */
-  otherQuestion: string;
-  /** The other rule's score for the phrasing, 0..1. */
-  otherScore: number;
-  /** The own rule's score (0 when it was not among the candidates). */
-  ownScore: number;
+  decision: 'bestmatch' | 'recommend' | 'none';
+  /** The rule answered (BESTMATCH), else the first candidate; null when there was none. */
+  ruleId: string | null;
 }
 
-/** Two rules that are probably the same question. */
-export interface NearDuplicateRules {
-  ruleIds: [string, string];
-  ruleNames: [string, string];
-  questions: [string, string];
-  /** How alike, 0..1 (1: the same text). */
+/** One finding of the collision check, between a rule and another. */
+export interface CollisionFinding {
+  cause: CollisionCause;
+  ruleId: string;
+  ruleName: string;
+  /** The rule's phrasing (or its name), as written. */
+  question: string;
+  /**
+   * The other rule: the one that answers, is offered or reads alike. The rule itself when the
+   * finding concerns it alone (its own negative keyword leaves its phrasing unanswered).
+   */
+  otherRuleId: string;
+  otherRuleName: string;
+  /** The other rule's phrasing closest to `question` (the same text when they share it). */
+  otherQuestion: string;
+  /**
+   * 0..1. For the checked causes, a score ask gave: the other rule's for `question` (the first
+   * candidate's when the finding concerns the rule alone), or for `slot-unnamed` the answer's.
+   * For the risks, how alike `question` reads to the other rule: its score for the phrasing
+   * asked against the rules without it (1: the same text).
+   */
   score: number;
+  /** The question asked to check the finding, and the answer (checked causes only). */
+  asked?: CollisionCheckAsked;
+  /** The own rule's negative keyword that left the rule out (`asked-*`). */
+  keyword?: string;
+  /** `slot-unnamed`: the word of `question` and the word of `otherQuestion` that differ. */
+  words?: [string, string];
 }
 
 /** The collision check of a robot's rules (docs/matching.md, "Collision check"). */
@@ -337,15 +366,14 @@ export interface RobotCollisions {
   /** Phrasings asked; all of them unless `complete` is false (then an even sample). */
   probed: number;
   complete: boolean;
-  /** Most alike first. */
-  conflicts: PhrasingCollision[];
-  /** Most alike first, each pair once. */
-  duplicates: NearDuplicateRules[];
+  /** Checked causes first (in the order of `CollisionCause`), then the risks; by score within. */
+  findings: CollisionFinding[];
   /** When the check that found this ran (ISO 8601). */
   checkedAt: string;
   /**
    * True when this is the robot's last check, given again because its rules (the matching
-   * index) have not changed since and no rule entered or left its effective window.
+   * index), its decision settings and calibration have not changed since and no rule entered or
+   * left its effective window.
    */
   reused: boolean;
 }

@@ -141,12 +141,37 @@ export const EN = {
   'rules.col.lastHit': 'Last hit',
   'rules.hitsTip': 'Questions of the API this rule answered, in the question log kept',
   'rules.neverHit': 'never',
-  'conflicts.loses':
-    '“{question}” of {rule} is closer to {other} (“{otherQuestion}”): asked, it gets the answer of {other}.',
-  'conflicts.takes':
-    '“{otherQuestion}” of {other} is closer to {rule} (“{question}”): asked, it gets the answer of {rule}.',
-  'conflicts.duplicate':
-    '{rule} and {other} are probably the same question: “{question}” and “{otherQuestion}”.',
+  'conflicts.cause.asked-elsewhere': 'Asked, it gets another rule’s answer',
+  'conflicts.cause.asked-unanswered': 'Asked, it does not get its rule’s answer',
+  'conflicts.cause.slot-unnamed': 'Not said which: one of them answers outright',
+  'conflicts.cause.reads-like-other': 'A phrasing reads like another rule',
+  'conflicts.cause.near-duplicate': 'Almost the same phrasing',
+  'conflicts.means.asked-elsewhere':
+    'Checked by asking each phrasing as the API is asked (the same matching, settings and draft): this phrasing gets another rule’s answer.',
+  'conflicts.means.asked-unanswered':
+    'Checked by asking each phrasing as the API is asked: both rules have this phrasing (the robot can only offer a choice), or the rule’s own negative keyword leaves it out.',
+  'conflicts.means.slot-unnamed':
+    'These rules differ only by one word (a product, a city, a plan …): a customer who says it is not confused. But a customer who does not is answered one of them outright instead of being offered the choice. The question without the word was asked as the API is asked.',
+  'conflicts.means.reads-like-other':
+    'Asked as written, the phrasing gets its own rule; without it, the same question finds the other rule first, so other wordings of it may get the other rule’s answer. The similarity is the other rule’s score for the phrasing asked without it.',
+  'conflicts.means.near-duplicate':
+    'Two rules have almost the same phrasing: the same question written twice, or a phrasing in the wrong rule. Similarity 1 is the same text.',
+  'conflicts.say.asked-elsewhere':
+    'Asking “{question}” (a phrasing of {rule}) gets the answer of {other}. {reason}',
+  'conflicts.say.asked-unanswered':
+    'Asking “{question}” (a phrasing of {rule}) does not get the answer of {rule}. {reason}',
+  'conflicts.say.excluded': 'The negative keyword “{keyword}” of {rule} leaves it out.',
+  'conflicts.say.shared': '{other} has the same phrasing: the robot can only offer a choice.',
+  'conflicts.say.slot-unnamed':
+    '{rule} and {other} differ only by “{word}” and “{otherWord}”: not saying which, “{frame}” gets the answer of {answered} outright.',
+  'conflicts.say.reads-like-other':
+    '“{question}” of {rule} reads more like “{otherQuestion}” of {other}: asked as written it gets {rule}, but other wordings may get {other}.',
+  'conflicts.say.near-duplicate':
+    '“{question}” of {rule} and “{otherQuestion}” of {other} are almost the same.',
+  'conflicts.similarity': 'similarity {score}',
+  'conflicts.similarityTip':
+    'The other rule’s score for the phrasing asked without it: 0 unrelated, 1 the same text',
+  'conflicts.score': 'score {score}',
   'conflicts.badge': {
     one: '{count} collision with another rule: click for details',
     other: '{count} collisions with other rules: click for details',
@@ -159,14 +184,16 @@ export const EN = {
   },
   'conflicts.filterPending': 'Conflicts only',
   'conflicts.hint':
-    'Rules with a phrasing closer to another rule than to their own, or two rules asking the same thing.',
+    'Phrasings that get another answer when asked (checked by asking each one), rules answered outright when a customer does not say which, and rules with phrasings so alike they may be confused.',
   'conflicts.checking': 'Checking for conflicts…',
   'conflicts.partial': {
     one: 'A sample of {count} phrasing was checked (the robot has more).',
     other: 'A sample of {count} phrasings was checked (the robot has more).',
   },
   'conflicts.failed': 'The conflict check failed; it runs again after the next edit.',
-  'try.collisions': 'Collisions',
+  'try.collisions': 'Collisions behind this answer',
+  'try.collisionsHint':
+    'Only the collisions between the rule answered or recommended and the rules competing for the same question.',
   'rules.col.changedBy': 'Changed by',
   'rules.changedBy': 'Last changed by {actor} on {date}.',
   'rules.actorUnknown': 'unknown (before changes were recorded)',

@@ -136,22 +136,48 @@ export const ZH: Messages = {
   'rules.col.lastHit': '最近命中',
   'rules.hitsTip': '问题日志保留期内，此规则回答的 API 提问次数',
   'rules.neverHit': '从未',
-  'conflicts.loses':
-    '「{rule}」的问法「{question}」更接近「{other}」（「{otherQuestion}」）：问这句会得到「{other}」的答案。',
-  'conflicts.takes':
-    '「{other}」的问法「{otherQuestion}」更接近「{rule}」（「{question}」）：问这句会得到「{rule}」的答案。',
-  'conflicts.duplicate':
-    '「{rule}」和「{other}」可能是同一个问题：「{question}」和「{otherQuestion}」。',
+  'conflicts.cause.asked-elsewhere': '问这句会得到另一条规则的答案',
+  'conflicts.cause.asked-unanswered': '问这句得不到本规则的答案',
+  'conflicts.cause.slot-unnamed': '没说是哪一个时，直接答了其中一条',
+  'conflicts.cause.reads-like-other': '问法更像另一条规则',
+  'conflicts.cause.near-duplicate': '几乎一样的问法',
+  'conflicts.means.asked-elsewhere':
+    '已按 API 的方式（同样的匹配、设置和草稿）逐句问过：这句问法得到的是另一条规则的答案。',
+  'conflicts.means.asked-unanswered':
+    '已按 API 的方式逐句问过：两条规则都有这句问法（机器人只能给出候选），或本规则的排除词把它排除了。',
+  'conflicts.means.slot-unnamed':
+    '这些规则只差一个词（产品、城市、套餐……），顾客说了这个词就不会混淆；但顾客没说时，机器人直接回答了其中一条，而不是让顾客选择。已按 API 的方式问过不含这个词的问法。',
+  'conflicts.means.reads-like-other':
+    '照原样问，这句问法会得到本规则的答案；但去掉它之后，同样的问题会先找到另一条规则，所以换个说法问可能得到另一条规则的答案。相似度是去掉这句问法后另一条规则对它的得分。',
+  'conflicts.means.near-duplicate':
+    '两条规则的问法几乎一样：可能是同一个问题写了两次，或者这句问法放错了规则。相似度 1 表示文字相同。',
+  'conflicts.say.asked-elsewhere':
+    '问「{question}」（「{rule}」的问法）会得到「{other}」的答案。{reason}',
+  'conflicts.say.asked-unanswered':
+    '问「{question}」（「{rule}」的问法）得不到「{rule}」的答案。{reason}',
+  'conflicts.say.excluded': '「{rule}」的排除词「{keyword}」把它排除了。',
+  'conflicts.say.shared': '「{other}」也有这句问法，机器人只能给出候选。',
+  'conflicts.say.slot-unnamed':
+    '「{rule}」和「{other}」只差「{word}」和「{otherWord}」：不说是哪一个时，问「{frame}」会直接得到「{answered}」的答案。',
+  'conflicts.say.reads-like-other':
+    '「{rule}」的问法「{question}」更像「{other}」的「{otherQuestion}」：照原样问会得到「{rule}」的答案，换个说法则可能得到「{other}」的答案。',
+  'conflicts.say.near-duplicate':
+    '「{rule}」的「{question}」和「{other}」的「{otherQuestion}」几乎一样。',
+  'conflicts.similarity': '相似度 {score}',
+  'conflicts.similarityTip': '去掉这句问法后，另一条规则对它的得分：0 毫无关联，1 文字相同',
+  'conflicts.score': '得分 {score}',
   'conflicts.badge': '与其他规则冲突 {count} 处：点击查看',
   'conflicts.title': '「{rule}」的冲突',
   'conflicts.open': '转到「{rule}」',
   'conflicts.filter': '只看冲突（{count} 条规则）',
   'conflicts.filterPending': '只看冲突',
-  'conflicts.hint': '有问法离其他规则比离本规则更近，或两条规则问的是同一件事。',
+  'conflicts.hint':
+    '问了会得到别的答案的问法（已逐句问过核实）、没说是哪一个时直接答了其中一条的规则，以及问法相似、容易混淆的规则。',
   'conflicts.checking': '正在检查冲突…',
   'conflicts.partial': '只抽查了 {count} 个问法（机器人的问法更多）。',
   'conflicts.failed': '冲突检查失败，下次编辑后会重试。',
-  'try.collisions': '冲突',
+  'try.collisions': '与这次回答有关的冲突',
+  'try.collisionsHint': '只列出回答或推荐的规则与同样在争这个问题的规则之间的冲突。',
   'rules.col.changedBy': '修改人',
   'rules.changedBy': '最后由 {actor} 于 {date} 修改。',
   'rules.actorUnknown': '未知（记录修改人之前）',

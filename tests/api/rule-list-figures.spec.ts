@@ -168,10 +168,7 @@ describe('rules list, conflicts filter (console API over HTTP)', () => {
     // Without a check made yet, the filter runs one.
     const filtered = await api.ok<RulePage>('GET', `${R}/rules?conflicts=true`);
     const report = await api.ok<RobotCollisions>('GET', `${R}/collisions`);
-    const named = new Set([
-      ...report.conflicts.flatMap((c) => [c.ruleName, c.otherRuleName]),
-      ...report.duplicates.flatMap((d) => d.ruleNames),
-    ]);
+    const named = new Set(report.findings.flatMap((f) => [f.ruleName, f.otherRuleName]));
     assert.ok(named.has('退款') && named.has('发票') && named.has('挂失'), [...named].join());
     assert.ok(!named.has('营业时间'));
     // In creation order, as the unfiltered list.

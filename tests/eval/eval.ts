@@ -19,6 +19,9 @@
  *   meanMs, p99Ms       time of one match (kbstudio) or one ranking (references), in process
  *   offset              the robot's self-calibration offset (kbstudio), after its self-test
  * The reference engines have no decision layer: their decision metrics are null.
+ * Then the collision report on each dataset and on a generated templated shop knowledge base
+ * (conflict-report.ts: rules flagged, false claims, recall of the wrong answers above);
+ * `--skip-conflicts` leaves it out.
  * @module
  */
 import { readFileSync } from 'node:fs';
@@ -29,6 +32,8 @@ import type { MatchSettings } from '../../electron/service/matching/types';
 import { loadDataset } from './dataset';
 import { indexRules } from './index-rules';
 import type { EvalDataset, EvalRule } from './dataset';
+import { conflictFigures, printConflictTable, shopFigures } from './conflict-report';
+import type { ConflictFigures } from './conflict-report';
 import { bigramTfidfRanker, bm25Ranker, fuseRanker } from './reference-engines';
 import type { Ranker } from './reference-engines';
 
@@ -238,7 +243,7 @@ function printTable(rows: EvalRow[]): void {
   for (const line of lines) console.log(render(line));
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
@@ -249,6 +254,7 @@ function main(): void {
       engines: { type: 'string' },
       // Another BESTMATCH threshold than the default (what a robot's settings may choose).
       bestmatch: { type: 'string' },
+      'skip-conflicts': { type: 'boolean', default: false },
     },
   });
   if (positionals.length === 0) {
@@ -258,6 +264,15 @@ function main(): void {
     process.exit(2);
   }
   const rows: EvalRow[] = [];
+  const conflicts: ConflictFigures[] = [];
+  const settings =
+    values.bestmatch === undefined
+      ? DEFAULT_MATCH_SETTINGS
+      : { ...DEFAULT_MATCH_SETTINGS, bestmatchThreshold: Number(values.bestmatch) };
+  const report = (figures: ConflictFigures) => {
+    if (values.json) console.log(JSON.stringify(figures));
+    conflicts.push(figures);
+  };
   for (const path of positionals) {
     const dataset = loadDataset(path);
     const limit = values.sample === undefined ? Infinity : Number(values.sample);
@@ -265,16 +280,19 @@ function main(): void {
       const stride = Math.ceil(dataset.queries.length / limit);
       dataset.queries = dataset.queries.filter((_, i) => i % stride === 0);
     }
-    const settings =
-      values.bestmatch === undefined
-        ? DEFAULT_MATCH_SETTINGS
-        : { ...DEFAULT_MATCH_SETTINGS, bestmatchThreshold: Number(values.bestmatch) };
     for (const row of evaluateAll(dataset, values.engines?.split(','), settings)) {
       if (values.json) console.log(JSON.stringify(row));
       rows.push(row);
     }
+    if (!values['skip-conflicts']) {
+      report(await conflictFigures(dataset.name, dataset.rules, dataset.queries, settings));
+    }
   }
-  if (!values.json) printTable(rows);
+  if (!values['skip-conflicts']) report(await shopFigures(settings));
+  if (!values.json) {
+    printTable(rows);
+    if (conflicts.length > 0) printConflictTable(conflicts);
+  }
 }
 
-if (import.meta.url === `file://${process.argv[1] ?? ''}`) main();
+if (import.meta.url === `file://${process.argv[1] ?? ''}`) await main();

@@ -1,6 +1,8 @@
 /**
- * The editor's collision check: phrasings that the robot answers with another rule, and rules
- * that are probably the same question twice, named as the editor shows them.
+ * The editor's collision check: phrasings that the robot answers with another rule (checked by
+ * asking them on the draft with the robot's settings), and the risks the self-test sees (a
+ * phrasing that reads like another rule, two rules that are probably the same question), named
+ * as the editor shows them.
  * @module
  */
 import type { RobotCollisions } from '../console-types';
@@ -15,7 +17,16 @@ interface RobotChecks {
   /** Rules named by the last finished check (the rules list's `conflicts` filter). */
   lastRuleIds?: string[];
   /** The last finished check and the state of the index it read. */
-  last?: { report: RobotCollisions; index: number; version: number; window: TimeWindow };
+  last?: { report: RobotCollisions } & IndexState;
+}
+
+/** What a report depends on: the index (object, version), the time window, how ask decides. */
+interface IndexState {
+  index: number;
+  version: number;
+  window: TimeWindow;
+  /** The robot's decision settings and calibration offset: the checks ask with them. */
+  decision: string;
 }
 
 interface TimeWindow {
@@ -37,15 +48,20 @@ function indexNumber(index: RobotIndex): number {
 }
 
 /** The index's state that a report depends on; undefined if the engine does not tell it. */
-function indexState(
-  index: RobotIndex,
-  nowMs: number,
-): { index: number; version: number; window: TimeWindow } | undefined {
+function indexState(index: RobotIndex, robot: Robot, nowMs: number): IndexState | undefined {
   if (index.version === undefined || index.eligibilityWindow === undefined) return undefined;
+  const { bestmatchThreshold, recommendThreshold, margin, maxRecommend } = robot.settings;
   return {
     index: indexNumber(index),
     version: index.version,
     window: index.eligibilityWindow(nowMs),
+    decision: JSON.stringify([
+      bestmatchThreshold,
+      recommendThreshold,
+      margin,
+      maxRecommend,
+      index.calibration?.offset ?? 0,
+    ]),
   };
 }
 
@@ -73,13 +89,14 @@ export function ruleCollisions(ctx: DomainContext, robot: Robot): Promise<RobotC
   if (entry.running) return entry.running;
   const nowMs = ctx.now();
   const index = indexOf(ctx, robot);
-  const state = indexState(index, nowMs);
+  const state = indexState(index, robot, nowMs);
   const last = entry.last;
   if (
     last &&
     state &&
     last.index === state.index &&
     last.version === state.version &&
+    last.decision === state.decision &&
     nowMs > last.window.after &&
     nowMs < last.window.before
   ) {
@@ -108,12 +125,11 @@ export async function lastCollidingRuleIds(ctx: DomainContext, robot: Robot): Pr
 
 function collidingRuleIds(report: RobotCollisions): string[] {
   const ids = new Set<string>();
-  for (const conflict of report.conflicts) ids.add(conflict.ruleId).add(conflict.otherRuleId);
-  for (const duplicate of report.duplicates) duplicate.ruleIds.forEach((id) => ids.add(id));
+  for (const finding of report.findings) ids.add(finding.ruleId).add(finding.otherRuleId);
   return [...ids];
 }
 
-/** Reads the engine's leave-one-out report (run in slices: ask keeps being answered meanwhile). */
+/** Reads the engine's report (run in slices: ask keeps being answered meanwhile). */
 async function computeCollisions(
   ctx: DomainContext,
   robot: Robot,
@@ -122,25 +138,20 @@ async function computeCollisions(
   const index = indexOf(ctx, robot);
   const checkedAt = new Date(nowMs).toISOString();
   if (index.collisions === undefined) {
-    return { probed: 0, complete: true, conflicts: [], duplicates: [], checkedAt, reused: false };
+    return { probed: 0, complete: true, findings: [], checkedAt, reused: false };
   }
-  const report = await index.collisions({ nowMs });
+  const report = await index.collisions({ nowMs, settings: robot.settings });
   const ids = new Set<string>();
-  for (const conflict of report.conflicts) ids.add(conflict.ruleId).add(conflict.otherRuleId);
-  for (const duplicate of report.duplicates) duplicate.ruleIds.forEach((id) => ids.add(id));
+  for (const finding of report.findings) ids.add(finding.ruleId).add(finding.otherRuleId);
   const names = await ctx.store.rules.namesOf([...ids]);
   const name = (ruleId: string): string => names.get(ruleId) ?? '';
   return {
     probed: report.probed,
     complete: report.complete,
-    conflicts: report.conflicts.map((conflict) => ({
-      ...conflict,
-      ruleName: name(conflict.ruleId),
-      otherRuleName: name(conflict.otherRuleId),
-    })),
-    duplicates: report.duplicates.map((duplicate) => ({
-      ...duplicate,
-      ruleNames: [name(duplicate.ruleIds[0]), name(duplicate.ruleIds[1])],
+    findings: report.findings.map((finding) => ({
+      ...finding,
+      ruleName: name(finding.ruleId),
+      otherRuleName: name(finding.otherRuleId),
     })),
     checkedAt,
     reused: false,

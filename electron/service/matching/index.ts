@@ -17,7 +17,7 @@ import { RuleStore } from './rule-store';
 import { loadRuleStore, saveRuleStore } from './rule-store-file';
 import type { ScoredQuestion, ScoredRule } from './scorer';
 import { Scorer } from './scorer';
-import { collisionReport } from './collisions';
+import { CollisionRun } from './collisions';
 import { calibrationOffset } from './self-calibration';
 import type { Probe } from './self-test';
 import { SelfTestRun, probedPhrasings } from './self-test';
@@ -27,6 +27,7 @@ import { nextTurn } from '../time-slices';
 import type {
   CalibrationState,
   Candidate,
+  CollisionOptions,
   CollisionReport,
   MatchDecision,
   MatchSettings,
@@ -101,7 +102,7 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
   readonly calibration: CalibrationState;
   selfCalibrate(nowMs?: number): void;
   matchExact(question: string, nowMs: number): MatchDecision | undefined;
-  collisions(options?: { limit?: number; nowMs?: number }): Promise<CollisionReport>;
+  collisions(options?: CollisionOptions): Promise<CollisionReport>;
   readonly version: number;
   eligibilityWindow(nowMs: number): { after: number; before: number };
 }
@@ -257,21 +258,22 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     this.calibrationProbes = probes;
   }
 
-  async collisions(options: { limit?: number; nowMs?: number } = {}): Promise<CollisionReport> {
+  async collisions(options: CollisionOptions = {}): Promise<CollisionReport> {
     const limit = options.limit ?? COLLISION_PROBES;
+    const settings = options.settings ?? DEFAULT_MATCH_SETTINGS;
     // Rules written during the run restart it (a probe's phrasing ids would be stale), a few
-    // times at most: under a stream of writes the last run's probes are reported as incomplete.
+    // times at most: under a stream of writes the last run's findings are reported as incomplete.
     for (let attempt = 1; ; attempt += 1) {
       const version = this.version;
       const phrasings = probedPhrasings(this.store, limit);
-      const run = new SelfTestRun(this, phrasings, options.nowMs ?? Date.now());
+      const run = new CollisionRun(this, phrasings, options.nowMs ?? Date.now(), settings);
       // Slices between turns of the event loop: questions keep being answered meanwhile.
       while (!run.step(SLICE_MS) && version === this.version) {
         await nextTurn();
       }
       const complete = version === this.version && phrasings.length >= this.store.livePhrasings;
       if (version === this.version || attempt >= COLLISION_ATTEMPTS) {
-        return collisionReport(run.probes, complete);
+        return run.report(complete);
       }
     }
   }
@@ -297,14 +299,43 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     const generation = this.store.generation;
     let candidates = this.recent.get(question, generation, nowMs);
     if (candidates === undefined) {
-      const text = this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question);
-      candidates = this.explain(
-        normalizeText(question),
-        this.scorer.score(text, nowMs),
-        this.calibrationOffset,
-      );
+      candidates = this.candidatesOf(question, nowMs);
       this.recent.set(question, candidates, generation, this.store.eligibilityWindow(nowMs));
     }
+    return this.decideFrom(question, candidates, nowMs, settings);
+  }
+
+  /**
+   * `match`'s decision without the recent-question table and without counting as traffic: the
+   * collision report's checks (many questions nobody asked) must not crowd real ones out of it.
+   */
+  decide(question: string, nowMs: number, settings: MatchSettings): MatchDecision {
+    return (
+      this.matchExact(question, nowMs) ??
+      this.decideFrom(question, this.candidatesOf(question, nowMs), nowMs, settings)
+    );
+  }
+
+  /** Whether the rule's negative keywords keep it from answering `question`. */
+  refuses(ruleId: string, question: string): boolean {
+    return this.policies.refuses(ruleId, question);
+  }
+
+  private candidatesOf(question: string, nowMs: number): Candidate[] {
+    const text = this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question);
+    return this.explain(
+      normalizeText(question),
+      this.scorer.score(text, nowMs),
+      this.calibrationOffset,
+    );
+  }
+
+  private decideFrom(
+    question: string,
+    candidates: Candidate[],
+    nowMs: number,
+    settings: MatchSettings,
+  ): MatchDecision {
     if (!this.policies.isEmpty) return this.policies.decide(question, candidates, nowMs, settings);
     return decide(candidates, settings);
   }

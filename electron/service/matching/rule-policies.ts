@@ -120,6 +120,14 @@ export class PolicyTable {
     this.entries.delete(ruleId);
   }
 
+  /** Whether the rule's negative keywords keep it from answering `question`. */
+  refuses(ruleId: string, question: string): boolean {
+    const entry = this.entries.get(ruleId);
+    if (entry === undefined || entry.negative.length === 0) return false;
+    const key = normalizeText(question);
+    return entry.negative.some((word) => containsKey(key, word));
+  }
+
   /** What the saved index keeps. */
   saved(): PolicyEntry[] {
     return [...this.entries.values()];

@@ -4,8 +4,9 @@
  * @module
  */
 
-import type { MatchPolicy } from '../console-types';
+import type { CollisionFinding, MatchPolicy } from '../console-types';
 
+export type { CollisionCause, CollisionCheckAsked } from '../console-types';
 export type { MatchPolicy };
 
 /** What the engine needs to know about one rule. Answers stay in the database. */
@@ -108,10 +109,11 @@ export interface RobotIndex {
   /** Runs the self-test now, synchronously, and applies its calibration (tests, evaluation). */
   selfCalibrate?(nowMs?: number): void;
   /**
-   * The collision report: every phrasing (up to `limit`, else an even sample) asked against the
-   * rest of the knowledge base, in slices that leave room for questions.
+   * The collision report: every phrasing (up to `limit`, else an even sample) asked as it is
+   * (with `settings`, as ask decides) and against the rest of the knowledge base, in slices that
+   * leave room for questions.
    */
-  collisions?(options?: { limit?: number; nowMs?: number }): Promise<CollisionReport>;
+  collisions?(options?: CollisionOptions): Promise<CollisionReport>;
   /**
    * Bumped by every write (rules, synonyms): a report computed from the index at one version
    * (with the same rules inside their effective windows) still holds while it is unchanged.
@@ -127,40 +129,27 @@ export interface RobotIndex {
 export type CreateRobotIndex = () => RobotIndex;
 
 /*
- * The collision report (built by collisions.ts from the self-test's probes). Its types live here,
+ * The collision report (built by collisions.ts: each phrasing asked as it is and leave-one-out).
+ * Its findings are the console's (console-types.ts) without the rule names. Its types live here,
  * in the seam that imports nothing, so that the engine's modules never import each other in a
  * circle through them.
  */
 
-/** A phrasing answered by another rule when asked. */
-export interface PhrasingConflict {
-  ruleId: string;
-  /** The phrasing, as written in the rule (or the rule's name). */
-  question: string;
-  /** The rule that comes first instead, and its closest phrasing. */
-  otherRuleId: string;
-  otherQuestion: string;
-  /** The other rule's score for the phrasing, 0..1. */
-  otherScore: number;
-  /** The own rule's score (0 when not among the candidates at all). */
-  ownScore: number;
-}
+/** A finding of the collision report, before the service names its rules. */
+export type RuleCollision = Omit<CollisionFinding, 'ruleName' | 'otherRuleName'>;
 
-/** Two rules that are probably the same question. */
-export interface NearDuplicate {
-  ruleIds: [string, string];
-  /** The phrasing of the first rule and the closest phrasing of the second. */
-  questions: [string, string];
-  /** How alike: the second rule's score for the first rule's phrasing, 0..1 (1: the same text). */
-  score: number;
+export interface CollisionOptions {
+  /** Most phrasings asked (default 10,000); beyond, an even sample. */
+  limit?: number;
+  nowMs?: number;
+  /** The robot's decision settings, with which findings are checked (default: the engine's). */
+  settings?: MatchSettings;
 }
 
 export interface CollisionReport {
   /** Phrasings asked (all of them unless `complete` is false: then an even sample). */
   probed: number;
   complete: boolean;
-  /** Most alike first. */
-  conflicts: PhrasingConflict[];
-  /** Most alike first, each pair once. */
-  duplicates: NearDuplicate[];
+  /** Checked causes first, then the risks; by score within a cause. */
+  findings: RuleCollision[];
 }

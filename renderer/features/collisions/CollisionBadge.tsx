@@ -14,7 +14,7 @@ export function CollisionBadge({
   onOpen: () => void;
 }) {
   const { t } = useI18n();
-  const lines = collisions.slice(0, TOOLTIP_MAX).map((c) => describeCollision(t, c));
+  const lines = collisions.slice(0, TOOLTIP_MAX).map((c) => describeCollision(t, c.finding));
   if (collisions.length > TOOLTIP_MAX) lines.push('…');
   const label = t('conflicts.badge', { count: collisions.length });
   return (

@@ -1,9 +1,13 @@
 import { Dialog } from '../../components/Dialog';
 import { useI18n } from '../../i18n/useI18n';
 import type { RuleCollision } from './collision-index';
-import { describeCollision } from './describe-collision';
+import { groupByCause } from './collision-index';
+import { CollisionItem } from './CollisionItem';
 
-/** A rule's collisions, each with a way to the other rule. */
+/**
+ * A rule's collisions grouped by cause, each cause with what it means, each finding with its
+ * labelled score and a way to the other rule.
+ */
 export function CollisionsDialog({
   ruleName,
   collisions,
@@ -15,7 +19,7 @@ export function CollisionsDialog({
   onOpenRule: (ruleId: string) => void;
   onClose: () => void;
 }) {
-  const { t, formatNumber } = useI18n();
+  const { t } = useI18n();
   return (
     <Dialog
       title={t('conflicts.title', { rule: ruleName })}
@@ -23,30 +27,22 @@ export function CollisionsDialog({
       wide
       testId="collisions-dialog"
     >
-      <p className="hint">{t('conflicts.hint')}</p>
-      <ul className="collision-list">
-        {collisions.map((collision) => (
-          <li
-            key={`${collision.kind}\u0000${collision.otherRuleId}\u0000${collision.question}`}
-            className="collision-item"
-            data-testid="collision-item"
-          >
-            <span>{describeCollision(t, collision)}</span>
-            <span className="collision-actions">
-              <span className="muted" title={t('try.scoreTip')}>
-                {formatNumber(collision.score, { maximumFractionDigits: 2 })}
-              </span>
-              <button
-                type="button"
-                className="button button-small"
-                onClick={() => onOpenRule(collision.otherRuleId)}
-              >
-                {t('conflicts.open', { rule: collision.otherRuleName })}
-              </button>
-            </span>
-          </li>
-        ))}
-      </ul>
+      {groupByCause(collisions).map(({ cause, collisions: group }) => (
+        <section
+          key={cause}
+          className="collision-group"
+          data-testid="collision-group"
+          data-cause={cause}
+        >
+          <h3>{t(`conflicts.cause.${cause}`)}</h3>
+          <p className="hint">{t(`conflicts.means.${cause}`)}</p>
+          <ul className="collision-list">
+            {group.map((collision) => (
+              <CollisionItem key={collision.key} collision={collision} onOpenRule={onOpenRule} />
+            ))}
+          </ul>
+        </section>
+      ))}
     </Dialog>
   );
 }

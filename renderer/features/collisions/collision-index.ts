@@ -1,28 +1,37 @@
 /**
  * The collision check of a robot (`R/collisions`) by rule: what each rule's marker, its dialog
- * and the try pane say. Both rules of a conflict are marked (one loses a phrasing to the other,
- * the other takes it), and both of a near-duplicate pair. No DOM here.
+ * and the try pane say. Both rules of a finding are marked, and the finding is said once where
+ * both are listed together. No DOM here.
  * @module
  */
-import type { RobotCollisions } from '../../../electron/service/console-types';
+import type {
+  CollisionCause,
+  CollisionFinding,
+  RobotCollisions,
+  TryResult,
+} from '../../../electron/service/console-types';
+
+/** Facts checked by asking first, then the risks the self-test sees (the report's order). */
+export const CAUSES: readonly CollisionCause[] = [
+  'asked-elsewhere',
+  'asked-unanswered',
+  'slot-unnamed',
+  'reads-like-other',
+  'near-duplicate',
+];
+
+/** The causes whose score is an answer's score (else: how alike two phrasings read). */
+export function isChecked(cause: CollisionCause): boolean {
+  return cause === 'asked-elsewhere' || cause === 'asked-unanswered' || cause === 'slot-unnamed';
+}
 
 export interface RuleCollision {
-  /**
-   * `loses`: this rule's phrasing `question` is answered by the other rule (closest:
-   * `otherQuestion`); `takes`: the other rule's phrasing `otherQuestion` is answered by this
-   * rule; `duplicate`: the two rules are probably the same question.
-   */
-  kind: 'loses' | 'takes' | 'duplicate';
-  /** The rule it is listed under. */
-  ruleName: string;
-  question: string;
+  /** The same for both rules of one finding: a list naming both rules says it once. */
+  key: string;
+  finding: CollisionFinding;
+  /** The rule on the other side, seen from the rule it is listed under. */
   otherRuleId: string;
   otherRuleName: string;
-  otherQuestion: string;
-  /** How alike, 0..1. */
-  score: number;
-  /** The same for both rules of one finding: a list naming both rules says it once. */
-  finding: string;
 }
 
 export type CollisionsByRule = ReadonlyMap<string, readonly RuleCollision[]>;
@@ -34,54 +43,72 @@ export function collisionsByRule(report: RobotCollisions): CollisionsByRule {
     if (list) list.push(collision);
     else byRule.set(ruleId, [collision]);
   };
-  for (const c of report.conflicts) {
-    const finding = `conflict\u0000${c.ruleId}\u0000${c.question}`;
-    add(c.ruleId, {
-      kind: 'loses',
+  report.findings.forEach((finding, i) => {
+    const key = `${finding.cause}\u0000${i}`;
+    add(finding.ruleId, {
+      key,
       finding,
-      ruleName: c.ruleName,
-      question: c.question,
-      otherRuleId: c.otherRuleId,
-      otherRuleName: c.otherRuleName,
-      otherQuestion: c.otherQuestion,
-      score: c.otherScore,
+      otherRuleId: finding.otherRuleId,
+      otherRuleName: finding.otherRuleName,
     });
-    add(c.otherRuleId, {
-      kind: 'takes',
+    // A finding of one rule alone (its own negative keyword) is listed once.
+    if (finding.otherRuleId === finding.ruleId) return;
+    add(finding.otherRuleId, {
+      key,
       finding,
-      ruleName: c.otherRuleName,
-      question: c.otherQuestion,
-      otherRuleId: c.ruleId,
-      otherRuleName: c.ruleName,
-      otherQuestion: c.question,
-      score: c.otherScore,
+      otherRuleId: finding.ruleId,
+      otherRuleName: finding.ruleName,
     });
-  }
-  for (const d of report.duplicates) {
-    const [a, b] = d.ruleIds;
-    const [nameA, nameB] = d.ruleNames;
-    const [questionA, questionB] = d.questions;
-    const pair = {
-      kind: 'duplicate',
-      score: d.score,
-      finding: `duplicate\u0000${[a, b].sort().join('\u0000')}`,
-    } as const;
-    add(a, {
-      ...pair,
-      ruleName: nameA,
-      question: questionA,
-      otherRuleId: b,
-      otherRuleName: nameB,
-      otherQuestion: questionB,
-    });
-    add(b, {
-      ...pair,
-      ruleName: nameB,
-      question: questionB,
-      otherRuleId: a,
-      otherRuleName: nameA,
-      otherQuestion: questionA,
-    });
-  }
+  });
   return byRule;
+}
+
+/** A rule's collisions grouped by cause, in the report's order. */
+export function groupByCause(
+  collisions: readonly RuleCollision[],
+): { cause: CollisionCause; collisions: RuleCollision[] }[] {
+  return CAUSES.map((cause) => ({
+    cause,
+    collisions: collisions.filter((c) => c.finding.cause === cause),
+  })).filter((group) => group.collisions.length > 0);
+}
+
+/** Candidates after the first that still compete for a question: ranked this high… */
+const COMPETING_RANKS = 3;
+/** …and scoring at least this (the default RECOMMEND threshold: a "did you mean" worth it). */
+const COMPETING_MIN_SCORE = 0.1;
+
+/**
+ * The collisions behind one answer of the try pane: findings between the rule answered (or a
+ * rule recommended) and another rule competing for the question (a close candidate, or a rule
+ * its negative keyword left out). Nothing for an answer that is no rule's (NONE, small talk).
+ */
+export function collisionsForAnswer(byRule: CollisionsByRule, result: TryResult): RuleCollision[] {
+  const answer = result.result;
+  if (answer.module !== 'KB') return [];
+  const answered = new Set<string>();
+  if (result.decision === 'bestmatch') {
+    const top = result.chosen?.ruleId ?? result.candidates[0]?.ruleId;
+    if (top !== undefined) answered.add(top);
+  } else if (result.decision === 'recommend') {
+    for (const item of answer.items ?? []) answered.add(item.ruleId);
+  }
+  const competing = new Set(answered);
+  result.candidates.slice(0, COMPETING_RANKS).forEach((candidate) => {
+    if (candidate.score >= COMPETING_MIN_SCORE) competing.add(candidate.ruleId);
+  });
+  for (const excluded of result.excluded ?? []) competing.add(excluded.ruleId);
+  const found = new Map<string, RuleCollision>();
+  for (const ruleId of answered) {
+    for (const collision of byRule.get(ruleId) ?? []) {
+      if (competing.has(collision.otherRuleId) && !found.has(collision.key)) {
+        found.set(collision.key, collision);
+      }
+    }
+  }
+  return [...found.values()].sort(
+    (a, b) =>
+      CAUSES.indexOf(a.finding.cause) - CAUSES.indexOf(b.finding.cause) ||
+      b.finding.score - a.finding.score,
+  );
 }

@@ -1,38 +1,26 @@
-import type { TryCandidate } from '../../../electron/service/console-types';
+import type { TryResult } from '../../../electron/service/console-types';
 import { useI18n } from '../../i18n/useI18n';
-import type { RuleCollision } from '../collisions/collision-index';
-import { describeCollision } from '../collisions/describe-collision';
+import { collisionsForAnswer } from '../collisions/collision-index';
+import { CollisionItem } from '../collisions/CollisionItem';
 import type { CollisionCheck } from '../collisions/useCollisions';
 
-/** Candidates looked at: the answer's rule first, then the runners-up the editor sees. */
-const CANDIDATES_CHECKED = 5;
-
 /**
- * Says when the rule that answered, or a close candidate, is in a collision: the likely reason
- * for a surprising answer. From the last check (a run after edits is shown as under way).
+ * The collisions behind this answer, below its explanation: only findings between the rule
+ * answered (or a rule recommended) and a rule competing for the same question, from the last
+ * check (a run after edits is shown as under way).
  */
 export function TryCollisions({
-  candidates,
+  result,
   check,
   onOpenRule,
 }: {
-  candidates: readonly TryCandidate[];
+  result: TryResult;
   check: CollisionCheck;
   onOpenRule: (ruleId: string) => void;
 }) {
   const { t } = useI18n();
-  // Each finding once, though both of its rules are candidates.
-  const findings = new Map<string, RuleCollision>();
-  for (const candidate of candidates.slice(0, CANDIDATES_CHECKED)) {
-    for (const collision of check.byRule.get(candidate.ruleId) ?? []) {
-      if (!findings.has(collision.finding)) findings.set(collision.finding, collision);
-    }
-  }
-  if (findings.size === 0) {
-    return check.computing && check.report === null ? (
-      <p className="hint">{t('conflicts.checking')}</p>
-    ) : null;
-  }
+  const collisions = collisionsForAnswer(check.byRule, result);
+  if (collisions.length === 0) return null;
   return (
     <section
       className="try-collisions"
@@ -43,18 +31,10 @@ export function TryCollisions({
         ⇄ {t('try.collisions')}
         {check.computing ? <span className="hint"> · {t('conflicts.checking')}</span> : null}
       </h3>
-      <ul>
-        {[...findings.values()].map((collision) => (
-          <li key={collision.finding}>
-            {describeCollision(t, collision)}{' '}
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => onOpenRule(collision.otherRuleId)}
-            >
-              {t('conflicts.open', { rule: collision.otherRuleName })}
-            </button>
-          </li>
+      <p className="hint">{t('try.collisionsHint')}</p>
+      <ul className="collision-list">
+        {collisions.map((collision) => (
+          <CollisionItem key={collision.key} collision={collision} onOpenRule={onOpenRule} />
         ))}
       </ul>
     </section>

@@ -35,7 +35,6 @@ export function TryResultView({
         ) : null}
       </p>
       <TryVerdict result={answer} skipped={skipped} onChoose={onChoose} />
-      <TryCollisions candidates={answer.candidates} check={collisions} onOpenRule={onOpenRule} />
       <h3>{t('try.candidates')}</h3>
       <TryCandidates
         key={question}
@@ -45,6 +44,8 @@ export function TryResultView({
         onAddPhrasing={onAddPhrasing}
       />
       <TryDetails result={answer} />
+      {/* Below the explanation: the collisions that concern this answer only. */}
+      <TryCollisions result={answer} check={collisions} onOpenRule={onOpenRule} />
     </div>
   );
 }
