@@ -2,12 +2,18 @@
  * The matching engine alone, in this process, on the benchmark's generated rules:
  * `npx tsx tests/bench/engine-bench.ts [--sizes 10000,100000] [--queries 2000]`.
  * Per size: indexing rules/s (upserts in batches of 1000, as an import applies them), new
- * questions p50 / p99 / mean in ms after a warm-up of 1000 others, and the V8 heap the index
- * holds. For work on the engine's own cost, apart from the service's (`npm run bench`).
+ * questions p50 / p99 / mean in ms after a warm-up of 1000 others, the V8 heap the index
+ * holds, and what opening one robot from its saved index costs (the bytes of `saveRobotIndex`,
+ * `loadRobotIndex` on them, and its first answer: the price of loading a robot on demand). For work on the engine's own cost, apart from the service's (`npm run bench`).
  * @module
  */
 import { parseArgs } from 'node:util';
-import { createRobotIndex, DEFAULT_MATCH_SETTINGS } from '../../electron/service/matching/index';
+import {
+  createRobotIndex,
+  DEFAULT_MATCH_SETTINGS,
+  loadRobotIndex,
+  saveRobotIndex,
+} from '../../electron/service/matching/index';
 import { generateRules } from './generate-rules';
 import { percentile, round } from './stats';
 import { deriveQueries } from './typed-questions';
@@ -21,6 +27,9 @@ export interface EngineFigures {
   askP99Ms: number;
   askMeanMs: number;
   heapMb: number;
+  savedMb: number;
+  loadMs: number;
+  firstAskAfterLoadMs: number;
 }
 
 function heapUsedMb(): number {
@@ -55,6 +64,14 @@ export function measureEngine(size: number, queryCount: number): EngineFigures {
     index.match(question, NOW, DEFAULT_MATCH_SETTINGS);
     samples.push(performance.now() - start);
   }
+  const bytes = new Uint8Array(saveRobotIndex(index));
+  const loadStarted = performance.now();
+  const loaded = loadRobotIndex(bytes);
+  const loadMs = performance.now() - loadStarted;
+  const [first = ''] = deriveQueries(rules, 1, 2_000_000);
+  const askStarted = performance.now();
+  loaded?.match(first, NOW, DEFAULT_MATCH_SETTINGS);
+  const firstAskAfterLoadMs = performance.now() - askStarted;
   return {
     size,
     indexRulesPerSec,
@@ -62,6 +79,9 @@ export function measureEngine(size: number, queryCount: number): EngineFigures {
     askP99Ms: percentile(samples, 99),
     askMeanMs: samples.reduce((a, b) => a + b, 0) / samples.length,
     heapMb,
+    savedMb: bytes.length / 2 ** 20,
+    loadMs,
+    firstAskAfterLoadMs,
   };
 }
 
@@ -76,7 +96,9 @@ if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
     const f = measureEngine(size, Number(values.queries));
     console.log(
       `${size} rules: index ${round(f.indexRulesPerSec, 0)} rules/s, ask p50 ${round(f.askP50Ms, 3)} ` +
-        `p99 ${round(f.askP99Ms, 3)} mean ${round(f.askMeanMs, 3)} ms, heap ${round(f.heapMb, 0)} MB`,
+        `p99 ${round(f.askP99Ms, 3)} mean ${round(f.askMeanMs, 3)} ms, heap ${round(f.heapMb, 0)} MB; ` +
+        `saved ${round(f.savedMb, 1)} MB, load ${round(f.loadMs, 1)} ms, ` +
+        `first ask after load ${round(f.firstAskAfterLoadMs, 2)} ms`,
     );
   }
 }
