@@ -49,3 +49,9 @@ export function isFrameWord(word: string): boolean {
 export function isFrameHanKey(key: number): boolean {
   return chineseFrame.has(hanKeyFirstCode(key)) || chineseFrame.has(hanKeySecondCode(key));
 }
+
+/** `isFrameHanKey` of a Han term given as text (a character or a bigram). */
+export function isFrameHanTerm(text: string): boolean {
+  for (const char of text) if (chineseFrame.has(char.codePointAt(0) ?? 0)) return true;
+  return false;
+}
