@@ -6,6 +6,7 @@
  * not answered its content. The calibration reads coverage of the content terms only.
  * @module
  */
+import { hanKeyFirstCode, hanKeySecondCode } from './han-terms';
 import { pushWord } from './tokenize';
 
 const ENGLISH = (
@@ -41,9 +42,15 @@ export function isFrameWord(word: string): boolean {
 }
 
 /**
- * Whether a Han term (a character or a bigram, as text) frames a question: a frame character,
- * or a bigram with one (它们卖 → 们卖 straddles the frame and the content).
+ * Whether a Han term (a character or a bigram, given by its key: han-terms.ts) frames a
+ * question: a frame character, or a bigram with one (它们卖 → 们卖 straddles the frame and the
+ * content).
  */
+export function isFrameHanKey(key: number): boolean {
+  return chineseFrame.has(hanKeyFirstCode(key)) || chineseFrame.has(hanKeySecondCode(key));
+}
+
+/** `isFrameHanKey` of a Han term given as text (a character or a bigram). */
 export function isFrameHanTerm(text: string): boolean {
   for (const char of text) if (chineseFrame.has(char.codePointAt(0) ?? 0)) return true;
   return false;

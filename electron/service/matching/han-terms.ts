@@ -47,14 +47,26 @@ export function hanBigramKey(first: number, second: number): number {
   return a <= DENSE && b <= DENSE ? 1 + (a - 1) * DENSE + (b - 1) : SPARSE_BASE + a * 2 ** 21 + b;
 }
 
+/** The first character of a Han term key, as a code point. */
+export function hanKeyFirstCode(key: number): number {
+  if (key < 0) return hanByIndex[-key] ?? 0;
+  if (key < SPARSE_BASE) return hanByIndex[Math.floor((key - 1) / DENSE) + 1] ?? 0;
+  const b = (key - SPARSE_BASE) % 2 ** 21;
+  return hanByIndex[(key - SPARSE_BASE - b) / 2 ** 21] ?? 0;
+}
+
+/** The second character of a Han bigram key, as a code point (−1 for a unigram). */
+export function hanKeySecondCode(key: number): number {
+  if (key < 0) return -1;
+  if (key < SPARSE_BASE) return hanByIndex[((key - 1) % DENSE) + 1] ?? 0;
+  return hanByIndex[(key - SPARSE_BASE) % 2 ** 21] ?? 0;
+}
+
 /** The text of a Han term key. */
 export function hanTermText(key: number): string {
-  const char = (index: number) => String.fromCodePoint(hanByIndex[index] ?? 0);
-  if (key < 0) return char(-key);
-  if (key < SPARSE_BASE)
-    return char(Math.floor((key - 1) / DENSE) + 1) + char(((key - 1) % DENSE) + 1);
-  const b = (key - SPARSE_BASE) % 2 ** 21;
-  return char((key - SPARSE_BASE - b) / 2 ** 21) + char(b);
+  const first = String.fromCodePoint(hanKeyFirstCode(key));
+  const second = hanKeySecondCode(key);
+  return second < 0 ? first : first + String.fromCodePoint(second);
 }
 
 /** The key of a Han term's text (one or two characters). */

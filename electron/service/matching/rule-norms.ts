@@ -35,6 +35,8 @@ export class RuleNorms {
     if (this.ruleNormStamp[slot] === store.generation) return;
     const ruleCount = Math.max(store.size, 1);
     const forward = store.forward;
+    const gramTable = vocab.gramTable;
+    const gramOffsets = vocab.gramTableOffsets;
     const first = store.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (store.rulePhrasingCount[slot] ?? 0);
     for (let p = first; p < end; p += 1) {
@@ -45,9 +47,9 @@ export class RuleNorms {
         const term = forward[i] ?? 0;
         const w = this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0);
         wordNorm += w * w;
-        const gramIds = vocab.grams(term);
-        for (let g = 0; g < gramIds.length; g += 1) {
-          const gw = this.idf.get(ruleCount, vocab.gramRuleDf[gramIds[g] ?? 0] ?? 0);
+        const gramTo = gramOffsets[term + 1] as number;
+        for (let g = gramOffsets[term] as number; g < gramTo; g += 1) {
+          const gw = this.idf.get(ruleCount, vocab.gramRuleDf[gramTable[g] as number] ?? 0);
           gramNorm += gw * gw;
         }
       }
@@ -76,6 +78,8 @@ export class RuleNorms {
     const touchedTerms: number[] = [];
     const touchedGrams: number[] = [];
     const forward = store.forward;
+    const gramTable = vocab.gramTable;
+    const gramOffsets = vocab.gramTableOffsets;
     const first = store.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (store.rulePhrasingCount[slot] ?? 0);
     for (let p = first; p < end; p += 1) {
@@ -88,9 +92,9 @@ export class RuleNorms {
         if (termCentroid[term] === 0) touchedTerms.push(term);
         termCentroid[term] =
           (termCentroid[term] ?? 0) + this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0) / wordNorm;
-        const gramIds = vocab.grams(term);
-        for (let g = 0; g < gramIds.length; g += 1) {
-          const gram = gramIds[g] ?? 0;
+        const gramTo = gramOffsets[term + 1] as number;
+        for (let g = gramOffsets[term] as number; g < gramTo; g += 1) {
+          const gram = gramTable[g] as number;
           if (gramCentroid[gram] === 0) touchedGrams.push(gram);
           gramCentroid[gram] =
             (gramCentroid[gram] ?? 0) +

@@ -344,7 +344,7 @@ export class RuleStore {
         const id = vocab.internWord(word);
         forward[at] = id;
         at += 1;
-        grams += vocab.grams(id).length;
+        grams += vocab.gramEnd(id) - vocab.gramStart(id);
       }
       for (const code of han) {
         forward[at] = vocab.internHan(code);
@@ -419,9 +419,9 @@ export class RuleStore {
       share[term] = 0;
       if (change === 'repost') continue;
       vocab.changeRuleDf(term, delta);
-      const grams = vocab.grams(term);
-      for (let g = 0; g < grams.length; g += 1) {
-        const gram = grams[g] ?? 0;
+      const gramTo = vocab.gramEnd(term);
+      for (let g = vocab.gramStart(term); g < gramTo; g += 1) {
+        const gram = vocab.gramAt(g);
         if (gramStamp[gram] === stamp) continue;
         gramStamp[gram] = stamp;
         vocab.changeGramRuleDf(gram, delta);

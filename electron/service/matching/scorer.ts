@@ -12,7 +12,7 @@
  */
 import { textTerms } from './features';
 import { IdfTable } from './idf';
-import { weighQuestionGrams, weighQuestionTerms } from './query-weights';
+import { QueryWeigher } from './query-weights';
 import type { WeightedTerms } from './query-weights';
 import { NB_ALPHA } from './rule-store';
 import type { RuleStore } from './rule-store';
@@ -75,22 +75,47 @@ export interface ScoredQuestion {
   unknownContent: number;
 }
 
-/** Per-index scratch space, reused across questions so a match allocates almost nothing. */
+/**
+ * Per-index scratch space, reused across questions: a match allocates little beyond its
+ * result (the scored rules). Every number is computed by the same operations in the same order
+ * as the straightforward code it replaced (tests/bench/ranking-digest.ts compares every score
+ * part of every answer between builds): the rankings, down to the order of tied rules, must not
+ * move.
+ */
 export class Scorer {
-  private termPos = new Int32Array(0);
-  private gramPos = new Int32Array(0);
-  private ruleScore = new Float64Array(0);
-  private ruleSeen = new Int32Array(0);
-  private seenStamp = 0;
+  private readonly weigher: QueryWeigher;
+  // Stage 1.
+  private order = new Int32Array(16);
+  private bound = new Float64Array(16);
+  private rest = new Float64Array(17);
   private ruleLogMass = new Float64Array(0);
   private logMassGeneration = -1;
   private unreadShare = new Float64Array(16);
+  private where = new Int32Array(0);
   private touched = new Int32Array(0);
-  /** Per-question-term evidence of the rule being rescored (reused: rescoring runs per rule). */
+  private touchedScore = new Float64Array(0);
+  private touchedLogMass = new Float64Array(0);
+  private readonly heap = new TopK(COMPLETED);
+  private readonly completed = new TopK(SHORTLIST);
+  /** The shortlist of the question being scored (then its exact phrasings' rules). */
+  private listed = new Int32Array(SHORTLIST + 4);
+  // Stage 2: per-question-term evidence of the rule being rescored.
   private nbWords = new Float64Array(16);
   private nbGrams = new Float64Array(16);
   /** Per-question-term weight in the rule's centroid (for `coreReverse`). */
   private centroidWords = new Float64Array(16);
+  /**
+   * Per term id met while rescoring this question: the positions, in the question's gram
+   * vector, of the term's grams that the question has (in the term's gram order), kept in
+   * `matchedGrams` from `matchedFrom` to `matchedTo`. A phrasing term's grams are then read
+   * once per question, not once per phrasing.
+   */
+  private matchedStamp = new Int32Array(0);
+  private matchedFrom = new Int32Array(0);
+  private matchedTo = new Int32Array(0);
+  private matchedGrams = new Int32Array(256);
+  private matchedLength = 0;
+  private questionStamp = 0;
   private readonly idf = new IdfTable();
   private readonly norms: RuleNorms;
 
@@ -103,6 +128,7 @@ export class Scorer {
     private readonly exhaustive = false,
   ) {
     this.norms = new RuleNorms(store, this.idf);
+    this.weigher = new QueryWeigher(store);
   }
 
   /**
@@ -117,37 +143,44 @@ export class Scorer {
     const store = this.store;
     const vocab = store.vocab;
     const { key, words: questionWords, han } = textTerms(question);
-    this.termPos = ensureCapacity(this.termPos, vocab.termCount);
-    this.gramPos = ensureCapacity(this.gramPos, vocab.gramCount);
-    const words = weighQuestionTerms(store, questionWords, han);
-    const grams = weighQuestionGrams(store, questionWords);
-    // Positions are stored plus one so that the zero-filled arrays mean "not in the question".
-    words.ids.forEach((id, i) => (this.termPos[id] = i + 1));
-    grams.ids.forEach((id, i) => (this.gramPos[id] = i + 1));
+    const weigher = this.weigher;
+    weigher.weigh(questionWords, han);
+    const words = weigher.words;
+    const grams = weigher.grams;
 
-    const exactSlots = new Map<number, number>();
+    // The first live, eligible phrasing equal to the question, per rule, in chain order.
+    const exactSlots: number[] = [];
+    const exactPhrasings: number[] = [];
     for (const phrasing of store.exactPhrasings(key)) {
       if (phrasing === leaveOut) continue;
       const slot = store.phrasingRule[phrasing] ?? -1;
-      if (slot >= 0 && store.isEligible(slot, nowMs) && !exactSlots.has(slot)) {
-        exactSlots.set(slot, phrasing);
+      if (slot >= 0 && store.isEligible(slot, nowMs) && !exactSlots.includes(slot)) {
+        exactSlots.push(slot);
+        exactPhrasings.push(phrasing);
       }
     }
-    const shortlist = this.shortlist(words, nowMs);
-    for (const slot of exactSlots.keys()) if (!shortlist.includes(slot)) shortlist.push(slot);
+    let count = this.shortlist(words, nowMs);
+    for (const slot of exactSlots) {
+      if (this.listed.subarray(0, count).includes(slot)) continue;
+      this.listed = ensureCapacity(this.listed, count + 1);
+      this.listed[count] = slot;
+      count += 1;
+    }
+    this.questionStamp += 1;
+    this.matchedLength = 0;
     const scored: ScoredRule[] = [];
-    for (const slot of shortlist) {
+    for (let i = 0; i < count; i += 1) {
+      const slot = this.listed[i] as number;
       const rule = this.rescore(slot, words, grams, leaveOut);
-      const exactPhrasing = exactSlots.get(slot);
-      if (exactPhrasing !== undefined) {
+      const exact = exactSlots.indexOf(slot);
+      if (exact >= 0) {
         rule.exact = true;
-        rule.phrasing = exactPhrasing;
+        rule.phrasing = exactPhrasings[exact] as number;
       }
       // A rule left without phrasings by `leaveOut` is not a candidate.
       if (rule.raw !== -Infinity) scored.push(rule);
     }
-    for (const id of words.ids) this.termPos[id] = 0;
-    for (const id of grams.ids) this.gramPos[id] = 0;
+    weigher.clear();
     scored.sort((a, b) => Number(b.exact) - Number(a.exact) || b.raw - a.raw);
     const rules = Math.max(store.size, 1);
     const baseline =
@@ -155,12 +188,13 @@ export class Scorer {
       GRAM_WEIGHT *
         grams.total *
         Math.log(store.totalMassGrams / rules + NB_ALPHA * Math.max(vocab.liveGrams, 1));
-    const termCount = new Set(questionWords).size + new Set(han).size;
+    const termCount = distinctCount(questionWords) + distinctCount(han);
     return { rules: scored, baseline, termCount, unknownContent: words.unknownContent };
   }
 
   /**
-   * Stage 1: the SHORTLIST eligible rules with the best Naive Bayes score over words.
+   * Stage 1: the SHORTLIST eligible rules with the best Naive Bayes score over words, written
+   * to `listed`; returns how many.
    *
    * Term-at-a-time with early termination (Moffat & Zobel's "continue" strategy with MaxScore
    * bounds): terms are read in decreasing order of the most they can add to a rule. Reading
@@ -168,134 +202,205 @@ export class Scorer {
    * with every remaining term, or once POSTINGS_BUDGET postings were read (only very common
    * terms are then left). The unread terms' share is added exactly, from the forward lists, to
    * the COMPLETED best rules so far. The shortlist is therefore close to, not always equal to,
-   * the one reading every list would give; stage 2 then scores every term of it exactly.
-   * At 100k rules this reads a few thousand postings per question instead of tens of thousands.
+   * the one reading every list would give (on the medical development sets, reading every list
+   * would change a few P@1 and R@3 answers: the budget and the completion are part of the
+   * ranking); stage 2 then scores every term of it exactly. At 100k rules this reads a few
+   * thousand postings per question instead of tens of thousands.
    */
-  private shortlist(words: WeightedTerms, nowMs: number): number[] {
+  private shortlist(words: WeightedTerms, nowMs: number): number {
     const store = this.store;
     const vocab = store.vocab;
     const lists = vocab.postings;
     const slots = store.slotCount;
-    this.ruleScore = ensureCapacity(this.ruleScore, slots);
-    this.ruleSeen = ensureCapacity(this.ruleSeen, slots);
+    this.where = ensureCapacity(this.where, slots);
     this.touched = ensureCapacity(this.touched, slots);
+    this.touchedScore = ensureCapacity(this.touchedScore, slots);
+    this.touchedLogMass = ensureCapacity(this.touchedLogMass, slots);
     this.refreshLogMass();
-    const score = this.ruleScore;
-    const seen = this.ruleSeen;
-    const logMass = this.ruleLogMass;
-    const total = words.total;
-    // A stamp per call instead of clearing `seen` for every touched rule afterwards.
-    this.seenStamp += 1;
-    const stamp = this.seenStamp;
-    const termCount = words.ids.length;
-    const bound = new Float64Array(termCount);
-    for (let i = 0; i < termCount; i += 1) {
-      bound[i] = (words.weights[i] ?? 0) * (lists.max[words.ids[i] ?? 0] ?? 0);
-    }
-    const order = Array.from({ length: termCount }, (_, i) => i);
-    order.sort((a, b) => (bound[b] ?? 0) - (bound[a] ?? 0));
-    // What the terms from position j on can add to any rule, at most.
-    const rest = new Float64Array(termCount + 1);
-    for (let j = termCount - 1; j >= 0; j -= 1) {
-      rest[j] = (rest[j + 1] ?? 0) + (bound[order[j] ?? 0] ?? 0);
-    }
+    const where = this.where;
     const touched = this.touched;
+    const touchedScore = this.touchedScore;
+    const touchedLogMass = this.touchedLogMass;
+    const logMass = this.ruleLogMass;
+    const active = store.ruleActive;
+    const begin = store.ruleBegin;
+    const end = store.ruleEnd;
+    const total = words.total;
+    const termCount = words.length;
+    const ids = words.ids;
+    const weights = words.weights;
+    this.bound = ensureCapacity(this.bound, termCount);
+    this.order = ensureCapacity(this.order, termCount);
+    this.rest = ensureCapacity(this.rest, termCount + 1);
+    const bound = this.bound;
+    const order = this.order;
+    const rest = this.rest;
+    const max = lists.max;
+    for (let i = 0; i < termCount; i += 1) {
+      bound[i] = (weights[i] as number) * (max[ids[i] as number] as number);
+      // Decreasing bound, ties in question order (a stable insertion sort).
+      let j = i;
+      while (j > 0 && (bound[order[j - 1] as number] as number) < (bound[i] as number)) {
+        order[j] = order[j - 1] as number;
+        j -= 1;
+      }
+      order[j] = i;
+    }
+    // What the terms from position j on can add to any rule, at most.
+    rest[termCount] = 0;
+    for (let j = termCount - 1; j >= 0; j -= 1) {
+      rest[j] = (rest[j + 1] as number) + (bound[order[j] as number] as number);
+    }
+    const slotChunks = lists.slotChunks;
+    const weightChunks = lists.weightChunks;
+    // Rules touched, in the order first met, with their partial scores beside them: `where`
+    // maps a slot to its place (valid when that place holds the slot: no clearing between
+    // questions), and the passes over the touched rules below read memory in order.
     let touchedCount = 0;
     let best = 0;
     let read = termCount;
     let postingsRead = 0;
     for (let j = 0; j < termCount; j += 1) {
-      const i = order[j] ?? 0;
-      const term = words.ids[i] ?? 0;
-      const weight = words.weights[i] ?? 0;
-      const length = lists.length[term] ?? 0;
-      // An empty list's chunk may not exist; the loop below then reads nothing.
-      const chunk = lists.chunk[term] ?? 0;
-      const list = lists.slotChunks[chunk] as Int32Array;
-      const evidence = lists.weightChunks[chunk] as Float32Array;
-      const from = lists.start[term] ?? 0;
+      const i = order[j] as number;
+      const term = ids[i] as number;
+      const weight = weights[i] as number;
+      const length = lists.length[term] as number;
       if (!this.exhaustive && postingsRead > 0 && postingsRead + length > POSTINGS_BUDGET) {
         read = j;
         break;
       }
       postingsRead += length;
-      for (let k = from; k < from + length; k += 1) {
-        const slot = list[k] as number;
-        if (slot < 0) continue;
-        let value = weight * (evidence[k] as number);
-        if (seen[slot] !== stamp) {
-          seen[slot] = stamp;
-          touched[touchedCount] = slot;
-          touchedCount += 1;
-        } else {
-          value += score[slot] as number;
+      if (length > 0) {
+        const chunk = lists.chunk[term] as number;
+        const list = slotChunks[chunk] as Int32Array;
+        const evidence = weightChunks[chunk] as Float32Array;
+        const from = lists.start[term] as number;
+        const to = from + length;
+        for (let k = from; k < to; k += 1) {
+          const slot = list[k] as number;
+          if (slot < 0) continue;
+          let value = weight * (evidence[k] as number);
+          const at = where[slot] as number;
+          if (at < touchedCount && touched[at] === slot) {
+            value += touchedScore[at] as number;
+            touchedScore[at] = value;
+          } else {
+            where[slot] = touchedCount;
+            touched[touchedCount] = slot;
+            touchedScore[touchedCount] = value;
+            touchedLogMass[touchedCount] = logMass[slot] as number;
+            touchedCount += 1;
+          }
+          if (value > best) best = value;
         }
-        score[slot] = value;
-        if (value > best) best = value;
       }
       // Rules' length terms differ little, so an unseen rule can be ruled out only when the best
       // sum so far already exceeds what the rest could add: test that before the costlier check.
-      const restBound = rest[j + 1] ?? 0;
+      const restBound = rest[j + 1] as number;
       if (!this.exhaustive && j + 1 < termCount && touchedCount >= SHORTLIST && best > restBound) {
         const floor = total * Math.log(NB_ALPHA * Math.max(vocab.liveTerms, 1));
-        if (this.kthBest(touchedCount, nowMs, total) >= restBound - floor) {
+        // No unseen rule can enter once SHORTLIST seen ones score at least this (the SHORTLIST-th
+        // best score reaches it exactly when that many scores do).
+        const needed = restBound - floor;
+        let reaching = 0;
+        for (let t = 0; t < touchedCount; t += 1) {
+          const value = (touchedScore[t] as number) - total * (touchedLogMass[t] as number);
+          if (value >= needed && this.eligible(touched[t] as number, nowMs, active, begin, end)) {
+            reaching += 1;
+            if (reaching >= SHORTLIST) break;
+          }
+        }
+        if (reaching >= SHORTLIST) {
           read = j + 1;
           break;
         }
       }
     }
-    const heap = new TopK(read === termCount ? SHORTLIST : COMPLETED);
+    const heap = this.heap;
+    heap.reset(read === termCount ? SHORTLIST : COMPLETED);
     for (let t = 0; t < touchedCount; t += 1) {
-      const slot = touched[t] as number;
-      const value = (score[slot] as number) - total * (logMass[slot] as number);
-      if (heap.wouldTake(value) && store.isEligible(slot, nowMs)) heap.push(slot, value);
+      const value = (touchedScore[t] as number) - total * (touchedLogMass[t] as number);
+      if (heap.wouldTake(value)) {
+        const slot = touched[t] as number;
+        if (this.eligible(slot, nowMs, active, begin, end)) heap.push(slot, value);
+      }
     }
-    if (read === termCount) return heap.items();
+    if (read === termCount) return this.list(heap);
     // The unread terms (by position in the question) complete the best partial scores.
-    const unread = order.slice(read);
-    const completed = new TopK(SHORTLIST);
-    for (const slot of heap.items()) {
-      const partial = (score[slot] as number) - total * (logMass[slot] as number);
-      completed.push(slot, partial + this.unreadEvidence(slot, words, unread));
+    const completed = this.completed;
+    completed.reset(SHORTLIST);
+    this.unreadShare = ensureCapacity(this.unreadShare, termCount);
+    let filter = 0;
+    for (let j = read; j < termCount; j += 1)
+      filter |= 1 << ((ids[order[j] as number] as number) & 31);
+    // What the unread terms add to any rule, at most: their bounds are the largest weights
+    // ever posted (float32, within 2^-24 of the exact evidence), widened by a millionth. A rule
+    // whose partial score plus that cannot beat the heap's least is not computed: its push
+    // would change nothing.
+    const unreadBound = (rest[read] as number) * (1 + 1e-6);
+    for (let h = 0; h < heap.size; h += 1) {
+      const slot = heap.slotAt(h);
+      const at = where[slot] as number;
+      const partial = (touchedScore[at] as number) - total * (touchedLogMass[at] as number);
+      if (completed.size >= SHORTLIST && partial + unreadBound <= completed.min) continue;
+      completed.push(slot, partial + this.unreadEvidence(slot, words, read, filter));
     }
-    return completed.items();
+    return this.list(completed);
   }
 
-  /** The SHORTLIST-th best partial stage-1 score among eligible touched rules. */
-  private kthBest(count: number, nowMs: number, total: number): number {
-    const heap = new TopK(SHORTLIST);
-    const score = this.ruleScore;
-    const logMass = this.ruleLogMass;
-    const touched = this.touched;
-    for (let t = 0; t < count; t += 1) {
-      const slot = touched[t] as number;
-      const value = (score[slot] as number) - total * (logMass[slot] as number);
-      if (heap.wouldTake(value) && this.store.isEligible(slot, nowMs)) heap.push(slot, value);
-    }
-    return heap.size < SHORTLIST ? -Infinity : heap.min;
+  /** `RuleStore.isEligible`, on the arrays passed in. */
+  private eligible(
+    slot: number,
+    nowMs: number,
+    active: Uint8Array,
+    begin: Float64Array,
+    end: Float64Array,
+  ): boolean {
+    return (
+      active[slot] === 1 && !(nowMs < (begin[slot] as number)) && !(nowMs > (end[slot] as number))
+    );
   }
 
-  /** What the question terms at positions `unread` add to a rule's stage-1 score, exactly. */
-  private unreadEvidence(slot: number, words: WeightedTerms, unread: readonly number[]): number {
+  /** Copies a heap's slots (in heap order) to `listed`; returns how many. */
+  private list(heap: TopK): number {
+    this.listed = ensureCapacity(this.listed, heap.size);
+    for (let h = 0; h < heap.size; h += 1) this.listed[h] = heap.slotAt(h);
+    return heap.size;
+  }
+
+  /**
+   * What the question terms at positions `order[read..]` (the unread ones) add to a rule's
+   * stage-1 score, exactly. `filter` has bit (id & 31) set for every unread term id: most
+   * forward entries are ruled out by it without reading the position table.
+   */
+  private unreadEvidence(slot: number, words: WeightedTerms, read: number, filter: number): number {
     const store = this.store;
-    const termPos = this.termPos;
-    this.unreadShare = ensureCapacity(this.unreadShare, words.ids.length);
+    const termPos = this.weigher.termPos;
+    const order = this.order;
+    const termCount = words.length;
     const shares = this.unreadShare;
-    const first = store.ruleFirstPhrasing[slot] ?? 0;
-    const end = first + (store.rulePhrasingCount[slot] ?? 0);
-    for (const i of unread) shares[i] = 0;
+    const first = store.ruleFirstPhrasing[slot] as number;
+    const end = first + (store.rulePhrasingCount[slot] as number);
+    for (let j = read; j < termCount; j += 1) shares[order[j] as number] = 0;
     const forward = store.forward;
+    const phrasingStart = store.phrasingStart;
+    const phrasingTermCount = store.phrasingTermCount;
     for (let p = first; p < end; p += 1) {
-      const weight = 1 / Math.sqrt(store.phrasingTermCount[p] || 1);
-      const to = store.phrasingStart[p + 1] ?? 0;
-      for (let f = store.phrasingStart[p] ?? 0; f < to; f += 1) {
-        const pos = (termPos[forward[f] ?? 0] ?? 0) - 1;
-        if (pos >= 0) shares[pos] = (shares[pos] ?? 0) + weight;
+      const weight = 1 / Math.sqrt(phrasingTermCount[p] || 1);
+      const to = phrasingStart[p + 1] as number;
+      for (let f = phrasingStart[p] as number; f < to; f += 1) {
+        const term = forward[f] as number;
+        if (((filter >>> (term & 31)) & 1) === 0) continue;
+        // Read terms add to their own (unused) shares, as before: only unread ones are summed.
+        const pos = (termPos[term] as number) - 1;
+        if (pos >= 0) shares[pos] = (shares[pos] as number) + weight;
       }
     }
     let value = 0;
-    for (const i of unread)
-      value += (words.weights[i] ?? 0) * Math.log1p((shares[i] ?? 0) / NB_ALPHA);
+    for (let j = read; j < termCount; j += 1) {
+      const i = order[j] as number;
+      value += (words.weights[i] as number) * Math.log1p((shares[i] as number) / NB_ALPHA);
+    }
     return value;
   }
 
@@ -323,6 +428,31 @@ export class Scorer {
   }
 
   /**
+   * The positions in the question's gram vector of the grams of `term` that the question has,
+   * in the term's gram order, as a range of `matchedGrams` (set in `matchedFrom`/`matchedTo`).
+   */
+  private matchTermGrams(term: number, gramPos: Int32Array): void {
+    if (this.matchedStamp[term] === this.questionStamp) return;
+    const vocab = this.store.vocab;
+    const gramTable = vocab.gramTable;
+    const offsets = vocab.gramTableOffsets;
+    const from = this.matchedLength;
+    const gramTo = offsets[term + 1] as number;
+    let at = from;
+    for (let g = offsets[term] as number; g < gramTo; g += 1) {
+      const gp = (gramPos[gramTable[g] as number] as number) - 1;
+      if (gp < 0) continue;
+      this.matchedGrams = ensureCapacity(this.matchedGrams, at + 1);
+      this.matchedGrams[at] = gp;
+      at += 1;
+    }
+    this.matchedLength = at;
+    this.matchedStamp[term] = this.questionStamp;
+    this.matchedFrom[term] = from;
+    this.matchedTo[term] = at;
+  }
+
+  /**
    * Stage 2: exact Naive Bayes and cosine parts for one rule, from its forward lists. A centroid
    * is a sum of unit phrasing vectors, so its dot product with the question is the sum of the
    * phrasings' normalised dot products: no centroid is built per question.
@@ -335,19 +465,30 @@ export class Scorer {
   ): ScoredRule {
     const store = this.store;
     const vocab = store.vocab;
-    const ruleCount = Math.max(store.size, 1);
     const norms = this.norms;
     norms.ensure(slot);
-    const termPos = this.termPos;
-    const gramPos = this.gramPos;
-    if (this.nbWords.length < words.ids.length) this.nbWords = new Float64Array(words.ids.length);
-    if (this.nbGrams.length < grams.ids.length) this.nbGrams = new Float64Array(grams.ids.length);
-    const nbWords = this.nbWords.fill(0, 0, words.ids.length);
-    const nbGrams = this.nbGrams.fill(0, 0, grams.ids.length);
-    if (this.centroidWords.length < words.ids.length)
-      this.centroidWords = new Float64Array(words.ids.length);
-    const centroidWords = this.centroidWords.fill(0, 0, words.ids.length);
+    const termPos = this.weigher.termPos;
+    const gramPos = this.weigher.gramPos;
+    const termCount = vocab.termCount;
+    if (this.matchedStamp.length < termCount) {
+      this.matchedStamp = ensureCapacity(this.matchedStamp, termCount);
+      this.matchedFrom = ensureCapacity(this.matchedFrom, termCount);
+      this.matchedTo = ensureCapacity(this.matchedTo, termCount);
+    }
+    const wordCount = words.length;
+    if (this.nbWords.length < wordCount) this.nbWords = new Float64Array(wordCount);
+    if (this.nbGrams.length < grams.length) this.nbGrams = new Float64Array(grams.length);
+    const nbWords = this.nbWords.fill(0, 0, wordCount);
+    const nbGrams = this.nbGrams.fill(0, 0, grams.length);
+    if (this.centroidWords.length < wordCount) this.centroidWords = new Float64Array(wordCount);
+    const centroidWords = this.centroidWords.fill(0, 0, wordCount);
+    const wordWeights = words.weights;
+    const wordIdf = words.idf;
+    const gramWeights = grams.weights;
+    const gramIdf = grams.idf;
     const forward = store.forward;
+    const phrasingStart = store.phrasingStart;
+    const phrasingWordNorm = norms.phrasingWordNorm;
     const first = store.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (store.rulePhrasingCount[slot] ?? 0);
     let best = first;
@@ -361,36 +502,34 @@ export class Scorer {
     if (leavingOut && end - first === 1) return emptyRule(slot);
     for (let p = first; p < end; p += 1) {
       if (p === leaveOut) continue;
-      const from = store.phrasingStart[p] ?? 0;
-      const to = store.phrasingStart[p + 1] ?? 0;
+      const from = phrasingStart[p] as number;
+      const to = phrasingStart[p + 1] as number;
       const termShare = 1 / Math.sqrt(store.phrasingTermCount[p] || 1);
-      const unitShare = 1 / (norms.phrasingWordNorm[p] || 1);
+      const unitShare = 1 / (phrasingWordNorm[p] || 1);
       const gramShare = 1 / Math.sqrt(store.phrasingGramCount[p] || 1);
       let wordDot = 0;
       let gramDot = 0;
       let explained = 0;
       for (let i = from; i < to; i += 1) {
-        const term = forward[i] ?? 0;
-        const pos = (termPos[term] ?? 0) - 1;
+        const term = forward[i] as number;
+        const pos = (termPos[term] as number) - 1;
         if (pos >= 0) {
-          const termIdf = this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0);
-          wordDot += (words.weights[pos] ?? 0) * termIdf;
+          const termIdf = wordIdf[pos] as number;
+          wordDot += (wordWeights[pos] as number) * termIdf;
           explained += termIdf * termIdf;
-          centroidWords[pos] = (centroidWords[pos] ?? 0) + termIdf * unitShare;
-          nbWords[pos] = (nbWords[pos] ?? 0) + termShare;
+          centroidWords[pos] = (centroidWords[pos] as number) + termIdf * unitShare;
+          nbWords[pos] = (nbWords[pos] as number) + termShare;
         }
-        const gramIds = vocab.grams(term);
-        for (let g = 0; g < gramIds.length; g += 1) {
-          const gram = gramIds[g] ?? 0;
-          const gp = (gramPos[gram] ?? 0) - 1;
-          if (gp >= 0) {
-            gramDot +=
-              (grams.weights[gp] ?? 0) * this.idf.get(ruleCount, vocab.gramRuleDf[gram] ?? 0);
-            nbGrams[gp] = (nbGrams[gp] ?? 0) + gramShare;
-          }
+        this.matchTermGrams(term, gramPos);
+        const matchedGrams = this.matchedGrams;
+        const matchedTo = this.matchedTo[term] as number;
+        for (let m = this.matchedFrom[term] as number; m < matchedTo; m += 1) {
+          const gp = matchedGrams[m] as number;
+          gramDot += (gramWeights[gp] as number) * (gramIdf[gp] as number);
+          nbGrams[gp] = (nbGrams[gp] as number) + gramShare;
         }
       }
-      const wordCos = wordDot / (norms.phrasingWordNorm[p] || 1);
+      const wordCos = wordDot / (phrasingWordNorm[p] || 1);
       const gramCos = gramDot / (norms.phrasingGramNorm[p] || 1);
       centroidWordDot += wordCos;
       centroidGramDot += gramCos;
@@ -400,7 +539,7 @@ export class Scorer {
         best = p;
         bestWordCos = wordCos;
         bestGramCos = gramCos;
-        bestReverse = explained / (norms.phrasingWordNorm[p] || 1) ** 2;
+        bestReverse = explained / (phrasingWordNorm[p] || 1) ** 2;
       }
     }
     const [wordNorm, gramNorm] = leavingOut
@@ -408,7 +547,7 @@ export class Scorer {
       : [norms.ruleCentroidWordNorm[slot] ?? 0, norms.ruleCentroidGramNorm[slot] ?? 0];
     const wordCentroidCos = wordNorm > 0 ? centroidWordDot / wordNorm : 0;
     let centroidExplained = 0;
-    for (let i = 0; i < words.ids.length; i += 1) centroidExplained += (centroidWords[i] ?? 0) ** 2;
+    for (let i = 0; i < wordCount; i += 1) centroidExplained += (centroidWords[i] as number) ** 2;
     const gramCentroidCos = gramNorm > 0 ? centroidGramDot / gramNorm : 0;
 
     let nb = 0;
@@ -416,12 +555,12 @@ export class Scorer {
     let content = words.unknownContent;
     let contentCovered = 0;
     let contentTerms = 0;
-    for (let i = 0; i < words.weights.length; i += 1) {
-      const w = words.weights[i] ?? 0;
-      const a = nbWords[i] ?? 0;
+    for (let i = 0; i < wordCount; i += 1) {
+      const w = wordWeights[i] as number;
+      const a = nbWords[i] as number;
       nb += w * Math.log1p(a / NB_ALPHA);
       if (a > 0) covered += w * w;
-      if (words.frame[i] !== true) {
+      if (words.frame[i] !== 1) {
         content += w * w;
         if (a > 0) {
           contentCovered += w * w;
@@ -439,8 +578,8 @@ export class Scorer {
       nb -= words.total * this.logMass(slot);
     }
     let nbG = 0;
-    for (let i = 0; i < grams.weights.length; i += 1) {
-      nbG += (grams.weights[i] ?? 0) * Math.log1p((nbGrams[i] ?? 0) / NB_ALPHA);
+    for (let i = 0; i < grams.length; i += 1) {
+      nbG += (gramWeights[i] as number) * Math.log1p((nbGrams[i] as number) / NB_ALPHA);
     }
     nbG -= grams.total * Math.log(gramMass + NB_ALPHA * Math.max(vocab.liveGrams, 1));
     const naiveBayes = nb + GRAM_WEIGHT * nbG;
@@ -448,8 +587,7 @@ export class Scorer {
       (1 - CENTROID_SHARE) * bestWordCos +
       CENTROID_SHARE * wordCentroidCos +
       GRAM_WEIGHT * ((1 - CENTROID_SHARE) * bestGramCos + CENTROID_SHARE * gramCentroidCos);
-    const closestDenominator =
-      (words.ids.length > 0 ? 1 : 0) + (grams.ids.length > 0 ? GRAM_WEIGHT : 0);
+    const closestDenominator = (wordCount > 0 ? 1 : 0) + (grams.length > 0 ? GRAM_WEIGHT : 0);
     return {
       slot,
       phrasing: best,
@@ -467,6 +605,15 @@ export class Scorer {
       contentFound: contentCovered,
     };
   }
+}
+
+/** How many distinct values a short list holds (a question's words or Han terms). */
+function distinctCount<T>(values: readonly T[]): number {
+  let count = 0;
+  for (let i = 0; i < values.length; i += 1) {
+    if (values.indexOf(values[i] as T) === i) count += 1;
+  }
+  return count;
 }
 
 /** A rule with nothing left to match (its one phrasing left out). */

@@ -10,9 +10,6 @@ import { isHanCode } from './tokenize';
 import { PostingLists } from './posting-lists';
 import { ensureCapacity } from './typed-arrays';
 
-/** Shared by every term without grams (Han terms, numbers): no array object per term. */
-const EMPTY = new Int32Array(0);
-
 export class Vocabulary {
   private readonly termIds = new Map<string, number>();
   private readonly hanIds = new Map<number, number>();
@@ -26,7 +23,12 @@ export class Vocabulary {
 
   private readonly gramIds = new Map<string, number>();
   private readonly gramStrings: string[] = [];
-  private termGramIds: Int32Array[] = [];
+  /**
+   * The gram ids of every term, back to back (term t's from `gramOffsets[t]` to
+   * `gramOffsets[t + 1]`): one array for all, not one per term (Han terms and numbers have none).
+   */
+  private gramData = new Int32Array(1024);
+  private gramOffsets = new Int32Array(1024);
   gramRuleDf = new Int32Array(1024);
   liveGrams = 0;
   /** Word terms containing each gram: finds spelling neighbours of unknown query words. */
@@ -53,7 +55,7 @@ export class Vocabulary {
     if (known !== undefined) return known;
     const id = this.addTerm(word);
     this.termIds.set(word, id);
-    this.termGramIds.push(this.internGrams(word, id));
+    this.internGrams(word, id);
     return id;
   }
 
@@ -63,7 +65,6 @@ export class Vocabulary {
     if (known !== undefined) return known;
     const id = this.addTerm(hanTermText(key));
     this.hanIds.set(key, id);
-    this.termGramIds.push(EMPTY);
     return id;
   }
 
@@ -72,13 +73,15 @@ export class Vocabulary {
     this.termStrings.push(text);
     this.ruleDf = ensureCapacity(this.ruleDf, id + 1);
     this.postings.ensureTerms(id + 1);
+    this.gramOffsets = ensureCapacity(this.gramOffsets, id + 2);
+    this.gramOffsets[id + 1] = this.gramOffsets[id] as number;
     return id;
   }
 
-  private internGrams(word: string, wordId: number): Int32Array {
+  private internGrams(word: string, wordId: number): void {
     const grams = wordGrams(word);
-    if (grams.length === 0) return EMPTY;
-    const ids = new Int32Array(grams.length);
+    const from = this.gramOffsets[wordId] as number;
+    this.gramData = ensureCapacity(this.gramData, from + grams.length);
     grams.forEach((gram, i) => {
       let id = this.gramIds.get(gram);
       if (id === undefined) {
@@ -88,7 +91,7 @@ export class Vocabulary {
         this.gramWords.push([]);
         this.gramRuleDf = ensureCapacity(this.gramRuleDf, id + 1);
       }
-      ids[i] = id;
+      this.gramData[from + i] = id;
       let words = this.gramWords[id] ?? [];
       if (words[words.length - 1] === wordId) return;
       // Lists opened from a saved index are views; the first addition makes a growable copy.
@@ -98,12 +101,31 @@ export class Vocabulary {
       }
       words.push(wordId);
     });
-    return ids;
+    this.gramOffsets[wordId + 1] = from + grams.length;
   }
 
-  /** Gram ids of a word term (empty for Han terms). */
-  grams(termId: number): Int32Array {
-    return this.termGramIds[termId] ?? EMPTY;
+  /** Where the gram ids of a term start in `gramAt` (Han terms and numbers have none). */
+  gramStart(termId: number): number {
+    return this.gramOffsets[termId] as number;
+  }
+
+  /** Where they end (exclusive). */
+  gramEnd(termId: number): number {
+    return this.gramOffsets[termId + 1] as number;
+  }
+
+  gramAt(position: number): number {
+    return this.gramData[position] as number;
+  }
+
+  /** The gram ids of every term, back to back (see `gramStart`), for hot loops. */
+  get gramTable(): Int32Array {
+    return this.gramData;
+  }
+
+  /** Offsets of each term's gram ids in `gramTable` (term t: [t], [t + 1]). */
+  get gramTableOffsets(): Int32Array {
+    return this.gramOffsets;
   }
 
   gramId(gram: string): number | undefined {
@@ -157,7 +179,8 @@ export class Vocabulary {
     writer.array(`${prefix}.ruleDf`, this.ruleDf, terms);
     writer.array(`${prefix}.gramRuleDf`, this.gramRuleDf, this.gramStrings.length);
     this.postings.save(writer, prefix, terms);
-    writeLists(writer, `${prefix}.termGrams`, this.termGramIds);
+    writer.array(`${prefix}.termGrams.offsets`, this.gramOffsets, terms + 1);
+    writer.array(`${prefix}.termGrams.data`, this.gramData, this.gramOffsets[terms] ?? 0);
     writeLists(
       writer,
       `${prefix}.gramWords`,
@@ -170,9 +193,8 @@ export class Vocabulary {
     const terms = reader.value<string[]>(`${prefix}.terms`);
     const grams = reader.value<string[]>(`${prefix}.grams`);
     [vocab.liveTerms, vocab.liveGrams] = reader.value<[number, number]>(`${prefix}.live`);
-    vocab.termGramIds = readLists(reader, `${prefix}.termGrams`, (data, from, to) =>
-      from === to ? EMPTY : data.subarray(from, to),
-    );
+    vocab.gramOffsets = reader.i32(`${prefix}.termGrams.offsets`);
+    vocab.gramData = reader.i32(`${prefix}.termGrams.data`);
     terms.forEach((term, id) => {
       vocab.termStrings.push(term);
       // Tokenisation keeps Han runs apart from words: a term is Han if it starts with Han.
