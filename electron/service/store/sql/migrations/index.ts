@@ -5,6 +5,7 @@ import { migration0004 } from './0004_menus_match_policies';
 import { migration0005 } from './0005_versions_test_sets';
 import { migration0006 } from './0006_draft_changes';
 import { migration0007 } from './0007_sessions_rule_actors';
+import { migration0008 } from './0008_sign_in_attempts';
 import type { Migration } from './runner';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0005,
   migration0006,
   migration0007,
+  migration0008,
 ];
