@@ -67,14 +67,14 @@ test("the host's choices win over the environment, and a bad variable they repla
     database: 'postgres://y',
     signIn: true,
     sessionIdleMs: 60_000,
-    signInPolicy: { failuresAllowed: 2 },
+    signInPolicy: { failuresPerPair: 2 },
   });
   assert.equal(config.corsOrigins, '*');
   assert.equal(config.questionLog, true);
   assert.equal(config.database, 'postgres://y');
   assert.deepEqual(config.signIn, {
     ...DEFAULT_SIGN_IN_POLICY,
-    failuresAllowed: 2,
+    failuresPerPair: 2,
     sessionIdleMs: 60_000,
   });
 });
