@@ -141,11 +141,13 @@ export class EditorSessions {
       return { status: 'choose-tenant', tenantIds: opened.map((user) => user.tenantId) };
     }
     const token = randomToken(32);
+    // The session starts now, not when the attempt did: the hash and the writes take a while.
+    const openedAt = this.now();
     await this.store.sessions.insert(tokenHash(token), {
       tenantId: only.tenantId,
       userId: only.userId,
-      createdAt: now,
-      lastSeenAt: now,
+      createdAt: openedAt,
+      lastSeenAt: openedAt,
       address,
       userAgent: client.userAgent.slice(0, USER_AGENT_MAX),
     });
@@ -154,7 +156,7 @@ export class EditorSessions {
       token,
       username: only.username,
       tenantId: only.tenantId,
-      expiresAt: now + this.policy.sessionMaxMs,
+      expiresAt: openedAt + this.policy.sessionMaxMs,
     };
   }
 
