@@ -10,6 +10,7 @@ import { InboxPage } from './features/inbox/InboxPage';
 import { PublishingPage } from './features/publishing/PublishingPage';
 import { RobotSettingsPage } from './features/robot-settings/RobotSettingsPage';
 import { RulesView } from './features/rules-grid/RulesView';
+import { SessionsDialog } from './features/sign-in/SessionsDialog';
 import { TrashPage } from './features/trash/TrashPage';
 import { RegisterTenantDialog } from './features/workspace/RegisterTenantDialog';
 import type { Route } from './lib/workspace/route';
@@ -33,15 +34,24 @@ export function App({
 }) {
   return (
     <WorkspaceProvider client={client}>
-      <Shell session={session} onSignOut={onSignOut} />
+      <Shell client={client} session={session} onSignOut={onSignOut} />
     </WorkspaceProvider>
   );
 }
 
-function Shell({ session, onSignOut }: { session?: EditorSession; onSignOut?: () => void }) {
+function Shell({
+  client,
+  session,
+  onSignOut,
+}: {
+  client: ConsoleClient;
+  session?: EditorSession;
+  onSignOut?: () => void;
+}) {
   const { t, locale, setLocale } = useI18n();
   const [route, navigate] = useRoute();
   const [registering, setRegistering] = useState(false);
+  const [sessions, setSessions] = useState(false);
   const [help, setHelp] = useState(false);
 
   useHotkeys({
@@ -61,9 +71,18 @@ function Shell({ session, onSignOut }: { session?: EditorSession; onSignOut?: ()
             </span>
           ) : null}
           {session && onSignOut ? (
-            <button type="button" className="button button-small" onClick={onSignOut}>
-              {t('signIn.signOut')}
-            </button>
+            <>
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => setSessions(true)}
+              >
+                {t('sessions.open')}
+              </button>
+              <button type="button" className="button button-small" onClick={onSignOut}>
+                {t('signIn.signOut')}
+              </button>
+            </>
           ) : null}
           <LanguageSwitch />
           <button
@@ -92,6 +111,16 @@ function Shell({ session, onSignOut }: { session?: EditorSession; onSignOut?: ()
         />
       ) : null}
       {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
+      {sessions && onSignOut ? (
+        <SessionsDialog
+          client={client}
+          onClose={() => setSessions(false)}
+          onSignedOut={() => {
+            setSessions(false);
+            onSignOut();
+          }}
+        />
+      ) : null}
     </div>
   );
 }

@@ -11,7 +11,8 @@ import { parseArgs } from 'node:util';
 import { credentialsFromEnv, randomToken } from './auth/credentials';
 import type { CustomerCredentials } from './auth/credentials';
 import { DEFAULT_API_PORT } from './defaults';
-import { DEFAULT_CONNECTION_LIMITS } from './http/connection-limits';
+import type { MetricsAccess } from './health-types';
+import { DEFAULT_CONNECTION_LIMITS, PER_ADDRESS_BEYOND_LOOPBACK } from './http/connection-limits';
 import type { ConnectionLimits } from './http/connection-limits';
 import { parseCorsOrigins } from './http/cors';
 import type { CorsOrigins } from './http/cors';
@@ -50,8 +51,18 @@ export interface ServiceOptions {
   /** Storage tuning, for tests that need snapshots to happen at once. */
   snapshotJournalBytes?: number;
   snapshotIdleMs?: number;
-  /** Deadlines and the connection cap of the HTTP server (small in tests of slow clients). */
+  /**
+   * Deadlines and the connection caps of the HTTP server (small in tests of slow clients).
+   * Default: `KB_MAX_CONNECTIONS` and `KB_MAX_CONNECTIONS_PER_ADDRESS` for the caps, else 512 in
+   * all and, when the service listens beyond loopback, 64 per client address (0: no limit).
+   */
   connectionLimits?: Partial<ConnectionLimits>;
+  /**
+   * Who may read `/metrics`: `off`, `loopback` (clients on this machine, not through a proxy) or
+   * `on` (any client). Default: `KB_METRICS`, else `loopback` on a team server (a database) and
+   * `off` on the embedded store (the desktop app).
+   */
+  metrics?: MetricsAccess;
   /** Records every question (docs/question-log.md). Default: on, unless `KB_QUESTION_LOG=0`. */
   questionLog?: boolean;
   /**
@@ -107,6 +118,7 @@ export interface ServiceConfig {
   readonly snapshotJournalBytes: number | undefined;
   readonly snapshotIdleMs: number | undefined;
   readonly connectionLimits: ConnectionLimits;
+  readonly metrics: MetricsAccess;
   readonly questionLog: boolean;
   readonly publicHosts: readonly string[];
   readonly trustProxy: readonly string[];
@@ -126,6 +138,44 @@ function listOf(value: string | undefined): string[] {
     .filter((item) => item !== '');
 }
 
+const METRICS_ACCESS: readonly MetricsAccess[] = ['off', 'loopback', 'on'];
+
+function metricsAccess(name: string, value: string): MetricsAccess {
+  const access = METRICS_ACCESS.find((known) => known === value);
+  if (access === undefined) throw new Error(`${name} must be off, loopback or on, not ${value}`);
+  return access;
+}
+
+/** A count of connections: a whole number, 0 or more. */
+function connectionCount(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) {
+    throw new Error(`${name} must be a whole number of connections, not ${value}`);
+  }
+  return parsed;
+}
+
+/** Addresses that only this machine reaches: no other client shares them. */
+const isLoopbackHost = (host: string) => /^(127\.|localhost$|::1$|\[::1\]$)/.test(host);
+
+/** The caps and deadlines: the host's, else the environment's, else the defaults for `host`. */
+function connectionLimitsOf(options: ServiceOptions, env: NodeJS.ProcessEnv, host: string) {
+  const total = connectionCount('KB_MAX_CONNECTIONS', env.KB_MAX_CONNECTIONS);
+  if (total === 0) throw new Error('KB_MAX_CONNECTIONS must be above 0');
+  const perAddress = connectionCount(
+    'KB_MAX_CONNECTIONS_PER_ADDRESS',
+    env.KB_MAX_CONNECTIONS_PER_ADDRESS,
+  );
+  return {
+    ...DEFAULT_CONNECTION_LIMITS,
+    ...(total !== undefined ? { maxConnections: total } : {}),
+    maxConnectionsPerAddress:
+      perAddress ?? (isLoopbackHost(host) ? 0 : PER_ADDRESS_BEYOND_LOOPBACK),
+    ...options.connectionLimits,
+  };
+}
+
 /** The configuration of a host's options, the environment filling in what they leave out. */
 export function serviceConfig(options: ServiceOptions): ServiceConfig {
   const env = options.env ?? process.env;
@@ -135,10 +185,12 @@ export function serviceConfig(options: ServiceOptions): ServiceConfig {
     ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
     ...(options.sessionMaxMs !== undefined ? { sessionMaxMs: options.sessionMaxMs } : {}),
   };
+  const host = options.host ?? '127.0.0.1';
+  const database = options.database ?? (env.KB_DATABASE_URL || null);
   return {
     dataDir: options.dataDir,
     port: options.port ?? 0,
-    host: options.host ?? '127.0.0.1',
+    host,
     logger: options.logger ?? createConsoleLogger(),
     now: options.now ?? Date.now,
     editorDir: options.editorDir ?? null,
@@ -150,11 +202,15 @@ export function serviceConfig(options: ServiceOptions): ServiceConfig {
     debugSignatures: options.debugSignatures ?? env.KB_DEBUG_SIGNATURES === '1',
     snapshotJournalBytes: options.snapshotJournalBytes,
     snapshotIdleMs: options.snapshotIdleMs,
-    connectionLimits: { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits },
+    connectionLimits: connectionLimitsOf(options, env, host),
+    metrics:
+      options.metrics ??
+      (env.KB_METRICS ? metricsAccess('KB_METRICS', env.KB_METRICS) : null) ??
+      (database !== null ? 'loopback' : 'off'),
     questionLog: options.questionLog ?? env.KB_QUESTION_LOG !== '0',
     publicHosts: options.publicHosts ?? listOf(env.KB_PUBLIC_HOSTS),
     trustProxy: options.trustProxy ?? listOf(env.KB_TRUST_PROXY),
-    database: options.database ?? (env.KB_DATABASE_URL || null),
+    database,
     signIn: options.signIn ? signIn : null,
     credentials: credentialsFromEnv(env),
   };
@@ -191,6 +247,9 @@ export function serveOptions(
       team: { type: 'boolean' },
       'session-idle': { type: 'string' },
       'session-max': { type: 'string' },
+      metrics: { type: 'string' },
+      'max-connections': { type: 'string' },
+      'max-connections-per-address': { type: 'string' },
     },
     strict: true,
   });
@@ -200,6 +259,16 @@ export function serveOptions(
   const sessionIdleMs = minutes('session-idle', values['session-idle']);
   const sessionMaxMs = minutes('session-max', values['session-max']);
   const split = (list: string) => list.split(',').map((item) => item.trim());
+  const maxConnections = connectionCount('--max-connections', values['max-connections']);
+  const maxConnectionsPerAddress = connectionCount(
+    '--max-connections-per-address',
+    values['max-connections-per-address'],
+  );
+  if (maxConnections === 0) throw new Error('--max-connections must be above 0');
+  const connectionLimits = {
+    ...(maxConnections !== undefined ? { maxConnections } : {}),
+    ...(maxConnectionsPerAddress !== undefined ? { maxConnectionsPerAddress } : {}),
+  };
   return {
     dataDir: resolve(values.data),
     port,
@@ -215,6 +284,10 @@ export function serveOptions(
     ...(values.team || env.KB_TEAM === '1' ? { signIn: true } : {}),
     ...(sessionIdleMs !== undefined ? { sessionIdleMs } : {}),
     ...(sessionMaxMs !== undefined ? { sessionMaxMs } : {}),
+    ...(values.metrics !== undefined
+      ? { metrics: metricsAccess('--metrics', values.metrics) }
+      : {}),
+    ...(Object.keys(connectionLimits).length > 0 ? { connectionLimits } : {}),
     ...(env.KB_SNAPSHOT_BYTES ? { snapshotJournalBytes: Number(env.KB_SNAPSHOT_BYTES) } : {}),
   };
 }

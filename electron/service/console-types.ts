@@ -14,6 +14,9 @@
  *   GET    /console/api/sign-in                 → SignInMode (no token needed)
  *   POST   /console/api/sign-in                 SignInRequest → SignInResult (team server)
  *   POST   /console/api/sign-out                → { signedOut: true } (team server)
+ *   GET    /console/api/sessions                → { sessions: ConsoleSession[] } (team server)
+ *   DELETE /console/api/sessions/:sessionId     → { signedOut: 1 } (team server)
+ *   POST   /console/api/sign-out-everywhere     → { signedOut: <count> } (team server)
  *   GET    /console/api/workspace               → ConsoleWorkspace
  *   POST   /console/api/tenants                 RegisterTenantRequest → { tenantId }
  *   POST   T/users                              AddUserRequest → UserResult
@@ -261,6 +264,23 @@ export type SignInResult =
       expiresAt: string;
     }
   | { status: 'choose-tenant'; tenants: { tenantId: number; company: string }[] };
+
+/**
+ * One of the signed-in administrator's open sessions (`GET /console/api/sessions`, team server),
+ * the newest first; times in ISO 8601. `sessionId` names it for `DELETE …/sessions/:sessionId`.
+ */
+export interface ConsoleSession {
+  sessionId: string;
+  /** The session the list was asked with. */
+  current: boolean;
+  signedInAt: string;
+  lastSeenAt: string;
+  /** Its absolute limit (it ends sooner when left idle). */
+  expiresAt: string;
+  /** The client address it was opened from, and the browser's User-Agent. */
+  address: string;
+  userAgent: string;
+}
 
 /** What was deleted and can be restored until `purgeAfter` (ISO 8601 times). */
 export interface ConsoleTrash {

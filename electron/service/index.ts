@@ -171,6 +171,8 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
     await purge();
     const sharedSignatures = backend.sharedSignatures;
     const verifier = { credentials, nonces, now, debugSignatures: config.debugSignatures };
+    let stopping: Promise<void> | undefined;
+    const runningLog = memory.questionLog?.log;
     const http = await listenHttp(
       {
         ctx,
@@ -184,13 +186,18 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
         trustProxy: config.trustProxy,
         questionLog: memory.questionLog?.log ?? null,
         publishing: memory.publishing,
+        operations: {
+          vitals: backend.vitals,
+          stopping: () => stopping !== undefined,
+          metrics: config.metrics,
+          questionLogWriteFailures: () => runningLog?.writeFailures ?? 0,
+        },
       },
       config,
     );
     const purgeTimer = setInterval(() => void purge(), HOUR_MS);
     purgeTimer.unref();
     const running = memory;
-    let stopping: Promise<void> | undefined;
     const stop = async () => {
       clearInterval(purgeTimer);
       await http.close();

@@ -31,6 +31,17 @@ export const EN = {
   'signIn.signedOut': 'You have signed out.',
   'signIn.signOut': 'Sign out',
   'signIn.signedInAs': 'Signed in as {username} · {company}',
+  'sessions.open': 'Sessions',
+  'sessions.title': 'Your sessions',
+  'sessions.intro':
+    'Where you are signed in with this administrator account. Sign out a session you do not recognise, or every session at once, then change your password.',
+  'sessions.signedInAt': 'Signed in',
+  'sessions.lastSeenAt': 'Last used',
+  'sessions.address': 'Address',
+  'sessions.browser': 'Browser',
+  'sessions.current': 'This session',
+  'sessions.signOut': 'Sign out',
+  'sessions.signOutEverywhere': 'Sign out everywhere',
 
   'token.title': 'Open the editor from the service',
   'token.text':

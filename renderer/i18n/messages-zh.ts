@@ -32,6 +32,17 @@ export const ZH: Messages = {
   'signIn.signedOut': '您已退出登录。',
   'signIn.signOut': '退出登录',
   'signIn.signedInAs': '已登录：{username} · {company}',
+  'sessions.open': '会话',
+  'sessions.title': '您的会话',
+  'sessions.intro':
+    '此管理员账号当前登录的位置。如有不认识的会话，请将其退出，或一次退出全部会话，然后修改密码。',
+  'sessions.signedInAt': '登录时间',
+  'sessions.lastSeenAt': '最近使用',
+  'sessions.address': '地址',
+  'sessions.browser': '浏览器',
+  'sessions.current': '当前会话',
+  'sessions.signOut': '退出',
+  'sessions.signOutEverywhere': '退出所有会话',
 
   'token.title': '请从服务打开编辑器',
   'token.text':

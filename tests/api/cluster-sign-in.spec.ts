@@ -2,8 +2,9 @@
  * Signing in on a team server of two nodes (the built service, `KB_DATABASE_URL` and
  * `KB_TEAM=1`) on one fresh PostgreSQL database: sessions and failed sign-ins are in the
  * database, so a session made on one node is admitted by the other, signing out on one ends it on
- * both, failures counted on either node lock a username out on both, and who changed a rule is
- * seen from the other node.
+ * both, failures counted on either node lock an account out on both (thirty wrong passwords sent
+ * to both nodes at once: five checked, whichever node), a password changed through either node
+ * ends the sessions on both, and who changed a rule is seen from the other node.
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -23,6 +24,7 @@ interface TeamNode {
 
 let url: string;
 let tenantId: number;
+let client: OpenApiClient;
 const nodes: TeamNode[] = [];
 
 async function startNode(): Promise<TeamNode> {
@@ -57,11 +59,12 @@ const R = () => `/tenants/${tenantId}/robots/default`;
 before(async () => {
   url = await freshDatabase('team-sign-in');
   const first = await startNode();
-  const client = new OpenApiClient({ baseUrl: first.service.url, ...TEST_CREDENTIALS });
+  client = new OpenApiClient({ baseUrl: first.service.url, ...TEST_CREDENTIALS });
   ({ tenantId } = await client.registerTenant(
     tenantRequest({ username: 'alice', password: 'alice-pw1' }),
   ));
   await client.registerTenant(tenantRequest({ username: 'carol', password: 'carol-pw1' }));
+  await client.registerTenant(tenantRequest({ username: 'erin', password: 'erin-pw12' }));
   await startNode();
 });
 
@@ -119,6 +122,36 @@ describe('signing in on a team server of two nodes', () => {
       const locked = await signIn(node, 'carol', 'carol-pw1');
       assert.equal(locked.status, 429);
       assert.equal(locked.body.code, 'too-many-sign-ins');
+    }
+  });
+
+  test('thirty wrong passwords sent to both nodes at once: five are checked, the rest refused', async () => {
+    const [a, b] = nodes as [TeamNode, TeamNode];
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => signIn(i % 2 === 0 ? a : b, 'erin', `guess-${i}`)),
+    );
+    const checked = answers.filter((answer) => answer.body.code === 'sign-in-failed').length;
+    const refused = answers.filter((answer) => answer.body.code === 'too-many-sign-ins').length;
+    assert.deepEqual({ checked, refused }, { checked: 5, refused: 25 });
+  });
+
+  test('a password changed through one node ends the sessions on both', async () => {
+    const [a, b] = nodes as [TeamNode, TeamNode];
+    const { userId } = await client.addUser(tenantId, {
+      username: 'grace',
+      password: 'grace-pw1',
+      role: 'ADMIN',
+    });
+    const onA = consoleClient(a.service.url, await sessionOn(a, 'grace', 'grace-pw1'));
+    const onB = consoleClient(b.service.url, await sessionOn(b, 'grace', 'grace-pw1'));
+    assert.equal((await onA.call('GET', '/workspace')).status, 200);
+    assert.equal((await onB.call('GET', '/workspace')).status, 200);
+    const throughB = new OpenApiClient({ baseUrl: b.service.url, ...TEST_CREDENTIALS });
+    await throughB.updateUser(tenantId, userId, { password: 'grace-pw2' });
+    for (const editor of [onA, onB]) {
+      const refused = await editor.call('GET', '/workspace');
+      assert.equal(refused.status, 401);
+      assert.equal(refused.body.code, 'not-signed-in');
     }
   });
 });

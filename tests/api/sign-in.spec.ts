@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ConsoleRule, SignInResult } from '../../electron/service/console-types';
+import type {
+  ConsoleRule,
+  ConsoleSession,
+  SignInResult,
+} from '../../electron/service/console-types';
 import { consoleClient } from '../helpers/console-client';
 import {
   registerTenantWithRobot,
@@ -227,13 +231,16 @@ describe('signing in to a team server', () => {
 describe('failed sign-ins are rate-limited', () => {
   let h: TestService;
   let offset = 0;
+  // The service's clock moves only when a test moves it: the waits it announces are exact.
+  const start = Date.now();
   before(async () => {
-    h = await startTestService({ signIn: true, now: () => Date.now() + offset });
+    h = await startTestService({ signIn: true, now: () => start + offset });
     await h.client.registerTenant(tenantRequest({ username: 'carol', password: 'carol-pw1' }));
+    await h.client.registerTenant(tenantRequest({ username: 'erin', password: 'erin-pw12' }));
   });
   after(() => h.close());
 
-  test('five failures of a username lock it out, growing, and the right password waits too', async () => {
+  test('five failures of an account from one address make that pair wait, growing, the right password too', async () => {
     for (let i = 0; i < 5; i += 1) {
       const failed = await signIn(h, { username: 'carol', password: `wrong-${i}` });
       assert.equal(failed.body.code, 'sign-in-failed');
@@ -246,16 +253,34 @@ describe('failed sign-ins are rate-limited', () => {
     assert.equal((await signIn(h, { username: 'carol', password: 'wrong-6' })).status, 401);
     const longer = await signIn(h, { username: 'carol', password: 'carol-pw1' });
     assert.equal(longer.status, 429);
-    assert.equal(longer.retryAfter, '120', 'the lockout doubles');
+    assert.equal(longer.retryAfter, '120', 'the wait doubles');
     offset += 121_000;
     const signed = await signIn(h, { username: 'carol', password: 'carol-pw1' });
     assert.equal(signed.status, 200);
   });
 
-  test('failures from one address lock out every username from it', async () => {
+  test('thirty wrong passwords at once: five are checked, the others refused before any hash', async () => {
     offset += 16 * 60_000;
-    for (let i = 0; i < 5; i += 1) {
-      await signIn(h, { username: `guess${i}`, password: 'whatever' });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => signIn(h, { username: 'erin', password: `guess-${i}` })),
+    );
+    const checked = answers.filter((a) => a.body.code === 'sign-in-failed').length;
+    const refused = answers.filter((a) => a.body.code === 'too-many-sign-ins').length;
+    assert.deepEqual({ checked, refused }, { checked: 5, refused: 25 });
+    // An unknown username is limited the same: nothing tells whether it exists.
+    const unknown = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        signIn(h, { username: 'nobody_here', password: `guess-${i}` }),
+      ),
+    );
+    assert.equal(unknown.filter((a) => a.body.code === 'sign-in-failed').length, 5);
+  });
+
+  test('twenty failures from one address, whatever the usernames, make the address wait', async () => {
+    offset += 16 * 60_000;
+    for (let i = 0; i < 20; i += 1) {
+      const failed = await signIn(h, { username: `guess${i}`, password: 'whatever' });
+      assert.equal(failed.body.code, 'sign-in-failed', `attempt ${i}`);
     }
     const locked = await signIn(h, { username: 'carol', password: 'carol-pw1' });
     assert.equal(locked.status, 429);
@@ -272,13 +297,170 @@ describe('behind a trusted load balancer, failures count per forwarded address',
   after(() => h.close());
 
   test('one client guessing from behind the balancer does not lock out the others', async () => {
-    for (let i = 0; i < 5; i += 1) {
+    for (let i = 0; i < 20; i += 1) {
       await signIn(h, { username: `guess${i}`, password: 'whatever' }, '203.0.113.7');
     }
     const guesser = await signIn(h, { username: 'dave', password: 'dave-pw1' }, '203.0.113.7');
-    assert.equal(guesser.status, 429, 'the guessing address is locked out');
+    assert.equal(guesser.status, 429, 'the guessing address waits');
     const other = await signIn(h, { username: 'dave', password: 'dave-pw1' }, '198.51.100.2');
     assert.equal(other.status, 200, 'another client of the balancer signs in');
+  });
+});
+
+describe('a lockout is no weapon: per account, but not against the addresses it signs in from', () => {
+  let h: TestService;
+  let victimTenant: number;
+  let offset = 0;
+  const HOME = '198.51.100.10';
+  before(async () => {
+    h = await startTestService({
+      signIn: true,
+      trustProxy: ['127.0.0.1'],
+      now: () => Date.now() + offset,
+    });
+    victimTenant = (
+      await h.client.registerTenant(tenantRequest({ username: 'victim', password: 'victim-pw1' }))
+    ).tenantId;
+    // The administrator signed in from home before: a known client of the account.
+    assert.equal(
+      (await signIn(h, { username: 'victim', password: 'victim-pw1' }, HOME)).status,
+      200,
+    );
+  });
+  after(() => h.close());
+
+  test('a stranger failing from many addresses cannot keep the administrator out at home', async () => {
+    const from = (i: number) => `203.0.113.${i + 1}`;
+    const answers = [];
+    for (let i = 0; i < 14; i += 1) {
+      answers.push(
+        (await signIn(h, { username: 'victim', password: `guess-${i}` }, from(i))).body.code,
+      );
+    }
+    assert.deepEqual(
+      answers,
+      [...Array<string>(10).fill('sign-in-failed'), ...Array<string>(4).fill('too-many-sign-ins')],
+      'ten failures of the account from anywhere, then it waits',
+    );
+    const atHome = await signIn(h, { username: 'victim', password: 'victim-pw1' }, HOME);
+    assert.equal(atHome.status, 200, 'the right password from a known address is not refused');
+    const elsewhere = await signIn(h, { username: 'victim', password: 'victim-pw1' }, '192.0.2.50');
+    assert.equal(elsewhere.status, 429, 'a new address waits with the account');
+    offset += 16 * 60_000;
+    const later = await signIn(h, { username: 'victim', password: 'victim-pw1' }, '192.0.2.50');
+    assert.equal(later.status, 200, 'and signs in once the window has passed');
+  });
+
+  test("another tenant's administrator of the same username cannot reset the victim's count", async () => {
+    offset += 16 * 60_000;
+    // The attacker's tenant adds an administrator named like the victim, with its own password.
+    await h.client.registerTenant(tenantRequest({ username: 'Victim', password: 'attacker-pw' }));
+    const outcomes: string[] = [];
+    const ownSignIns: number[] = [];
+    for (let i = 0; i < 24; i += 1) {
+      const address = `203.0.113.${100 + i}`;
+      // The 21st guess is the victim's password: it must not be checked any more.
+      const guess = i === 20 ? 'victim-pw1' : `guess-${i}`;
+      const answer = await signIn(h, { username: 'victim', password: guess }, address);
+      const data = answer.body.data as Extract<SignInResult, { status: 'signed-in' }> | null;
+      outcomes.push(data?.tenantId === victimTenant ? 'victim opened' : answer.body.code);
+      if (i % 4 === 3) {
+        // A success of the attacker's own account after every four guesses.
+        const own = await signIn(h, { username: 'victim', password: 'attacker-pw' }, address);
+        ownSignIns.push(own.status);
+      }
+    }
+    assert.equal(ownSignIns[0], 200, "the attacker's own account opens");
+    assert.equal(outcomes.includes('victim opened'), false, JSON.stringify(outcomes));
+  });
+});
+
+describe("an administrator's sessions: listed, ended one or all, and by a password or role change", () => {
+  let h: TestService;
+  let tenantId: number;
+  let mallory: string;
+  before(async () => {
+    h = await startTestService({ signIn: true });
+    tenantId = (
+      await h.client.registerTenant(tenantRequest({ username: 'frank', password: 'frank-pw1' }))
+    ).tenantId;
+    mallory = (
+      await h.client.addUser(tenantId, {
+        username: 'mallory',
+        password: 'mallory-pw1',
+        role: 'ADMIN',
+      })
+    ).userId;
+  });
+  after(() => h.close());
+
+  const opened = async (token: string) =>
+    (await consoleClient(h.service.url, token).call('GET', '/workspace')).status === 200;
+
+  test('the list shows only my open sessions, this one marked; one ends, then all of them', async () => {
+    const first = await editorOf(h, 'frank', 'frank-pw1');
+    const second = await editorOf(h, 'frank', 'frank-pw1');
+    const other = await editorOf(h, 'mallory', 'mallory-pw1');
+    const { sessions } = await first.console.ok<{ sessions: ConsoleSession[] }>('GET', '/sessions');
+    assert.equal(sessions.length, 2, 'not the other administrator’s');
+    assert.deepEqual(
+      sessions.map((s) => s.current),
+      [false, true],
+      'the newest first; the one asking is marked',
+    );
+    for (const session of sessions) {
+      assert.equal(session.address, '127.0.0.1');
+      assert.match(session.sessionId, /^[\w-]{16}$/);
+      assert.equal(JSON.stringify(session).includes(first.token), false);
+      assert.ok(Date.parse(session.expiresAt) > Date.parse(session.signedInAt));
+    }
+    const secondId = sessions.find((s) => !s.current)?.sessionId ?? '';
+    const unknown = await first.console.call('DELETE', '/sessions/nope');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.code, 'session-not-found');
+    const notMine = await other.console.call('DELETE', `/sessions/${secondId}`);
+    assert.equal(notMine.body.code, 'session-not-found', "another administrator's is not theirs");
+    assert.deepEqual(await first.console.ok('DELETE', `/sessions/${secondId}`), { signedOut: 1 });
+    assert.equal(await opened(second.token), false);
+    assert.equal(await opened(first.token), true);
+    const third = await editorOf(h, 'frank', 'frank-pw1');
+    assert.deepEqual(await third.console.ok('POST', '/sign-out-everywhere'), { signedOut: 2 });
+    assert.equal(await opened(first.token), false);
+    assert.equal(await opened(third.token), false);
+    assert.equal(await opened(other.token), true, "another administrator's sessions stay");
+  });
+
+  test('a password changed over the openapi ends every session of that administrator', async () => {
+    const one = await editorOf(h, 'mallory', 'mallory-pw1');
+    const two = await editorOf(h, 'mallory', 'mallory-pw1');
+    const bystander = await editorOf(h, 'frank', 'frank-pw1');
+    await h.client.updateUser(tenantId, mallory, { password: 'mallory-pw2' });
+    for (const token of [one.token, two.token]) {
+      const refused = await consoleClient(h.service.url, token).call('GET', '/workspace');
+      assert.equal(refused.status, 401);
+      assert.equal(refused.body.code, 'not-signed-in');
+    }
+    assert.equal(await opened(bystander.token), true);
+    assert.equal((await signIn(h, { username: 'mallory', password: 'mallory-pw1' })).status, 401);
+    await editorOf(h, 'mallory', 'mallory-pw2');
+  });
+
+  test('a password changed in the editor, or the administrator deleted, ends their sessions', async () => {
+    const changed = await editorOf(h, 'mallory', 'mallory-pw2');
+    const frank = await editorOf(h, 'frank', 'frank-pw1');
+    await frank.console.ok('PUT', `/tenants/${tenantId}/users/${mallory}`, {
+      password: 'mallory-pw3',
+    });
+    assert.equal(await opened(changed.token), false, 'ended by the console');
+    assert.equal(await opened(frank.token), true);
+    const disabled = await editorOf(h, 'mallory', 'mallory-pw3');
+    const unused = await editorOf(h, 'mallory', 'mallory-pw3');
+    await frank.console.ok('DELETE', `/tenants/${tenantId}/users/${mallory}`);
+    assert.equal(await opened(disabled.token), false, 'ended when the administrator is deleted');
+    await frank.console.ok('POST', `/tenants/${tenantId}/users/${mallory}/restore`);
+    // A session not used while its administrator was deleted does not come back with them.
+    assert.equal(await opened(unused.token), false, 'and not back with a restore');
+    await editorOf(h, 'mallory', 'mallory-pw3');
   });
 });
 

@@ -68,9 +68,13 @@ describe('slow clients', () => {
   let h: TestService;
   let path: string;
   before(async () => {
-    h = await startTestService({ connectionLimits: LIMITS });
-    const { robot } = await registerTenantWithRobot(h.client);
+    // The tenant is registered under the default limits: on a busy machine its password hash
+    // can take longer than the small idle deadline below, which would close its connection.
+    const setup = await startTestService();
+    const { robot } = await registerTenantWithRobot(setup.client);
     path = robot.basePath;
+    await setup.service.stop();
+    h = await startTestService({ connectionLimits: LIMITS, dataDir: setup.dataDir });
   });
   after(async () => {
     await h.close();
@@ -123,19 +127,47 @@ describe('slow clients', () => {
     }
   });
 
-  test('connections beyond the cap are refused at once, and the service answers again after', async () => {
-    const held = await Promise.all(
-      Array.from({ length: LIMITS.maxConnections }, () => open(h.service.port)),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const extra = await open(h.service.port);
-    assert.equal(await closedWithin([extra], 1000), 0, 'a connection over the cap was kept');
-    assert.equal(await closedWithin(held, 0), held.length, 'the held ones were open');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const robots = await h.client.send('GET', path.replace(/\/robots\/.*$/, '/robots'), {
-      signMethod: 1,
+  test('beyond the cap, with every connection busy, a new one is refused; the service answers again after', async () => {
+    // Each held connection has a request in flight (its body never comes): none is idle, so none
+    // is closed to make room (fair-connections.spec.ts: idle ones are). Deadlines long enough
+    // that no held request ends on its own meanwhile, however slow the machine.
+    const patient = await startTestService({
+      connectionLimits: { ...LIMITS, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 },
     });
-    assert.equal(robots.status, 200);
+    try {
+      const held = await Promise.all(
+        Array.from({ length: LIMITS.maxConnections }, () => open(patient.service.port)),
+      );
+      for (const probe of held) {
+        probe.socket.write(
+          headOf('/kb/rules/full/batch', 500).replace(
+            '\r\n\r\n',
+            '\r\nExpect: 100-continue\r\n\r\n',
+          ),
+        );
+      }
+      // "100 Continue" comes once the server has read the request: every held one is busy then.
+      const deadline = Date.now() + BOUND_MS;
+      while (Date.now() < deadline && held.some((p) => !p.received.includes('100 Continue'))) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(held.filter((p) => p.received.includes('100 Continue')).length, held.length);
+      const extra = await open(patient.service.port);
+      extra.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      assert.equal(await closedWithin([extra], 1000), 0, 'a connection over the cap was kept');
+      assert.equal(extra.received, '', 'and answered nothing');
+      assert.equal(
+        held.filter((p) => p.closedAfter === null).length,
+        held.length,
+        'the busy ones were kept',
+      );
+      await closedWithin(held, 0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const health = await fetch(`${patient.service.url}/healthz`);
+      assert.equal(health.status, 200);
+    } finally {
+      await patient.close();
+    }
   });
 
   test('the service keeps its defaults when none are given', async () => {
@@ -146,6 +178,7 @@ describe('slow clients', () => {
       assert.equal(server.requestTimeoutMs, DEFAULT_CONNECTION_LIMITS.requestTimeoutMs);
       assert.equal(server.idleTimeoutMs, DEFAULT_CONNECTION_LIMITS.idleTimeoutMs);
       assert.equal(server.maxConnections, DEFAULT_CONNECTION_LIMITS.maxConnections);
+      assert.equal(server.maxConnectionsPerAddress, 0, 'no limit per address on loopback');
       assert.ok(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs <= 120_000);
     } finally {
       await other.close();

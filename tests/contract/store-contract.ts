@@ -1252,12 +1252,28 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.equal(kept.find((r) => r.ruleId === moved?.ruleId)?.updatedBy, 'erin');
     });
 
-    test('editor sessions: kept by token hash, used, ended and purged', async () => {
-      const session = { tenantId, userId: 'user-1', createdAt: NOW, lastSeenAt: NOW };
+    test('editor sessions: kept by token hash, used, listed, ended and purged', async () => {
+      const session = {
+        tenantId,
+        userId: 'user-1',
+        createdAt: NOW,
+        lastSeenAt: NOW,
+        address: '203.0.113.7',
+        userAgent: 'Firefox',
+      };
       await store.sessions.insert('hash-a', session);
       await store.sessions.insert('hash-b', { ...session, createdAt: NOW - 10_000 });
       assert.deepEqual(await store.sessions.find('hash-a'), session);
       assert.equal(await store.sessions.find('hash-x'), undefined);
+      assert.deepEqual(
+        (await store.sessions.ofUser(tenantId, 'user-1')).map((s) => [s.tokenHash, s.createdAt]),
+        [
+          ['hash-a', NOW],
+          ['hash-b', NOW - 10_000],
+        ],
+        'the newest first',
+      );
+      assert.deepEqual(await store.sessions.ofUser(tenantId, 'user-2'), []);
       await store.sessions.touch('hash-a', NOW + 500);
       assert.equal((await store.sessions.find('hash-a'))?.lastSeenAt, NOW + 500);
       assert.equal(await store.sessions.purgeExpired(NOW - 1, NOW - 1), 1, 'made too long ago');
@@ -1267,20 +1283,118 @@ export function storeContract(name: string, factory: StoreFactory): void {
       const position = store.position;
       assert.equal(await store.sessions.purgeExpired(NOW, NOW), 0);
       assert.equal(store.position, position, 'nothing to purge writes nothing');
+      await store.sessions.insert('hash-c', session);
+      await store.sessions.insert('hash-d', session);
+      assert.equal(await store.sessions.removeOfUser(tenantId, 'user-1'), 2);
+      assert.deepEqual(await store.sessions.ofUser(tenantId, 'user-1'), []);
     });
 
-    test('failed sign-ins: counted per subject since a time, cleared, purged', async () => {
-      await store.signInFailures.record(['user:x', 'address:1'], NOW, NOW - 1000);
-      await store.signInFailures.record(['user:x'], NOW + 10, NOW - 1000);
-      assert.deepEqual(await store.signInFailures.since('user:x', NOW - 1), [NOW, NOW + 10]);
-      assert.deepEqual(await store.signInFailures.since('user:x', NOW + 5), [NOW + 10]);
-      assert.deepEqual(await store.signInFailures.since('address:1', 0), [NOW]);
-      await store.signInFailures.record(['user:x'], NOW + 2000, NOW + 5);
-      assert.deepEqual(await store.signInFailures.since('user:x', 0), [NOW + 10, NOW + 2000]);
-      await store.signInFailures.clear('user:x');
-      assert.deepEqual(await store.signInFailures.since('user:x', 0), []);
+    test("a password or role change, or deleting the user or its tenant, ends the user's sessions", async () => {
+      const admin = (userId: string) => ({
+        userId,
+        username: userId,
+        usernameKey: userId,
+        role: 'ADMIN',
+        passwordHash: 'scrypt$before',
+      });
+      const open = (hash: string, userId: string, tenant = tenantId) =>
+        store.sessions.insert(hash, {
+          tenantId: tenant,
+          userId,
+          createdAt: NOW,
+          lastSeenAt: NOW,
+          address: '',
+          userAgent: '',
+        });
+      await store.users.insert(tenantId, admin('ends-1'), NOW);
+      await store.users.insert(tenantId, admin('ends-2'), NOW);
+      await open('ends-a', 'ends-1');
+      await open('ends-b', 'ends-2');
+      await store.users.update(tenantId, 'ends-1', { username: 'ends-one' }, NOW + 1);
+      assert.ok(await store.sessions.find('ends-a'), 'a new username keeps the sessions');
+      await store.users.update(tenantId, 'ends-1', { passwordHash: 'scrypt$after' }, NOW + 2);
+      assert.equal(await store.sessions.find('ends-a'), undefined, 'a new password ends them');
+      assert.ok(await store.sessions.find('ends-b'), "another user's stay");
+      await open('ends-c', 'ends-1');
+      await store.users.update(tenantId, 'ends-1', { role: 'EDITOR' }, NOW + 3);
+      assert.equal(await store.sessions.find('ends-c'), undefined, 'a new role ends them');
+      await store.users.remove(tenantId, 'ends-2', NOW + 4);
+      assert.equal(await store.sessions.find('ends-b'), undefined, 'deleting the user ends them');
+      await store.users.restore(tenantId, 'ends-2');
+      assert.equal(await store.sessions.find('ends-b'), undefined, 'and a restore does not revive');
+      const doomed = await store.tenants.register({
+        tenant: { phoneNumber: '13800138000', mail: 'a@example.com', company: 'x', createdAt: NOW },
+        admin: admin('ends-3'),
+        robot: {
+          robotId: 'default',
+          name: 'Default robot',
+          secret: 's'.repeat(43),
+          settingsJson: '{}',
+          createdAt: NOW,
+        },
+      });
+      await open('ends-d', 'ends-3', doomed);
+      await store.tenants.setDeleted(doomed, NOW + 5);
+      assert.equal(await store.sessions.find('ends-d'), undefined, 'deleting the tenant ends them');
+    });
+
+    test('sign-in attempts: reserved per subject, decided on what is counted, released', async () => {
+      const since = NOW - 1000;
+      const seen: number[][] = [];
+      const reserve = (id: string, at: number, record: string[]) =>
+        store.signInFailures.reserve({ id, at, since }, ['s:x', 's:y'], (failures) => {
+          seen.push([...(failures.get('s:x') ?? [])]);
+          return { record, result: id };
+        });
+      assert.equal(await reserve('a1', NOW, ['s:x', 's:y']), 'a1');
+      assert.equal(await reserve('a2', NOW + 10, ['s:x']), 'a2');
+      assert.equal(await reserve('a3', NOW + 20, []), 'a3', 'a refusal records nothing');
+      assert.deepEqual(seen, [[], [NOW], [NOW, NOW + 10]]);
+      assert.deepEqual(await store.signInFailures.since('s:x', NOW - 1), [NOW, NOW + 10]);
+      assert.deepEqual(await store.signInFailures.since('s:x', NOW + 5), [NOW + 10]);
+      await store.signInFailures.release('a2', ['s:x', 's:y']);
+      assert.deepEqual(await store.signInFailures.since('s:x', 0), [NOW]);
+      assert.deepEqual(await store.signInFailures.since('s:y', 0), [NOW]);
+      await store.signInFailures.clear('s:x');
+      assert.deepEqual(await store.signInFailures.since('s:x', 0), []);
       assert.equal(await store.signInFailures.purge(NOW + 1), 1);
-      assert.deepEqual(await store.signInFailures.since('address:1', 0), []);
+      assert.deepEqual(await store.signInFailures.since('s:y', 0), []);
+    });
+
+    test('sign-in attempts made at once are counted one after the other', async () => {
+      const counted = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          store.signInFailures.reserve(
+            { id: `p${i}`, at: NOW, since: 0 },
+            ['s:parallel'],
+            (failures) => {
+              const before = failures.get('s:parallel')?.length ?? 0;
+              return { record: before < 5 ? ['s:parallel'] : [], result: before };
+            },
+          ),
+        ),
+      );
+      assert.deepEqual(
+        [...counted].sort((a, b) => a - b),
+        [0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5, 5],
+      );
+      assert.equal((await store.signInFailures.since('s:parallel', 0)).length, 5);
+    });
+
+    test('the addresses an account signed in from, remembered and forgotten', async () => {
+      assert.equal(await store.signInFailures.isKnownClient('1/u', '198.51.100.1', 0), false);
+      await store.signInFailures.rememberClient('1/u', '198.51.100.1', NOW);
+      await store.signInFailures.rememberClient('1/u', '198.51.100.1', NOW + 50);
+      assert.equal(await store.signInFailures.isKnownClient('1/u', '198.51.100.1', NOW + 50), true);
+      assert.equal(
+        await store.signInFailures.isKnownClient('1/u', '198.51.100.1', NOW + 51),
+        false,
+      );
+      assert.equal(await store.signInFailures.isKnownClient('1/u', '198.51.100.2', 0), false);
+      assert.equal(await store.signInFailures.isKnownClient('1/v', '198.51.100.1', 0), false);
+      assert.equal(await store.signInFailures.forgetClients(NOW + 50), 0);
+      assert.equal(await store.signInFailures.forgetClients(NOW + 51), 1);
+      assert.equal(await store.signInFailures.isKnownClient('1/u', '198.51.100.1', 0), false);
     });
 
     test('administrators by username key, with their password hashes, of live tenants', async () => {

@@ -93,3 +93,47 @@ test('an expired session returns to the form with a message; signing out too', a
   });
   expect(refused.status).toBe(401);
 });
+
+/** A team server with the default session limits: nothing here waits on them. */
+const patient = base.extend<{ team: RunningService }>({
+  // eslint-disable-next-line no-empty-pattern
+  team: async ({}, use) => {
+    const service = await startService(['--team']);
+    await use(service);
+    await service.stop();
+  },
+});
+
+patient(
+  'an administrator lists their sessions, ends another one, then signs out everywhere',
+  async ({ page, team }) => {
+    await seed(team);
+    // Another session of alice's, opened elsewhere.
+    const elsewhere = await fetch(`${team.baseUrl}/console/api/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Elsewhere/1.0' },
+      body: JSON.stringify({ username: 'alice', password: 'secret123' }),
+    });
+    const { data } = (await elsewhere.json()) as { data: { token: string } };
+    await page.goto(team.editorUrl);
+    await signIn(page, 'alice', 'secret123');
+    await expect(page.getByTestId('signed-in-as')).toBeVisible();
+    await page.getByRole('button', { name: 'Sessions' }).click();
+    const dialog = page.getByTestId('sessions-dialog');
+    const rows = dialog.getByTestId('session-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.filter({ hasText: 'This session' })).toHaveCount(1);
+    await shoot(page, 'sessions-dialog');
+    await rows
+      .filter({ hasText: 'Elsewhere/1.0' })
+      .getByRole('button', { name: 'Sign out', exact: true })
+      .click();
+    await expect(rows).toHaveCount(1);
+    const ended = await fetch(`${team.baseUrl}/console/api/workspace`, {
+      headers: { authorization: `Bearer ${data.token}` },
+    });
+    expect(ended.status).toBe(401);
+    await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await expect(page.getByTestId('sign-in-reason')).toHaveText('You have signed out.');
+  },
+);

@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import { serveOptions, serviceConfig } from '../../electron/service/config';
-import { DEFAULT_CONNECTION_LIMITS } from '../../electron/service/http/connection-limits';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  PER_ADDRESS_BEYOND_LOOPBACK,
+} from '../../electron/service/http/connection-limits';
 import { silentLogger } from '../../electron/service/logger';
 import { DEFAULT_SIGN_IN_POLICY } from '../../electron/service/sign-in/policy';
 
@@ -67,14 +70,14 @@ test("the host's choices win over the environment, and a bad variable they repla
     database: 'postgres://y',
     signIn: true,
     sessionIdleMs: 60_000,
-    signInPolicy: { failuresAllowed: 2 },
+    signInPolicy: { failuresPerPair: 2 },
   });
   assert.equal(config.corsOrigins, '*');
   assert.equal(config.questionLog, true);
   assert.equal(config.database, 'postgres://y');
   assert.deepEqual(config.signIn, {
     ...DEFAULT_SIGN_IN_POLICY,
-    failuresAllowed: 2,
+    failuresPerPair: 2,
     sessionIdleMs: 60_000,
   });
 });
@@ -145,4 +148,46 @@ test('bad flags are refused with their messages', () => {
     message: '--session-max must be a number of minutes above 0, not 0',
   });
   assert.throws(() => serveOptions(['--bogus'], {}), /Unknown option '--bogus'/);
+});
+
+test('connection limits: a share per address beyond loopback only; the metrics off on the embedded store', () => {
+  const local = serviceConfig({ ...base, env: {} });
+  assert.equal(local.connectionLimits.maxConnectionsPerAddress, 0);
+  assert.equal(local.metrics, 'off');
+  const wide = serviceConfig({
+    ...base,
+    host: '0.0.0.0',
+    env: { KB_DATABASE_URL: 'postgres://x' },
+  });
+  assert.equal(wide.connectionLimits.maxConnectionsPerAddress, PER_ADDRESS_BEYOND_LOOPBACK);
+  assert.equal(wide.connectionLimits.maxConnections, DEFAULT_CONNECTION_LIMITS.maxConnections);
+  assert.equal(wide.metrics, 'loopback', 'a team server: loopback only');
+  const env = { KB_MAX_CONNECTIONS: '100', KB_MAX_CONNECTIONS_PER_ADDRESS: '0', KB_METRICS: 'on' };
+  const tuned = serviceConfig({ ...base, host: '0.0.0.0', env });
+  assert.equal(tuned.connectionLimits.maxConnections, 100);
+  assert.equal(tuned.connectionLimits.maxConnectionsPerAddress, 0);
+  assert.equal(tuned.metrics, 'on');
+  assert.throws(() => serviceConfig({ ...base, env: { KB_METRICS: 'yes' } }), {
+    message: 'KB_METRICS must be off, loopback or on, not yes',
+  });
+  assert.throws(() => serviceConfig({ ...base, env: { KB_MAX_CONNECTIONS: '0' } }), {
+    message: 'KB_MAX_CONNECTIONS must be above 0',
+  });
+  assert.deepEqual(
+    serveOptions(
+      ['--metrics', 'loopback', '--max-connections', '300', '--max-connections-per-address', '8'],
+      {},
+    ),
+    {
+      dataDir: resolve('./kb-data'),
+      port: 8787,
+      host: '127.0.0.1',
+      env: {},
+      metrics: 'loopback',
+      connectionLimits: { maxConnections: 300, maxConnectionsPerAddress: 8 },
+    },
+  );
+  assert.throws(() => serveOptions(['--max-connections-per-address', 'many'], {}), {
+    message: '--max-connections-per-address must be a whole number of connections, not many',
+  });
 });

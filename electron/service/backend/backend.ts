@@ -7,6 +7,7 @@
 import type { VerifierDeps } from '../auth/verify';
 import type { ServiceConfig } from '../config';
 import type { DomainContext } from '../domain/context';
+import type { BackendVitals } from '../health-types';
 import type { IndexCodec, IndexSavePlan, SavedIndexes } from '../domain/robot-loading';
 import type { QuestionLogRepository } from '../store/contract/question-log';
 import type { KbStore } from '../store/contract/store';
@@ -35,6 +36,8 @@ export interface Backend {
   readonly uncleanStop: boolean;
   /** The signatures all nodes have seen (replay refusal across a team server); null: none. */
   readonly sharedSignatures: NonNullable<VerifierDeps['sharedSignatures']> | null;
+  /** Whether the store answers and the other nodes' changes are followed (`/readyz`, metrics). */
+  readonly vitals: BackendVitals;
   /** Where the question log is written: day files here, the team's table on a server. */
   questionLog(): Promise<QuestionLogRepository>;
   /** Starts following the other nodes' writes into `ctx`, once it is loaded (a team server). */

@@ -67,6 +67,8 @@ export async function openEmbedded(config: ServiceConfig): Promise<Backend> {
     indexes: { codec, saved },
     uncleanStop: store.recoveredFromUncleanStop,
     sharedSignatures: null,
+    // The store is in this process and there are no other nodes: ready while it runs.
+    vitals: { notReady: async () => null, pool: () => null, feedLagSeconds: () => null },
     questionLog: async () => new DayFileLog({ dataDir, logger }),
     follow: async () => undefined,
     stopFollowing: async () => undefined,

@@ -14,7 +14,36 @@ import { DIRECTORY_MODE, narrowPermissions } from '../files/durable-fs';
 import { normalizeText } from '../matching/index';
 import type { ClusterNode } from '../cluster/node';
 import type { PostgresStore } from '../store/postgres/postgres-store';
+import type { BackendVitals } from '../health-types';
 import type { Backend, TeamServerConfig } from './backend';
+
+/**
+ * A node is behind the others when it has not read the change feed for this long (it reads it
+ * every second, and at once when notified).
+ */
+const FEED_LAG_READY_MS = 5000;
+
+/** The store answers a trivial query, and the feed was read lately (`/readyz`); the pool's figures. */
+function teamVitals(store: PostgresStore, cluster: ClusterNode): BackendVitals {
+  const lagMs = () => cluster.feedLagMs();
+  return {
+    async notReady() {
+      await store.pool.query('SELECT 1');
+      const lag = lagMs();
+      return lag !== null && lag > FEED_LAG_READY_MS ? 'catching-up' : null;
+    },
+    pool: () => ({
+      total: store.pool.totalCount,
+      idle: store.pool.idleCount,
+      waiting: store.pool.waitingCount,
+      max: store.pool.options.max ?? 10,
+    }),
+    feedLagSeconds: () => {
+      const lag = lagMs();
+      return lag === null ? 0 : lag / 1000;
+    },
+  };
+}
 
 /** The store, and the node joined to the others' feed; the store is closed if joining fails. */
 async function openAndJoin(
@@ -48,6 +77,7 @@ export async function openTeamServer(config: TeamServerConfig): Promise<Backend>
     indexes: { codec: null, saved: { file: null } },
     uncleanStop: store.recoveredFromUncleanStop || lock.tookOverStaleLock,
     sharedSignatures: cluster.signatures,
+    vitals: teamVitals(store, cluster),
     // A team server's log is shared by its nodes, in the database.
     questionLog: async () =>
       new (await import('../store/postgres/question-log')).PostgresQuestionLog({

@@ -53,6 +53,11 @@ export class Follower {
     this.keepMs = options.keepMs ?? DEFAULT_KEEP_MS;
   }
 
+  /** When the feed was last read and applied (ms since the epoch). */
+  get lastReadAt(): number {
+    return this.lastRead;
+  }
+
   /** Starts following (the feed's position is already taken). */
   async start(): Promise<void> {
     await this.listen();

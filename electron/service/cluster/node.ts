@@ -56,6 +56,11 @@ export class ClusterNode {
     this.follower = follower;
   }
 
+  /** Milliseconds since the feed was last read and applied; null before following starts. */
+  feedLagMs(): number | null {
+    return this.follower ? Date.now() - this.follower.lastReadAt : null;
+  }
+
   /** Applies what every node has committed so far (a stop, or a test, waits for it). */
   catchUp(): Promise<void> {
     return this.follower?.wake() ?? Promise.resolve();

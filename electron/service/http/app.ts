@@ -31,13 +31,15 @@ import { launchTokenGate, signedInGate } from './console-gate';
 import type { ConsoleIdentity } from './console-gate';
 import type { EditorSessions } from '../sign-in/editor-sessions';
 import { RetryLaterError } from '../sign-in/sign-in-errors';
-import { closeQuietConnections, createLimitedServer } from './connection-limits';
+import { closeQuietConnections, connectionStats, createLimitedServer } from './connection-limits';
 import type { ConnectionLimits } from './connection-limits';
 import { corsPolicy, isOpenApiPath } from './cors';
 import type { CorsOrigins } from './cors';
 import { failure } from './envelope';
 import { UNEXPECTED, failureOf } from './failures';
 import { clientErrorHandler, frameworkErrorHandler, logRefusal } from './framework-errors';
+import { countedAsks, registerOperations } from './health';
+import type { OperationsDeps } from './health';
 import { registerHostAllowList } from './host-allow-list';
 import { lazyValidator } from './lazy-validator';
 import { parseQueryString } from './query-string';
@@ -106,6 +108,8 @@ export interface HttpDeps {
   questionLog?: QuestionLog | null;
   /** Versions and test sets (publishing/); their routes are left out without it. */
   publishing?: PublishingRoom;
+  /** Health, readiness and metrics (http/health.ts). */
+  operations: OperationsDeps;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -132,9 +136,13 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   let lane: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
   const app = Fastify({
     serverFactory: (handler) =>
-      createLimitedServer(deps.connectionLimits, (req, res) => {
-        if (!lane?.(req, res)) handler(req, res);
-      }),
+      createLimitedServer(
+        deps.connectionLimits,
+        (req, res) => {
+          if (!lane?.(req, res)) handler(req, res);
+        },
+        deps.trustProxy,
+      ),
     logger: false,
     // What the framework refuses before a route runs leaves in the envelope too.
     frameworkErrors: frameworkErrorHandler(logger, addCors),
@@ -248,13 +256,17 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     return reply.status(500).send(UNEXPECTED);
   });
 
-  const handleAsk = createAskHandler({
-    ctx: deps.ctx,
-    verifier: deps.verifier,
-    validateBody: lazyValidator(ajv, AskBody),
-    expectedBody: expectedBody(AskBody),
-    logger,
-  });
+  const metrics = await registerOperations(app, deps.operations, () => connectionStats(app.server));
+  const handleAsk = countedAsks(
+    createAskHandler({
+      ctx: deps.ctx,
+      verifier: deps.verifier,
+      validateBody: lazyValidator(ajv, AskBody),
+      expectedBody: expectedBody(AskBody),
+      logger,
+    }),
+    metrics,
+  );
   lane = askFastLane(handleAsk, cors);
   app.post(ASK_ROUTE, { config: { formBody: true } }, async (request, reply) => {
     const { tenantId, robotId } = request.params as { tenantId: string; robotId: string };
@@ -271,7 +283,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerTenantRoutes(app, deps.ctx);
   registerRobotRoutes(app, deps.ctx);
   registerRuleRoutes(app, deps.ctx, ajv);
-  registerSignInRoutes(app, deps.ctx.store, deps.signIn ?? null);
+  registerSignInRoutes(
+    app,
+    deps.ctx.store,
+    deps.signIn ?? null,
+    metrics ? (outcome) => metrics.countSignIn(outcome) : undefined,
+  );
   registerWorkspaceRoutes(app, deps.ctx, deps.verifier.credentials, deps.baseUrl);
   const questionLog = deps.questionLog;
   registerConsoleRuleRoutes(

@@ -9,7 +9,7 @@
 import type { FastifyRequest } from 'fastify';
 import { verifyConsoleToken } from '../auth/verify';
 import { API_ACTOR, EDITOR_ACTOR } from '../domain/actors';
-import type { EditorSessions } from '../sign-in/editor-sessions';
+import type { EditorSessions, SignedInEditor } from '../sign-in/editor-sessions';
 import { customerOnly, otherTenant } from '../sign-in/sign-in-errors';
 import { parseTenantId } from './path-params';
 
@@ -20,6 +20,8 @@ export interface ConsoleIdentity {
   tenantId: number | null;
   /** The session's token, on a team server (signing out). */
   sessionToken?: string;
+  /** The signed-in administrator, on a team server (their sessions). */
+  signedIn?: SignedInEditor;
 }
 
 export type ConsoleGate = (request: FastifyRequest) => Promise<ConsoleIdentity>;
@@ -51,6 +53,6 @@ export function signedInGate(sessions: EditorSessions): ConsoleGate {
     } else if (request.routeOptions.config.teamScope === undefined) {
       throw customerOnly();
     }
-    return { actor: editor.username, tenantId: editor.tenantId, sessionToken };
+    return { actor: editor.username, tenantId: editor.tenantId, sessionToken, signedIn: editor };
   };
 }

@@ -6,6 +6,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { buildHttpApp } from './app';
 import type { HttpDeps } from './app';
+import { limitsOf } from './connection-limits';
 import type { ConnectionLimits } from './connection-limits';
 
 /** A request answered without a socket (tests, benchmarks). */
@@ -58,12 +59,7 @@ export async function listenHttp(
     url,
     port,
     get connectionLimits() {
-      return {
-        headersTimeoutMs: server.headersTimeout,
-        requestTimeoutMs: server.requestTimeout,
-        idleTimeoutMs: server.timeout,
-        maxConnections: server.maxConnections,
-      };
+      return limitsOf(server, deps.connectionLimits);
     },
     async inject(request) {
       const response = await app.inject(request);

@@ -80,7 +80,15 @@ export class QuestionLog {
   /** Hits per rule of robots whose figures were asked for, kept up to date by `record`. */
   private readonly hitCounters = new Map<LogKey, RuleHitCounter>();
 
+  /** Entries that failed before reaching the repository. */
+  private recordFailures = 0;
+
   constructor(private readonly options: QuestionLogOptions) {}
+
+  /** Entries lost since the start: failed here, or dropped by the repository (the metrics). */
+  get writeFailures(): number {
+    return this.recordFailures + (this.repository.failedWrites ?? 0);
+  }
 
   private get repository(): QuestionLogRepository {
     return this.options.repository;
@@ -117,6 +125,7 @@ export class QuestionLog {
       } catch (error) {
         // Outside any request: a throw here would end the process, not one ask.
         this.options.logger.error('could not record a question in the log', error);
+        this.recordFailures += 1;
       }
     }
   };

@@ -1,5 +1,6 @@
 /**
- * How long editors' sessions last and how failed sign-ins are slowed down (team server).
+ * How long editors' sessions last and how failed sign-ins are slowed down (team server; the
+ * policy is docs/api.md's "Signing in").
  * @module
  */
 
@@ -10,16 +11,28 @@ export interface SignInPolicy {
   sessionMaxMs: number;
   /** Failed sign-ins are counted over this window. */
   failureWindowMs: number;
-  /** Failed sign-ins of a username or an address allowed in the window before a lockout. */
-  failuresAllowed: number;
-  /** The first lockout; each further failure doubles it, up to the window. */
+  /** The first wait once a limit is reached; each further failure doubles it, up to the window. */
   lockoutBaseMs: number;
+  /** Failures of one account from one client address before that pair waits. */
+  failuresPerPair: number;
+  /**
+   * Failures of one account, from any address, before it waits, except from the addresses it
+   * signed in from (`knownClientMs`): a stranger cannot keep its administrator out.
+   */
+  failuresPerAccount: number;
+  /** Failures from one client address, whatever the account, before the address waits. */
+  failuresPerAddress: number;
+  /** An address an account signed in from stays known to it this long after its last success. */
+  knownClientMs: number;
 }
 
 export const DEFAULT_SIGN_IN_POLICY: SignInPolicy = {
   sessionIdleMs: 30 * 60_000,
   sessionMaxMs: 12 * 60 * 60_000,
   failureWindowMs: 15 * 60_000,
-  failuresAllowed: 5,
   lockoutBaseMs: 60_000,
+  failuresPerPair: 5,
+  failuresPerAccount: 10,
+  failuresPerAddress: 20,
+  knownClientMs: 30 * 24 * 60 * 60_000,
 };

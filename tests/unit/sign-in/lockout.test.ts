@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { lockoutRemaining } from '../../../electron/service/sign-in/lockout';
 
-const policy = { failureWindowMs: 15 * 60_000, failuresAllowed: 5, lockoutBaseMs: 60_000 };
+const policy = { failureWindowMs: 15 * 60_000, allowed: 5, lockoutBaseMs: 60_000 };
 const at = (...seconds: number[]) => seconds.map((s) => s * 1000);
 
 test('fewer failures than allowed: no wait', () => {

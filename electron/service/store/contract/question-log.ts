@@ -27,6 +27,8 @@ export interface InboxMark {
 }
 
 export interface QuestionLogRepository {
+  /** Entries dropped because they could not be written (a full disk, a database away). */
+  readonly failedWrites?: number;
   /** Buffers an entry; durable at the next flush (at most about a second later). */
   append(log: LogKey, entry: LoggedQuestion): void;
   /** Writes and syncs what is buffered. */

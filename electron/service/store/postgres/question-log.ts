@@ -37,6 +37,9 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   private buffer: Buffered[] = [];
   private readonly writes: FlushSchedule;
 
+  /** Entries dropped because they could not be written (the metrics read it). */
+  failedWrites = 0;
+
   constructor(options: PostgresQuestionLogOptions) {
     this.pool = options.pool;
     this.logger = options.logger;
@@ -65,6 +68,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
       // A record of traffic, not data: entries that cannot be written are dropped rather than
       // held in memory without bound (as the day files do on a full disk).
       this.logger.error(`could not write ${batch.length} question log entries`, error);
+      this.failedWrites += batch.length;
     }
   }
 

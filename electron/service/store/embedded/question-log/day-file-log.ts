@@ -48,6 +48,9 @@ export class DayFileLog implements QuestionLogRepository {
     return join(this.root, encodeURIComponent(tenantId), encodeURIComponent(robotId));
   }
 
+  /** Entries dropped because they could not be written (the metrics read it). */
+  failedWrites = 0;
+
   /** The file of the last entry appended, with its day: the next entry is nearly always there. */
   private last = { log: '', dayStart: 0, path: '' };
 
@@ -81,6 +84,7 @@ export class DayFileLog implements QuestionLogRepository {
         // The log is a record of traffic, not data: lines that cannot be written (a full disk)
         // are dropped rather than held in memory without bound.
         this.logger.error(`could not write ${lines.length} question log line(s) to ${path}`, error);
+        this.failedWrites += lines.length;
       }
     }
   }

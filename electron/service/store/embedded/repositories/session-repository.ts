@@ -22,12 +22,21 @@ export class SqlJsSessionRepository implements SessionRepository {
     return row && sessions.toEditorSession(row);
   }
 
+  async ofUser(tenantId: number, userId: string) {
+    const rows = this.store.all<sessions.ListedSessionRow>(SESSIONS.ofUser, [tenantId, userId]);
+    return rows.map(sessions.toListedSession);
+  }
+
   async touch(tokenHash: string, at: number) {
     this.store.write((tx) => tx.run(SESSIONS.touch, [tokenHash, at]));
   }
 
   async remove(tokenHash: string) {
     return this.store.write((tx) => tx.run(SESSIONS.remove, [tokenHash])) > 0;
+  }
+
+  async removeOfUser(tenantId: number, userId: string) {
+    return this.store.write((tx) => tx.run(SESSIONS.removeOfUser, [tenantId, userId]));
   }
 
   async purgeExpired(idleBefore: number, madeBefore: number) {

@@ -5,7 +5,8 @@ import { migration0004 } from './0004_menus_match_policies';
 import { migration0005 } from './0005_versions_test_sets';
 import { migration0006 } from './0006_draft_changes';
 import { migration0007 } from './0007_sessions_rule_actors';
-import { migration0008 } from './0008_version_facts';
+import { migration0008 } from './0008_sign_in_attempts';
+import { migration0009 } from './0009_version_facts';
 import type { Migration } from './runner';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0006,
   migration0007,
   migration0008,
+  migration0009,
 ];

@@ -1,5 +1,5 @@
 /**
- * A database written before migration 8 opened by this version: rules a rollback wrote back with
+ * A database written before migration 9 opened by this version: rules a rollback wrote back with
  * the search text "{}" (the fault of issue 29) are found again, and the versions the service
  * noted in English ("publish mode: review", "rollback to version 1") say it as facts instead.
  */

@@ -11,8 +11,8 @@ import type { Migration } from './runner';
  * search text is "{}" (braces are not words); emptied here, the store fills it again at open.
  * PostgreSQL never had the fault: its script leaves rules alone.
  */
-export const migration0008: Migration = {
-  version: 8,
+export const migration0009: Migration = {
+  version: 9,
   name: 'version_facts',
   sql: `
 ALTER TABLE versions ADD COLUMN mode_switch TEXT;
