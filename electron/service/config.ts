@@ -15,7 +15,7 @@ import { DEFAULT_CONNECTION_LIMITS } from './http/connection-limits';
 import type { ConnectionLimits } from './http/connection-limits';
 import { parseCorsOrigins } from './http/cors';
 import type { CorsOrigins } from './http/cors';
-import { createConsoleLogger } from './logger';
+import { createConsoleLogger, redactingLogger } from './logger';
 import type { Logger } from './logger';
 import type { CreateRobotIndex } from './matching/types';
 import { DEFAULT_SIGN_IN_POLICY } from './sign-in/policy';
@@ -158,7 +158,8 @@ export function serviceConfig(options: ServiceOptions): ServiceConfig {
     dataDir: options.dataDir,
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
-    logger: options.logger ?? createConsoleLogger(),
+    // Every line the service writes, whoever hosts it, without query strings' values.
+    logger: redactingLogger(options.logger ?? createConsoleLogger()),
     now: options.now ?? Date.now,
     editorDir: options.editorDir ?? null,
     createIndex: options.createIndex ?? null,
