@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import initSqlJs from 'sql.js';
 import type { Database as SqlJsDatabase, SqlJsStatic, Statement } from 'sql.js';
 import type { Logger } from '../../logger';
@@ -18,7 +18,14 @@ import {
   narrowPermissions,
   writeFileAtomicAsync,
 } from '../../files/durable-fs';
-import { Journal, JournalWriteBrokenError, RecordEncoder, scanJournal } from './journal';
+import {
+  CUT_SHORT,
+  Journal,
+  JournalWriteBrokenError,
+  RecordEncoder,
+  scanJournal,
+  setAsideName,
+} from './journal';
 import type { JournalRecord, ScannedRecord, SqlParam, SqlValue } from './journal';
 import { acquireDataDirLock } from '../../files/data-dir-lock';
 import type { DataDirLock } from '../../files/data-dir-lock';
@@ -179,13 +186,15 @@ export class Store {
       store = new Store(db, lock, options, snapshotSeq);
       store.replay(scan.records);
       // Everything read checks out: from here on the directory may change.
+      store.journal = Journal.resume(dataDir, scan);
       if (scan.tornTail) {
-        const { path, offset, bytes } = scan.tornTail;
+        const { path, offset, bytes, reason } = scan.tornTail;
         logger.warn(
-          `cut ${bytes} byte(s) at the end of ${path} (from byte ${offset}): a write interrupted by a crash, never acknowledged`,
+          reason === CUT_SHORT
+            ? `cut ${bytes} byte(s) at the end of ${path} (from byte ${offset}): a write interrupted by a crash, never acknowledged`
+            : `cut ${bytes} byte(s) at the end of ${path} (from byte ${offset}): the last record is damaged (${reason}), not cut short by a crash, so it may have been acknowledged; it is set aside in ${join(dirname(path), setAsideName(basename(path), offset))} (\`npm run repair -- --data ${dataDir}\` says what it held)`,
         );
       }
-      store.journal = Journal.resume(dataDir, scan);
       removeLeftoverTempFiles(dataDir);
       narrowPermissions(dataDir, logger);
       if (scan.records.length > 0) {

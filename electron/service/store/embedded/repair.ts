@@ -16,7 +16,7 @@
  * the new snapshot beside old segments it covers; running the repair again finishes the job.
  * @module
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Database as SqlJsDatabase } from 'sql.js';
@@ -32,7 +32,7 @@ import {
 import { describeRecord } from './describe-record';
 import { DIRECTORY_MODE, fsyncDirectory, writeFileAtomic } from '../../files/durable-fs';
 import { INDEX_FILE } from './index-file';
-import { listSegments, readSegment } from './journal';
+import { CUT_SHORT, SET_ASIDE, listSegments, readSegment } from './journal';
 import type { JournalRecord } from './journal';
 import { acquireDataDirLock } from '../../files/data-dir-lock';
 
@@ -60,8 +60,16 @@ export interface RepairReport {
   keptAfterLoss: number[];
   /** Updates and deletes of kept records that changed no row (they may have needed a lost change). */
   noEffect: { seq: number; what: string }[];
-  /** Bytes at the very end of the journal: an append interrupted by a crash. */
-  tornTail: { file: string; offset: number; bytes: number; what: string } | null;
+  /**
+   * Bytes at the very end of the journal: an append interrupted by a crash, or (`damaged`) a
+   * last record whole by its length that does not check out, which may have been acknowledged.
+   */
+  tornTail: { file: string; offset: number; bytes: number; what: string; damaged: boolean } | null;
+  /**
+   * Damaged last records the service set aside when it started (journal.ts, `setAside`): the
+   * file beside the journal, and what it held.
+   */
+  setAside: { file: string; what: string }[];
   /** Where the copies went; null when nothing needed changing, or on a dry run. */
   backupDir: string | null;
   /** Files changed or removed (each has its copy in backupDir). */
@@ -186,6 +194,10 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
       keptAfterLoss: [],
       noEffect: [],
       tornTail: null,
+      setAside: readdirSync(dataDir)
+        .filter((name) => SET_ASIDE.test(name))
+        .sort()
+        .map((file) => ({ file, what: describeDamaged(readFileSync(join(dataDir, file))) })),
       backupDir: null,
       changed: [],
       dryRun,
@@ -230,6 +242,7 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
               offset: entry.offset,
               bytes: entry.end - entry.offset,
               what,
+              damaged: entry.reason !== CUT_SHORT,
             };
           } else {
             pending.push({
@@ -332,6 +345,13 @@ export function formatRepairReport(report: RepairReport): string {
   lines.push(
     `  snapshot ${SNAPSHOT_FILE} at seq ${report.snapshotSeq}${report.snapshotSeq === 0 ? ' (none yet)' : ''}; ${report.kept} journal record(s) after it replay`,
   );
+  if (report.setAside.length > 0) {
+    lines.push(
+      '',
+      'SET ASIDE: damaged last journal record(s) KB Studio cut when it started (not writes cut short by a crash: each may have been acknowledged), kept in these files:',
+    );
+    for (const aside of report.setAside) lines.push(`  - ${aside.file}: ${aside.what}`);
+  }
   if (report.lost.length === 0 && !report.tornTail) {
     lines.push('', 'Nothing to repair: every journal record is whole. Nothing was changed.');
     return `${lines.join('\n')}\n`;
@@ -354,7 +374,9 @@ export function formatRepairReport(report: RepairReport): string {
     const t = report.tornTail;
     lines.push(
       '',
-      `Cut: ${t.bytes} byte(s) at the end of ${t.file} (from byte ${t.offset}), a write interrupted by a crash, which was never acknowledged:`,
+      t.damaged
+        ? `Cut: ${t.bytes} byte(s) at the end of ${t.file} (from byte ${t.offset}), a last record that is damaged, not cut short by a crash: it may have been acknowledged (its bytes are in the copy of ${t.file}):`
+        : `Cut: ${t.bytes} byte(s) at the end of ${t.file} (from byte ${t.offset}), a write interrupted by a crash, which was never acknowledged:`,
       `      ${t.what}`,
     );
   }
