@@ -23,6 +23,8 @@ import type { Database as SqlJsDatabase } from 'sql.js';
 import {
   SNAPSHOT_FILE,
   applyRecord,
+  snapshotProblem,
+  snapshotTrailer,
   bindable,
   databaseSeq,
   loadSqlJs,
@@ -65,6 +67,11 @@ export interface RepairReport {
    * last record whole by its length that does not check out, which may have been acknowledged.
    */
   tornTail: { file: string; offset: number; bytes: number; what: string; damaged: boolean } | null;
+  /**
+   * The snapshot did not check out (`snapshotProblem`): why, and what SQLite's integrity check
+   * says of what it holds. The repair writes it again with a new checksum.
+   */
+  snapshotDamage: { reason: string; integrity: string } | null;
   /**
    * Damaged last records the service set aside when it started (journal.ts, `setAside`): the
    * file beside the journal, and what it held.
@@ -111,6 +118,16 @@ function parseRecord(json: Buffer): JournalRecord | null {
     return Array.isArray(record.sql) && Array.isArray(record.ops) ? record : null;
   } catch {
     return null;
+  }
+}
+
+/** SQLite's `PRAGMA integrity_check` of `db`, in one line. */
+function integrityOf(db: SqlJsDatabase): string {
+  try {
+    const rows = db.exec('PRAGMA integrity_check')[0]?.values ?? [];
+    return rows.map((row) => String(row[0])).join('; ') || 'no answer';
+  } catch (error) {
+    return `it failed (${error instanceof Error ? error.message : String(error)})`;
   }
 }
 
@@ -179,8 +196,11 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
   try {
     const [SQL, snapshot] = await Promise.all([
       loadSqlJs(),
-      readSnapshot(join(dataDir, SNAPSHOT_FILE)),
+      readSnapshot(join(dataDir, SNAPSHOT_FILE), { verify: false }),
     ]);
+    const snapshotDamage = snapshot
+      ? snapshotProblem(readFileSync(join(dataDir, SNAPSHOT_FILE)))
+      : null;
     db = openDatabase(SQL, snapshot);
     const database = db;
     const snapshotSeq = databaseSeq(database);
@@ -194,6 +214,10 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
       keptAfterLoss: [],
       noEffect: [],
       tornTail: null,
+      snapshotDamage:
+        snapshotDamage === null
+          ? null
+          : { reason: snapshotDamage, integrity: integrityOf(database) },
       setAside: readdirSync(dataDir)
         .filter((name) => SET_ASIDE.test(name))
         .sort()
@@ -292,7 +316,8 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
     });
     settlePending(null);
 
-    const needsRepair = report.lost.length > 0 || report.tornTail !== null;
+    const needsRepair =
+      report.lost.length > 0 || report.tornTail !== null || report.snapshotDamage !== null;
     if (!needsRepair || dryRun) return report;
 
     // Copies first, then the new snapshot, then the removals: a crash anywhere leaves either the
@@ -311,7 +336,11 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
     if (!snapshot) report.changed.unshift(`${SNAPSHOT_FILE} (new)`);
     writeFileAtomic(join(backupDir, 'REPORT.txt'), formatRepairReport(report));
     fsyncDirectory(backupDir);
-    writeFileAtomic(join(dataDir, SNAPSHOT_FILE), database.export());
+    const exported = database.export();
+    writeFileAtomic(
+      join(dataDir, SNAPSHOT_FILE),
+      Buffer.concat([exported, snapshotTrailer(exported)]),
+    );
     for (const path of originals) if (basename(path) !== SNAPSHOT_FILE) rmSync(path);
     fsyncDirectory(dataDir);
     return report;
@@ -352,7 +381,14 @@ export function formatRepairReport(report: RepairReport): string {
     );
     for (const aside of report.setAside) lines.push(`  - ${aside.file}: ${aside.what}`);
   }
-  if (report.lost.length === 0 && !report.tornTail) {
+  if (report.snapshotDamage) {
+    const { reason, integrity } = report.snapshotDamage;
+    lines.push(
+      '',
+      `DAMAGED SNAPSHOT: ${SNAPSHOT_FILE} does not check out (${reason}). SQLite's integrity check of what it holds: ${integrity}. A damaged byte in a row's text cannot be told from the text itself: check the robots' rules, or restore ${SNAPSHOT_FILE} from a backup. The repair writes it again as it reads now, with a new checksum.`,
+    );
+  }
+  if (report.lost.length === 0 && !report.tornTail && !report.snapshotDamage) {
     lines.push('', 'Nothing to repair: every journal record is whole. Nothing was changed.');
     return `${lines.join('\n')}\n`;
   }
