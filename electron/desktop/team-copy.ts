@@ -183,7 +183,7 @@ export function copyReportMessage(
   ];
   if (report.ruleIdsChanged > 0)
     lines.push(
-      `${report.ruleIdsChanged} rule ids were already in use there: those rules got new ids (menus and test cases follow them).`,
+      `${report.ruleIdsChanged} rules got new ids there (their ids were in use, or the team server gives copied rules new ids); menus and test cases follow them.`,
     );
   const { menuEntries, testCases } = report.omitted;
   if (menuEntries + testCases > 0)

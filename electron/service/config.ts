@@ -16,10 +16,12 @@ import { DEFAULT_CONNECTION_LIMITS, PER_ADDRESS_BEYOND_LOOPBACK } from './http/c
 import type { ConnectionLimits } from './http/connection-limits';
 import { parseCorsOrigins } from './http/cors';
 import type { CorsOrigins } from './http/cors';
-import { createConsoleLogger } from './logger';
+import { createConsoleLogger, redactingLogger } from './logger';
 import type { Logger } from './logger';
 import type { CreateRobotIndex } from './matching/types';
 import { DEFAULT_SIGN_IN_POLICY } from './sign-in/policy';
+import { DEFAULT_DATABASE_TIMEOUTS } from './store/postgres/connection';
+import type { DatabaseTimeouts } from './store/postgres/connection';
 import type { SignInPolicy } from './sign-in/policy';
 
 /** What a host decides; anything left out comes from the environment, else the defaults. */
@@ -86,6 +88,13 @@ export interface ServiceOptions {
    */
   database?: string;
   /**
+   * How long a team server's node waits for its database: to connect, for an answer, and for a
+   * statement on the server (docs/team-server.md, "When the database fails"); a request that
+   * cannot reach it is answered 503 `storage-unavailable` within them. Default:
+   * `KB_DATABASE_TIMEOUT` (seconds, all three), else 5 s each.
+   */
+  databaseTimeouts?: Partial<DatabaseTimeouts>;
+  /**
    * A team server: editors sign in with an administrator's username and password, and each sees
    * only their own tenant (docs/api.md, "Signing in"). Off: the per-launch console token.
    */
@@ -124,6 +133,8 @@ export interface ServiceConfig {
   readonly trustProxy: readonly string[];
   /** A team server's `postgres://` URL; null: the embedded store. */
   readonly database: string | null;
+  /** How long a team server's node waits for its database. */
+  readonly databaseTimeouts: DatabaseTimeouts;
   /** Editors sign in, with this policy (a team server); null: the per-launch console token. */
   readonly signIn: SignInPolicy | null;
   /** Set by `KB_CUSTOMER_ID`, `KB_ADMIN_KEY` and `KB_ADMIN_SECRET`; null: the data directory's. */
@@ -176,6 +187,14 @@ function connectionLimitsOf(options: ServiceOptions, env: NodeJS.ProcessEnv, hos
   };
 }
 
+/** A number of seconds above 0 (a flag's or a variable's), in ms. */
+function seconds(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!(parsed > 0)) throw new Error(`${name} must be a number of seconds above 0, not ${value}`);
+  return Math.round(parsed * 1000);
+}
+
 /** The configuration of a host's options, the environment filling in what they leave out. */
 export function serviceConfig(options: ServiceOptions): ServiceConfig {
   const env = options.env ?? process.env;
@@ -191,7 +210,8 @@ export function serviceConfig(options: ServiceOptions): ServiceConfig {
     dataDir: options.dataDir,
     port: options.port ?? 0,
     host,
-    logger: options.logger ?? createConsoleLogger(),
+    // Every line the service writes, whoever hosts it, without query strings' values.
+    logger: redactingLogger(options.logger ?? createConsoleLogger()),
     now: options.now ?? Date.now,
     editorDir: options.editorDir ?? null,
     createIndex: options.createIndex ?? null,
@@ -211,9 +231,20 @@ export function serviceConfig(options: ServiceOptions): ServiceConfig {
     publicHosts: options.publicHosts ?? listOf(env.KB_PUBLIC_HOSTS),
     trustProxy: options.trustProxy ?? listOf(env.KB_TRUST_PROXY),
     database,
+    databaseTimeouts: databaseTimeouts(options.databaseTimeouts, env),
     signIn: options.signIn ? signIn : null,
     credentials: credentialsFromEnv(env),
   };
+}
+
+/** The host's timeouts, else `KB_DATABASE_TIMEOUT` for all three, else the defaults. */
+function databaseTimeouts(
+  chosen: Partial<DatabaseTimeouts> | undefined,
+  env: NodeJS.ProcessEnv,
+): DatabaseTimeouts {
+  const all = seconds('KB_DATABASE_TIMEOUT', env.KB_DATABASE_TIMEOUT);
+  const fromEnv = all === undefined ? {} : { connectMs: all, queryMs: all, statementMs: all };
+  return { ...DEFAULT_DATABASE_TIMEOUTS, ...fromEnv, ...chosen };
 }
 
 /** `--session-idle` and `--session-max`: minutes above 0, in ms. */
@@ -244,6 +275,7 @@ export function serveOptions(
       'public-host': { type: 'string' },
       'trust-proxy': { type: 'string' },
       database: { type: 'string' },
+      'database-timeout': { type: 'string' },
       team: { type: 'boolean' },
       'session-idle': { type: 'string' },
       'session-max': { type: 'string' },
@@ -269,6 +301,7 @@ export function serveOptions(
     ...(maxConnections !== undefined ? { maxConnections } : {}),
     ...(maxConnectionsPerAddress !== undefined ? { maxConnectionsPerAddress } : {}),
   };
+  const timeout = seconds('--database-timeout', values['database-timeout']);
   return {
     dataDir: resolve(values.data),
     port,
@@ -281,6 +314,9 @@ export function serveOptions(
     ...(values['trust-proxy'] !== undefined ? { trustProxy: split(values['trust-proxy']) } : {}),
     ...(values['public-host'] !== undefined ? { publicHosts: split(values['public-host']) } : {}),
     ...(values.database !== undefined ? { database: values.database } : {}),
+    ...(timeout !== undefined
+      ? { databaseTimeouts: { connectMs: timeout, queryMs: timeout, statementMs: timeout } }
+      : {}),
     ...(values.team || env.KB_TEAM === '1' ? { signIn: true } : {}),
     ...(sessionIdleMs !== undefined ? { sessionIdleMs } : {}),
     ...(sessionMaxMs !== undefined ? { sessionMaxMs } : {}),

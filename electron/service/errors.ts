@@ -54,6 +54,7 @@ export const ERROR_CODES = {
   'too-many-sign-ins': 429,
   'internal-error': 500,
   'storage-failure': 500,
+  'storage-unavailable': 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

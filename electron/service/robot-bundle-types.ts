@@ -46,6 +46,9 @@ export interface RobotImportResult {
   categories: number;
   rules: number;
   testCases: number;
-  /** Rules whose id was taken in the receiving service: they got new ids (menus and test cases follow). */
+  /**
+   * Rules that got new ids (menus and test cases follow): their id was taken in the receiving
+   * service, or the importer signed in to one tenant (every rule then gets a new id).
+   */
   ruleIdsChanged: number;
 }

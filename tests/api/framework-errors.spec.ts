@@ -215,6 +215,16 @@ describe('framework refusals in the envelope', () => {
     }
   });
 
+  test("a refused URL is logged without its query string's values (the editor token travels in one)", async () => {
+    const secret = 'per-launch-secret-4f1c';
+    const answer = await send(h.service.url, 'GET', `/%zz?token=${secret}&x=2`, {});
+    assert.equal(answer.body.code, 'malformed-url');
+    const line = lines.find((l) => l.message.includes('GET /%zz?'));
+    assert.ok(line, 'a line for the refused URL');
+    assert.match(line.message, /\/%zz\?token=…&x=…/);
+    assert.ok(!lines.some((l) => l.message.includes(secret)), line.message);
+  });
+
   test('a path parameter over 100 characters is a 414 path-param-too-long', async () => {
     const answer = await send(
       h.service.url,

@@ -20,10 +20,14 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { OpenApiClient } from '../../electron/client/openapi-client';
-import { readSegment, segmentName } from '../../electron/service/store/embedded/journal';
+import {
+  readSegment,
+  segmentName,
+  setAsideName,
+} from '../../electron/service/store/embedded/journal';
 import type { RecordAt } from '../../electron/service/store/embedded/journal';
 import { runServiceExpectingFailure, spawnService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, makeDataDir, ruleInput, tenantRequest } from '../helpers/service';
@@ -197,10 +201,11 @@ describe('a damaged journal', { skip: EMBEDDED_FILES_ONLY }, () => {
     });
   }
 
-  test('a damaged last record of the last segment is a torn write: cut, and the service starts', async () => {
+  test('a damaged last record of the last segment is cut so the service starts, its bytes set aside and reported', async () => {
     for (const segments of [[3], [3, 3]]) {
       const last = segments.reduce((a, b) => a + b, 0) - 1;
       const { dir, flipped } = layout(segments, last);
+      const damagedBytes = readFileSync(join(dir, flipped.file)).subarray(flipped.offset);
       const kept = Array.from({ length: last }, (_, i) => i + 1);
       let output = '';
       assert.deepEqual(
@@ -208,15 +213,29 @@ describe('a damaged journal', { skip: EMBEDDED_FILES_ONLY }, () => {
         new Set(kept),
         `${segments.length} segment(s)`,
       );
+      // Bit rot, not a tear: the record may have been acknowledged. Before, it was cut with no
+      // copy kept.
+      const aside = join(dir, setAsideName(flipped.file, flipped.offset));
       assert.match(
         output,
         new RegExp(
-          `cut \\d+ byte\\(s\\) at the end of ${join(dir, flipped.file)} \\(from byte ${flipped.offset}\\)`,
+          `cut \\d+ byte\\(s\\) at the end of ${join(dir, flipped.file)} \\(from byte ${flipped.offset}\\): the last record is damaged .*set aside in ${aside}`,
         ),
       );
+      assert.deepEqual(readFileSync(aside), damagedBytes);
+      const repaired = repair(dir);
+      assert.equal(repaired.code, 0, repaired.output);
+      assert.match(repaired.output, /SET ASIDE/);
+      assert.match(repaired.output, new RegExp(`${basename(aside)}: .*batch`, 'i'));
     }
-    // A record cut short (the usual tear): the same.
+    // A record cut short (the usual tear): cut, nothing set aside.
     const { dir } = layout([3], null, true);
-    assert.deepEqual(await batchesIn(dir), new Set([1, 2]));
+    let output = '';
+    assert.deepEqual(await batchesIn(dir, (o) => (output = o)), new Set([1, 2]));
+    assert.match(output, /a write interrupted by a crash, never acknowledged/);
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name.includes('.damaged-at-')),
+      [],
+    );
   });
 });

@@ -2,7 +2,8 @@
  * `npm run serve -- --database URL` (the built headless service, a real PostgreSQL from
  * tests/helpers/postgres.ts): what one process acknowledged is there for the next one started on
  * the same database, even after a SIGKILL, whatever its data directory; `KB_DATABASE_URL` does
- * the same; an unreachable database is a clear start failure.
+ * the same; an unreachable database is a clear start failure; a node serves its first signed
+ * requests without node-postgres's warnings.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -60,6 +61,28 @@ test('an unreachable database is a clear start failure', async () => {
     });
     assert.equal(code, 1);
     assert.match(output, /kb-studio: .*ECONNREFUSED/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a node serves its first signed requests without node-postgres warnings', async () => {
+  const database = await freshDatabase('serve-quiet');
+  const dir = makeDataDir('serve-quiet');
+  try {
+    const node = await spawnService(dir, { args: ['--database', database] });
+    try {
+      // Every signed request records its signature on the signatures' own connections, whose
+      // session setting once was a statement overlapping the first insert on each connection.
+      const client = clientOf(node.url);
+      const { tenantId } = await client.registerTenant(tenantRequest());
+      await Promise.all(Array.from({ length: 6 }, () => client.listRobots(tenantId)));
+      node.child.kill('SIGTERM');
+      assert.equal(await node.exited, 0);
+      assert.doesNotMatch(node.output(), /already executing a query|DeprecationWarning/);
+    } finally {
+      node.child.kill('SIGKILL');
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

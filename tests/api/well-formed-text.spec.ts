@@ -172,6 +172,81 @@ describe('lone surrogates are refused everywhere text comes in', () => {
     assert.deepEqual(unchanged.questions, ['q1']);
   });
 
+  test('raw bytes that are not UTF-8 are refused 400 invalid-field, never stored as U+FFFD', async () => {
+    // Before: Fastify decoded bodies with replacement, so `caf\xff` and `caf\xfe` were both
+    // stored as `caf\ufffd`, and the second was refused as taken.
+    const raw = (text: string, bad: number) => {
+      const at = text.indexOf('@');
+      return Buffer.concat([
+        Buffer.from(text.slice(0, at)),
+        Buffer.from([bad]),
+        Buffer.from(text.slice(at + 1)),
+      ]);
+    };
+    const post = async (url: string, bytes: Buffer, headers: Record<string, string> = {}) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: bytes,
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as { code: string; msg: string | null; data: unknown },
+      };
+    };
+    const signed = (path: string) =>
+      h.client.signedUrl(`${robot.basePath}${path}`, {
+        signMethod: 2,
+        robotSecret: robot.robotSecret,
+      });
+    const ruleCount = async () =>
+      (
+        (await robot.send<RuleList>('GET', '/kb/rules', { query: { pageSize: 1 } })).body
+          .data as RuleList
+      ).totalCount;
+    const before = await ruleCount();
+    for (const bad of [0xff, 0xfe, 0xc0, 0xed]) {
+      const batchAnswer = await post(
+        signed('/kb/rules/full/batch'),
+        raw(JSON.stringify([ruleInput('caf@ rule', ['q'], 'a')]), bad),
+      );
+      assert.equal(batchAnswer.status, 200, JSON.stringify(batchAnswer.body));
+      const data = batchAnswer.body.data as BatchImportResult;
+      assert.equal(data.succeed.length, 0);
+      assert.deepEqual(
+        data.failInfo.map(({ code }) => code),
+        ['invalid-field'],
+      );
+      assert.match(data.failInfo[0]?.msg ?? '', /^ruleName .*not UTF-8/);
+
+      const ask = await post(
+        signed('/robot/ask'),
+        raw('{"userId":"u1","question":"退@货","channel":"API","questionType":"TEXT"}', bad),
+      );
+      assert.equal(ask.status, 400, JSON.stringify(ask.body));
+      assert.equal(ask.body.code, 'invalid-field');
+      assert.match(ask.body.msg ?? '', /^question /);
+
+      const created = await post(
+        `${h.service.url}/console/api${R}/categories`,
+        raw('{"name":"cat@"}', bad),
+        { authorization: `Bearer ${h.service.consoleToken}` },
+      );
+      assert.equal(created.status, 400, JSON.stringify(created.body));
+      assert.equal(created.body.code, 'invalid-field');
+      assert.equal((created.body.data as { field: string }).field, 'name');
+
+      // Outside a string the JSON does not parse.
+      const outside = await post(
+        `${h.service.url}/console/api${R}/categories`,
+        raw('{"name":"cat"@}', bad),
+        { authorization: `Bearer ${h.service.consoleToken}` },
+      );
+      assert.equal(outside.body.code, 'malformed-json');
+    }
+    assert.equal(await ruleCount(), before);
+  });
+
   test('query strings cannot carry one: the bytes of a lone surrogate arrive as U+FFFD', async () => {
     // A query is bytes; a lone surrogate has no UTF-8 form, and its CESU-8 bytes decode to
     // U+FFFD (even in-process, app.inject sends the URL as bytes). The query schemas refuse

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ServiceError } from '../../electron/service/errors';
-import { StorageFailure } from '../../electron/service/store/contract/errors';
+import { StorageUnavailable } from '../../electron/service/store/contract/errors';
 import { silentLogger } from '../../electron/service/logger';
 import { normalizeText } from '../../electron/service/matching/normalize';
 import { PostgresStore } from '../../electron/service/store/postgres/postgres-store';
@@ -65,7 +65,7 @@ test('text PostgreSQL cannot hold (U+0000) is refused as the client’s mistake,
   }
 });
 
-test('a database out of reach is a StorageFailure, for writes and reads', async () => {
+test('a database out of reach is StorageUnavailable (503), for writes and reads', async () => {
   // A cluster of its own, stopped under the store.
   const cluster = await startPostgresCluster();
   let store: PostgresStore | undefined;
@@ -78,8 +78,8 @@ test('a database out of reach is a StorageFailure, for writes and reads', async 
       admin: { userId: 'u', username: 'a', usernameKey: 'a', role: 'ADMIN', passwordHash: 'h' },
       robot: { robotId: 'default', name: 'd', secret: 's', settingsJson: '{}', createdAt: 1 },
     });
-    await assert.rejects(registration, StorageFailure);
-    await assert.rejects(store.robots.all(), StorageFailure);
+    await assert.rejects(registration, StorageUnavailable);
+    await assert.rejects(store.robots.all(), StorageUnavailable);
   } finally {
     cluster.stop();
     await store?.close();

@@ -12,7 +12,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,41 @@ export interface PostgresCluster {
   /** `postgres://kb@127.0.0.1:PORT/postgres`: the cluster's maintenance database. */
   url: string;
   stop(): void;
+  /** Sends `signal` to every process of the running server (SIGSTOP freezes it, SIGCONT thaws). */
+  signal(signal: 'SIGSTOP' | 'SIGCONT'): void;
+  /** Stops the server as `pg_ctl stop -m fast` does (sessions ended, then it exits). */
+  stopFast(): void;
+  /** Starts the server again on the same port, after `stopFast`. */
+  start(): void;
+}
+
+/** The server's processes: the postmaster (first line of postmaster.pid) and its children. */
+function serverProcesses(data: string): number[] {
+  const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        // Field 4 of /proc/PID/stat is the parent's pid (after the command name in parentheses).
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
+}
+
+/** Signals the server's processes; one that has just ended is skipped. */
+function signalServer(data: string, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  for (const pid of serverProcesses(data)) {
+    try {
+      process.kill(pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
 }
 
 /** The directory of PostgreSQL's server programs: `KB_PG_BIN`, else Debian's newest. */
@@ -95,27 +130,39 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     '--no-sync',
   ]);
   const port = await freePort();
-  runPg(bin, 'pg_ctl', [
-    '-D',
-    data,
-    '-l',
-    join(dir, 'server.log'),
-    '-w',
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`,
-    'start',
-  ]);
+  const start = () =>
+    runPg(bin, 'pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'server.log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`,
+      'start',
+    ]);
+  start();
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
     try {
-      runPg(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      // Thawed first: a frozen server would not stop.
+      if (existsSync(join(data, 'postmaster.pid'))) {
+        signalServer(data, 'SIGCONT');
+        runPg(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  return { url: `postgres://kb@127.0.0.1:${port}/postgres`, stop };
+  return {
+    url: `postgres://kb@127.0.0.1:${port}/postgres`,
+    stop,
+    signal: (signal) => signalServer(data, signal),
+    stopFast: () => runPg(bin, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    start,
+  };
 }
 
 let ownCluster: Promise<PostgresCluster> | undefined;

@@ -51,10 +51,17 @@ async function openAndJoin(
 ): Promise<{ store: PostgresStore; cluster: ClusterNode }> {
   const { database: url, logger } = config;
   const { PostgresStore: Store } = await import('../store/postgres/postgres-store');
-  const store = await Store.open({ url, logger, textKey: normalizeText });
+  const store = await Store.open({
+    url,
+    logger,
+    textKey: normalizeText,
+    timeouts: config.databaseTimeouts,
+  });
   try {
     const { ClusterNode: Node } = await import('../cluster/node');
-    return { store, cluster: await Node.join({ pool: store.pool, url, logger }) };
+    const { pool, timeouts, availability } = store;
+    const cluster = await Node.join({ pool, url, logger, timeouts, availability });
+    return { store, cluster };
   } catch (error) {
     await store.close();
     throw error;
@@ -83,6 +90,7 @@ export async function openTeamServer(config: TeamServerConfig): Promise<Backend>
       new (await import('../store/postgres/question-log')).PostgresQuestionLog({
         pool: store.pool,
         logger,
+        availability: store.availability,
       }),
     follow: (ctx) => cluster.follow(ctx),
     stopFollowing: () => cluster.stop(),

@@ -10,7 +10,10 @@
  * of a transaction still running at one read is read by a later one, whatever its id.
  * @module
  */
+import { DatabaseAvailability } from '../store/postgres/availability';
 import type { Client, Pool } from '../store/postgres/connection';
+import { isConnectionFailure } from '../store/postgres/database-errors';
+import { silentLogger } from '../logger';
 
 export type ChangeKind = 'rules' | 'robot' | 'tenant' | 'version' | 'category' | 'user';
 
@@ -53,7 +56,14 @@ export class ChangeFeed {
   /** Changes at or above the floor already handed out: id → its transaction's id. */
   private readonly seen = new Map<number, bigint>();
 
-  constructor(private readonly pool: Pool) {}
+  /**
+   * @param availability where outages are noted (the store's, so that the follower's read every
+   * second notices the database back); one of its own, silent, when not given (tests)
+   */
+  constructor(
+    private readonly pool: Pool,
+    private readonly availability = new DatabaseAvailability(silentLogger),
+  ) {}
 
   /** Whether `start` has taken a position. */
   get started(): boolean {
@@ -66,7 +76,7 @@ export class ChangeFeed {
    * idempotent).
    */
   async start(): Promise<void> {
-    this.floor = await readFloor(this.pool);
+    this.floor = await this.availability.call(() => readFloor(this.pool));
     this.seen.clear();
   }
 
@@ -74,7 +84,10 @@ export class ChangeFeed {
   async read(): Promise<ChangeBatch> {
     const from = this.floor;
     if (from === null) throw new Error('the change feed is read before its position is taken');
-    const client = await this.pool.connect();
+    const outage = this.availability.outageCount;
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw this.availability.failed(error);
+    });
     let floor: bigint;
     let rows: ChangeRow[];
     // A held connection that dies emits 'error', which would end the process without a
@@ -92,9 +105,15 @@ export class ChangeFeed {
         [from.toString()],
       ));
       await client.query('COMMIT');
+      this.availability.answered(outage);
     } catch (error) {
-      await client.query('ROLLBACK').catch((failure: Error) => (broken ??= failure));
-      throw error;
+      // A connection that failed or timed out is asked nothing more: it is dropped.
+      if (broken === undefined && !isConnectionFailure(error)) {
+        await client.query('ROLLBACK').catch((failure: Error) => (broken ??= failure));
+      } else {
+        broken ??= error as Error;
+      }
+      throw this.availability.failed(error);
     } finally {
       client.off('error', onError);
       client.release(broken);

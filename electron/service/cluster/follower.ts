@@ -8,7 +8,10 @@
 import pg from 'pg';
 import type { DomainContext } from '../domain/context';
 import type { Logger } from '../logger';
-import type { Pool } from '../store/postgres/connection';
+import { StorageUnavailable } from '../store/contract/errors';
+import { DatabaseAvailability } from '../store/postgres/availability';
+import { clientConfig } from '../store/postgres/connection';
+import type { DatabaseTimeouts, Pool } from '../store/postgres/connection';
 import { pruneChanges } from './change-feed';
 import type { ChangeFeed } from './change-feed';
 import { followChanges, followEverything } from './follow-changes';
@@ -26,6 +29,13 @@ export interface FollowerOptions {
   pollMs?: number;
   /** Changes are kept this long, then pruned (default 6 h). */
   keepMs?: number;
+  /** How long the listening connection waits for the database. */
+  timeouts?: DatabaseTimeouts;
+  /**
+   * Where outages are noted (the store's): a lost listening connection is one, and a connection
+   * made again ends it; one of its own when not given.
+   */
+  availability?: DatabaseAvailability;
 }
 
 const RECONNECT_MS = 1000;
@@ -42,15 +52,18 @@ export class Follower {
   private pending = false;
   private stopped = false;
   private lastRead = Date.now();
-  private failures = 0;
+  /** A failure to follow was logged: its end is logged too. */
+  private failing = false;
   /** Reads in a row whose changes could not be applied (not those the database failed). */
   private unapplied = 0;
   private readonly pollMs: number;
   private readonly keepMs: number;
+  private readonly availability: DatabaseAvailability;
 
   constructor(private readonly options: FollowerOptions) {
     this.pollMs = options.pollMs ?? 1000;
     this.keepMs = options.keepMs ?? DEFAULT_KEEP_MS;
+    this.availability = options.availability ?? new DatabaseAvailability(options.logger);
   }
 
   /** When the feed was last read and applied (ms since the epoch). */
@@ -87,16 +100,17 @@ export class Follower {
       this.pending = false;
       try {
         await this.readOnce();
-        if (this.failures > 0) this.options.logger.info('following the change feed again');
-        this.failures = 0;
+        if (this.failing) this.options.logger.info('following the change feed again');
+        this.failing = false;
       } catch (error) {
-        // Logged once per outage; the timer and the reconnect try again.
-        if (this.failures === 0) {
+        // Logged once per streak of failures; the timer and the reconnect try again. The
+        // database away is not said again here: its outage has its line (availability.ts).
+        if (!this.failing && !(error instanceof StorageUnavailable)) {
           this.options.logger.warn(
             `could not follow the change feed: ${(error as Error).message}; retrying`,
           );
+          this.failing = true;
         }
-        this.failures += 1;
         return;
       }
     }
@@ -133,15 +147,15 @@ export class Follower {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.url });
+    const client = new pg.Client(clientConfig(this.options.url, this.options.timeouts));
+    const outage = this.availability.outageCount;
     const lost = (error?: Error) => {
       if (this.listener !== client) return;
       this.listener = null;
       void client.end().catch(() => undefined);
       if (this.stopped) return;
-      this.options.logger.warn(
-        `the change feed's connection was lost${error ? ` (${error.message})` : ''}; reconnecting`,
-      );
+      // An outage's one line, not one per attempt to connect again (every second meanwhile).
+      this.availability.lost(error ?? new Error("the change feed's connection ended"));
       this.scheduleReconnect();
     };
     client.on('error', lost);
@@ -155,6 +169,7 @@ export class Follower {
       lost(error as Error);
       return;
     }
+    this.availability.answered(outage);
     // What was written while not listening is read now (catch-up).
     void this.wake();
   }

@@ -7,7 +7,8 @@
 import type { DomainContext } from '../domain/context';
 import { LIMITS } from '../limits';
 import type { Logger } from '../logger';
-import type { Pool } from '../store/postgres/connection';
+import type { DatabaseAvailability } from '../store/postgres/availability';
+import type { DatabaseTimeouts, Pool } from '../store/postgres/connection';
 import { ChangeFeed } from './change-feed';
 import { Follower } from './follower';
 import { SharedSignatures } from './shared-signatures';
@@ -19,6 +20,10 @@ export interface ClusterNodeOptions {
   logger: Logger;
   /** The follower's safety-net period (default 1 s). */
   pollMs?: number;
+  /** How long the node waits for the database (the store's). */
+  timeouts?: DatabaseTimeouts;
+  /** Where outages are noted (the store's: one line per outage for the whole node). */
+  availability?: DatabaseAvailability;
 }
 
 export class ClusterNode {
@@ -29,7 +34,10 @@ export class ClusterNode {
     private readonly options: ClusterNodeOptions,
     private readonly feed: ChangeFeed,
   ) {
-    this.signatures = new SharedSignatures(options.url, LIMITS.timestampWindowMs, options.logger);
+    this.signatures = new SharedSignatures(options.url, LIMITS.timestampWindowMs, options.logger, {
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+      ...(options.availability ? { availability: options.availability } : {}),
+    });
   }
 
   /**
@@ -37,7 +45,7 @@ export class ClusterNode {
    * migrations) and before the node loads anything from the store.
    */
   static async join(options: ClusterNodeOptions): Promise<ClusterNode> {
-    const feed = new ChangeFeed(options.pool);
+    const feed = new ChangeFeed(options.pool, options.availability);
     await feed.start();
     return new ClusterNode(options, feed);
   }
@@ -51,6 +59,8 @@ export class ClusterNode {
       feed: this.feed,
       logger: this.options.logger,
       pollMs: this.options.pollMs,
+      ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
+      ...(this.options.availability ? { availability: this.options.availability } : {}),
     });
     await follower.start();
     this.follower = follower;

@@ -9,16 +9,25 @@
  * fraction of a second of used signatures, as the embedded store's memory would.
  * @module
  */
-import pg from 'pg';
 import type { Logger } from '../logger';
+import { DatabaseAvailability } from '../store/postgres/availability';
+import { openPool } from '../store/postgres/connection';
+import type { DatabaseTimeouts, Pool } from '../store/postgres/connection';
 
 const PRUNE_EVERY_MS = 60_000;
 /** Inserts are short: a few connections keep up with every request of a node. */
 const CONNECTIONS = 4;
 
+export interface SharedSignaturesOptions {
+  timeouts?: DatabaseTimeouts;
+  /** Where outages are noted (the store's); one of its own when not given. */
+  availability?: DatabaseAvailability;
+}
+
 export class SharedSignatures {
   private lastPrune = 0;
-  private readonly pool: pg.Pool;
+  private readonly pool: Pool;
+  private readonly availability: DatabaseAvailability;
 
   /**
    * @param url the database's URL
@@ -28,14 +37,20 @@ export class SharedSignatures {
     url: string,
     private readonly windowMs: number,
     logger: Logger,
+    options: SharedSignaturesOptions = {},
   ) {
-    this.pool = new pg.Pool({ connectionString: url, max: CONNECTIONS });
-    this.pool.on('connect', (client) => {
-      client.query('SET synchronous_commit = off').catch(() => undefined);
+    this.availability = options.availability ?? new DatabaseAvailability(logger);
+    // `synchronous_commit` is a setting of the connections' start-up: a `SET` sent when each
+    // connects would overlap the first insert on it (node-postgres's "client.query() when the
+    // client is already executing a query" warning, at a node's first signed request).
+    this.pool = openPool({
+      url,
+      logger,
+      maxConnections: CONNECTIONS,
+      availability: this.availability,
+      settings: { synchronous_commit: 'off' },
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     });
-    this.pool.on('error', (error) =>
-      logger.warn(`PostgreSQL connection lost (signatures): ${error.message}`),
-    );
   }
 
   /**
@@ -47,18 +62,20 @@ export class SharedSignatures {
       this.lastPrune = nowMs;
       void this.prune(nowMs).catch(() => undefined);
     }
-    const result = await this.pool.query(
-      'INSERT INTO used_signatures (signature, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-      [key, timestampMs + this.windowMs],
+    const result = await this.availability.call(() =>
+      this.pool.query(
+        'INSERT INTO used_signatures (signature, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [key, timestampMs + this.windowMs],
+      ),
     );
     return result.rowCount === 1;
   }
 
   /** Forgets the signatures whose timestamps can no longer be accepted; returns how many. */
   async prune(nowMs: number): Promise<number> {
-    const result = await this.pool.query('DELETE FROM used_signatures WHERE expires_at < $1', [
-      nowMs,
-    ]);
+    const result = await this.availability.call(() =>
+      this.pool.query('DELETE FROM used_signatures WHERE expires_at < $1', [nowMs]),
+    );
     return result.rowCount ?? 0;
   }
 

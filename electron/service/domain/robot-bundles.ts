@@ -171,14 +171,16 @@ export function checkBundle(bundle: RobotBundle): void {
 }
 
 /**
- * The id each bundle rule gets in this store: its own when no rule of the store holds it, else a
- * new one. Menus and test cases follow through this map.
+ * The id each bundle rule gets in this store. `keep`: its own when no rule of the store holds
+ * it, else a new one. Otherwise always a new one: rule ids are unique across the store, so an id
+ * kept or not would tell an importer who sees one tenant whether another tenant has that rule.
+ * Menus and test cases follow through this map.
  */
-async function ruleIdsHere(ctx: DomainContext, rules: readonly BundleRule[]) {
+async function ruleIdsHere(ctx: DomainContext, rules: readonly BundleRule[], keep: boolean) {
   const ids = new Map<string, string>();
   const now = ctx.now();
   for (const rule of rules) {
-    const free = !(await ctx.store.rules.idExists(rule.ruleId));
+    const free = keep && !(await ctx.store.rules.idExists(rule.ruleId));
     ids.set(rule.ruleId, free ? rule.ruleId : timeOrderedUuid(now));
   }
   return ids;
@@ -244,17 +246,30 @@ async function fillRobot(
   return stored;
 }
 
+/** Who imports: what they may learn of the store decides whether rule ids are kept. */
+export interface Importer {
+  /** Who the changes are recorded as made by. */
+  actor: string;
+  /**
+   * The importer sees every tenant (the per-launch token of the desktop or of a server without
+   * sign-in): bundle rule ids free in the store are kept. An administrator signed in to one
+   * tenant gets new ids for every rule, which tells nothing of the other tenants' rules.
+   */
+  seesEveryTenant: boolean;
+}
+
 /**
  * Makes a new robot of the tenant from a bundle (checked here first: a bad bundle creates
  * nothing). The robot gets a new id and its own secret, and starts in live mode; rule ids are
- * kept where this store has none of them, else replaced, consistently in menus and test cases.
+ * kept or replaced as `Importer.seesEveryTenant` says, consistently in menus and test cases.
  */
 export async function importRobot(
   ctx: DomainContext,
   tenantId: number,
   bundle: RobotBundle,
-  actor: string,
+  importer: Importer,
 ): Promise<RobotImportResult> {
+  const { actor } = importer;
   await assertTenantExists(ctx, tenantId);
   checkBundle(bundle);
   const robotId = await freeRobotId(ctx, tenantId);
@@ -277,7 +292,7 @@ export async function importRobot(
     let ids: Map<string, string>;
     try {
       await ctx.store.robots.setDeleted(key, now);
-      ids = await ruleIdsHere(ctx, bundle.rules);
+      ids = await ruleIdsHere(ctx, bundle.rules, importer.seesEveryTenant);
       stored = await fillRobot(ctx, key, bundle, ids, actor);
       await ctx.store.robots.setDeleted(key, null);
     } catch (error) {

@@ -297,6 +297,29 @@ export async function setRulesCategory(
 }
 
 /**
+ * A restore that met a rule made since the delete, in the API's terms: its name taken in the
+ * robot, or its id taken anywhere in the store (a bundle imported meanwhile kept that id).
+ */
+function restoreConflict(error: unknown): unknown {
+  if (!(error instanceof UniqueViolation)) return error;
+  if (error.key === 'rule-name') {
+    return new ServiceError(
+      'rule-name-taken',
+      'A rule made since the delete has the name of a rule to put back: rename one of them first.',
+      'ruleName',
+    );
+  }
+  if (error.key === 'rule-id') {
+    return new ServiceError(
+      'rule-exists',
+      'A rule made since the delete has the id of a rule to put back: it cannot be put back.',
+      'ruleIds',
+    );
+  }
+  return error;
+}
+
+/**
  * Puts deleted rules back from the robot's trash (the editor's undo of a delete): same ids,
  * content and, where still free, the same position. All or nothing: a rule whose name was taken
  * since fails the call.
@@ -310,17 +333,7 @@ export function restoreRules(
   return changeRules(ctx, robot, actor, async (actor) => {
     const added = await ctx.store.rules
       .restore(robot, ruleIds, ctx.now(), actor)
-      .catch((error: unknown) =>
-        Promise.reject(
-          error instanceof UniqueViolation && error.key === 'rule-name'
-            ? new ServiceError(
-                'rule-name-taken',
-                'A rule made since the delete has the name of a rule to put back: rename one of them first.',
-                'ruleName',
-              )
-            : error,
-        ),
-      );
+      .catch((error: unknown) => Promise.reject(restoreConflict(error)));
     return { change: { added }, result: { restored: added.length } };
   });
 }

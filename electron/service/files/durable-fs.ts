@@ -104,17 +104,20 @@ export function writeFileAtomicWith(
  */
 export async function writeFileAtomicAsync(
   target: string,
-  data: Uint8Array,
+  data: Uint8Array | readonly Uint8Array[],
   mode = FILE_MODE,
 ): Promise<void> {
   const tmp = temporaryPath(target);
   try {
     const handle = await open(tmp, 'w', mode);
     try {
-      let offset = 0;
-      while (offset < data.length) {
-        const { bytesWritten } = await handle.write(data, offset, data.length - offset);
-        offset += bytesWritten;
+      // Parts are written one after the other (a snapshot and its trailer, without a copy).
+      for (const part of data instanceof Uint8Array ? [data] : data) {
+        let offset = 0;
+        while (offset < part.length) {
+          const { bytesWritten } = await handle.write(part, offset, part.length - offset);
+          offset += bytesWritten;
+        }
       }
       await handle.sync();
     } finally {

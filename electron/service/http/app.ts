@@ -37,7 +37,12 @@ import { corsPolicy, isOpenApiPath } from './cors';
 import type { CorsOrigins } from './cors';
 import { failure } from './envelope';
 import { UNEXPECTED, failureOf } from './failures';
-import { clientErrorHandler, frameworkErrorHandler, logRefusal } from './framework-errors';
+import {
+  clientErrorHandler,
+  drainRefusedBody,
+  frameworkErrorHandler,
+  logRefusal,
+} from './framework-errors';
 import { countedAsks, registerOperations } from './health';
 import type { OperationsDeps } from './health';
 import { registerHostAllowList } from './host-allow-list';
@@ -251,6 +256,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     const known = failureOf(error, request.routeOptions.config.console === true);
     if (error instanceof RetryLaterError) void reply.header('Retry-After', error.retryAfterSeconds);
     if (known?.refused) logRefusal(logger, request.method, wireUri(request), known);
+    if (known?.status === 413) drainRefusedBody(request, reply);
     if (known) return reply.status(known.status).send(known.body);
     logger.error(`unexpected fault on ${request.method} ${wireUri(request)}`, error);
     return reply.status(500).send(UNEXPECTED);

@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AskHandler } from './ask-handler';
-import { parseRequestBody } from './body-parser';
+import { decodeBody, parseRequestBody } from './body-parser';
 import type { CorsPolicy, Headers } from './cors';
 import { parseQueryString } from './query-string';
 
@@ -63,7 +63,7 @@ export function askFastLane(
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('error', () => res.destroy());
     req.on('end', () => {
-      const body = parseRequestBody(Buffer.concat(chunks).toString('utf8'), type, true);
+      const body = parseRequestBody(decodeBody(Buffer.concat(chunks)), type, true);
       void handle({ tenantId, robotId, uri, query: parseQueryString(query), body }).then((reply) =>
         send(res, reply.status, reply.body, cors.answerHeaders(req.headers.origin)),
       );

@@ -26,6 +26,14 @@ interface MalformedBody {
   [MALFORMED]: string;
 }
 
+/** `String.prototype.isWellFormed` (Node 20; not in TypeScript's ES2023 library). */
+function isWellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** The message of a form body that is not UTF-8 (raised as `invalid-field`). */
+const NOT_UTF8 = 'The request body is not valid UTF-8 text.';
+
 function isMalformed(body: unknown): body is MalformedBody {
   return typeof body === 'object' && body !== null && MALFORMED in body;
 }
@@ -44,6 +52,67 @@ export function parseBody(text: string): unknown {
   } catch (error) {
     return { [MALFORMED]: `The request body is not valid JSON (${(error as Error).message}).` };
   }
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Whether `bytes[at]` is a UTF-8 continuation byte between `low` and `high`. */
+function continues(bytes: Uint8Array, at: number, low = 0x80, high = 0xbf): boolean {
+  const byte = bytes[at];
+  return byte !== undefined && byte >= low && byte <= high;
+}
+
+/** The length of the well-formed UTF-8 sequence at `bytes[i]`, or 0 when it is not one. */
+function sequenceLength(bytes: Uint8Array, i: number): number {
+  const lead = bytes[i] ?? 0;
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return continues(bytes, i + 1) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    // No overlong forms (E0 80–9F) and no encoded surrogates (ED A0–BF).
+    const low = lead === 0xe0 ? 0xa0 : 0x80;
+    const high = lead === 0xed ? 0x9f : 0xbf;
+    return continues(bytes, i + 1, low, high) && continues(bytes, i + 2) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    const low = lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xf4 ? 0x8f : 0xbf;
+    return continues(bytes, i + 1, low, high) && continues(bytes, i + 2) && continues(bytes, i + 3)
+      ? 4
+      : 0;
+  }
+  return 0;
+}
+
+/**
+ * A body's bytes as text. Bytes that are not UTF-8 are not replaced by U+FFFD (two different
+ * names would become one): each becomes a lone surrogate (U+DC80–U+DCFF, as Python's
+ * `surrogateescape`), which validation refuses as it refuses `\udc80` in JSON, with 400
+ * `invalid-field` naming the field (validation/well-formed.ts). Outside a string the JSON
+ * does not parse: 400 `malformed-json`.
+ */
+export function decodeBody(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    // Not UTF-8: the rare case, decoded sequence by sequence.
+  }
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const parts: string[] = [];
+  let runStart = 0;
+  let i = 0;
+  while (i < buffer.length) {
+    const length = sequenceLength(buffer, i);
+    if (length > 0) {
+      i += length;
+      continue;
+    }
+    if (runStart < i) parts.push(buffer.toString('utf8', runStart, i));
+    parts.push(String.fromCharCode(0xdc00 + (buffer[i] ?? 0)));
+    i += 1;
+    runStart = i;
+  }
+  if (runStart < buffer.length) parts.push(buffer.toString('utf8', runStart));
+  return parts.join('');
 }
 
 /** Bodies from this length on are parsed in slices (`parseBodyInSlices`). */
@@ -143,6 +212,8 @@ export function parseFormBody(text: string): unknown {
   const start = text.trimStart()[0];
   if (start === undefined) return undefined;
   if (start === '{' || start === '[') return parseBody(text);
+  // URLSearchParams would turn bytes that are not UTF-8 into U+FFFD.
+  if (!isWellFormed(text)) return { [MALFORMED]: NOT_UTF8 };
   const fields: Record<string, string | string[]> = {};
   for (const [key, value] of new URLSearchParams(text)) {
     if (key === '__proto__') continue;
@@ -163,31 +234,33 @@ export function parseRequestBody(
 
 export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
-  const parse: FastifyBodyParser<string> = (_request, text, done) => {
-    void parseBodyInSlices(String(text)).then((body) => done(null, body));
+  // Bodies arrive as bytes: Fastify's `parseAs: 'string'` would replace what is not UTF-8.
+  const parse: FastifyBodyParser<Buffer> = (_request, bytes, done) => {
+    void parseBodyInSlices(decodeBody(bytes)).then((body) => done(null, body));
   };
-  const parseForm: FastifyBodyParser<string> = (request, text, done) => {
+  const parseForm: FastifyBodyParser<Buffer> = (request, bytes, done) => {
+    const text = decodeBody(bytes);
     done(
       null,
-      request.routeOptions.config.formBody === true
-        ? parseFormBody(String(text))
-        : parseBody(String(text)),
+      request.routeOptions.config.formBody === true ? parseFormBody(text) : parseBody(text),
     );
   };
   // The same parser twice: Fastify caches the parser it finds for a named type, but looks the
   // catch-all up again on every request (parsing the Content-Type header each time).
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, parse);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, parse);
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit },
+    { parseAs: 'buffer', bodyLimit },
     parseForm,
   );
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit }, parse);
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, parse);
 }
 
 /** Raises the deferred body error, once the request is authenticated. */
 export function assertBodyWellFormed(body: unknown): void {
-  if (isMalformed(body)) throw new ServiceError('malformed-json', body[MALFORMED]);
+  if (!isMalformed(body)) return;
+  const message = body[MALFORMED];
+  throw new ServiceError(message === NOT_UTF8 ? 'invalid-field' : 'malformed-json', message);
 }
 
 /**

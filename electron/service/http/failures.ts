@@ -12,7 +12,7 @@ import type { ConsoleFailureData, ConsoleProblem } from '../console-types';
 import { ServiceError } from '../errors';
 import type { ErrorDetail } from '../errors';
 import { LIMITS } from '../limits';
-import { StorageFailure } from '../store/contract/errors';
+import { StorageFailure, StorageUnavailable } from '../store/contract/errors';
 import { describeValidationErrors } from '../validation/ajv';
 import type { ValidationProblem } from '../validation/ajv';
 import { failure } from './envelope';
@@ -111,6 +111,10 @@ export function failureOf(error: FrameworkError, isConsole: boolean): Failure | 
   }
   if (error instanceof StorageFailure) {
     return { status: 500, body: failure('storage-failure', error.message) };
+  }
+  // Not logged per request: the store logs the outage once (store/postgres/availability.ts).
+  if (error instanceof StorageUnavailable) {
+    return { status: 503, body: failure('storage-unavailable', error.message) };
   }
   const validation = error.validation;
   if (validation?.length) {

@@ -71,6 +71,34 @@ export function frameworkFailure(error: RaisedError): FrameworkFailure | null {
   return null;
 }
 
+/** At most this much of a refused body is read (and thrown away) so that its sender reads the 413. */
+export const DISCARD_BYTES_MAX = 64 * 1024 * 1024;
+
+/**
+ * A body refused unread or half-read (413 `body-too-large`): Fastify answers it with
+ * `Connection: close`, and Node then closes the socket as soon as the answer is written, while
+ * the client is still sending; the client gets EPIPE or a reset, often before it has read the
+ * answer (2 of 3 Node clients sending 12 MiB did). Instead, as nginx's lingering close, the
+ * connection is kept and the rest of the body read and thrown away (Node's own handling of an
+ * unread body), up to `DISCARD_BYTES_MAX`: a larger announced body is closed on as before, and a
+ * chunked one that goes on past the bound has its connection closed then.
+ */
+export function drainRefusedBody(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw;
+  if (raw.complete) return;
+  if (Number(raw.headers['content-length']) > DISCARD_BYTES_MAX) return;
+  reply.removeHeader('connection');
+  const socket = raw.socket;
+  const start = socket.bytesRead;
+  const watch = setInterval(() => {
+    if (raw.complete || socket.destroyed) clearInterval(watch);
+    else if (socket.bytesRead - start > DISCARD_BYTES_MAX) {
+      clearInterval(watch);
+      socket.destroy();
+    }
+  }, 100).unref();
+}
+
 /** One log line for a refused request, without a stack. */
 export function logRefusal(
   logger: Logger,

@@ -12,13 +12,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import {
+  CUT_SHORT,
   Journal,
   JournalDamagedError,
   RecordEncoder,
+  SET_ASIDE,
   encodeRecord,
   readSegment,
   scanJournal,
   segmentName,
+  setAsideName,
 } from '../../../electron/service/store/embedded/journal';
 import type { JournalRecord } from '../../../electron/service/store/embedded/journal';
 
@@ -86,8 +89,29 @@ test('a torn last record is found as damage from its start to the end, at every 
       path: join(dir, segmentName(1)),
       offset: whole.length,
       bytes: cut,
+      reason: CUT_SHORT,
     });
   }
+});
+
+test('a last record whole by its length that does not check out is set aside before the cut', () => {
+  const whole = encodeRecord(record(1));
+  const last = Buffer.from(encodeRecord(record(2)));
+  last[last.length - 5] = (last[last.length - 5] ?? 0) ^ 0x01; // bit rot, not a tear
+  const path = join(dir, segmentName(1));
+  writeFileSync(path, Buffer.concat([whole, last]));
+  const scan = scanJournal(dir, 0);
+  assert.equal(scan.tornTail?.reason, 'the record checksum does not match');
+  Journal.resume(dir, scan).close();
+  assert.deepEqual(readFileSync(path), Buffer.from(whole));
+  assert.deepEqual(readFileSync(join(dir, setAsideName(segmentName(1), whole.length))), last);
+  // A record cut short is cut without a copy: it was never acknowledged.
+  writeFileSync(path, Buffer.concat([whole, last.subarray(0, 10)]));
+  Journal.resume(dir, scanJournal(dir, 0)).close();
+  assert.deepEqual(
+    readdirSync(dir).filter((name) => SET_ASIDE.test(name)),
+    [setAsideName(segmentName(1), whole.length)],
+  );
 });
 
 test('damage ends at the next whole record', () => {

@@ -48,7 +48,8 @@ test('a lone surrogate is refused, naming the field; surrogate pairs are text', 
   const query = ajv.compile(consoleSchemas.RuleQueryString);
   assert.deepEqual(check(query, { q: 'a\ud800' }, 'the query'), {
     code: 'invalid-field',
-    message: 'q must be well-formed text (it holds a lone surrogate, half of a UTF-16 pair).',
+    message:
+      'q must be well-formed text (it holds a lone surrogate, half of a UTF-16 pair, or bytes that are not UTF-8).',
     field: 'q',
     keyword: 'wellFormed',
     params: {},

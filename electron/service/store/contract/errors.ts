@@ -12,6 +12,17 @@ export class StorageFailure extends Error {
   }
 }
 
+/**
+ * The store cannot be reached, or did not answer in time (a team server's database away or
+ * frozen): nothing was changed, and trying again later may succeed (503 `storage-unavailable`).
+ */
+export class StorageUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageUnavailable';
+  }
+}
+
 /** What a uniqueness rule of the store protects. */
 export type UniqueKey = 'rule-name' | 'rule-id' | 'username' | 'category-name';
 

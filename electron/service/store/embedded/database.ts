@@ -7,7 +7,8 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import initSqlJs from 'sql.js';
 import type { Database as SqlJsDatabase, SqlJsStatic, Statement } from 'sql.js';
 import type { Logger } from '../../logger';
@@ -18,7 +19,14 @@ import {
   narrowPermissions,
   writeFileAtomicAsync,
 } from '../../files/durable-fs';
-import { Journal, JournalWriteBrokenError, RecordEncoder, scanJournal } from './journal';
+import {
+  CUT_SHORT,
+  Journal,
+  JournalWriteBrokenError,
+  RecordEncoder,
+  scanJournal,
+  setAsideName,
+} from './journal';
 import type { JournalRecord, ScannedRecord, SqlParam, SqlValue } from './journal';
 import { acquireDataDirLock } from '../../files/data-dir-lock';
 import type { DataDirLock } from '../../files/data-dir-lock';
@@ -179,13 +187,15 @@ export class Store {
       store = new Store(db, lock, options, snapshotSeq);
       store.replay(scan.records);
       // Everything read checks out: from here on the directory may change.
+      store.journal = Journal.resume(dataDir, scan);
       if (scan.tornTail) {
-        const { path, offset, bytes } = scan.tornTail;
+        const { path, offset, bytes, reason } = scan.tornTail;
         logger.warn(
-          `cut ${bytes} byte(s) at the end of ${path} (from byte ${offset}): a write interrupted by a crash, never acknowledged`,
+          reason === CUT_SHORT
+            ? `cut ${bytes} byte(s) at the end of ${path} (from byte ${offset}): a write interrupted by a crash, never acknowledged`
+            : `cut ${bytes} byte(s) at the end of ${path} (from byte ${offset}): the last record is damaged (${reason}), not cut short by a crash, so it may have been acknowledged; it is set aside in ${join(dirname(path), setAsideName(basename(path), offset))} (\`npm run repair -- --data ${dataDir}\` says what it held)`,
         );
       }
-      store.journal = Journal.resume(dataDir, scan);
       removeLeftoverTempFiles(dataDir);
       narrowPermissions(dataDir, logger);
       if (scan.records.length > 0) {
@@ -420,7 +430,7 @@ export class Store {
   ): Promise<void> {
     const { logger, dataDir } = this.options;
     try {
-      await writeFileAtomicAsync(join(dataDir, SNAPSHOT_FILE), bytes);
+      await writeFileAtomicAsync(join(dataDir, SNAPSHOT_FILE), [bytes, snapshotTrailer(bytes)]);
       this.journalBytes -= coveredBytes;
       this.journal.deleteSegments(coveredSegments);
     } catch (error) {
@@ -619,13 +629,71 @@ export class Store {
   }
 }
 
-export async function readSnapshot(path: string): Promise<Uint8Array | null> {
+/**
+ * The trailer after a snapshot's SQLite bytes: `KBSNAPC1`, their length (8 bytes) and their
+ * CRC-32 (4 bytes), then 4 zero bytes, all big-endian. SQLite reads a database's size from its
+ * header, so tools that open `kb.sqlite` read past none of it.
+ */
+const TRAILER_MAGIC = Buffer.from('KBSNAPC1', 'latin1');
+const TRAILER_BYTES = 24;
+
+/** The trailer that goes after `bytes` in `kb.sqlite`. */
+export function snapshotTrailer(bytes: Uint8Array): Buffer {
+  const trailer = Buffer.alloc(TRAILER_BYTES);
+  TRAILER_MAGIC.copy(trailer, 0);
+  trailer.writeBigUInt64BE(BigInt(bytes.length), 8);
+  trailer.writeUInt32BE(crc32(bytes), 16);
+  return trailer;
+}
+
+/** The snapshot does not check out: opening it would serve damaged data without a word. */
+export class SnapshotDamagedError extends Error {
+  constructor(path: string, reason: string) {
+    super(
+      `The snapshot ${path} is damaged (${reason}). KB Studio stops here and has changed no file. ` +
+        `Run \`npm run repair -- --data ${dirname(path)}\`: it keeps a copy of every file it changes, checks what the snapshot still holds and says what it found (see docs/storage.md).`,
+    );
+    this.name = 'SnapshotDamagedError';
+  }
+}
+
+/**
+ * A snapshot's SQLite bytes, checked against its trailer; null when there is none. A file
+ * without a trailer is a snapshot written before checksums (its size a whole number of 512-byte
+ * pages, as SQLite's always is) and is opened as it is; anything else throws
+ * `SnapshotDamagedError`, unless `verify` is false (`npm run repair`, which reports it).
+ */
+export async function readSnapshot(
+  path: string,
+  { verify = true }: { verify?: boolean } = {},
+): Promise<Uint8Array | null> {
+  let file: Buffer;
   try {
-    return await readFile(path);
+    file = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
+  const problem = snapshotProblem(file);
+  if (problem && verify) throw new SnapshotDamagedError(path, problem);
+  const trailerAt = file.length - TRAILER_BYTES;
+  const hasTrailer =
+    trailerAt >= 0 && file.subarray(trailerAt, trailerAt + 8).equals(TRAILER_MAGIC);
+  return hasTrailer ? file.subarray(0, trailerAt) : file;
+}
+
+/** Why a snapshot file does not check out, or null when it does. */
+export function snapshotProblem(file: Buffer): string | null {
+  const trailerAt = file.length - TRAILER_BYTES;
+  if (trailerAt < 0 || !file.subarray(trailerAt, trailerAt + 8).equals(TRAILER_MAGIC)) {
+    // Written before checksums, or its trailer damaged.
+    return file.length % 512 === 0 ? null : 'its checksum trailer is missing or damaged';
+  }
+  if (Number(file.readBigUInt64BE(trailerAt + 8)) !== trailerAt)
+    return 'its length is not the one its trailer records';
+  if (crc32(file.subarray(0, trailerAt)) !== file.readUInt32BE(trailerAt + 16))
+    return 'its checksum does not match';
+  return null;
 }
 
 function removeLeftoverTempFiles(dir: string): void {

@@ -11,7 +11,11 @@
  * new segment, and segments entirely covered by a durable snapshot are deleted.
  *
  * Opening is strict. A crash can only tear the record being appended, i.e. the end of the last
- * segment, and that record was never acknowledged: it is cut. Any other damage (a record that
+ * segment, and that record was never acknowledged: it is cut. A last record that is whole by
+ * its length but does not check out (bit rot after it was written, which a tear does not make)
+ * may have been acknowledged: it is cut too, so that the service starts, but its bytes are first
+ * set aside in a file beside the segment (`setAsideName`), reported at start and by
+ * `npm run repair`. Any other damage (a record that
  * does not check out with whole records after it, a missing seq, damage in an earlier segment)
  * means acknowledged writes would be lost: `scanJournal` throws `JournalDamagedError`, naming
  * the file and byte offset, before anything is changed on disk. `npm run repair` (repair.ts)
@@ -31,9 +35,9 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { FILE_MODE, fsyncDirectory } from '../../files/durable-fs';
+import { FILE_MODE, fsyncDirectory, writeFileAtomic } from '../../files/durable-fs';
 
 /** A value as SQLite stores it and sql.js reads it back (blobs aside). */
 export type SqlValue = string | number | null;
@@ -67,6 +71,17 @@ const NEWLINE = 10;
 export function segmentName(firstSeq: number): string {
   return `journal-${String(firstSeq).padStart(12, '0')}.log`;
 }
+
+/** The file a damaged last record of `segment` (a file name) is set aside in. */
+export function setAsideName(segment: string, offset: number): string {
+  return `${segment}.damaged-at-${offset}`;
+}
+
+/** Names of set-aside records (`setAsideName`). */
+export const SET_ASIDE = /^journal-\d{12}\.log\.damaged-at-\d+$/;
+
+/** The reason a tail is a write cut short by a crash, rather than damage to what was written. */
+export const CUT_SHORT = 'the record is cut short';
 
 export interface Segment {
   path: string;
@@ -154,16 +169,16 @@ function isRecord(value: unknown): value is JournalRecord {
 /** Decodes the record starting at `pos`, or says why there is none. */
 export function decodeRecordAt(bytes: Buffer, pos: number): RecordAt | { reason: string } {
   const tab1 = pos + 8;
-  if (tab1 >= bytes.length) return { reason: 'the record is cut short' };
+  if (tab1 >= bytes.length) return { reason: CUT_SHORT };
   if (bytes[tab1] !== TAB || !/^[0-9a-f]{8}$/.test(bytes.toString('latin1', pos, tab1)))
     return { reason: 'no record header' };
   const tab2 = bytes.indexOf(TAB, tab1 + 1);
-  if (tab2 < 0 && bytes.length - tab1 <= 11) return { reason: 'the record is cut short' };
+  if (tab2 < 0 && bytes.length - tab1 <= 11) return { reason: CUT_SHORT };
   const digits = tab2 < 0 ? '' : bytes.toString('latin1', tab1 + 1, tab2);
   if (!/^[1-9]\d{0,9}$/.test(digits)) return { reason: 'the record length is unreadable' };
   const start = tab2 + 1;
   const end = start + Number(digits);
-  if (end >= bytes.length) return { reason: 'the record is cut short' };
+  if (end >= bytes.length) return { reason: CUT_SHORT };
   if (bytes[end] !== NEWLINE) return { reason: 'the record does not end where its length says' };
   const json = bytes.subarray(start, end);
   if (crc32(json).toString(16).padStart(8, '0') !== bytes.toString('latin1', pos, tab1))
@@ -248,8 +263,12 @@ export interface JournalScan {
   segments: Segment[];
   /** Records after `afterSeq`, in order, their seqs consecutive. */
   records: ScannedRecord[];
-  /** A torn record at the end of the last segment: never acknowledged, to be cut at `offset`. */
-  tornTail: { path: string; offset: number; bytes: number } | null;
+  /**
+   * A damaged end of the last segment, to be cut at `offset`: a record cut short by a crash
+   * (never acknowledged), or, when `reason` is not `CUT_SHORT`, a record whole by its length that
+   * does not check out (set aside before the cut: `Journal.resume`).
+   */
+  tornTail: { path: string; offset: number; bytes: number; reason: string } | null;
 }
 
 /**
@@ -271,7 +290,12 @@ export function scanJournal(dir: string, afterSeq: number): JournalScan {
     entries.forEach((entry, k) => {
       if (!('record' in entry)) {
         if (i === segments.length - 1 && k === entries.length - 1) {
-          tornTail = { path: segment.path, offset: entry.offset, bytes: entry.end - entry.offset };
+          tornTail = {
+            path: segment.path,
+            offset: entry.offset,
+            bytes: entry.end - entry.offset,
+            reason: entry.reason,
+          };
         } else {
           damage ??= { path: segment.path, offset: entry.offset, reason: entry.reason };
         }
@@ -315,6 +339,16 @@ export function scanJournal(dir: string, afterSeq: number): JournalScan {
 }
 
 const ignore = () => undefined;
+
+/**
+ * Copies the bytes of `path` from `offset` on into `setAsideName` beside it, durably, before
+ * they are cut. Returns the copy's path.
+ */
+export function setAside(path: string, offset: number): string {
+  const aside = join(dirname(path), setAsideName(basename(path), offset));
+  writeFileAtomic(aside, readFileSync(path).subarray(offset));
+  return aside;
+}
 
 /**
  * The fdatasyncs of one open segment on libuv's threads, shared by the appends waiting for them
@@ -375,7 +409,11 @@ export class Journal {
    */
   static resume(dir: string, scan: JournalScan): Journal {
     const journal = new Journal(dir);
-    if (scan.tornTail) truncateSync(scan.tornTail.path, scan.tornTail.offset);
+    if (scan.tornTail) {
+      const { path, offset, reason } = scan.tornTail;
+      if (reason !== CUT_SHORT) setAside(path, offset);
+      truncateSync(path, offset);
+    }
     const last = scan.segments.at(-1);
     if (last) {
       journal.segment = last;

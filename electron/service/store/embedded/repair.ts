@@ -16,13 +16,15 @@
  * the new snapshot beside old segments it covers; running the repair again finishes the job.
  * @module
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Database as SqlJsDatabase } from 'sql.js';
 import {
   SNAPSHOT_FILE,
   applyRecord,
+  snapshotProblem,
+  snapshotTrailer,
   bindable,
   databaseSeq,
   loadSqlJs,
@@ -32,7 +34,7 @@ import {
 import { describeRecord } from './describe-record';
 import { DIRECTORY_MODE, fsyncDirectory, writeFileAtomic } from '../../files/durable-fs';
 import { INDEX_FILE } from './index-file';
-import { listSegments, readSegment } from './journal';
+import { CUT_SHORT, SET_ASIDE, listSegments, readSegment } from './journal';
 import type { JournalRecord } from './journal';
 import { acquireDataDirLock } from '../../files/data-dir-lock';
 
@@ -60,8 +62,21 @@ export interface RepairReport {
   keptAfterLoss: number[];
   /** Updates and deletes of kept records that changed no row (they may have needed a lost change). */
   noEffect: { seq: number; what: string }[];
-  /** Bytes at the very end of the journal: an append interrupted by a crash. */
-  tornTail: { file: string; offset: number; bytes: number; what: string } | null;
+  /**
+   * Bytes at the very end of the journal: an append interrupted by a crash, or (`damaged`) a
+   * last record whole by its length that does not check out, which may have been acknowledged.
+   */
+  tornTail: { file: string; offset: number; bytes: number; what: string; damaged: boolean } | null;
+  /**
+   * The snapshot did not check out (`snapshotProblem`): why, and what SQLite's integrity check
+   * says of what it holds. The repair writes it again with a new checksum.
+   */
+  snapshotDamage: { reason: string; integrity: string } | null;
+  /**
+   * Damaged last records the service set aside when it started (journal.ts, `setAside`): the
+   * file beside the journal, and what it held.
+   */
+  setAside: { file: string; what: string }[];
   /** Where the copies went; null when nothing needed changing, or on a dry run. */
   backupDir: string | null;
   /** Files changed or removed (each has its copy in backupDir). */
@@ -103,6 +118,16 @@ function parseRecord(json: Buffer): JournalRecord | null {
     return Array.isArray(record.sql) && Array.isArray(record.ops) ? record : null;
   } catch {
     return null;
+  }
+}
+
+/** SQLite's `PRAGMA integrity_check` of `db`, in one line. */
+function integrityOf(db: SqlJsDatabase): string {
+  try {
+    const rows = db.exec('PRAGMA integrity_check')[0]?.values ?? [];
+    return rows.map((row) => String(row[0])).join('; ') || 'no answer';
+  } catch (error) {
+    return `it failed (${error instanceof Error ? error.message : String(error)})`;
   }
 }
 
@@ -171,8 +196,11 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
   try {
     const [SQL, snapshot] = await Promise.all([
       loadSqlJs(),
-      readSnapshot(join(dataDir, SNAPSHOT_FILE)),
+      readSnapshot(join(dataDir, SNAPSHOT_FILE), { verify: false }),
     ]);
+    const snapshotDamage = snapshot
+      ? snapshotProblem(readFileSync(join(dataDir, SNAPSHOT_FILE)))
+      : null;
     db = openDatabase(SQL, snapshot);
     const database = db;
     const snapshotSeq = databaseSeq(database);
@@ -186,6 +214,14 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
       keptAfterLoss: [],
       noEffect: [],
       tornTail: null,
+      snapshotDamage:
+        snapshotDamage === null
+          ? null
+          : { reason: snapshotDamage, integrity: integrityOf(database) },
+      setAside: readdirSync(dataDir)
+        .filter((name) => SET_ASIDE.test(name))
+        .sort()
+        .map((file) => ({ file, what: describeDamaged(readFileSync(join(dataDir, file))) })),
       backupDir: null,
       changed: [],
       dryRun,
@@ -230,6 +266,7 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
               offset: entry.offset,
               bytes: entry.end - entry.offset,
               what,
+              damaged: entry.reason !== CUT_SHORT,
             };
           } else {
             pending.push({
@@ -279,7 +316,8 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
     });
     settlePending(null);
 
-    const needsRepair = report.lost.length > 0 || report.tornTail !== null;
+    const needsRepair =
+      report.lost.length > 0 || report.tornTail !== null || report.snapshotDamage !== null;
     if (!needsRepair || dryRun) return report;
 
     // Copies first, then the new snapshot, then the removals: a crash anywhere leaves either the
@@ -298,7 +336,11 @@ export async function repairDataDir(options: RepairOptions): Promise<RepairRepor
     if (!snapshot) report.changed.unshift(`${SNAPSHOT_FILE} (new)`);
     writeFileAtomic(join(backupDir, 'REPORT.txt'), formatRepairReport(report));
     fsyncDirectory(backupDir);
-    writeFileAtomic(join(dataDir, SNAPSHOT_FILE), database.export());
+    const exported = database.export();
+    writeFileAtomic(
+      join(dataDir, SNAPSHOT_FILE),
+      Buffer.concat([exported, snapshotTrailer(exported)]),
+    );
     for (const path of originals) if (basename(path) !== SNAPSHOT_FILE) rmSync(path);
     fsyncDirectory(dataDir);
     return report;
@@ -332,7 +374,21 @@ export function formatRepairReport(report: RepairReport): string {
   lines.push(
     `  snapshot ${SNAPSHOT_FILE} at seq ${report.snapshotSeq}${report.snapshotSeq === 0 ? ' (none yet)' : ''}; ${report.kept} journal record(s) after it replay`,
   );
-  if (report.lost.length === 0 && !report.tornTail) {
+  if (report.setAside.length > 0) {
+    lines.push(
+      '',
+      'SET ASIDE: damaged last journal record(s) KB Studio cut when it started (not writes cut short by a crash: each may have been acknowledged), kept in these files:',
+    );
+    for (const aside of report.setAside) lines.push(`  - ${aside.file}: ${aside.what}`);
+  }
+  if (report.snapshotDamage) {
+    const { reason, integrity } = report.snapshotDamage;
+    lines.push(
+      '',
+      `DAMAGED SNAPSHOT: ${SNAPSHOT_FILE} does not check out (${reason}). SQLite's integrity check of what it holds: ${integrity}. A damaged byte in a row's text cannot be told from the text itself: check the robots' rules, or restore ${SNAPSHOT_FILE} from a backup. The repair writes it again as it reads now, with a new checksum.`,
+    );
+  }
+  if (report.lost.length === 0 && !report.tornTail && !report.snapshotDamage) {
     lines.push('', 'Nothing to repair: every journal record is whole. Nothing was changed.');
     return `${lines.join('\n')}\n`;
   }
@@ -354,7 +410,9 @@ export function formatRepairReport(report: RepairReport): string {
     const t = report.tornTail;
     lines.push(
       '',
-      `Cut: ${t.bytes} byte(s) at the end of ${t.file} (from byte ${t.offset}), a write interrupted by a crash, which was never acknowledged:`,
+      t.damaged
+        ? `Cut: ${t.bytes} byte(s) at the end of ${t.file} (from byte ${t.offset}), a last record that is damaged, not cut short by a crash: it may have been acknowledged (its bytes are in the copy of ${t.file}):`
+        : `Cut: ${t.bytes} byte(s) at the end of ${t.file} (from byte ${t.offset}), a write interrupted by a crash, which was never acknowledged:`,
       `      ${t.what}`,
     );
   }

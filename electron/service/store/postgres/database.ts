@@ -5,10 +5,10 @@
  * @module
  */
 import type pg from 'pg';
-import { ServiceError } from '../../errors';
-import { StorageFailure, UniqueViolation } from '../contract/errors';
-import { uniqueKeyOfPostgresConstraint } from '../sql/unique-keys';
+import type { DatabaseAvailability } from './availability';
+import { LONG_STATEMENT_MS } from './connection';
 import type { Pool } from './connection';
+import { isConnectionFailure } from './database-errors';
 
 /** What a statement is given: PostgreSQL casts the text of numbers and arrays as declared. */
 export type SqlValue = string | number | boolean | null | readonly string[] | readonly number[];
@@ -30,55 +30,6 @@ export interface Tx extends Reader {
   run(sql: string, params?: readonly SqlValue[]): Promise<number>;
 }
 
-/** PostgreSQL's `unique_violation`. */
-const UNIQUE_VIOLATION = '23505';
-
-/**
- * PostgreSQL's refusals of text it cannot hold: `character_not_in_repertoire` (a NUL byte in a
- * parameter) and `untranslatable_character` (`\u0000` in JSON read as text).
- */
-const NUL_IN_TEXT = new Set(['22021', '22P05']);
-
-/**
- * The database cannot be reached or is going away: SQLSTATE class 08 (connection exception),
- * 57P01–57P03 (shut down, starting up), 53300 (too many connections), a socket error, or the
- * driver's own (a connection that ended, a connect that timed out).
- */
-function unreachable(code: string | undefined, error: unknown): boolean {
-  // Node's socket errors carry their errno as `code` (ECONNREFUSED; no SQLSTATE class starts
-  // with E); the driver's own errors carry none.
-  if (code !== undefined && /^E[A-Z]+$/.test(code)) return true;
-  if (code !== undefined) {
-    return code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300';
-  }
-  const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|timeout exceeded/i.test(message);
-}
-
-/**
- * A uniqueness error of a known constraint as `UniqueViolation`; text PostgreSQL cannot store
- * (U+0000, which SQLite keeps) as the client's mistake; a database out of reach as
- * `StorageFailure` (the request's 500 says so); anything else as it is.
- */
-export function mappedError(error: unknown): unknown {
-  const { code, constraint } = error as { code?: string; constraint?: string };
-  if (unreachable(code, error)) {
-    return new StorageFailure(
-      `The database cannot be reached (${error instanceof Error ? error.message : String(error)}).`,
-      { cause: error },
-    );
-  }
-  if (code !== undefined && NUL_IN_TEXT.has(code)) {
-    return new ServiceError(
-      'invalid-field',
-      'Text must not contain the NUL character (U+0000): the team server cannot store it.',
-    );
-  }
-  if (code !== UNIQUE_VIOLATION || constraint === undefined) return error;
-  const key = uniqueKeyOfPostgresConstraint(constraint);
-  return key ? new UniqueViolation(key, { cause: error }) : error;
-}
-
 type Query = (sql: string, params: readonly SqlValue[]) => Promise<pg.QueryResult>;
 
 function readerOf(query: Query): Reader {
@@ -93,15 +44,33 @@ function readerOf(query: Query): Reader {
 /** The sequence every committed change takes a number of (server migration 1). */
 const POSITION = 'kb_position';
 
+/** A statement with its own client-side timeout (node-postgres reads `query_timeout` per query). */
+type TimedQuery = pg.QueryConfig & { query_timeout?: number };
+
+export interface WriteOptions {
+  /**
+   * Its statements may run up to `LONG_STATEMENT_MS` instead of the node's timeouts: bulk reads
+   * (every rule at start) and purges, whose time grows with the data.
+   */
+  long?: boolean;
+}
+
 export class Database implements Reader {
   private readonly pool: Reader;
+  /** Reads whose time grows with the data (every rule of the database), under the long timeout. */
+  readonly long: Reader;
   private lastPosition = 0;
 
-  constructor(readonly connections: Pool) {
+  constructor(
+    readonly connections: Pool,
+    /** Where outages are noted (one line each); the store's, shared by the node's parts. */
+    readonly availability: DatabaseAvailability,
+  ) {
     this.pool = readerOf((sql, params) =>
-      connections.query(sql, params as unknown[]).catch((error: unknown) => {
-        throw mappedError(error);
-      }),
+      availability.call(() => connections.query(sql, params as unknown[])),
+    );
+    this.long = readerOf((sql, params) =>
+      this.write((tx) => tx.result(sql, params), { long: true }),
     );
   }
 
@@ -131,33 +100,49 @@ export class Database implements Reader {
 
   /**
    * Runs `work` as one transaction: committed when it returns (synchronous_commit: an answered
-   * write is on the server's disk), rolled back when it throws, with uniqueness errors thrown
-   * as `UniqueViolation`. A transaction that changed rows takes the next position in the same
-   * round trip as its COMMIT; one that changed nothing leaves the position as it was.
+   * write is on the server's disk), rolled back when it throws, with PostgreSQL's errors in the
+   * store's terms (database-errors.ts). A transaction that changed rows takes the next position
+   * in the same round trip as its COMMIT; one that changed nothing leaves the position as it was.
    */
-  async write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  async write<T>(
+    work: (tx: Tx & { result: Query }) => Promise<T>,
+    options: WriteOptions = {},
+  ): Promise<T> {
+    const { availability } = this;
+    const outage = availability.outageCount;
     const client = await this.connections.connect().catch((error: unknown) => {
-      throw mappedError(error);
+      throw availability.failed(error);
     });
     // Rows changed by any statement of the transaction (a SELECT changes none).
     let changed = 0;
     const query: Query = async (sql, params) => {
-      const result = await client.query(sql, params as unknown[]);
+      const statement: TimedQuery = {
+        text: sql,
+        values: params as unknown[],
+        ...(options.long ? { query_timeout: LONG_STATEMENT_MS } : {}),
+      };
+      const result = await client.query(statement);
       if (result.command !== 'SELECT') changed += result.rowCount ?? 0;
       return result;
     };
-    const tx: Tx = {
+    const tx = {
       ...readerOf(query),
-      run: async (sql, params = []) => (await query(sql, params)).rowCount ?? 0,
+      run: async (sql: string, params: readonly SqlValue[] = []) =>
+        (await query(sql, params)).rowCount ?? 0,
+      result: query,
     };
-    let broken: Error | undefined;
+    let broken: unknown;
+    let committing = false;
     // A checked-out connection that dies (the server restarts) emits 'error': without a listener
     // that would end the process; the query in flight fails, and the connection is not reused.
     const onError = (error: Error) => (broken = error);
     client.on('error', onError);
     try {
       await client.query('BEGIN');
+      if (options.long) await client.query(`SET LOCAL statement_timeout = ${LONG_STATEMENT_MS}`);
       const result = await work(tx);
+      // A COMMIT that changed nothing has no outcome to be unsure of.
+      committing = changed > 0;
       if (changed > 0) {
         // Two statements in one message (the simple protocol): one round trip.
         const results = (await client.query(
@@ -168,14 +153,20 @@ export class Database implements Reader {
       } else {
         await client.query('COMMIT');
       }
+      availability.answered(outage);
       return result;
     } catch (error) {
-      // A connection that cannot even roll back is dropped from the pool, not reused.
-      await client.query('ROLLBACK').catch((failure: Error) => (broken = failure));
-      throw mappedError(error);
+      // A connection that failed or timed out is asked nothing more (a ROLLBACK would wait for
+      // the timeout again): it is dropped, and the server rolls back when it sees it go.
+      if (broken === undefined && !isConnectionFailure(error)) {
+        await client.query('ROLLBACK').catch((failure: unknown) => (broken = failure));
+      } else {
+        broken ??= error;
+      }
+      throw availability.failed(error, { committing });
     } finally {
       client.off('error', onError);
-      client.release(broken);
+      client.release(broken !== undefined);
     }
   }
 }

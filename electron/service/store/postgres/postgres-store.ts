@@ -7,8 +7,9 @@
 import type { Logger } from '../../logger';
 import type { KbStore } from '../contract/store';
 import type { TextKey } from '../sql/rule-rows';
-import { openPool } from './connection';
-import type { Pool } from './connection';
+import { DatabaseAvailability } from './availability';
+import { DEFAULT_DATABASE_TIMEOUTS, LONG_STATEMENT_MS, openPool } from './connection';
+import type { DatabaseTimeouts, Pool } from './connection';
 import { Database } from './database';
 import { migrate } from './migrate';
 import { PostgresCategoryRepository } from './repositories/categories';
@@ -28,6 +29,8 @@ export interface PostgresStoreOptions {
   textKey: TextKey;
   /** Connections this node keeps at most (default 10). */
   maxConnections?: number;
+  /** How long the node waits for the database (default: `DEFAULT_DATABASE_TIMEOUTS`). */
+  timeouts?: DatabaseTimeouts;
 }
 
 export class PostgresStore implements KbStore {
@@ -48,6 +51,10 @@ export class PostgresStore implements KbStore {
     /** The connections, for the parts of a team server beside the store (question log, feed). */
     readonly pool: Pool,
     readonly db: Database,
+    /** Whether the database answers, as this node's calls find it (one log line per outage). */
+    readonly availability: DatabaseAvailability,
+    /** How long the node waits for the database. */
+    readonly timeouts: DatabaseTimeouts,
     textKey: TextKey,
   ) {
     this.tenants = new PostgresTenantRepository(db);
@@ -61,14 +68,30 @@ export class PostgresStore implements KbStore {
     this.signInFailures = new PostgresSignInFailureRepository(db);
   }
 
-  /** Connects, brings the schema up to date, and reads the position. */
+  /**
+   * Connects, brings the schema up to date (on a connection of its own whose statements may run
+   * long: a migration's index on a large table, the wait for another node's migration), and
+   * reads the position.
+   */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const pool = openPool(options);
+    const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+    const availability = new DatabaseAvailability(options.logger);
+    const migrating = openPool({
+      ...options,
+      maxConnections: 1,
+      timeouts: { ...timeouts, queryMs: LONG_STATEMENT_MS, statementMs: LONG_STATEMENT_MS },
+      availability,
+    });
     try {
-      await migrate(pool, options.logger);
-      const db = new Database(pool);
+      await migrate(migrating, options.logger);
+    } finally {
+      await migrating.end().catch(() => undefined);
+    }
+    const pool = openPool({ ...options, timeouts, availability });
+    try {
+      const db = new Database(pool, availability);
       await db.loadPosition();
-      return new PostgresStore(pool, db, options.textKey);
+      return new PostgresStore(pool, db, availability, timeouts, options.textKey);
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw error;

@@ -50,7 +50,12 @@ export function registerRobotBundleRoutes(app: FastifyInstance, ctx: DomainConte
     },
     async (request) => {
       const tenantId = parseTenantId(request.params.tenantId);
-      return success(await importRobot(ctx, tenantId, request.body, actorOf(request)));
+      const importer = {
+        actor: actorOf(request),
+        // A signed-in administrator sees one tenant only (http/console-gate.ts).
+        seesEveryTenant: request.editor?.tenantId === null,
+      };
+      return success(await importRobot(ctx, tenantId, request.body, importer));
     },
   );
 }

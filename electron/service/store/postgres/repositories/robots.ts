@@ -62,8 +62,10 @@ export class PostgresRobotRepository implements RobotRepository {
 
   async purge(robot: RobotKey) {
     if (!(await this.exists(robot))) return false;
-    await this.db.write((tx) =>
-      purgeRobots(tx, 'tenant_id = $1 AND robot_id = $2', [robot.tenantId, robot.robotId]),
+    // Its time grows with the robot's rules: the long timeout.
+    await this.db.write(
+      (tx) => purgeRobots(tx, 'tenant_id = $1 AND robot_id = $2', [robot.tenantId, robot.robotId]),
+      { long: true },
     );
     return true;
   }
@@ -75,12 +77,15 @@ export class PostgresRobotRepository implements RobotRepository {
       [before],
     );
     if (Number(doomed?.n ?? 0) === 0) return 0;
-    return this.db.write(async (tx) => {
-      const count = await tx.get<{ n: number }>(`SELECT COUNT(*) AS n FROM robots WHERE ${due}`, [
-        before,
-      ]);
-      await purgeRobots(tx, due, [before]);
-      return Number(count?.n ?? 0);
-    });
+    return this.db.write(
+      async (tx) => {
+        const count = await tx.get<{ n: number }>(`SELECT COUNT(*) AS n FROM robots WHERE ${due}`, [
+          before,
+        ]);
+        await purgeRobots(tx, due, [before]);
+        return Number(count?.n ?? 0);
+      },
+      { long: true },
+    );
   }
 }

@@ -232,7 +232,7 @@ export class PostgresRuleRepository implements RuleRepository {
   async purgeDeleted(before: number) {
     // Looked at first: a purge with nothing to do writes nothing.
     if (!(await this.db.get(SQL.anyTrashBefore, [before]))) return 0;
-    return this.db.write((tx) => tx.run(SQL.purgeTrashBefore, [before]));
+    return this.db.write((tx) => tx.run(SQL.purgeTrashBefore, [before]), { long: true });
   }
 
   async update(robot: RobotKey, ruleId: string, content: RuleContent, now: number, actor: string) {
@@ -315,18 +315,19 @@ export class PostgresRuleRepository implements RuleRepository {
     return { rows: rows.map(ruleRows.toStoredRule), total: Number(total?.n ?? 0) };
   }
 
+  // Every rule of a robot, or of the database (at start): the long timeout.
   async matchable(robot?: RobotKey) {
     const rows = robot
-      ? await this.db.all<ruleRows.MatchableRow>(SQL.matchableOfRobot, [
+      ? await this.db.long.all<ruleRows.MatchableRow>(SQL.matchableOfRobot, [
           robot.tenantId,
           robot.robotId,
         ])
-      : await this.db.all<ruleRows.MatchableRow>(SQL.matchable);
+      : await this.db.long.all<ruleRows.MatchableRow>(SQL.matchable);
     return rows.map(ruleRows.toMatchableRecord);
   }
 
   async menus() {
-    return (await this.db.all<{ rule_id: string; menu: string }>(SQL.menus)).map(
+    return (await this.db.long.all<{ rule_id: string; menu: string }>(SQL.menus)).map(
       ruleRows.toRuleMenu,
     );
   }

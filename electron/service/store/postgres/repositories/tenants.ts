@@ -53,13 +53,16 @@ export class PostgresTenantRepository implements TenantRepository {
       await this.db.all<{ tenant_id: number }>(SQL.tenantsDeletedBefore, [before])
     ).map((row) => Number(row.tenant_id));
     if (doomed.length === 0) return 0;
-    await this.db.write(async (tx) => {
-      const tenants: SqlValue[] = [doomed];
-      await purgeRobots(tx, 'tenant_id = ANY($1::bigint[])', tenants);
-      for (const table of ['users', 'deleted_users', 'tenants']) {
-        await tx.run(`DELETE FROM ${table} WHERE tenant_id = ANY($1::bigint[])`, tenants);
-      }
-    });
+    await this.db.write(
+      async (tx) => {
+        const tenants: SqlValue[] = [doomed];
+        await purgeRobots(tx, 'tenant_id = ANY($1::bigint[])', tenants);
+        for (const table of ['users', 'deleted_users', 'tenants']) {
+          await tx.run(`DELETE FROM ${table} WHERE tenant_id = ANY($1::bigint[])`, tenants);
+        }
+      },
+      { long: true },
+    );
     return doomed.length;
   }
 }
