@@ -67,7 +67,7 @@ export async function openEmbedded(config: ServiceConfig): Promise<Backend> {
     indexes: { codec, saved },
     uncleanStop: store.recoveredFromUncleanStop,
     sharedSignatures: null,
-    questionLog: async () => new DayFileLog({ dataDir, logger }),
+    questionLog: async () => new DayFileLog({ dataDir, logger, now: config.now }),
     follow: async () => undefined,
     stopFollowing: async () => undefined,
     async close(indexes) {
