@@ -98,9 +98,12 @@ export function shownDespite(mark: InboxMark | undefined, entry: LoggedQuestion)
   return entry.at > hiddenUntil(mark);
 }
 
-/** The rule a miss points to clearly, if any (the inbox's evidence for a suggestion). */
+/**
+ * The rule a miss points to clearly, if any (the inbox's evidence for a suggestion): a
+ * RECOMMEND's first item well ahead of the second. A low-score BESTMATCH is none: its runner-up
+ * is not known, and a barely matched rule is as often the wrong one (能开收据吗 → 开箱验货).
+ */
 function evidenceOf(entry: LoggedQuestion, kind: MissKind, settings: MissSettings): string | null {
-  if (kind === 'lowScore') return entry.ruleId;
   if (kind !== 'recommended') return null;
   const first = entry.recommended[0];
   if (first === undefined || entry.runnerUp === undefined) return null;

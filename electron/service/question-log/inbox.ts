@@ -11,9 +11,9 @@ import type { InboxGroupRow } from '../store/contract/question-log';
 /**
  * The rule a group's questions should be added to, if the evidence supports one: the rule users
  * chose most from its RECOMMEND lists; else the rule the matcher's ranking put clearly first (a
- * low-score BESTMATCH's rule, or a RECOMMEND's first item well ahead of the second) for at least
- * half of the group's occurrences. A fallback, or a RECOMMEND of close scores, says nothing of
- * which rule was meant: no suggestion then.
+ * RECOMMEND's first item well ahead of the second) for at least half of the group's
+ * occurrences. A fallback, a RECOMMEND of close scores or a barely matched BESTMATCH says
+ * nothing sure of which rule was meant: no suggestion then.
  */
 export function suggestedRule(row: InboxGroupRow): string | null {
   const chosen = row.chosen[0];
