@@ -87,6 +87,19 @@ interface Found<T> {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * Writes all of `bytes`: a write the disk cut short (it filled up) fails, so that the batch is
+ * undone rather than kept in part.
+ */
+async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+  const { bytesWritten } = await handle.write(bytes);
+  if (bytesWritten < bytes.length) {
+    throw Object.assign(new Error('ENOSPC: no space left on device, write cut short'), {
+      code: 'ENOSPC',
+    });
+  }
+}
+
+/**
  * A segment's file opened to read, or null when it is gone: a read takes the segments as they
  * were when it started, and the budgets may drop one meanwhile (its entries are then no more).
  */
@@ -368,11 +381,14 @@ export class SegmentLog<T> {
       segment.pending = [];
       segment.writingBytes = segment.pendingBytes;
       segment.pendingBytes = 0;
+      const { bytes, indexBytes, indexedBytes } = segment;
       try {
         await this.writeSegment(segment, pending);
       } catch (error) {
         outcome.lost.push(...pending);
         outcome.error = error;
+        // The batch is lost as a whole: none of its lines or records stay.
+        Object.assign(segment, { bytes, indexBytes, indexedBytes });
         await this.cutBack(segment);
       } finally {
         segment.writingBytes = 0;
@@ -395,7 +411,7 @@ export class SegmentLog<T> {
     const isNew = segment.bytes === 0;
     const lines = await open(segment.path, 'a', FILE_MODE);
     try {
-      await lines.write(`${pending.map((line) => line.line).join('\n')}\n`);
+      await writeAll(lines, Buffer.from(`${pending.map((line) => line.line).join('\n')}\n`));
       await lines.datasync();
     } finally {
       await lines.close();
@@ -405,7 +421,7 @@ export class SegmentLog<T> {
     // Lines first: an index record never points to a line that did not reach the disk.
     const index = await open(indexPathOf(segment.path), 'a', FILE_MODE);
     try {
-      await index.write(records);
+      await writeAll(index, records);
       await index.datasync();
     } finally {
       await index.close();
@@ -417,7 +433,7 @@ export class SegmentLog<T> {
 
   /** After a failed write: the files as they were (a part-written line would spoil the next). */
   private async cutBack(segment: Segment<T>): Promise<void> {
-    // Lines written whose index records were not stay: the next open indexes them.
+    // A crash between the two leaves lines without records: the next open indexes them.
     for (const [path, size] of [
       [segment.path, segment.bytes],
       [indexPathOf(segment.path), segment.indexBytes],
