@@ -292,3 +292,22 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/** The volume figures as the bench prints them: one line a store. */
+export function volumeLine(figures: VolumeFigures): string {
+  const r = figures.reads;
+  const ms = (value: number) => round(value, 0);
+  return (
+    `\nQuestion log at ${figures.asks} asks (${figures.store}): inbox ${ms(r.inboxMs)} ms, ` +
+    `dashboard ${ms(r.dashboardMs)}, analytics ${ms(r.analyticsMs)}, rule hits ${ms(r.ruleHitsMs)}, ` +
+    `first page ${ms(r.firstPageMs)}, oldest page ${ms(r.oldestPageMs)}, ` +
+    `filtered search ${ms(r.searchMs)} (user ${ms(r.userSearchMs)}, absent text ${ms(r.missingTextMs)}), ` +
+    `export first byte ${ms(r.exportFirstByteMs)} / total ${ms(r.exportTotalMs)} ms; ` +
+    `ask p99/max ${round(figures.askIdleP99Ms, 1)}/${round(figures.askIdleMaxMs, 1)} ms idle, ` +
+    `${round(figures.askDuringReadsP99Ms, 1)}/${round(figures.askDuringReadsMaxMs, 1)} ms during the reads ` +
+    `(${figures.asksDuringReads} asks, ${figures.asksFailedDuringReads} failed); ` +
+    `RSS ${ms(figures.rssBeforeReadsMb)} MB before, ${ms(figures.rssPeakDuringReadsMb)} MB peak during; ` +
+    `${round(figures.logBytesPerMillionAsks / MB, 0)} MB of log per million asks; ` +
+    `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it; figures ready ${ms(figures.openMs)} ms after start`
+  );
+}
