@@ -190,7 +190,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
           vitals: backend.vitals,
           stopping: () => stopping !== undefined,
           metrics: config.metrics,
-          questionLogWriteFailures: () => runningLog?.writeFailures ?? 0,
+          questionLogWriteFailures: () => runningLog?.writeFailures() ?? 0,
         },
       },
       config,

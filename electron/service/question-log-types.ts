@@ -3,14 +3,18 @@
  * inbox of missed questions, rule analytics and the dashboard; and the layout of its export,
  * shared by the service's CSV and the editor's .xlsx. Routes (`R` =
  * /console/api/tenants/:tenantId/robots/:robotId):
- *   GET  R/question-log?from&to&offset&limit&q&outcome&source → QuestionLogPage (newest first)
- *   GET  R/question-log/export.csv?from&to       → text/csv (the editor builds .xlsx itself)
+ *   GET  R/question-log?from&to&before&offset&limit&q&outcome&source&ruleId&userId
+ *                                                → QuestionLogPage (newest first; `before`: a
+ *                                                  page's `next`, to page back to the oldest)
+ *   GET  R/question-log/export.csv?from&to       → text/csv, streamed (the editor builds .xlsx
+ *                                                  itself, from pages)
  *   POST R/question-log/clear                    → { removed }
  *   GET  R/inbox?limit                           → { groups: InboxGroup[] }
  *   POST R/inbox/add-phrasings                   InboxAddPhrasings → InboxAddResult
  *   POST R/inbox/new-rule                        InboxNewRule → { ruleId }
  *   POST R/inbox/test-cases                      InboxTestCases → InboxTestCasesResult
  *   POST R/inbox/dismiss                         { keys } → { dismissed }
+ *   GET  R/rule-hits                             → { rules: RuleHits[] }
  *   GET  R/analytics                             → RuleAnalytics
  *   GET  R/dashboard?days                        → Dashboard
  * Request bodies are their schemas' types (validation/question-log-schemas.ts).
@@ -57,12 +61,29 @@ export interface LoggedQuestion {
    * entry's), else null. Absent from lines written before menus were logged.
    */
   menuEntry: number | null;
+  /**
+   * A RECOMMEND: the score of its second item (0 with a single item), so that the inbox can tell
+   * a clear first item from a close call. Absent on other lines and on older ones.
+   */
+  runnerUp?: number;
+}
+
+/** Entries the log could not write (a full disk, a read-only folder, an I/O error). */
+export interface LostQuestions {
+  count: number;
+  /** First and last loss since the service started (ms). */
+  since: number;
+  until: number;
 }
 
 export interface QuestionLogPage {
   entries: LoggedQuestion[];
-  /** Entries matching the filter. */
-  total: number;
+  /** Entries matching the filter; null when counting them would mean reading the whole log. */
+  total: number | null;
+  /** Pass as `before` for the next (older) page; null once the oldest entry is shown. */
+  next: string | null;
+  /** Entries of this robot the log could not write since the service started, or null. */
+  lost: LostQuestions | null;
 }
 
 /** A choice made from a RECOMMEND: the rule picked, how often. */
@@ -74,11 +95,11 @@ export interface InboxChoice {
 
 /** Similar missed questions, most frequent first. */
 export interface InboxGroup {
-  /** Stable id of the group: the normalised text of its most frequent question. */
+  /** Stable id of the group: the normalised text of the question that started it. */
   key: string;
   /** Occurrences in the log (every question of the group). */
   count: number;
-  /** Distinct questions of the group, most frequent first (at most 10), with their counts. */
+  /** Distinct questions of the group, most frequent first (at most 10, as first typed), with their counts. */
   examples: { question: string; count: number }[];
   /** Latest occurrence (ms). */
   lastAt: number;
@@ -86,7 +107,11 @@ export interface InboxGroup {
   outcomes: { fallback: number; recommended: number; lowScore: number };
   /** Rules users chose after a RECOMMEND of this group's questions: the strongest evidence. */
   chosen: InboxChoice[];
-  /** The rule to add the questions to: the most chosen, else the most recommended; or null. */
+  /**
+   * The rule to add the questions to, when the evidence supports one: the rule users chose most,
+   * else the rule the matcher's ranking clearly put first for at least half of the occurrences;
+   * else null.
+   */
   suggestedRuleId: string | null;
   suggestedRuleName: string | null;
 }
@@ -145,17 +170,27 @@ export interface RuleAnalytics {
   hitsByDay: { ruleId: string; days: { day: string; hits: number }[] }[];
 }
 
-export interface DashboardDay {
-  day: string;
+/** Questions of a day (or an hour) by outcome; `answered` includes small talk and menu replies. */
+export interface DashboardCounts {
   total: number;
   answered: number;
   recommended: number;
   fallback: number;
+  /** Of `answered`: small talk, and replies choosing a menu entry. */
+  chat: number;
+  menu: number;
+}
+
+export interface DashboardDay extends DashboardCounts {
+  day: string;
 }
 
 export interface Dashboard {
   days: DashboardDay[];
+  /** The current UTC day, hour by hour (0–23, every hour listed). */
+  hours: (DashboardCounts & { hour: number })[];
   topQuestions: { question: string; count: number }[];
+  /** Questions that got the fallback or a RECOMMEND (an answer, however low its score, is none). */
   topMissed: { question: string; count: number }[];
 }
 
@@ -209,6 +244,11 @@ function cell(value: string | number): string {
  */
 export function toCsv(entries: readonly LoggedQuestion[]): string {
   const lines = [CSV_COLUMNS.join(',')];
-  for (const entry of entries) lines.push(rowOf(entry).map(cell).join(','));
+  for (const entry of entries) lines.push(csvRow(entry));
   return `\ufeff${lines.join('\r\n')}\r\n`;
+}
+
+/** One entry as a CSV line (without its line break): the export streams these. */
+export function csvRow(entry: LoggedQuestion): string {
+  return rowOf(entry).map(cell).join(',');
 }

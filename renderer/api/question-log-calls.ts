@@ -19,11 +19,18 @@ import type {
 type Call = <T>(method: string, path: string, body?: unknown) => Promise<T>;
 
 export interface LogQuery {
+  /** ISO times: entries from (included) and before (excluded). */
+  from?: string;
+  to?: string;
+  /** A page's `next`: the entries older than it. */
+  before?: string;
   offset?: number;
   limit?: number;
   q?: string;
   outcome?: 'answered' | 'recommended' | 'fallback';
   source?: 'api' | 'try';
+  ruleId?: string;
+  userId?: string;
 }
 
 export function questionLogCalls<Ref>(call: Call, robot: (ref: Ref) => string) {

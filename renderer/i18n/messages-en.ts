@@ -754,6 +754,23 @@ export const EN = {
   'qlog.version': 'Version',
   'qlog.versionNumber': 'v{version}',
   'qlog.draft': 'draft',
+  // Question log paging and filters (issue 28).
+  'qlog.filters': 'Filter the log',
+  'qlog.from': 'From',
+  'qlog.to': 'To',
+  'qlog.outcomeAll': 'Any answer',
+  'qlog.userId': 'User id',
+  'qlog.ruleId': 'Rule id',
+  'qlog.newer': 'Newer',
+  'qlog.older': 'Older',
+  'qlog.newest': 'Newest',
+  'qlog.pageNumber': 'Page {page}',
+  'qlog.oldestReached': 'Oldest entry reached.',
+  'qlog.lost': {
+    one: '{count} question could not be written to the log ({since} – {until}): the disk was full or could not be written. It was answered all the same.',
+    other:
+      '{count} questions could not be written to the log ({since} – {until}): the disk was full or could not be written. They were answered all the same.',
+  },
   // Menus, match policies, small talk, similar phrasings (issue 18).
   'sheet.policy': 'Match policy',
   'sheet.negative': 'Negative keywords',

@@ -651,6 +651,20 @@ export const ZH: Messages = {
   'qlog.version': '版本',
   'qlog.versionNumber': 'v{version}',
   'qlog.draft': '草稿',
+  // Question log paging and filters (issue 28).
+  'qlog.filters': '筛选问答记录',
+  'qlog.from': '开始日期',
+  'qlog.to': '结束日期',
+  'qlog.outcomeAll': '全部回答类型',
+  'qlog.userId': '用户 ID',
+  'qlog.ruleId': '规则 ID',
+  'qlog.newer': '较新',
+  'qlog.older': '较早',
+  'qlog.newest': '最新',
+  'qlog.pageNumber': '第 {page} 页',
+  'qlog.oldestReached': '已到最早的记录。',
+  'qlog.lost':
+    '有 {count} 条问答未能写入记录（{since} – {until}）：磁盘已满或无法写入。这些问题仍已正常回答。',
   // Menus, match policies, small talk, similar phrasings (issue 18).
   'sheet.policy': '匹配方式',
   'sheet.negative': '排除词',

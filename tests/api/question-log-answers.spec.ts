@@ -123,6 +123,8 @@ describe('question log: menus and versions', () => {
       answered: 3,
       recommended: 0,
       fallback: 0,
+      chat: 0,
+      menu: 2,
     });
     assert.deepEqual(
       board.topQuestions.map((q) => q.question),

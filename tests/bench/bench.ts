@@ -16,7 +16,9 @@
  * `--under-import` measures only that (quicker, for work on it).
  * At 10k rules, the question log: ask requests/s with the log on against off, its bytes per
  * million asks, and the inbox of 100k logged questions (tests/bench/question-log-bench.ts);
- * `--question-log` measures only that.
+ * `--question-log [--log-asks N] [--database postgres://…]` measures only that, and the log at
+ * volume: N asks (default 1,000,000) recorded, then the editor's reads timed while asks go on,
+ * RSS, bytes and the size budget (tests/bench/question-log-volume.ts), on both stores.
  * `--memory [--rounds N] [--heap-snapshot DIR] [--service FILE]`: only the peak RSS at 100k
  * rules (tests/bench/memory-bench.ts), medians of N rounds.
  * Publishing at 10k and 100k rules (tests/bench/publish-bench.ts; --quick: 20 edits, not 100).
@@ -44,6 +46,7 @@ import { measurePublishing } from './publish-bench';
 import type { PublishFigures } from './publish-bench';
 import { followPeakRss, peakRssMb, percentile, round } from './stats';
 import { measureQuestionLog } from './question-log-bench';
+import { measureLogVolume, volumeLine } from './question-log-volume';
 import { measureTeamServer } from './team-server-bench';
 import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
@@ -56,6 +59,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'under-import': { type: 'boolean', default: false },
     'question-log': { type: 'boolean', default: false },
+    'log-asks': { type: 'string', default: '1000000' },
     database: { type: 'string' },
     memory: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '1' },
@@ -242,7 +246,7 @@ async function measureSize(size: number): Promise<SizeResult> {
   }
 }
 
-if (values.database) {
+if (values.database && !values['question-log']) {
   const size = values.quick ? 1_000 : RPS_SIZE;
   console.error(`measuring the team server at ${size} rules…`);
   const rules = generateRules(size, 42);
@@ -397,10 +401,22 @@ function questionLogLine(figures: typeof questionLog, ratio: number): string {
 }
 if (values['question-log']) {
   console.log(questionLogLine(questionLog, round(questionLog.askLogRatio, 3)));
+  // At volume (issue 28): the embedded store, and the team server with --database.
+  const asks = Number(values['log-asks']);
+  const volume = [await measureLogVolume({ rules: logRules, asks })];
+  if (values.database)
+    volume.push(await measureLogVolume({ rules: logRules, asks, database: values.database }));
+  for (const figures of volume) console.log(volumeLine(figures));
   if (values.json) {
     const { askLogRatio, logBytesPerMillionAsks, inboxGroup100kMs } = questionLog;
     const askLogCpuRatio = round(questionLog.askLogCpuRatio, 3);
-    const figures = { askLogRatio, logBytesPerMillionAsks, inboxGroup100kMs, askLogCpuRatio };
+    const figures = {
+      askLogRatio,
+      logBytesPerMillionAsks,
+      inboxGroup100kMs,
+      askLogCpuRatio,
+      volume,
+    };
     writeFileSync(values.json, `${JSON.stringify(figures)}\n`);
   }
   process.exit(0);

@@ -16,12 +16,19 @@ import { PostgresQuestionLog } from '../../electron/service/store/postgres/quest
 import type { QuestionLogRepository } from '../../electron/service/store/contract/question-log';
 import { DayFileLog } from '../../electron/service/store/embedded/question-log/day-file-log';
 import { freshDatabase } from '../helpers/postgres';
-import { loggedQuestion } from '../helpers/logged-question';
+import { figuresMaker, loggedQuestion } from '../helpers/logged-question';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 8);
 
 const entry = loggedQuestion;
+
+/** Every entry of a log in [from, to), oldest first, read a slice at a time. */
+async function read(log: QuestionLogRepository, key: string, from: number, to: number) {
+  const entries = [];
+  for await (const slice of log.slices(key, from, to)) entries.push(...slice);
+  return entries;
+}
 
 describe('question log: day files and the PostgreSQL table answer alike', () => {
   let dir: string;
@@ -40,6 +47,11 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
       ['day files', files],
       ['table', table],
     ];
+    // Entries are appended once their log is open (the store's contract).
+    for (const [, log] of logs) {
+      for (const key of ['1/default', '1/r', '3/shared'])
+        await log.open(key, figuresMaker().replay);
+    }
   });
   after(async () => {
     await files.close();
@@ -60,30 +72,48 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
       entry(T0 + DAY + 1, '2', { version: 4, menuEntry: 2, score: 1 }),
     ];
     for (const [name, log] of logs) {
-      for (const e of entries) log.append('1/default', e);
-      assert.deepEqual(await log.read('1/default', 0, Infinity), entries, name);
+      for (const e of entries) log.append('1/default', e, null);
+      assert.deepEqual(await read(log, '1/default', 0, Infinity), entries, name);
       await log.flush();
-      assert.deepEqual(await log.read('1/default', 0, Infinity), entries, name);
-      assert.deepEqual(await log.read('1/default', T0 + 1, T0 + DAY), [entries[1]], name);
-      assert.deepEqual(await log.read('1/other', 0, Infinity), [], name);
+      assert.deepEqual(await read(log, '1/default', 0, Infinity), entries, name);
+      assert.deepEqual(await read(log, '1/default', T0 + 1, T0 + DAY), [entries[1]], name);
+      assert.deepEqual(await read(log, '1/other', 0, Infinity), [], name);
     }
-    assert.equal(await table.size('1/default'), await files.size('1/default'), 'the same bytes');
+    for (const [name, log] of logs) {
+      const page = await log.page('1/default', {
+        filter: { from: 0, to: Number.MAX_SAFE_INTEGER },
+        before: null,
+        offset: 0,
+        limit: 3,
+      });
+      assert.deepEqual(page.entries, [...entries].reverse().slice(0, 3), name);
+      assert.equal(page.total, 4, name);
+      assert.ok(page.next, name);
+      const older = await log.page('1/default', {
+        filter: { from: 0, to: Number.MAX_SAFE_INTEGER },
+        before: page.next,
+        offset: 0,
+        limit: 3,
+      });
+      assert.deepEqual(older.entries, [entries[0]], `${name}: paged back to the oldest`);
+      assert.equal(older.next, null, name);
+    }
   });
 
-  test('retention drops whole days before the first kept day, then the oldest over the size', async () => {
+  test('retention drops whole days before the first kept day, then the oldest over the size, the current day included', async () => {
     for (const [name, log] of logs) {
       for (let day = 0; day < 5; day++) {
-        for (let i = 0; i < 10; i++) log.append('1/r', entry(T0 + day * DAY + i));
+        for (let i = 0; i < 10; i++) log.append('1/r', entry(T0 + day * DAY + i), null);
       }
       await log.flush();
       assert.equal(await log.enforceRetention('1/r', T0 + 2 * DAY + 5, 1e9), 20, name);
       const oneDay = (await log.size('1/r')) / 3;
       assert.equal(await log.enforceRetention('1/r', 0, oneDay + 1), 20, name);
-      assert.equal((await log.read('1/r', 0, Infinity)).length, 10, name);
-      assert.equal(await log.enforceRetention('1/r', 0, 1), 0, `${name}: the newest day stays`);
-      log.append('1/r', entry(T0 + 5 * DAY));
-      assert.equal(await log.clear('1/r'), 11, `${name}: buffered entries too`);
-      assert.deepEqual(await log.read('1/r', 0, Infinity), [], name);
+      assert.equal((await read(log, '1/r', 0, Infinity)).length, 10, name);
+      assert.equal(await log.enforceRetention('1/r', 0, 1), 10, `${name}: the newest day goes too`);
+      log.append('1/r', entry(T0 + 5 * DAY), null);
+      assert.equal(await log.clear('1/r'), 1, `${name}: buffered entries too`);
+      assert.deepEqual(await read(log, '1/r', 0, Infinity), [], name);
     }
   });
 
@@ -104,14 +134,15 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
   test('every node of a team server reads what the others wrote', async () => {
     const other = new PostgresQuestionLog({ pool, logger: silentLogger, flushMs: 60_000 });
     try {
-      other.append('3/shared', entry(T0, 'from the other node'));
+      await other.open('3/shared', figuresMaker().replay);
+      other.append('3/shared', entry(T0, 'from the other node'), null);
       await other.flush();
-      table.append('3/shared', entry(T0 + 1, 'from this node'));
+      table.append('3/shared', entry(T0 + 1, 'from this node'), null);
       assert.deepEqual(
-        (await table.read('3/shared', 0, Infinity)).map((e) => e.question),
+        (await read(table, '3/shared', 0, Infinity)).map((e) => e.question),
         ['from the other node', 'from this node'],
       );
-      assert.equal((await other.read('3/shared', 0, Infinity)).length, 2);
+      assert.equal((await read(other, '3/shared', 0, Infinity)).length, 2);
     } finally {
       await other.close();
     }

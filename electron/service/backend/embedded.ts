@@ -69,7 +69,7 @@ export async function openEmbedded(config: ServiceConfig): Promise<Backend> {
     sharedSignatures: null,
     // The store is in this process and there are no other nodes: ready while it runs.
     vitals: { notReady: async () => null, pool: () => null, feedLagSeconds: () => null },
-    questionLog: async () => new DayFileLog({ dataDir, logger }),
+    questionLog: async () => new DayFileLog({ dataDir, logger, now: config.now }),
     follow: async () => undefined,
     stopFollowing: async () => undefined,
     async close(indexes) {

@@ -90,7 +90,7 @@ export async function openTeamServer(config: TeamServerConfig): Promise<Backend>
       new (await import('../store/postgres/question-log')).PostgresQuestionLog({
         pool: store.pool,
         logger,
-        availability: store.availability,
+        now: config.now,
       }),
     follow: (ctx) => cluster.follow(ctx),
     stopFollowing: () => cluster.stop(),

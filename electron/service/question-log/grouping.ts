@@ -1,14 +1,16 @@
 /**
- * Groups similar questions: the same text once normalised as the matcher reads it, then texts
- * whose terms (stemmed words, Han bigrams) overlap enough, most frequent first.
+ * Groups similar missed questions as they arrive: the same text once normalised as the matcher
+ * reads it is one question; a new question joins the group whose first question shares enough of
+ * its terms (stemmed words, Han bigrams), else starts a group of its own. A group's id is the
+ * normalised text of the question that started it, and a question keeps its group: ids are
+ * stable, so that a fix or a dismissal applies to the group the editor saw.
  * @module
  */
-import { normalizeText } from '../matching/normalize';
 import { isHanStopCode, tokenize } from '../matching/tokenize';
 
 /** Share of shared terms (Jaccard) from which two questions are one group. */
 const SIMILAR = 0.5;
-/** A group is compared with at most this many other groups sharing its rarest terms. */
+/** A question is compared with at most this many groups sharing its rarest terms. */
 const CANDIDATES_MAX = 200;
 
 /** The terms of a normalised question: stemmed words, and Han bigrams (single characters alone). */
@@ -23,77 +25,80 @@ export function termsOf(normalized: string): string[] {
   return [...terms];
 }
 
-export interface Grouped<T> {
-  /** The normalised text of the group's most frequent question. */
+interface Group {
   key: string;
-  /** Items of the group, by normalised text, most frequent first. */
-  texts: { key: string; items: T[] }[];
-  count: number;
+  terms: ReadonlySet<string>;
 }
 
-/**
- * Groups `items` by the similarity of `textOf(item)`. A text joins the group of the most frequent
- * text it is similar to (greedy, in frequency order), so groups are stable as the log grows.
- */
-export function groupSimilar<T>(items: readonly T[], textOf: (item: T) => string): Grouped<T>[] {
-  const byText = new Map<string, T[]>();
-  // The same questions come back again and again: each distinct one is normalised once.
-  const keys = new Map<string, string>();
-  for (const item of items) {
-    const text = textOf(item);
-    let key = keys.get(text);
-    if (key === undefined) {
-      key = normalizeText(text);
-      keys.set(text, key);
-    }
-    const list = byText.get(key);
-    if (list) list.push(item);
-    else byText.set(key, [item]);
+/** The groups of one log's questions: which group each question is in, and where a new one goes. */
+export class GroupIndex {
+  private readonly groupOf = new Map<string, string>();
+  private readonly groups: Group[] = [];
+  private readonly byKey = new Map<string, number>();
+  private readonly postings = new Map<string, number[]>();
+
+  get size(): number {
+    return this.groupOf.size;
   }
-  const texts = [...byText].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
-  const groups: (Grouped<T> & { terms: Set<string> })[] = [];
-  const postings = new Map<string, number[]>();
-  for (const [key, list] of texts) {
+
+  /** Takes the groups as they stand (a question → its group), e.g. as a store kept them. */
+  load(groups: ReadonlyMap<string, string>): void {
+    for (const [key, group] of groups) {
+      this.groupOf.set(key, group);
+      if (!this.byKey.has(group)) this.addGroup(group);
+    }
+  }
+
+  private addGroup(key: string): number {
+    const index = this.groups.length;
     const terms = termsOf(key);
-    let best = -1;
+    this.groups.push({ key, terms: new Set(terms) });
+    this.byKey.set(key, index);
+    for (const term of terms) {
+      const posting = this.postings.get(term);
+      if (posting) posting.push(index);
+      else this.postings.set(term, [index]);
+    }
+    return index;
+  }
+
+  /** The group of a normalised question, found (or started) the first time it is seen. */
+  groupOfKey(key: string): string {
+    const known = this.groupOf.get(key);
+    if (known !== undefined) return known;
+    const group = this.similarGroup(key) ?? this.groups[this.addGroup(key)]?.key ?? key;
+    this.groupOf.set(key, group);
+    return group;
+  }
+
+  private similarGroup(key: string): string | undefined {
+    if (this.byKey.has(key)) return key;
+    const terms = termsOf(key);
+    if (terms.length === 0) return undefined;
+    let best: Group | undefined;
     let bestScore = 0;
-    if (terms.length > 0) {
-      const seen = new Set<number>();
-      // Rarest terms first: the few groups sharing them are the likeliest matches.
-      const ordered = [...terms].sort(
-        (a, b) => (postings.get(a)?.length ?? 0) - (postings.get(b)?.length ?? 0),
-      );
-      for (const term of ordered) {
-        for (const g of postings.get(term) ?? []) {
-          if (seen.size >= CANDIDATES_MAX) break;
-          if (seen.has(g)) continue;
-          seen.add(g);
-          const group = groups[g] as Grouped<T> & { terms: Set<string> };
-          let shared = 0;
-          for (const t of terms) if (group.terms.has(t)) shared += 1;
-          const score = shared / (terms.length + group.terms.size - shared);
-          if (score > bestScore) {
-            bestScore = score;
-            best = g;
-          }
+    const seen = new Set<number>();
+    // Rarest terms first: the few groups sharing them are the likeliest matches.
+    const ordered = [...terms].sort(
+      (a, b) => (this.postings.get(a)?.length ?? 0) - (this.postings.get(b)?.length ?? 0),
+    );
+    for (const term of ordered) {
+      for (const g of this.postings.get(term) ?? []) {
+        if (seen.size >= CANDIDATES_MAX) break;
+        if (seen.has(g)) continue;
+        seen.add(g);
+        const group = this.groups[g];
+        if (!group) continue;
+        let shared = 0;
+        for (const t of terms) if (group.terms.has(t)) shared += 1;
+        const score = shared / (terms.length + group.terms.size - shared);
+        // Ties go to the older group: the same questions group alike whatever came after.
+        if (score > bestScore) {
+          bestScore = score;
+          best = group;
         }
       }
     }
-    if (best >= 0 && bestScore >= SIMILAR) {
-      const group = groups[best] as Grouped<T>;
-      group.texts.push({ key, items: list });
-      group.count += list.length;
-      continue;
-    }
-    const index = groups.length;
-    groups.push({ key, texts: [{ key, items: list }], count: list.length, terms: new Set(terms) });
-    for (const term of terms) {
-      const posting = postings.get(term);
-      if (posting) posting.push(index);
-      else postings.set(term, [index]);
-    }
+    return best !== undefined && bestScore >= SIMILAR ? best.key : undefined;
   }
-  return groups
-    .map(({ key, texts: members, count }) => ({ key, texts: members, count }))
-    .sort((a, b) => b.count - a.count);
 }

@@ -1,7 +1,9 @@
 /**
- * The question log of every robot: records each answered question (the domain's AskRecorder,
- * plugged in by index.ts), keeps it within each robot's retention, and reads it back for the
- * log view, the export, the inbox, rule analytics and the dashboard (docs/question-log.md).
+ * The question log of every robot: records each answered question with what it adds to the
+ * robot's figures (the domain's AskRecorder, plugged in by index.ts), keeps each log within its
+ * robot's budgets, and answers the editor's reads: pages of the log by index, the export a slice
+ * at a time, and the inbox, rule analytics and the dashboard from the figures kept
+ * (docs/question-log.md).
  * @module
  */
 import type { AskResult } from '../api-types';
@@ -15,22 +17,28 @@ import type {
   RuleAnalytics,
   RuleHits,
 } from '../question-log-types';
-import { toCsv } from '../question-log-types';
-import type { InboxMark, LogKey, QuestionLogRepository } from '../store/contract/question-log';
+import { CSV_COLUMNS, csvRow } from '../question-log-types';
+import type {
+  EntryFigures,
+  InboxMark,
+  LogFilter,
+  LogKey,
+  QuestionLogRepository,
+} from '../store/contract/question-log';
+import { DAY_MS } from '../store/contract/question-log';
 import type { RobotKey } from '../store/contract/records';
-import { RuleHitCounter, dashboard, ruleAnalytics } from './analytics';
+import { dashboard, ruleAnalytics } from './analytics';
 import type { RuleFacts } from './analytics';
 import { ClickMemory } from './click-memory';
-import { DISMISS_MS, buildInbox } from './inbox';
-
-const DAY_MS = 86_400_000;
+import { DISMISS_MS, MarkIndex, TextKeys, entryFigures } from './entry-figures';
+import type { MissSettings } from './entry-figures';
+import { GroupIndex } from './grouping';
+import { inboxGroup, rulesNamed } from './inbox';
 
 /** What the log needs to know of a robot. */
-export interface LoggedRobot {
+export interface LoggedRobot extends MissSettings {
   retentionDays: number;
   maxBytes: number;
-  /** A BESTMATCH under this score goes to the inbox. */
-  lowScore: number;
 }
 
 export interface QuestionLogOptions {
@@ -39,17 +47,23 @@ export interface QuestionLogOptions {
   robot: (log: LogKey) => LoggedRobot | undefined;
   now: () => number;
   logger: Logger;
+  /** How often the robots' budget settings are checked for a change (ms). */
+  budgetCheckMs?: number;
 }
 
-export interface LogFilter {
+export interface PageFilter {
   from?: number;
   to?: number;
+  /** A page's `next`: the entries older than it. */
+  before?: string;
   offset: number;
   limit: number;
-  /** Part of the question or of the userId. */
+  /** Part of the question or of the user id. */
   q?: string;
   outcome?: 'answered' | 'recommended' | 'fallback';
   source?: 'api' | 'try';
+  ruleId?: string;
+  userId?: string;
 }
 
 export const logKey = (robot: RobotKey): LogKey => `${robot.tenantId}/${robot.robotId}`;
@@ -68,26 +82,43 @@ function cachedLogKey(robot: RobotKey): LogKey {
   return key;
 }
 
-const outcomeOf = (entry: LoggedQuestion) =>
-  entry.module === 'NONE'
-    ? 'fallback'
-    : entry.answerType === 'RECOMMEND'
-      ? 'recommended'
-      : 'answered';
+const DEFAULT_ROBOT: LoggedRobot = {
+  retentionDays: 90,
+  maxBytes: 500 * 1024 * 1024,
+  lowScore: 0,
+  evidenceScore: 1,
+  margin: 0.1,
+};
+
+/** What the log holds of each robot's log it has opened. */
+interface LogState {
+  ready: boolean;
+  opened: Promise<void>;
+  groups: GroupIndex;
+  marks: MarkIndex;
+  /** Entries recorded while the log opened, appended once it is open. */
+  waiting: LoggedQuestion[];
+  /** The budgets last applied. */
+  budgets: string;
+  /**
+   * The first pass of its budgets (at start): reads wait for it, so that what the budgets drop
+   * is never read, whatever a long rebuild of other logs' figures takes meanwhile.
+   */
+  firstPass: Promise<void> | null;
+}
 
 export class QuestionLog {
   private readonly clicks = new ClickMemory();
-  /** Hits per rule of robots whose figures were asked for, kept up to date by `record`. */
-  private readonly hitCounters = new Map<LogKey, RuleHitCounter>();
+  private readonly keysOf = new TextKeys();
+  private readonly logs = new Map<LogKey, LogState>();
+  private readonly budgetTimer: NodeJS.Timeout;
 
   /** Entries that failed before reaching the repository. */
   private recordFailures = 0;
 
-  constructor(private readonly options: QuestionLogOptions) {}
-
-  /** Entries lost since the start: failed here, or dropped by the repository (the metrics). */
-  get writeFailures(): number {
-    return this.recordFailures + (this.repository.failedWrites ?? 0);
+  constructor(private readonly options: QuestionLogOptions) {
+    this.budgetTimer = setInterval(() => void this.followBudgets(), options.budgetCheckMs ?? 2000);
+    this.budgetTimer.unref();
   }
 
   private get repository(): QuestionLogRepository {
@@ -95,9 +126,70 @@ export class QuestionLog {
   }
 
   private settingsOf(log: LogKey): LoggedRobot {
-    return (
-      this.options.robot(log) ?? { retentionDays: 90, maxBytes: 200 * 1024 * 1024, lowScore: 0 }
-    );
+    return this.options.robot(log) ?? DEFAULT_ROBOT;
+  }
+
+  private figuresOf(log: LogKey, state: LogState, entry: LoggedQuestion): EntryFigures | null {
+    return entryFigures(entry, {
+      settings: this.settingsOf(log),
+      marks: state.marks,
+      groups: state.groups,
+      keys: this.keysOf,
+    });
+  }
+
+  /** A log, opened once: its marks read, its figures brought up to its last entry. */
+  private state(log: LogKey): LogState {
+    let state = this.logs.get(log);
+    if (state) return state;
+    const opening: LogState = {
+      ready: false,
+      opened: Promise.resolve(),
+      groups: new GroupIndex(),
+      marks: new MarkIndex(),
+      waiting: [],
+      budgets: '',
+      firstPass: null,
+    };
+    opening.opened = (async () => {
+      opening.marks = new MarkIndex(await this.repository.marks(log));
+      await this.repository.open(log, {
+        known: (groups) => opening.groups.load(groups),
+        figuresOf: (entry) => this.figuresOf(log, opening, entry),
+      });
+      opening.ready = true;
+      const waiting = opening.waiting;
+      opening.waiting = [];
+      for (const entry of waiting) this.appendSafely(log, opening, entry);
+    })().catch((error: unknown) => {
+      this.options.logger.error(`could not open the question log of ${log}`, error);
+    });
+    this.logs.set(log, opening);
+    state = opening;
+    return state;
+  }
+
+  private append(log: LogKey, state: LogState, entry: LoggedQuestion): void {
+    this.repository.append(log, entry, this.figuresOf(log, state, entry));
+  }
+
+  /** Appends outside any request: a throw would end the process, not one ask. */
+  private appendSafely(log: LogKey, state: LogState, entry: LoggedQuestion): void {
+    try {
+      this.append(log, state, entry);
+    } catch (error) {
+      this.options.logger.error('could not record a question in the log', error);
+    }
+  }
+
+  /** The log once open, the asks of the current turn recorded. */
+  private async opened(robot: RobotKey): Promise<{ log: LogKey; state: LogState }> {
+    this.recordQueued();
+    const log = logKey(robot);
+    const state = this.state(log);
+    await state.opened;
+    await state.firstPass;
+    return { log, state };
   }
 
   /**
@@ -141,72 +233,111 @@ export class QuestionLog {
       );
       if (choice && choice.ruleId === entry.ruleId) entry.chosenFrom = choice.question;
     }
-    this.repository.append(log, entry);
-    this.hitCounters.get(log)?.add(entry);
+    // A RECOMMEND's items come only with it: the second's score tells a clear first from a close call.
+    if (items && entry.answerType === 'RECOMMEND') entry.runnerUp = items[1]?.score ?? 0;
+    const state = this.logs.get(log) ?? this.state(log);
+    if (state.ready) this.append(log, state, entry);
+    else state.waiting.push(entry);
   }
 
-  /** The entries kept: within the robot's retention, oldest first. */
-  private async kept(log: LogKey, from = 0, to = Infinity): Promise<LoggedQuestion[]> {
-    this.recordQueued();
-    const keepFrom = this.options.now() - this.settingsOf(log).retentionDays * DAY_MS;
-    return this.repository.read(log, Math.max(from, keepFrom), to);
+  /** Where the robot's retention starts (ms). */
+  private keepFrom(log: LogKey): number {
+    return this.options.now() - this.settingsOf(log).retentionDays * DAY_MS;
   }
 
-  async page(robot: RobotKey, filter: LogFilter): Promise<QuestionLogPage> {
-    const entries = await this.kept(logKey(robot), filter.from, filter.to);
+  async page(robot: RobotKey, filter: PageFilter): Promise<QuestionLogPage> {
+    const { log } = await this.opened(robot);
     const q = filter.q?.trim();
-    const needle = q ? normalizeText(q) : '';
-    const matching = entries.filter(
-      (entry) =>
-        (filter.source === undefined || entry.source === filter.source) &&
-        (filter.outcome === undefined || outcomeOf(entry) === filter.outcome) &&
-        (!q ||
-          entry.userId.includes(q) ||
-          entry.question.includes(q) ||
-          (needle !== '' && normalizeText(entry.question).includes(needle))),
-    );
-    matching.reverse();
-    return {
-      entries: matching.slice(filter.offset, filter.offset + filter.limit),
-      total: matching.length,
+    const logFilter: LogFilter = {
+      from: Math.max(filter.from ?? 0, this.keepFrom(log)),
+      to: filter.to ?? Number.MAX_SAFE_INTEGER,
+      ...(filter.outcome !== undefined ? { outcome: filter.outcome } : {}),
+      ...(filter.source !== undefined ? { source: filter.source } : {}),
+      ...(filter.ruleId !== undefined ? { ruleId: filter.ruleId } : {}),
+      ...(filter.userId !== undefined ? { userId: filter.userId } : {}),
+      ...(q ? { text: q } : {}),
     };
+    const page = await this.repository.page(log, {
+      filter: logFilter,
+      before: filter.before ?? null,
+      offset: filter.offset,
+      limit: filter.limit,
+    });
+    return { ...page, lost: this.repository.lost(log) };
   }
 
-  async csv(robot: RobotKey, from?: number, to?: number): Promise<string> {
-    return toCsv(await this.kept(logKey(robot), from, to));
+  /** The log as CSV, a slice of rows at a time (the header first), oldest first. */
+  async *csv(robot: RobotKey, from?: number, to?: number): AsyncGenerator<string> {
+    const { log } = await this.opened(robot);
+    yield `\ufeff${CSV_COLUMNS.join(',')}\r\n`;
+    const start = Math.max(from ?? 0, this.keepFrom(log));
+    for await (const slice of this.repository.slices(log, start, to ?? Number.MAX_SAFE_INTEGER)) {
+      let text = '';
+      for (const entry of slice) text += `${csvRow(entry)}\r\n`;
+      yield text;
+    }
   }
 
   async clear(robot: RobotKey): Promise<number> {
-    this.recordQueued();
-    const log = logKey(robot);
-    this.hitCounters.delete(log);
+    const { log } = await this.opened(robot);
     return this.repository.clear(log);
   }
 
-  /** Applies every robot's retention (at start and every hour); returns the entries removed. */
-  async enforceRetention(): Promise<number> {
-    this.recordQueued();
-    let removed = 0;
+  /** Applies a robot's budgets: retention days, then size; its marks too old to matter go. */
+  private async applyBudgets(log: LogKey, state: LogState): Promise<number> {
+    const settings = this.settingsOf(log);
     const now = this.options.now();
-    for (const log of await this.repository.logs()) {
-      const settings = this.settingsOf(log);
-      const gone = await this.repository.enforceRetention(
-        log,
-        now - settings.retentionDays * DAY_MS,
-        settings.maxBytes,
-      );
-      if (gone > 0) this.hitCounters.delete(log);
-      removed += gone;
-      // Marks older than anything the log still holds hide nothing any more.
-      const marks = await this.repository.marks(log);
-      // A test case's expected fallback stays expected as long as the log lasts.
-      const live = marks.filter(
-        (mark) =>
-          mark.kind === 'fallback' || mark.at + DISMISS_MS > now - settings.retentionDays * DAY_MS,
-      );
-      if (live.length < marks.length) await this.repository.saveMarks(log, live);
+    state.budgets = `${settings.retentionDays}/${settings.maxBytes}`;
+    const keepFrom = now - settings.retentionDays * DAY_MS;
+    const removed = await this.repository.enforceRetention(log, keepFrom, settings.maxBytes);
+    const marks = await this.repository.marks(log);
+    // A test case's expected fallback stays expected as long as the log lasts; a review-mode fix
+    // remembers its version as long as that version may answer.
+    const live = marks.filter(
+      (mark) =>
+        mark.kind === 'fallback' ||
+        typeof mark.version === 'number' ||
+        mark.at + DISMISS_MS > keepFrom,
+    );
+    if (live.length < marks.length) {
+      await this.repository.saveMarks(log, live);
+      state.marks = new MarkIndex(live);
     }
     return removed;
+  }
+
+  /**
+   * Applies every robot's budgets (at start and every hour), each log once open; returns the
+   * entries removed. The passes are under way when `started` resolves: a read waits for its
+   * log's first one.
+   */
+  async enforceRetention(started?: () => void): Promise<number> {
+    this.recordQueued();
+    const passes = (await this.repository.logs()).map((log) => {
+      const state = this.state(log);
+      const pass = state.opened.then(() => this.applyBudgets(log, state));
+      state.firstPass ??= pass.then(
+        () => undefined,
+        () => undefined,
+      );
+      return pass;
+    });
+    started?.();
+    let removed = 0;
+    for (const pass of passes) removed += await pass;
+    return removed;
+  }
+
+  /** A robot whose budget settings changed has them applied at once. */
+  private async followBudgets(): Promise<void> {
+    for (const [log, state] of this.logs) {
+      if (!state.ready) continue;
+      const settings = this.settingsOf(log);
+      if (state.budgets === `${settings.retentionDays}/${settings.maxBytes}`) continue;
+      await this.applyBudgets(log, state).catch((error: unknown) =>
+        this.options.logger.error(`could not apply the question log budgets of ${log}`, error),
+      );
+    }
   }
 
   async inbox(
@@ -214,34 +345,10 @@ export class QuestionLog {
     limit: number,
     namesOf: (ruleIds: string[]) => Promise<Map<string, string>>,
   ): Promise<InboxGroup[]> {
-    const groups = await this.groups(robot);
-    const shown = groups.slice(0, limit);
-    const ids = new Set<string>();
-    for (const group of shown) {
-      if (group.suggestedRuleId) ids.add(group.suggestedRuleId);
-      for (const choice of group.chosen) ids.add(choice.ruleId);
-    }
-    const names = await namesOf([...ids]);
-    return shown.map(({ texts: _texts, ...group }) => {
-      const suggested =
-        group.suggestedRuleId !== null && names.has(group.suggestedRuleId)
-          ? group.suggestedRuleId
-          : null;
-      return {
-        ...group,
-        chosen: group.chosen
-          .filter((choice) => names.has(choice.ruleId))
-          .map((choice) => ({ ...choice, ruleName: names.get(choice.ruleId) ?? '' })),
-        suggestedRuleId: suggested,
-        suggestedRuleName: suggested === null ? null : (names.get(suggested) ?? null),
-      };
-    });
-  }
-
-  private async groups(robot: RobotKey) {
-    const log = logKey(robot);
-    const [entries, marks] = await Promise.all([this.kept(log), this.repository.marks(log)]);
-    return buildInbox({ entries, marks, lowScore: this.settingsOf(log).lowScore });
+    const { log } = await this.opened(robot);
+    const rows = await this.repository.figures.inbox(log, limit);
+    const names = await namesOf([...new Set(rows.flatMap(rulesNamed))]);
+    return rows.map((row) => inboxGroup(row, names));
   }
 
   /**
@@ -257,46 +364,49 @@ export class QuestionLog {
     kind: InboxMark['kind'],
     version: number | null = null,
   ): Promise<number> {
-    const log = logKey(robot);
-    const wanted = new Set(keys);
-    const groups = (await this.groups(robot)).filter((group) => wanted.has(group.key));
+    const { log, state } = await this.opened(robot);
+    let found = 0;
+    const texts = new Set<string>();
+    for (const key of keys) {
+      const members = await this.repository.figures.groupTexts(log, [key]);
+      if (members.length > 0) found += 1;
+      for (const text of members) texts.add(text);
+      // A key not (or no longer) in the inbox is marked as it is: its question, normalised.
+      texts.add(normalizeText(key));
+    }
     const at = this.options.now();
-    // A key not (or no longer) in the inbox is marked as it is: its question, normalised.
-    const texts = new Set(groups.flatMap((group) => group.texts));
-    for (const key of keys) texts.add(normalizeText(key));
-    const marks = (await this.repository.marks(log)).filter((m) => !texts.has(m.key));
+    const marks = (await this.repository.marks(log)).filter((mark) => !texts.has(mark.key));
     for (const key of texts)
       marks.push({ key, at, kind, ...(version !== null ? { version } : {}) });
     await this.repository.saveMarks(log, marks);
-    return groups.length;
+    state.marks = new MarkIndex(marks);
+    await this.repository.figures.forget(log, [...texts]);
+    return found;
   }
 
-  /** Hits and last hit of every rule hit in the log kept (the rules grid's columns). */
+  /** Hits and last hit of every rule hit or recommended in the days kept (the rules grid's). */
   async ruleHits(robot: RobotKey): Promise<RuleHits[]> {
-    this.recordQueued();
-    const log = logKey(robot);
-    let counter = this.hitCounters.get(log);
-    if (!counter) {
-      // Registered once read (in the same turn): `record` then keeps it up to date.
-      counter = new RuleHitCounter();
-      for (const entry of await this.kept(log)) counter.add(entry);
-      this.hitCounters.set(log, counter);
-    }
-    return [...counter.hits.values()];
+    const { log } = await this.opened(robot);
+    return this.repository.figures.rules(log);
   }
 
   async analytics(robot: RobotKey, rules: readonly RuleFacts[]): Promise<RuleAnalytics> {
-    return ruleAnalytics(await this.kept(logKey(robot)), rules, this.options.now());
+    const { log } = await this.opened(robot);
+    return ruleAnalytics(this.repository.figures, log, rules, this.options.now());
   }
 
   async dashboard(robot: RobotKey, days: number): Promise<Dashboard> {
-    const log = logKey(robot);
-    const now = this.options.now();
-    const entries = await this.kept(log, now - days * DAY_MS);
-    return dashboard(entries, days, now, this.settingsOf(log).lowScore);
+    const { log } = await this.opened(robot);
+    return dashboard(this.repository.figures, log, days, this.options.now());
+  }
+
+  /** Entries of every robot the log could not write since the start (a full disk, …). */
+  writeFailures(): number {
+    return this.recordFailures + this.repository.writeFailures();
   }
 
   close(): Promise<void> {
+    clearInterval(this.budgetTimer);
     this.recordQueued();
     return this.repository.close();
   }

@@ -1,7 +1,8 @@
 /**
  * The question log as a service runs it: made with the domain's context (it is the context's
- * AskRecorder), reading the robots' retention settings from the directory the context holds;
- * once the robots are loaded, retention is enforced at start and every hour.
+ * AskRecorder), reading the robots' log settings from the directory the context holds; once the
+ * robots are loaded, every log is opened and its budgets applied, then every hour (and at once
+ * when a robot's budget settings change).
  * @module
  */
 import type { RobotDirectory } from '../domain/robot-directory';
@@ -12,6 +13,11 @@ import { QuestionLog } from './question-log';
 const HOUR_MS = 60 * 60 * 1000;
 /** A BESTMATCH this close above the robot's threshold is shown in the inbox (low score). */
 const LOW_SCORE_MARGIN = 0.03;
+/**
+ * A RECOMMEND's first item is evidence of the rule meant (a suggestion in the inbox) from this
+ * share of the robot's BESTMATCH threshold on, when it leads the second by the robot's margin.
+ */
+const EVIDENCE_SHARE = 0.75;
 
 /** What the log reads of the service: the context's parts, before the context is built. */
 export interface QuestionLogParts {
@@ -23,9 +29,13 @@ export interface QuestionLogParts {
 
 export interface RunningQuestionLog {
   log: QuestionLog;
-  /** Enforces retention now (once the robots are loaded) and every hour from then on. */
+  /**
+   * Opens every log and applies its budgets (once the robots are loaded), in the background: a
+   * log whose figures must be rebuilt from its entries (an upgrade) takes a while, and the
+   * service answers meanwhile. Then every hour.
+   */
   keepRetention(): Promise<void>;
-  /** Stops the retention timer and writes what is buffered. */
+  /** Stops the retention timer, writes what is buffered and saves the figures. */
   stop(): Promise<void>;
 }
 
@@ -41,15 +51,18 @@ export function startQuestionLog(
       const [tenantId = '', robotId = ''] = key.split('/');
       const robot = parts.robots.get(Number(tenantId), robotId);
       if (!robot) return undefined;
+      const { settings } = robot;
       return {
-        retentionDays: robot.settings.logRetentionDays,
-        maxBytes: robot.settings.logMaxMegabytes * 1024 * 1024,
-        lowScore: Math.min(1, robot.settings.bestmatchThreshold + LOW_SCORE_MARGIN),
+        retentionDays: settings.logRetentionDays,
+        maxBytes: settings.logMaxMegabytes * 1024 * 1024,
+        lowScore: Math.min(1, settings.bestmatchThreshold + LOW_SCORE_MARGIN),
+        evidenceScore: settings.bestmatchThreshold * EVIDENCE_SHARE,
+        margin: settings.margin,
       };
     },
   });
-  const retain = () =>
-    log.enforceRetention().then(
+  const retain = (started?: () => void) =>
+    log.enforceRetention(started).then(
       (removed) => removed > 0 && parts.logger.info(`question log: ${removed} old entries removed`),
       (error: unknown) => parts.logger.error('could not apply the question log retention', error),
     );
@@ -57,7 +70,9 @@ export function startQuestionLog(
   return {
     log,
     async keepRetention() {
-      await retain();
+      // Under way (each read waits for its log's first pass), not done: rebuilding the figures
+      // of a log after an upgrade takes a while, and the service answers meanwhile.
+      await new Promise<void>((started) => void retain(started).finally(started));
       timer = setInterval(() => void retain(), HOUR_MS);
       timer.unref();
     },

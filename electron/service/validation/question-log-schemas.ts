@@ -16,9 +16,15 @@ export const QuestionLogQuery = Type.Object({
   from: Type.Optional(iso),
   /** Entries before this time. */
   to: Type.Optional(iso),
+  /** A page's `next`: the entries older than it. */
+  before: Type.Optional(string({ pattern: '^[0-9A-Za-z.-]{1,64}$' })),
   offset: Type.Optional(decimal),
   limit: Type.Optional(decimal),
   q: Type.Optional(string({ maxLength: 200 })),
+  /** Entries answered by this rule. */
+  ruleId: Type.Optional(string({ minLength: 1, maxLength: 64 })),
+  /** Entries of this user id (exactly). */
+  userId: Type.Optional(string({ minLength: 1, maxLength: LIMITS.askUserIdMax })),
   outcome: Type.Optional(
     Type.Unsafe<'answered' | 'recommended' | 'fallback'>({
       type: 'string',

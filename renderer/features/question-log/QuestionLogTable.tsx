@@ -4,6 +4,7 @@ import type { QuestionLogPage } from '../../../electron/service/question-log-typ
 import { CSV_COLUMNS, rowOf, toCsv } from '../../../electron/service/question-log-types';
 import type { RobotRef } from '../../api/console-client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import type { LogQuery } from '../../api/question-log-calls';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
@@ -19,26 +20,73 @@ const outcomeKey = (answerType: string, module: string) =>
       ? 'qlog.recommended'
       : 'qlog.answered';
 
-/** The latest logged questions, with export (.xlsx, .csv) and clearing. */
+type Outcome = 'answered' | 'recommended' | 'fallback';
+
+/** What the log screen filters by (empty: not at all). Dates are YYYY-MM-DD, UTC days. */
+interface LogFilters {
+  q: string;
+  outcome: '' | Outcome;
+  userId: string;
+  ruleId: string;
+  from: string;
+  to: string;
+}
+
+const NO_FILTERS: LogFilters = { q: '', outcome: '', userId: '', ruleId: '', from: '', to: '' };
+const PAGE_SIZE = 50;
+const DAY_MS = 86_400_000;
+
+/** The query of a page: the filters set, and the cursor of the page (null: the newest). */
+function logQuery(filters: LogFilters, before: string | null): LogQuery {
+  const query: LogQuery = { limit: PAGE_SIZE };
+  const q = filters.q.trim();
+  if (q) query.q = q;
+  if (filters.outcome) query.outcome = filters.outcome;
+  if (filters.userId.trim()) query.userId = filters.userId.trim();
+  if (filters.ruleId.trim()) query.ruleId = filters.ruleId.trim();
+  const from = Date.parse(filters.from);
+  if (Number.isFinite(from)) query.from = new Date(from).toISOString();
+  // The "to" day is included: entries before the next day.
+  const to = Date.parse(filters.to);
+  if (Number.isFinite(to)) query.to = new Date(to + DAY_MS).toISOString();
+  if (before !== null) query.before = before;
+  return query;
+}
+
+/**
+ * The logged questions, newest first, a page at a time back to the oldest (by cursor), filtered
+ * by time, answer, user, rule and text; with export (.xlsx, .csv) and clearing.
+ */
 export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robot: ConsoleRobot }) {
-  const { t, formatTime } = useI18n();
+  const { t, formatTime, formatDateTime } = useI18n();
   const { client } = useWorkspace();
   const toasts = useToasts();
   const [page, setPage] = useState<QuestionLogPage | null>(null);
-  const [q, setQ] = useState('');
+  const [filters, setFilters] = useState<LogFilters>(NO_FILTERS);
+  /** The cursors of the pages shown so far: the last is the current page's (null: the newest). */
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [busy, setBusy] = useState(false);
   const [clearing, setClearing] = useState(false);
+  const cursor = cursors.at(-1) ?? null;
 
   const load = useCallback(
-    () =>
-      client
-        .questionLog(robotRef, { limit: 50, ...(q ? { q } : {}) })
-        .then(setPage, () => undefined),
-    [client, robotRef, q],
+    () => client.questionLog(robotRef, logQuery(filters, cursor)).then(setPage, () => undefined),
+    [client, robotRef, filters, cursor],
   );
   useEffect(() => {
     void load();
   }, [load]);
+
+  const filter = (change: Partial<LogFilters>) => {
+    setFilters((current) => ({ ...current, ...change }));
+    setCursors([null]);
+  };
+  const older = () => {
+    const next = page?.next;
+    if (next) setCursors((current) => [...current, next]);
+  };
+  const newer = () =>
+    setCursors((current) => (current.length > 1 ? current.slice(0, -1) : current));
 
   const fail = (error: unknown) => toasts.show(describeError(t, error), { tone: 'error' });
 
@@ -63,6 +111,7 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
   const clear = async () => {
     const { removed } = await client.clearQuestionLog(robotRef);
     toasts.show(t('qlog.cleared', { count: removed }));
+    setCursors([null]);
     await load();
   };
 
@@ -70,17 +119,10 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
     <section className="card qlog-card" aria-labelledby="qlog-title" data-testid="question-log">
       <header className="card-header qlog-header">
         <h2 id="qlog-title">
-          {t('qlog.title')} <span className="muted">({page?.total ?? 0})</span>
+          {t('qlog.title')}{' '}
+          {page && page.total !== null ? <span className="muted">({page.total})</span> : null}
         </h2>
         <div className="button-row">
-          <input
-            type="search"
-            className="qlog-search"
-            aria-label={t('qlog.search')}
-            placeholder={t('qlog.search')}
-            value={q}
-            onChange={(event) => setQ(event.target.value)}
-          />
           <button
             type="button"
             className="button button-small"
@@ -107,6 +149,73 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
         </div>
       </header>
       <RetentionForm robotRef={robotRef} robot={robot} />
+      {page?.lost ? (
+        <p className="qlog-lost" role="alert" data-testid="qlog-lost">
+          {t('qlog.lost', {
+            count: page.lost.count,
+            since: formatDateTime(page.lost.since),
+            until: formatDateTime(page.lost.until),
+          })}
+        </p>
+      ) : null}
+      <div className="qlog-filters" role="group" aria-label={t('qlog.filters')}>
+        <input
+          type="search"
+          className="qlog-search"
+          aria-label={t('qlog.search')}
+          placeholder={t('qlog.search')}
+          value={filters.q}
+          onChange={(event) => filter({ q: event.target.value })}
+        />
+        <select
+          aria-label={t('qlog.outcome')}
+          value={filters.outcome}
+          onChange={(event) => {
+            const value = event.target.value;
+            filter({
+              outcome:
+                value === 'answered' || value === 'recommended' || value === 'fallback'
+                  ? value
+                  : '',
+            });
+          }}
+        >
+          <option value="">{t('qlog.outcomeAll')}</option>
+          <option value="answered">{t('qlog.answered')}</option>
+          <option value="recommended">{t('qlog.recommended')}</option>
+          <option value="fallback">{t('qlog.fallback')}</option>
+        </select>
+        <input
+          type="search"
+          aria-label={t('qlog.userId')}
+          placeholder={t('qlog.userId')}
+          value={filters.userId}
+          onChange={(event) => filter({ userId: event.target.value })}
+        />
+        <input
+          type="search"
+          aria-label={t('qlog.ruleId')}
+          placeholder={t('qlog.ruleId')}
+          value={filters.ruleId}
+          onChange={(event) => filter({ ruleId: event.target.value })}
+        />
+        <label>
+          {t('qlog.from')}{' '}
+          <input
+            type="date"
+            value={filters.from}
+            onChange={(event) => filter({ from: event.target.value })}
+          />
+        </label>
+        <label>
+          {t('qlog.to')}{' '}
+          <input
+            type="date"
+            value={filters.to}
+            onChange={(event) => filter({ to: event.target.value })}
+          />
+        </label>
+      </div>
       {page && page.entries.length > 0 ? (
         <div className="qlog-scroll">
           <table className="report-table qlog-table">
@@ -166,6 +275,38 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
           <p>{t('qlog.clearConfirm', { robot: robot.name })}</p>
         </ConfirmDialog>
       ) : null}
+      <nav className="button-row qlog-pager" aria-label={t('qlog.title')}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={cursors.length <= 1}
+          onClick={() => setCursors([null])}
+        >
+          {t('qlog.newest')}
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={cursors.length <= 1}
+          onClick={newer}
+        >
+          {t('qlog.newer')}
+        </button>
+        <span className="muted" data-testid="qlog-page">
+          {t('qlog.pageNumber', { page: cursors.length })}
+        </span>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={!page?.next}
+          onClick={older}
+        >
+          {t('qlog.older')}
+        </button>
+        {page && page.next === null && page.entries.length > 0 ? (
+          <span className="muted">{t('qlog.oldestReached')}</span>
+        ) : null}
+      </nav>
     </section>
   );
 }

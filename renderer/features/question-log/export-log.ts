@@ -8,17 +8,22 @@ import type { ConsoleClient, RobotRef } from '../../api/console-client';
 
 const PAGE = 1000;
 
-/** Every entry kept, oldest first. */
+/** Every entry kept, oldest first: pages from the newest back to the oldest, by cursor. */
 export async function fetchWholeLog(
   client: ConsoleClient,
   ref: RobotRef,
 ): Promise<LoggedQuestion[]> {
   const entries: LoggedQuestion[] = [];
-  for (;;) {
-    const page = await client.questionLog(ref, { offset: entries.length, limit: PAGE });
+  let before: string | null = null;
+  do {
+    const page = await client.questionLog(ref, {
+      limit: PAGE,
+      ...(before !== null ? { before } : {}),
+    });
     entries.push(...page.entries);
-    if (page.entries.length < PAGE || entries.length >= page.total) return entries.reverse();
-  }
+    before = page.next;
+  } while (before !== null);
+  return entries.reverse();
 }
 
 export function logFileName(robotName: string, extension: 'xlsx' | 'csv'): string {

@@ -16,8 +16,23 @@ import { loggedQuestion } from '../../helpers/logged-question';
 
 const T0 = Date.UTC(2026, 0, 1, 8);
 const robot = { tenantId: 1, robotId: 'default' };
-const settings = () => ({ retentionDays: 90, maxBytes: 1e9, lowScore: 0.9 });
+const settings = () => ({
+  retentionDays: 90,
+  maxBytes: 1e9,
+  lowScore: 0.9,
+  evidenceScore: 0.7,
+  margin: 0.1,
+});
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Every entry the store holds, oldest first. */
+async function stored(repository: DayFileLog): Promise<string[]> {
+  const questions: string[] = [];
+  for await (const slice of repository.slices('1/default', 0, Number.MAX_SAFE_INTEGER)) {
+    questions.push(...slice.map((entry) => entry.question));
+  }
+  return questions;
+}
 
 const recommend = { answerType: 'RECOMMEND' as const, ruleId: null, recommended: ['r1', 'r2'] };
 const items = [
@@ -63,14 +78,11 @@ test(
 test(
   'the asks of a turn reach the store once the turn has ended, in their order',
   withLog(async (log, repository) => {
+    await log.page(robot, { offset: 0, limit: 1 }); // the log opened
     for (let i = 0; i < 5; i++) log.record(robot, loggedQuestion(T0 + i, `q${i}`), null);
-    assert.deepEqual(await repository.read('1/default', 0, Infinity), []);
+    assert.deepEqual(await stored(repository), []);
     await nextTurn();
-    const stored = await repository.read('1/default', 0, Infinity);
-    assert.deepEqual(
-      stored.map((entry) => entry.question),
-      ['q0', 'q1', 'q2', 'q3', 'q4'],
-    );
+    assert.deepEqual(await stored(repository), ['q0', 'q1', 'q2', 'q3', 'q4']);
     // A user's next question, in a later turn, still finds their RECOMMEND.
     log.record(robot, loggedQuestion(T0 + 10, 'card trouble', recommend), items);
     await nextTurn();
@@ -87,21 +99,24 @@ test('an entry that cannot be recorded is logged as an error; the others are rec
   const logger: Logger = { ...silentLogger, error: (message) => errors.push(message) };
   const log = new QuestionLog({ repository, now: () => T0, logger, robot: settings });
   const append = repository.append.bind(repository);
-  repository.append = (key, entry) => {
+  repository.append = (key, entry, figures) => {
     if (entry.question === 'poison') throw new Error('cannot append');
-    append(key, entry);
+    append(key, entry, figures);
   };
   try {
     log.record(robot, loggedQuestion(T0, 'before'), null);
     log.record(robot, loggedQuestion(T0 + 1, 'poison'), null);
     log.record(robot, loggedQuestion(T0 + 2, 'after'), null);
+    // Recorded while the log opens (then appended once it is open), and once it is open.
+    await log.page(robot, { offset: 0, limit: 1 });
+    log.record(robot, loggedQuestion(T0 + 3, 'poison'), null);
+    log.record(robot, loggedQuestion(T0 + 4, 'last'), null);
     await nextTurn();
-    assert.deepEqual(errors, ['could not record a question in the log']);
-    const stored = await repository.read('1/default', 0, Infinity);
-    assert.deepEqual(
-      stored.map((entry) => entry.question),
-      ['before', 'after'],
-    );
+    assert.deepEqual(errors, [
+      'could not record a question in the log',
+      'could not record a question in the log',
+    ]);
+    assert.deepEqual(await stored(repository), ['before', 'after', 'last']);
   } finally {
     await log.close();
     rmSync(dir, { recursive: true, force: true });

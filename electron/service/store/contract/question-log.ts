@@ -1,18 +1,25 @@
 /**
- * Where the question log is kept (docs/question-log.md). The embedded implementation writes
- * append-only day files beside the database (store/embedded/question-log/); a server store can keep it
- * in a table. Unlike the KbStore, appends are not durable when they return: they are buffered
- * and made durable within about a second (`flush`).
+ * Where the question log is kept (docs/question-log.md): the raw log of every answered question,
+ * read by index (time, outcome, rule, user id, text), and the figures kept as asks are recorded
+ * (counts per day and hour, rule hits, confusable pairs, top questions, the inbox's groups), durable
+ * with the entries they summarise. The embedded store writes segment files beside the database and
+ * keeps the figures in memory with checkpoints (store/embedded/question-log/); a team server keeps
+ * both in tables (store/postgres/question-log*.ts). Appends are buffered and durable within about
+ * a second (`flush`); an entry and its figures are written together.
  * @module
  */
 import type { LoggedQuestion } from '../../question-log-types';
+
+/** A UTC day in ms. */
+export const DAY_MS = 86_400_000;
 
 /** A robot's log: `tenantId/robotId`. */
 export type LogKey = string;
 
 /**
- * What the inbox remembers of a group: dismissed or handled at `at`, or (`fallback`) made a test
- * case that expects the fallback: its fallback answers are no miss any more.
+ * What the inbox remembers of a question (by its normalised text): dismissed or handled at `at`,
+ * or (`fallback`) made a test case that expects the fallback: its fallback answers are no miss
+ * any more.
  */
 export interface InboxMark {
   key: string;
@@ -26,29 +33,211 @@ export interface InboxMark {
   version?: number | null;
 }
 
+/** What the figures count an answer as, in this order wherever counts are listed. */
+export const OUTCOMES = ['answered', 'recommended', 'fallback', 'chat', 'menu'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Why a question is in the inbox. */
+export type MissKind = 'fallback' | 'recommended' | 'lowScore';
+
+/** A UTC day as the figures number it: days since 1970-01-01. */
+export type DayNumber = number;
+
+/**
+ * What one entry adds to its log's figures (question-log/entry-figures.ts makes it). A store applies
+ * it with the entry, durable together. The try pane's questions add nothing (no figures).
+ */
+export interface EntryFigures {
+  at: number;
+  day: DayNumber;
+  hour: number;
+  outcome: Outcome;
+  /** A rule of the knowledge base answered (a choice from a RECOMMEND or a menu reply included). */
+  hit: { ruleId: string; chosen: boolean; fromMenu: boolean } | null;
+  /** Rules a RECOMMEND listed. */
+  recommended: readonly string[];
+  /** The two rules a RECOMMEND listed first (in byte order): rules likely to be confused. */
+  pair: readonly [string, string] | null;
+  /** The question as the top questions count it (normalised) and as typed; null for menu replies. */
+  question: { key: string; text: string } | null;
+  /** A real miss (the fallback or a RECOMMEND): counted among the top missed questions. */
+  missed: boolean;
+  /**
+   * In the inbox: the normalised question, its group, why, and the rule the matcher's own
+   * ranking pointed to clearly (a low-score BESTMATCH's rule, or a RECOMMEND's first item well
+   * ahead of the second), if any. Null when no miss, or hidden by the question's mark.
+   */
+  inbox: {
+    key: string;
+    group: string;
+    text: string;
+    kind: MissKind;
+    evidence: string | null;
+  } | null;
+  /** A choice from a RECOMMEND: the normalised question that got it, its group, the rule chosen. */
+  choice: { key: string; group: string; text: string; ruleId: string } | null;
+}
+
+/** An entry's outcome: the fallback, a RECOMMEND, small talk, a menu reply, else answered. */
+export function outcomeOf(entry: LoggedQuestion): Outcome {
+  if (entry.module === 'NONE') return 'fallback';
+  if (entry.module === 'CHAT') return 'chat';
+  if (entry.answerType === 'RECOMMEND') return 'recommended';
+  return entry.menuEntry !== null ? 'menu' : 'answered';
+}
+
+/** The log's own outcomes as the API filters them: small talk and menu replies are answers. */
+export function filterOutcome(outcome: Outcome): 'answered' | 'recommended' | 'fallback' {
+  return outcome === 'recommended' || outcome === 'fallback' ? outcome : 'answered';
+}
+
+/** Which entries a read wants. Times are ms, `from` included, `to` excluded. */
+export interface LogFilter {
+  from: number;
+  to: number;
+  outcome?: 'answered' | 'recommended' | 'fallback';
+  source?: 'api' | 'try';
+  ruleId?: string;
+  userId?: string;
+  /** Part of the question or of the user id (letters in any case). */
+  text?: string;
+}
+
+/** A page of the log, newest first. */
+export interface PageRequest {
+  filter: LogFilter;
+  /** Entries older than this cursor (a page's `next`); null: from the newest. */
+  before: string | null;
+  /** Matching entries skipped first. */
+  offset: number;
+  limit: number;
+}
+
+export interface PageResult {
+  entries: LoggedQuestion[];
+  /** Entries matching the filter; null when only reading the whole log could count them. */
+  total: number | null;
+  /** The cursor of the next (older) page; null when this page reaches the oldest entry. */
+  next: string | null;
+}
+
+/** Questions asked per hour of a day, by outcome (counts in the order of OUTCOMES). */
+export interface HourRow {
+  day: DayNumber;
+  hour: number;
+  counts: readonly number[];
+}
+
+/** A rule's figures over the days kept. */
+export interface RuleRow {
+  ruleId: string;
+  hits: number;
+  chosen: number;
+  fromMenu: number;
+  recommended: number;
+  lastHit: number | null;
+}
+
+/** A question counted: its normalised text, as typed (first seen), how often. */
+export interface TextCount {
+  key: string;
+  text: string;
+  count: number;
+}
+
+/** An inbox group as the figures hold it (question-log/inbox.ts names rules and suggests one). */
+export interface InboxGroupRow {
+  group: string;
+  count: number;
+  lastAt: number;
+  outcomes: { fallback: number; recommended: number; lowScore: number };
+  /** Rules users chose from the group's RECOMMEND lists, most chosen first. */
+  chosen: { ruleId: string; count: number }[];
+  /** Rules the matcher's ranking pointed to clearly, most often first. */
+  evidence: { ruleId: string; count: number }[];
+  /** The group's questions, most frequent first (at most 10). */
+  texts: TextCount[];
+}
+
+/** Lost entries of a log: appends its store could not write (a full disk, an I/O error). */
+export interface LostEntries {
+  count: number;
+  /** First and last loss (ms). */
+  since: number;
+  until: number;
+}
+
+/** The figures of every log, as kept: reads answer from them, never from the raw log. */
+export interface LogFigures {
+  /** Per hour of the days in [fromDay, toDay] that have questions. */
+  hours(log: LogKey, fromDay: DayNumber, toDay: DayNumber): Promise<HourRow[]>;
+  /** Every rule hit or recommended in the days kept. */
+  rules(log: LogKey): Promise<RuleRow[]>;
+  /** Hits per day of these rules. */
+  ruleDays(
+    log: LogKey,
+    ruleIds: readonly string[],
+  ): Promise<{ ruleId: string; day: DayNumber; hits: number }[]>;
+  /** Pairs of rules most often listed first and second by a RECOMMEND. */
+  pairs(log: LogKey, limit: number): Promise<{ a: string; b: string; count: number }[]>;
+  /** The most asked questions of the days in [fromDay, toDay] (`missed`: real misses only). */
+  top(
+    log: LogKey,
+    fromDay: DayNumber,
+    toDay: DayNumber,
+    missed: boolean,
+    limit: number,
+  ): Promise<TextCount[]>;
+  /** The inbox's groups with occurrences, those with choices first, then by count. */
+  inbox(log: LogKey, limit: number): Promise<InboxGroupRow[]>;
+  /** Every normalised question of these groups. */
+  groupTexts(log: LogKey, groups: readonly string[]): Promise<string[]>;
+  /** Forgets the inbox figures of these questions: their occurrences so far are marked. */
+  forget(log: LogKey, keys: readonly string[]): Promise<void>;
+}
+
+/** How a store counts again the entries its figures do not cover. */
+export interface Replay {
+  /** Questions already grouped (normalised text → group), told before the entries after them. */
+  known(groups: ReadonlyMap<string, string>): void;
+  figuresOf(entry: LoggedQuestion): EntryFigures | null;
+}
+
 export interface QuestionLogRepository {
-  /** Entries dropped because they could not be written (a full disk, a database away). */
-  readonly failedWrites?: number;
-  /** Buffers an entry; durable at the next flush (at most about a second later). */
-  append(log: LogKey, entry: LoggedQuestion): void;
+  readonly figures: LogFigures;
+  /**
+   * Opens a log's figures (once; later calls wait for the first): the groups its figures know
+   * are told to `replay.known`, and the entries they do not cover yet (after a crash, an
+   * upgrade, or lost figures) are given to `replay.figuresOf` in order, oldest first, and what it
+   * returns is counted. Entries are appended once the log is open.
+   */
+  open(log: LogKey, replay: Replay): Promise<void>;
+  /** Buffers an entry and its figures (applied at once); durable at the next flush. */
+  append(log: LogKey, entry: LoggedQuestion, figures: EntryFigures | null): void;
   /** Writes and syncs what is buffered. */
   flush(): Promise<void>;
-  /** Every entry of the log with `at` in [from, to), oldest first (unflushed ones included). */
-  read(log: LogKey, from: number, to: number): Promise<LoggedQuestion[]>;
-  /** Deletes every entry of the log; returns how many there were. */
+  /** A page of the log, newest first (unflushed entries included). */
+  page(log: LogKey, request: PageRequest): Promise<PageResult>;
+  /** The entries in [from, to), oldest first, a slice at a time. */
+  slices(log: LogKey, from: number, to: number): AsyncIterable<LoggedQuestion[]>;
+  /** Deletes every entry of the log and its figures; returns how many entries there were. */
   clear(log: LogKey): Promise<number>;
   /**
-   * Drops entries older than `keepFrom` and, while the log is over `maxBytes`, the oldest ones
-   * (whole days); returns how many entries went.
+   * Drops the entries and figures of days before the day of `keepFrom`, then, while the log is
+   * over `maxBytes`, its oldest entries (the figures stay); returns how many entries went.
    */
   enforceRetention(log: LogKey, keepFrom: number, maxBytes: number): Promise<number>;
-  /** Bytes the log takes on disk. */
+  /** Bytes the log's entries take (what `maxBytes` bounds). */
   size(log: LogKey): Promise<number>;
   /** The logs that exist. */
   logs(): Promise<LogKey[]>;
   marks(log: LogKey): Promise<InboxMark[]>;
   /** Replaces the marks of the log (durable when it returns). */
   saveMarks(log: LogKey, marks: readonly InboxMark[]): Promise<void>;
-  /** Flushes and stops the timer. */
+  /** Entries of every log that could not be written, since the start. */
+  writeFailures(): number;
+  /** The log's lost entries since the start, or null. */
+  lost(log: LogKey): LostEntries | null;
+  /** Flushes, saves the figures and stops the timers. */
   close(): Promise<void>;
 }

@@ -1,31 +1,51 @@
 /**
- * The team server's question log: one table every node appends to and reads from
- * (`question_log`, server migration 2), with the inbox's marks beside it. Like the embedded day
- * files, appends are buffered and written about once a second, in one INSERT per flush; an
- * entry is the day file's line, so both stores keep the same bytes and count the same size.
+ * The team server's question log (tables of server migration 7, question-log-schema.ts): every
+ * node appends to the same tables and reads from them. Appends are buffered and written about
+ * once a second: the entries, their figures (question-log-figures.ts) and the log's count and
+ * bytes in one transaction, so that a crash loses both or neither. Reads go by index (the entry
+ * number, a user's or a rule's hash); a text filter reads the lines newest first. Old entries go
+ * in batches of a few thousand rows, each its own short statement, so that no lock is held long.
+ * A write that fails (the database unreachable, full) drops its entries, counts them, and never
+ * fails an ask.
  * @module
  */
-import type { QueryResult, QueryResultRow } from 'pg';
 import type { Logger } from '../../logger';
 import type { LoggedQuestion } from '../../question-log-types';
-import type { InboxMark, LogKey, QuestionLogRepository } from '../contract/question-log';
+import type {
+  EntryFigures,
+  InboxMark,
+  LogKey,
+  LostEntries,
+  PageRequest,
+  PageResult,
+  QuestionLogRepository,
+  Replay,
+} from '../contract/question-log';
+import { DAY_MS, OUTCOMES, filterOutcome, outcomeOf } from '../contract/question-log';
 import { FlushSchedule } from '../sql/flush-schedule';
-import {
-  DAY_MS,
-  clampTime,
-  dayOf,
-  decode as decodeLine,
-  encode as encodeLine,
-} from '../sql/question-log-line';
-import { DatabaseAvailability } from './availability';
+import { decode, encode } from '../sql/question-log-line';
+import { textVariants } from '../sql/question-log-text';
 import type { Pool } from './connection';
-import type { SqlValue } from './database';
-import { StorageUnavailable } from '../contract/errors';
+import { inTransaction } from './connection';
+import { FIGURE_TABLES, PendingFigures, PostgresFigures } from './question-log-figures';
+
+/** Rows deleted per statement when old entries go. */
+const PURGE_BATCH = 5000;
+/** Entries moved per transaction from the table of an older version. */
+const MOVE_BATCH = 2000;
+/** Entries read per query by an export. */
+const SLICE_ROWS = 5000;
+const TRY_OFFSET = 8;
 
 interface Buffered {
-  log: LogKey;
-  at: number;
+  entry: LoggedQuestion;
   line: string;
+}
+
+interface Log {
+  buffer: Buffered[];
+  figures: PendingFigures;
+  maxBytes: number | null;
 }
 
 export interface PostgresQuestionLogOptions {
@@ -33,31 +53,160 @@ export interface PostgresQuestionLogOptions {
   logger: Logger;
   /** How often buffered entries are written (ms). */
   flushMs?: number;
-  /** Where outages are noted (the store's); one of its own when not given. */
-  availability?: DatabaseAvailability;
+  now?: () => number;
 }
+
+/** The same 32-bit hash as the embedded index (segment-index.ts), as PostgreSQL's INT. */
+function hash32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash | 0 || 1;
+}
+
+const outcomeCode = (entry: LoggedQuestion) =>
+  OUTCOMES.indexOf(outcomeOf(entry)) + (entry.source === 'try' ? TRY_OFFSET : 0);
+/** Characters JSON writes escaped: a line holds them otherwise than the text does. */
+// eslint-disable-next-line no-control-regex -- exactly the control characters JSON escapes
+const ESCAPED = /["\\\u0000-\u001f\u2028\u2029]/;
 
 export class PostgresQuestionLog implements QuestionLogRepository {
   private readonly pool: Pool;
   private readonly logger: Logger;
-  private buffer: Buffered[] = [];
+  private readonly now: () => number;
   private readonly writes: FlushSchedule;
-  private readonly availability: DatabaseAvailability;
-  /** Entries dropped while the database was away, told once it answers again. */
-  private lost = 0;
-
-  /** Entries dropped because they could not be written (the metrics read it). */
-  failedWrites = 0;
+  private readonly pending = new Map<LogKey, Log>();
+  private readonly ids = new Map<LogKey, Promise<number>>();
+  private readonly opened = new Map<LogKey, Promise<void>>();
+  private readonly lostEntries = new Map<LogKey, LostEntries>();
+  private failing: { count: number; since: number; code: string } | null = null;
+  private failures = 0;
+  readonly figures: PostgresFigures;
 
   constructor(options: PostgresQuestionLogOptions) {
     this.pool = options.pool;
     this.logger = options.logger;
-    this.availability = options.availability ?? new DatabaseAvailability(options.logger);
+    this.now = options.now ?? Date.now;
     this.writes = new FlushSchedule(() => this.writeBuffered(), options.flushMs);
+    this.figures = new PostgresFigures(this.pool, async (log) => {
+      // This node's asks are in the tables before they are read.
+      await this.flush();
+      return this.logId(log);
+    });
   }
 
-  append(log: LogKey, entry: LoggedQuestion): void {
-    this.buffer.push({ log, at: entry.at, line: encodeLine(entry) });
+  private logOf(key: LogKey): Log {
+    let log = this.pending.get(key);
+    if (!log) {
+      log = { buffer: [], figures: new PendingFigures(), maxBytes: null };
+      this.pending.set(key, log);
+    }
+    return log;
+  }
+
+  /** The log's number (its row made on first use). */
+  private logId(log: LogKey): Promise<number> {
+    let id = this.ids.get(log);
+    if (!id) {
+      id = (async () => {
+        await this.pool.query(
+          'INSERT INTO question_logs (log_key) VALUES ($1) ON CONFLICT (log_key) DO NOTHING',
+          [log],
+        );
+        const { rows } = await this.pool.query<{ log_id: number }>(
+          'SELECT log_id FROM question_logs WHERE log_key = $1',
+          [log],
+        );
+        return rows[0]?.log_id ?? 0;
+      })();
+      id.catch(() => this.ids.delete(log));
+      this.ids.set(log, id);
+    }
+    return id;
+  }
+
+  open(log: LogKey, replay: Replay): Promise<void> {
+    let opened = this.opened.get(log);
+    if (!opened) {
+      opened = this.openLog(log, replay);
+      opened.catch(() => this.opened.delete(log));
+      this.opened.set(log, opened);
+    }
+    return opened;
+  }
+
+  private async openLog(log: LogKey, replay: Replay): Promise<void> {
+    const logId = await this.logId(log);
+    const { rows } = await this.pool.query<{ key: string; grp: string }>(
+      'SELECT key, grp FROM question_log_groups WHERE log_id = $1',
+      [logId],
+    );
+    replay.known(new Map(rows.map((row) => [row.key, row.grp])));
+    // Entries of the table of an older version move over with their figures, a batch at a time;
+    // several nodes may move at once: each takes rows the others have not locked.
+    for (;;) {
+      const moved = await inTransaction(this.pool, async (client) => {
+        const batch = await client.query<{ line: string }>(
+          `DELETE FROM question_log WHERE entry_id IN (
+             SELECT entry_id FROM question_log WHERE log_key = $1 ORDER BY entry_id
+             LIMIT ${MOVE_BATCH} FOR UPDATE SKIP LOCKED)
+           RETURNING line`,
+          [log],
+        );
+        const entries = batch.rows
+          .map((row) => decode(row.line))
+          .filter((entry): entry is LoggedQuestion => entry !== null)
+          .sort((a, b) => a.at - b.at);
+        const figures = new PendingFigures();
+        for (const entry of entries) {
+          const counted = replay.figuresOf(entry);
+          if (counted) figures.add(counted);
+        }
+        await this.insertEntries(
+          client,
+          logId,
+          entries.map((entry) => ({ entry, line: encode(entry) })),
+        );
+        await figures.write(client, logId);
+        return batch.rows.length;
+      });
+      if (moved < MOVE_BATCH) break;
+    }
+  }
+
+  private async insertEntries(
+    client: { query: Pool['query'] },
+    logId: number,
+    batch: readonly Buffered[],
+  ): Promise<number> {
+    if (batch.length === 0) return 0;
+    await client.query(
+      `INSERT INTO question_log_entries (log_id, at, outcome, user_hash, rule_hash, line)
+       SELECT $1, * FROM unnest($2::bigint[], $3::smallint[], $4::int[], $5::int[], $6::text[])`,
+      [
+        logId,
+        batch.map((b) => b.entry.at),
+        batch.map((b) => outcomeCode(b.entry)),
+        batch.map((b) => hash32(b.entry.userId)),
+        batch.map((b) => (b.entry.ruleId === null ? 0 : hash32(b.entry.ruleId))),
+        batch.map((b) => b.line),
+      ],
+    );
+    const bytes = batch.reduce((sum, b) => sum + Buffer.byteLength(b.line) + 1, 0);
+    const { rows } = await client.query<{ bytes: number }>(
+      `UPDATE question_logs SET entries = entries + $2, bytes = bytes + $3 WHERE log_id = $1
+       RETURNING bytes`,
+      [logId, batch.length, bytes],
+    );
+    return Number(rows[0]?.bytes ?? 0);
+  }
+
+  append(log: LogKey, entry: LoggedQuestion, figures: EntryFigures | null): void {
+    const pending = this.logOf(log);
+    pending.buffer.push({ entry, line: encode(entry) });
+    if (figures) pending.figures.add(figures);
   }
 
   flush(): Promise<void> {
@@ -65,114 +214,297 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   }
 
   private async writeBuffered(): Promise<void> {
-    if (this.buffer.length === 0) return;
-    const batch = this.buffer;
-    this.buffer = [];
-    try {
-      await this.query(
-        `INSERT INTO question_log (log_key, at, line)
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])`,
-        [batch.map((b) => b.log), batch.map((b) => b.at), batch.map((b) => b.line)],
-      );
-    } catch (error) {
-      // A record of traffic, not data: entries that cannot be written are dropped rather than
-      // held in memory without bound (as the day files do on a full disk). While the database
-      // is away they are counted, and said in one line once it is back (the outage has its own).
-      this.failedWrites += batch.length;
-      if (error instanceof StorageUnavailable) this.lost += batch.length;
-      else this.logger.error(`could not write ${batch.length} question log entries`, error);
-      return;
-    }
-    if (this.lost > 0) {
-      this.logger.warn(
-        `${this.lost} question log entries could not be written while the database was away`,
-      );
-      this.lost = 0;
+    for (const [key, log] of this.pending) {
+      if (log.buffer.length === 0) continue;
+      const batch = log.buffer;
+      const figures = log.figures;
+      log.buffer = [];
+      log.figures = new PendingFigures();
+      let bytes: number;
+      try {
+        const logId = await this.logId(key);
+        bytes = await inTransaction(this.pool, async (client) => {
+          const total = await this.insertEntries(client, logId, batch);
+          await figures.write(client, logId);
+          return total;
+        });
+        this.recovered();
+      } catch (error) {
+        this.lose(key, batch.length, error);
+        continue;
+      }
+      // The size budget holds as entries come.
+      if (log.maxBytes !== null && bytes > log.maxBytes) {
+        await this.dropOldestOver(key, log.maxBytes).catch((error: unknown) =>
+          this.logger.error(`could not drop the oldest question log entries of ${key}`, error),
+        );
+      }
     }
   }
 
-  /** One statement on the pool, its failure in the store's terms and its outage noted. */
-  private query<R extends QueryResultRow>(
-    sql: string,
-    params: readonly SqlValue[] = [],
-  ): Promise<QueryResult<R>> {
-    return this.availability.call(() => this.pool.query<R>(sql, params as unknown[]));
-  }
-
-  async read(log: LogKey, from: number, to: number): Promise<LoggedQuestion[]> {
-    await this.flush();
-    const { rows } = await this.query<{ line: string }>(
-      `SELECT line FROM question_log WHERE log_key = $1 AND at >= $2 AND at < $3
-       ORDER BY at, entry_id`,
-      [log, clampTime(from), clampTime(to)],
-    );
-    const entries: LoggedQuestion[] = [];
-    const take = (line: string) => {
-      const entry = decodeLine(line);
-      if (entry && entry.at >= from && entry.at < to) entries.push(entry);
+  private lose(log: LogKey, count: number, error: unknown): void {
+    const now = this.now();
+    const code = (error as NodeJS.ErrnoException | null)?.code ?? String(error);
+    this.failures += count;
+    const known = this.lostEntries.get(log);
+    this.lostEntries.set(log, {
+      count: (known?.count ?? 0) + count,
+      since: known?.since ?? now,
+      until: now,
+    });
+    if (!this.failing) {
+      this.logger.error(
+        `question log: could not write ${count} entries of ${log} (${code}); entries are dropped ` +
+          'and counted until writing works again',
+        error,
+      );
+    }
+    this.failing = {
+      count: (this.failing?.count ?? 0) + count,
+      since: this.failing?.since ?? now,
+      code: this.failing?.code ?? code,
     };
-    for (const row of rows) take(row.line);
-    // Appended while the rows were read.
-    for (const buffered of this.buffer) if (buffered.log === log) take(buffered.line);
-    return entries.sort((a, b) => a.at - b.at);
   }
 
-  private dropBuffered(log: LogKey): number {
-    const before = this.buffer.length;
-    this.buffer = this.buffer.filter((buffered) => buffered.log !== log);
-    return before - this.buffer.length;
+  private recovered(): void {
+    const failing = this.failing;
+    if (!failing) return;
+    this.failing = null;
+    this.logger.warn(
+      `question log: ${failing.count} entries could not be written (${failing.code}) since ` +
+        `${new Date(failing.since).toISOString()}; writing works again`,
+    );
+  }
+
+  writeFailures(): number {
+    return this.failures;
+  }
+
+  lost(log: LogKey): LostEntries | null {
+    return this.lostEntries.get(log) ?? null;
+  }
+
+  /** The WHERE of a filter (from `$2` on), with its values. */
+  private where(request: PageRequest): { sql: string; values: unknown[] } {
+    const { filter } = request;
+    const values: unknown[] = [
+      Math.max(0, filter.from),
+      Math.min(filter.to, Number.MAX_SAFE_INTEGER),
+    ];
+    const parts = ['log_id = $1', 'at >= $2', 'at < $3'];
+    const add = (sql: (n: string) => string, value: unknown) => {
+      values.push(value);
+      parts.push(sql(`$${values.length + 1}`));
+    };
+    if (filter.outcome !== undefined || filter.source !== undefined) {
+      const codes: number[] = [];
+      OUTCOMES.forEach((outcome, code) => {
+        if (filter.outcome !== undefined && filterOutcome(outcome) !== filter.outcome) return;
+        if (filter.source !== 'try') codes.push(code);
+        if (filter.source !== 'api') codes.push(code + TRY_OFFSET);
+      });
+      add((n) => `outcome = ANY(${n}::smallint[])`, codes);
+    }
+    if (filter.userId !== undefined) add((n) => `user_hash = ${n}`, hash32(filter.userId));
+    if (filter.ruleId !== undefined) add((n) => `rule_hash = ${n}`, hash32(filter.ruleId));
+    if (filter.text !== undefined) {
+      const variants = textVariants(filter.text);
+      // A cheap search of the line first; its question and user id then say for sure.
+      const plain = variants.every((v) => !ESCAPED.test(v));
+      add(
+        (n) =>
+          `CASE WHEN ${plain ? `EXISTS (SELECT 1 FROM unnest(${n}::text[]) v WHERE strpos(line, v) > 0)` : 'true'}
+           THEN EXISTS (SELECT 1 FROM unnest(${n}::text[]) v
+                        WHERE strpos(line::json->>3, v) > 0 OR strpos(line::json->>1, v) > 0)
+           ELSE false END`,
+        variants,
+      );
+    }
+    return { sql: parts.join(' AND '), values };
+  }
+
+  async page(log: LogKey, request: PageRequest): Promise<PageResult> {
+    await this.flush();
+    const logId = await this.logId(log);
+    const { sql, values } = this.where(request);
+    const before = request.before === null ? null : Number(request.before);
+    const cursor = before !== null && Number.isSafeInteger(before) ? before : null;
+    const pageValues = [logId, ...values];
+    let pageSql = sql;
+    if (cursor !== null) {
+      pageValues.push(cursor);
+      pageSql += ` AND entry_id < $${pageValues.length}`;
+    }
+    const { rows } = await this.pool.query<{ entry_id: number; line: string }>(
+      `SELECT entry_id, line FROM question_log_entries WHERE ${pageSql}
+       ORDER BY entry_id DESC LIMIT ${request.limit + 1} OFFSET ${request.offset}`,
+      pageValues,
+    );
+    const shown = rows.slice(0, request.limit);
+    const entries = shown
+      .map((row) => decode(row.line))
+      .filter((entry): entry is LoggedQuestion => entry !== null);
+    const last = shown.at(-1);
+    return {
+      entries,
+      total:
+        request.filter.text !== undefined ? null : await this.count(logId, sql, values, request),
+      next: rows.length > request.limit && last ? String(last.entry_id) : null,
+    };
+  }
+
+  /** Entries matching a filter: the log's count when it has none, else counted. */
+  private async count(
+    logId: number,
+    sql: string,
+    values: unknown[],
+    request: PageRequest,
+  ): Promise<number> {
+    const { filter } = request;
+    const plain =
+      filter.outcome === undefined &&
+      filter.source === undefined &&
+      filter.userId === undefined &&
+      filter.ruleId === undefined &&
+      filter.to >= Number.MAX_SAFE_INTEGER;
+    if (plain) {
+      const { rows } = await this.pool.query<{ entries: number; oldest: number | null }>(
+        `SELECT entries, (SELECT at FROM question_log_entries WHERE log_id = $1
+                          ORDER BY entry_id LIMIT 1) AS oldest
+         FROM question_logs WHERE log_id = $1`,
+        [logId],
+      );
+      const row = rows[0];
+      // Entries older than the retention may wait for their purge: then they are counted out.
+      if (row && (row.oldest === null || Number(row.oldest) >= filter.from))
+        return Number(row.entries);
+    }
+    const { rows } = await this.pool.query<{ count: number }>(
+      `SELECT count(*)::bigint AS count FROM question_log_entries WHERE ${sql}`,
+      [logId, ...values],
+    );
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  async *slices(log: LogKey, from: number, to: number): AsyncIterable<LoggedQuestion[]> {
+    await this.flush();
+    const logId = await this.logId(log);
+    let after = 0;
+    for (;;) {
+      const { rows } = await this.pool.query<{ entry_id: number; line: string }>(
+        `SELECT entry_id, line FROM question_log_entries
+         WHERE log_id = $1 AND entry_id > $2 AND at >= $3 AND at < $4
+         ORDER BY entry_id LIMIT ${SLICE_ROWS}`,
+        [logId, after, Math.max(0, from), Math.min(to, Number.MAX_SAFE_INTEGER)],
+      );
+      if (rows.length === 0) return;
+      after = Number(rows.at(-1)?.entry_id ?? after);
+      yield rows
+        .map((row) => decode(row.line))
+        .filter((entry): entry is LoggedQuestion => entry !== null);
+    }
+  }
+
+  /** Deletes entries matching `where` in batches; returns how many went. */
+  private async purge(
+    logId: number,
+    where: string,
+    values: unknown[],
+    max = Infinity,
+  ): Promise<number> {
+    let removed = 0;
+    while (removed < max) {
+      const { rows } = await this.pool.query<{ gone: number }>(
+        `WITH gone AS (
+           DELETE FROM question_log_entries WHERE (log_id, entry_id) IN (
+             SELECT log_id, entry_id FROM question_log_entries WHERE log_id = $1 AND ${where}
+             ORDER BY entry_id LIMIT ${Math.min(PURGE_BATCH, max - removed)})
+           RETURNING octet_length(line) + 1 AS bytes)
+         UPDATE question_logs SET entries = entries - (SELECT count(*) FROM gone),
+                                  bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone)
+         WHERE log_id = $1
+         RETURNING (SELECT count(*) FROM gone)::bigint AS gone`,
+        [logId, ...values],
+      );
+      const gone = Number(rows[0]?.gone ?? 0);
+      removed += gone;
+      if (gone === 0) break;
+    }
+    return removed;
   }
 
   async clear(log: LogKey): Promise<number> {
     await this.writes.settled();
-    const dropped = this.dropBuffered(log);
-    const { rowCount } = await this.query('DELETE FROM question_log WHERE log_key = $1', [log]);
-    return dropped + (rowCount ?? 0);
+    const pending = this.logOf(log);
+    const dropped = pending.buffer.length;
+    pending.buffer = [];
+    pending.figures = new PendingFigures();
+    const logId = await this.logId(log);
+    const removed = await this.purge(logId, 'true', []);
+    for (const table of FIGURE_TABLES) {
+      await this.pool.query(`DELETE FROM ${table} WHERE log_id = $1`, [logId]);
+    }
+    return dropped + removed;
   }
 
   async enforceRetention(log: LogKey, keepFrom: number, maxBytes: number): Promise<number> {
     await this.flush();
-    // Whole UTC days, as the day files: before the day of `keepFrom`, then the oldest while the
-    // log is over the size (the newest day stays even when it alone is over).
-    const firstKept = Date.parse(dayOf(clampTime(keepFrom)));
-    const { rows } = await this.query<{ day: number; bytes: number }>(
-      `SELECT at / ${DAY_MS} AS day, SUM(octet_length(line) + 1) AS bytes
-       FROM question_log WHERE log_key = $1 AND at >= $2 GROUP BY 1 ORDER BY 1`,
-      [log, firstKept],
-    );
-    let total = rows.reduce((sum, row) => sum + Number(row.bytes), 0);
-    let cut = firstKept;
-    for (let i = 0; total > maxBytes && i < rows.length - 1; i++) {
-      const day = rows[i] as { day: number; bytes: number };
-      total -= Number(day.bytes);
-      cut = (Number(day.day) + 1) * DAY_MS;
+    this.logOf(log).maxBytes = maxBytes;
+    const logId = await this.logId(log);
+    // Whole UTC days, entries and figures alike.
+    const firstKept = Math.floor(keepFrom / DAY_MS);
+    let removed = await this.purge(logId, 'at < $2', [firstKept * DAY_MS]);
+    for (const table of FIGURE_TABLES) {
+      await this.pool.query(`DELETE FROM ${table} WHERE log_id = $1 AND day < $2`, [
+        logId,
+        firstKept,
+      ]);
     }
-    const { rowCount } = await this.query(
-      'DELETE FROM question_log WHERE log_key = $1 AND at < $2',
-      [log, cut],
-    );
-    return rowCount ?? 0;
+    removed += await this.dropOldestOver(log, maxBytes);
+    return removed;
+  }
+
+  /** While the log is over `maxBytes`, its oldest entries go (its figures stay). */
+  private async dropOldestOver(log: LogKey, maxBytes: number): Promise<number> {
+    const logId = await this.logId(log);
+    let removed = 0;
+    for (;;) {
+      const { rows } = await this.pool.query<{ entries: number; bytes: number }>(
+        'SELECT entries, bytes FROM question_logs WHERE log_id = $1',
+        [logId],
+      );
+      const row = rows[0];
+      const bytes = Number(row?.bytes ?? 0);
+      const entries = Number(row?.entries ?? 0);
+      if (bytes <= maxBytes || entries === 0) return removed;
+      // Enough of the oldest entries to come under the budget at their average size (again if not).
+      const over = Math.max(1, Math.ceil(((bytes - maxBytes) / bytes) * entries));
+      const gone = await this.purge(logId, 'true', [], over);
+      removed += gone;
+      if (gone === 0) return removed;
+    }
   }
 
   async size(log: LogKey): Promise<number> {
     await this.flush();
-    const { rows } = await this.query<{ bytes: number | null }>(
-      'SELECT SUM(octet_length(line) + 1) AS bytes FROM question_log WHERE log_key = $1',
-      [log],
+    const { rows } = await this.pool.query<{ bytes: number }>(
+      'SELECT bytes FROM question_logs WHERE log_id = $1',
+      [await this.logId(log)],
     );
     return Number(rows[0]?.bytes ?? 0);
   }
 
   async logs(): Promise<LogKey[]> {
-    const { rows } = await this.query<{ log_key: string }>(
-      `SELECT DISTINCT log_key FROM question_log
+    const { rows } = await this.pool.query<{ log_key: string }>(
+      `SELECT log_key FROM question_logs
+       UNION SELECT DISTINCT log_key FROM question_log
        UNION SELECT log_key FROM question_log_marks`,
     );
     return rows.map((row) => row.log_key);
   }
 
   async marks(log: LogKey): Promise<InboxMark[]> {
-    const { rows } = await this.query<{ marks: string }>(
+    const { rows } = await this.pool.query<{ marks: string }>(
       'SELECT marks FROM question_log_marks WHERE log_key = $1',
       [log],
     );
@@ -191,7 +523,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   }
 
   async saveMarks(log: LogKey, marks: readonly InboxMark[]): Promise<void> {
-    await this.query(
+    await this.pool.query(
       `INSERT INTO question_log_marks (log_key, marks) VALUES ($1, $2)
        ON CONFLICT (log_key) DO UPDATE SET marks = EXCLUDED.marks`,
       [log, JSON.stringify(marks)],

@@ -5,6 +5,7 @@
  * @module
  */
 import { CHANGE_FEED_SQL, USED_SIGNATURES_SQL } from './cluster-schema';
+import { QUESTION_LOG_VOLUME_SQL } from './question-log-schema';
 import type { Migration } from '../sql/migrations/runner';
 
 export const SERVER_MIGRATIONS: readonly Migration[] = [
@@ -64,4 +65,6 @@ CREATE INDEX rules_by_updated ON rules (tenant_id, robot_id, updated_at, rule_se
   // Several nodes on one database (store/postgres/cluster-schema.ts).
   { version: 5, name: 'change_feed', sql: CHANGE_FEED_SQL },
   { version: 6, name: 'used_signatures', sql: USED_SIGNATURES_SQL },
+  // The question log at volume: indexed entries, figures kept as asks are recorded.
+  { version: 7, name: 'question_log_volume', sql: QUESTION_LOG_VOLUME_SQL },
 ];

@@ -5,8 +5,9 @@
  * @module
  */
 import type { LoggedQuestion } from '../../question-log-types';
+import { DAY_MS } from '../contract/question-log';
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
 /** 9999-12-31T23:59:59.999Z: times beyond (Infinity) read as the last one. */
 const LAST_TIME = 253_402_300_799_999;
@@ -25,7 +26,8 @@ const named = (names: string[], value: unknown): string =>
 
 /**
  * A line: the entry's values in a fixed order (no key names: a third of the bytes). The menu
- * entry of a menu follow-up comes 13th, on those lines only (older lines have 12 values).
+ * entry of a menu follow-up comes 13th, on those lines only (older lines have 12 values); a
+ * RECOMMEND's runner-up score 14th (the 13th then null), on those lines only.
  */
 export function encode(entry: LoggedQuestion): string {
   const values: unknown[] = [
@@ -44,7 +46,8 @@ export function encode(entry: LoggedQuestion): string {
     entry.source === 'try' ? 1 : 0,
     entry.chosenFrom,
   ];
-  if (entry.menuEntry !== null) values.push(entry.menuEntry);
+  if (entry.runnerUp !== undefined) values.push(entry.menuEntry, entry.runnerUp);
+  else if (entry.menuEntry !== null) values.push(entry.menuEntry);
   return JSON.stringify(values);
 }
 
@@ -87,7 +90,7 @@ export function decodeRow(values: unknown): LoggedQuestion | null {
     number,
     string | null,
   ];
-  return {
+  const entry: LoggedQuestion = {
     at,
     userId,
     channel,
@@ -102,4 +105,6 @@ export function decodeRow(values: unknown): LoggedQuestion | null {
     chosenFrom: from,
     menuEntry: typeof values[12] === 'number' ? values[12] : null,
   };
+  if (typeof values[13] === 'number') entry.runnerUp = values[13];
+  return entry;
 }

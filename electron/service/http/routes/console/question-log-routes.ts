@@ -3,6 +3,7 @@
  * questions and its actions, rule analytics and the dashboard (question-log-types.ts).
  * @module
  */
+import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
@@ -71,9 +72,12 @@ export function registerQuestionLogRoutes(
         to: timeOf(query.to),
         offset: Number(query.offset ?? 0),
         limit: bounded(query.limit, 100, 1000, 'limit'),
+        ...(query.before !== undefined ? { before: query.before } : {}),
         ...(query.q !== undefined ? { q: query.q } : {}),
         ...(query.outcome !== undefined ? { outcome: query.outcome } : {}),
         ...(query.source !== undefined ? { source: query.source } : {}),
+        ...(query.ruleId !== undefined ? { ruleId: query.ruleId } : {}),
+        ...(query.userId !== undefined ? { userId: query.userId } : {}),
       }),
     );
   });
@@ -84,7 +88,8 @@ export function registerQuestionLogRoutes(
     async (request, reply) => {
       const query = request.query;
       const robot = await robotOf(request.params);
-      const csv = await log.csv(robot, timeOf(query.from), timeOf(query.to));
+      // Streamed a slice of the log at a time: never the whole log in memory, never an ask held.
+      const csv = Readable.from(log.csv(robot, timeOf(query.from), timeOf(query.to)));
       return reply
         .type('text/csv; charset=utf-8')
         .header(

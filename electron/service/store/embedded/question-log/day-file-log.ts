@@ -1,72 +1,356 @@
 /**
- * The embedded question log: append-only day files beside the database, one JSON array per line,
- * buffered in memory and written and fsynced once a second (docs/question-log.md).
+ * The embedded question log (docs/question-log.md): each robot's entries in segment files per
+ * UTC day beside the database (segments.ts, indexed by segment-index.ts), its figures in memory
+ * (kept-figures.ts) saved per day with the log position they cover (figure-files.ts).
  *
- * `<data>/question-log/<tenantId>/<robotId>/YYYY-MM-DD.jsonl` (UTC days) and `marks.json` (the
- * inbox's dismissed and handled groups). A crash loses at most the last second of log lines; the
- * database is untouched by the log. A line cut short by a crash is skipped when read.
+ * `<data>/question-log/<tenantId>/<robotId>/`: `YYYY-MM-DD-SSSS.jsonl` + `.idx` (the entries),
+ * `figures/YYYY-MM-DD.jsonl` (the day's figures), `marks.json` (the inbox's marks).
+ *
+ * Entries are buffered and written once a second; their figures count at once. A crash loses at
+ * most the last second of entries and never the figures of an entry kept: at open, each day's
+ * saved figures are read and the entries after the position they cover are counted again (all of
+ * the day's when its figures are missing or of another format: rebuilt from the raw log). The
+ * figures are saved (a checkpoint) every few minutes, or sooner after many entries, and at stop:
+ * meanwhile new figures are held back, so that what is saved is exactly what the position covers.
+ * Lines that cannot be written (a full disk, a read-only folder, an I/O error) are dropped with
+ * their figures taken back, counted, and reported to the service's output once writing works
+ * again: they never end the process nor fail an ask.
  * @module
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../../logger';
 import type { LoggedQuestion } from '../../../question-log-types';
-import type { InboxMark, LogKey, QuestionLogRepository } from '../../contract/question-log';
-import { DIRECTORY_MODE, FILE_MODE, writeFileAtomicAsync } from '../../../files/durable-fs';
+import type {
+  DayNumber,
+  EntryFigures,
+  InboxMark,
+  LogFigures,
+  LogKey,
+  LostEntries,
+  PageRequest,
+  PageResult,
+  QuestionLogRepository,
+  Replay,
+} from '../../contract/question-log';
+import { DIRECTORY_MODE, writeFileAtomicAsync } from '../../../files/durable-fs';
 import { FlushSchedule } from '../../sql/flush-schedule';
-import { DAY_MS, clampTime, dayOf, decode, decodeRow, encode } from '../../sql/question-log-line';
+import { DAY_MS, dayOf } from '../../sql/question-log-line';
+import { inboxRowOfLine, loadDay, loadInboxRows, saveDay } from './figure-files';
+import type { InboxLine } from './figure-files';
+import { CLOSED_INBOX_MAX, DayTables, KeptFigures, addInboxRow } from './kept-figures';
+import type { InboxCounts } from './kept-figures';
+import { SegmentLog, segmentBytesFor } from './segments';
+import type { Position } from './segments';
 
 export const LOG_DIR = 'question-log';
-const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
 const MARKS_FILE = 'marks.json';
+const FIGURES_DIR = 'figures';
+const FIGURES_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
 
 export interface DayFileLogOptions {
   dataDir: string;
   logger: Logger;
   /** How often buffered lines are written and synced (ms). */
   flushMs?: number;
+  /** The service's clock (which days are closed). */
+  now?: () => number;
+  /** Figures are saved at least this often when entries came (ms)… */
+  checkpointMs?: number;
+  /** …or once this many entries came. */
+  checkpointEntries?: number;
+}
+
+const dayNumber = (name: string): DayNumber => Math.floor(Date.parse(name) / DAY_MS);
+const dayName = (day: DayNumber): string => dayOf(day * DAY_MS);
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const errorCode = (error: unknown): string =>
+  (error as NodeJS.ErrnoException | null)?.code ?? String(error);
+
+/** What the store knows of one robot's log. */
+class RobotLog {
+  readonly segments: SegmentLog<EntryFigures | null>;
+  readonly figures = new KeptFigures();
+  loaded: Promise<void> | null = null;
+  opened: Promise<void> | null = null;
+  /** Figures held back while a checkpoint saves the others. */
+  held: EntryFigures[] | null = null;
+  /** Work on the figures' structure (checkpoints, retention, clearing), one at a time. */
+  chain: Promise<void> = Promise.resolve();
+  /** The position and time of each day's saved figures. */
+  readonly saved = new Map<DayNumber, { position: Position | null; savedAt: number }>();
+  unsaved = 0;
+  lastCheckpoint = 0;
+  maxBytes: number | null = null;
+  lost: LostEntries | null = null;
+  /** Lost since writing last worked (reported once it works again), and why. */
+  failing: { count: number; since: number; until: number; code: string } | null = null;
+
+  constructor(
+    readonly key: LogKey,
+    readonly dir: string,
+  ) {
+    this.segments = new SegmentLog(dir);
+  }
+
+  get figuresDir(): string {
+    return join(this.dir, FIGURES_DIR);
+  }
+
+  /** Runs `work` after the figure work under way; reads wait for it too. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work);
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
 }
 
 export class DayFileLog implements QuestionLogRepository {
   private readonly root: string;
   private readonly logger: Logger;
-  /** Lines not yet handed to a write, by file path. */
-  private buffer = new Map<string, string[]>();
+  private readonly now: () => number;
+  private readonly robots = new Map<LogKey, RobotLog>();
   private readonly writes: FlushSchedule;
-  /** Directories known to exist. */
-  private readonly made = new Set<string>();
+  private readonly checkpointTimer: NodeJS.Timeout;
+  private readonly checkpointMs: number;
+  private readonly checkpointEntries: number;
+  private failures = 0;
+  readonly figures: LogFigures;
 
   constructor(options: DayFileLogOptions) {
     this.root = join(options.dataDir, LOG_DIR);
     this.logger = options.logger;
+    this.now = options.now ?? Date.now;
+    this.checkpointMs = options.checkpointMs ?? 5 * 60_000;
+    this.checkpointEntries = options.checkpointEntries ?? 50_000;
     this.writes = new FlushSchedule(() => this.writeBuffered(), options.flushMs);
+    this.checkpointTimer = setInterval(() => void this.checkpointDue(), 10_000);
+    this.checkpointTimer.unref();
+    this.figures = this.figureReads();
   }
 
-  private dirOf(log: LogKey): string {
-    const [tenantId = '', robotId = ''] = log.split('/');
-    return join(this.root, encodeURIComponent(tenantId), encodeURIComponent(robotId));
+  private robot(log: LogKey): RobotLog {
+    let robot = this.robots.get(log);
+    if (!robot) {
+      const [tenantId = '', robotId = ''] = log.split('/');
+      robot = new RobotLog(
+        log,
+        join(this.root, encodeURIComponent(tenantId), encodeURIComponent(robotId)),
+      );
+      this.robots.set(log, robot);
+    }
+    return robot;
   }
 
-  /** Entries dropped because they could not be written (the metrics read it). */
-  failedWrites = 0;
-
-  /** The file of the last entry appended, with its day: the next entry is nearly always there. */
-  private last = { log: '', dayStart: 0, path: '' };
-
-  private fileOf(log: LogKey, at: number): string {
-    const last = this.last;
-    if (log === last.log && at >= last.dayStart && at < last.dayStart + DAY_MS) return last.path;
-    const path = join(this.dirOf(log), `${dayOf(at)}.jsonl`);
-    this.last = { log, dayStart: at - (at % DAY_MS), path };
-    return path;
+  /** The robot's segments, read (and repaired) once. */
+  private async segmentsOf(log: LogKey): Promise<RobotLog> {
+    const robot = this.robot(log);
+    robot.loaded ??= robot.segments.load();
+    await robot.loaded;
+    return robot;
   }
 
-  append(log: LogKey, entry: LoggedQuestion): void {
-    const path = this.fileOf(log, entry.at);
-    const lines = this.buffer.get(path);
-    if (lines) lines.push(encode(entry));
-    else this.buffer.set(path, [encode(entry)]);
+  // ——— Figures ———
+
+  open(log: LogKey, replay: Replay): Promise<void> {
+    const robot = this.robot(log);
+    robot.opened ??= this.segmentsOf(log).then(() =>
+      robot.exclusive(() => this.loadFigures(robot, replay)),
+    );
+    return robot.opened;
+  }
+
+  /** Days whose figures are complete: before yesterday. */
+  private closedBefore(): DayNumber {
+    return Math.floor(this.now() / DAY_MS) - 1;
+  }
+
+  private async loadFigures(robot: RobotLog, replay: Replay): Promise<void> {
+    const markAt = new Map((await this.marks(robot.key)).map((mark) => [mark.key, mark.at]));
+    const fileDays = existsSync(robot.figuresDir)
+      ? readdirSync(robot.figuresDir)
+          .map((name) => FIGURES_FILE.exec(name)?.[1])
+          .filter((day): day is string => day !== undefined)
+      : [];
+    const days = [...new Set([...fileDays, ...robot.segments.days()])].sort();
+    for (const name of days) {
+      const day = dayNumber(name);
+      const tables = new DayTables(day);
+      const rows: { key: string; row: InboxCounts }[] = [];
+      const header = fileDays.includes(name)
+        ? await loadDay(join(robot.figuresDir, `${name}.jsonl`), (row) =>
+            loadRow(tables, rows, row),
+          )
+        : null;
+      // A file that cannot be read counts for nothing: the day is rebuilt from its entries.
+      const kept = header ? tables : new DayTables(day);
+      if (header) kept.hours.set(header.hours.slice(0, kept.hours.length));
+      robot.figures.days.set(day, kept);
+      robot.figures.addRuleTotals(kept, 1);
+      if (header) {
+        for (const { key, row } of rows) {
+          // Marked after the save: the figures of its occurrences were forgotten then.
+          if ((markAt.get(key) ?? -1) >= header.savedAt) continue;
+          addInboxRow(kept.inboxRows, key, row, 1);
+          robot.figures.addToTotals(key, row, 1);
+        }
+        robot.saved.set(day, { position: header.position, savedAt: header.savedAt });
+        if (header.position) robot.segments.reserveSeq(name, header.position.seq);
+        replay.known(new Map(rows.map(({ key, row }) => [key, row.group])));
+      }
+      kept.unsaved = 0;
+      for await (const slice of robot.segments.entriesFrom(name, header?.position ?? null)) {
+        for (const entry of slice) {
+          const figures = replay.figuresOf(entry);
+          if (figures) robot.figures.apply(figures, 1);
+        }
+        await nextTurn();
+      }
+      if (day < this.closedBefore()) await this.closeDay(robot, kept, !header || kept.unsaved > 0);
+      await nextTurn();
+    }
+  }
+
+  /** Closes a day: keeps its most frequent inbox questions, saves it if asked, drops its rows. */
+  private async closeDay(robot: RobotLog, tables: DayTables, save: boolean): Promise<void> {
+    const rows = tables.inbox;
+    if (!rows) return;
+    robot.figures.pruneInbox(rows, CLOSED_INBOX_MAX);
+    if (save) await this.saveDay(robot, tables, robot.segments.endOf(dayName(tables.day)), rows);
+    robot.figures.close(tables);
+  }
+
+  private async saveDay(
+    robot: RobotLog,
+    tables: DayTables,
+    position: Position | null,
+    rows: Iterable<[string, InboxCounts]>,
+  ): Promise<void> {
+    await mkdir(robot.figuresDir, { recursive: true, mode: DIRECTORY_MODE });
+    const savedAt = this.now();
+    await saveDay(
+      join(robot.figuresDir, `${dayName(tables.day)}.jsonl`),
+      tables,
+      { savedAt, position },
+      rows,
+    );
+    robot.saved.set(tables.day, { position, savedAt });
+    tables.unsaved = 0;
+  }
+
+  /** A closed day's inbox rows: its file's (those not forgotten since) and those added since. */
+  private async closedRows(robot: RobotLog, tables: DayTables): Promise<Map<string, InboxCounts>> {
+    const rows = new Map<string, InboxCounts>();
+    const file = await loadInboxRows(join(robot.figuresDir, `${dayName(tables.day)}.jsonl`));
+    if (file) {
+      const markAt = new Map((await this.marks(robot.key)).map((mark) => [mark.key, mark.at]));
+      for (const { key, row } of file.rows) {
+        if ((markAt.get(key) ?? -1) < file.savedAt) addInboxRow(rows, key, row, 1);
+      }
+    }
+    for (const [key, row] of tables.late) addInboxRow(rows, key, row, 1);
+    return rows;
+  }
+
+  /**
+   * Saves the figures of the days changed since their last save, closing the days before
+   * yesterday. New figures are held back meanwhile, and count once it is done.
+   */
+  private checkpoint(robot: RobotLog): Promise<void> {
+    return robot.exclusive(async () => {
+      if (!robot.opened) return;
+      const closedBefore = this.closedBefore();
+      const days = [...robot.figures.days.values()].filter(
+        (tables) => tables.unsaved > 0 || (tables.day < closedBefore && !tables.closed),
+      );
+      if (days.length === 0) return;
+      robot.held = [];
+      try {
+        const ends = new Map(days.map((t) => [t.day, robot.segments.endOf(dayName(t.day))]));
+        const lostBefore = robot.lost?.count ?? 0;
+        await this.flush();
+        // Entries counted in the figures were lost: their positions are not the log's any more.
+        if ((robot.lost?.count ?? 0) > lostBefore) return;
+        for (const tables of days) {
+          const position = ends.get(tables.day) ?? null;
+          if (tables.day < closedBefore && !tables.closed) {
+            const rows = tables.inbox ?? new Map<string, InboxCounts>();
+            robot.figures.pruneInbox(rows, CLOSED_INBOX_MAX);
+            await this.saveDay(robot, tables, position, rows);
+            robot.figures.close(tables);
+          } else if (tables.closed) {
+            const rows = await this.closedRows(robot, tables);
+            await this.saveDay(robot, tables, position, rows);
+            tables.late.clear();
+          } else {
+            await this.saveDay(robot, tables, position, tables.inbox ?? []);
+          }
+          await nextTurn();
+        }
+        robot.unsaved = 0;
+        robot.lastCheckpoint = this.now();
+      } catch (error) {
+        this.logger.error(`could not save the question log figures of ${robot.key}`, error);
+      } finally {
+        const held = robot.held;
+        robot.held = null;
+        for (const figures of held) robot.figures.apply(figures, 1);
+      }
+    });
+  }
+
+  private async checkpointDue(): Promise<void> {
+    const now = this.now();
+    for (const robot of this.robots.values()) {
+      if (robot.unsaved === 0 && robot.figures.days.size === 0) continue;
+      const due =
+        robot.unsaved >= this.checkpointEntries ||
+        (robot.unsaved > 0 && now - robot.lastCheckpoint >= this.checkpointMs);
+      const closing = [...robot.figures.days.values()].some(
+        (tables) => tables.day < this.closedBefore() && !tables.closed,
+      );
+      if (due || closing) await this.checkpoint(robot);
+    }
+  }
+
+  private figureReads(): LogFigures {
+    /** A robot's figures once open and no checkpoint or retention is under way. */
+    const ready = async (log: LogKey): Promise<KeptFigures> => {
+      const robot = this.robot(log);
+      await robot.opened;
+      await robot.chain;
+      return robot.figures;
+    };
+    return {
+      hours: async (log, fromDay, toDay) => (await ready(log)).hours(fromDay, toDay),
+      rules: async (log) => (await ready(log)).ruleRows(),
+      ruleDays: async (log, ruleIds) => (await ready(log)).ruleDays(ruleIds),
+      pairs: async (log, limit) => (await ready(log)).pairs(limit),
+      top: async (log, fromDay, toDay, missed, limit) =>
+        (await ready(log)).top(fromDay, toDay, missed, limit),
+      inbox: async (log, limit) => (await ready(log)).inboxGroups(limit),
+      groupTexts: async (log, groups) => (await ready(log)).groupTexts(groups),
+      forget: async (log, keys) => {
+        const robot = this.robot(log);
+        await robot.opened;
+        await robot.exclusive(async () => robot.figures.forget(keys));
+      },
+    };
+  }
+
+  // ——— Entries ———
+
+  append(log: LogKey, entry: LoggedQuestion, figures: EntryFigures | null): void {
+    const robot = this.robot(log);
+    robot.segments.append(entry, figures);
+    if (!figures) return;
+    robot.unsaved += 1;
+    if (robot.held) robot.held.push(figures);
+    else robot.figures.apply(figures, 1);
   }
 
   flush(): Promise<void> {
@@ -74,152 +358,149 @@ export class DayFileLog implements QuestionLogRepository {
   }
 
   private async writeBuffered(): Promise<void> {
-    if (this.buffer.size === 0) return;
-    const batch = this.buffer;
-    this.buffer = new Map();
-    for (const [path, lines] of batch) {
-      try {
-        await this.appendLines(path, lines);
-      } catch (error) {
-        // The log is a record of traffic, not data: lines that cannot be written (a full disk)
-        // are dropped rather than held in memory without bound.
-        this.logger.error(`could not write ${lines.length} question log line(s) to ${path}`, error);
-        this.failedWrites += lines.length;
+    for (const robot of this.robots.values()) {
+      if (!robot.segments.hasPending) continue;
+      const { lost, error } = await robot.segments.write();
+      if (lost.length > 0)
+        this.lose(
+          robot,
+          lost.map((line) => line.tag),
+          error,
+        );
+      else if (robot.failing) this.recovered(robot);
+      if (robot.maxBytes !== null) {
+        // The size budget holds as entries come, the current day included.
+        await robot.segments.dropOldestOver(robot.maxBytes).catch((failure: unknown) => {
+          this.logger.error(
+            `could not drop the oldest question log entries of ${robot.key}`,
+            failure,
+          );
+        });
       }
     }
   }
 
-  /** Nothing here waits on the disk in the event loop: every call runs on libuv's threads. */
-  private async appendLines(path: string, lines: string[]): Promise<void> {
-    const dir = join(path, '..');
-    if (!this.made.has(dir)) {
-      await mkdir(dir, { recursive: true, mode: DIRECTORY_MODE });
-      this.made.add(dir);
+  /** Entries whose lines could not be written: their figures are taken back, and they count. */
+  private lose(robot: RobotLog, tags: (EntryFigures | null)[], error: unknown): void {
+    for (const figures of tags) {
+      if (!figures) continue;
+      const held = robot.held?.indexOf(figures) ?? -1;
+      if (held >= 0) robot.held?.splice(held, 1);
+      else robot.figures.apply(figures, -1);
     }
-    const handle = await open(path, 'a', FILE_MODE);
-    let isNew: boolean;
-    try {
-      isNew = (await handle.stat()).size === 0;
-      await handle.write(`${lines.join('\n')}\n`);
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    if (isNew) await syncDirectory(dir);
-  }
-
-  /** The log's day files, oldest first. */
-  private days(log: LogKey): { day: string; path: string }[] {
-    const dir = this.dirOf(log);
-    if (!existsSync(dir)) return [];
-    return readdirSync(dir)
-      .map((name) => DAY_FILE.exec(name)?.[1])
-      .filter((day): day is string => day !== undefined)
-      .sort()
-      .map((day) => ({ day, path: join(dir, `${day}.jsonl`) }));
-  }
-
-  async read(log: LogKey, from: number, to: number): Promise<LoggedQuestion[]> {
-    // Written first, then read in one turn: nothing is between the files and the buffer.
-    await this.flush();
-    const first = dayOf(clampTime(from));
-    const last = dayOf(clampTime(to));
-    const entries: LoggedQuestion[] = [];
-    const take = (line: string) => {
-      if (line.length === 0) return;
-      const entry = decode(line);
-      if (entry && entry.at >= from && entry.at < to) entries.push(entry);
+    const now = this.now();
+    this.failures += tags.length;
+    robot.lost = {
+      count: (robot.lost?.count ?? 0) + tags.length,
+      since: robot.lost?.since ?? now,
+      until: now,
     };
-    for (const { day, path } of this.days(log)) {
-      if (day < first || day > last) continue;
-      const text = readFileSync(path, 'utf8');
-      // One parse of the whole day is several times faster than a parse per line; a day with a
-      // damaged line (a crash mid-write) is read line by line instead.
-      let rows: unknown[] | null = null;
-      try {
-        rows = JSON.parse(`[${text.trimEnd().replaceAll('\n', ',')}]`) as unknown[];
-      } catch {
-        for (const line of text.split('\n')) take(line);
-      }
-      for (const row of rows ?? []) {
-        const entry = decodeRow(row);
-        if (entry && entry.at >= from && entry.at < to) entries.push(entry);
-      }
+    if (!robot.failing) {
+      // Said once: while the disk is full, the service's own output may be on it too.
+      this.logger.error(
+        `question log: could not write ${tags.length} entries of ${robot.key} (${errorCode(error)}); ` +
+          'entries are dropped and counted until writing works again',
+        error,
+      );
     }
-    const dir = this.dirOf(log);
-    for (const [path, lines] of this.buffer) {
-      if (path.startsWith(dir)) for (const line of lines) take(line);
-    }
-    // Day files are in order, and lines within a file nearly so (asks finish out of order).
-    return entries.sort((a, b) => a.at - b.at);
+    robot.failing = {
+      count: (robot.failing?.count ?? 0) + tags.length,
+      since: robot.failing?.since ?? now,
+      until: now,
+      code: robot.failing?.code ?? errorCode(error),
+    };
   }
 
-  private dropBuffered(log: LogKey): number {
-    const dir = this.dirOf(log);
-    let dropped = 0;
-    for (const [path, lines] of this.buffer) {
-      if (!path.startsWith(dir)) continue;
-      dropped += lines.length;
-      this.buffer.delete(path);
-    }
-    return dropped;
+  private recovered(robot: RobotLog): void {
+    const failing = robot.failing;
+    robot.failing = null;
+    if (!failing) return;
+    this.logger.warn(
+      `question log: ${failing.count} entries of ${robot.key} could not be written (${failing.code}) ` +
+        `from ${new Date(failing.since).toISOString()} to ${new Date(failing.until).toISOString()}; ` +
+        'writing works again',
+    );
+  }
+
+  writeFailures(): number {
+    return this.failures;
+  }
+
+  lost(log: LogKey): LostEntries | null {
+    return this.robots.get(log)?.lost ?? null;
+  }
+
+  async page(log: LogKey, request: PageRequest): Promise<PageResult> {
+    const robot = await this.segmentsOf(log);
+    await this.flush();
+    return robot.segments.page(request);
+  }
+
+  async *slices(log: LogKey, from: number, to: number): AsyncIterable<LoggedQuestion[]> {
+    const robot = await this.segmentsOf(log);
+    await this.flush();
+    yield* robot.segments.slices(from, to);
   }
 
   async clear(log: LogKey): Promise<number> {
-    await this.writes.settled();
-    let removed = this.dropBuffered(log);
-    for (const { path } of this.days(log)) {
-      removed += countLines(readFileSync(path, 'utf8'));
-      rmSync(path, { force: true });
-    }
-    return removed;
+    const robot = await this.segmentsOf(log);
+    await robot.opened;
+    return robot.exclusive(async () => {
+      await this.writes.settled();
+      const removed = await robot.segments.clear();
+      robot.figures.clear();
+      robot.saved.clear();
+      robot.unsaved = 0;
+      await rm(robot.figuresDir, { recursive: true, force: true });
+      return removed;
+    });
   }
 
   async enforceRetention(log: LogKey, keepFrom: number, maxBytes: number): Promise<number> {
+    const robot = await this.segmentsOf(log);
+    await robot.opened;
+    robot.maxBytes = maxBytes;
+    robot.segments.segmentBytes = segmentBytesFor(maxBytes);
     await this.flush();
-    const firstKept = dayOf(keepFrom);
-    let removed = 0;
-    const kept: { path: string; bytes: number }[] = [];
-    for (const { day, path } of this.days(log)) {
-      if (day < firstKept) {
-        removed += countLines(readFileSync(path, 'utf8'));
-        rmSync(path, { force: true });
-      } else {
-        kept.push({ path, bytes: statSync(path).size });
+    return robot.exclusive(async () => {
+      const firstKept = Math.floor(keepFrom / DAY_MS);
+      let removed = await robot.segments.dropDaysBefore(dayName(firstKept));
+      for (const tables of [...robot.figures.days.values()]) {
+        if (tables.day >= firstKept) continue;
+        robot.figures.addRuleTotals(tables, -1);
+        const rows = tables.inbox ?? (await this.closedRows(robot, tables));
+        for (const [key, row] of rows) robot.figures.addToTotals(key, row, -1);
+        robot.figures.days.delete(tables.day);
+        robot.saved.delete(tables.day);
+        await rm(join(robot.figuresDir, `${dayName(tables.day)}.jsonl`), { force: true });
       }
-    }
-    let total = kept.reduce((sum, file) => sum + file.bytes, 0);
-    // Whole days go, oldest first; the newest day stays even when it alone is over the size.
-    while (total > maxBytes && kept.length > 1) {
-      const oldest = kept.shift();
-      if (!oldest) break;
-      removed += countLines(readFileSync(oldest.path, 'utf8'));
-      rmSync(oldest.path, { force: true });
-      total -= oldest.bytes;
-    }
-    return removed;
+      removed += await robot.segments.dropOldestOver(maxBytes);
+      return removed;
+    });
   }
 
   async size(log: LogKey): Promise<number> {
+    const robot = await this.segmentsOf(log);
     await this.flush();
-    return this.days(log).reduce((sum, { path }) => sum + statSync(path).size, 0);
+    return robot.segments.size();
   }
 
   async logs(): Promise<LogKey[]> {
-    if (!existsSync(this.root)) return [];
-    const keys: LogKey[] = [];
-    for (const tenant of readdirSync(this.root)) {
-      const tenantDir = join(this.root, tenant);
-      if (!statSync(tenantDir).isDirectory()) continue;
-      for (const robot of readdirSync(tenantDir)) {
-        keys.push(`${decodeURIComponent(tenant)}/${decodeURIComponent(robot)}`);
+    const keys = new Set(this.robots.keys());
+    if (existsSync(this.root)) {
+      for (const tenant of await readdir(this.root)) {
+        const tenantDir = join(this.root, tenant);
+        if (!statSync(tenantDir).isDirectory()) continue;
+        for (const robot of await readdir(tenantDir)) {
+          keys.add(`${decodeURIComponent(tenant)}/${decodeURIComponent(robot)}`);
+        }
       }
     }
-    return keys;
+    return [...keys];
   }
 
   async marks(log: LogKey): Promise<InboxMark[]> {
-    const path = join(this.dirOf(log), MARKS_FILE);
+    const path = join(this.robot(log).dir, MARKS_FILE);
     if (!existsSync(path)) return [];
     try {
       const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
@@ -231,32 +512,55 @@ export class DayFileLog implements QuestionLogRepository {
   }
 
   async saveMarks(log: LogKey, marks: readonly InboxMark[]): Promise<void> {
-    const dir = this.dirOf(log);
+    const dir = this.robot(log).dir;
     mkdirSync(dir, { recursive: true, mode: DIRECTORY_MODE });
     await writeFileAtomicAsync(join(dir, MARKS_FILE), Buffer.from(JSON.stringify(marks)));
   }
 
-  close(): Promise<void> {
-    return this.writes.stop();
-  }
-}
-
-/** fsyncs a directory so that a new day file survives power loss (where the platform can). */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
+  async close(): Promise<void> {
+    clearInterval(this.checkpointTimer);
+    await this.writes.stop();
+    for (const robot of this.robots.values()) {
+      if (robot.opened && robot.unsaved > 0) await this.checkpoint(robot);
     }
-  } catch {
-    // Some platforms cannot open or fsync a directory (durable-fs.ts); the lines are synced.
+    await this.writes.stop();
   }
 }
 
-function countLines(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count += 1;
-  return count;
+/** A row of a day file into the day's tables (its inbox rows apart: marks may forget them). */
+function loadRow(
+  tables: DayTables,
+  inbox: { key: string; row: InboxCounts }[],
+  row: unknown[],
+): void {
+  switch (row[0]) {
+    case 'r': {
+      const [, ruleId, hits, chosen, fromMenu, recommended, lastHit] = row as [
+        'r',
+        string,
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      tables.rules.set(ruleId, { hits, chosen, fromMenu, recommended, lastHit });
+      break;
+    }
+    case 'p':
+      tables.pairs.set(row[1] as string, row[2] as number);
+      break;
+    case 'q':
+    case 'm':
+      (row[0] === 'q' ? tables.questions : tables.missed).set(row[1] as string, {
+        text: row[2] as string,
+        count: row[3] as number,
+      });
+      break;
+    case 'i':
+      inbox.push(inboxRowOfLine(row as InboxLine));
+      break;
+    default:
+      break;
+  }
 }

@@ -1,0 +1,162 @@
+/**
+ * A day's figures on disk (`figures/YYYY-MM-DD.jsonl` in the robot's log folder): a header line
+ * (format, day, when saved, the log position the figures cover, the hours) and one line per row
+ * (rules, pairs, top questions, inbox questions), so that a large day is written and read a slice
+ * at a time without holding the event loop. Written atomically: a crash leaves the previous
+ * save, whose position says which entries to count again.
+ * @module
+ */
+import { open } from 'node:fs/promises';
+import type { DayNumber } from '../../contract/question-log';
+import { writeFileAtomicAsync } from '../../../files/durable-fs';
+import type { Position } from './segments';
+import type { DayTables, InboxCounts } from './kept-figures';
+
+/** The format of the files; another one is not read (the figures are rebuilt from the log). */
+export const FIGURES_FORMAT = 1;
+/** Rows written or read per slice. */
+const SLICE_ROWS = 2000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface DayHeader {
+  format: number;
+  day: DayNumber;
+  savedAt: number;
+  /** The log position the figures cover (null: none of the day's entries). */
+  position: Position | null;
+  hours: number[];
+}
+
+type Counts = [string, number][] | 0;
+const countsOf = (map: Map<string, number> | null): Counts => (map ? [...map] : 0);
+const mapOf = (counts: unknown): Map<string, number> | null =>
+  Array.isArray(counts) && counts.length > 0 ? new Map(counts as [string, number][]) : null;
+
+/** An inbox row as a line: key, group, text, counts, last time, choices, evidence. */
+export type InboxLine = [
+  'i',
+  string,
+  string,
+  string,
+  number,
+  number,
+  number,
+  number,
+  Counts,
+  Counts,
+];
+
+export const inboxLine = (key: string, row: InboxCounts): InboxLine => [
+  'i',
+  key,
+  row.group,
+  row.text,
+  row.fallback,
+  row.recommended,
+  row.lowScore,
+  row.lastAt,
+  countsOf(row.chosen),
+  countsOf(row.evidence),
+];
+
+export function inboxRowOfLine(line: InboxLine): { key: string; row: InboxCounts } {
+  return {
+    key: line[1],
+    row: {
+      group: line[2],
+      text: line[3],
+      fallback: line[4],
+      recommended: line[5],
+      lowScore: line[6],
+      lastAt: line[7],
+      chosen: mapOf(line[8]),
+      evidence: mapOf(line[9]),
+    },
+  };
+}
+
+/**
+ * The lines of a day's figures: its tables, and its inbox rows (`inbox`: for a closed day, the
+ * rows of its file merged with those added since, passed by the caller).
+ */
+export async function saveDay(
+  path: string,
+  tables: DayTables,
+  header: Omit<DayHeader, 'format' | 'day' | 'hours'>,
+  inbox: Iterable<[string, InboxCounts]>,
+): Promise<void> {
+  const lines: string[] = [
+    JSON.stringify({
+      ...header,
+      format: FIGURES_FORMAT,
+      day: tables.day,
+      hours: [...tables.hours],
+    }),
+  ];
+  const rows: unknown[] = [];
+  for (const [ruleId, c] of tables.rules)
+    rows.push(['r', ruleId, c.hits, c.chosen, c.fromMenu, c.recommended, c.lastHit]);
+  for (const [key, count] of tables.pairs) rows.push(['p', key, count]);
+  for (const [key, tally] of tables.questions) rows.push(['q', key, tally.text, tally.count]);
+  for (const [key, tally] of tables.missed) rows.push(['m', key, tally.text, tally.count]);
+  for (const [key, row] of inbox) rows.push(inboxLine(key, row));
+  for (let i = 0; i < rows.length; i += SLICE_ROWS) {
+    for (const row of rows.slice(i, i + SLICE_ROWS)) lines.push(JSON.stringify(row));
+    await nextTurn();
+  }
+  await writeFileAtomicAsync(path, Buffer.from(`${lines.join('\n')}\n`));
+}
+
+/** What a day file holds, read a slice at a time: the header, then rows to `onRow`. */
+export async function loadDay(
+  path: string,
+  onRow: (row: unknown[]) => void,
+): Promise<DayHeader | null> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    return null;
+  }
+  let text: string;
+  try {
+    text = (await handle.readFile()).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+  const lines = text.split('\n');
+  let header: DayHeader;
+  try {
+    header = JSON.parse(lines[0] ?? '') as DayHeader;
+  } catch {
+    return null;
+  }
+  if (header.format !== FIGURES_FORMAT) return null;
+  for (let i = 1; i < lines.length; i += SLICE_ROWS) {
+    for (const line of lines.slice(i, i + SLICE_ROWS)) {
+      if (line.length === 0) continue;
+      try {
+        const row: unknown = JSON.parse(line);
+        if (Array.isArray(row)) onRow(row);
+      } catch {
+        // A file is written whole (atomically): a damaged line means a damaged file.
+        return null;
+      }
+    }
+    await nextTurn();
+  }
+  return header;
+}
+
+/** The inbox rows of a day file (a closed day's, to merge or take out of the totals). */
+export async function loadInboxRows(path: string): Promise<{
+  savedAt: number;
+  rows: { key: string; row: InboxCounts }[];
+} | null> {
+  const rows: { key: string; row: InboxCounts }[] = [];
+  const header = await loadDay(path, (row) => {
+    if (row[0] === 'i') rows.push(inboxRowOfLine(row as InboxLine));
+  });
+  return header ? { savedAt: header.savedAt, rows } : null;
+}

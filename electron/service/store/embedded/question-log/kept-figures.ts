@@ -1,0 +1,477 @@
+/**
+ * One robot's figures as the embedded store keeps them in memory: per UTC day, questions per
+ * hour by outcome, rule hits, confusable pairs, the most asked and most missed questions and the
+ * inbox's questions; and over every day kept, the rules' and the inbox's totals, which the reads
+ * answer from in milliseconds. Entries' figures are added as asks are recorded (and taken back
+ * when their lines could not be written); figure-files.ts saves and loads them.
+ *
+ * Bounded as a busy robot's traffic grows: a day counts at most TALLY_MAX distinct questions (and
+ * pairs) for its tops, then keeps its most frequent half; a day older than yesterday is closed:
+ * it keeps its TOP_KEPT most frequent questions and pairs, its inbox questions leave memory (its
+ * file holds them; the totals have them), at most CLOSED_INBOX_MAX of them, most frequent first.
+ * @module
+ */
+import type {
+  DayNumber,
+  EntryFigures,
+  HourRow,
+  InboxGroupRow,
+  MissKind,
+  RuleRow,
+  TextCount,
+} from '../../contract/question-log';
+import { OUTCOMES } from '../../contract/question-log';
+
+/** Distinct questions (or pairs) a day counts for its tops before keeping its most frequent half. */
+export const TALLY_MAX = 20_000;
+/** Questions and pairs a closed day keeps for the tops. */
+export const TOP_KEPT = 200;
+/** Distinct inbox questions a day keeps before dropping its least frequent half. */
+export const INBOX_DAY_MAX = 50_000;
+/** Inbox questions a closed day keeps. */
+export const CLOSED_INBOX_MAX = 20_000;
+/** Examples shown per inbox group. */
+const EXAMPLES_MAX = 10;
+const HOURS = 24;
+const KINDS = OUTCOMES.length;
+
+export interface RuleCounts {
+  hits: number;
+  chosen: number;
+  fromMenu: number;
+  recommended: number;
+  /** 0: never hit. */
+  lastHit: number;
+}
+
+export interface InboxCounts {
+  group: string;
+  text: string;
+  fallback: number;
+  recommended: number;
+  lowScore: number;
+  lastAt: number;
+  chosen: Map<string, number> | null;
+  evidence: Map<string, number> | null;
+}
+
+export interface Tally {
+  text: string;
+  count: number;
+}
+
+export const occurrences = (row: InboxCounts): number =>
+  row.fallback + row.recommended + row.lowScore;
+
+/** The figures of one day. */
+export class DayTables {
+  readonly hours = new Float64Array(HOURS * KINDS);
+  readonly rules = new Map<string, RuleCounts>();
+  pairs = new Map<string, number>();
+  questions = new Map<string, Tally>();
+  missed = new Map<string, Tally>();
+  /**
+   * The inbox's questions of the day (open days); a closed day's are in its file and the totals,
+   * and `late` holds those added since it closed.
+   */
+  inbox: Map<string, InboxCounts> | null = new Map();
+  late = new Map<string, InboxCounts>();
+  /** Entries added since the day was last saved. */
+  unsaved = 0;
+
+  constructor(readonly day: DayNumber) {}
+
+  get closed(): boolean {
+    return this.inbox === null;
+  }
+
+  /** Where inbox rows added now go. */
+  get inboxRows(): Map<string, InboxCounts> {
+    return this.inbox ?? this.late;
+  }
+}
+
+function addTally(map: Map<string, Tally>, key: string, text: string, sign: number): void {
+  const tally = map.get(key);
+  if (tally) {
+    tally.count += sign;
+    if (tally.count <= 0) map.delete(key);
+  } else if (sign > 0) {
+    map.set(key, { text, count: 1 });
+    if (map.size > TALLY_MAX) keepMostFrequent(map, TALLY_MAX / 2, (t) => t.count);
+  }
+}
+
+/** Keeps the `keep` entries of `map` with the highest weight (ties: the first met). */
+export function keepMostFrequent<V>(
+  map: Map<string, V>,
+  keep: number,
+  weight: (value: V) => number,
+): [string, V][] {
+  if (map.size <= keep) return [];
+  const sorted = [...map].sort((a, b) => weight(b[1]) - weight(a[1]));
+  const dropped = sorted.slice(keep);
+  for (const [key] of dropped) map.delete(key);
+  return dropped;
+}
+
+function addCount(map: Map<string, number>, key: string, by: number): void {
+  const count = (map.get(key) ?? 0) + by;
+  if (count > 0) map.set(key, count);
+  else map.delete(key);
+}
+
+function mergeCounts(
+  into: Map<string, number> | null,
+  from: Map<string, number> | null,
+  sign: number,
+): Map<string, number> | null {
+  if (from === null || from.size === 0) return into;
+  const target = into ?? new Map<string, number>();
+  for (const [key, count] of from) addCount(target, key, sign * count);
+  return target.size > 0 ? target : null;
+}
+
+/** `into` += sign × `row` (its group and text kept when set). */
+export function addInboxRow(
+  into: Map<string, InboxCounts>,
+  key: string,
+  row: InboxCounts,
+  sign: number,
+): InboxCounts | undefined {
+  let target = into.get(key);
+  if (!target) {
+    if (sign < 0) return undefined;
+    target = {
+      group: row.group,
+      text: row.text,
+      fallback: 0,
+      recommended: 0,
+      lowScore: 0,
+      lastAt: 0,
+      chosen: null,
+      evidence: null,
+    };
+    into.set(key, target);
+  }
+  target.fallback += sign * row.fallback;
+  target.recommended += sign * row.recommended;
+  target.lowScore += sign * row.lowScore;
+  if (sign > 0) target.lastAt = Math.max(target.lastAt, row.lastAt);
+  target.chosen = mergeCounts(target.chosen, row.chosen, sign);
+  target.evidence = mergeCounts(target.evidence, row.evidence, sign);
+  if (occurrences(target) <= 0 && target.chosen === null) into.delete(key);
+  return target;
+}
+
+/** The inbox row an entry's figures add (one occurrence, or one choice). */
+function inboxRowOf(figures: EntryFigures): { key: string; row: InboxCounts } | null {
+  const { inbox } = figures;
+  if (inbox) {
+    const count = (kind: MissKind) => (inbox.kind === kind ? 1 : 0);
+    return {
+      key: inbox.key,
+      row: {
+        group: inbox.group,
+        text: inbox.text,
+        fallback: count('fallback'),
+        recommended: count('recommended'),
+        lowScore: count('lowScore'),
+        lastAt: figures.at,
+        chosen: null,
+        evidence: inbox.evidence === null ? null : new Map([[inbox.evidence, 1]]),
+      },
+    };
+  }
+  return null;
+}
+
+function choiceRowOf(figures: EntryFigures): { key: string; row: InboxCounts } | null {
+  const { choice } = figures;
+  if (!choice) return null;
+  return {
+    key: choice.key,
+    row: {
+      group: choice.group,
+      text: choice.text,
+      fallback: 0,
+      recommended: 0,
+      lowScore: 0,
+      lastAt: 0,
+      chosen: new Map([[choice.ruleId, 1]]),
+      evidence: null,
+    },
+  };
+}
+
+const topOf = <T>(items: T[], limit: number, better: (a: T, b: T) => number): T[] =>
+  items.sort(better).slice(0, limit);
+
+/** A robot's figures: its days, and the totals over them. */
+export class KeptFigures {
+  readonly days = new Map<DayNumber, DayTables>();
+  readonly rules = new Map<string, RuleCounts>();
+  readonly inbox = new Map<string, InboxCounts>();
+  /** The inbox's questions of each group. */
+  private readonly members = new Map<string, Set<string>>();
+
+  dayOf(day: DayNumber): DayTables {
+    let tables = this.days.get(day);
+    if (!tables) {
+      tables = new DayTables(day);
+      this.days.set(day, tables);
+    }
+    return tables;
+  }
+
+  /** Adds (sign 1) or takes back (sign -1) what an entry's figures count. */
+  apply(figures: EntryFigures, sign: 1 | -1): void {
+    const tables = this.dayOf(figures.day);
+    tables.unsaved += 1;
+    const slot = figures.hour * KINDS + OUTCOMES.indexOf(figures.outcome);
+    tables.hours[slot] = (tables.hours[slot] ?? 0) + sign;
+    if (figures.hit) {
+      for (const rules of [tables.rules, this.rules]) {
+        const counts = ruleCountsIn(rules, figures.hit.ruleId);
+        counts.hits += sign;
+        if (figures.hit.chosen) counts.chosen += sign;
+        if (figures.hit.fromMenu) counts.fromMenu += sign;
+        if (sign > 0) counts.lastHit = Math.max(counts.lastHit, figures.at);
+        dropIfEmpty(rules, figures.hit.ruleId, counts);
+      }
+    }
+    for (const ruleId of figures.recommended) {
+      for (const rules of [tables.rules, this.rules]) {
+        const counts = ruleCountsIn(rules, ruleId);
+        counts.recommended += sign;
+        dropIfEmpty(rules, ruleId, counts);
+      }
+    }
+    if (figures.pair) {
+      addCount(tables.pairs, `${figures.pair[0]}\u0000${figures.pair[1]}`, sign);
+      if (tables.pairs.size > TALLY_MAX) keepMostFrequent(tables.pairs, TALLY_MAX / 2, (n) => n);
+    }
+    if (figures.question) {
+      addTally(tables.questions, figures.question.key, figures.question.text, sign);
+      if (figures.missed)
+        addTally(tables.missed, figures.question.key, figures.question.text, sign);
+    }
+    for (const added of [inboxRowOf(figures), choiceRowOf(figures)]) {
+      if (!added) continue;
+      addInboxRow(tables.inboxRows, added.key, added.row, sign);
+      this.addToTotals(added.key, added.row, sign);
+    }
+    const rows = tables.inbox;
+    if (rows && rows.size > INBOX_DAY_MAX) this.pruneInbox(rows, INBOX_DAY_MAX / 2);
+  }
+
+  /** Adds (or takes back) a day's inbox row to the totals. */
+  addToTotals(key: string, row: InboxCounts, sign: number): void {
+    const total = addInboxRow(this.inbox, key, row, sign);
+    if (total && this.inbox.has(key)) {
+      let members = this.members.get(total.group);
+      if (!members) {
+        members = new Set();
+        this.members.set(total.group, members);
+      }
+      members.add(key);
+    } else if (!this.inbox.has(key)) {
+      const group = total?.group ?? row.group;
+      const members = this.members.get(group);
+      members?.delete(key);
+      if (members?.size === 0) this.members.delete(group);
+    }
+  }
+
+  /** Drops a day's least frequent inbox questions (also from the totals). */
+  pruneInbox(rows: Map<string, InboxCounts>, keep: number): void {
+    for (const [key, row] of keepMostFrequent(rows, keep, occurrences)) {
+      this.addToTotals(key, row, -1);
+    }
+  }
+
+  /** Adds a day's rules (as loaded) to the totals. */
+  addRuleTotals(tables: DayTables, sign: number): void {
+    for (const [ruleId, counts] of tables.rules) {
+      const total = ruleCountsIn(this.rules, ruleId);
+      total.hits += sign * counts.hits;
+      total.chosen += sign * counts.chosen;
+      total.fromMenu += sign * counts.fromMenu;
+      total.recommended += sign * counts.recommended;
+      if (sign > 0) total.lastHit = Math.max(total.lastHit, counts.lastHit);
+      dropIfEmpty(this.rules, ruleId, total);
+    }
+  }
+
+  /** Closes a day: keeps its tops, drops its inbox rows from memory (the caller saved them). */
+  close(tables: DayTables): void {
+    keepMostFrequent(tables.questions, TOP_KEPT, (t) => t.count);
+    keepMostFrequent(tables.missed, TOP_KEPT, (t) => t.count);
+    keepMostFrequent(tables.pairs, TOP_KEPT, (n) => n);
+    tables.inbox = null;
+  }
+
+  /** Forgets the inbox figures of these questions (their occurrences so far are marked). */
+  forget(keys: Iterable<string>): void {
+    for (const key of keys) {
+      const row = this.inbox.get(key);
+      if (row) this.addToTotals(key, { ...row }, -1);
+      this.inbox.delete(key);
+      for (const tables of this.days.values()) {
+        tables.inbox?.delete(key);
+        tables.late.delete(key);
+      }
+    }
+  }
+
+  /** Clears everything. */
+  clear(): void {
+    this.days.clear();
+    this.rules.clear();
+    this.inbox.clear();
+    this.members.clear();
+  }
+
+  hours(fromDay: DayNumber, toDay: DayNumber): HourRow[] {
+    const rows: HourRow[] = [];
+    for (const [day, tables] of [...this.days].sort((a, b) => a[0] - b[0])) {
+      if (day < fromDay || day > toDay) continue;
+      for (let hour = 0; hour < HOURS; hour++) {
+        const counts = [...tables.hours.subarray(hour * KINDS, (hour + 1) * KINDS)];
+        if (counts.some((count) => count !== 0)) rows.push({ day, hour, counts });
+      }
+    }
+    return rows;
+  }
+
+  ruleRows(): RuleRow[] {
+    return [...this.rules].map(([ruleId, counts]) => ({
+      ruleId,
+      hits: counts.hits,
+      chosen: counts.chosen,
+      fromMenu: counts.fromMenu,
+      recommended: counts.recommended,
+      lastHit: counts.lastHit > 0 ? counts.lastHit : null,
+    }));
+  }
+
+  ruleDays(ruleIds: readonly string[]): { ruleId: string; day: DayNumber; hits: number }[] {
+    const rows: { ruleId: string; day: DayNumber; hits: number }[] = [];
+    for (const [day, tables] of this.days) {
+      for (const ruleId of ruleIds) {
+        const hits = tables.rules.get(ruleId)?.hits ?? 0;
+        if (hits > 0) rows.push({ ruleId, day, hits });
+      }
+    }
+    return rows.sort((a, b) => a.day - b.day);
+  }
+
+  pairs(limit: number): { a: string; b: string; count: number }[] {
+    const merged = new Map<string, number>();
+    for (const tables of this.days.values()) {
+      for (const [key, count] of tables.pairs) merged.set(key, (merged.get(key) ?? 0) + count);
+    }
+    return topOf([...merged], limit, (x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(
+      ([key, count]) => {
+        const [a = '', b = ''] = key.split('\u0000');
+        return { a, b, count };
+      },
+    );
+  }
+
+  top(fromDay: DayNumber, toDay: DayNumber, missed: boolean, limit: number): TextCount[] {
+    const merged = new Map<string, Tally>();
+    for (const [day, tables] of [...this.days].sort((a, b) => a[0] - b[0])) {
+      if (day < fromDay || day > toDay) continue;
+      for (const [key, tally] of missed ? tables.missed : tables.questions) {
+        const known = merged.get(key);
+        if (known) known.count += tally.count;
+        else merged.set(key, { text: tally.text, count: tally.count });
+      }
+    }
+    return topOf(
+      [...merged].map(([key, tally]) => ({ key, text: tally.text, count: tally.count })),
+      limit,
+      (a, b) => b.count - a.count || (a.key < b.key ? -1 : 1),
+    );
+  }
+
+  inboxGroups(limit: number): InboxGroupRow[] {
+    const groups: (InboxGroupRow & { members: Set<string>; withChoice: boolean })[] = [];
+    for (const [group, members] of this.members) {
+      let count = 0;
+      let lastAt = 0;
+      let withChoice = false;
+      const outcomes = { fallback: 0, recommended: 0, lowScore: 0 };
+      for (const key of members) {
+        const row = this.inbox.get(key);
+        if (!row) continue;
+        outcomes.fallback += row.fallback;
+        outcomes.recommended += row.recommended;
+        outcomes.lowScore += row.lowScore;
+        count += occurrences(row);
+        lastAt = Math.max(lastAt, row.lastAt);
+        if (row.chosen) withChoice = true;
+      }
+      if (count <= 0) continue;
+      groups.push({
+        group,
+        count,
+        lastAt,
+        outcomes,
+        chosen: [],
+        evidence: [],
+        texts: [],
+        members,
+        withChoice,
+      });
+    }
+    const shown = topOf(
+      groups,
+      limit,
+      (a, b) =>
+        Number(b.withChoice) - Number(a.withChoice) ||
+        b.count - a.count ||
+        (a.group < b.group ? -1 : 1),
+    );
+    return shown.map(({ members, withChoice: _withChoice, ...group }) => {
+      let chosen: Map<string, number> | null = null;
+      let evidence: Map<string, number> | null = null;
+      const texts: TextCount[] = [];
+      for (const key of members) {
+        const row = this.inbox.get(key);
+        if (!row) continue;
+        chosen = mergeCounts(chosen, row.chosen, 1);
+        evidence = mergeCounts(evidence, row.evidence, 1);
+        if (occurrences(row) > 0) texts.push({ key, text: row.text, count: occurrences(row) });
+      }
+      const byCount = (map: Map<string, number> | null) =>
+        [...(map ?? [])]
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+          .map(([ruleId, count]) => ({ ruleId, count }));
+      return {
+        ...group,
+        chosen: byCount(chosen),
+        evidence: byCount(evidence),
+        texts: topOf(texts, EXAMPLES_MAX, (a, b) => b.count - a.count || (a.key < b.key ? -1 : 1)),
+      };
+    });
+  }
+
+  groupTexts(groups: readonly string[]): string[] {
+    return groups.flatMap((group) => [...(this.members.get(group) ?? [])]);
+  }
+}
+
+function ruleCountsIn(rules: Map<string, RuleCounts>, ruleId: string): RuleCounts {
+  let counts = rules.get(ruleId);
+  if (!counts) {
+    counts = { hits: 0, chosen: 0, fromMenu: 0, recommended: 0, lastHit: 0 };
+    rules.set(ruleId, counts);
+  }
+  return counts;
+}
+
+function dropIfEmpty(rules: Map<string, RuleCounts>, ruleId: string, counts: RuleCounts): void {
+  if (counts.hits <= 0 && counts.recommended <= 0) rules.delete(ruleId);
+}

@@ -1,0 +1,98 @@
+/**
+ * The index beside each segment of the question log (`.idx`): one record of 16 bytes per line,
+ * in the order of the lines, so that a page, a filter or a count reads 16 bytes an entry instead
+ * of its line. A record: the line's byte offset in its segment; its time within its UTC day (27
+ * bits) with its outcome (3 bits) and whether the try pane asked it (1 bit); a 32-bit hash of its
+ * user id; a 32-bit hash of the rule that answered (0: none). Hashes are checked against the line
+ * of each entry returned.
+ * @module
+ */
+import type { LoggedQuestion } from '../../../question-log-types';
+import type { LogFilter, Outcome } from '../../contract/question-log';
+import { DAY_MS, OUTCOMES, filterOutcome, outcomeOf } from '../../contract/question-log';
+import { holdsText, textVariants } from '../../sql/question-log-text';
+
+export const RECORD_BYTES = 16;
+const AT_BITS = 27;
+const AT_MASK = (1 << AT_BITS) - 1;
+const TRY_BIT = 1 << 30;
+
+/** FNV-1a over the text's UTF-16 code units: cheap, and stable across versions (it is on disk). */
+export function textHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  // 0 stands for "no rule".
+  return hash >>> 0 || 1;
+}
+
+/** Writes the record of `entry` (its line at `offset` of a segment of day `dayStart`). */
+export function writeRecord(
+  into: Buffer,
+  at: number,
+  entry: LoggedQuestion,
+  offset: number,
+  dayStart: number,
+): void {
+  const time = Math.min(Math.max(0, entry.at - dayStart), DAY_MS - 1);
+  const outcome = OUTCOMES.indexOf(outcomeOf(entry));
+  into.writeUInt32LE(offset, at);
+  into.writeUInt32LE(
+    (time | (outcome << AT_BITS) | (entry.source === 'try' ? TRY_BIT : 0)) >>> 0,
+    at + 4,
+  );
+  into.writeUInt32LE(textHash(entry.userId), at + 8);
+  into.writeUInt32LE(entry.ruleId === null ? 0 : textHash(entry.ruleId), at + 12);
+}
+
+/** The records of an index file's bytes, as words (4 per record). */
+export function recordWords(bytes: Buffer): Uint32Array {
+  const aligned = Buffer.alloc(bytes.length - (bytes.length % RECORD_BYTES));
+  bytes.copy(aligned, 0, 0, aligned.length);
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
+}
+
+/** Whether a record may match a filter (hashes can collide: the line says for sure). */
+export interface RecordTest {
+  (words: Uint32Array, record: number): boolean;
+}
+
+/** The test of the filter's indexed parts for the records of a day starting at `dayStart`. */
+export function recordTest(filter: LogFilter, dayStart: number): RecordTest {
+  const from = filter.from - dayStart;
+  const to = filter.to - dayStart;
+  const user = filter.userId === undefined ? null : textHash(filter.userId);
+  const rule = filter.ruleId === undefined ? null : textHash(filter.ruleId);
+  const outcomes = new Set<number>();
+  if (filter.outcome !== undefined) {
+    OUTCOMES.forEach((outcome: Outcome, code) => {
+      if (filterOutcome(outcome) === filter.outcome) outcomes.add(code);
+    });
+  }
+  const source = filter.source;
+  return (words, record) => {
+    const base = record * 4;
+    const packed = words[base + 1] as number;
+    const time = packed & AT_MASK;
+    if (time < from || time >= to) return false;
+    if (outcomes.size > 0 && !outcomes.has((packed >>> AT_BITS) & 7)) return false;
+    if (source !== undefined && ((packed & TRY_BIT) !== 0) !== (source === 'try')) return false;
+    if (user !== null && words[base + 2] !== user) return false;
+    if (rule !== null && words[base + 3] !== rule) return false;
+    return true;
+  };
+}
+
+/** Whether a decoded entry matches the filter exactly (what the index cannot say for sure). */
+export function entryMatches(entry: LoggedQuestion, filter: LogFilter): boolean {
+  if (entry.at < filter.from || entry.at >= filter.to) return false;
+  if (filter.outcome !== undefined && filterOutcome(outcomeOf(entry)) !== filter.outcome)
+    return false;
+  if (filter.source !== undefined && entry.source !== filter.source) return false;
+  if (filter.userId !== undefined && entry.userId !== filter.userId) return false;
+  if (filter.ruleId !== undefined && entry.ruleId !== filter.ruleId) return false;
+  if (filter.text !== undefined && !holdsText(entry, textVariants(filter.text))) return false;
+  return true;
+}

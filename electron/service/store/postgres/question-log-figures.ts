@@ -1,0 +1,483 @@
+/**
+ * The team server's question log figures (tables of server migration 7): the figures of the
+ * entries buffered since the last flush, summed per row, are upserted in the flush's transaction
+ * with the entries (`PendingFigures`); every node reads the same tables (`PostgresFigures`).
+ * @module
+ */
+import type {
+  DayNumber,
+  EntryFigures,
+  HourRow,
+  InboxGroupRow,
+  LogFigures,
+  LogKey,
+  RuleRow,
+  TextCount,
+} from '../contract/question-log';
+import { OUTCOMES } from '../contract/question-log';
+import type { Client, Pool } from './connection';
+
+/** Examples shown per inbox group. */
+const EXAMPLES_MAX = 10;
+
+interface RuleDelta {
+  day: number;
+  ruleId: string;
+  hits: number;
+  chosen: number;
+  fromMenu: number;
+  recommended: number;
+  lastHit: number;
+}
+
+interface InboxDelta {
+  day: number;
+  key: string;
+  text: string;
+  fallback: number;
+  recommended: number;
+  lowScore: number;
+  lastAt: number;
+}
+
+function bump<T>(map: Map<string, T>, key: string, make: () => T): T {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
+/** The figures of the entries of one log buffered since the last flush, summed per row. */
+export class PendingFigures {
+  readonly hours = new Map<string, { day: number; hour: number; counts: number[] }>();
+  readonly rules = new Map<string, RuleDelta>();
+  readonly pairs = new Map<string, { day: number; a: string; b: string; count: number }>();
+  readonly questions = new Map<
+    string,
+    { day: number; missed: boolean; key: string; text: string; count: number }
+  >();
+  readonly inbox = new Map<string, InboxDelta>();
+  readonly inboxRules = new Map<
+    string,
+    { day: number; key: string; kind: 'c' | 'e'; ruleId: string; count: number }
+  >();
+  readonly groups = new Map<string, string>();
+
+  get empty(): boolean {
+    return this.hours.size === 0;
+  }
+
+  add(f: EntryFigures): void {
+    const { day } = f;
+    const hour = bump(this.hours, `${day}/${f.hour}`, () => ({
+      day,
+      hour: f.hour,
+      counts: OUTCOMES.map(() => 0),
+    }));
+    const slot = OUTCOMES.indexOf(f.outcome);
+    hour.counts[slot] = (hour.counts[slot] ?? 0) + 1;
+    const rule = (ruleId: string) =>
+      bump(this.rules, `${day}\u0000${ruleId}`, () => ({
+        day,
+        ruleId,
+        hits: 0,
+        chosen: 0,
+        fromMenu: 0,
+        recommended: 0,
+        lastHit: 0,
+      }));
+    if (f.hit) {
+      const counts = rule(f.hit.ruleId);
+      counts.hits += 1;
+      if (f.hit.chosen) counts.chosen += 1;
+      if (f.hit.fromMenu) counts.fromMenu += 1;
+      counts.lastHit = Math.max(counts.lastHit, f.at);
+    }
+    for (const ruleId of f.recommended) rule(ruleId).recommended += 1;
+    if (f.pair) {
+      const [a, b] = f.pair;
+      bump(this.pairs, `${day}\u0000${a}\u0000${b}`, () => ({ day, a, b, count: 0 })).count += 1;
+    }
+    if (f.question) {
+      const { key, text } = f.question;
+      for (const missed of f.missed ? [false, true] : [false]) {
+        bump(this.questions, `${day}\u0000${missed}\u0000${key}`, () => ({
+          day,
+          missed,
+          key,
+          text,
+          count: 0,
+        })).count += 1;
+      }
+    }
+    const inboxRow = (key: string, text: string) =>
+      bump(this.inbox, `${day}\u0000${key}`, () => ({
+        day,
+        key,
+        text,
+        fallback: 0,
+        recommended: 0,
+        lowScore: 0,
+        lastAt: 0,
+      }));
+    const inboxRule = (key: string, kind: 'c' | 'e', ruleId: string) =>
+      bump(this.inboxRules, `${day}\u0000${key}\u0000${kind}\u0000${ruleId}`, () => ({
+        day,
+        key,
+        kind,
+        ruleId,
+        count: 0,
+      }));
+    if (f.inbox) {
+      const row = inboxRow(f.inbox.key, f.inbox.text);
+      row[f.inbox.kind] += 1;
+      row.lastAt = Math.max(row.lastAt, f.at);
+      if (f.inbox.evidence !== null) inboxRule(f.inbox.key, 'e', f.inbox.evidence).count += 1;
+      this.groups.set(f.inbox.key, f.inbox.group);
+    }
+    if (f.choice) {
+      inboxRow(f.choice.key, f.choice.text);
+      inboxRule(f.choice.key, 'c', f.choice.ruleId).count += 1;
+      this.groups.set(f.choice.key, f.choice.group);
+    }
+  }
+
+  /** Upserts the figures of log `logId` (in the caller's transaction). */
+  async write(client: Client, logId: number): Promise<void> {
+    const hours = [...this.hours.values()];
+    if (hours.length > 0) {
+      const column = (i: number) => hours.map((h) => h.counts[i] ?? 0);
+      await client.query(
+        `INSERT INTO question_log_hours (log_id, day, hour, answered, recommended, fallback, chat, menu)
+         SELECT $1, * FROM unnest($2::int[], $3::smallint[], $4::bigint[], $5::bigint[],
+                                  $6::bigint[], $7::bigint[], $8::bigint[])
+         ON CONFLICT (log_id, day, hour) DO UPDATE SET
+           answered = question_log_hours.answered + EXCLUDED.answered,
+           recommended = question_log_hours.recommended + EXCLUDED.recommended,
+           fallback = question_log_hours.fallback + EXCLUDED.fallback,
+           chat = question_log_hours.chat + EXCLUDED.chat,
+           menu = question_log_hours.menu + EXCLUDED.menu`,
+        [
+          logId,
+          hours.map((h) => h.day),
+          hours.map((h) => h.hour),
+          column(0),
+          column(1),
+          column(2),
+          column(3),
+          column(4),
+        ],
+      );
+    }
+    const rules = [...this.rules.values()];
+    if (rules.length > 0) {
+      await client.query(
+        `INSERT INTO question_log_rules (log_id, day, rule_id, hits, chosen, from_menu, recommended, last_hit)
+         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[],
+                                  $7::bigint[], $8::bigint[])
+         ON CONFLICT (log_id, day, rule_id) DO UPDATE SET
+           hits = question_log_rules.hits + EXCLUDED.hits,
+           chosen = question_log_rules.chosen + EXCLUDED.chosen,
+           from_menu = question_log_rules.from_menu + EXCLUDED.from_menu,
+           recommended = question_log_rules.recommended + EXCLUDED.recommended,
+           last_hit = GREATEST(question_log_rules.last_hit, EXCLUDED.last_hit)`,
+        [
+          logId,
+          rules.map((r) => r.day),
+          rules.map((r) => r.ruleId),
+          rules.map((r) => r.hits),
+          rules.map((r) => r.chosen),
+          rules.map((r) => r.fromMenu),
+          rules.map((r) => r.recommended),
+          rules.map((r) => r.lastHit),
+        ],
+      );
+    }
+    const pairs = [...this.pairs.values()];
+    if (pairs.length > 0) {
+      await client.query(
+        `INSERT INTO question_log_pairs (log_id, day, a, b, count)
+         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::bigint[])
+         ON CONFLICT (log_id, day, a, b) DO UPDATE SET count = question_log_pairs.count + EXCLUDED.count`,
+        [
+          logId,
+          pairs.map((p) => p.day),
+          pairs.map((p) => p.a),
+          pairs.map((p) => p.b),
+          pairs.map((p) => p.count),
+        ],
+      );
+    }
+    const questions = [...this.questions.values()];
+    if (questions.length > 0) {
+      await client.query(
+        `INSERT INTO question_log_questions (log_id, day, missed, key, text, count)
+         SELECT $1, * FROM unnest($2::int[], $3::boolean[], $4::text[], $5::text[], $6::bigint[])
+         ON CONFLICT (log_id, day, missed, key) DO UPDATE SET
+           count = question_log_questions.count + EXCLUDED.count`,
+        [
+          logId,
+          questions.map((q) => q.day),
+          questions.map((q) => q.missed),
+          questions.map((q) => q.key),
+          questions.map((q) => q.text),
+          questions.map((q) => q.count),
+        ],
+      );
+    }
+    const groups = [...this.groups];
+    if (groups.length > 0) {
+      // The first node to group a question decides its group.
+      await client.query(
+        `INSERT INTO question_log_groups (log_id, key, grp)
+         SELECT $1, * FROM unnest($2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
+        [logId, groups.map(([key]) => key), groups.map(([, group]) => group)],
+      );
+    }
+    const inbox = [...this.inbox.values()];
+    if (inbox.length > 0) {
+      await client.query(
+        `INSERT INTO question_log_inbox (log_id, day, key, text, fallback, recommended, low_score, last_at)
+         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::bigint[], $6::bigint[],
+                                  $7::bigint[], $8::bigint[])
+         ON CONFLICT (log_id, day, key) DO UPDATE SET
+           fallback = question_log_inbox.fallback + EXCLUDED.fallback,
+           recommended = question_log_inbox.recommended + EXCLUDED.recommended,
+           low_score = question_log_inbox.low_score + EXCLUDED.low_score,
+           last_at = GREATEST(question_log_inbox.last_at, EXCLUDED.last_at)`,
+        [
+          logId,
+          inbox.map((i) => i.day),
+          inbox.map((i) => i.key),
+          inbox.map((i) => i.text),
+          inbox.map((i) => i.fallback),
+          inbox.map((i) => i.recommended),
+          inbox.map((i) => i.lowScore),
+          inbox.map((i) => i.lastAt),
+        ],
+      );
+    }
+    const inboxRules = [...this.inboxRules.values()];
+    if (inboxRules.length > 0) {
+      await client.query(
+        `INSERT INTO question_log_inbox_rules (log_id, day, key, kind, rule_id, count)
+         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::char[], $5::text[], $6::bigint[])
+         ON CONFLICT (log_id, day, key, kind, rule_id) DO UPDATE SET
+           count = question_log_inbox_rules.count + EXCLUDED.count`,
+        [
+          logId,
+          inboxRules.map((r) => r.day),
+          inboxRules.map((r) => r.key),
+          inboxRules.map((r) => r.kind),
+          inboxRules.map((r) => r.ruleId),
+          inboxRules.map((r) => r.count),
+        ],
+      );
+    }
+  }
+}
+
+/** The tables holding figures, by day (what retention and clearing delete). */
+export const FIGURE_TABLES = [
+  'question_log_hours',
+  'question_log_rules',
+  'question_log_pairs',
+  'question_log_questions',
+  'question_log_inbox',
+  'question_log_inbox_rules',
+] as const;
+
+/** The figures every node reads, from the tables. */
+export class PostgresFigures implements LogFigures {
+  constructor(
+    private readonly pool: Pool,
+    /** The log's number, once its pending figures are written (reads see this node's asks). */
+    private readonly logId: (log: LogKey) => Promise<number>,
+  ) {}
+
+  async hours(log: LogKey, fromDay: DayNumber, toDay: DayNumber): Promise<HourRow[]> {
+    const { rows } = await this.pool.query<{
+      day: number;
+      hour: number;
+      answered: number;
+      recommended: number;
+      fallback: number;
+      chat: number;
+      menu: number;
+    }>(
+      `SELECT day, hour, answered, recommended, fallback, chat, menu FROM question_log_hours
+       WHERE log_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day, hour`,
+      [await this.logId(log), fromDay, toDay],
+    );
+    return rows.map((row) => ({
+      day: row.day,
+      hour: row.hour,
+      counts: OUTCOMES.map((outcome) => Number(row[outcome])),
+    }));
+  }
+
+  async rules(log: LogKey): Promise<RuleRow[]> {
+    const { rows } = await this.pool.query<{
+      rule_id: string;
+      hits: number;
+      chosen: number;
+      from_menu: number;
+      recommended: number;
+      last_hit: number;
+    }>(
+      `SELECT rule_id, sum(hits)::bigint AS hits, sum(chosen)::bigint AS chosen,
+              sum(from_menu)::bigint AS from_menu, sum(recommended)::bigint AS recommended,
+              max(last_hit) AS last_hit
+       FROM question_log_rules WHERE log_id = $1 GROUP BY rule_id
+       HAVING sum(hits) > 0 OR sum(recommended) > 0`,
+      [await this.logId(log)],
+    );
+    return rows.map((row) => ({
+      ruleId: row.rule_id,
+      hits: Number(row.hits),
+      chosen: Number(row.chosen),
+      fromMenu: Number(row.from_menu),
+      recommended: Number(row.recommended),
+      lastHit: Number(row.last_hit) > 0 ? Number(row.last_hit) : null,
+    }));
+  }
+
+  async ruleDays(
+    log: LogKey,
+    ruleIds: readonly string[],
+  ): Promise<{ ruleId: string; day: DayNumber; hits: number }[]> {
+    if (ruleIds.length === 0) return [];
+    const { rows } = await this.pool.query<{ rule_id: string; day: number; hits: number }>(
+      `SELECT rule_id, day, hits FROM question_log_rules
+       WHERE log_id = $1 AND rule_id = ANY($2) AND hits > 0 ORDER BY day, rule_id`,
+      [await this.logId(log), ruleIds],
+    );
+    return rows.map((row) => ({ ruleId: row.rule_id, day: row.day, hits: Number(row.hits) }));
+  }
+
+  async pairs(log: LogKey, limit: number): Promise<{ a: string; b: string; count: number }[]> {
+    const { rows } = await this.pool.query<{ a: string; b: string; count: number }>(
+      `SELECT a, b, sum(count)::bigint AS count FROM question_log_pairs WHERE log_id = $1
+       GROUP BY a, b ORDER BY count DESC, a COLLATE "C", b COLLATE "C" LIMIT $2`,
+      [await this.logId(log), limit],
+    );
+    return rows.map((row) => ({ a: row.a, b: row.b, count: Number(row.count) }));
+  }
+
+  async top(
+    log: LogKey,
+    fromDay: DayNumber,
+    toDay: DayNumber,
+    missed: boolean,
+    limit: number,
+  ): Promise<TextCount[]> {
+    const { rows } = await this.pool.query<{ key: string; text: string; count: number }>(
+      `SELECT key, (array_agg(text ORDER BY day))[1] AS text, sum(count)::bigint AS count
+       FROM question_log_questions
+       WHERE log_id = $1 AND missed = $2 AND day BETWEEN $3 AND $4
+       GROUP BY key ORDER BY count DESC, key COLLATE "C" LIMIT $5`,
+      [await this.logId(log), missed, fromDay, toDay, limit],
+    );
+    return rows.map((row) => ({ key: row.key, text: row.text, count: Number(row.count) }));
+  }
+
+  async inbox(log: LogKey, limit: number): Promise<InboxGroupRow[]> {
+    const logId = await this.logId(log);
+    const { rows } = await this.pool.query<{
+      grp: string;
+      fallback: number;
+      recommended: number;
+      low_score: number;
+      last_at: number;
+    }>(
+      `WITH chosen AS (
+         SELECT DISTINCT g.grp FROM question_log_inbox_rules x
+         JOIN question_log_groups g ON g.log_id = x.log_id AND g.key = x.key
+         WHERE x.log_id = $1 AND x.kind = 'c'
+       )
+       SELECT g.grp, sum(i.fallback)::bigint AS fallback, sum(i.recommended)::bigint AS recommended,
+              sum(i.low_score)::bigint AS low_score, max(i.last_at) AS last_at
+       FROM question_log_inbox i
+       JOIN question_log_groups g ON g.log_id = i.log_id AND g.key = i.key
+       WHERE i.log_id = $1
+       GROUP BY g.grp
+       HAVING sum(i.fallback + i.recommended + i.low_score) > 0
+       ORDER BY bool_or(g.grp IN (SELECT grp FROM chosen)) DESC,
+                sum(i.fallback + i.recommended + i.low_score) DESC, g.grp COLLATE "C"
+       LIMIT $2`,
+      [logId, limit],
+    );
+    if (rows.length === 0) return [];
+    const groups = rows.map((row) => row.grp);
+    const texts = await this.pool.query<{ grp: string; key: string; text: string; count: number }>(
+      `SELECT grp, key, text, count FROM (
+         SELECT g.grp, i.key, (array_agg(i.text ORDER BY i.day))[1] AS text,
+                sum(i.fallback + i.recommended + i.low_score)::bigint AS count,
+                row_number() OVER (PARTITION BY g.grp
+                  ORDER BY sum(i.fallback + i.recommended + i.low_score) DESC, i.key COLLATE "C") AS n
+         FROM question_log_inbox i
+         JOIN question_log_groups g ON g.log_id = i.log_id AND g.key = i.key
+         WHERE i.log_id = $1 AND g.grp = ANY($2)
+         GROUP BY g.grp, i.key
+         HAVING sum(i.fallback + i.recommended + i.low_score) > 0
+       ) t WHERE n <= ${EXAMPLES_MAX} ORDER BY grp, n`,
+      [logId, groups],
+    );
+    const rules = await this.pool.query<{
+      grp: string;
+      kind: string;
+      rule_id: string;
+      count: number;
+    }>(
+      `SELECT g.grp, x.kind, x.rule_id, sum(x.count)::bigint AS count
+       FROM question_log_inbox_rules x
+       JOIN question_log_groups g ON g.log_id = x.log_id AND g.key = x.key
+       WHERE x.log_id = $1 AND g.grp = ANY($2)
+       GROUP BY g.grp, x.kind, x.rule_id
+       ORDER BY count DESC, x.rule_id COLLATE "C"`,
+      [logId, groups],
+    );
+    return rows.map((row) => {
+      const fallback = Number(row.fallback);
+      const recommended = Number(row.recommended);
+      const lowScore = Number(row.low_score);
+      const of = (kind: string) =>
+        rules.rows
+          .filter((r) => r.grp === row.grp && r.kind === kind)
+          .map((r) => ({ ruleId: r.rule_id, count: Number(r.count) }));
+      return {
+        group: row.grp,
+        count: fallback + recommended + lowScore,
+        lastAt: Number(row.last_at),
+        outcomes: { fallback, recommended, lowScore },
+        chosen: of('c'),
+        evidence: of('e'),
+        texts: texts.rows
+          .filter((t) => t.grp === row.grp)
+          .map((t) => ({ key: t.key, text: t.text, count: Number(t.count) })),
+      };
+    });
+  }
+
+  async groupTexts(log: LogKey, groups: readonly string[]): Promise<string[]> {
+    const { rows } = await this.pool.query<{ key: string }>(
+      'SELECT key FROM question_log_groups WHERE log_id = $1 AND grp = ANY($2)',
+      [await this.logId(log), groups],
+    );
+    return rows.map((row) => row.key);
+  }
+
+  async forget(log: LogKey, keys: readonly string[]): Promise<void> {
+    const logId = await this.logId(log);
+    await this.pool.query('DELETE FROM question_log_inbox WHERE log_id = $1 AND key = ANY($2)', [
+      logId,
+      keys,
+    ]);
+    await this.pool.query(
+      'DELETE FROM question_log_inbox_rules WHERE log_id = $1 AND key = ANY($2)',
+      [logId, keys],
+    );
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The team server's question log at volume (a server migration: store/postgres/server-migrations.ts,
+ * append only, checked by hash): entries indexed for the editor's reads, and the figures kept as
+ * asks are recorded, upserted with the entries they summarise in one transaction per flush
+ * (store/postgres/question-log.ts, question-log-figures.ts). The entries of migration 2's
+ * `question_log` are moved over by a node with their figures, a batch at a time, when it opens
+ * their log; the table then stays empty.
+ * @module
+ */
+export const QUESTION_LOG_VOLUME_SQL = `
+-- Each robot's log by number; its entries and bytes kept as they change (the size budget).
+CREATE TABLE question_logs (
+  log_id  INT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  log_key TEXT NOT NULL UNIQUE,
+  entries BIGINT NOT NULL DEFAULT 0,
+  bytes   BIGINT NOT NULL DEFAULT 0
+);
+
+-- An entry: its line (store/sql/question-log-line.ts), its time, its outcome (+8: the try pane)
+-- and hashes of its user id and of the rule that answered (0: none), for the filters.
+CREATE TABLE question_log_entries (
+  log_id    INT NOT NULL,
+  entry_id  BIGINT GENERATED ALWAYS AS IDENTITY,
+  at        BIGINT NOT NULL,
+  outcome   SMALLINT NOT NULL,
+  user_hash INT NOT NULL,
+  rule_hash INT NOT NULL,
+  line      TEXT NOT NULL,
+  PRIMARY KEY (log_id, entry_id)
+);
+CREATE INDEX question_log_entries_by_user ON question_log_entries (log_id, user_hash, entry_id);
+CREATE INDEX question_log_entries_by_rule ON question_log_entries (log_id, rule_hash, entry_id)
+  WHERE rule_hash <> 0;
+
+-- Questions per hour of each UTC day (days since 1970), by outcome.
+CREATE TABLE question_log_hours (
+  log_id      INT NOT NULL,
+  day         INT NOT NULL,
+  hour        SMALLINT NOT NULL,
+  answered    BIGINT NOT NULL DEFAULT 0,
+  recommended BIGINT NOT NULL DEFAULT 0,
+  fallback    BIGINT NOT NULL DEFAULT 0,
+  chat        BIGINT NOT NULL DEFAULT 0,
+  menu        BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, day, hour)
+);
+
+-- Rule hits (and times recommended) per day.
+CREATE TABLE question_log_rules (
+  log_id      INT NOT NULL,
+  day         INT NOT NULL,
+  rule_id     TEXT NOT NULL,
+  hits        BIGINT NOT NULL DEFAULT 0,
+  chosen      BIGINT NOT NULL DEFAULT 0,
+  from_menu   BIGINT NOT NULL DEFAULT 0,
+  recommended BIGINT NOT NULL DEFAULT 0,
+  last_hit    BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, day, rule_id)
+);
+
+-- The two rules a RECOMMEND listed first, per day.
+CREATE TABLE question_log_pairs (
+  log_id INT NOT NULL,
+  day    INT NOT NULL,
+  a      TEXT NOT NULL,
+  b      TEXT NOT NULL,
+  count  BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, day, a, b)
+);
+
+-- Questions asked (missed: the real misses) per day, by normalised text, as first typed.
+CREATE TABLE question_log_questions (
+  log_id INT NOT NULL,
+  day    INT NOT NULL,
+  missed BOOLEAN NOT NULL,
+  key    TEXT NOT NULL,
+  text   TEXT NOT NULL,
+  count  BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, day, missed, key)
+);
+
+-- The group of each question of the inbox: the first node to group it decides.
+CREATE TABLE question_log_groups (
+  log_id INT NOT NULL,
+  key    TEXT NOT NULL,
+  grp    TEXT NOT NULL,
+  PRIMARY KEY (log_id, key)
+);
+CREATE INDEX question_log_groups_by_group ON question_log_groups (log_id, grp);
+
+-- The inbox's occurrences per day and question (those a mark hides are not counted).
+CREATE TABLE question_log_inbox (
+  log_id      INT NOT NULL,
+  day         INT NOT NULL,
+  key         TEXT NOT NULL,
+  text        TEXT NOT NULL,
+  fallback    BIGINT NOT NULL DEFAULT 0,
+  recommended BIGINT NOT NULL DEFAULT 0,
+  low_score   BIGINT NOT NULL DEFAULT 0,
+  last_at     BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, day, key)
+);
+
+-- Rules users chose (c) from a question's RECOMMEND lists, and rules its misses pointed to
+-- clearly (e), per day.
+CREATE TABLE question_log_inbox_rules (
+  log_id  INT NOT NULL,
+  day     INT NOT NULL,
+  key     TEXT NOT NULL,
+  kind    CHAR(1) NOT NULL,
+  rule_id TEXT NOT NULL,
+  count   BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, day, key, kind, rule_id)
+);
+`;

@@ -1,0 +1,105 @@
+/**
+ * Fills a robot's question log for the volume bench (question-log-volume.ts) through the
+ * service's own recorder (`QuestionLog.record`), in-process, on the data directory of a stopped
+ * service (or its team server's database), and says how the editor reads it.
+ * @module
+ */
+import { silentLogger } from '../../electron/service/logger';
+import { QuestionLog } from '../../electron/service/question-log/question-log';
+import type { QuestionLogRepository } from '../../electron/service/store/contract/question-log';
+import type { RobotKey } from '../../electron/service/store/contract/records';
+import { DayFileLog } from '../../electron/service/store/embedded/question-log/day-file-log';
+import { openPool } from '../../electron/service/store/postgres/connection';
+import { PostgresQuestionLog } from '../../electron/service/store/postgres/question-log';
+import type { consoleClient } from '../helpers/console-client';
+import type { ChildService } from '../helpers/child-service';
+import { traffic } from './question-log-traffic';
+import type { TrafficRule } from './question-log-traffic';
+
+type Api = ReturnType<typeof consoleClient>;
+
+export interface FillOptions {
+  dataDir: string;
+  database: string | undefined;
+  robot: RobotKey;
+  rules: readonly TrafficRule[];
+  asks: number;
+  end: number;
+}
+
+export interface FilledLog {
+  /** Whether the service is ready to be read (its figures built). */
+  ready(api: Api, R: string): Promise<boolean>;
+  firstPage(api: Api, R: string): Promise<unknown>;
+  oldestPage(api: Api, R: string): Promise<unknown>;
+  search(api: Api, R: string): Promise<unknown>;
+  /** A user's questions. */
+  userSearch(api: Api, R: string): Promise<unknown>;
+  /** A text no entry holds: the whole log read. */
+  missingText(api: Api, R: string): Promise<unknown>;
+  /** Waits for the robot's size budget to be enforced. */
+  enforce(api: Api, R: string, service: ChildService): Promise<void>;
+  /** Bytes of the team server's log table. */
+  tableBytes(): Promise<number>;
+}
+
+export async function fillLog(options: FillOptions): Promise<FilledLog> {
+  const pool = options.database
+    ? openPool({ url: options.database, logger: silentLogger })
+    : undefined;
+  const repository: QuestionLogRepository = pool
+    ? new PostgresQuestionLog({ pool, logger: silentLogger })
+    : new DayFileLog({ dataDir: options.dataDir, logger: silentLogger, now: () => options.end });
+  const log = new QuestionLog({
+    repository,
+    now: () => options.end,
+    logger: silentLogger,
+    robot: () => ({
+      retentionDays: 90,
+      maxBytes: 1e12,
+      lowScore: 0.97,
+      evidenceScore: 0.705,
+      margin: 0.1,
+    }),
+  });
+  let n = 0;
+  for (const { entry, items } of traffic(options.rules, options.asks, options.end)) {
+    log.record(options.robot, entry, items);
+    if (++n % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (n % 100_000 === 0) await repository.flush();
+  }
+  await log.close();
+  await pool?.end();
+  let total = 0;
+  return {
+    // The service opens the logs as it starts: a read waits for it.
+    ready: async (api, R) => {
+      await api.ok('GET', `${R}/dashboard?days=1`);
+      return true;
+    },
+    firstPage: async (api, R) => {
+      const page = await api.ok<{ total: number | null }>('GET', `${R}/question-log?limit=50`);
+      total = page.total ?? 0;
+      return page;
+    },
+    oldestPage: (api, R) =>
+      api.ok('GET', `${R}/question-log?limit=50&offset=${Math.max(0, total - 50)}`),
+    search: (api, R) => api.ok('GET', `${R}/question-log?limit=50&outcome=fallback&q=parcel`),
+    userSearch: (api, R) => api.ok('GET', `${R}/question-log?limit=50&userId=user-4242`),
+    missingText: (api, R) => api.ok('GET', `${R}/question-log?limit=50&q=nowhere-to-be-found`),
+    enforce: () => new Promise((resolve) => setTimeout(resolve, 5000)),
+    tableBytes: async () => {
+      if (!options.database) return 0;
+      const again = openPool({ url: options.database, logger: silentLogger });
+      try {
+        // The entries with their indexes (the figures' tables apart: they do not grow with it).
+        const { rows } = await again.query<{ bytes: string }>(
+          `SELECT pg_total_relation_size('question_log_entries') AS bytes`,
+        );
+        return Number(rows[0]?.bytes ?? 0);
+      } finally {
+        await again.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,313 @@
+/**
+ * The question log at production volume (issue 28): one robot's log filled with a day of
+ * 1,000,000 asks (question-log-traffic.ts) through the real recording path, in-process, on the
+ * service's data directory (or its team server's database); then the service is started on it
+ * and the editor's reads are timed over HTTP while another process asks one question at a time
+ * (ask-probe.ts):
+ *   inbox, dashboard (30 days), analytics, rule hits, the log's first and oldest page, a filtered
+ *   search, the export's first byte and total;
+ *   ask p99 and max idle (before the reads) and while the reads run;
+ *   the service's RSS before the reads and its peak during them;
+ *   the log's bytes on disk (per million asks), and the size budget: the robot's
+ *   `logMaxMegabytes` set under the log's size, the bytes kept once it is enforced.
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RuleInput } from '../../electron/service/api-types';
+import { OpenApiClient } from '../../electron/client/openapi-client';
+import type { RobotClient } from '../../electron/client/openapi-client';
+import { spawnService } from '../helpers/child-service';
+import type { ChildService } from '../helpers/child-service';
+import { consoleClient } from '../helpers/console-client';
+import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
+import { fillLog } from './question-log-fill';
+import type { TrafficRule } from './question-log-traffic';
+import { percentile, round } from './stats';
+import { deriveQueries } from './typed-questions';
+
+const PROBE = join(import.meta.dirname, 'ask-probe.ts');
+const MB = 1024 * 1024;
+
+export interface VolumeReads {
+  inboxMs: number;
+  dashboardMs: number;
+  analyticsMs: number;
+  ruleHitsMs: number;
+  firstPageMs: number;
+  oldestPageMs: number;
+  searchMs: number;
+  userSearchMs: number;
+  /** A text no entry holds: the whole log scanned. */
+  missingTextMs: number;
+  exportFirstByteMs: number;
+  exportTotalMs: number;
+}
+
+export interface VolumeFigures {
+  store: 'embedded' | 'postgres';
+  asks: number;
+  /** Filling the log in-process through the recorder (asks/s). */
+  fillAsksPerSec: number;
+  /** From spawning the service on the filled log to its figures being ready to read. */
+  openMs: number;
+  reads: VolumeReads;
+  askIdleP99Ms: number;
+  askIdleMaxMs: number;
+  askDuringReadsP99Ms: number;
+  askDuringReadsMaxMs: number;
+  asksDuringReads: number;
+  /** Asks that failed (the connection reset, an error) while the reads ran. */
+  asksFailedDuringReads: number;
+  rssBeforeReadsMb: number;
+  rssPeakDuringReadsMb: number;
+  logBytes: number;
+  logBytesPerMillionAsks: number;
+  budgetBytes: number;
+  /** Bytes the log keeps once the budget is enforced, over the budget. */
+  budgetKeptRatio: number;
+}
+
+export interface VolumeOptions {
+  rules: readonly RuleInput[];
+  asks: number;
+  /** A PostgreSQL database URL for the team server; undefined: the embedded store. */
+  database?: string;
+}
+
+function rssMb(pid: number | undefined): number {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function bytesUnder(dir: string): number {
+  let bytes = 0;
+  try {
+    for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      const stat = statSync(join(dir, name));
+      if (stat.isFile()) bytes += stat.size;
+    }
+  } catch {
+    // no log yet
+  }
+  return bytes;
+}
+
+const tokenOf = (service: ChildService) =>
+  /token=([\w-]+)/.exec(service.output())?.[1] ?? 'missing-token';
+
+async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await run();
+  return { ms: performance.now() - start, value };
+}
+
+/** Starts the probe asking; resolves its samples (epoch ms at the end, latency) once stopped. */
+function startProbe(service: ChildService, robot: RobotClient, questions: readonly string[]) {
+  const file = join(makeDataDir('bench-probe'), 'questions.json');
+  writeFileSync(file, JSON.stringify(questions));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', PROBE, service.url, String(robot.tenantId), robot.robotSecret, file],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const samples: { at: number; ms: number; failed: boolean }[] = [];
+  let rest = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const text = rest + chunk.toString();
+    const lines = text.split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const [at, ms, failed] = line.split(' ');
+      samples.push({ at: Number(at), ms: Number(ms), failed: failed === 'failed' });
+    }
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return {
+    samples,
+    async stop() {
+      child.stdin.end('stop\n');
+      await exited;
+    },
+  };
+}
+
+const between = (samples: readonly { at: number; ms: number }[], from: number, to: number) =>
+  samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.ms);
+const failedBetween = (
+  samples: readonly { at: number; failed: boolean }[],
+  from: number,
+  to: number,
+) => samples.filter((s) => s.at >= from && s.at <= to && s.failed).length;
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFigures> {
+  const dataDir = makeDataDir('bench-log-volume');
+  const env: Record<string, string> = options.database ? { KB_DATABASE_URL: options.database } : {};
+  let service: ChildService | undefined;
+  let probe: ReturnType<typeof startProbe> | undefined;
+  try {
+    service = await spawnService(dataDir, { env });
+    const client = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS });
+    const { tenantId } = await client.registerTenant(tenantRequest());
+    const [listed] = await client.listRobots(tenantId);
+    const robot = client.robot(tenantId, 'default', listed?.robotSecret ?? '');
+    const rules: TrafficRule[] = [];
+    for (let i = 0; i < options.rules.length; i += 1000) {
+      const { succeed } = await robot.importRules(options.rules.slice(i, i + 1000));
+      for (const rule of succeed) rules.push({ ruleId: rule.ruleId, questions: rule.questions });
+    }
+    service.child.kill('SIGTERM');
+    await service.exited;
+    service = undefined;
+
+    const fill = await timed(() =>
+      fillLog({
+        dataDir,
+        database: options.database,
+        robot: { tenantId, robotId: 'default' },
+        rules,
+        asks: options.asks,
+        end: Date.now(),
+      }),
+    );
+    const fillAsksPerSec = options.asks / (fill.ms / 1000);
+    console.error(`  filled ${options.asks} asks in ${round(fill.ms / 1000, 1)} s`);
+
+    const opened = performance.now();
+    service = await spawnService(dataDir, { env });
+    const api = consoleClient(service.url, tokenOf(service));
+    const R = `/tenants/${tenantId}/robots/default`;
+    await waitFor('the figures', () => fill.value.ready(api, R), 600_000);
+    const openMs = performance.now() - opened;
+    const askRobot = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS }).robot(
+      tenantId,
+      'default',
+      robot.robotSecret,
+    );
+    const questions = deriveQueries(options.rules, 2000, 5_000_000);
+    for (const question of questions.slice(0, 200)) await askRobot.ask(question, 'warm-up');
+
+    probe = startProbe(service, askRobot, questions);
+    const idleStart = Date.now();
+    // Idle: 300 asks (or half a minute) before the reads.
+    const started = probe;
+    await waitFor(
+      'the idle asks',
+      async () => started.samples.length >= 300 || Date.now() - idleStart > 30_000,
+      60_000,
+    );
+    const idleEnd = Date.now();
+    const rssBeforeReadsMb = rssMb(service.child.pid);
+    let rssPeak = rssBeforeReadsMb;
+    const pid = service.child.pid;
+    const rssTimer = setInterval(() => {
+      rssPeak = Math.max(rssPeak, rssMb(pid));
+    }, 10);
+
+    const get = (path: string) => api.ok<unknown>('GET', `${R}${path}`);
+    const reads = {} as VolumeReads;
+    reads.inboxMs = (await timed(() => get('/inbox?limit=50'))).ms;
+    reads.dashboardMs = (await timed(() => get('/dashboard?days=30'))).ms;
+    reads.analyticsMs = (await timed(() => get('/analytics'))).ms;
+    reads.ruleHitsMs = (await timed(() => get('/rule-hits'))).ms;
+    const first = await timed(() => fill.value.firstPage(api, R));
+    reads.firstPageMs = first.ms;
+    reads.oldestPageMs = (await timed(() => fill.value.oldestPage(api, R))).ms;
+    reads.searchMs = (await timed(() => fill.value.search(api, R))).ms;
+    reads.userSearchMs = (await timed(() => fill.value.userSearch(api, R))).ms;
+    reads.missingTextMs = (await timed(() => fill.value.missingText(api, R))).ms;
+    const exportStart = performance.now();
+    const response = await fetch(`${service.url}/console/api${R}/question-log/export.csv`, {
+      headers: { authorization: `Bearer ${tokenOf(service)}` },
+    });
+    const reader = response.body?.getReader();
+    let exported = 0;
+    let firstByte = Number.NaN;
+    for (;;) {
+      const chunk = await reader?.read();
+      if (!chunk || chunk.done) break;
+      if (Number.isNaN(firstByte)) firstByte = performance.now() - exportStart;
+      exported += chunk.value.length;
+    }
+    reads.exportFirstByteMs = firstByte;
+    reads.exportTotalMs = performance.now() - exportStart;
+    console.error(`  exported ${round(exported / MB, 1)} MB of CSV`);
+    const readsEnd = Date.now();
+    clearInterval(rssTimer);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await probe.stop();
+    const idle = between(probe.samples, 0, idleEnd);
+    const during = between(probe.samples, idleEnd, readsEnd);
+    const asksFailedDuringReads = failedBetween(probe.samples, idleEnd, readsEnd);
+    probe = undefined;
+
+    const logBytes = options.database
+      ? await fill.value.tableBytes()
+      : bytesUnder(join(dataDir, 'question-log'));
+    // The size budget: a third of the log.
+    const budgetMb = Math.max(1, Math.floor(logBytes / MB / 3));
+    await api.ok('PATCH', R, { settings: { logMaxMegabytes: budgetMb } });
+    await fill.value.enforce(api, R, service);
+    const kept = options.database
+      ? await fill.value.tableBytes()
+      : bytesUnder(join(dataDir, 'question-log'));
+    return {
+      store: options.database ? 'postgres' : 'embedded',
+      asks: options.asks,
+      fillAsksPerSec,
+      openMs,
+      reads,
+      askIdleP99Ms: percentile(idle, 99),
+      askIdleMaxMs: Math.max(...idle),
+      askDuringReadsP99Ms: percentile(during, 99),
+      askDuringReadsMaxMs: Math.max(...during),
+      asksDuringReads: during.length,
+      asksFailedDuringReads,
+      rssBeforeReadsMb,
+      rssPeakDuringReadsMb: rssPeak,
+      logBytes,
+      logBytesPerMillionAsks: (logBytes / options.asks) * 1_000_000,
+      budgetBytes: budgetMb * MB,
+      budgetKeptRatio: kept / (budgetMb * MB),
+    };
+  } finally {
+    await probe?.stop();
+    if (service) {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The volume figures as the bench prints them: one line a store. */
+export function volumeLine(figures: VolumeFigures): string {
+  const r = figures.reads;
+  const ms = (value: number) => round(value, 0);
+  return (
+    `\nQuestion log at ${figures.asks} asks (${figures.store}): inbox ${ms(r.inboxMs)} ms, ` +
+    `dashboard ${ms(r.dashboardMs)}, analytics ${ms(r.analyticsMs)}, rule hits ${ms(r.ruleHitsMs)}, ` +
+    `first page ${ms(r.firstPageMs)}, oldest page ${ms(r.oldestPageMs)}, ` +
+    `filtered search ${ms(r.searchMs)} (user ${ms(r.userSearchMs)}, absent text ${ms(r.missingTextMs)}), ` +
+    `export first byte ${ms(r.exportFirstByteMs)} / total ${ms(r.exportTotalMs)} ms; ` +
+    `ask p99/max ${round(figures.askIdleP99Ms, 1)}/${round(figures.askIdleMaxMs, 1)} ms idle, ` +
+    `${round(figures.askDuringReadsP99Ms, 1)}/${round(figures.askDuringReadsMaxMs, 1)} ms during the reads ` +
+    `(${figures.asksDuringReads} asks, ${figures.asksFailedDuringReads} failed); ` +
+    `RSS ${ms(figures.rssBeforeReadsMb)} MB before, ${ms(figures.rssPeakDuringReadsMb)} MB peak during; ` +
+    `${round(figures.logBytesPerMillionAsks / MB, 0)} MB of log per million asks; ` +
+    `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it; figures ready ${ms(figures.openMs)} ms after start`
+  );
+}
