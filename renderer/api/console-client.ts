@@ -29,6 +29,7 @@ import type {
 } from '../../electron/service/console-types';
 import { ApiError, readEnvelope } from './api-error';
 import { questionLogCalls } from './question-log-calls';
+import { ruleListParams } from './rule-list-params';
 
 /** The language of a robot's default texts. */
 export type RobotLanguage = 'zh' | 'en';
@@ -91,13 +92,8 @@ export function createConsoleClient(token: string, onUnauthorized: (code: string
     patchRobot: (ref: RobotRef, patch: RobotPatch) =>
       call<ConsoleRobot>('PATCH', robot(ref), patch),
     rotateSecret: (ref: RobotRef) => call<ConsoleRobot>('POST', `${robot(ref)}/rotate-secret`),
-    rules: (ref: RobotRef, query: RuleQuery) => {
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) {
-        if (value !== undefined && value !== '') params.set(key, String(value));
-      }
-      return call<RulePage>('GET', `${robot(ref)}/rules?${params.toString()}`);
-    },
+    rules: (ref: RobotRef, query: RuleQuery) =>
+      call<RulePage>('GET', `${robot(ref)}/rules?${ruleListParams(query)}`),
     rule: (ref: RobotRef, ruleId: string) =>
       call<ConsoleRule>('GET', `${robot(ref)}/rules/${encodeURIComponent(ruleId)}`),
     createRule: (ref: RobotRef, edit: RuleEdit) =>
