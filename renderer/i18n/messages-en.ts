@@ -34,7 +34,7 @@ export const EN = {
 
   'token.title': 'Open the editor from the service',
   'token.text':
-    'The editor needs the address printed by the service when it starts, with its access token. Copy the line that starts with “editor:” into the address bar.',
+    'The editor needs its address with its access token, as the service printed it when it started: copy the line that starts with “editor:” into the address bar. The address stays the same when the service restarts; if it was replaced in the editor (API access), use the new one.',
 
   'workspace.loadFailed': 'The workspace could not be loaded: {reason}',
   'home.welcome': 'Welcome to KB Studio',
@@ -434,8 +434,19 @@ export const EN = {
   'api.exampleQuestion': 'How do I return an item?',
   'api.signAgain': 'Sign again',
   'api.copyCurl': 'Copy the curl command',
+  'api.curlRevealKey': 'Show the key',
+  'api.curlHideKey': 'Hide the key',
   'api.curlHint':
     'A signature is good for one request and for 300 seconds: sign again before running it a second time.',
+  'api.editorTitle': 'Editor address',
+  'api.editorText':
+    'This address opens the editor of this computer’s knowledge base. It stays the same when the service restarts, so bookmarks and open tabs keep working. Whoever has it can change every rule: keep it to yourself, and replace it if it was shared.',
+  'api.editorCopy': 'Copy the editor address',
+  'api.editorRotate': 'Replace the address',
+  'api.editorRotateTitle': 'Replace the editor address?',
+  'api.editorRotateText':
+    'The old address stops working at once: bookmarks, other tabs and other browsers must open the new one. This tab keeps working.',
+  'api.editorRotated': 'The editor has a new address: copy it to update your bookmarks.',
 
   'help.button': 'Shortcuts',
   'help.title': 'Keyboard shortcuts',

@@ -35,7 +35,7 @@ export const ZH: Messages = {
 
   'token.title': '请从服务打开编辑器',
   'token.text':
-    '编辑器需要服务启动时打印的地址（含访问令牌）。请把以“editor:”开头的那一行复制到地址栏。',
+    '编辑器需要服务启动时打印的地址（含访问令牌）：请把以“editor:”开头的那一行中的地址复制到地址栏。服务重启后地址不变；如果已在编辑器中更换过地址（API 接入页），请使用新地址。',
 
   'workspace.loadFailed': '无法加载工作区：{reason}',
   'home.welcome': '欢迎使用 KB Studio',
@@ -376,7 +376,18 @@ export const ZH: Messages = {
   'api.exampleQuestion': '怎么退货？',
   'api.signAgain': '重新签名',
   'api.copyCurl': '复制 curl 命令',
+  'api.curlRevealKey': '显示密钥',
+  'api.curlHideKey': '隐藏密钥',
   'api.curlHint': '一个签名只能用于一次请求，有效期 300 秒：再次运行前请重新签名。',
+  'api.editorTitle': '编辑器地址',
+  'api.editorText':
+    '这个地址用于打开本机知识库的编辑器。服务重启后地址不变，书签和已打开的标签页仍可使用。拿到它的人可以修改所有规则：请勿外传；如果已泄露，请更换地址。',
+  'api.editorCopy': '复制编辑器地址',
+  'api.editorRotate': '更换地址',
+  'api.editorRotateTitle': '更换编辑器地址？',
+  'api.editorRotateText':
+    '旧地址会立即失效：书签、其他标签页和其他浏览器都需要改用新地址。当前标签页可继续使用。',
+  'api.editorRotated': '编辑器地址已更换：请复制新地址并更新书签。',
 
   'help.button': '快捷键',
   'help.title': '键盘快捷键',
