@@ -8,6 +8,7 @@ import './styles/dialogs.css';
 import './styles/settings.css';
 import './styles/question-log.css';
 import './styles/publishing.css';
+import './styles/test-sets.css';
 import { DEFAULT_API_PORT } from '../electron/service/defaults';
 import { createConsoleClient } from './api/console-client';
 import { fetchSignInMode, forgetSession, signOut, storedSession } from './api/session';

@@ -101,7 +101,14 @@ export function PublishingPage({
           robotName={robot.name}
         />
       ) : null}
-      {tab === 'tests' ? <TestSetPanel api={api} /> : null}
+      {tab === 'tests' ? (
+        <TestSetPanel
+          api={api}
+          client={client}
+          robotRef={ref}
+          onOpenRule={(ruleId) => navigate({ kind: 'robot', ...ref, ruleId })}
+        />
+      ) : null}
       {tab === 'thresholds' ? (
         <ThresholdPanel api={api} client={client} robotRef={ref} onSaved={() => void reload()} />
       ) : null}

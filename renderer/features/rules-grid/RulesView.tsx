@@ -48,10 +48,13 @@ export function RulesView({
   tenant,
   robot,
   navigate,
+  openRuleId,
 }: {
   tenant: ConsoleTenant;
   robot: ConsoleRobot;
   navigate: (route: Route) => void;
+  /** A rule to show when the grid opens (a link from another screen, such as a test run). */
+  openRuleId?: string;
 }) {
   const { t } = useI18n();
   const toasts = useToasts();
@@ -121,6 +124,12 @@ export function RulesView({
     },
     [client, ref, locate, toasts, t],
   );
+
+  useEffect(() => {
+    if (openRuleId) void openRule(openRuleId);
+    // Only when the address names another rule, not when openRule's inputs change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [openRuleId]);
 
   useEffect(() => {
     if (!editDraft) return;
