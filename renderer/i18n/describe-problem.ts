@@ -20,7 +20,8 @@ const PATTERNS: Record<string, MessageKey> = {
   '\\S': 'validation.blank',
 };
 
-const CODES: Record<string, MessageKey> = {
+/** The sentence of each error code of the service (a unit test checks none is missing). */
+export const CODES: Record<string, MessageKey> = {
   'menu-target': 'errors.menuTarget',
   'username-taken': 'errors.usernameTaken',
   'rule-not-found': 'errors.ruleNotFound',
@@ -42,6 +43,32 @@ const CODES: Record<string, MessageKey> = {
   'stale-timestamp': 'errors.signature',
   'bad-signature': 'errors.signature',
   'replayed-nonce': 'errors.signature',
+  'malformed-json': 'errors.badRequest',
+  'malformed-request': 'errors.badRequest',
+  'malformed-url': 'errors.badRequest',
+  'missing-field': 'errors.badRequest',
+  'invalid-field': 'errors.badRequest',
+  'invalid-paging': 'errors.badRequest',
+  'path-param-too-long': 'errors.badRequest',
+  'bad-content-type': 'errors.badRequest',
+  'headers-too-large': 'errors.badRequest',
+  'route-not-found': 'errors.badRequest',
+  'request-timeout': 'errors.timeout',
+  'sign-in-failed': 'errors.signInFailed',
+  'not-signed-in': 'errors.session',
+  'session-expired': 'errors.session',
+  'too-many-sign-ins': 'errors.tooManySignIns',
+  'host-not-allowed': 'errors.host',
+  'other-tenant': 'errors.forbidden',
+  'customer-only': 'errors.forbidden',
+  'version-not-found': 'errors.versionNotFound',
+  'test-case-not-found': 'errors.testCaseNotFound',
+  'test-run-not-found': 'errors.testRunNotFound',
+  'rule-exists': 'errors.ruleExists',
+  'tenant-exists': 'errors.tenantExists',
+  'nothing-to-publish': 'errors.nothingToPublish',
+  'rule-name-taken': 'errors.ruleNameTaken',
+  'publish-blocked': 'errors.publishBlocked',
 };
 
 /** The sentence's key and count for a validation keyword; null when it is not one. */

@@ -636,6 +636,25 @@ export const EN = {
   'errors.storage': 'The change could not be written to disk; nothing was changed.',
   'errors.internal': 'An unexpected error occurred; nothing was changed.',
   'errors.unexpected': 'The service refused the request ({code}); nothing was changed.',
+  'errors.badRequest':
+    'The service could not read the editor’s request (reload the editor and try again); nothing was changed.',
+  'errors.timeout': 'The service took too long; nothing was changed. Try again in a moment.',
+  'errors.signInFailed': 'Wrong user name or password.',
+  'errors.session': 'Your session has ended: sign in again.',
+  'errors.tooManySignIns': 'Too many sign-in attempts: try again later.',
+  'errors.host':
+    'The service does not accept requests from this address: open the editor from the address the service printed.',
+  'errors.forbidden': 'You may not see or change this.',
+  'errors.versionNotFound': 'This version does not exist.',
+  'errors.testCaseNotFound': 'This test case no longer exists (deleted elsewhere?).',
+  'errors.testRunNotFound': 'This test run no longer exists.',
+  'errors.ruleExists': 'This rule already exists.',
+  'errors.tenantExists':
+    'A tenant was already registered with this user name, company and phone number: use it.',
+  'errors.nothingToPublish':
+    'The draft is the same as the published version: there is nothing to publish.',
+  'errors.publishBlocked':
+    'Test cases would fail, so nothing was published: confirm to publish anyway.',
 
   // Question log, inbox and dashboard (docs/question-log.md).
   'inbox.title': 'Inbox',
