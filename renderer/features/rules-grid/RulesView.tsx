@@ -32,6 +32,7 @@ import { RulesGridOverlay } from './RulesGridOverlay';
 import { RulesHeader } from './RulesHeader';
 import { RulesToolbar } from './RulesToolbar';
 import { nextSort } from './sort-cycle';
+import { undoTitle } from './undo-label';
 import { useColumnLayout } from './useColumnLayout';
 import { useLocateRule } from './useLocateRule';
 import { useRobotFacts } from './useRobotFacts';
@@ -276,6 +277,8 @@ export function RulesView({
         selectedCount={selected.size}
         canUndo={editing.canUndo}
         canRedo={editing.canRedo}
+        undoTitle={undoTitle(t, 'undo', editing.nextUndo)}
+        redoTitle={undoTitle(t, 'redo', editing.nextRedo)}
         onAdd={addRule}
         onDuplicate={() => void duplicate()}
         columnsMenu={
