@@ -154,7 +154,12 @@ export function describeProblem(t: Translate, problem: Problem, row?: number): s
     });
   }
   let message: string;
-  if (problem.keyword === 'rule-name-taken') {
+  if (problem.keyword === 'duplicate-in-file') {
+    message = t('errors.duplicateInFile', {
+      name: String(problem.params.name ?? ''),
+      row: Number(problem.params.row ?? 0),
+    });
+  } else if (problem.keyword === 'rule-name-taken') {
     message =
       typeof problem.params.name === 'string'
         ? t('errors.ruleNameTakenNamed', { name: problem.params.name })
