@@ -98,7 +98,14 @@ async function run(): Promise<void> {
     saveFile(dialogsFor(event), name, bytes),
   );
   const send = (channel: MenuChannel) => () => mainWindow?.webContents.send(channel);
-  const local = { baseUrl: service.url, token: service.consoleToken };
+  // The token may be replaced while the app runs (the editor's API access page).
+  const running = service;
+  const local = {
+    baseUrl: service.url,
+    get token() {
+      return running.consoleToken;
+    },
+  };
   const team = appTeamDeps(
     dialog,
     (options) => new BrowserWindow(options),

@@ -162,7 +162,15 @@ function MainView({
       return <RobotSettingsPage key={key} tenant={tenant} robot={robot} navigate={navigate} />;
     }
     if (tenant && robot) {
-      return <RulesView key={key} tenant={tenant} robot={robot} navigate={navigate} />;
+      return (
+        <RulesView
+          key={key}
+          tenant={tenant}
+          robot={robot}
+          navigate={navigate}
+          openRuleId={route.kind === 'robot' ? route.ruleId : undefined}
+        />
+      );
     }
     return <EmptyState title={t('robot.notFound')}>{t('robot.notFoundText')}</EmptyState>;
   }

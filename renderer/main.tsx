@@ -8,11 +8,12 @@ import './styles/dialogs.css';
 import './styles/settings.css';
 import './styles/question-log.css';
 import './styles/publishing.css';
+import './styles/test-sets.css';
 import { DEFAULT_API_PORT } from '../electron/service/defaults';
 import { createConsoleClient } from './api/console-client';
 import { fetchSignInMode, forgetSession, signOut, storedSession } from './api/session';
 import type { EditorSession } from './api/session';
-import { forgetConsoleToken, takeConsoleToken } from './api/token';
+import { forgetConsoleToken, storedConsoleToken, takeConsoleToken } from './api/token';
 import { App } from './App';
 import { EmptyState } from './components/EmptyState';
 import { Spinner } from './components/Spinner';
@@ -34,7 +35,7 @@ function editorAddress(): string {
 }
 
 /**
- * The desktop editor is opened with the per-launch token in its address; a team server's asks
+ * The desktop editor is opened with its token in its address; a team server's asks
  * for a username and password (features/sign-in) and keeps the session for the tab.
  */
 function Root() {
@@ -98,16 +99,26 @@ function SignedInRoot() {
   );
 }
 
+/**
+ * The editor with the token of the service on this computer. The token is read from storage at
+ * each call: when it is replaced (here or in another tab), every tab follows.
+ */
 function TokenRoot({ initial }: { initial: string | null }) {
   const { t } = useI18n();
   const [token, setToken] = useState(initial);
   const client = useMemo(
     () =>
       token
-        ? createConsoleClient(token, () => {
-            forgetConsoleToken();
-            setToken(null);
-          })
+        ? createConsoleClient(
+            () => storedConsoleToken() ?? token,
+            (_code, refused) => {
+              // A newer token was stored meanwhile: the next call uses it.
+              const stored = storedConsoleToken();
+              if (stored !== null && stored !== refused) return;
+              forgetConsoleToken(refused);
+              setToken(null);
+            },
+          )
         : null,
     [token],
   );

@@ -2,6 +2,7 @@
 // `N passed, N failed, N skipped` over all the suites. Exits non-zero if anything failed.
 import { spawn } from 'node:child_process';
 import { checkPrerequisites } from './prerequisites.mjs';
+import { countTests } from './test-counts.mjs';
 
 // Stops at once, with the command to run, when the machine lacks what the tests need.
 checkPrerequisites();
@@ -30,24 +31,6 @@ const steps = [
   },
 ];
 
-function count(kind, output) {
-  const last = (re) => {
-    const all = [...output.matchAll(re)];
-    return all.length ? Number(all.at(-1)[1]) : 0;
-  };
-  if (kind === 'node')
-    return {
-      passed: last(/^# pass (\d+)/gm),
-      failed: last(/^# fail (\d+)/gm),
-      skipped: last(/^# skipped (\d+)/gm),
-    };
-  return {
-    passed: last(/^\s*(\d+) passed/gm),
-    failed: last(/^\s*(\d+) failed/gm),
-    skipped: last(/^\s*(\d+) skipped/gm),
-  };
-}
-
 function run(step) {
   return new Promise((resolve) => {
     const child = spawn(step.command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -70,7 +53,7 @@ for (const step of steps) {
   const { code, output } = await run(step);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (step.counts) {
-    const counts = count(step.counts, output);
+    const counts = countTests(step.counts, output);
     // A runner that failed without reporting a failed test (crash, config error) still fails.
     if (code !== 0 && counts.failed === 0) counts.failed = 1;
     total.passed += counts.passed;

@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { credentialsFromEnv, randomToken } from './auth/credentials';
+import { credentialsFromEnv } from './auth/credentials';
 import type { CustomerCredentials } from './auth/credentials';
 import { DEFAULT_API_PORT } from './defaults';
 import type { MetricsAccess } from './health-types';
@@ -38,7 +38,10 @@ export interface ServiceOptions {
   editorDir?: string | null;
   /** A stand-in matching engine (tests, benchmarks): its indexes are never saved. */
   createIndex?: CreateRobotIndex;
-  /** Token of the console API; a random one per launch by default. */
+  /**
+   * Token of the console API. Default: the data directory's (`editor-token`, made on first
+   * start and kept across restarts: auth/editor-token.ts).
+   */
   consoleToken?: string;
   /**
    * Origins whose web pages may call the openapi routes (CORS): `*` (the default) or a list.
@@ -96,7 +99,7 @@ export interface ServiceOptions {
   databaseTimeouts?: Partial<DatabaseTimeouts>;
   /**
    * A team server: editors sign in with an administrator's username and password, and each sees
-   * only their own tenant (docs/api.md, "Signing in"). Off: the per-launch console token.
+   * only their own tenant (docs/api.md, "Signing in"). Off: the editor's token (`editor-token`).
    */
   signIn?: boolean;
   /** A signed-in editor's session ends after this long unused. Default: 30 minutes. */
@@ -119,8 +122,8 @@ export interface ServiceConfig {
   readonly editorDir: string | null;
   /** A stand-in matching engine (tests, benchmarks); null: the engine's own indexes. */
   readonly createIndex: CreateRobotIndex | null;
-  /** The console API's token when editors do not sign in. */
-  readonly consoleToken: string;
+  /** The console API's token the host chose; null: the data directory's (`editor-token`). */
+  readonly consoleToken: string | null;
   readonly corsOrigins: CorsOrigins;
   readonly debugSignatures: boolean;
   /** The embedded store's snapshot tuning; undefined: its defaults. */
@@ -135,7 +138,7 @@ export interface ServiceConfig {
   readonly database: string | null;
   /** How long a team server's node waits for its database. */
   readonly databaseTimeouts: DatabaseTimeouts;
-  /** Editors sign in, with this policy (a team server); null: the per-launch console token. */
+  /** Editors sign in, with this policy (a team server); null: the editor's token. */
   readonly signIn: SignInPolicy | null;
   /** Set by `KB_CUSTOMER_ID`, `KB_ADMIN_KEY` and `KB_ADMIN_SECRET`; null: the data directory's. */
   readonly credentials: CustomerCredentials | null;
@@ -215,7 +218,7 @@ export function serviceConfig(options: ServiceOptions): ServiceConfig {
     now: options.now ?? Date.now,
     editorDir: options.editorDir ?? null,
     createIndex: options.createIndex ?? null,
-    consoleToken: options.consoleToken ?? randomToken(32),
+    consoleToken: options.consoleToken ?? null,
     corsOrigins:
       options.corsOrigins ??
       (env.KB_CORS_ORIGINS !== undefined ? parseCorsOrigins(env.KB_CORS_ORIGINS) : '*'),

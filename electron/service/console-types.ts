@@ -123,6 +123,11 @@ export type ConsoleRobotSettings = {
   [K in keyof typeof ROBOT_SETTINGS]: Static<(typeof ROBOT_SETTINGS)[K]>;
 };
 
+/** `POST /console/api/editor-token`: the editor's new token, the old one no longer accepted. */
+export interface EditorTokenResult {
+  token: string;
+}
+
 /** One intent of the built-in small talk in one language (`GET /console/api/small-talk`). */
 export interface SmallTalkIntentView {
   /** `intent.language`: the key of a robot's own answer in `chitChatAnswers`. */

@@ -6,7 +6,9 @@
  * @module
  */
 import { join } from 'node:path';
-import { loadCredentials } from './auth/credentials';
+import { loadCredentials, randomToken } from './auth/credentials';
+import { fixedEditorToken, openEditorToken } from './auth/editor-token';
+import type { EditorToken } from './auth/editor-token';
 import type { CustomerCredentials } from './auth/credentials';
 import { NonceStore } from './auth/nonce-store';
 import type { Backend, IndexesAtStop } from './backend/backend';
@@ -45,7 +47,10 @@ export interface KbService {
   readonly url: string;
   readonly port: number;
   readonly credentials: CustomerCredentials;
-  /** The per-launch token of the editor's console API. */
+  /**
+   * The token of the editor's console API in force: the data directory's, the same at every
+   * start until it is replaced (auth/editor-token.ts).
+   */
   readonly consoleToken: string;
   /** The editor's address, token included: what a person opens. */
   readonly editorUrl: string;
@@ -106,6 +111,19 @@ async function loadMemory(memory: NodeMemory, backend: Backend): Promise<number 
   return exact ? file.seq : null;
 }
 
+/**
+ * The console API's token: the host's, else the data directory's. A team server's editors sign
+ * in instead: it gets one that is never written nor accepted.
+ */
+function editorTokenOf(config: ServiceConfig, signIn: boolean): EditorToken {
+  if (config.consoleToken !== null) return fixedEditorToken(config.consoleToken);
+  if (signIn) return fixedEditorToken(randomToken(32));
+  const { token, replaced } = openEditorToken(config.dataDir);
+  if (replaced)
+    config.logger.warn('the editor token file was unreadable: the editor has a new address');
+  return token;
+}
+
 /** The nonces used before the last stop, refusing every request signed before now after a crash. */
 function restoreNonces(config: ServiceConfig, uncleanStop: boolean): NonceStore {
   const nonces = new NonceStore(LIMITS.timestampWindowMs);
@@ -162,6 +180,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
     memory = await buildMemory(backend, config);
     const { ctx } = memory;
     const signIn = config.signIn ? new EditorSessions(backend.store, now, config.signIn) : null;
+    const editorToken = editorTokenOf(config, signIn !== null);
     const reusableAt = await loadMemory(memory, backend);
     if (config.debugSignatures)
       logger.warn(
@@ -177,7 +196,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
       {
         ctx,
         verifier: sharedSignatures ? { ...verifier, sharedSignatures } : verifier,
-        consoleToken: config.consoleToken,
+        editorToken,
         signIn,
         editorDir: config.editorDir,
         corsOrigins: config.corsOrigins,
@@ -214,9 +233,13 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
       url: http.url,
       port: http.port,
       credentials,
-      consoleToken: config.consoleToken,
+      get consoleToken() {
+        return editorToken.current;
+      },
       // On a team server the editor asks for a username and password instead.
-      editorUrl: signIn ? `${http.url}/` : `${http.url}/?token=${config.consoleToken}`,
+      get editorUrl() {
+        return signIn ? `${http.url}/` : `${http.url}/?token=${editorToken.current}`;
+      },
       get connectionLimits() {
         return http.connectionLimits;
       },

@@ -1,6 +1,6 @@
 /**
  * Typed client of the console API (electron/service/console-types.ts), the editor's own routes.
- * Every call carries the per-launch token (or, on a team server, the session's) as a bearer
+ * Every call carries the editor's token (or, on a team server, the session's) as a bearer
  * token; a 401 tells `onUnauthorized` its code (`session-expired`, `not-signed-in`, …).
  * @module
  */
@@ -18,6 +18,7 @@ import type {
   ConsoleWorkspace,
   DeletedConsoleRule,
   DuplicateQuestion,
+  EditorTokenResult,
   RobotCollisions,
   RobotPatch,
   RuleEdit,
@@ -29,6 +30,7 @@ import type {
 } from '../../electron/service/console-types';
 import { ApiError, readEnvelope } from './api-error';
 import { questionLogCalls } from './question-log-calls';
+import { ruleListParams } from './rule-list-params';
 
 /** The language of a robot's default texts. */
 export type RobotLanguage = 'zh' | 'en';
@@ -45,14 +47,23 @@ export interface RobotRef {
 
 export type ConsoleClient = ReturnType<typeof createConsoleClient>;
 
-export function createConsoleClient(token: string, onUnauthorized: (code: string) => void) {
+/**
+ * `token`: the bearer token, or where to read it at each call (the editor's token may be replaced
+ * while the editor runs: api/token.ts). `onUnauthorized` is told the refusal's code and the
+ * token that was refused.
+ */
+export function createConsoleClient(
+  token: string | (() => string),
+  onUnauthorized: (code: string, refused: string) => void,
+) {
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const bearer = typeof token === 'string' ? token : token();
     let response: Response;
     try {
       response = await fetch(`/console/api${path}`, {
         method,
         headers: {
-          Authorization: `Bearer ${token}`,
+          Authorization: `Bearer ${bearer}`,
           ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -62,7 +73,7 @@ export function createConsoleClient(token: string, onUnauthorized: (code: string
     }
     if (response.status === 401) {
       const refusal = await readEnvelope<T>(response).catch((error: unknown) => error);
-      onUnauthorized(refusal instanceof ApiError ? refusal.code : 'unknown');
+      onUnauthorized(refusal instanceof ApiError ? refusal.code : 'unknown', bearer);
       throw refusal;
     }
     return readEnvelope<T>(response);
@@ -91,13 +102,10 @@ export function createConsoleClient(token: string, onUnauthorized: (code: string
     patchRobot: (ref: RobotRef, patch: RobotPatch) =>
       call<ConsoleRobot>('PATCH', robot(ref), patch),
     rotateSecret: (ref: RobotRef) => call<ConsoleRobot>('POST', `${robot(ref)}/rotate-secret`),
-    rules: (ref: RobotRef, query: RuleQuery) => {
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) {
-        if (value !== undefined && value !== '') params.set(key, String(value));
-      }
-      return call<RulePage>('GET', `${robot(ref)}/rules?${params.toString()}`);
-    },
+    /** Replaces the editor's token: the answer is the new one (api/token.ts keeps it). */
+    rotateEditorToken: () => call<EditorTokenResult>('POST', '/editor-token'),
+    rules: (ref: RobotRef, query: RuleQuery) =>
+      call<RulePage>('GET', `${robot(ref)}/rules?${ruleListParams(query)}`),
     rule: (ref: RobotRef, ruleId: string) =>
       call<ConsoleRule>('GET', `${robot(ref)}/rules/${encodeURIComponent(ruleId)}`),
     createRule: (ref: RobotRef, edit: RuleEdit) =>

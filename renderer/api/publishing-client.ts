@@ -60,6 +60,12 @@ export function publishingClient(client: ConsoleClient, ref: RobotRef) {
     cases: () => call<{ cases: TestCaseView[] }>('GET', `${base}/test-cases`),
     addCases: (cases: TestCaseInput[]) =>
       call<{ cases: TestCaseView[] }>('POST', `${base}/test-cases`, { cases }),
+    updateCase: (caseId: number, input: TestCaseInput) =>
+      call<Pick<TestCaseView, 'caseId' | 'question' | 'expect' | 'ruleId'>>(
+        'PUT',
+        `${base}/test-cases/${caseId}`,
+        input,
+      ),
     deleteCases: (caseIds: number[]) =>
       call<{ deleted: number }>('POST', `${base}/test-cases/delete`, { caseIds }),
     startRun: (target: Target) =>

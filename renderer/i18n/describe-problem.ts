@@ -20,7 +20,8 @@ const PATTERNS: Record<string, MessageKey> = {
   '\\S': 'validation.blank',
 };
 
-const CODES: Record<string, MessageKey> = {
+/** The sentence of each error code of the service (a unit test checks none is missing). */
+export const CODES: Record<string, MessageKey> = {
   'menu-target': 'errors.menuTarget',
   'username-taken': 'errors.usernameTaken',
   'rule-not-found': 'errors.ruleNotFound',
@@ -46,6 +47,29 @@ const CODES: Record<string, MessageKey> = {
   'nothing-to-discard': 'errors.nothingToDiscard',
   'publish-blocked': 'errors.publishBlocked',
   'version-not-found': 'errors.versionNotFound',
+  'malformed-json': 'errors.badRequest',
+  'malformed-request': 'errors.badRequest',
+  'malformed-url': 'errors.badRequest',
+  'missing-field': 'errors.badRequest',
+  'invalid-field': 'errors.badRequest',
+  'invalid-paging': 'errors.badRequest',
+  'path-param-too-long': 'errors.badRequest',
+  'bad-content-type': 'errors.badRequest',
+  'headers-too-large': 'errors.badRequest',
+  'route-not-found': 'errors.badRequest',
+  'request-timeout': 'errors.timeout',
+  'sign-in-failed': 'errors.signInFailed',
+  'not-signed-in': 'errors.session',
+  'session-expired': 'errors.session',
+  'too-many-sign-ins': 'errors.tooManySignIns',
+  'host-not-allowed': 'errors.host',
+  'other-tenant': 'errors.forbidden',
+  'customer-only': 'errors.forbidden',
+  'test-case-not-found': 'errors.testCaseNotFound',
+  'test-run-not-found': 'errors.testRunNotFound',
+  'rule-exists': 'errors.ruleExists',
+  'tenant-exists': 'errors.tenantExists',
+  'rule-name-taken': 'errors.ruleNameTaken',
 };
 
 /** The sentence's key and count for a validation keyword; null when it is not one. */
@@ -131,7 +155,12 @@ export function describeProblem(t: Translate, problem: Problem, row?: number): s
     });
   }
   let message: string;
-  if (problem.keyword === 'rule-name-taken') {
+  if (problem.keyword === 'duplicate-in-file') {
+    message = t('errors.duplicateInFile', {
+      name: String(problem.params.name ?? ''),
+      row: Number(problem.params.row ?? 0),
+    });
+  } else if (problem.keyword === 'rule-name-taken') {
     message =
       typeof problem.params.name === 'string'
         ? t('errors.ruleNameTakenNamed', { name: problem.params.name })

@@ -45,7 +45,7 @@ export const EN = {
 
   'token.title': 'Open the editor from the service',
   'token.text':
-    'The editor needs the address printed by the service when it starts, with its access token. Copy the line that starts with “editor:” into the address bar.',
+    'The editor needs its address with its access token, as the service printed it when it started: copy the line that starts with “editor:” into the address bar. The address stays the same when the service restarts; if it was replaced in the editor (API access), use the new one.',
 
   'workspace.loadFailed': 'The workspace could not be loaded: {reason}',
   'home.welcome': 'Welcome to KB Studio',
@@ -131,6 +131,12 @@ export const EN = {
   'rules.deactivate': 'Deactivate',
   'rules.undo': 'Undo',
   'rules.redo': 'Redo',
+  'rules.undoTitle': 'Undo: {what} ({key})',
+  'rules.redoTitle': 'Redo: {what} ({key})',
+  'rules.undoWhat.patch': { one: 'changing 1 rule', other: 'changing {count} rules' },
+  'rules.undoWhat.create': { one: 'adding 1 rule', other: 'adding {count} rules' },
+  'rules.undoWhat.delete': { one: 'deleting 1 rule', other: 'deleting {count} rules' },
+  'rules.undoWhat.batch': { one: '1 step', other: '{count} steps' },
   'rules.undoFailed': 'Could not undo: {reason}',
   'rules.redoFailed': 'Could not redo: {reason}',
   'rules.search': 'Search rules',
@@ -333,6 +339,7 @@ export const EN = {
   'import.sheet': 'Sheet',
   'import.hasHeader': 'First row is a header',
   'import.batchSize': 'Batch size',
+  'import.advanced': 'Advanced',
   'import.preview': 'Preview and column mapping',
   'import.columnRole': 'Use of column {n}',
   'import.role.ignore': '— ignore —',
@@ -401,6 +408,9 @@ export const EN = {
   'sheet.reason': 'Reason',
   'sheet.column': 'Column {n}',
   'sheet.templateFile': 'kb-studio-template.xlsx',
+  'files.rules': '{robot}-rules-{date}',
+  'files.failedRows': '{robot}-failed-rows',
+  'files.questions': '{robot}-questions-{date}',
   'sheet.example1Name': 'Returns',
   'sheet.example1Q1': 'How do I return an item?',
   'sheet.example1Q2': 'Can I send it back?',
@@ -472,8 +482,19 @@ export const EN = {
   'api.exampleQuestion': 'How do I return an item?',
   'api.signAgain': 'Sign again',
   'api.copyCurl': 'Copy the curl command',
+  'api.curlRevealKey': 'Show the key',
+  'api.curlHideKey': 'Hide the key',
   'api.curlHint':
     'A signature is good for one request and for 300 seconds: sign again before running it a second time.',
+  'api.editorTitle': 'Editor address',
+  'api.editorText':
+    'This address opens the editor of this computer’s knowledge base. It stays the same when the service restarts, so bookmarks and open tabs keep working. Whoever has it can change every rule: keep it to yourself, and replace it if it was shared.',
+  'api.editorCopy': 'Copy the editor address',
+  'api.editorRotate': 'Replace the address',
+  'api.editorRotateTitle': 'Replace the editor address?',
+  'api.editorRotateText':
+    'The old address stops working at once: bookmarks, other tabs and other browsers must open the new one. This tab keeps working.',
+  'api.editorRotated': 'The editor has a new address: copy it to update your bookmarks.',
 
   'help.button': 'Shortcuts',
   'help.title': 'Keyboard shortcuts',
@@ -660,6 +681,22 @@ export const EN = {
   'errors.storage': 'The change could not be written to disk; nothing was changed.',
   'errors.internal': 'An unexpected error occurred; nothing was changed.',
   'errors.unexpected': 'The service refused the request ({code}); nothing was changed.',
+  'errors.duplicateInFile':
+    'The rule name “{name}” is also the name of row {row}: rule names are unique in a robot.',
+  'errors.badRequest':
+    'The service could not read the editor’s request (reload the editor and try again); nothing was changed.',
+  'errors.timeout': 'The service took too long; nothing was changed. Try again in a moment.',
+  'errors.signInFailed': 'Wrong user name or password.',
+  'errors.session': 'Your session has ended: sign in again.',
+  'errors.tooManySignIns': 'Too many sign-in attempts: try again later.',
+  'errors.host':
+    'The service does not accept requests from this address: open the editor from the address the service printed.',
+  'errors.forbidden': 'You may not see or change this.',
+  'errors.testCaseNotFound': 'This test case no longer exists (deleted elsewhere?).',
+  'errors.testRunNotFound': 'This test run no longer exists.',
+  'errors.ruleExists': 'This rule already exists.',
+  'errors.tenantExists':
+    'A tenant was already registered with this user name, company and phone number: use it.',
 
   // Question log, inbox and dashboard (docs/question-log.md).
   'inbox.title': 'Inbox',
@@ -957,6 +994,23 @@ export const EN = {
   'tests.expect.fallback': 'no answer',
   'tests.ruleName': 'Rule name',
   'tests.ruleGone': '(deleted rule)',
+  'tests.findRule': 'Find a rule by name',
+  'tests.needQuestion': 'Type the question.',
+  'tests.pickRule': 'Pick the rule this case expects.',
+  'tests.noSuchRule': 'No rule is named “{name}”: pick one from the list.',
+  'tests.ruleDeleted': 'This rule has been deleted: pick another one.',
+  'tests.version': 'version {n}',
+  'tests.sheetFile': 'test-set.xlsx',
+  'tests.fix.title': 'What to do about this failed case',
+  'tests.fix.teach': 'Add the question as a phrasing of “{rule}”',
+  'tests.fix.open': 'Open “{rule}” in the grid',
+  'tests.fix.accept': 'Accept the answer as the expectation',
+  'tests.fix.edit': 'Change the expectation',
+  'tests.fix.added':
+    'The question is now a phrasing of “{rule}”; run the test set again to see the result.',
+  'tests.fix.present': '“{rule}” already has this phrasing: check which rule is closer to it.',
+  'tests.fix.full': '“{rule}” already has {max} phrasings; no more can be added.',
+  'tests.fix.accepted': 'The answer given is now this case’s expectation.',
   'tests.add': 'Add case',
   'tests.delete': 'Delete',
   'tests.run': 'Test run',

@@ -84,6 +84,7 @@ describe('robot language, categories, states and deletions (console API)', () =>
       language: 'zh',
     });
     assert.equal((await robotOf(registered.tenantId)).settings.language, 'zh');
+    assert.equal((await robotOf(registered.tenantId)).name, '默认机器人', 'named in Chinese too');
   });
 
   test('categories: created, renamed, merged and deleted, with counts; rules keep their ids', async () => {

@@ -32,6 +32,10 @@ test('shows the credentials and a signed curl command that works', async ({ page
   await shoot(page, 'api-access');
 
   await api.view.getByRole('textbox', { name: 'Question' }).fill('When are you open?');
+  // The adminkey is masked in the command as it is everywhere else, until shown.
+  await expect(api.curl).toContainText('/robot/ask?adminkey=••••••••&customerId=cust-e2e');
+  await expect(api.curl).not.toContainText(E2E_CREDENTIALS.adminKey);
+  await api.view.getByRole('button', { name: 'Show the key' }).click();
   const command = (await api.curl.textContent()) ?? '';
   expect(command).toContain('/robot/ask?adminkey=ak-e2e');
   const output = execFileSync('bash', ['-c', command], { encoding: 'utf8' });

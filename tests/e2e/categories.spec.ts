@@ -97,6 +97,15 @@ for (const lang of LANGUAGES) {
         [delivery, lang === 'en' ? 'Gifts' : '礼品卡'].sort(),
       );
 
+      // "No category" lists the rules without one, not every rule.
+      await categories.close();
+      await rules.filterCategory(t('rules.noCategory'));
+      await expect(rules.total).toHaveText(t('rules.countFiltered', { shown: 4, count: 6 }));
+      await expect(rules.cell(0, 'ruleName')).toHaveText('Rule 0001');
+      await rules.filterCategory(t('rules.filterAll'));
+      await rules.waitForRows(6);
+      await categories.open();
+
       // The count of a category shows its rules in the grid.
       await categories.showRules(delivery);
       await expect(categories.dialog).toBeHidden();

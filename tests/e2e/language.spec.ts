@@ -30,7 +30,7 @@ test('switches to Chinese and back, with numbers and dates in the locale', async
   await expect(rules.cell(0, 'updated').locator('span')).toHaveAttribute('title', /年/);
   await rules.revealColumn('ruleName');
   // Validation messages follow the language.
-  await rules.editText(0, 'ruleName', '   ');
+  await new RulesPage(page, 'zh-CN').editText(0, 'ruleName', '   ');
   await rules.cell(0, 'ruleName').click();
   await expect(rules.status).toHaveText('「规则名称」不能只包含空白。');
   await page.keyboard.press('Escape');

@@ -64,8 +64,10 @@ for (const lang of LANGUAGES) {
         workspace.tenantPage.getByRole('heading', { name: 'Acme 演示公司' }),
       ).toBeVisible();
       await expect(workspace.admins()).toHaveCount(1);
-      await expect(workspace.robots()).toContainText(['Default robot']);
-      await expect(editor.sidebar.getByRole('button', { name: /Default robot/ })).toBeVisible();
+      // Named in the editor's language (the robot's name is data, but this one the editor chose).
+      const robotName = lang === 'en' ? 'Default robot' : '默认机器人';
+      await expect(workspace.robots()).toContainText([robotName]);
+      await expect(editor.sidebar.getByRole('button', { name: robotName })).toBeVisible();
       await shoot(page, `tenant-page-${lang}`);
 
       // The robot made with the tenant speaks the editor's language to its customers.

@@ -248,7 +248,7 @@ export const SMALL_TALK: readonly SmallTalkIntent[] = [
         '你是客服本人吗',
         '你是自动回复吗',
       ],
-      answer: '我是{persona}，一个智能助手，不是真人，但我会尽力帮您。',
+      answer: '我是{persona}，由程序自动回复，不是真人，但我会尽力帮您。',
     },
     en: {
       phrasings: [
@@ -262,8 +262,7 @@ export const SMALL_TALK: readonly SmallTalkIntent[] = [
         'are you real',
         'is this a chatbot',
       ],
-      answer:
-        "I'm {persona}, a virtual assistant rather than a person, but I'll do my best to help.",
+      answer: "I'm {persona}: a program, not a person, but I'll do my best to help.",
     },
   },
   {
@@ -451,7 +450,7 @@ export const SMALL_TALK: readonly SmallTalkIntent[] = [
         '你是男的还是女的',
         '谁创造了你',
       ],
-      answer: '我是{persona}，一个智能助手，没有年龄，随时在线为您服务。',
+      answer: '我是{persona}，没有年龄，随时在线为您服务。',
     },
     en: {
       phrasings: [
@@ -464,8 +463,7 @@ export const SMALL_TALK: readonly SmallTalkIntent[] = [
         'are you male or female',
         'what is your age',
       ],
-      answer:
-        "I'm {persona}, a virtual assistant: I have no age, and I'm online whenever you need me.",
+      answer: "I'm {persona}: I have no age, and I'm online whenever you need me.",
     },
   },
   {

@@ -39,6 +39,9 @@ async function findTwin(ctx: DomainContext, input: RegisterTenantRequest): Promi
   return admin?.tenantId ?? null;
 }
 
+/** The first robot's name, in the language of the editor it was registered in. */
+const DEFAULT_ROBOT_NAME: Record<RobotLanguage, string> = { en: 'Default robot', zh: '默认机器人' };
+
 /**
  * Registers a tenant. `language`: the editor's, when registered there (the first robot's default
  * texts are then in it).
@@ -58,7 +61,12 @@ export async function registerTenant(
       );
     }
     const now = ctx.now();
-    const robot = newRobotRecord(DEFAULT_ROBOT_ID, 'Default robot', now, language);
+    const robot = newRobotRecord(
+      DEFAULT_ROBOT_ID,
+      DEFAULT_ROBOT_NAME[language ?? 'en'],
+      now,
+      language,
+    );
     const tenantId = await ctx.store.tenants.register({
       tenant: {
         phoneNumber: input.phoneNumber,

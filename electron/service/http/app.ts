@@ -15,6 +15,7 @@ import type {
 } from 'fastify';
 import type { FastifySchemaControllerOptions } from 'fastify/types/schema';
 import type { AnySchema } from 'ajv';
+import type { EditorToken } from '../auth/editor-token';
 import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
 import type { DomainContext } from '../domain/context';
@@ -52,6 +53,7 @@ import { registerCategoryRoutes } from './routes/console/category-routes';
 import type { QuestionLog } from '../question-log/question-log';
 import { registerQuestionLogRoutes } from './routes/console/question-log-routes';
 import { registerRobotBundleRoutes } from './routes/console/robot-bundle-routes';
+import { registerEditorTokenRoute } from './routes/console/editor-token-route';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
 import { registerSignInRoutes } from './routes/console/sign-in-routes';
 import { registerSimilarRoute } from './routes/console/similar-route';
@@ -91,8 +93,8 @@ declare module 'fastify' {
 export interface HttpDeps {
   ctx: DomainContext;
   verifier: VerifierDeps;
-  /** The per-launch token of the console API (when editors do not sign in). */
-  consoleToken: string;
+  /** The editor's token of the console API (when editors do not sign in). */
+  editorToken: EditorToken;
   /** Editors sign in (a team server): the console API takes their sessions, not the token. */
   signIn?: EditorSessions | null;
   /** The service's own address, known once it listens. */
@@ -178,7 +180,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   });
   app.decorateRequest('robot', null);
   app.decorateRequest('editor', null);
-  const gate = deps.signIn ? signedInGate(deps.signIn) : launchTokenGate(deps.consoleToken);
+  const gate = deps.signIn
+    ? signedInGate(deps.signIn)
+    : launchTokenGate(() => deps.editorToken.current);
 
   // Authentication runs in the preValidation hook of each signed or console route, so the
   // contract's order holds (route, body size, 401, 404 robot, signature, then 400). It is
@@ -295,6 +299,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     deps.signIn ?? null,
     metrics ? (outcome) => metrics.countSignIn(outcome) : undefined,
   );
+  if (!deps.signIn) registerEditorTokenRoute(app, deps.editorToken);
   registerWorkspaceRoutes(app, deps.ctx, deps.verifier.credentials, deps.baseUrl);
   const questionLog = deps.questionLog;
   registerConsoleRuleRoutes(

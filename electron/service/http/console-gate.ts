@@ -35,9 +35,10 @@ export function bearerToken(header: string | undefined): string {
   return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
 }
 
-export function launchTokenGate(token: string): ConsoleGate {
+/** The editor's token: `token()` is the one in force (it may be replaced while running). */
+export function launchTokenGate(token: () => string): ConsoleGate {
   return async (request) => {
-    verifyConsoleToken(token, request.headers.authorization);
+    verifyConsoleToken(token(), request.headers.authorization);
     return { actor: EDITOR_ACTOR, tenantId: null };
   };
 }

@@ -9,6 +9,7 @@ import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import { CurlExample } from './CurlExample';
+import { EditorAddressCard } from './EditorAddressCard';
 
 /** Everything an application needs to call the API: address, credentials, robot secrets. */
 export function ApiAccessPage() {
@@ -65,6 +66,7 @@ export function ApiAccessPage() {
           </dd>
         </dl>
       </section>
+      <EditorAddressCard />
       {workspace.tenants.length === 0 ? (
         <EmptyState title={t('api.noRobots')}>{t('api.noRobotsText')}</EmptyState>
       ) : (

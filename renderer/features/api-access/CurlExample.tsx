@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { CopyButton } from '../../components/CopyButton';
 import { useI18n } from '../../i18n/useI18n';
 import { useWorkspace } from '../../lib/workspace/useWorkspace';
-import { askCurl } from './curl-example';
+import { askCurl, maskAdminKey } from './curl-example';
 
 /** A signed curl command for ask, for a robot chosen here; signed again on demand. */
 export function CurlExample() {
@@ -14,6 +14,7 @@ export function CurlExample() {
   const [chosen, setChosen] = useState(robots[0]?.id ?? '');
   const [question, setQuestion] = useState(t('api.exampleQuestion'));
   const [signedAt, setSignedAt] = useState(() => Date.now());
+  const [revealed, setRevealed] = useState(false);
   const target = robots.find((r) => r.id === chosen) ?? robots[0];
 
   const command = useMemo(
@@ -56,10 +57,18 @@ export function CurlExample() {
         <button type="button" className="button" onClick={() => setSignedAt(Date.now())}>
           {t('api.signAgain')}
         </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => setRevealed(!revealed)}
+          aria-pressed={revealed}
+        >
+          {revealed ? t('api.curlHideKey') : t('api.curlRevealKey')}
+        </button>
         <CopyButton text={command} label={t('api.copyCurl')} />
       </div>
       <pre className="code-block" data-testid="curl-example">
-        {command}
+        {revealed ? command : maskAdminKey(command)}
       </pre>
       <p className="hint">{t('api.curlHint')}</p>
     </section>

@@ -9,6 +9,11 @@ export function askPath(tenantId: number, robotId: string): string {
   return `/v1/openapi/tenants/${tenantId}/robots/${encodeURIComponent(robotId)}/robot/ask`;
 }
 
+/** The command as shown before it is revealed: the adminkey masked (the copy has it whole). */
+export function maskAdminKey(command: string): string {
+  return command.replace(/([?&]adminkey=)[^&' ]*/, `$1${'•'.repeat(8)}`);
+}
+
 /** A ready curl command asking `question`, signed at `signedAt` (good for one call, for 300 s). */
 export function askCurl(
   baseUrl: string,

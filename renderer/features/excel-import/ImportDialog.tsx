@@ -10,6 +10,7 @@ import { failure } from './import-runner';
 import { ImportRunning } from './ImportRunning';
 import { failuresToSheet } from './sheet-layout';
 import { downloadBlob, writeSpreadsheet } from '../../lib/sheets/sheet-worker-client';
+import { downloadName } from '../../lib/files/download-names';
 import { useImport } from './useImport';
 
 export function ImportDialog({
@@ -42,7 +43,7 @@ export function ImportDialog({
       ...report.notSent.map((row) => failure(row, 'not-sent', null)),
     ].sort((a, b) => a.sheetRow - b.sheetRow);
     const blob = await writeSpreadsheet([failuresToSheet(t, header, failures)]);
-    downloadBlob(blob, `${robot.name}-failed-rows.xlsx`);
+    downloadBlob(blob, downloadName(t, 'failedRows', robot.name, 'xlsx'));
   };
 
   const running = stage.kind === 'running';

@@ -67,20 +67,24 @@ export function ImportMapping({
           />
           <span>{t('import.hasHeader')}</span>
         </label>
-        <label className="inline-field">
-          <span>{t('import.batchSize')}</span>
-          <input
-            type="number"
-            min={1}
-            max={LIMITS.rulesPerBatch}
-            value={batchSize}
-            className="number-input"
-            onChange={(event) => {
-              const size = Math.round(Number(event.target.value));
-              if (size >= 1 && size <= LIMITS.rulesPerBatch) onBatchSize(size);
-            }}
-          />
-        </label>
+        {/* A technical knob (rules sent per request): out of the way unless asked for. */}
+        <details className="import-advanced">
+          <summary>{t('import.advanced')}</summary>
+          <label className="inline-field">
+            <span>{t('import.batchSize')}</span>
+            <input
+              type="number"
+              min={1}
+              max={LIMITS.rulesPerBatch}
+              value={batchSize}
+              className="number-input"
+              onChange={(event) => {
+                const size = Math.round(Number(event.target.value));
+                if (size >= 1 && size <= LIMITS.rulesPerBatch) onBatchSize(size);
+              }}
+            />
+          </label>
+        </details>
       </div>
 
       <div className="preview-scroll">

@@ -32,9 +32,3 @@ export async function exportRules(
   const rules = await fetchAllRules(client, ref);
   return writeSpreadsheet([rulesToSheet(t, rules)]);
 }
-
-export function exportFileName(robotName: string): string {
-  const date = new Date().toISOString().slice(0, 10);
-  const safe = robotName.replace(/[\\/:*?"<>|]+/g, '_').trim() || 'robot';
-  return `${safe}-rules-${date}.xlsx`;
-}

@@ -34,6 +34,9 @@ export interface ImportRow {
 
 export function toImportRows(rows: readonly string[][], mapping: Mapping): ImportRow[] {
   const out: ImportRow[] = [];
+  // The first row of each rule name: a later row of the same name is said in the preview (the
+  // service would refuse it during the import).
+  const firstOfName = new Map<string, number>();
   const start = mapping.hasHeader ? 1 : 0;
   for (let r = start; r < rows.length; r += 1) {
     const cells = rows[r] ?? [];
@@ -109,6 +112,17 @@ export function toImportRows(rows: readonly string[][], mapping: Mapping): Impor
         problems.effectEndDate ??
         null;
     }
+    const name = rule.ruleName.trim();
+    const first = firstOfName.get(name);
+    if (!problem && name !== '' && first !== undefined) {
+      problem = {
+        field: 'ruleName',
+        message: `ruleName "${name}" is also the name of row ${first}.`,
+        keyword: 'duplicate-in-file',
+        params: { name, row: first },
+      };
+    }
+    if (name !== '' && first === undefined) firstOfName.set(name, r + 1);
     const hasExtras = Object.keys(extras).length > 0;
     out.push({ sheetRow: r + 1, cells, rule, category, problem, ...(hasExtras ? { extras } : {}) });
   }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ConsoleRule } from '../../../electron/service/console-types';
+import { LIMITS } from '../../../electron/service/limits';
 import type { Translate } from '../../i18n/types';
 import { formatKeywords, formatMenu } from './conversation-cells';
 import { failureReason } from './failure-reason';
@@ -55,37 +56,29 @@ export function rulesToSheet(t: Translate, rules: readonly ConsoleRule[]): Plain
 }
 
 export function templateSheet(t: Translate): PlainSheet {
+  // As many phrasing columns as a rule may have: the template shows what is allowed.
+  const phrasings = (questions: string[]) =>
+    Array.from({ length: LIMITS.questionsMax }, (_, i) => questions[i] ?? '');
+  const rest = ['', '', '', '', ''];
   return {
     name: t('sheet.rulesSheet'),
     rows: [
-      layoutHeader(t, 3),
+      layoutHeader(t, LIMITS.questionsMax),
       [
         t('sheet.example1Name'),
-        t('sheet.example1Q1'),
-        t('sheet.example1Q2'),
-        '',
+        ...phrasings([t('sheet.example1Q1'), t('sheet.example1Q2')]),
         t('sheet.example1Answer'),
         t('sheet.example1Category'),
         'TRUE',
-        '',
-        '',
-        '',
-        '',
-        '',
+        ...rest,
       ],
       [
         t('sheet.example2Name'),
-        t('sheet.example2Q1'),
-        t('sheet.example2Q2'),
-        t('sheet.example2Q3'),
+        ...phrasings([t('sheet.example2Q1'), t('sheet.example2Q2'), t('sheet.example2Q3')]),
         t('sheet.example2Answer'),
         '',
         'TRUE',
-        '',
-        '',
-        '',
-        '',
-        '',
+        ...rest,
       ],
     ],
   };

@@ -133,7 +133,14 @@ export function PublishingPage({
           onPublished={() => void reload()}
         />
       ) : null}
-      {tab === 'tests' ? <TestSetPanel api={api} /> : null}
+      {tab === 'tests' ? (
+        <TestSetPanel
+          api={api}
+          client={client}
+          robotRef={ref}
+          onOpenRule={(ruleId) => navigate({ kind: 'robot', ...ref, ruleId })}
+        />
+      ) : null}
       {tab === 'thresholds' ? (
         <ThresholdPanel api={api} client={client} robotRef={ref} onSaved={() => void reload()} />
       ) : null}

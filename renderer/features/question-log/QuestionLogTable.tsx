@@ -11,7 +11,8 @@ import { useI18n } from '../../i18n/useI18n';
 import { downloadBlob, writeSpreadsheet } from '../../lib/sheets/sheet-worker-client';
 import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import { RetentionForm } from './RetentionForm';
-import { fetchWholeLog, logFileName } from './export-log';
+import { fetchWholeLog } from './export-log';
+import { downloadName } from '../../lib/files/download-names';
 
 const outcomeKey = (answerType: string, module: string) =>
   module === 'NONE'
@@ -99,7 +100,7 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
         format === 'xlsx'
           ? await writeSpreadsheet([{ name: 'questions', rows: [[...CSV_COLUMNS], ...rows] }])
           : new Blob([toCsv(entries)], { type: 'text/csv;charset=utf-8' });
-      downloadBlob(blob, logFileName(robot.name, format));
+      downloadBlob(blob, downloadName(t, 'questions', robot.name, format));
     } catch (error) {
       fail(error);
     } finally {

@@ -25,9 +25,3 @@ export async function fetchWholeLog(
   } while (before !== null);
   return entries.reverse();
 }
-
-export function logFileName(robotName: string, extension: 'xlsx' | 'csv'): string {
-  const date = new Date().toISOString().slice(0, 10);
-  const safe = robotName.replace(/[\\/:*?"<>|]+/g, '_').trim() || 'robot';
-  return `${safe}-questions-${date}.${extension}`;
-}

@@ -15,6 +15,9 @@ interface RulesToolbarProps {
   searchRef: RefObject<HTMLInputElement | null>;
   selectedCount: number;
   canUndo: boolean;
+  /** What undo and redo would do, with their shortcuts. */
+  undoTitle: string;
+  redoTitle: string;
   canRedo: boolean;
   onAdd: () => void;
   onDuplicate: () => void;
@@ -93,7 +96,7 @@ export function RulesToolbar(props: RulesToolbarProps) {
             className="button"
             onClick={props.onUndo}
             disabled={!props.canUndo}
-            title="Ctrl+Z"
+            title={props.undoTitle}
           >
             {t('rules.undo')}
           </button>
@@ -102,7 +105,7 @@ export function RulesToolbar(props: RulesToolbarProps) {
             className="button"
             onClick={props.onRedo}
             disabled={!props.canRedo}
-            title="Ctrl+Y"
+            title={props.redoTitle}
           >
             {t('rules.redo')}
           </button>

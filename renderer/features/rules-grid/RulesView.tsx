@@ -33,6 +33,7 @@ import { RulesGridOverlay } from './RulesGridOverlay';
 import { RulesHeader } from './RulesHeader';
 import { RulesToolbar } from './RulesToolbar';
 import { nextSort } from './sort-cycle';
+import { undoTitle } from './undo-label';
 import { useColumnLayout } from './useColumnLayout';
 import { useLocateRule } from './useLocateRule';
 import { useRobotFacts } from './useRobotFacts';
@@ -49,10 +50,13 @@ export function RulesView({
   tenant,
   robot,
   navigate,
+  openRuleId,
 }: {
   tenant: ConsoleTenant;
   robot: ConsoleRobot;
   navigate: (route: Route) => void;
+  /** A rule to show when the grid opens (a link from another screen, such as a test run). */
+  openRuleId?: string;
 }) {
   const { t } = useI18n();
   const toasts = useToasts();
@@ -137,6 +141,12 @@ export function RulesView({
     },
     [client, ref, locate, toasts, t],
   );
+
+  useEffect(() => {
+    if (openRuleId) void openRule(openRuleId);
+    // Only when the address names another rule, not when openRule's inputs change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [openRuleId]);
 
   useEffect(() => {
     if (!editDraft) return;
@@ -283,6 +293,8 @@ export function RulesView({
         selectedCount={selected.size}
         canUndo={editing.canUndo}
         canRedo={editing.canRedo}
+        undoTitle={undoTitle(t, 'undo', editing.nextUndo)}
+        redoTitle={undoTitle(t, 'redo', editing.nextRedo)}
         onAdd={addRule}
         onDuplicate={() => void duplicate()}
         columnsMenu={

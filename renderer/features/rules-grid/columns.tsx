@@ -164,6 +164,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
           <TextEditor
             {...(props as unknown as Parameters<typeof TextEditor>[0])}
             field="ruleName"
+            label={t('rules.col.ruleName')}
           />
         ) : null,
     },

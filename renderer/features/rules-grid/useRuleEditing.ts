@@ -95,7 +95,7 @@ export function useRuleEditing(
       afterWrite();
     }
   });
-  const { push, canUndo, canRedo } = history;
+  const { push, canUndo, canRedo, nextUndo, nextRedo } = history;
   // An undo or redo pressed while edits are being saved waits for them: it undoes the last edit
   // the user made, not the one before it.
   const { undo: undoNow, redo: redoNow } = history;
@@ -348,5 +348,7 @@ export function useRuleEditing(
     redo,
     canUndo,
     canRedo,
+    nextUndo,
+    nextRedo,
   };
 }

@@ -3,7 +3,8 @@ import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
-import { exportFileName, exportRules } from '../excel-import/export-rules';
+import { exportRules } from '../excel-import/export-rules';
+import { downloadName } from '../../lib/files/download-names';
 import { templateSheet } from '../excel-import/sheet-layout';
 import { downloadBlob, writeSpreadsheet } from '../../lib/sheets/sheet-worker-client';
 
@@ -17,7 +18,7 @@ export function useRuleFiles(client: ConsoleClient, ref: RobotRef, robotName: st
     if (exporting) return;
     setExporting(true);
     try {
-      downloadBlob(await exportRules(client, ref, t), exportFileName(robotName));
+      downloadBlob(await exportRules(client, ref, t), downloadName(t, 'rules', robotName, 'xlsx'));
     } catch (error) {
       toasts.show(describeError(t, error), { tone: 'error' });
     } finally {

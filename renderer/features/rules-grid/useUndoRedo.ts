@@ -62,5 +62,8 @@ export function useUndoRedo<E>(apply: (entry: E, direction: 'undo' | 'redo') => 
     clear,
     canUndo: counts.undo > 0,
     canRedo: counts.redo > 0,
+    /** What undo and redo would apply next (their buttons' tooltips say it). */
+    nextUndo: counts.undo > 0 ? stacks.current.undo.at(-1) : undefined,
+    nextRedo: counts.redo > 0 ? stacks.current.redo.at(-1) : undefined,
   };
 }

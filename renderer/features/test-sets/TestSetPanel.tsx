@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
 import type {
   RunComparison,
+  TestCaseInput,
   TestCaseView,
-  TestExpectation,
   TestRun,
   TestRunHead,
 } from '../../../electron/service/publishing-types';
+import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import type { PublishingClient, Target } from '../../api/publishing-client';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ProgressBar } from '../../components/ProgressBar';
@@ -16,12 +17,27 @@ import {
   parseSpreadsheet,
   writeSpreadsheet,
 } from '../../lib/sheets/sheet-worker-client';
+import { CaseForm } from './CaseForm';
+import { draftOfCase, EMPTY_CASE } from './case-form';
+import { FailedCaseActions } from './FailedCaseActions';
 import { casesFromSheet, casesToSheet } from './test-set-sheet';
 
-const EXPECTATIONS: TestExpectation[] = ['rule', 'recommend', 'fallback'];
-
-/** The robot's test cases (a grid), runs with progress, their results and a comparison. */
-export function TestSetPanel({ api }: { api: PublishingClient }) {
+/**
+ * The robot's test cases (added and changed in their form, the rule picked by name), runs with
+ * progress, their results (a failed case with what to do about it) and a comparison.
+ */
+export function TestSetPanel({
+  api,
+  client,
+  robotRef,
+  onOpenRule,
+}: {
+  api: PublishingClient;
+  client: ConsoleClient;
+  robotRef: RobotRef;
+  /** Shows a rule in the robot's grid. */
+  onOpenRule: (ruleId: string) => void;
+}) {
   const { t, formatTime } = useI18n();
   const [cases, setCases] = useState<TestCaseView[]>([]);
   const [runs, setRuns] = useState<TestRunHead[]>([]);
@@ -29,7 +45,7 @@ export function TestSetPanel({ api }: { api: PublishingClient }) {
   const [comparison, setComparison] = useState<RunComparison | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [target, setTarget] = useState<Target>('draft');
-  const [draft, setDraft] = useState({ question: '', expect: 'rule' as TestExpectation, rule: '' });
+  const [editing, setEditing] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   const reload = useCallback(async () => {
@@ -45,18 +61,24 @@ export function TestSetPanel({ api }: { api: PublishingClient }) {
     work().catch(setError);
   };
 
-  const add = () =>
-    guard(async () => {
-      await api.addCases([
-        {
-          question: draft.question,
-          expect: draft.expect,
-          ...(draft.expect === 'fallback' ? {} : { ruleName: draft.rule }),
-        },
-      ]);
-      setDraft({ ...draft, question: '' });
-      await reload();
-    });
+  const add = async (input: TestCaseInput) => {
+    await api.addCases([input]);
+    await reload();
+  };
+  const update = async (caseId: number, input: TestCaseInput) => {
+    await api.updateCase(caseId, input);
+    await reload();
+  };
+  const edit = (caseId: number) => {
+    setEditing(caseId);
+    // The list of cases is above the run: bring the form into view.
+    window.requestAnimationFrame(() =>
+      document
+        .querySelector(`[data-testid="case-edit-${caseId}"]`)
+        ?.scrollIntoView({ block: 'center' }),
+    );
+  };
+  const caseNamed = new Map(cases.map((c) => [c.caseId, c]));
 
   const [sheetNote, setSheetNote] = useState('');
   const importSheet = (file: File) =>
@@ -75,7 +97,7 @@ export function TestSetPanel({ api }: { api: PublishingClient }) {
     });
   const exportSheet = () =>
     guard(async () => {
-      downloadBlob(await writeSpreadsheet([casesToSheet(t, cases)]), 'test-set.xlsx');
+      downloadBlob(await writeSpreadsheet([casesToSheet(t, cases)]), t('tests.sheetFile'));
     });
 
   const runAll = () =>
@@ -139,44 +161,14 @@ export function TestSetPanel({ api }: { api: PublishingClient }) {
           </div>
         </header>
         {sheetNote ? <p className="hint">{sheetNote}</p> : null}
-        <form
-          className="publish-form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            add();
-          }}
-        >
-          <input
-            aria-label={t('tests.question')}
-            placeholder={t('tests.question')}
-            value={draft.question}
-            onChange={(event) => setDraft({ ...draft, question: event.target.value })}
-          />
-          <select
-            aria-label={t('tests.expect')}
-            value={draft.expect}
-            onChange={(event) =>
-              setDraft({ ...draft, expect: event.target.value as TestExpectation })
-            }
-          >
-            {EXPECTATIONS.map((e) => (
-              <option key={e} value={e}>
-                {t(`tests.expect.${e}`)}
-              </option>
-            ))}
-          </select>
-          {draft.expect === 'fallback' ? null : (
-            <input
-              aria-label={t('tests.ruleName')}
-              placeholder={t('tests.ruleName')}
-              value={draft.rule}
-              onChange={(event) => setDraft({ ...draft, rule: event.target.value })}
-            />
-          )}
-          <button type="submit" className="button" disabled={draft.question.trim() === ''}>
-            {t('tests.add')}
-          </button>
-        </form>
+        <CaseForm
+          client={client}
+          robotRef={robotRef}
+          initial={EMPTY_CASE}
+          submitLabel={t('tests.add')}
+          onSubmit={add}
+          testId="case-add"
+        />
         <table className="table">
           <thead>
             <tr>
@@ -187,27 +179,49 @@ export function TestSetPanel({ api }: { api: PublishingClient }) {
             </tr>
           </thead>
           <tbody>
-            {cases.map((c) => (
-              <tr key={c.caseId}>
-                <td>{c.question}</td>
-                <td>{t(`tests.expect.${c.expect}`)}</td>
-                <td>{c.ruleName ?? (c.ruleId ? t('tests.ruleGone') : '—')}</td>
-                <td className="table-actions">
-                  <button
-                    type="button"
-                    className="link-button"
-                    onClick={() =>
-                      guard(async () => {
-                        await api.deleteCases([c.caseId]);
-                        await reload();
-                      })
-                    }
-                  >
-                    {t('tests.delete')}
-                  </button>
-                </td>
-              </tr>
-            ))}
+            {cases.map((c) =>
+              editing === c.caseId ? (
+                <tr key={c.caseId} className="case-editing">
+                  <td colSpan={4}>
+                    <CaseForm
+                      client={client}
+                      robotRef={robotRef}
+                      initial={draftOfCase(c)}
+                      submitLabel={t('common.save')}
+                      onSubmit={async (input) => {
+                        await update(c.caseId, input);
+                        setEditing(null);
+                      }}
+                      onCancel={() => setEditing(null)}
+                      testId={`case-edit-${c.caseId}`}
+                    />
+                  </td>
+                </tr>
+              ) : (
+                <tr key={c.caseId}>
+                  <td>{c.question}</td>
+                  <td>{t(`tests.expect.${c.expect}`)}</td>
+                  <td>{c.ruleName ?? (c.ruleId ? t('tests.ruleGone') : '—')}</td>
+                  <td className="table-actions">
+                    <button type="button" className="link-button" onClick={() => edit(c.caseId)}>
+                      {t('common.edit')}
+                    </button>
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() =>
+                        guard(async () => {
+                          await api.deleteCases([c.caseId]);
+                          await reload();
+                        })
+                      }
+                    >
+                      {t('tests.delete')}
+                    </button>
+                  </td>
+                </tr>
+              ),
+            )}
           </tbody>
         </table>
       </section>
@@ -268,22 +282,41 @@ export function TestSetPanel({ api }: { api: PublishingClient }) {
               </thead>
               <tbody>
                 {run.results.map((r) => (
-                  <tr key={r.caseId} className={r.status === 'failed' ? 'row-failed' : undefined}>
-                    <td>{r.question}</td>
-                    <td>
-                      <span
-                        className={r.status === 'failed' ? 'badge badge-warn' : 'badge badge-added'}
-                      >
-                        {t(`tests.status.${r.status}`)}
-                      </span>
-                    </td>
-                    <td>{t(`tests.change.${r.change}`)}</td>
-                    <td>{r.score.toFixed(2)}</td>
-                    <td>
-                      {t(`tests.kind.${r.got.kind}`)}
-                      {r.status === 'failed' && r.got.ruleName ? `: ${r.got.ruleName}` : ''}
-                    </td>
-                  </tr>
+                  <Fragment key={r.caseId}>
+                    <tr className={r.status === 'failed' ? 'row-failed' : undefined}>
+                      <td>{r.question}</td>
+                      <td>
+                        <span
+                          className={
+                            r.status === 'failed' ? 'badge badge-warn' : 'badge badge-added'
+                          }
+                        >
+                          {t(`tests.status.${r.status}`)}
+                        </span>
+                      </td>
+                      <td>{t(`tests.change.${r.change}`)}</td>
+                      <td>{r.score.toFixed(2)}</td>
+                      <td>
+                        {t(`tests.kind.${r.got.kind}`)}
+                        {r.status === 'failed' && r.got.ruleName ? `: ${r.got.ruleName}` : ''}
+                      </td>
+                    </tr>
+                    {r.status === 'failed' && caseNamed.has(r.caseId) ? (
+                      <tr className="row-failed row-actions">
+                        <td colSpan={5}>
+                          <FailedCaseActions
+                            client={client}
+                            robotRef={robotRef}
+                            result={r}
+                            expectedName={caseNamed.get(r.caseId)?.ruleName ?? null}
+                            onUpdate={(input) => update(r.caseId, input)}
+                            onEdit={() => edit(r.caseId)}
+                            onOpenRule={onOpenRule}
+                          />
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
                 ))}
               </tbody>
             </table>

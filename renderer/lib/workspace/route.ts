@@ -2,7 +2,8 @@
 export type Route =
   | { kind: 'home' }
   | { kind: 'tenant'; tenantId: number }
-  | { kind: 'robot'; tenantId: number; robotId: string }
+  /** `ruleId`: a rule to show in the grid (a link from another screen). */
+  | { kind: 'robot'; tenantId: number; robotId: string; ruleId?: string }
   | { kind: 'robot-settings'; tenantId: number; robotId: string }
   | { kind: 'robot-publishing'; tenantId: number; robotId: string }
   | { kind: 'robot-inbox'; tenantId: number; robotId: string }
@@ -22,6 +23,8 @@ export function parseRoute(hash: string): Route {
       if (parts[4] === 'inbox') return { kind: 'robot-inbox', tenantId, robotId };
       if (parts[4] === 'dashboard') return { kind: 'robot-dashboard', tenantId, robotId };
       if (parts[4] === 'publishing') return { kind: 'robot-publishing', tenantId, robotId };
+      if (parts[4] === 'rules' && parts[5])
+        return { kind: 'robot', tenantId, robotId, ruleId: parts[5] };
       return { kind: 'robot', tenantId, robotId };
     }
     return { kind: 'tenant', tenantId };
@@ -39,8 +42,10 @@ export function routeHash(route: Route): string {
       return '#/trash';
     case 'tenant':
       return `#/tenants/${route.tenantId}`;
-    case 'robot':
-      return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}`;
+    case 'robot': {
+      const robot = `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}`;
+      return route.ruleId ? `${robot}/rules/${encodeURIComponent(route.ruleId)}` : robot;
+    }
     case 'robot-settings':
       return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/settings`;
     case 'robot-inbox':

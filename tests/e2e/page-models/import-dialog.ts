@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { translator } from '../support/i18n';
 import type { Locale, Translate } from '../support/i18n';
 
@@ -34,10 +35,12 @@ export class ImportDialog {
     await this.summary.waitFor();
   }
 
+  /** Rules per request: a technical knob, behind the advanced toggle. */
   async setBatchSize(size: number): Promise<void> {
-    await this.dialog
-      .getByRole('spinbutton', { name: this.t('import.batchSize') })
-      .fill(String(size));
+    const knob = this.dialog.getByRole('spinbutton', { name: this.t('import.batchSize') });
+    await expect(knob).toBeHidden();
+    await this.dialog.getByText(this.t('import.advanced'), { exact: true }).click();
+    await knob.fill(String(size));
   }
 
   async start(): Promise<void> {

@@ -127,7 +127,11 @@ export class RulesPage {
   /** Edits the rule name: double-click, type, Enter. */
   async editText(i: number, column: 'ruleName', value: string) {
     await this.cell(i, column).dblclick();
-    const input = this.grid.locator('input.cell-input');
+    // Found by its accessible name: the column's name as the user reads it.
+    const input = this.grid.getByRole('textbox', {
+      name: this.t('rules.col.ruleName'),
+      exact: true,
+    });
     await input.fill(value);
     await input.press('Enter');
   }

@@ -23,6 +23,8 @@ export interface RunningService {
   editorUrl: string;
   token: string;
   dataDir: string;
+  /** Stops the service and starts it again on the same data directory and port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -33,10 +35,12 @@ function waitForExit(child: ChildProcess): Promise<void> {
   });
 }
 
-/** `args`: more of `npm run serve`'s options (`--team` …). */
-export async function startService(args: readonly string[] = []): Promise<RunningService> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kbstudio-e2e-'));
-  const child = spawn(process.execPath, [HEADLESS, '--data', dataDir, '--port', '0', ...args], {
+/** The running process, its address as printed, and how to stop it. */
+async function launch(
+  dataDir: string,
+  args: readonly string[],
+): Promise<{ editorUrl: string; baseUrl: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [HEADLESS, '--data', dataDir, ...args], {
     env: {
       ...process.env,
       KB_CUSTOMER_ID: E2E_CREDENTIALS.customerId,
@@ -60,14 +64,42 @@ export async function startService(args: readonly string[] = []): Promise<Runnin
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await waitForExit(child);
-    rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const { editorUrl, baseUrl } = await ready;
-    const token = new URL(editorUrl).searchParams.get('token') ?? '';
-    return { baseUrl, editorUrl, token, dataDir, stop };
+    return { ...(await ready), stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** `args`: more of `npm run serve`'s options (`--team` …). */
+export async function startService(args: readonly string[] = []): Promise<RunningService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kbstudio-e2e-'));
+  let running: Awaited<ReturnType<typeof launch>>;
+  try {
+    running = await launch(dataDir, ['--port', '0', ...args]);
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const service: RunningService = {
+    baseUrl: running.baseUrl,
+    editorUrl: running.editorUrl,
+    token: new URL(running.editorUrl).searchParams.get('token') ?? '',
+    dataDir,
+    async restart() {
+      await running.stop();
+      const port = new URL(service.baseUrl).port;
+      running = await launch(dataDir, ['--port', port, ...args]);
+      service.baseUrl = running.baseUrl;
+      service.editorUrl = running.editorUrl;
+      service.token = new URL(running.editorUrl).searchParams.get('token') ?? '';
+    },
+    async stop() {
+      await running.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return service;
 }

@@ -385,3 +385,18 @@ test('service errors without a field are said in the user’s language', () => {
     'Change the user name, the password or both.',
   );
 });
+
+test('every error code of the service has a sentence of its own: none is shown raw', async () => {
+  const { ERROR_CODES } = await import('../../../electron/service/errors');
+  const { CODES } = await import('../../../renderer/i18n/describe-problem');
+  for (const code of Object.keys(ERROR_CODES)) {
+    assert.ok(CODES[code], `${code} has no sentence in the editor`);
+    for (const lang of ['en', 'zh-CN'] as const) {
+      const said = describeError(
+        (key, params) => formatMessage(lang, key, params),
+        new ApiError(409, code, 'x'),
+      );
+      assert.ok(!said.includes(code), `${lang}: ${code} is shown raw: ${said}`);
+    }
+  }
+});

@@ -7,14 +7,20 @@ export function TextEditor({
   onRowChange,
   field,
   listId,
-}: RenderEditCellProps<EditableRow> & { field: 'ruleName' | 'ruleCategoryId'; listId?: string }) {
+  label,
+}: RenderEditCellProps<EditableRow> & {
+  field: 'ruleName' | 'ruleCategoryId';
+  listId?: string;
+  /** The column's name, as the user reads it. */
+  label: string;
+}) {
   return (
     <input
       className="cell-input"
       autoFocus
       value={row.rule[field]}
       list={listId}
-      aria-label={field}
+      aria-label={label}
       onChange={(event) =>
         onRowChange({ ...row, rule: { ...row.rule, [field]: event.target.value } })
       }
