@@ -999,7 +999,6 @@ export const EN = {
   'tests.pickRule': 'Pick the rule this case expects.',
   'tests.noSuchRule': 'No rule is named “{name}”: pick one from the list.',
   'tests.ruleDeleted': 'This rule has been deleted: pick another one.',
-  'tests.version': 'version {n}',
   'tests.sheetFile': 'test-set.xlsx',
   'tests.fix.title': 'What to do about this failed case',
   'tests.fix.teach': 'Add the question as a phrasing of “{rule}”',

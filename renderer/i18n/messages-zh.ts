@@ -862,7 +862,6 @@ export const ZH: Messages = {
   'tests.pickRule': '请选择该用例期望的规则。',
   'tests.noSuchRule': '没有名为“{name}”的规则：请从列表中选择一个规则。',
   'tests.ruleDeleted': '该规则已被删除：请选择另一个规则。',
-  'tests.version': '版本 {n}',
   'tests.sheetFile': '测试集.xlsx',
   'tests.fix.title': '如何处理该失败用例',
   'tests.fix.teach': '将该问题加为“{rule}”的问法',

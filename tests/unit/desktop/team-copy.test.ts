@@ -119,7 +119,21 @@ describe('desktop: copying robots to and from a team server', () => {
     const there = await session('alice', 'alice-pw1');
     const copied = await exportRobotBundle(there, mine, report?.robot.robotId ?? '');
     const original = await exportRobotBundle(local, deskTenant, source.robotId);
-    assert.deepEqual(copied.rules, original.rules);
+    // A signed-in tenant's import gives every rule a new id (no other tenant's ids revealed):
+    // the rules are the same with their ids, and the menus' links, read as the rules' names.
+    const byName = (bundle: typeof copied) => {
+      const nameOf = new Map(bundle.rules.map((r) => [r.ruleId, r.ruleName]));
+      return bundle.rules.map(({ ruleId, menu, ...rule }) => ({
+        ...rule,
+        id: nameOf.get(ruleId),
+        menu: menu?.map((entry) => ({ ...entry, ruleId: nameOf.get(entry.ruleId) })),
+      }));
+    };
+    assert.deepEqual(byName(copied), byName(original));
+    assert.ok(
+      copied.rules.every((r) => !original.rules.some((o) => o.ruleId === r.ruleId)),
+      'the team server gave the copies ids of its own',
+    );
     assert.deepEqual(copied.categories, original.categories);
     const bob = await session('bob', 'bob-pw12');
     const refused = await consoleClient(bob.baseUrl, bob.token).call(
@@ -145,7 +159,7 @@ describe('desktop: copying robots to and from a team server', () => {
     ]);
     const report = await copyFromTeamServer(alice.deps, local);
     assert.equal(report?.rules, 2);
-    assert.equal(report?.ruleIdsChanged, 2, 'this computer still holds the original rules');
+    assert.equal(report?.ruleIdsChanged, 0, "the team server's ids are its own, free here");
     const back = await exportRobotBundle(local, deskTenant, report?.robot.robotId ?? '');
     assert.deepEqual(
       back.rules.map((r) => [r.ruleName, r.categoryName, r.menu?.map((e) => e.text) ?? null]),
