@@ -18,6 +18,10 @@ import type { CorsOrigins } from './http/cors';
 import { createConsoleLogger } from './logger';
 import type { Logger } from './logger';
 import type { CreateRobotIndex } from './matching/types';
+import { EMBEDDING_APIS } from './embedding/provider-client';
+import type { EmbeddingApi } from './embedding/provider-client';
+import { DEFAULT_TIMEOUT_MS } from './embedding/provider-settings';
+import type { DefaultEmbedding } from './embedding/provider-settings';
 import { DEFAULT_SIGN_IN_POLICY } from './sign-in/policy';
 import type { SignInPolicy } from './sign-in/policy';
 
@@ -85,6 +89,14 @@ export interface ServiceOptions {
   sessionMaxMs?: number;
   /** The rest of the sign-in policy (rate limit of failures): tests make it small. */
   signInPolicy?: Partial<SignInPolicy>;
+  /**
+   * The service-wide default embedding provider (docs/matching.md, "Fusion"): robots whose
+   * embedding setting is `default` use it. `--embeddings BASE`, `--embedding-model M`,
+   * `--embedding-api openai|ollama`, `--embedding-timeout MS`, or `KB_EMBEDDINGS`,
+   * `KB_EMBEDDING_MODEL`, `KB_EMBEDDING_API`, `KB_EMBEDDING_TIMEOUT_MS` and `KB_EMBEDDING_KEY`
+   * (the API key: only from the environment, never a flag). null: none (lexical matching only).
+   */
+  embedding?: DefaultEmbedding | null;
 }
 
 /** Everything the service is started with, decided. */
@@ -116,6 +128,8 @@ export interface ServiceConfig {
   readonly signIn: SignInPolicy | null;
   /** Set by `KB_CUSTOMER_ID`, `KB_ADMIN_KEY` and `KB_ADMIN_SECRET`; null: the data directory's. */
   readonly credentials: CustomerCredentials | null;
+  /** The default embedding provider; null: none. */
+  readonly embedding: DefaultEmbedding | null;
 }
 
 /** A list given as names separated by commas, blanks left out. */
@@ -157,6 +171,36 @@ export function serviceConfig(options: ServiceOptions): ServiceConfig {
     database: options.database ?? (env.KB_DATABASE_URL || null),
     signIn: options.signIn ? signIn : null,
     credentials: credentialsFromEnv(env),
+    embedding: options.embedding !== undefined ? options.embedding : embeddingFromEnv(env),
+  };
+}
+
+/**
+ * The default embedding provider the flags or environment name (`flags` win), or null. Throws
+ * an Error with a message for the person who typed a bad value.
+ */
+export function embeddingFromEnv(
+  env: NodeJS.ProcessEnv,
+  flags: { base?: string; model?: string; api?: string; timeout?: string } = {},
+): DefaultEmbedding | null {
+  const base = flags.base ?? env.KB_EMBEDDINGS ?? '';
+  if (base === '') return null;
+  if (!/^https?:\/\/\S+$/.test(base))
+    throw new Error(`the embedding provider's base must be an http(s) URL, not ${base}`);
+  const api = flags.api ?? env.KB_EMBEDDING_API ?? 'openai';
+  if (!EMBEDDING_APIS.includes(api as EmbeddingApi))
+    throw new Error(`the embedding API must be openai or ollama, not ${api}`);
+  const timeout = flags.timeout ?? env.KB_EMBEDDING_TIMEOUT_MS;
+  const timeoutMs = timeout !== undefined ? Number(timeout) : DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+    throw new Error(`the embedding timeout must be a whole number of ms, not ${timeout}`);
+  const key = env.KB_EMBEDDING_KEY ?? '';
+  return {
+    api: api as EmbeddingApi,
+    base,
+    model: flags.model ?? env.KB_EMBEDDING_MODEL ?? '',
+    timeoutMs,
+    ...(key !== '' ? { apiKey: key } : {}),
   };
 }
 
@@ -191,6 +235,10 @@ export function serveOptions(
       team: { type: 'boolean' },
       'session-idle': { type: 'string' },
       'session-max': { type: 'string' },
+      embeddings: { type: 'string' },
+      'embedding-model': { type: 'string' },
+      'embedding-api': { type: 'string' },
+      'embedding-timeout': { type: 'string' },
     },
     strict: true,
   });
@@ -200,6 +248,12 @@ export function serveOptions(
   const sessionIdleMs = minutes('session-idle', values['session-idle']);
   const sessionMaxMs = minutes('session-max', values['session-max']);
   const split = (list: string) => list.split(',').map((item) => item.trim());
+  const embedding = embeddingFromEnv(env, {
+    ...(values.embeddings !== undefined ? { base: values.embeddings } : {}),
+    ...(values['embedding-model'] !== undefined ? { model: values['embedding-model'] } : {}),
+    ...(values['embedding-api'] !== undefined ? { api: values['embedding-api'] } : {}),
+    ...(values['embedding-timeout'] !== undefined ? { timeout: values['embedding-timeout'] } : {}),
+  });
   return {
     dataDir: resolve(values.data),
     port,
@@ -216,5 +270,6 @@ export function serveOptions(
     ...(sessionIdleMs !== undefined ? { sessionIdleMs } : {}),
     ...(sessionMaxMs !== undefined ? { sessionMaxMs } : {}),
     ...(env.KB_SNAPSHOT_BYTES ? { snapshotJournalBytes: Number(env.KB_SNAPSHOT_BYTES) } : {}),
+    ...(embedding ? { embedding } : {}),
   };
 }

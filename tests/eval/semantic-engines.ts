@@ -55,7 +55,7 @@ export function semanticIndexOf(
 ): SemanticIndex {
   const space = new VectorSpace(embeddings.dimensions);
   const semantic = new SemanticIndex(index, space);
-  for (const text of space.missingTexts(Infinity)) {
+  for (const text of space.takeMissing(Infinity)) {
     const vector = embeddings.vectorOf(text);
     if (vector) space.set(text, quantize(vector));
   }

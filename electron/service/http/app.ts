@@ -19,6 +19,7 @@ import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
 import type { DomainContext } from '../domain/context';
 import type { PublishingRoom } from '../publishing/publishing-room';
+import type { SemanticSearch } from '../embedding/semantic-search';
 import type { Robot } from '../domain/robot-directory';
 import { LIMITS } from '../limits';
 import { createAjv, expectedBody } from '../validation/ajv';
@@ -44,6 +45,7 @@ import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
 import type { QuestionLog } from '../question-log/question-log';
 import { registerQuestionLogRoutes } from './routes/console/question-log-routes';
+import { registerEmbeddingRoutes } from './routes/console/embedding-routes';
 import { registerRobotBundleRoutes } from './routes/console/robot-bundle-routes';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
 import { registerSignInRoutes } from './routes/console/sign-in-routes';
@@ -106,6 +108,8 @@ export interface HttpDeps {
   questionLog?: QuestionLog | null;
   /** Versions and test sets (publishing/); their routes are left out without it. */
   publishing?: PublishingRoom;
+  /** The robots' embedding models (embedding/); their routes are left out without it. */
+  semantic?: SemanticSearch;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -287,6 +291,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerSimilarRoute(app, deps.ctx);
   registerSmallTalkRoute(app);
   if (deps.publishing) registerPublishingRoutes(app, deps.publishing);
+  if (deps.semantic) registerEmbeddingRoutes(app, deps.ctx, deps.semantic);
   await registerEditorRoutes(app, deps.editorDir);
   return app;
 }

@@ -59,7 +59,11 @@ export class RuleVectors implements RuleObserver {
   /** Bumped by every rule change. */
   version = 0;
 
-  constructor(readonly space: VectorSpace) {}
+  /** `changed`: told after every rule change (the embedder wakes up). */
+  constructor(
+    readonly space: VectorSpace,
+    private readonly changed: () => void = () => undefined,
+  ) {}
 
   get size(): number {
     return this.rules.size;
@@ -76,10 +80,13 @@ export class RuleVectors implements RuleObserver {
       end: rule.effectEndMs ?? Infinity,
     });
     this.version += 1;
+    this.changed();
   }
 
   remove(ruleId: string): void {
-    if (this.drop(ruleId)) this.version += 1;
+    if (!this.drop(ruleId)) return;
+    this.version += 1;
+    this.changed();
   }
 
   /** Lets go of every row (the index is no longer used). */

@@ -34,11 +34,13 @@ export class SemanticIndex {
   private fittedAt = '';
   private readonly stop: () => void;
 
+  /** `changed`: told after every change of the index's rules (new texts may need vectors). */
   constructor(
     readonly index: RobotIndex,
     readonly space: VectorSpace,
+    changed?: () => void,
   ) {
-    this.vectors = new RuleVectors(space);
+    this.vectors = new RuleVectors(space, changed);
     this.stop = index.observe?.(this.vectors) ?? (() => undefined);
   }
 

@@ -55,11 +55,19 @@ export class VectorSpace {
   private rowCount = 0;
   /** Rows whose text is held but whose vector has not arrived. */
   private waiting = 0;
+  /** Rows given out without a vector, in order (`takeMissing` reads them once). */
+  private queue: number[] = [];
+  private queueHead = 0;
   /** Bumped when a vector arrives: searches and calibrations note what they saw. */
   generation = 0;
 
-  constructor(readonly dimensions: number) {
-    this.data = new Int8Array(64 * dimensions);
+  /** The model's vector length: fixed by the first vector stored when not given. */
+  constructor(private length = 0) {
+    this.data = new Int8Array(this.refs.length * length);
+  }
+
+  get dimensions(): number {
+    return this.length;
   }
 
   /** Distinct texts held. */
@@ -87,6 +95,7 @@ export class VectorSpace {
       this.texts[row] = text;
       this.filled[row] = 0;
       this.waiting += 1;
+      this.queue.push(row);
     }
     this.refs[row] = (this.refs[row] ?? 0) + 1;
     return row;
@@ -119,7 +128,11 @@ export class VectorSpace {
 
   /** Stores the vector of `text` if a rule holds it; false when its length is not the space's. */
   set(text: string, vector: QuantizedVector): boolean {
-    if (vector.values.length !== this.dimensions) return false;
+    if (this.length === 0 && vector.values.length > 0) {
+      this.length = vector.values.length;
+      this.data = new Int8Array(this.refs.length * this.length);
+    }
+    if (vector.values.length !== this.length) return false;
     const row = this.rowOf.get(text);
     if (row === undefined) return true;
     this.data.set(vector.values, row * this.dimensions);
@@ -130,13 +143,33 @@ export class VectorSpace {
     return true;
   }
 
-  /** Texts held without a vector, up to `limit`, in row order. */
-  missingTexts(limit: number): string[] {
+  /**
+   * Up to `limit` texts held without a vector, each given once (in the order they came): the
+   * embedder asks for them, and gives back with `putBack` those it could not embed.
+   */
+  takeMissing(limit: number): string[] {
     const out: string[] = [];
-    for (let row = 0; row < this.rowCount && out.length < limit; row += 1) {
-      if ((this.refs[row] ?? 0) > 0 && this.filled[row] === 0) out.push(this.texts[row] ?? '');
+    const taken = new Set<number>();
+    while (this.queueHead < this.queue.length && out.length < limit) {
+      const row = this.queue[this.queueHead++] as number;
+      if ((this.refs[row] ?? 0) > 0 && this.filled[row] === 0 && !taken.has(row)) {
+        taken.add(row);
+        out.push(this.texts[row] ?? '');
+      }
+    }
+    if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
     }
     return out;
+  }
+
+  /** Texts `takeMissing` gave that got no vector: they are given again later. */
+  putBack(texts: readonly string[]): void {
+    for (const text of texts) {
+      const row = this.rowOf.get(text);
+      if (row !== undefined && this.filled[row] === 0) this.queue.push(row);
+    }
   }
 
   /** The cosine of a unit query vector with a row's vector (0 for a row without one). */

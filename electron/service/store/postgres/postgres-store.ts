@@ -18,6 +18,7 @@ import { PostgresSessionRepository } from './repositories/sessions';
 import { PostgresSignInFailureRepository } from './repositories/sign-in-failures';
 import { PostgresTenantRepository, PostgresUserRepository } from './repositories/tenants';
 import { PostgresTestSetRepository } from './repositories/test-sets';
+import { PostgresVectorCache } from './repositories/vectors';
 import { PostgresVersionRepository } from './repositories/versions';
 
 export interface PostgresStoreOptions {
@@ -40,6 +41,7 @@ export class PostgresStore implements KbStore {
   readonly testSets: PostgresTestSetRepository;
   readonly sessions: PostgresSessionRepository;
   readonly signInFailures: PostgresSignInFailureRepository;
+  readonly vectors: PostgresVectorCache;
   /** A server keeps no state of its own that an unclean stop could leave behind. */
   readonly recoveredFromUncleanStop = false;
   private closing: Promise<void> | undefined;
@@ -59,6 +61,7 @@ export class PostgresStore implements KbStore {
     this.testSets = new PostgresTestSetRepository(db);
     this.sessions = new PostgresSessionRepository(db);
     this.signInFailures = new PostgresSignInFailureRepository(db);
+    this.vectors = new PostgresVectorCache(db);
   }
 
   /** Connects, brings the schema up to date, and reads the position. */

@@ -64,4 +64,17 @@ CREATE INDEX rules_by_updated ON rules (tenant_id, robot_id, updated_at, rule_se
   // Several nodes on one database (store/postgres/cluster-schema.ts).
   { version: 5, name: 'change_feed', sql: CHANGE_FEED_SQL },
   { version: 6, name: 'used_signatures', sql: USED_SIGNATURES_SQL },
+  {
+    version: 7,
+    name: 'embedding_cache',
+    sql: `
+-- Embedding models' vectors by (model, text) (store/contract/vectors.ts): the key is the SHA-256
+-- of both; the vector is int8 components with the scale that makes it unit length.
+CREATE TABLE embedding_cache (
+  cache_key TEXT PRIMARY KEY,
+  scale     REAL NOT NULL,
+  vector    BYTEA NOT NULL
+);
+`,
+  },
 ];
