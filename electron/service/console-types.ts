@@ -45,6 +45,7 @@ import type {
   RULE_SORT_KEYS,
   RULE_STATES,
   RobotPatchBody,
+  EmbeddingTestBody,
   RuleEditBody,
   RulePatchBody,
   SignInBody,
@@ -362,6 +363,9 @@ export interface EmbeddingStatus {
     current: boolean;
   } | null;
 }
+
+/** `POST R/embedding/test`'s body: the provider to try (the form's values, unsaved). */
+export type EmbeddingTestRequest = Static<typeof EmbeddingTestBody>;
 
 /** `POST R/embedding/test`: a provider's answer to one text, or why there was none. */
 export type EmbeddingTest =

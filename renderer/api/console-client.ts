@@ -18,6 +18,9 @@ import type {
   ConsoleWorkspace,
   DeletedConsoleRule,
   DuplicateQuestion,
+  EmbeddingStatus,
+  EmbeddingTest,
+  EmbeddingTestRequest,
   RobotCollisions,
   RobotPatch,
   RuleEdit,
@@ -91,6 +94,14 @@ export function createConsoleClient(token: string, onUnauthorized: (code: string
     patchRobot: (ref: RobotRef, patch: RobotPatch) =>
       call<ConsoleRobot>('PATCH', robot(ref), patch),
     rotateSecret: (ref: RobotRef) => call<ConsoleRobot>('POST', `${robot(ref)}/rotate-secret`),
+    /** The robot's embedding model at work; null: it has none. */
+    embeddingStatus: (ref: RobotRef) =>
+      call<EmbeddingStatus | null>('GET', `${robot(ref)}/embedding`),
+    testEmbedding: (ref: RobotRef, body: EmbeddingTestRequest) =>
+      call<EmbeddingTest>('POST', `${robot(ref)}/embedding/test`, body),
+    /** Sets (null: removes) the provider's API key; the robot says only whether it has one. */
+    setEmbeddingKey: (ref: RobotRef, key: string | null) =>
+      call<ConsoleRobot>('PUT', `${robot(ref)}/embedding/key`, { key }),
     rules: (ref: RobotRef, query: RuleQuery) => {
       const params = new URLSearchParams();
       for (const [key, value] of Object.entries(query)) {
