@@ -30,9 +30,10 @@ import tseslint from 'typescript-eslint';
  * | sign-in             |                                                                            |
  * | conversation,       | the leaves, matching, validation                                           |
  * | chitchat, simgen    |                                                                            |
+ * | embedding           | the leaves, matching, store-contract (the domain reaches it by a port)     |
  * | cluster             | the leaves, matching, store-contract, store-sql, store-postgres, domain    |
  * | http                | the leaves, files, matching, validation, auth, store-contract, domain and  |
- * |                     | the rooms beside it (publishing … simgen); never a store, cluster or index |
+ * |                     | the rooms beside it (publishing … embedding); never a store, cluster, index|
  * | service-composition | every room of the service (index.ts, config.ts, backend/)                  |
  * | client              | service-types, auth                                                        |
  * | cli                 | the leaves, files, auth, store-embedded, client                            |
@@ -71,6 +72,7 @@ const FOLDER_ROOMS = [
   ...['publishing', 'question-log', 'sign-in', 'conversation', 'chitchat', 'simgen'].map(
     (room) => ({ type: room, pattern: `${SERVICE}/${room}` }),
   ),
+  { type: 'embedding', pattern: `${SERVICE}/embedding` },
   { type: 'cluster', pattern: `${SERVICE}/cluster` },
   { type: 'http', pattern: `${SERVICE}/http` },
   { type: 'service-composition', pattern: `${SERVICE}/backend` },
@@ -141,6 +143,7 @@ const BESIDE_DOMAIN = [
   'conversation',
   'chitchat',
   'simgen',
+  'embedding',
 ];
 const RENDERER_ROOMS = [
   'renderer-api',
@@ -172,6 +175,7 @@ const MAY_IMPORT = {
   conversation: [...LEAVES, 'matching', 'validation'],
   chitchat: [...LEAVES, 'matching', 'validation'],
   simgen: [...LEAVES, 'matching', 'validation'],
+  embedding: [...LEAVES, 'matching', 'store-contract'],
   cluster: [...LEAVES, 'matching', 'store-contract', 'store-sql', 'store-postgres', 'domain'],
   http: [
     ...LEAVES,

@@ -18,6 +18,11 @@
  *                and each sees only their own tenant (env KB_TEAM=1)
  *   --session-idle MINUTES   a signed-in editor's session ends after this long unused (30)
  *   --session-max MINUTES    and this long after signing in, however used (720)
+ *   --embeddings BASE     the default embedding provider of robots that use the default
+ *                         (env KB_EMBEDDINGS; docs/matching.md, "Fusion with an embedding model"),
+ *   --embedding-model M   --embedding-api openai|ollama   --embedding-timeout MS (300)
+ *                         (env KB_EMBEDDING_MODEL, KB_EMBEDDING_API, KB_EMBEDDING_TIMEOUT_MS;
+ *                         its API key only from the environment: KB_EMBEDDING_KEY)
  * Environment: KB_CUSTOMER_ID, KB_ADMIN_KEY, KB_ADMIN_SECRET (all three) override the stored
  * credentials; KB_SNAPSHOT_BYTES sets the journal size that triggers a snapshot (tuning, tests);
  * KB_QUESTION_LOG=0 turns the question log off. All of it is read in service/config.ts.

@@ -19,6 +19,10 @@ import type { CorsOrigins } from './http/cors';
 import { createConsoleLogger, redactingLogger } from './logger';
 import type { Logger } from './logger';
 import type { CreateRobotIndex } from './matching/types';
+import { EMBEDDING_APIS } from './embedding/provider-client';
+import type { EmbeddingApi } from './embedding/provider-client';
+import { DEFAULT_TIMEOUT_MS } from './embedding/provider-settings';
+import type { DefaultEmbedding } from './embedding/provider-settings';
 import { DEFAULT_SIGN_IN_POLICY } from './sign-in/policy';
 import { DEFAULT_DATABASE_TIMEOUTS } from './store/postgres/connection';
 import type { DatabaseTimeouts } from './store/postgres/connection';
@@ -108,6 +112,14 @@ export interface ServiceOptions {
   sessionMaxMs?: number;
   /** The rest of the sign-in policy (rate limit of failures): tests make it small. */
   signInPolicy?: Partial<SignInPolicy>;
+  /**
+   * The service-wide default embedding provider (docs/matching.md, "Fusion"): robots whose
+   * embedding setting is `default` use it. `--embeddings BASE`, `--embedding-model M`,
+   * `--embedding-api openai|ollama`, `--embedding-timeout MS`, or `KB_EMBEDDINGS`,
+   * `KB_EMBEDDING_MODEL`, `KB_EMBEDDING_API`, `KB_EMBEDDING_TIMEOUT_MS` and `KB_EMBEDDING_KEY`
+   * (the API key: only from the environment, never a flag). null: none (lexical matching only).
+   */
+  embedding?: DefaultEmbedding | null;
 }
 
 /** Everything the service is started with, decided. */
@@ -142,6 +154,8 @@ export interface ServiceConfig {
   readonly signIn: SignInPolicy | null;
   /** Set by `KB_CUSTOMER_ID`, `KB_ADMIN_KEY` and `KB_ADMIN_SECRET`; null: the data directory's. */
   readonly credentials: CustomerCredentials | null;
+  /** The default embedding provider; null: none. */
+  readonly embedding: DefaultEmbedding | null;
 }
 
 /** A list given as names separated by commas, blanks left out. */
@@ -237,6 +251,36 @@ export function serviceConfig(options: ServiceOptions): ServiceConfig {
     databaseTimeouts: databaseTimeouts(options.databaseTimeouts, env),
     signIn: options.signIn ? signIn : null,
     credentials: credentialsFromEnv(env),
+    embedding: options.embedding !== undefined ? options.embedding : embeddingFromEnv(env),
+  };
+}
+
+/**
+ * The default embedding provider the flags or environment name (`flags` win), or null. Throws
+ * an Error with a message for the person who typed a bad value.
+ */
+export function embeddingFromEnv(
+  env: NodeJS.ProcessEnv,
+  flags: { base?: string; model?: string; api?: string; timeout?: string } = {},
+): DefaultEmbedding | null {
+  const base = flags.base ?? env.KB_EMBEDDINGS ?? '';
+  if (base === '') return null;
+  if (!/^https?:\/\/\S+$/.test(base))
+    throw new Error(`the embedding provider's base must be an http(s) URL, not ${base}`);
+  const api = flags.api ?? env.KB_EMBEDDING_API ?? 'openai';
+  if (!EMBEDDING_APIS.includes(api as EmbeddingApi))
+    throw new Error(`the embedding API must be openai or ollama, not ${api}`);
+  const timeout = flags.timeout ?? env.KB_EMBEDDING_TIMEOUT_MS;
+  const timeoutMs = timeout !== undefined ? Number(timeout) : DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+    throw new Error(`the embedding timeout must be a whole number of ms, not ${timeout}`);
+  const key = env.KB_EMBEDDING_KEY ?? '';
+  return {
+    api: api as EmbeddingApi,
+    base,
+    model: flags.model ?? env.KB_EMBEDDING_MODEL ?? '',
+    timeoutMs,
+    ...(key !== '' ? { apiKey: key } : {}),
   };
 }
 
@@ -285,6 +329,10 @@ export function serveOptions(
       metrics: { type: 'string' },
       'max-connections': { type: 'string' },
       'max-connections-per-address': { type: 'string' },
+      embeddings: { type: 'string' },
+      'embedding-model': { type: 'string' },
+      'embedding-api': { type: 'string' },
+      'embedding-timeout': { type: 'string' },
     },
     strict: true,
   });
@@ -305,6 +353,12 @@ export function serveOptions(
     ...(maxConnectionsPerAddress !== undefined ? { maxConnectionsPerAddress } : {}),
   };
   const timeout = seconds('--database-timeout', values['database-timeout']);
+  const embedding = embeddingFromEnv(env, {
+    ...(values.embeddings !== undefined ? { base: values.embeddings } : {}),
+    ...(values['embedding-model'] !== undefined ? { model: values['embedding-model'] } : {}),
+    ...(values['embedding-api'] !== undefined ? { api: values['embedding-api'] } : {}),
+    ...(values['embedding-timeout'] !== undefined ? { timeout: values['embedding-timeout'] } : {}),
+  });
   return {
     dataDir: resolve(values.data),
     port,
@@ -328,5 +382,6 @@ export function serveOptions(
       : {}),
     ...(Object.keys(connectionLimits).length > 0 ? { connectionLimits } : {}),
     ...(env.KB_SNAPSHOT_BYTES ? { snapshotJournalBytes: Number(env.KB_SNAPSHOT_BYTES) } : {}),
+    ...(embedding ? { embedding } : {}),
   };
 }

@@ -48,6 +48,7 @@ import type {
   RULE_SORT_KEYS,
   RULE_STATES,
   RobotPatchBody,
+  EmbeddingTestBody,
   RuleEditBody,
   RulePatchBody,
   SignInBody,
@@ -147,6 +148,8 @@ export interface ConsoleRobot {
   settings: ConsoleRobotSettings;
   /** What each setting is when the robot has not set it (in its language). */
   defaults: ConsoleRobotSettings;
+  /** Whether the robot's embedding provider has an API key (the key itself is never shown). */
+  embeddingKeySet: boolean;
 }
 
 /** `settings`: the ones to change; null sends a setting back to its default. */
@@ -241,6 +244,8 @@ export interface TryCandidate {
   policy?: MatchPolicy;
   /** For `contains`: the phrasing found in the question. */
   keyword?: string;
+  /** With an embedding model: the rule's phrasing nearest the question, and its cosine. */
+  nearest?: { question: string; cosine: number };
 }
 
 /** Whether the editor is opened by signing in (a team server) or with the per-launch token. */
@@ -313,6 +318,64 @@ export interface ConsoleCategory {
   rules: number;
 }
 
+/**
+ * How the embedding model took part in an answer (docs/matching.md, "Fusion"):
+ *   fused       both channels, the model weighted as the robot's self-test found it worth;
+ *   unweighted  the model's self-test found it adds nothing here: the lexical channel decides;
+ *   pending     the rules' vectors or the model's calibration are still being made;
+ *   timeout, failed, dimension  no vector for the question in time, a failed call, or a vector
+ *               of another length than the rules': answered from the lexical channel alone.
+ */
+export interface SemanticNote {
+  state: 'fused' | 'unweighted' | 'pending' | 'timeout' | 'failed' | 'dimension';
+  model: string;
+  /** Time spent waiting for the question's vector (0 when it was a recent question's). */
+  ms: number;
+  /** Why there was no vector (timeout, failed, dimension). */
+  message?: string;
+  /** The fitted weights (fused). */
+  weights?: { gap: number; cosine: number; offset: number };
+}
+
+/** A robot's embedding model at work (`GET R/embedding`): progress, failures, calibration. */
+export interface EmbeddingStatus {
+  /** Where the provider comes from. */
+  source: 'default' | 'custom';
+  api: 'openai' | 'ollama';
+  base: string;
+  model: string;
+  timeoutMs: number;
+  /** The model's vector length (0 until the first vector came). */
+  dimensions: number;
+  /** Distinct texts of the robot's rules (names and phrasings) and how many have their vector. */
+  texts: number;
+  embedded: number;
+  /** Bytes of memory the vectors take. */
+  vectorBytes: number;
+  /** Failed calls to the provider, by kind, since the service started. */
+  failures: { timeout: number; http: number; network: number; shape: number; dimension: number };
+  lastFailure: { kind: string; message: string; at: string } | null;
+  /** Questions answered with the model's vector, and without (a failure or a timeout). */
+  questions: { withVector: number; without: number };
+  /** The draft's fusion as its self-test fitted it (null: not yet). */
+  calibration: {
+    gap: number;
+    cosine: number;
+    offset: number;
+    probes: number;
+    active: boolean;
+    current: boolean;
+  } | null;
+}
+
+/** `POST R/embedding/test`'s body: the provider to try (the form's values, unsaved). */
+export type EmbeddingTestRequest = Static<typeof EmbeddingTestBody>;
+
+/** `POST R/embedding/test`: a provider's answer to one text, or why there was none. */
+export type EmbeddingTest =
+  | { ok: true; dimensions: number; latencyMs: number }
+  | { ok: false; failure: string; message: string; latencyMs: number };
+
 /** A rule in the trash (deleted, restorable for the grace period). */
 export interface DeletedConsoleRule extends ConsoleRule {
   /** ISO 8601. */
@@ -330,6 +393,8 @@ export interface TryResult {
   chosen?: { ruleId: string; number: number };
   /** Small talk answered (module CHAT): its intent and the built-in phrasing that matched. */
   smallTalk?: { intent: string; question: string };
+  /** The embedding model's channel for this question; absent when the robot has no provider. */
+  semantic?: SemanticNote;
 }
 
 /**

@@ -25,11 +25,13 @@ import { RobotIndexes } from './domain/robot-indexes';
 import { loadRobots, planIndexSave } from './domain/robot-loading';
 import { RuleMenus } from './domain/rule-menus';
 import { RuleOrders } from './domain/rule-order';
+import { followSemantic } from './domain/semantic';
 import { WriteQueue } from './domain/write-queue';
 import type { ConnectionLimits } from './http/connection-limits';
 import { listenHttp } from './http/http-server';
 import type { InProcessRequest, InProcessResponse } from './http/http-server';
 import { LIMITS } from './limits';
+import { SemanticSearch } from './embedding/semantic-search';
 import type { Logger } from './logger';
 import { createRobotIndex } from './matching/index';
 import { PublishedEditions } from './publishing/published-editions';
@@ -70,10 +72,17 @@ interface NodeMemory {
   ctx: PublishingContext;
   publishing: PublishingRoom;
   questionLog: RunningQuestionLog | null;
+  /** The robots' embedding models (also the context's `semantic` port). */
+  semantic: SemanticSearch;
 }
 
 /** Builds the context once, with its ports: small talk, menus, the question log, publishing. */
 async function buildMemory(backend: Backend, config: ServiceConfig): Promise<NodeMemory> {
+  const semantic = new SemanticSearch({
+    cache: backend.store.vectors,
+    defaults: config.embedding,
+    logger: config.logger,
+  });
   const parts = {
     store: backend.store,
     robots: new RobotDirectory(),
@@ -86,12 +95,13 @@ async function buildMemory(backend: Backend, config: ServiceConfig): Promise<Nod
     writes: new WriteQueue(),
     now: config.now,
     logger: config.logger,
+    semantic,
   };
   const questionLog = config.questionLog
     ? startQuestionLog(parts, await backend.questionLog())
     : null;
   const ctx = { ...parts, publishing: new PublishedEditions(parts), questionLog: questionLog?.log };
-  return { ctx, publishing: new PublishingRoom(ctx), questionLog };
+  return { ctx, publishing: new PublishingRoom(ctx), questionLog, semantic };
 }
 
 /**
@@ -105,6 +115,8 @@ async function loadMemory(memory: NodeMemory, backend: Backend): Promise<number 
   await memory.questionLog?.keepRetention();
   const publishedBuilt = await memory.publishing.load(saved, codec);
   await backend.follow(memory.ctx);
+  // Robots with an embedding provider get their rules' vectors in the background.
+  for (const robot of memory.ctx.robots.all()) followSemantic(memory.ctx, robot);
   // Still exact at stop if every robot came from them and nothing has been written since.
   const file = 'file' in saved ? saved.file : null;
   const exact = file && file.seq === backend.store.position && loaded.built + publishedBuilt === 0;
@@ -211,6 +223,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
           metrics: config.metrics,
           questionLogWriteFailures: () => runningLog?.writeFailures() ?? 0,
         },
+        semantic: memory.semantic,
       },
       config,
     );
@@ -227,6 +240,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
       // snapshot and the saved indexes are of the same position.
       await ctx.writes.idle();
       await running.questionLog?.stop();
+      running.semantic.stop();
       await backend.close(await indexesAtStop(running, backend, reusableAt));
     };
     return {
@@ -247,6 +261,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
       stop: () => (stopping ??= stop()),
     };
   } catch (error) {
+    memory?.semantic.stop();
     await memory?.questionLog?.stop();
     await backend.abort();
     throw error;

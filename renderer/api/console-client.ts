@@ -19,6 +19,9 @@ import type {
   DeletedConsoleRule,
   DuplicateQuestion,
   EditorTokenResult,
+  EmbeddingStatus,
+  EmbeddingTest,
+  EmbeddingTestRequest,
   RobotCollisions,
   RobotPatch,
   RuleEdit,
@@ -104,6 +107,14 @@ export function createConsoleClient(
     rotateSecret: (ref: RobotRef) => call<ConsoleRobot>('POST', `${robot(ref)}/rotate-secret`),
     /** Replaces the editor's token: the answer is the new one (api/token.ts keeps it). */
     rotateEditorToken: () => call<EditorTokenResult>('POST', '/editor-token'),
+    /** The robot's embedding model at work; null: it has none. */
+    embeddingStatus: (ref: RobotRef) =>
+      call<EmbeddingStatus | null>('GET', `${robot(ref)}/embedding`),
+    testEmbedding: (ref: RobotRef, body: EmbeddingTestRequest) =>
+      call<EmbeddingTest>('POST', `${robot(ref)}/embedding/test`, body),
+    /** Sets (null: removes) the provider's API key; the robot says only whether it has one. */
+    setEmbeddingKey: (ref: RobotRef, key: string | null) =>
+      call<ConsoleRobot>('PUT', `${robot(ref)}/embedding/key`, { key }),
     rules: (ref: RobotRef, query: RuleQuery) =>
       call<RulePage>('GET', `${robot(ref)}/rules?${ruleListParams(query)}`),
     rule: (ref: RobotRef, ruleId: string) =>

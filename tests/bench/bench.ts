@@ -50,6 +50,7 @@ import { measureLogVolume, volumeLine } from './question-log-volume';
 import { measureTeamServer } from './team-server-bench';
 import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
+import { embeddingLine, measureEmbedding } from './embedding-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -65,8 +66,18 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '1' },
     'heap-snapshot': { type: 'string' },
     service: { type: 'string' },
+    embedding: { type: 'boolean', default: false },
+    'embedding-size': { type: 'string', default: '100000' },
+    'embedding-dimensions': { type: 'string', default: '1024' },
   },
 });
+if (values.embedding) {
+  const size = Number(values['embedding-size']);
+  const figures = await measureEmbedding(size, Number(values['embedding-dimensions']));
+  console.log(embeddingLine(figures));
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
 const SIZES = values.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const RPS_SIZE = 10_000;
 const LOAD = { durationSec: values.quick ? 2 : 4, connections: 16 };

@@ -1412,6 +1412,34 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.equal(store.position, position);
     });
 
+    test('the vector cache keeps vectors by (model, text), the first one kept, across a reopen', async () => {
+      const position = store.position;
+      const v = (values: number[], scale: number) => ({ values: Int8Array.from(values), scale });
+      assert.equal((await store.vectors.get('m', ['a', 'b'])).size, 0);
+      await store.vectors.put(
+        'm',
+        new Map([
+          ['a', v([1, -2, 127], 0.5)],
+          ['问', v([3, 4, -128], 0.25)],
+        ]),
+      );
+      await store.vectors.put('m', new Map([['a', v([9, 9, 9], 1)]]));
+      await store.vectors.put('other', new Map([['a', v([5], 2)]]));
+      const found = await store.vectors.get('m', ['a', '问', 'b']);
+      assert.deepEqual([...found.keys()].sort(), ['a', '问']);
+      assert.deepEqual(found.get('a'), v([1, -2, 127], 0.5));
+      assert.deepEqual(found.get('问'), v([3, 4, -128], 0.25));
+      assert.deepEqual((await store.vectors.get('other', ['a'])).get('a'), v([5], 2));
+      assert.equal(
+        store.position,
+        position,
+        'a cached vector is not a write of the knowledge base',
+      );
+      await store.close();
+      store = await factory.open(location);
+      assert.deepEqual((await store.vectors.get('m', ['a'])).get('a'), v([1, -2, 127], 0.5));
+    });
+
     test('what was acknowledged is there after closing and opening again', async () => {
       const [kept] = await store.rules.insert(robot, [rule('持久')], NOW, 'tester');
       const position = store.position;

@@ -18,10 +18,15 @@
  *                       (data/smalltalk-probes.json), the share answered CHAT over its rules
  *   meanMs, p99Ms       time of one match (kbstudio) or one ranking (references), in process
  *   offset              the robot's self-calibration offset (kbstudio), after its self-test
+ *   bestmatchOfRight    (with --embeddings) of the queries whose top-ranked rule is right, the
+ *                       share answered BESTMATCH with it
  * The reference engines have no decision layer: their decision metrics are null.
  * Then the collision report on each dataset and on a generated templated shop knowledge base
  * (conflict-report.ts: rules flagged, false claims, recall of the wrong answers above);
  * `--skip-conflicts` leaves it out.
+ * With `--embeddings BASE [--embedding-model M] [--embedding-api openai|ollama]` (an embedding
+ * provider, semantic-engines.ts), two more engines: `kbstudio+emb` (the fusion) and `embedding`
+ * (the model alone); `fusion` in the table is the fused channel's weights, fitted per dataset.
  * @module
  */
 import { readFileSync } from 'node:fs';
@@ -36,6 +41,9 @@ import { conflictFigures, printConflictTable, shopFigures } from './conflict-rep
 import type { ConflictFigures } from './conflict-report';
 import { bigramTfidfRanker, bm25Ranker, fuseRanker } from './reference-engines';
 import type { Ranker } from './reference-engines';
+import { EvalEmbeddings, semanticIndexOf } from './semantic-engines';
+import { fusionActive } from '../../electron/service/matching/fusion';
+import type { EmbeddingApi } from '../../electron/service/embedding/provider-client';
 
 export interface EvalRow {
   dataset: string;
@@ -54,6 +62,10 @@ export interface EvalRow {
   p99Ms: number;
   /** The robot's self-calibration offset (kbstudio; null for the references). */
   offset: number | null;
+  /** With --embeddings only: of the right top-ranked answers, the share given as BESTMATCH. */
+  bestmatchOfRight?: number | null;
+  /** With --embeddings only (kbstudio+emb): the fused channel's fitted weights. */
+  fusion?: { gap: number; cosine: number; shift: number; offset: number; gain: number };
 }
 
 interface Answer {
@@ -62,7 +74,10 @@ interface Answer {
   items: string[];
 }
 
-type Engine = ((question: string) => Answer) & { offset?: number };
+type Engine = ((question: string) => Answer) & {
+  offset?: number;
+  fusion?: EvalRow['fusion'];
+};
 
 const NOW = Date.UTC(2025, 0, 1);
 
@@ -78,13 +93,17 @@ const PROBES = JSON.parse(
 export function kbstudioEngine(
   rules: readonly EvalRule[],
   settings: MatchSettings = DEFAULT_MATCH_SETTINGS,
+  embeddings?: EvalEmbeddings,
 ): Engine {
   const index = indexRules(rules);
   // The service runs the self-test in the background once an import pauses; here it runs
   // before the first question, as it would have by then.
   index.selfCalibrate(NOW);
+  const semantic = embeddings && semanticIndexOf(index, embeddings, NOW, settings);
   const engine: Engine = (question) => {
-    const decision = index.match(question, NOW, settings);
+    const vector = embeddings?.vectorOf(question);
+    const channel = semantic && vector ? semantic.channel(vector) : undefined;
+    const decision = index.match(question, NOW, settings, channel);
     const ranked = decision.candidates.map((c) => c.ruleId);
     // As the service asks: small talk only where the knowledge base has no BESTMATCH.
     if (smallTalk.reply(question, decision, SMALL_TALK_SETTINGS, NOW)) {
@@ -98,7 +117,25 @@ export function kbstudioEngine(
     return { ranked, kind: 'none', items: [] };
   };
   engine.offset = index.calibration.offset;
+  if (semantic) {
+    const { gap, cosine, shift, offset, gain } = semantic.calibration.model;
+    const round = (x: number) => Math.round(x * 1000) / 1000;
+    engine.fusion = fusionActive(semantic.calibration.model)
+      ? { gap: round(gap), cosine: round(cosine), shift: round(shift), offset, gain: round(gain) }
+      : { gap: 0, cosine: 0, shift: 0, offset: 0, gain: round(gain) };
+  }
   return engine;
+}
+
+/** The embedding model alone: each query's rules by their nearest phrasing's cosine. */
+function embeddingEngine(rules: readonly EvalRule[], embeddings: EvalEmbeddings): Engine {
+  const index = indexRules(rules);
+  const semantic = semanticIndexOf(index, embeddings, NOW, DEFAULT_MATCH_SETTINGS);
+  return (question) => {
+    const vector = embeddings.vectorOf(question);
+    const ranked = vector ? semantic.search(vector, NOW).hits.map((hit) => hit.ruleId) : [];
+    return { ranked, kind: null, items: [] };
+  };
 }
 
 function rankerEngine(ranker: Ranker): Engine {
@@ -113,8 +150,14 @@ function percentile(sorted: number[], p: number): number {
 
 const ratio = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
 
-export function evaluate(dataset: EvalDataset, engineName: string, engine: Engine): EvalRow {
+export function evaluate(
+  dataset: EvalDataset,
+  engineName: string,
+  engine: Engine,
+  withEmbeddings = false,
+): EvalRow {
   let top1 = 0;
+  let bestmatchTop1 = 0;
   let top3 = 0;
   let bestmatch = 0;
   let bestmatchRight = 0;
@@ -127,7 +170,10 @@ export function evaluate(dataset: EvalDataset, engineName: string, engine: Engin
     const start = performance.now();
     const answer = engine(query.question);
     times.push(performance.now() - start);
-    if (answer.ranked[0] === query.ruleName) top1 += 1;
+    if (answer.ranked[0] === query.ruleName) {
+      top1 += 1;
+      if (answer.kind === 'bestmatch' && answer.items[0] === query.ruleName) bestmatchTop1 += 1;
+    }
     if (answer.ranked.slice(0, 3).includes(query.ruleName ?? '')) top3 += 1;
     if (answer.kind === 'bestmatch') {
       bestmatch += 1;
@@ -141,7 +187,7 @@ export function evaluate(dataset: EvalDataset, engineName: string, engine: Engin
       chat += 1;
     }
   }
-  const decides = engineName === 'kbstudio';
+  const decides = engineName.startsWith('kbstudio');
   let oosRejected: number | null = null;
   let oosChat: number | null = null;
   if (decides && dataset.oosQueries !== undefined && dataset.oosQueries.length > 0) {
@@ -178,23 +224,42 @@ export function evaluate(dataset: EvalDataset, engineName: string, engine: Engin
     meanMs: times.reduce((a, b) => a + b, 0) / Math.max(1, n),
     p99Ms: percentile(times, 99),
     offset: engine.offset ?? null,
+    ...(withEmbeddings ? { bestmatchOfRight: decides ? ratio(bestmatchTop1, top1) : null } : {}),
+    ...(engine.fusion ? { fusion: engine.fusion } : {}),
   };
+}
+
+/** The texts a dataset's evaluation asks to embed. */
+export function datasetTexts(dataset: EvalDataset): string[] {
+  return [
+    ...dataset.rules.flatMap((rule) => [rule.ruleName, ...rule.questions]),
+    ...dataset.queries.map((query) => query.question),
+    ...(dataset.oosQueries ?? []).map((query) => query.question),
+    ...(PROBES[dataset.language] ?? []),
+  ];
 }
 
 export function evaluateAll(
   dataset: EvalDataset,
   only?: readonly string[],
   settings: MatchSettings = DEFAULT_MATCH_SETTINGS,
+  embeddings?: EvalEmbeddings,
 ): EvalRow[] {
   const engines: [string, () => Engine][] = [
     ['kbstudio', () => kbstudioEngine(dataset.rules, settings)],
+    ...(embeddings
+      ? ([
+          ['kbstudio+emb', () => kbstudioEngine(dataset.rules, settings, embeddings)],
+          ['embedding', () => embeddingEngine(dataset.rules, embeddings)],
+        ] as [string, () => Engine][])
+      : []),
     ['fuse', () => rankerEngine(fuseRanker(dataset.rules))],
     ['bm25', () => rankerEngine(bm25Ranker(dataset.rules))],
     ['bigram-tfidf', () => rankerEngine(bigramTfidfRanker(dataset.rules))],
   ];
   return engines
     .filter(([name]) => only === undefined || only.includes(name))
-    .map(([name, make]) => evaluate(dataset, name, make()));
+    .map(([name, make]) => evaluate(dataset, name, make(), embeddings !== undefined));
 }
 
 function format(value: number | null, digits = 3): string {
@@ -218,6 +283,7 @@ function printTable(rows: EvalRow[]): void {
     'mean ms',
     'p99 ms',
     'offset',
+    ...(rows.some((r) => r.bestmatchOfRight !== undefined) ? ['BM of right', 'fusion'] : []),
   ];
   const lines = rows.map((r) => [
     r.dataset,
@@ -235,6 +301,12 @@ function printTable(rows: EvalRow[]): void {
     format(r.meanMs, 2),
     format(r.p99Ms, 2),
     format(r.offset, 2),
+    ...(r.bestmatchOfRight !== undefined
+      ? [
+          format(r.bestmatchOfRight),
+          r.fusion ? `g${r.fusion.gap} c${r.fusion.cosine} o${r.fusion.offset}` : '-',
+        ]
+      : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const render = (cells: string[]): string =>
@@ -255,14 +327,34 @@ async function main(): Promise<void> {
       // Another BESTMATCH threshold than the default (what a robot's settings may choose).
       bestmatch: { type: 'string' },
       'skip-conflicts': { type: 'boolean', default: false },
+      // An embedding provider (semantic-engines.ts): its base URL, model and wire shape.
+      embeddings: { type: 'string' },
+      'embedding-model': { type: 'string', default: 'bge-m3' },
+      'embedding-api': { type: 'string', default: 'openai' },
+      'embedding-key': { type: 'string' },
     },
   });
   if (positionals.length === 0) {
     console.error(
-      'usage: npx tsx tests/eval/eval.ts <dataset.json>... [--json] [--sample N] [--engines a,b] [--bestmatch T]',
+      'usage: npx tsx tests/eval/eval.ts <dataset.json>... [--json] [--sample N] [--engines a,b] [--bestmatch T]\n' +
+        '       [--embeddings BASE [--embedding-model M] [--embedding-api openai|ollama] [--embedding-key KEY]]',
     );
     process.exit(2);
   }
+  const api = values['embedding-api'];
+  if (api !== 'openai' && api !== 'ollama') {
+    console.error(`--embedding-api must be openai or ollama, not ${api}`);
+    process.exit(2);
+  }
+  const embeddings =
+    values.embeddings === undefined
+      ? undefined
+      : new EvalEmbeddings({
+          api: api satisfies EmbeddingApi,
+          base: values.embeddings,
+          model: values['embedding-model'],
+          ...(values['embedding-key'] !== undefined ? { apiKey: values['embedding-key'] } : {}),
+        });
   const rows: EvalRow[] = [];
   const conflicts: ConflictFigures[] = [];
   const settings =
@@ -280,7 +372,8 @@ async function main(): Promise<void> {
       const stride = Math.ceil(dataset.queries.length / limit);
       dataset.queries = dataset.queries.filter((_, i) => i % stride === 0);
     }
-    for (const row of evaluateAll(dataset, values.engines?.split(','), settings)) {
+    await embeddings?.embed(datasetTexts(dataset));
+    for (const row of evaluateAll(dataset, values.engines?.split(','), settings, embeddings)) {
       if (values.json) console.log(JSON.stringify(row));
       rows.push(row);
     }
@@ -295,4 +388,9 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1] ?? ''}`) await main();
+if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

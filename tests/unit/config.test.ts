@@ -191,3 +191,41 @@ test('connection limits: a share per address beyond loopback only; the metrics o
     message: '--max-connections-per-address must be a whole number of connections, not many',
   });
 });
+
+test('the default embedding provider: flags, else the environment (its key only there)', () => {
+  assert.equal(serviceConfig({ ...base, env: {} }).embedding, null, 'none by default');
+  assert.deepEqual(
+    serviceConfig({
+      ...base,
+      env: {
+        KB_EMBEDDINGS: 'http://127.0.0.1:11434',
+        KB_EMBEDDING_API: 'ollama',
+        KB_EMBEDDING_MODEL: 'bge-m3',
+        KB_EMBEDDING_KEY: 'sk-1',
+      },
+    }).embedding,
+    {
+      api: 'ollama',
+      base: 'http://127.0.0.1:11434',
+      model: 'bge-m3',
+      timeoutMs: 300,
+      apiKey: 'sk-1',
+    },
+  );
+  const flags = serveOptions(
+    ['--embeddings', 'http://h:8000/v1', '--embedding-model', 'm', '--embedding-timeout', '500'],
+    { KB_EMBEDDING_API: 'openai' },
+  );
+  assert.deepEqual(flags.embedding, {
+    api: 'openai',
+    base: 'http://h:8000/v1',
+    model: 'm',
+    timeoutMs: 500,
+  });
+  assert.throws(() => serveOptions(['--embeddings', 'http://h', '--embedding-api', 'x'], {}), {
+    message: 'the embedding API must be openai or ollama, not x',
+  });
+  assert.throws(() => serviceConfig({ ...base, env: { KB_EMBEDDINGS: 'ftp://h' } }), {
+    message: "the embedding provider's base must be an http(s) URL, not ftp://h",
+  });
+});

@@ -129,6 +129,11 @@ const ZONES: Record<string, ZoneProbe> = {
     allowed: '../matching/types',
     forbidden: ['../domain/context', '../http/app'],
   },
+  embedding: {
+    file: 'electron/service/embedding/zone-probe.ts',
+    allowed: '../store/contract/vectors',
+    forbidden: ['../domain/context', '../store/embedded/vector-file', '../http/app'],
+  },
   cluster: {
     file: 'electron/service/cluster/zone-probe.ts',
     allowed: '../store/postgres/postgres-store',

@@ -5,7 +5,8 @@
  * @module
  */
 import type { AskResult, MenuItem } from '../api-types';
-import type { Candidate, MatchDecision } from '../matching/types';
+import type { SemanticNote } from '../console-types';
+import type { Candidate, CandidateChannel, MatchDecision } from '../matching/types';
 import type { LoggedQuestion } from '../question-log-types';
 import type { MenuEntry } from '../store/contract/records';
 import type { DomainContext } from './context';
@@ -32,6 +33,8 @@ export interface AskOutcome {
   smallTalk?: SmallTalkReply;
   /** Set when the answer is a rule chosen from a menu (conversation/), not matched. */
   chosen?: { ruleId: string; number: number };
+  /** How the robot's embedding model took part (absent: the robot has none). */
+  semantic?: SemanticNote;
 }
 
 /**
@@ -199,7 +202,12 @@ export async function ask(
   edition: EditionName = 'draft',
 ): Promise<AskOutcome> {
   const rules = editionOf(ctx, robot, edition);
-  const outcome = await answer(ctx, robot, asked, at, rules);
+  // The embedding model's channel (if the robot has one), waited for at most its deadline.
+  const semantic = ctx.semantic
+    ? await ctx.semantic.channel(robot, rules.index, asked.question).catch(() => null)
+    : null;
+  const outcome = await answer(ctx, robot, asked, at, rules, semantic?.channel);
+  if (semantic) outcome.semantic = semantic.note;
   const { decision } = outcome;
   const ruleId = decision.kind === 'bestmatch' ? decision.top.ruleId : null;
   record(
@@ -217,8 +225,9 @@ async function answer(
   asked: Question,
   at: number,
   rules: Edition,
+  channel: CandidateChannel | undefined,
 ): Promise<AskOutcome> {
-  const decision = rules.index.match(asked.question, at, robot.settings);
+  const decision = rules.index.match(asked.question, at, robot.settings, channel);
   switch (decision.kind) {
     case 'bestmatch': {
       const answer = await rules.answerOf(decision.top.ruleId);

@@ -6,7 +6,7 @@
 import type { Logger } from '../logger';
 import type { KbStore } from '../store/contract/store';
 import type { AnswerCache } from './answer-cache';
-import type { AskRecorder, OpenMenus, PublishingHooks, SmallTalk } from './ports';
+import type { AskRecorder, OpenMenus, PublishingHooks, SemanticSearch, SmallTalk } from './ports';
 import type { RobotDirectory } from './robot-directory';
 import type { RobotIndexes } from './robot-indexes';
 import type { RuleMenus } from './rule-menus';
@@ -40,4 +40,6 @@ export interface DomainContext {
   readonly questionLog?: AskRecorder;
   /** The published editions of robots in review mode (publishing/); none: the draft answers. */
   readonly publishing?: PublishingHooks;
+  /** The robots' embedding models (embedding/); none: lexical matching alone. */
+  readonly semantic?: SemanticSearch;
 }

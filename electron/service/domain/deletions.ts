@@ -37,6 +37,7 @@ export function forgetRobot(ctx: DomainContext, robot: Robot): void {
   ctx.indexes.drop(indexKey(robot));
   ctx.orders.set(robotKey(robot), undefined);
   ctx.publishing?.robotRemoved(robot);
+  ctx.semantic?.forget(robot);
 }
 
 /** Brings a deleted robot back, its rules indexed again. */

@@ -6,7 +6,8 @@
  * @module
  */
 import type { AskResult, MenuItem } from '../api-types';
-import type { MatchDecision, RobotIndex } from '../matching/types';
+import type { SemanticNote } from '../console-types';
+import type { CandidateChannel, MatchDecision, RobotIndex } from '../matching/types';
 import type { LoggedQuestion } from '../question-log-types';
 import type { RobotKey } from '../store/contract/records';
 import type { Robot } from './robot-directory';
@@ -84,4 +85,25 @@ export interface OpenMenus {
   forget(conversation: string, userId: string): void;
   /** The entry of the user's open menu that `reply` chooses; undefined when none. */
   choice(conversation: string, userId: string, reply: string, now: number): MenuItem | undefined;
+}
+
+/**
+ * The robots' embedding models (embedding/): a question's second channel of evidence, fused with
+ * the lexical candidates (docs/matching.md, "Fusion"). Absent, or null for a robot without a
+ * provider: the lexical channel alone, as before.
+ */
+export interface SemanticSearch {
+  /** Follows the index's rules (their vectors are made in the background) if the robot has a provider. */
+  follow(robot: Robot, index: RobotIndex): void;
+  /**
+   * The question's channel within the robot's deadline, or a note of why there is none (the
+   * question is then answered from the lexical channel alone). Never throws.
+   */
+  channel(
+    robot: Robot,
+    index: RobotIndex,
+    question: string,
+  ): Promise<{ channel?: CandidateChannel; note: SemanticNote } | null>;
+  /** The robot went away (deleted): its vectors leave memory. */
+  forget(robot: RobotKey): void;
 }

@@ -23,7 +23,7 @@ import { timeOrderedUuid } from './ids';
 import { robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
 import { freeRobotId } from './robots';
-import { settingsInForce } from './robot-settings';
+import { settingsInForce, withoutSecrets } from './robot-settings';
 import type { RobotSettings } from './robot-settings';
 import { ruleNameKey } from './rules';
 import { assertTenantExists } from './tenant-lookup';
@@ -86,7 +86,8 @@ export function exportRobot(ctx: DomainContext, robot: Robot): Promise<RobotBund
       exportedAt: new Date(ctx.now()).toISOString(),
       robot: {
         name: robot.name,
-        settings: { ...(robot.storedSettings as RobotBundle['robot']['settings']) },
+        // The provider's API key is a secret: it stays with the robot it was given to.
+        settings: { ...(withoutSecrets(robot.storedSettings) as RobotBundle['robot']['settings']) },
       },
       categories: categories.map((c) => ({ name: c.name })),
       rules,

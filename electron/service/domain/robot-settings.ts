@@ -18,6 +18,13 @@ export type RobotLanguage = 'zh' | 'en';
  */
 export type PublishMode = 'live' | 'review';
 
+/**
+ * Where a robot's embedding model comes from (docs/matching.md, "Fusion"): the service's default
+ * provider (flags, environment; none: lexical matching only), none, or the robot's own.
+ */
+export type EmbeddingMode = 'default' | 'off' | 'custom';
+export type EmbeddingApiName = 'openai' | 'ollama';
+
 export interface RobotSettings extends MatchSettings {
   /** Set by the editor, or else found from the robot's rules (robot-directory.ts). */
   language: RobotLanguage;
@@ -36,6 +43,30 @@ export interface RobotSettings extends MatchSettings {
   /** Small-talk answers of this robot, replacing the pack's, keyed `intent.language`. */
   chitChatAnswers: Readonly<Record<string, string>>;
   publishMode: PublishMode;
+  embeddingMode: EmbeddingMode;
+  /** The robot's own provider (`custom`): its wire shape, base URL and model. */
+  embeddingApi: EmbeddingApiName;
+  embeddingBase: string;
+  embeddingModel: string;
+  /** Longest wait for a question's vector before answering from the lexical channel alone. */
+  embeddingTimeoutMs: number;
+  /**
+   * The provider's API key: a secret, never returned by any route (the console shows only
+   * whether one is set) nor logged, left out of robot bundles.
+   */
+  embeddingApiKey: string;
+}
+
+/** Settings no route returns. */
+export const SECRET_SETTINGS = ['embeddingApiKey'] as const;
+
+/** A robot's settings without its secrets (what the console and bundles may show). */
+export function withoutSecrets<T extends Partial<RobotSettings>>(
+  settings: T,
+): Omit<T, (typeof SECRET_SETTINGS)[number]> {
+  const rest: Partial<RobotSettings> = { ...settings };
+  for (const key of SECRET_SETTINGS) delete rest[key];
+  return rest as Omit<T, (typeof SECRET_SETTINGS)[number]>;
 }
 
 /** Question log retention of a robot that did not set it. */
@@ -71,6 +102,12 @@ export function settingsInForce(
     chitChat: true,
     chitChatAnswers: {},
     publishMode: 'live',
+    embeddingMode: 'default',
+    embeddingApi: 'openai',
+    embeddingBase: '',
+    embeddingModel: '',
+    embeddingTimeoutMs: 300,
+    embeddingApiKey: '',
     ...DEFAULT_TEXTS[language],
     ...stored,
     language,
@@ -81,6 +118,8 @@ export const DEFAULT_ROBOT_SETTINGS: RobotSettings = settingsInForce({}, 'en');
 
 const LANGUAGES: readonly string[] = ['zh', 'en'] satisfies RobotLanguage[];
 const PUBLISH_MODES: readonly string[] = ['live', 'review'] satisfies PublishMode[];
+const EMBEDDING_MODES: readonly string[] = ['default', 'off', 'custom'] satisfies EmbeddingMode[];
+const EMBEDDING_APIS: readonly string[] = ['openai', 'ollama'] satisfies EmbeddingApiName[];
 
 const isAnswerMap = (value: unknown): value is Record<string, string> =>
   value !== null &&
@@ -116,7 +155,11 @@ export function parseStoredSettings(json: string): Partial<RobotSettings> {
             ? typeof value === 'string' && LANGUAGES.includes(value)
             : key === 'publishMode'
               ? typeof value === 'string' && PUBLISH_MODES.includes(value)
-              : typeof value === typeof DEFAULT_ROBOT_SETTINGS[key];
+              : key === 'embeddingMode'
+                ? typeof value === 'string' && EMBEDDING_MODES.includes(value)
+                : key === 'embeddingApi'
+                  ? typeof value === 'string' && EMBEDDING_APIS.includes(value)
+                  : typeof value === typeof DEFAULT_ROBOT_SETTINGS[key];
     if (fits) settings[key] = value;
   }
   return settings as Partial<RobotSettings>;

@@ -10,7 +10,8 @@ import type { RobotRecord } from '../store/contract/records';
 import type { DomainContext } from './context';
 import { robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
-import { settingsInForce } from './robot-settings';
+import { SECRET_SETTINGS, settingsInForce } from './robot-settings';
+import { followSemantic } from './semantic';
 import type { RobotLanguage, RobotSettings } from './robot-settings';
 import { applySynonyms } from './robot-synonyms';
 import { assertTenantExists } from './tenant-lookup';
@@ -62,7 +63,9 @@ export async function createRobot(
   const robotId = await freeRobotId(ctx, tenantId);
   const record = { tenantId, ...newRobotRecord(robotId, name, ctx.now(), language) };
   await ctx.store.robots.insert(record);
-  return ctx.robots.put(record);
+  const robot = ctx.robots.put(record);
+  followSemantic(ctx, robot);
+  return robot;
 }
 
 /** The robot named in a path, or a 404. */
@@ -105,6 +108,7 @@ function changeRobot(
     const updated = ctx.robots.put({ tenantId: robot.tenantId, robotId: robot.robotId, ...next });
     applySynonyms(ctx, updated);
     await ctx.publishing?.robotChanged(current, updated, actor);
+    followSemantic(ctx, updated);
     return updated;
   });
 }
@@ -129,6 +133,14 @@ export function patchRobot(
   return changeRobot(ctx, robot, actor, (current) => {
     const stored: Partial<RobotSettings> = { ...current.storedSettings };
     for (const [key, value] of Object.entries(changes.settings ?? {})) {
+      if ((SECRET_SETTINGS as readonly string[]).includes(key)) {
+        throw new ServiceError(
+          'invalid-field',
+          `settings.${key} is a secret: it is set by its own route.`,
+          `settings.${key}`,
+          { keyword: 'additionalProperties', params: { additionalProperty: key } },
+        );
+      }
       if (value === null) delete stored[key as keyof RobotSettings];
       else (stored as Record<string, unknown>)[key] = value;
     }
@@ -146,6 +158,20 @@ export function patchRobot(
       name: changes.name ?? current.name,
       settingsJson: JSON.stringify(stored),
     };
+  });
+}
+
+/** Sets (or, with null, removes) the robot's embedding provider's API key: never returned. */
+export function setEmbeddingKey(
+  ctx: DomainContext,
+  robot: Robot,
+  key: string | null,
+): Promise<Robot> {
+  return changeRobot(ctx, robot, undefined, (current) => {
+    const stored: Partial<RobotSettings> = { ...current.storedSettings };
+    if (key === null || key === '') delete stored.embeddingApiKey;
+    else stored.embeddingApiKey = key;
+    return { ...recordOf(current), settingsJson: JSON.stringify(stored) };
   });
 }
 

@@ -42,6 +42,7 @@ export async function tryQuestion(
       parts: candidate.parts,
       ...(candidate.policy !== undefined ? { policy: candidate.policy } : {}),
       ...(candidate.keyword !== undefined ? { keyword: candidate.keyword } : {}),
+      ...(candidate.nearest !== undefined ? { nearest: candidate.nearest } : {}),
     })),
     ...(excluded.length > 0
       ? {
@@ -56,5 +57,6 @@ export async function tryQuestion(
     ...(outcome.smallTalk
       ? { smallTalk: { intent: outcome.smallTalk.intent, question: outcome.smallTalk.question } }
       : {}),
+    ...(outcome.semantic ? { semantic: outcome.semantic } : {}),
   };
 }

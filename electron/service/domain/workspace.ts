@@ -8,7 +8,7 @@ import type { ConsoleRobot, ConsoleTenant, ConsoleWorkspace } from '../console-t
 import type { DomainContext } from './context';
 import type { Robot } from './robot-directory';
 import { indexOf } from './robot-loading';
-import { settingsInForce } from './robot-settings';
+import { settingsInForce, withoutSecrets } from './robot-settings';
 
 export function toConsoleRobot(ctx: DomainContext, robot: Robot): ConsoleRobot {
   return {
@@ -16,8 +16,12 @@ export function toConsoleRobot(ctx: DomainContext, robot: Robot): ConsoleRobot {
     name: robot.name,
     robotSecret: robot.secret,
     ruleCount: indexOf(ctx, robot).size,
-    settings: { ...robot.settings, synonyms: robot.settings.synonyms.map((group) => [...group]) },
-    defaults: { ...settingsInForce({}, robot.settings.language), synonyms: [] },
+    settings: {
+      ...withoutSecrets(robot.settings),
+      synonyms: robot.settings.synonyms.map((group) => [...group]),
+    },
+    defaults: { ...withoutSecrets(settingsInForce({}, robot.settings.language)), synonyms: [] },
+    embeddingKeySet: robot.settings.embeddingApiKey !== '',
   };
 }
 

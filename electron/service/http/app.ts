@@ -20,6 +20,7 @@ import type { VerifierDeps } from '../auth/verify';
 import type { SignMethod } from '../auth/signature';
 import type { DomainContext } from '../domain/context';
 import type { PublishingRoom } from '../publishing/publishing-room';
+import type { SemanticSearch } from '../embedding/semantic-search';
 import type { Robot } from '../domain/robot-directory';
 import { LIMITS } from '../limits';
 import { createAjv, expectedBody } from '../validation/ajv';
@@ -52,6 +53,7 @@ import { parseQueryString } from './query-string';
 import { registerCategoryRoutes } from './routes/console/category-routes';
 import type { QuestionLog } from '../question-log/question-log';
 import { registerQuestionLogRoutes } from './routes/console/question-log-routes';
+import { registerEmbeddingRoutes } from './routes/console/embedding-routes';
 import { registerRobotBundleRoutes } from './routes/console/robot-bundle-routes';
 import { registerEditorTokenRoute } from './routes/console/editor-token-route';
 import { registerConsoleRuleRoutes } from './routes/console/rule-routes';
@@ -117,6 +119,8 @@ export interface HttpDeps {
   publishing?: PublishingRoom;
   /** Health, readiness and metrics (http/health.ts). */
   operations: OperationsDeps;
+  /** The robots' embedding models (embedding/); their routes are left out without it. */
+  semantic?: SemanticSearch;
 }
 
 /** The path as it appears on the wire, before `?`: what the client signed. */
@@ -315,6 +319,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerSimilarRoute(app, deps.ctx);
   registerSmallTalkRoute(app);
   if (deps.publishing) registerPublishingRoutes(app, deps.publishing);
+  if (deps.semantic) registerEmbeddingRoutes(app, deps.ctx, deps.semantic);
   await registerEditorRoutes(app, deps.editorDir);
   return app;
 }

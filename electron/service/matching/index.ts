@@ -28,16 +28,22 @@ import type {
   CalibrationState,
   Candidate,
   CollisionOptions,
+  CandidateChannel,
   CollisionReport,
   MatchDecision,
   MatchSettings,
   MatchableRule,
+  ProbeSource,
   RobotIndex,
+  RuleObserver,
 } from './types';
 
 export type {
   CalibrationState,
   Candidate,
+  CandidateChannel,
+  ProbeSource,
+  RuleObserver,
   CollisionReport,
   Exclusion,
   MatchPolicy,
@@ -105,6 +111,9 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
   collisions(options?: CollisionOptions): Promise<CollisionReport>;
   readonly version: number;
   eligibilityWindow(nowMs: number): { after: number; before: number };
+  observe(observer: RuleObserver): () => void;
+  /** The self-test's phrasings and how each is asked (for the fusion's calibration). */
+  probeSource(limit: number): ProbeSource;
 }
 
 /**
@@ -146,6 +155,8 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   private readonly selfTests = new SelfTestScheduler(this, CALIBRATION_PROBES);
 
   private readonly selfCalibrating: boolean;
+  /** Told of every rule change (the vectors of an embedding model follow the rules). */
+  private readonly observers = new Set<RuleObserver>();
 
   constructor(options: RobotIndexOptions, store?: RuleStore) {
     this.selfCalibrating = options.selfCalibration !== false;
@@ -214,14 +225,36 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     // A rule matched only by its policy stays in the store (sizes, saved index) but is never
     // scored by similarity.
     const scored = this.policies.upsert(rule);
-    this.store.upsert(scored ? rule : { ...rule, active: false });
+    const held = scored ? rule : { ...rule, active: false };
+    this.store.upsert(held);
+    for (const observer of this.observers) observer.upsert(held);
     this.changed();
   }
 
   remove(ruleId: string): void {
     this.policies.remove(ruleId);
     this.store.remove(ruleId);
+    for (const observer of this.observers) observer.remove(ruleId);
     this.changed();
+  }
+
+  observe(observer: RuleObserver): () => void {
+    for (const rule of this.store.rules()) observer.upsert(rule);
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  probeSource(limit: number): ProbeSource {
+    const store = this.store;
+    return {
+      phrasings: probedPhrasings(store, limit),
+      ask: (phrasing, nowMs) => {
+        const ruleId = store.ruleIdAt(store.phrasingRule[phrasing] ?? -1);
+        if (ruleId === undefined) return null;
+        const candidates = this.probe(phrasing, nowMs, this.calibrationOffset);
+        return { ruleId, text: store.phrasingText(phrasing), candidates };
+      },
+    };
   }
 
   private changed(): void {
@@ -294,7 +327,12 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     this.changed();
   }
 
-  match(question: string, nowMs: number, settings: MatchSettings): MatchDecision {
+  match(
+    question: string,
+    nowMs: number,
+    settings: MatchSettings,
+    channel?: CandidateChannel,
+  ): MatchDecision {
     this.selfTests.noteAsk();
     const generation = this.store.generation;
     let candidates = this.recent.get(question, generation, nowMs);
@@ -302,6 +340,8 @@ class MatchingIndex implements SynonymAwareRobotIndex {
       candidates = this.candidatesOf(question, nowMs);
       this.recent.set(question, candidates, generation, this.store.eligibilityWindow(nowMs));
     }
+    // The embedding model's evidence, after the lexical candidates (fusion.ts).
+    if (channel) candidates = channel.fuse(candidates, nowMs);
     return this.decideFrom(question, candidates, nowMs, settings);
   }
 
@@ -392,10 +432,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
    * One self-test question: the phrasing `phrasing` asked against the knowledge base without
    * it, scored by the offline model alone (offset 0).
    */
-  probe(phrasing: number, nowMs: number): Candidate[] {
+  probe(phrasing: number, nowMs: number, offset = 0): Candidate[] {
     const text = this.store.phrasingText(phrasing);
     const rewritten = this.synonymTable.isEmpty ? text : this.synonymTable.rewrite(text);
-    return this.explain(normalizeText(text), this.scorer.score(rewritten, nowMs, phrasing), 0);
+    return this.explain(normalizeText(text), this.scorer.score(rewritten, nowMs, phrasing), offset);
   }
 
   /** The live phrasings (names included) with their rule ids, for the self-test. */

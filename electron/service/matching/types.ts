@@ -49,6 +49,22 @@ export interface Candidate {
   policy?: MatchPolicy;
   /** For `contains`: the phrasing found in the question. */
   keyword?: string;
+  /** With an embedding model: the rule's phrasing nearest the question, and its cosine. */
+  nearest?: { question: string; cosine: number };
+}
+
+/** Told of every rule an index takes in or lets go (the vectors of its rules follow them). */
+export interface RuleObserver {
+  upsert(rule: MatchableRule): void;
+  remove(ruleId: string): void;
+}
+
+/**
+ * A second channel of evidence for one question (an embedding model's nearest phrasings): it
+ * turns the lexical candidates into the fused ones, before the decision.
+ */
+export interface CandidateChannel {
+  fuse(candidates: readonly Candidate[], nowMs: number): Candidate[];
 }
 
 /** Rules left out of a decision because the question contains one of their negative keywords. */
@@ -89,7 +105,12 @@ export interface RobotIndex {
    * window may be returned. A question equal to one of a rule's phrasings after normalisation
    * scores exactly 1.
    */
-  match(question: string, nowMs: number, settings: MatchSettings): MatchDecision;
+  match(
+    question: string,
+    nowMs: number,
+    settings: MatchSettings,
+    channel?: CandidateChannel,
+  ): MatchDecision;
   /**
    * `match`'s answer, found without scoring, when the question is a phrasing of exactly one
    * eligible rule and nothing else can change the decision: BESTMATCH of that rule at 1 (its
@@ -124,6 +145,23 @@ export interface RobotIndex {
    * window (empty when `nowMs` is itself such a boundary).
    */
   eligibilityWindow?(nowMs: number): { after: number; before: number };
+  /**
+   * Tells `observer` of every rule held now, then of every upsert and remove from now on (as the
+   * index applies them). Returns a function that stops telling it.
+   */
+  observe?(observer: RuleObserver): () => void;
+  /** The self-test's phrasings and how each is asked (for the fusion's calibration). */
+  probeSource?(limit: number): ProbeSource;
+}
+
+/** Phrasings of an index asked without themselves, scored as its questions are (offset and all). */
+export interface ProbeSource {
+  readonly phrasings: readonly number[];
+  /** The phrasing's text and rule, and the lexical candidates for it; null for a dead phrasing. */
+  ask(
+    phrasing: number,
+    nowMs: number,
+  ): { ruleId: string; text: string; candidates: Candidate[] } | null;
 }
 
 export type CreateRobotIndex = () => RobotIndex;

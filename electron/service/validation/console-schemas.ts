@@ -164,6 +164,21 @@ export const ROBOT_SETTINGS = {
   }),
   /** `live`: saved changes are answered at once; `review`: after publishing (docs/publishing.md). */
   publishMode: Type.Unsafe<'live' | 'review'>({ type: 'string', enum: ['live', 'review'] }),
+  /**
+   * The robot's embedding model (docs/matching.md, "Fusion"): the service's default provider,
+   * none, or the robot's own (`custom`: the three below). The API key is set apart
+   * (`PUT R/embedding/key`) and never returned.
+   */
+  embeddingMode: Type.Unsafe<'default' | 'off' | 'custom'>({
+    type: 'string',
+    enum: ['default', 'off', 'custom'],
+  }),
+  embeddingApi: Type.Unsafe<'openai' | 'ollama'>({ type: 'string', enum: ['openai', 'ollama'] }),
+  /** `http://host:port/v1` (openai) or `http://host:port` (ollama); '' for none. */
+  embeddingBase: string({ maxLength: 500, pattern: '^(https?://[^\\s]+)?$' }),
+  embeddingModel: string({ maxLength: 200 }),
+  /** Longest wait for a question's vector, ms (then the lexical channel answers alone). */
+  embeddingTimeoutMs: Type.Integer({ minimum: 50, maximum: 10_000 }),
 };
 
 export const RobotPatchBody = Type.Object({
@@ -180,6 +195,22 @@ export const RobotPatchBody = Type.Object({
       ),
     ),
   ),
+});
+
+/** `PUT R/embedding/key`: the provider's API key (null: none). Never returned by any route. */
+export const EmbeddingKeyBody = Type.Object({
+  key: Type.Union([string({ maxLength: 500 }), Type.Null()]),
+});
+
+/**
+ * `POST R/embedding/test`: tries a provider with one text (the form's values, before they are
+ * saved). A test without a key uses the robot's stored one.
+ */
+export const EmbeddingTestBody = Type.Object({
+  api: ROBOT_SETTINGS.embeddingApi,
+  base: string({ minLength: 1, maxLength: 500, pattern: '^https?://[^\\s]+$' }),
+  model: ROBOT_SETTINGS.embeddingModel,
+  apiKey: Type.Optional(string({ maxLength: 500 })),
 });
 
 export const TryBody = Type.Object({

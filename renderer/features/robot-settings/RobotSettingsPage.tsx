@@ -8,6 +8,7 @@ import type { Route } from '../../lib/workspace/route';
 import { AnswerTextsCard } from './AnswerTextsCard';
 import { LanguageCard } from './LanguageCard';
 import { ChitChatCard } from './ChitChatCard';
+import { EmbeddingCard } from './EmbeddingCard';
 import { SynonymsCard } from './SynonymsCard';
 import { ThresholdsCard } from './ThresholdsCard';
 import { useRobotSettings } from './useRobotSettings';
@@ -73,6 +74,7 @@ export function RobotSettingsPage({
         <SynonymsCard form={form} />
         {/* Saved on its own, with its own button. */}
         <ChitChatCard robotRef={ref} robot={robot} />
+        <EmbeddingCard robotRef={ref} robot={robot} />
       </form>
       <section className="card settings-card" aria-labelledby="settings-delete-title">
         <header className="card-header">

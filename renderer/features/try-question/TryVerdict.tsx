@@ -67,6 +67,7 @@ export function TryVerdict({
                 : t('try.fallback')}
         {menu ? ` ${t('try.menuNext')}` : ''}
       </p>
+      {result.semantic ? <SemanticNote result={result} /> : null}
       {(result.excluded ?? []).map((rule) => (
         <p key={rule.ruleId} className="notice try-excluded" data-testid="try-excluded">
           {t('try.excluded', { rule: rule.ruleName, keyword: rule.keyword })}
@@ -76,6 +77,31 @@ export function TryVerdict({
         <SkippedNote key={rule.ruleId} rule={rule} />
       ))}
     </section>
+  );
+}
+
+/** How the robot's embedding model took part: fused (with the nearest phrasing), or why not. */
+function SemanticNote({ result }: { result: TryResult }) {
+  const { t, formatNumber } = useI18n();
+  const note = result.semantic;
+  if (!note) return null;
+  const nearest = result.candidates[0]?.nearest;
+  const lexicalOnly =
+    note.state === 'timeout' || note.state === 'failed' || note.state === 'dimension';
+  return (
+    <p
+      className={`notice try-semantic${lexicalOnly ? ' notice-warn' : ''}`}
+      data-testid="try-semantic"
+      data-state={note.state}
+    >
+      {t(`try.semantic.${note.state}`, { model: note.model, ms: note.ms })}
+      {nearest && note.state === 'fused'
+        ? ` ${t('try.semantic.nearest', {
+            question: nearest.question,
+            cosine: formatNumber(nearest.cosine, { maximumFractionDigits: 2 }),
+          })}`
+        : ''}
+    </p>
   );
 }
 

@@ -27,6 +27,11 @@ const SAVED: ConsoleRobotSettings = {
   persona: 'your virtual assistant',
   chitChatAnswers: {},
   publishMode: 'live',
+  embeddingMode: 'default',
+  embeddingApi: 'openai',
+  embeddingBase: '',
+  embeddingModel: '',
+  embeddingTimeoutMs: 300,
 };
 
 test('the saved settings are a valid, unchanged form', () => {

@@ -14,6 +14,7 @@ import type { RuleRepository } from './rules';
 import type { SessionRepository, SignInFailureRepository } from './sessions';
 import type { TenantRepository, UserRepository } from './tenants';
 import type { TestSetRepository } from './test-sets';
+import type { VectorCache } from './vectors';
 import type { VersionRepository } from './versions';
 
 export interface KbStore {
@@ -28,6 +29,8 @@ export interface KbStore {
   /** Editors' sessions and failed sign-ins on a team server (sign-in/). */
   readonly sessions: SessionRepository;
   readonly signInFailures: SignInFailureRepository;
+  /** Embedding models' vectors by (model, text) (embedding/). */
+  readonly vectors: VectorCache;
   /**
    * A number that grows with every committed write: a saved matching index is valid only for the
    * position it was saved at.

@@ -15,6 +15,7 @@ import type { TextKey } from '../sql/rule-rows';
 import { SqlJsTenantRepository, SqlJsUserRepository } from './repositories/tenant-repository';
 import { SqlJsTestSetRepository } from './repositories/test-set-repository';
 import { SqlJsVersionRepository } from './repositories/version-repository';
+import { VectorFile } from './vector-file';
 
 /**
  * The repository with each method (but those named in `direct`) run by `Store.unlocked`: while
@@ -50,11 +51,15 @@ export class EmbeddedStore implements KbStore {
   readonly testSets: SqlJsTestSetRepository;
   readonly sessions: SqlJsSessionRepository;
   readonly signInFailures: SqlJsSignInFailureRepository;
+  /** Beside the database, in its own file (vector-file.ts). */
+  readonly vectors: VectorFile;
 
   private constructor(
     private readonly db: Store,
     textKey: TextKey,
+    dataDir: string,
   ) {
+    this.vectors = new VectorFile(dataDir);
     this.tenants = afterSteps(db, new SqlJsTenantRepository(db));
     this.users = afterSteps(db, new SqlJsUserRepository(db));
     this.robots = afterSteps(db, new SqlJsRobotRepository(db));
@@ -76,7 +81,7 @@ export class EmbeddedStore implements KbStore {
    * into what rules are searched by; rules without a search text yet get one now.
    */
   static async open(options: StoreOptions & { textKey: TextKey }): Promise<EmbeddedStore> {
-    const store = new EmbeddedStore(await Store.open(options), options.textKey);
+    const store = new EmbeddedStore(await Store.open(options), options.textKey, options.dataDir);
     const filled = store.rules.fillSearchText();
     if (filled > 0) options.logger.info(`indexed ${filled} rule(s) for search`);
     return store;

@@ -19,6 +19,7 @@ import { PostgresSessionRepository } from './repositories/sessions';
 import { PostgresSignInFailureRepository } from './repositories/sign-in-failures';
 import { PostgresTenantRepository, PostgresUserRepository } from './repositories/tenants';
 import { PostgresTestSetRepository } from './repositories/test-sets';
+import { PostgresVectorCache } from './repositories/vectors';
 import { PostgresVersionRepository } from './repositories/versions';
 
 export interface PostgresStoreOptions {
@@ -43,6 +44,7 @@ export class PostgresStore implements KbStore {
   readonly testSets: PostgresTestSetRepository;
   readonly sessions: PostgresSessionRepository;
   readonly signInFailures: PostgresSignInFailureRepository;
+  readonly vectors: PostgresVectorCache;
   /** A server keeps no state of its own that an unclean stop could leave behind. */
   readonly recoveredFromUncleanStop = false;
   private closing: Promise<void> | undefined;
@@ -66,6 +68,7 @@ export class PostgresStore implements KbStore {
     this.testSets = new PostgresTestSetRepository(db);
     this.sessions = new PostgresSessionRepository(db);
     this.signInFailures = new PostgresSignInFailureRepository(db);
+    this.vectors = new PostgresVectorCache(db);
   }
 
   /**

@@ -67,4 +67,17 @@ CREATE INDEX rules_by_updated ON rules (tenant_id, robot_id, updated_at, rule_se
   { version: 6, name: 'used_signatures', sql: USED_SIGNATURES_SQL },
   // The question log at volume: indexed entries, figures kept as asks are recorded.
   { version: 7, name: 'question_log_volume', sql: QUESTION_LOG_VOLUME_SQL },
+  {
+    version: 8,
+    name: 'embedding_cache',
+    sql: `
+-- Embedding models' vectors by (model, text) (store/contract/vectors.ts): the key is the SHA-256
+-- of both; the vector is int8 components with the scale that makes it unit length.
+CREATE TABLE embedding_cache (
+  cache_key TEXT PRIMARY KEY,
+  scale     REAL NOT NULL,
+  vector    BYTEA NOT NULL
+);
+`,
+  },
 ];

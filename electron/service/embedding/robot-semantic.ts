@@ -1,0 +1,264 @@
+/**
+ * One robot's embedding model at work: the vectors of its texts (one space shared by its draft
+ * and published indexes), the embedder that fills them in the background after writes (from the
+ * vector cache first, then the provider, in batches), the calibration of each index's fusion
+ * once its vectors are complete, the recent questions' vectors, and the counts the robot's status
+ * shows. Nothing here runs in a request's turn but a question's own call.
+ * @module
+ */
+import type { EmbeddingStatus } from '../console-types';
+import type { Logger } from '../logger';
+import { fusionActive } from '../matching/fusion';
+import type { FusionCalibrationRun } from '../matching/semantic-index';
+import { SemanticIndex } from '../matching/semantic-index';
+import type { RobotIndex } from '../matching/types';
+import { VectorSpace, quantize } from '../matching/vector-space';
+import type { VectorCache } from '../store/contract/vectors';
+import { EmbeddingFailure, embedTexts } from './provider-client';
+import type { EmbeddingFailureKind, EmbeddingProvider } from './provider-client';
+import { QuestionVectors } from './question-vectors';
+
+/** Texts per call to the provider while embedding rules. */
+const BATCH = 64;
+/** Deadline of a batch (a provider loading its model may take a while on the first one). */
+const BATCH_TIMEOUT_MS = 60_000;
+/** Wait after a write before embedding (an import comes in batches). */
+const SETTLE_MS = 200;
+/** Wait before trying again after a failed batch: doubled up to the last. */
+const RETRY_MS = [1_000, 5_000, 30_000, 120_000];
+/** Indexes of a robot followed at most (the draft, the published edition, an older one). */
+const INDEXES_MAX = 3;
+/** Longest slice of the fusion's self-test, and the pause between slices. */
+const SLICE_MS = 2;
+const GAP_MS = 5;
+
+export type FailureKind = EmbeddingFailureKind | 'dimension';
+
+export interface RobotSemanticOptions {
+  provider: EmbeddingProvider;
+  timeoutMs: number;
+  source: 'default' | 'custom';
+  cache: VectorCache;
+  logger: Logger;
+  /** The robot's BESTMATCH threshold and margin now (the fusion's offset is fitted for them). */
+  decision: () => { bestmatchThreshold: number; margin: number };
+}
+
+export class RobotSemantic {
+  readonly space = new VectorSpace();
+  readonly questions = new QuestionVectors();
+  private readonly indexes = new Map<RobotIndex, SemanticIndex>();
+  private readonly failures: Record<FailureKind, number> = {
+    timeout: 0,
+    http: 0,
+    network: 0,
+    shape: 0,
+    aborted: 0,
+    dimension: 0,
+  };
+  private lastFailure: { kind: string; message: string; at: number } | null = null;
+  private readonly asked = { withVector: 0, without: 0 };
+  private timer: NodeJS.Timeout | null = null;
+  private pumping = false;
+  private retries = 0;
+  private calibration: { semantic: SemanticIndex; run: FusionCalibrationRun } | null = null;
+  private readonly abort = new AbortController();
+  private closed = false;
+
+  constructor(private readonly options: RobotSemanticOptions) {}
+
+  get provider(): EmbeddingProvider {
+    return this.options.provider;
+  }
+
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
+  }
+
+  /** The semantic channel of `index`, following its rules from now on. */
+  semanticOf(index: RobotIndex): SemanticIndex {
+    let semantic = this.indexes.get(index);
+    if (semantic) {
+      // Most recently used last.
+      this.indexes.delete(index);
+      this.indexes.set(index, semantic);
+      return semantic;
+    }
+    semantic = new SemanticIndex(index, this.space, () => this.wake());
+    this.indexes.set(index, semantic);
+    if (this.indexes.size > INDEXES_MAX) {
+      const [oldIndex, oldest] = this.indexes.entries().next().value as [RobotIndex, SemanticIndex];
+      this.indexes.delete(oldIndex);
+      oldest.close();
+    }
+    this.wake();
+    return semantic;
+  }
+
+  noteFailure(kind: FailureKind, message: string): void {
+    this.failures[kind] += 1;
+    this.lastFailure = { kind, message, at: Date.now() };
+  }
+
+  noteQuestion(withVector: boolean): void {
+    if (withVector) this.asked.withVector += 1;
+    else this.asked.without += 1;
+  }
+
+  /** Stops every timer and call; lets go of the indexes. */
+  close(): void {
+    this.closed = true;
+    this.abort.abort();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    for (const semantic of this.indexes.values()) semantic.close();
+    this.indexes.clear();
+  }
+
+  /** Something changed: embed (and calibrate) once writes settle. */
+  private wake(delay = SETTLE_MS): void {
+    if (this.closed || this.timer !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.work();
+    }, delay);
+    this.timer.unref();
+  }
+
+  private async work(): Promise<void> {
+    if (this.pumping || this.closed) return;
+    this.pumping = true;
+    try {
+      const more = await this.embedBatch();
+      this.retries = 0;
+      if (more) this.wake(0);
+      else this.calibrateStep();
+    } catch (error) {
+      const failure = error instanceof EmbeddingFailure ? error : null;
+      if (failure?.kind !== 'aborted') {
+        const kind: FailureKind = failure?.kind ?? 'network';
+        const message = error instanceof Error ? error.message : String(error);
+        this.noteFailure(kind, message);
+        if (this.retries === 0) {
+          this.options.logger.warn(`embedding the rules' phrasings failed (${message}); retrying`);
+        }
+        const delay = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)] ?? 1000;
+        this.retries += 1;
+        this.wake(delay);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** One batch of texts without vectors: from the cache, else the provider. False: none left. */
+  private async embedBatch(): Promise<boolean> {
+    const texts = this.space.takeMissing(BATCH);
+    if (texts.length === 0) return false;
+    const { cache, provider } = this.options;
+    try {
+      const cached = await cache.get(provider.model, texts);
+      for (const [text, vector] of cached) this.setVector(text, vector);
+      const rest = texts.filter((text) => !cached.has(text));
+      if (rest.length === 0) return true;
+      const vectors = await embedTexts(provider, rest, BATCH_TIMEOUT_MS, this.abort.signal);
+      const fresh = new Map(rest.map((text, i) => [text, quantize(vectors[i] ?? [])]));
+      for (const [text, vector] of fresh) this.setVector(text, vector);
+      await cache.put(provider.model, fresh);
+      return true;
+    } catch (error) {
+      this.space.putBack(texts);
+      throw error;
+    }
+  }
+
+  private setVector(text: string, vector: { values: Int8Array; scale: number }): void {
+    if (!this.space.set(text, vector)) {
+      throw new EmbeddingFailure(
+        'shape',
+        `the provider gave a vector of ${vector.values.length} numbers, the others have ${this.space.dimensions}`,
+      );
+    }
+  }
+
+  /**
+   * Calibrates, in slices, the first index whose vectors are complete and whose fusion is not
+   * fitted to its rules as they are (after its lexical self-test, whose offset it builds on).
+   */
+  private calibrateStep(): void {
+    if (this.closed) return;
+    let current = this.calibration;
+    if (current === null || current.run.done) {
+      current = null;
+      for (const semantic of [...this.indexes.values()].reverse()) {
+        if (semantic.calibration.current || !semantic.complete) continue;
+        if (semantic.index.calibration?.current === false) {
+          // The lexical self-test first: try again shortly.
+          this.wake(1000);
+          return;
+        }
+        const run = semantic.calibrationRun(Date.now(), this.options.decision());
+        if (run) current = { semantic, run };
+        break;
+      }
+      this.calibration = current;
+      if (current === null) return;
+    }
+    const finished = current.run.step(SLICE_MS);
+    if (finished) {
+      this.calibration = null;
+      const { model } = current.semantic.calibration;
+      this.options.logger.info(
+        fusionActive(model)
+          ? `embedding model ${this.provider.model}: fused with weight ${model.gap.toFixed(2)} (offset ${model.offset}, ${model.probes} probes)`
+          : `embedding model ${this.provider.model}: its self-test found it adds nothing (${model.probes} probes)`,
+      );
+    }
+    if (this.timer === null && !this.closed) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        // New texts (a write meanwhile) are embedded first; the calibration starts again after.
+        if (this.space.missing > 0) void this.work();
+        else if (!this.pumping) this.calibrateStep();
+      }, GAP_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** The draft's channel state and the counts, for `GET R/embedding`. */
+  status(draft: RobotIndex | undefined): EmbeddingStatus {
+    const semantic = draft ? this.indexes.get(draft) : undefined;
+    const texts = this.space.size;
+    const { model, current } = semantic?.calibration ?? { model: null, current: false };
+    const { timeout, http, network, shape, dimension } = this.failures;
+    const failures = { timeout, http, network, shape, dimension };
+    return {
+      source: this.options.source,
+      api: this.provider.api,
+      base: this.provider.base,
+      model: this.provider.model,
+      timeoutMs: this.timeoutMs,
+      dimensions: this.space.dimensions,
+      texts,
+      embedded: texts - this.space.missing,
+      vectorBytes: this.space.bytes,
+      failures,
+      lastFailure: this.lastFailure && {
+        ...this.lastFailure,
+        at: new Date(this.lastFailure.at).toISOString(),
+      },
+      questions: { ...this.asked },
+      calibration:
+        model && model.probes > 0
+          ? {
+              gap: Math.round(model.gap * 1000) / 1000,
+              cosine: Math.round(model.cosine * 1000) / 1000,
+              offset: model.offset,
+              probes: model.probes,
+              active: fusionActive(model),
+              current,
+            }
+          : null,
+    };
+  }
+}

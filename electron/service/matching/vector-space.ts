@@ -1,0 +1,217 @@
+/**
+ * The vectors of one robot's texts under one embedding model, held compactly: each distinct text
+ * once (shared by the draft's and the published edition's rules), as int8 components with one
+ * float scale that makes the stored vector unit length, so that a dot product is a cosine.
+ * @module
+ */
+
+/** A text's vector, quantised: what the space keeps and the vector cache stores on disk. */
+export interface QuantizedVector {
+  /** Components scaled to −127..127. */
+  values: Int8Array;
+  /** Multiplier that makes `values` a unit vector. */
+  scale: number;
+}
+
+/** Quantises a vector (any length but 0): int8 components, scaled back to unit length. */
+export function quantize(vector: ArrayLike<number>): QuantizedVector {
+  let max = 0;
+  for (let i = 0; i < vector.length; i += 1) max = Math.max(max, Math.abs(vector[i] ?? 0));
+  const values = new Int8Array(vector.length);
+  if (!(max > 0) || !Number.isFinite(max)) return { values, scale: 0 };
+  let norm = 0;
+  for (let i = 0; i < vector.length; i += 1) {
+    const q = Math.round(((vector[i] ?? 0) / max) * 127);
+    values[i] = q;
+    norm += q * q;
+  }
+  return { values, scale: norm > 0 ? 1 / Math.sqrt(norm) : 0 };
+}
+
+/** A query vector as unit-length floats (its dot with a stored row times the row's scale). */
+export function unitVector(vector: ArrayLike<number>): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i += 1) norm += (vector[i] ?? 0) ** 2;
+  const out = new Float32Array(vector.length);
+  const inverse = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let i = 0; i < vector.length; i += 1) out[i] = (vector[i] ?? 0) * inverse;
+  return out;
+}
+
+const NO_ROW = -1;
+
+/**
+ * Distinct texts and their vectors. A text has a row from the moment a rule holds it (its vector
+ * may come later: `has` says); rows are reference-counted and reused once free.
+ */
+export class VectorSpace {
+  private readonly rowOf = new Map<string, number>();
+  private texts: string[] = [];
+  private refs = new Int32Array(64);
+  private filled = new Uint8Array(64);
+  private scales = new Float32Array(64);
+  private data: Int8Array;
+  private readonly freeRows: number[] = [];
+  private rowCount = 0;
+  /** Rows whose text is held but whose vector has not arrived. */
+  private waiting = 0;
+  /** Rows given out without a vector, in order (`takeMissing` reads them once). */
+  private queue: number[] = [];
+  private queueHead = 0;
+  /** Bumped when a vector arrives: searches and calibrations note what they saw. */
+  generation = 0;
+
+  /** The model's vector length: fixed by the first vector stored when not given. */
+  constructor(private length = 0) {
+    this.data = new Int8Array(this.refs.length * length);
+  }
+
+  get dimensions(): number {
+    return this.length;
+  }
+
+  /** Distinct texts held. */
+  get size(): number {
+    return this.rowOf.size;
+  }
+
+  /** Texts held whose vector has not arrived yet. */
+  get missing(): number {
+    return this.waiting;
+  }
+
+  /** Bytes of the vectors and their scales (what the space costs beyond its texts). */
+  get bytes(): number {
+    return this.data.byteLength + this.scales.byteLength + this.refs.byteLength;
+  }
+
+  /** The row of `text`, taking a reference (a new text gets a row without a vector). */
+  hold(text: string): number {
+    let row = this.rowOf.get(text);
+    if (row === undefined) {
+      row = this.freeRows.pop() ?? this.rowCount++;
+      this.grow(row + 1);
+      this.rowOf.set(text, row);
+      this.texts[row] = text;
+      this.filled[row] = 0;
+      this.waiting += 1;
+      this.queue.push(row);
+    }
+    this.refs[row] = (this.refs[row] ?? 0) + 1;
+    return row;
+  }
+
+  /** Drops a reference; a row nobody holds is freed. */
+  release(row: number): void {
+    const left = (this.refs[row] ?? 0) - 1;
+    this.refs[row] = left;
+    if (left > 0) return;
+    const text = this.texts[row];
+    if (text !== undefined) this.rowOf.delete(text);
+    if (this.filled[row] === 0) this.waiting -= 1;
+    this.filled[row] = 0;
+    this.texts[row] = '';
+    this.freeRows.push(row);
+  }
+
+  rowOfText(text: string): number {
+    return this.rowOf.get(text) ?? NO_ROW;
+  }
+
+  textOf(row: number): string {
+    return this.texts[row] ?? '';
+  }
+
+  has(row: number): boolean {
+    return this.filled[row] === 1;
+  }
+
+  /** Stores the vector of `text` if a rule holds it; false when its length is not the space's. */
+  set(text: string, vector: QuantizedVector): boolean {
+    if (this.length === 0 && vector.values.length > 0) {
+      this.length = vector.values.length;
+      this.data = new Int8Array(this.refs.length * this.length);
+    }
+    if (vector.values.length !== this.length) return false;
+    const row = this.rowOf.get(text);
+    if (row === undefined) return true;
+    this.data.set(vector.values, row * this.dimensions);
+    this.scales[row] = vector.scale;
+    if (this.filled[row] === 0) this.waiting -= 1;
+    this.filled[row] = 1;
+    this.generation += 1;
+    return true;
+  }
+
+  /**
+   * Up to `limit` texts held without a vector, each given once (in the order they came): the
+   * embedder asks for them, and gives back with `putBack` those it could not embed.
+   */
+  takeMissing(limit: number): string[] {
+    const out: string[] = [];
+    const taken = new Set<number>();
+    while (this.queueHead < this.queue.length && out.length < limit) {
+      const row = this.queue[this.queueHead++] as number;
+      if ((this.refs[row] ?? 0) > 0 && this.filled[row] === 0 && !taken.has(row)) {
+        taken.add(row);
+        out.push(this.texts[row] ?? '');
+      }
+    }
+    if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+    return out;
+  }
+
+  /** Texts `takeMissing` gave that got no vector: they are given again later. */
+  putBack(texts: readonly string[]): void {
+    for (const text of texts) {
+      const row = this.rowOf.get(text);
+      if (row !== undefined && this.filled[row] === 0) this.queue.push(row);
+    }
+  }
+
+  /** The cosine of a unit query vector with a row's vector (0 for a row without one). */
+  cosine(query: Float32Array, row: number): number {
+    if (this.filled[row] !== 1) return 0;
+    const data = this.data;
+    const base = row * this.dimensions;
+    let s0 = 0;
+    let s1 = 0;
+    const n = this.dimensions;
+    let d = 0;
+    for (; d + 1 < n; d += 2) {
+      s0 += (query[d] as number) * (data[base + d] as number);
+      s1 += (query[d + 1] as number) * (data[base + d + 1] as number);
+    }
+    if (d < n) s0 += (query[d] as number) * (data[base + d] as number);
+    return (s0 + s1) * (this.scales[row] as number);
+  }
+
+  /** A row's vector as a unit float vector (a phrasing asked as a question by the self-test). */
+  vectorOf(row: number): Float32Array {
+    const out = new Float32Array(this.dimensions);
+    const scale = this.scales[row] ?? 0;
+    const base = row * this.dimensions;
+    for (let d = 0; d < this.dimensions; d += 1) out[d] = (this.data[base + d] ?? 0) * scale;
+    return out;
+  }
+
+  private grow(needed: number): void {
+    if (needed <= this.refs.length) return;
+    const size = Math.max(needed, Math.ceil(this.refs.length * 1.5));
+    const refs = new Int32Array(size);
+    refs.set(this.refs);
+    this.refs = refs;
+    const filled = new Uint8Array(size);
+    filled.set(this.filled);
+    this.filled = filled;
+    const scales = new Float32Array(size);
+    scales.set(this.scales);
+    this.scales = scales;
+    const data = new Int8Array(size * this.dimensions);
+    data.set(this.data);
+    this.data = data;
+  }
+}
