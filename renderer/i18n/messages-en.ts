@@ -692,6 +692,10 @@ export const EN = {
   'errors.host':
     'The service does not accept requests from this address: open the editor from the address the service printed.',
   'errors.forbidden': 'You may not see or change this.',
+  'errors.loopbackOnly': 'Only this computer may do this.',
+  'errors.sessionNotFound': 'This session has already ended.',
+  'errors.storageUnavailable':
+    'The database cannot be reached right now; nothing was changed. Try again in a moment.',
   'errors.testCaseNotFound': 'This test case no longer exists (deleted elsewhere?).',
   'errors.testRunNotFound': 'This test run no longer exists.',
   'errors.ruleExists': 'This rule already exists.',
