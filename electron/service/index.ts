@@ -28,6 +28,7 @@ import { RuleOrders } from './domain/rule-order';
 import { followSemantic } from './domain/semantic';
 import { WriteQueue } from './domain/write-queue';
 import type { ConnectionLimits } from './http/connection-limits';
+import type { OperationsDeps } from './http/health';
 import { listenHttp } from './http/http-server';
 import type { InProcessRequest, InProcessResponse } from './http/http-server';
 import { LIMITS } from './limits';
@@ -66,6 +67,8 @@ export interface KbService {
 
 const NONCES_FILE = 'nonces.json';
 const HOUR_MS = 60 * 60 * 1000;
+const DEBUG_SIGNATURES_WARNING =
+  'signature debugging is on: wrong signatures are answered with the string to sign';
 
 /** The node's memory: the domain's context, complete, and the rooms plugged into it. */
 interface NodeMemory {
@@ -146,6 +149,22 @@ function restoreNonces(config: ServiceConfig, uncleanStop: boolean): NonceStore 
   return nonces;
 }
 
+/** What `/healthz`, `/readyz` and `/metrics` read. */
+function operationsOf(
+  backend: Backend,
+  config: ServiceConfig,
+  memory: NodeMemory,
+  stopping: () => boolean,
+): OperationsDeps {
+  const log = memory.questionLog?.log;
+  return {
+    vitals: backend.vitals,
+    stopping,
+    metrics: config.metrics,
+    questionLogWriteFailures: () => log?.writeFailures() ?? 0,
+  };
+}
+
 /** What was deleted over the grace period ago, and expired sessions, go for good. */
 function purger(ctx: DomainContext, signIn: EditorSessions | null, logger: Logger) {
   return async () => {
@@ -194,16 +213,12 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
     const signIn = config.signIn ? new EditorSessions(backend.store, now, config.signIn) : null;
     const editorToken = editorTokenOf(config, signIn !== null);
     const reusableAt = await loadMemory(memory, backend);
-    if (config.debugSignatures)
-      logger.warn(
-        'signature debugging is on: wrong signatures are answered with the string to sign',
-      );
+    if (config.debugSignatures) logger.warn(DEBUG_SIGNATURES_WARNING);
     const purge = purger(ctx, signIn, logger);
     await purge();
     const sharedSignatures = backend.sharedSignatures;
     const verifier = { credentials, nonces, now, debugSignatures: config.debugSignatures };
     let stopping: Promise<void> | undefined;
-    const runningLog = memory.questionLog?.log;
     const http = await listenHttp(
       {
         ctx,
@@ -217,12 +232,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
         trustProxy: config.trustProxy,
         questionLog: memory.questionLog?.log ?? null,
         publishing: memory.publishing,
-        operations: {
-          vitals: backend.vitals,
-          stopping: () => stopping !== undefined,
-          metrics: config.metrics,
-          questionLogWriteFailures: () => runningLog?.writeFailures() ?? 0,
-        },
+        operations: operationsOf(backend, config, memory, () => stopping !== undefined),
         semantic: memory.semantic,
       },
       config,
