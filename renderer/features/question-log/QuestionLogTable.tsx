@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ConsoleRobot } from '../../../electron/service/console-types';
 import type { QuestionLogPage } from '../../../electron/service/question-log-types';
 import { CSV_COLUMNS, rowOf, toCsv } from '../../../electron/service/question-log-types';
@@ -62,18 +62,33 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
   const { t, formatTime, formatDateTime } = useI18n();
   const { client } = useWorkspace();
   const toasts = useToasts();
-  const [page, setPage] = useState<QuestionLogPage | null>(null);
+  /** The page shown, with the query it answers: kept on screen while the next one loads. */
+  const [shown, setShown] = useState<{ key: string; page: QuestionLogPage } | null>(null);
   const [filters, setFilters] = useState<LogFilters>(NO_FILTERS);
   /** The cursors of the pages shown so far: the last is the current page's (null: the newest). */
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [busy, setBusy] = useState(false);
   const [clearing, setClearing] = useState(false);
   const cursor = cursors.at(-1) ?? null;
+  const query = logQuery(filters, cursor);
+  const queryKey = JSON.stringify(query);
+  const page = shown?.page ?? null;
+  /** Until the page asked for arrives, "older" would step from the previous page's cursor. */
+  const loading = shown?.key !== queryKey;
 
-  const load = useCallback(
-    () => client.questionLog(robotRef, logQuery(filters, cursor)).then(setPage, () => undefined),
-    [client, robotRef, filters, cursor],
-  );
+  const latestKey = useRef(queryKey);
+  latestKey.current = queryKey;
+
+  const load = useCallback(() => {
+    const asked = JSON.parse(queryKey) as LogQuery;
+    return client.questionLog(robotRef, asked).then(
+      (answer) => {
+        // A slower answer to an earlier query never replaces a later one's.
+        if (latestKey.current === queryKey) setShown({ key: queryKey, page: answer });
+      },
+      () => undefined,
+    );
+  }, [client, robotRef, queryKey]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -83,7 +98,7 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
     setCursors([null]);
   };
   const older = () => {
-    const next = page?.next;
+    const next = loading ? null : page?.next;
     if (next) setCursors((current) => [...current, next]);
   };
   const newer = () =>
@@ -117,7 +132,12 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
   };
 
   return (
-    <section className="card qlog-card" aria-labelledby="qlog-title" data-testid="question-log">
+    <section
+      className="card qlog-card"
+      aria-labelledby="qlog-title"
+      aria-busy={loading}
+      data-testid="question-log"
+    >
       <header className="card-header qlog-header">
         <h2 id="qlog-title">
           {t('qlog.title')}{' '}
@@ -299,12 +319,12 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
         <button
           type="button"
           className="button button-small"
-          disabled={!page?.next}
+          disabled={loading || !page?.next}
           onClick={older}
         >
           {t('qlog.older')}
         </button>
-        {page && page.next === null && page.entries.length > 0 ? (
+        {!loading && page && page.next === null && page.entries.length > 0 ? (
           <span className="muted">{t('qlog.oldestReached')}</span>
         ) : null}
       </nav>

@@ -28,6 +28,12 @@ export class QuestionLogPanel {
   async older(page: number): Promise<void> {
     await this.button('qlog.older').click();
     await this.pageNumber.filter({ hasText: this.t('qlog.pageNumber', { page }) }).waitFor();
+    await this.loaded();
+  }
+
+  /** Waits until the rows shown are the answer to the latest page or filter asked for. */
+  async loaded(): Promise<void> {
+    await this.root.and(this.root.page().locator('[aria-busy="false"]')).waitFor();
   }
 
   async search(text: string): Promise<void> {
