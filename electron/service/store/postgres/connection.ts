@@ -120,18 +120,29 @@ export async function inTransaction<T>(
   work: (client: Client) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  return onCheckedOut(client, async () => {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  });
+}
+
+/**
+ * Runs `transaction` (which begins and commits) on a connection checked out of the pool, and
+ * gives the connection back. When it throws, the transaction is rolled back, unless the
+ * connection failed or timed out: that one is asked nothing more (a ROLLBACK would wait for the
+ * timeout again) and is destroyed rather than reused, since its server may still be working on
+ * a statement the node gave up on; the server rolls back when it sees it go.
+ */
+export async function onCheckedOut<T>(client: Client, transaction: () => Promise<T>): Promise<T> {
   // A checked-out connection that dies emits 'error', which would end the process unheard.
   let broken: unknown;
   const onError = (error: Error) => (broken = error);
   client.on('error', onError);
   try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
+    return await transaction();
   } catch (error) {
-    // A connection that failed or timed out is not asked anything more: it is dropped, and the
-    // server rolls its transaction back when it sees it go.
     if (broken === undefined && !isConnectionFailure(error)) {
       await client.query('ROLLBACK').catch((failure: unknown) => (broken = failure));
     } else {
@@ -140,8 +151,6 @@ export async function inTransaction<T>(
     throw error;
   } finally {
     client.off('error', onError);
-    // Destroyed rather than reused when it broke or timed out: its server may still be working on
-    // a statement the node gave up on.
     client.release(broken !== undefined);
   }
 }

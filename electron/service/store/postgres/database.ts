@@ -6,9 +6,8 @@
  */
 import type pg from 'pg';
 import type { DatabaseAvailability } from './availability';
-import { LONG_STATEMENT_MS } from './connection';
+import { LONG_STATEMENT_MS, onCheckedOut } from './connection';
 import type { Pool } from './connection';
-import { isConnectionFailure } from './database-errors';
 
 /** What a statement is given: PostgreSQL casts the text of numbers and arrays as declared. */
 export type SqlValue = string | number | boolean | null | readonly string[] | readonly number[];
@@ -131,42 +130,29 @@ export class Database implements Reader {
         (await query(sql, params)).rowCount ?? 0,
       result: query,
     };
-    let broken: unknown;
     let committing = false;
-    // A checked-out connection that dies (the server restarts) emits 'error': without a listener
-    // that would end the process; the query in flight fails, and the connection is not reused.
-    const onError = (error: Error) => (broken = error);
-    client.on('error', onError);
     try {
-      await client.query('BEGIN');
-      if (options.long) await client.query(`SET LOCAL statement_timeout = ${LONG_STATEMENT_MS}`);
-      const result = await work(tx);
-      // A COMMIT that changed nothing has no outcome to be unsure of.
-      committing = changed > 0;
-      if (changed > 0) {
-        // Two statements in one message (the simple protocol): one round trip.
-        const results = (await client.query(
-          `SELECT nextval('${POSITION}') AS position; COMMIT`,
-        )) as unknown as pg.QueryResult<{ position: number }>[];
-        const position = Number(results[0]?.rows[0]?.position);
-        if (position > this.lastPosition) this.lastPosition = position;
-      } else {
-        await client.query('COMMIT');
-      }
-      availability.answered(outage);
-      return result;
+      return await onCheckedOut(client, async () => {
+        await client.query('BEGIN');
+        if (options.long) await client.query(`SET LOCAL statement_timeout = ${LONG_STATEMENT_MS}`);
+        const result = await work(tx);
+        // A COMMIT that changed nothing has no outcome to be unsure of.
+        committing = changed > 0;
+        if (changed > 0) {
+          // Two statements in one message (the simple protocol): one round trip.
+          const results = (await client.query(
+            `SELECT nextval('${POSITION}') AS position; COMMIT`,
+          )) as unknown as pg.QueryResult<{ position: number }>[];
+          const position = Number(results[0]?.rows[0]?.position);
+          if (position > this.lastPosition) this.lastPosition = position;
+        } else {
+          await client.query('COMMIT');
+        }
+        availability.answered(outage);
+        return result;
+      });
     } catch (error) {
-      // A connection that failed or timed out is asked nothing more (a ROLLBACK would wait for
-      // the timeout again): it is dropped, and the server rolls back when it sees it go.
-      if (broken === undefined && !isConnectionFailure(error)) {
-        await client.query('ROLLBACK').catch((failure: unknown) => (broken = failure));
-      } else {
-        broken ??= error;
-      }
       throw availability.failed(error, { committing });
-    } finally {
-      client.off('error', onError);
-      client.release(broken !== undefined);
     }
   }
 }
