@@ -1,6 +1,7 @@
 // Builds everything that runs: the Node entry points (headless service, CLIs) bundled by esbuild
 // into dist/, and the editor (renderer/) bundled by Vite into dist/renderer/.
 // Node dependencies stay external: they are installed next to the bundle (node_modules).
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
 import { CLI_ENTRIES, NODE_BUNDLE, writeCliInputs } from './node-bundles.mjs';
@@ -30,6 +31,12 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+// The editor's field validators, compiled by Ajv ahead of time (its CSP has no 'unsafe-eval').
+const validators = spawnSync(process.execPath, ['--import', 'tsx', 'build/field-validators.ts'], {
+  stdio: 'inherit',
+});
+if (validators.status !== 0) process.exit(validators.status ?? 1);
 
 if (existsSync('build/vite.config.ts')) {
   const { build: viteBuild } = await import('vite');

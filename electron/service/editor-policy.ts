@@ -5,16 +5,14 @@
  */
 
 /**
- * The editor's policy: everything from the service itself, nothing framed, no inline script.
- * React sets style attributes, hence 'unsafe-inline' for styles only; the spreadsheet workers
- * are files of the build. 'unsafe-eval': the editor checks fields live with Ajv, which compiles
- * the service's schemas into functions (new Function); without it the editor does not start.
- * Injected markup still cannot run script (no inline script, no other origin). Precompiling the
- * validators at build time (Ajv standalone) would let it go.
+ * The editor's policy: everything from the service itself, nothing framed, no inline script and
+ * no eval. React sets style attributes, hence 'unsafe-inline' for styles only; the spreadsheet
+ * workers are files of the build. The live field checks are Ajv validators compiled at build time
+ * (build/field-validators.ts), so no code is made at run time.
  */
 export const EDITOR_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-eval'",
+  "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",

@@ -441,6 +441,123 @@ describe('robot bundles: sizes and races', () => {
     assert.match(envelope.msg, /a robot bundle: 128 MiB/);
   });
 
+  test('a long bundle invalid near its end changes nothing; the same bundle made valid imports whole', async () => {
+    // 1,500 rules (about 1 MB: read in many chunks, written in several batches).
+    const bundle = bundleOf(
+      'long',
+      Array.from({ length: 1500 }, (_, i) =>
+        bundleRule(`long-${i}`, `long rule ${i}`, {
+          answer: `answer ${i} ${'x'.repeat(500)}`,
+          categoryName: i % 2 === 0 ? 'even' : null,
+          menu: i === 10 ? [{ ruleId: 'long-1499', text: 'the last one' }] : null,
+        }),
+      ),
+      {
+        categories: [{ name: 'even' }],
+        testCases: [{ question: 'q', expect: 'rule', ruleId: 'long-1498' }],
+      },
+    );
+    const post = async (text: string) => {
+      const response = await fetch(
+        `${h.service.url}/console/api/tenants/${tenantId}/robots/import`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${h.service.consoleToken}`,
+            'content-type': 'application/json',
+          },
+          body: text,
+        },
+      );
+      return {
+        status: response.status,
+        body: (await response.json()) as {
+          code: string;
+          msg: string;
+          data: (RobotImportResult & { field?: string }) | null;
+        },
+      };
+    };
+    const robots = async () =>
+      (
+        await api.ok<{ tenants: { tenantId: number; robots: ConsoleRobot[] }[] }>(
+          'GET',
+          '/workspace',
+        )
+      ).tenants.find((t) => t.tenantId === tenantId)?.robots.length;
+    const before = await robots();
+    const last = bundle.rules[1499] as RobotBundle['rules'][0];
+    const invalid: [string, string, string, string | null][] = [
+      [
+        'the last rule',
+        JSON.stringify({
+          ...bundle,
+          rules: [...bundle.rules.slice(0, -1), { ...last, active: 'yes' }],
+        }),
+        'invalid-field',
+        'rules[1499].active',
+      ],
+      [
+        'a menu entry of the last rule leading out',
+        JSON.stringify({
+          ...bundle,
+          rules: [
+            ...bundle.rules.slice(0, -1),
+            { ...last, menu: [{ ruleId: 'nowhere', text: 'x' }] },
+          ],
+        }),
+        'invalid-field',
+        'rules[1499].menu[0].ruleId',
+      ],
+      [
+        'categories after the rules, one missing',
+        JSON.stringify({ ...bundle, categories: undefined }).replace(/}$/, ',"categories":[]}'),
+        'invalid-field',
+        'rules[0].categoryName',
+      ],
+      ['the JSON cut short', JSON.stringify(bundle).slice(0, -40), 'malformed-json', null],
+    ];
+    for (const [what, text, code, field] of invalid) {
+      const answer = await post(text);
+      assert.equal(answer.status, 400, what);
+      assert.equal(answer.body.code, code, `${what}: ${answer.body.msg}`);
+      assert.equal(answer.body.data?.field ?? null, field, what);
+      assert.equal(await robots(), before, `${what}: no robot made`);
+      const trash = await api.ok<ConsoleTrash>('GET', '/trash');
+      assert.equal(trash.robots.length, 0, `${what}: nor a hidden one`);
+    }
+    // Categories after the rules are read as well as before them.
+    const made = await post(
+      JSON.stringify({ ...bundle, categories: undefined }).replace(
+        /}$/,
+        ',"categories":[{"name":"even"}]}',
+      ),
+    );
+    assert.equal(made.status, 200, made.body.msg);
+    const result = made.body.data as RobotImportResult;
+    assert.deepEqual(
+      { rules: result.rules, testCases: result.testCases, categories: result.categories },
+      { rules: 1500, testCases: 1, categories: 1 },
+    );
+    // No id was taken by the refused imports: every one of the bundle's ids is kept.
+    assert.equal(result.ruleIdsChanged, 0);
+    const copy = await exportRobotBundle(
+      { baseUrl: h.service.url, token: h.service.consoleToken },
+      tenantId,
+      result.robot.robotId,
+    );
+    assert.deepEqual(
+      copy.rules.map((r) => [r.ruleId, r.categoryName, r.menu]),
+      bundle.rules.map((r) => [r.ruleId, r.categoryName, r.menu]),
+    );
+    assert.deepEqual(copy.testCases, bundle.testCases);
+    const answered = await h.client
+      .robot(tenantId, result.robot.robotId, result.robot.robotSecret)
+      .ask('long rule 777?', 'u1');
+    assert.equal(answered.answerType, 'BESTMATCH', 'the index holds the rules written in batches');
+    assert.match(answered.answer, /^answer 777 x/);
+  });
+
   test('imports racing for the same new rule ids: each makes a whole robot or nothing, an id kept by one only', async () => {
     const bundle = many(300, 'race');
     const robotsBefore = (

@@ -462,6 +462,43 @@ describe("an administrator's sessions: listed, ended one or all, and by a passwo
     assert.equal(await opened(unused.token), false, 'and not back with a restore');
     await editorOf(h, 'mallory', 'mallory-pw3');
   });
+
+  test('the tenant deleted ends the sessions of every administrator of it', async () => {
+    const { tenantId: doomed } = await h.client.registerTenant(
+      tenantRequest({ username: 'oscar', password: 'oscar-pw1' }),
+    );
+    await h.client.addUser(doomed, { username: 'peggy', password: 'peggy-pw1', role: 'ADMIN' });
+    const oscar = await editorOf(h, 'oscar', 'oscar-pw1');
+    const peggy = await editorOf(h, 'peggy', 'peggy-pw1');
+    const bystander = await editorOf(h, 'frank', 'frank-pw1');
+    await oscar.console.ok('DELETE', `/tenants/${doomed}`);
+    for (const token of [oscar.token, peggy.token]) {
+      const refused = await consoleClient(h.service.url, token).call('GET', '/workspace');
+      assert.equal(refused.status, 401);
+      assert.equal(refused.body.code, 'not-signed-in');
+    }
+    assert.equal(await opened(bystander.token), true, "another tenant's sessions stay");
+  });
+
+  test('the openapi cannot demote an administrator: any role but ADMIN is refused', async () => {
+    // The one role the API knows is ADMIN (validation/schemas.ts), so no request demotes; a
+    // role change in the store ends the sessions (tests/contract, the users' triggers).
+    const { userId } = await h.client.addUser(tenantId, {
+      username: 'trent',
+      password: 'trent-pw1',
+      role: 'ADMIN',
+    });
+    const session = await editorOf(h, 'trent', 'trent-pw1');
+    const path = `/v1/openapi/tenants/${tenantId}/users/${userId}`;
+    for (const role of ['EDITOR', 'VIEWER', 'admin']) {
+      const demoted = await h.client.send('PUT', path, { signMethod: 1, body: { role } });
+      assert.equal(demoted.status, 400, role);
+      assert.equal(demoted.body.code, 'invalid-field', role);
+    }
+    assert.equal(await opened(session.token), true, 'a refused change ends nothing');
+    await h.client.send('PUT', path, { signMethod: 1, body: { role: 'ADMIN' } });
+    assert.equal(await opened(session.token), true, 'nor does the role it already has');
+  });
 });
 
 describe('sessions expire', () => {

@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base } from '@playwright/test';
+import { expect, test as base } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { startService } from './support/service';
 import type { RunningService } from './support/service';
@@ -37,5 +37,15 @@ export const test = base.extend<{ service: RunningService }>({
     const service = await startService();
     await use(service);
     await service.stop();
+  },
+  // Every page fails its test on a Content-Security-Policy violation (Chromium says so on the
+  // console): the editor runs under its policy, no eval included (editor-policy.ts).
+  page: async ({ page }, use) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await use(page);
+    expect(violations, 'CSP violations').toEqual([]);
   },
 });

@@ -30,3 +30,15 @@ test('the editor has a favicon, served by the service', async ({ page, service }
   expect(response.headers()['content-type']).toBe('image/svg+xml');
   expect(await response.text()).toContain('<svg');
 });
+
+test('the editor starts under a CSP without eval (its field checks are compiled at build time)', async ({
+  page,
+  service,
+}) => {
+  const response = await page.goto(service.editorUrl);
+  const csp = response?.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toContain('unsafe-eval');
+  // The workspace renders, its forms' checks loaded (a CSP violation fails the test: fixtures.ts).
+  await expect(page.getByRole('main')).toBeVisible();
+});

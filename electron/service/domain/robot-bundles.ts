@@ -14,11 +14,24 @@ import { ServiceError } from '../errors';
 import { UniqueViolation } from '../store/contract/errors';
 import type { MenuEntry, NewRule, RobotKey, StoredRule } from '../store/contract/records';
 import type { TestCaseContent } from '../store/contract/test-sets';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { LIMITS } from '../limits';
+import type { RobotIndex } from '../matching/types';
 import type { BundleRule, RobotBundle, RobotImportResult } from '../robot-bundle-types';
-import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../validation/bundle-schemas';
+import { forEachInSlices, nextTurn } from '../time-slices';
+import { createAjv, describeValidationErrors } from '../validation/ajv';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  BundleRuleSchema,
+  RobotBundleBody,
+} from '../validation/bundle-schemas';
 import { effectiveWindowProblems } from '../validation/effective-window';
+import { readBundle } from './bundle-stream';
 import type { DomainContext } from './context';
-import { loadRobot } from './deletions';
+import { indexKey } from './robot-loading';
+import { applySynonyms } from './robot-synonyms';
+import { toMatchableRule } from './rule-views';
 import { timeOrderedUuid } from './ids';
 import { robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
@@ -101,14 +114,114 @@ function invalid(field: string, message: string): ServiceError {
   return new ServiceError('invalid-field', `${message} Nothing was imported.`, field);
 }
 
+/** A bundle's bytes, readable twice: once to check it whole, then to write it. */
+export interface BundleSource {
+  read(): AsyncIterable<Uint8Array>;
+}
+
+let validators:
+  { rule: ValidateFunction<BundleRule>; head: ValidateFunction<RobotBundle> } | undefined;
+
+/** The bundle's schemas compiled once, on the first import. */
+function bundleValidators() {
+  if (!validators) {
+    const ajv = createAjv();
+    validators = {
+      rule: ajv.compile<BundleRule>(BundleRuleSchema),
+      head: ajv.compile<RobotBundle>(RobotBundleBody),
+    };
+  }
+  return validators;
+}
+
+/** The first problem Ajv found, as a ServiceError naming the field (`rules[3].answer`). */
+function schemaProblem(errors: readonly ErrorObject[], prefix = ''): ServiceError {
+  const [problem] = describeValidationErrors(
+    errors.map((error) => ({ ...error, instancePath: `${prefix}${error.instancePath}` })),
+  );
+  return new ServiceError(
+    problem?.code ?? 'invalid-field',
+    problem?.message ?? 'The bundle is invalid.',
+    problem?.field,
+    { keyword: problem?.keyword ?? 'invalid', params: problem?.params ?? {} },
+  );
+}
+
+/** What the check of a bundle keeps of its rules: ids, names and what they lead to. */
+class RuleLedger {
+  readonly ids = new Set<string>();
+  private readonly names = new Set<string>();
+  /** Category names used, with the first rule using each. */
+  private readonly categoryUses = new Map<string, number>();
+  /** Menu entries, checked once every rule id is known: [rule, entry, id]. */
+  private readonly menuEntries: [number, number, string][] = [];
+
+  add(rule: BundleRule, i: number): void {
+    const at = `rules[${i}]`;
+    if (this.ids.has(rule.ruleId)) {
+      throw invalid(`${at}.ruleId`, `Rule id ${rule.ruleId} is in the bundle twice.`);
+    }
+    this.ids.add(rule.ruleId);
+    const name = ruleNameKey(rule.ruleName);
+    if (this.names.has(name)) {
+      throw invalid(`${at}.ruleName`, `Rule name "${name}" is in the bundle twice.`);
+    }
+    this.names.add(name);
+    if (rule.categoryName !== null && !this.categoryUses.has(categoryKey(rule.categoryName))) {
+      this.categoryUses.set(categoryKey(rule.categoryName), i);
+    }
+    const [window] = effectiveWindowProblems(rule.effectBeignDate, rule.effectEndDate);
+    if (window) throw invalid(`${at}.${window.field}`, `${at}: ${window.message}`);
+    for (const [j, entry] of (rule.menu ?? []).entries())
+      this.menuEntries.push([i, j, entry.ruleId]);
+  }
+
+  /** What needs the whole bundle: categories used exist, menus lead to rules of it. */
+  finish(categories: ReadonlySet<string>): void {
+    let missing: [string, number] | undefined;
+    for (const [name, i] of this.categoryUses) {
+      if (!categories.has(name) && (missing === undefined || i < missing[1])) missing = [name, i];
+    }
+    if (missing) {
+      const at = `rules[${missing[1]}].categoryName`;
+      throw invalid(at, `${at} "${missing[0]}" is not one of the bundle's categories.`);
+    }
+    for (const [i, j, id] of this.menuEntries) {
+      if (!this.ids.has(id)) {
+        throw invalid(
+          `rules[${i}].menu[${j}].ruleId`,
+          `Menu entry ${j + 1} of rules[${i}] leads to ${id}, which is not a rule of the bundle.`,
+        );
+      }
+    }
+  }
+}
+
 /**
- * What the schema cannot see in a bundle (validation/bundle-schemas.ts has checked each field):
- * names and ids unique, categories and menu entries and test cases leading to what the bundle
- * holds, effective windows in order, thresholds in order. The first problem is thrown, naming
- * its field (`rules[12].menu[0].ruleId`).
+ * Reads the whole bundle once, rule by rule, writing nothing: each field as the schema says,
+ * and what the schema cannot see (names and ids unique, categories and menu entries and test
+ * cases leading to what the bundle holds, effective windows and thresholds in order). The first
+ * problem is thrown, naming its field (`rules[12].menu[0].ruleId`). Returns the bundle without
+ * its rules, and how many rules it has.
  */
-export function checkBundle(bundle: RobotBundle): void {
-  const settings = settingsInForce(bundle.robot.settings as Partial<RobotSettings>, 'en');
+export async function checkBundle(
+  source: BundleSource,
+): Promise<{ head: RobotBundle; rules: number }> {
+  const check = bundleValidators();
+  const ledger = new RuleLedger();
+  let rules = 0;
+  const { fields, hasRules } = await readBundle(
+    source.read(),
+    (rule, i) => {
+      if (!check.rule(rule)) throw schemaProblem(check.rule.errors ?? [], `/rules/${i}`);
+      ledger.add(rule, i);
+      rules += 1;
+    },
+    LIMITS.bundleRulesMax,
+  );
+  const head = hasRules ? { ...fields, rules: [] } : fields;
+  if (!check.head(head)) throw schemaProblem(check.head.errors ?? []);
+  const settings = settingsInForce(head.robot.settings as Partial<RobotSettings>, 'en');
   if (settings.recommendThreshold > settings.bestmatchThreshold) {
     throw invalid(
       'robot.settings.recommendThreshold',
@@ -116,46 +229,15 @@ export function checkBundle(bundle: RobotBundle): void {
     );
   }
   const categories = new Set<string>();
-  for (const [i, category] of bundle.categories.entries()) {
+  for (const [i, category] of head.categories.entries()) {
     const key = categoryKey(category.name);
     if (categories.has(key)) {
       throw invalid(`categories[${i}].name`, `Category "${key}" is in the bundle twice.`);
     }
     categories.add(key);
   }
-  const ruleIds = new Set<string>();
-  const names = new Set<string>();
-  for (const [i, rule] of bundle.rules.entries()) {
-    const at = `rules[${i}]`;
-    if (ruleIds.has(rule.ruleId)) {
-      throw invalid(`${at}.ruleId`, `Rule id ${rule.ruleId} is in the bundle twice.`);
-    }
-    ruleIds.add(rule.ruleId);
-    const name = ruleNameKey(rule.ruleName);
-    if (names.has(name)) {
-      throw invalid(`${at}.ruleName`, `Rule name "${name}" is in the bundle twice.`);
-    }
-    names.add(name);
-    if (rule.categoryName !== null && !categories.has(categoryKey(rule.categoryName))) {
-      throw invalid(
-        `${at}.categoryName`,
-        `${at}.categoryName "${rule.categoryName}" is not one of the bundle's categories.`,
-      );
-    }
-    const [window] = effectiveWindowProblems(rule.effectBeignDate, rule.effectEndDate);
-    if (window) throw invalid(`${at}.${window.field}`, `${at}: ${window.message}`);
-  }
-  for (const [i, rule] of bundle.rules.entries()) {
-    for (const [j, entry] of (rule.menu ?? []).entries()) {
-      if (!ruleIds.has(entry.ruleId)) {
-        throw invalid(
-          `rules[${i}].menu[${j}].ruleId`,
-          `Menu entry ${j + 1} of rules[${i}] leads to ${entry.ruleId}, which is not a rule of the bundle.`,
-        );
-      }
-    }
-  }
-  for (const [i, test] of bundle.testCases.entries()) {
+  ledger.finish(categories);
+  for (const [i, test] of head.testCases.entries()) {
     const at = `testCases[${i}].ruleId`;
     if (test.expect === 'fallback' ? test.ruleId !== null : test.ruleId === null) {
       throw invalid(
@@ -165,41 +247,53 @@ export function checkBundle(bundle: RobotBundle): void {
           : `${at} must name a rule of the bundle when expect is ${test.expect}.`,
       );
     }
-    if (test.ruleId !== null && !ruleIds.has(test.ruleId)) {
+    if (test.ruleId !== null && !ledger.ids.has(test.ruleId)) {
       throw invalid(at, `${at} ${test.ruleId} is not a rule of the bundle.`);
     }
   }
+  return { head, rules };
 }
 
 /**
- * The id each bundle rule gets in this store. `keep`: its own when no rule of the store holds
- * it, else a new one. Otherwise always a new one: rule ids are unique across the store, so an id
- * kept or not would tell an importer who sees one tenant whether another tenant has that rule.
- * Menus and test cases follow through this map.
+ * The id each bundle rule gets in this store, decided on first sight (its own rule, or a menu
+ * entry leading to it). `keep`: its own when no rule of the store holds it, else a new one.
+ * Otherwise always a new one: rule ids are unique across the store, so an id kept or not would
+ * tell an importer who sees one tenant whether another tenant has that rule.
  */
-async function ruleIdsHere(ctx: DomainContext, rules: readonly BundleRule[], keep: boolean) {
-  const ids = new Map<string, string>();
-  const now = ctx.now();
-  for (const rule of rules) {
-    const free = keep && !(await ctx.store.rules.idExists(rule.ruleId));
-    ids.set(rule.ruleId, free ? rule.ruleId : timeOrderedUuid(now));
+class RuleIds {
+  readonly map = new Map<string, string>();
+  constructor(
+    private readonly ctx: DomainContext,
+    private readonly keep: boolean,
+  ) {}
+
+  async of(id: string): Promise<string> {
+    const known = this.map.get(id);
+    if (known !== undefined) return known;
+    const free = this.keep && !(await this.ctx.store.rules.idExists(id));
+    const here = free ? id : timeOrderedUuid(this.ctx.now());
+    this.map.set(id, here);
+    return here;
   }
-  return ids;
+
+  changed(): number {
+    let changed = 0;
+    for (const [from, to] of this.map) if (from !== to) changed += 1;
+    return changed;
+  }
 }
 
-function toNewRule(
+async function toNewRule(
   rule: BundleRule,
-  ids: Map<string, string>,
+  ids: RuleIds,
   categoryIds: Map<string, string>,
   now: number,
-): NewRule {
-  const idOf = (id: string) => ids.get(id) as string;
-  const menu: MenuEntry[] | null =
-    rule.menu && rule.menu.length > 0
-      ? rule.menu.map((entry) => ({ ruleId: idOf(entry.ruleId), text: entry.text }))
-      : null;
+): Promise<NewRule> {
+  const menu: MenuEntry[] = [];
+  for (const entry of rule.menu ?? [])
+    menu.push({ ruleId: await ids.of(entry.ruleId), text: entry.text });
   return {
-    ruleId: idOf(rule.ruleId),
+    ruleId: await ids.of(rule.ruleId),
     ruleName: rule.ruleName,
     nameKey: ruleNameKey(rule.ruleName),
     categoryId:
@@ -212,39 +306,79 @@ function toNewRule(
     answer: rule.answer,
     matchPolicy: rule.matchPolicy,
     negativeKeywords: rule.negativeKeywords,
-    menu,
+    menu: menu.length > 0 ? menu : null,
     createdAt: now,
   };
 }
 
-/** Writes the robot's content, each step one transaction, the robot hidden meanwhile. */
+/** Rules written per transaction: a few milliseconds of the store's time each. */
+const WRITE_BATCH = 200;
+
+/** What the writing of a bundle made, for the answer and the robot's index. */
+interface Filled {
+  rules: number;
+  /** The robot's matching index, built as the rules were written (not yet in use). */
+  index: RobotIndex;
+  /** The rules with a menu (the menus in memory follow them once the robot is out). */
+  withMenus: StoredRule[];
+}
+
+/**
+ * Writes the robot's content, the robot hidden meanwhile: each category, then the rules as they
+ * are read again, `WRITE_BATCH` per transaction with a turn of the event loop between, each
+ * batch also put in a new matching index; then the test cases.
+ */
 async function fillRobot(
   ctx: DomainContext,
   key: RobotKey,
-  bundle: RobotBundle,
-  ids: Map<string, string>,
+  source: BundleSource,
+  head: RobotBundle,
+  ids: RuleIds,
   actor: string,
-): Promise<StoredRule[]> {
+): Promise<Filled> {
   const now = ctx.now();
   const categoryIds = new Map<string, string>();
-  for (const category of bundle.categories) {
+  for (const category of head.categories) {
     const name = categoryKey(category.name);
     const made = await ctx.store.categories.create(key, category.name, name, now);
     categoryIds.set(name, made.categoryId);
   }
-  const stored = await ctx.store.rules.insert(
-    key,
-    bundle.rules.map((rule) => toNewRule(rule, ids, categoryIds, now)),
-    now,
-    actor,
+  const index = ctx.indexes.createDetached();
+  const groups = settingsInForce(head.robot.settings as Partial<RobotSettings>, 'en').synonyms;
+  if (groups.length > 0) index.setSynonyms?.(groups);
+  const filled: Filled = { rules: 0, index, withMenus: [] };
+  const { rule: isRule } = bundleValidators();
+  let batch: NewRule[] = [];
+  const write = async () => {
+    if (batch.length === 0) return;
+    const stored = await ctx.store.rules.insert(key, batch, now, actor);
+    batch = [];
+    filled.rules += stored.length;
+    for (const rule of stored) if (rule.menu && rule.menu.length > 0) filled.withMenus.push(rule);
+    await forEachInSlices(stored, (rule) => index.upsert(toMatchableRule(rule)));
+    await nextTurn();
+  };
+  await readBundle(
+    source.read(),
+    async (rule) => {
+      // Checked on the first reading; checked again as the type guard of the same bytes.
+      if (!isRule(rule)) throw schemaProblem(isRule.errors ?? []);
+      batch.push(await toNewRule(rule, ids, categoryIds, now));
+      if (batch.length >= WRITE_BATCH) await write();
+    },
+    LIMITS.bundleRulesMax,
   );
-  const cases: TestCaseContent[] = bundle.testCases.map((test) => ({
-    question: test.question,
-    expect: test.expect,
-    ruleId: test.ruleId === null ? null : (ids.get(test.ruleId) as string),
-  }));
+  await write();
+  const cases: TestCaseContent[] = [];
+  for (const test of head.testCases) {
+    cases.push({
+      question: test.question,
+      expect: test.expect,
+      ruleId: test.ruleId === null ? null : await ids.of(test.ruleId),
+    });
+  }
   if (cases.length > 0) await ctx.store.testSets.add(key, cases, now);
-  return stored;
+  return filled;
 }
 
 /** Who imports: what they may learn of the store decides whether rule ids are kept. */
@@ -260,41 +394,41 @@ export interface Importer {
 }
 
 /**
- * Makes a new robot of the tenant from a bundle (checked here first: a bad bundle creates
- * nothing). The robot gets a new id and its own secret, and starts in live mode; rule ids are
- * kept or replaced as `Importer.seesEveryTenant` says, consistently in menus and test cases.
+ * Makes a new robot of the tenant from a bundle, read twice from `source`: checked whole first
+ * (a bad bundle writes nothing), then written in batches with the robot hidden. The robot gets a
+ * new id and its own secret, and starts in live mode; rule ids are kept or replaced as
+ * `Importer.seesEveryTenant` says, consistently in menus and test cases.
  */
 export async function importRobot(
   ctx: DomainContext,
   tenantId: number,
-  bundle: RobotBundle,
+  source: BundleSource,
   importer: Importer,
 ): Promise<RobotImportResult> {
   const { actor } = importer;
   await assertTenantExists(ctx, tenantId);
-  checkBundle(bundle);
+  const { head } = await checkBundle(source);
   const robotId = await freeRobotId(ctx, tenantId);
   const key: RobotKey = { tenantId, robotId };
   // A robot in review mode answers its latest version, and versions are not copied: the copy
   // starts live (answering what was copied); switching it to review there publishes that first.
-  const settings = { ...bundle.robot.settings };
+  const settings = { ...head.robot.settings };
   delete settings.publishMode;
   return ctx.writes.run(robotKey(key), async () => {
     const now = ctx.now();
     const record = {
       ...key,
-      name: bundle.robot.name,
+      name: head.robot.name,
       secret: randomToken(32),
       settingsJson: JSON.stringify(settings),
       createdAt: now,
     };
     await ctx.store.robots.insert(record);
-    let stored: StoredRule[];
-    let ids: Map<string, string>;
+    const ids = new RuleIds(ctx, importer.seesEveryTenant);
+    let filled: Filled;
     try {
       await ctx.store.robots.setDeleted(key, now);
-      ids = await ruleIdsHere(ctx, bundle.rules, importer.seesEveryTenant);
-      stored = await fillRobot(ctx, key, bundle, ids, actor);
+      filled = await fillRobot(ctx, key, source, head, ids, actor);
       await ctx.store.robots.setDeleted(key, null);
     } catch (error) {
       await ctx.store.robots.purge(key).catch((cleanup: unknown) => {
@@ -308,16 +442,19 @@ export async function importRobot(
       }
       throw error;
     }
-    const robot = await loadRobot(ctx, record);
-    ctx.menus?.follow(stored, []);
-    let ruleIdsChanged = 0;
-    for (const [from, to] of ids) if (from !== to) ruleIdsChanged += 1;
+    // loadRobot's work, but for the index: built while the rules were written.
+    ctx.indexes.replace(indexKey(key), filled.index);
+    ctx.robots.countRules(record, await ctx.store.rules.languageCounts(record));
+    const robot = ctx.robots.put(record);
+    applySynonyms(ctx, robot);
+    await ctx.publishing?.robotRestored(robot);
+    ctx.menus?.follow(filled.withMenus, []);
     return {
       robot: toConsoleRobot(ctx, robot),
-      categories: bundle.categories.length,
-      rules: stored.length,
-      testCases: bundle.testCases.length,
-      ruleIdsChanged,
+      categories: head.categories.length,
+      rules: filled.rules,
+      testCases: head.testCases.length,
+      ruleIdsChanged: ids.changed(),
     };
   });
 }

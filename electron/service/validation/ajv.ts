@@ -5,7 +5,7 @@
  * @module
  */
 import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { ErrorCode } from '../errors';
 import { MAIL_PATTERN, PHONE_PATTERN, USERNAME_PATTERN } from './schemas';
 import { addWellFormedKeyword } from './well-formed';
@@ -13,15 +13,17 @@ import { addWellFormedKeyword } from './well-formed';
 /**
  * One Ajv for the whole service: every problem of a request reported at once (a client fixes
  * them in one go), no type coercion (a number is not a string), all lengths in code points, and
- * the `u` flag on patterns so `\p{Script=Han}` works.
+ * the `u` flag on patterns so `\p{Script=Han}` works. `code`: Ajv's code options (the editor's
+ * validators are compiled to source at build time, build/field-validators.ts).
  */
-export function createAjv(): Ajv {
+export function createAjv(code?: Options['code']): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     coerceTypes: false,
     useDefaults: false,
     strict: false,
     unicodeRegExp: true,
+    ...(code ? { code } : {}),
   });
   addWellFormedKeyword(ajv);
   return ajv;

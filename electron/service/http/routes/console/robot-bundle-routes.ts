@@ -5,7 +5,7 @@ import { exportRobot, importRobot } from '../../../domain/robot-bundles';
 import { actorOf } from '../../../http/console-gate';
 import { ServiceError } from '../../../errors';
 import { LIMITS } from '../../../limits';
-import { RobotBundleBody } from '../../../validation/bundle-schemas';
+import { streamBodies, withBundleBody } from '../../bundle-upload';
 import { RobotPath, TenantPath } from '../../../validation/path-schemas';
 import { success } from '../../envelope';
 import { parseTenantId } from '../../path-params';
@@ -41,21 +41,28 @@ export function registerRobotBundleRoutes(app: FastifyInstance, ctx: DomainConte
     },
   );
 
-  typed.post(
-    `${CONSOLE}/tenants/:tenantId/robots/import`,
-    {
-      ...console,
-      bodyLimit: LIMITS.bundleBytesMax,
-      schema: { params: TenantPath, body: RobotBundleBody },
-    },
-    async (request) => {
-      const tenantId = parseTenantId(request.params.tenantId);
-      const importer = {
-        actor: actorOf(request),
-        // A signed-in administrator sees one tenant only (http/console-gate.ts).
-        seesEveryTenant: request.editor?.tenantId === null,
-      };
-      return success(await importRobot(ctx, tenantId, request.body, importer));
-    },
-  );
+  // The bundle is read as it arrives, by the domain (http/bundle-upload.ts): its route has no
+  // body parser and no body schema, the domain checks the bundle rule by rule.
+  void app.register(async (scope) => {
+    streamBodies(scope);
+    scope
+      .withTypeProvider<TypeBoxTypeProvider>()
+      .post(
+        `${CONSOLE}/tenants/:tenantId/robots/import`,
+        { ...console, schema: { params: TenantPath } },
+        async (request) => {
+          const tenantId = parseTenantId(request.params.tenantId);
+          const importer = {
+            actor: actorOf(request),
+            // A signed-in administrator sees one tenant only (http/console-gate.ts).
+            seesEveryTenant: request.editor?.tenantId === null,
+          };
+          return success(
+            await withBundleBody(request.body, LIMITS.bundleBytesMax, (source) =>
+              importRobot(ctx, tenantId, source, importer),
+            ),
+          );
+        },
+      );
+  });
 }
