@@ -267,7 +267,12 @@ export interface ImpactKind {
   examples: ImpactExample[];
 }
 
-export const IMPACT_KINDS = ['newlyAnswered', 'newlyUnanswered', 'otherRule', 'otherAnswer'] as const;
+export const IMPACT_KINDS = [
+  'newlyAnswered',
+  'newlyUnanswered',
+  'otherRule',
+  'otherAnswer',
+] as const;
 export type ImpactKindName = (typeof IMPACT_KINDS)[number];
 
 /**

@@ -107,7 +107,7 @@ describe('publish impact preview and gate', () => {
     assert.equal(otherAnswer.examples[0]?.question, '几点开门');
   });
 
-  test('a one-day window holds today's asks; a bad day count or version is refused', async () => {
+  test('a one-day window holds the asks of today; a bad day count or version is refused', async () => {
     // Every ask was made just now: a window of 1 day still holds them.
     assert.equal((await impact('?days=1')).asks, 15);
     const bad = await api.call('GET', `${R}/versions/impact?days=0`);
@@ -127,7 +127,10 @@ describe('publish impact preview and gate', () => {
     assert.equal(data.params.limit, 50);
     assert.equal(data.params.asks, 15);
     assert.equal(data.params.changedAsks, 14);
-    assert.equal((await api.ok<{ versions: unknown[] }>('GET', `${R}/versions`)).versions.length, 1);
+    assert.equal(
+      (await api.ok<{ versions: unknown[] }>('GET', `${R}/versions`)).versions.length,
+      1,
+    );
     await api.ok('PATCH', R, { settings: { impactGatePercent: 95 } });
     const passed = await publish('within the gate');
     assert.equal(passed.status, 200, JSON.stringify(passed.body));

@@ -28,7 +28,10 @@ import { rulesOf, targetIndex } from './targets';
 import type { Target } from './targets';
 
 /** The question log's entries since `from` (ms, within its retention), a slice at a time. */
-export type LoggedAsks = (robot: RobotKey, from: number) => AsyncIterable<readonly LoggedQuestion[]>;
+export type LoggedAsks = (
+  robot: RobotKey,
+  from: number,
+) => AsyncIterable<readonly LoggedQuestion[]>;
 
 /** Distinct questions replayed at most, the most asked first (the rest are counted, not asked). */
 export const IMPACT_CAP = 100_000;
