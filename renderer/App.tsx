@@ -169,6 +169,7 @@ function MainView({
           robot={robot}
           navigate={navigate}
           openRuleId={route.kind === 'robot' ? route.ruleId : undefined}
+          tryQuestion={route.kind === 'robot' ? route.tryQuestion : undefined}
         />
       );
     }

@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   'nothing-to-publish': 409,
   'nothing-to-discard': 409,
   'publish-blocked': 409,
+  'publish-impact-too-large': 409,
   'body-too-large': 413,
   'path-param-too-long': 414,
   'bad-content-type': 415,

@@ -41,6 +41,7 @@ import type { PublishingContext } from './publishing/publishing-room';
 import { startQuestionLog } from './question-log/start';
 import type { RunningQuestionLog } from './question-log/start';
 import { EditorSessions } from './sign-in/editor-sessions';
+import type { RobotKey } from './store/contract/records';
 
 export type { ServiceConfig, ServiceOptions } from './config';
 export type { InProcessRequest, InProcessResponse } from './http/http-server';
@@ -104,7 +105,9 @@ async function buildMemory(backend: Backend, config: ServiceConfig): Promise<Nod
     ? startQuestionLog(parts, await backend.questionLog())
     : null;
   const ctx = { ...parts, publishing: new PublishedEditions(parts), questionLog: questionLog?.log };
-  return { ctx, publishing: new PublishingRoom(ctx), questionLog, semantic };
+  const log = questionLog?.log;
+  const asks = log ? (robot: RobotKey, from: number) => log.entriesSince(robot, from) : null;
+  return { ctx, publishing: new PublishingRoom(ctx, asks), questionLog, semantic };
 }
 
 /**

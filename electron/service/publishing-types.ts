@@ -6,6 +6,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type {
+  ImpactQuery,
   ModeSwitchBody,
   PublishBody,
   RollbackBody,
@@ -234,4 +235,69 @@ export interface ThresholdCurves {
   bestmatch: ThresholdPoint[];
   /** The RECOMMEND threshold varied, the BESTMATCH threshold as set. */
   recommend: ThresholdPoint[];
+}
+
+/** `from`/`to`: `draft`, `published` or a version (`v3`); `days`: how far back the log is read. */
+export type ImpactRequest = Static<typeof ImpactQuery>;
+
+/** How a logged question was answered by one side of an impact preview. */
+export interface ImpactAnswer {
+  /** `bestmatch`: a rule answered; `recommend`/`none`: no rule did (a list, or the fallback). */
+  kind: 'bestmatch' | 'recommend' | 'none';
+  /** The rule that answered (bestmatch only). */
+  ruleId: string | null;
+  ruleName: string | null;
+}
+
+/** One distinct logged question whose answer changes, with how often it was asked. */
+export interface ImpactExample {
+  question: string;
+  asks: number;
+  before: ImpactAnswer;
+  after: ImpactAnswer;
+}
+
+/** One kind of change: distinct questions, asks (weighted), share of all asks, top examples. */
+export interface ImpactKind {
+  questions: number;
+  asks: number;
+  /** `asks` / all asks of the window read, 0–1. */
+  share: number;
+  /** The most asked, at most IMPACT_EXAMPLES. */
+  examples: ImpactExample[];
+}
+
+export const IMPACT_KINDS = [
+  'newlyAnswered',
+  'newlyUnanswered',
+  'otherRule',
+  'otherAnswer',
+] as const;
+export type ImpactKindName = (typeof IMPACT_KINDS)[number];
+
+/**
+ * What changing the answers from `from` to `to` does to the customers' questions of the last
+ * `days` days (docs/publishing.md, "What a publish changes for customers").
+ */
+export interface ImpactReport {
+  from: string;
+  to: string;
+  days: number;
+  /** The window read: asks since this time (ms). */
+  since: number;
+  /** Customers' asks in the window (openapi only; try-pane asks and menu replies left out). */
+  asks: number;
+  /** Distinct questions among them (by the matcher's normalised text). */
+  questions: number;
+  /** Distinct questions replayed: the most asked, at most `cap`. */
+  replayed: number;
+  /** Asks of the replayed questions. */
+  replayedAsks: number;
+  cap: number;
+  /** More distinct questions than `cap`: the least asked were not replayed. */
+  capped: boolean;
+  /** Every kind together. */
+  changed: { questions: number; asks: number; share: number };
+  kinds: Record<ImpactKindName, ImpactKind>;
+  ms: number;
 }

@@ -5,6 +5,7 @@
 import type {
   DiscardResult,
   GateReport,
+  ImpactReport,
   ModeSwitchRequest,
   ModeSwitchResult,
   PublishMode,
@@ -45,8 +46,11 @@ export function publishingClient(client: ConsoleClient, ref: RobotRef) {
       const body: ModeSwitchRequest = { publishMode, author };
       return call<ModeSwitchResult>('POST', `${base}/versions/mode`, body);
     },
-    publish: (note: string, author: string, confirmFailures: boolean) => {
-      const body: PublishRequest = { note, author, confirmFailures };
+    /** What answering from `to` instead of `from` changes for last `days` days' questions. */
+    impact: (from: Target, to: Target, days: number) =>
+      call<ImpactReport>('GET', `${base}/versions/impact?from=${from}&to=${to}&days=${days}`),
+    publish: (note: string, author: string, confirmFailures: boolean, confirmImpact = false) => {
+      const body: PublishRequest = { note, author, confirmFailures, confirmImpact };
       return call<{ version: VersionRecord; gate: GateReport }>('POST', `${base}/versions`, body);
     },
     rollback: (version: number, author: string) => {

@@ -46,6 +46,7 @@ export const CODES: Record<string, MessageKey> = {
   'nothing-to-publish': 'errors.nothingToPublish',
   'nothing-to-discard': 'errors.nothingToDiscard',
   'publish-blocked': 'errors.publishBlocked',
+  'publish-impact-too-large': 'errors.publishImpactTooLarge',
   'version-not-found': 'errors.versionNotFound',
   'malformed-json': 'errors.badRequest',
   'malformed-request': 'errors.badRequest',
@@ -162,6 +163,11 @@ export function describeProblem(t: Translate, problem: Problem, row?: number): s
     message = t('errors.duplicateInFile', {
       name: String(problem.params.name ?? ''),
       row: Number(problem.params.row ?? 0),
+    });
+  } else if (problem.keyword === 'publish-impact-too-large') {
+    message = t('errors.publishImpactTooLarge', {
+      percent: Number(problem.params.percent ?? 0),
+      limit: Number(problem.params.limit ?? 0),
     });
   } else if (problem.keyword === 'rule-name-taken') {
     message =

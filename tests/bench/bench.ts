@@ -51,6 +51,7 @@ import { measureTeamServer } from './team-server-bench';
 import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
 import { embeddingLine, measureEmbedding } from './embedding-bench';
+import { impactLine, measureImpact } from './impact-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -69,8 +70,16 @@ const { values } = parseArgs({
     embedding: { type: 'boolean', default: false },
     'embedding-size': { type: 'string', default: '100000' },
     'embedding-dimensions': { type: 'string', default: '1024' },
+    impact: { type: 'boolean', default: false },
+    'impact-questions': { type: 'string', default: '100000' },
   },
 });
+if (values.impact) {
+  const figures = await measureImpact(Number(values['impact-questions']));
+  console.log(impactLine(figures));
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
 if (values.embedding) {
   const size = Number(values['embedding-size']);
   const figures = await measureEmbedding(size, Number(values['embedding-dimensions']));

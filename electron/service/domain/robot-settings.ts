@@ -43,6 +43,11 @@ export interface RobotSettings extends MatchSettings {
   /** Small-talk answers of this robot, replacing the pack's, keyed `intent.language`. */
   chitChatAnswers: Readonly<Record<string, string>>;
   publishMode: PublishMode;
+  /**
+   * The publish gate on customers' questions (docs/publishing.md): a publish is refused when
+   * more than this percentage of last week's asks would be answered differently. 100: off.
+   */
+  impactGatePercent: number;
   embeddingMode: EmbeddingMode;
   /** The robot's own provider (`custom`): its wire shape, base URL and model. */
   embeddingApi: EmbeddingApiName;
@@ -102,6 +107,7 @@ export function settingsInForce(
     chitChat: true,
     chitChatAnswers: {},
     publishMode: 'live',
+    impactGatePercent: 100,
     embeddingMode: 'default',
     embeddingApi: 'openai',
     embeddingBase: '',

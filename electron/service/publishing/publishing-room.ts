@@ -10,6 +10,8 @@ import { patchRobot } from '../domain/robots';
 import type { PublishMode, VersionRecord } from '../publishing-types';
 import type { IndexCodec, SavedIndexes } from '../domain/robot-loading';
 import type { PublishedEditions } from './published-editions';
+import { impactGate } from './impact';
+import type { LoggedAsks, PublishGate } from './impact';
 import { RunJobs } from './run-jobs';
 import { publishInQueue } from './versions';
 
@@ -19,11 +21,19 @@ export type PublishingContext = DomainContext & { readonly publishing: Published
 export class PublishingRoom {
   readonly editions: PublishedEditions;
   readonly runs: RunJobs;
+  /** The publish gate on customers' questions (a no-op without a question log). */
+  readonly impactGate: PublishGate;
   /** The version the last change of mode of a robot published (read back by `switchMode`). */
   private readonly switched = new Map<string, VersionRecord>();
 
-  /** `ctx` was built with its editions (`new PublishedEditions(parts)`) as `publishing`. */
-  constructor(readonly ctx: PublishingContext) {
+  /**
+   * `ctx` was built with its editions (`new PublishedEditions(parts)`) as `publishing`; `asks`
+   * reads the question log (impact previews and their gate), null without one.
+   */
+  constructor(
+    readonly ctx: PublishingContext,
+    readonly asks: LoggedAsks | null = null,
+  ) {
     this.editions = ctx.publishing;
     // A change of mode does not change answers: what the openapi answered until now (the
     // draft, in live mode) is published first, when the latest version is not already it.
@@ -41,6 +51,7 @@ export class PublishingRoom {
       );
     };
     this.runs = new RunJobs(ctx);
+    this.impactGate = impactGate(ctx, asks);
   }
 
   /**

@@ -9,6 +9,8 @@ import type { Robot } from '../domain/robot-directory';
 import { toMatchableRule } from '../domain/rule-views';
 import { ServiceError } from '../errors';
 import type { RobotIndex } from '../matching/types';
+import type { StoredRule } from '../store/contract/records';
+import { forEachInSlices } from '../time-slices';
 
 /** `draft`, `published` or a version number. */
 export type Target = 'draft' | 'published' | number;
@@ -48,7 +50,8 @@ async function versionIndex(
   if (index.setSynonyms && robot.settings.synonyms.length > 0) {
     index.setSynonyms(robot.settings.synonyms);
   }
-  for (const rule of rules) index.upsert(toMatchableRule(rule));
+  // Ten thousand rules take longer than a slice: the openapi's questions are answered meanwhile.
+  await forEachInSlices(rules, (rule) => index.upsert(toMatchableRule(rule)));
   const names = new Map(rules.map((rule) => [rule.ruleId, rule.ruleName]));
   return {
     name: `v${version}`,
@@ -76,4 +79,34 @@ export async function targetIndex(
     return { ...(await versionIndex(ctx, robot, latest.version)), name: 'published' };
   }
   return versionIndex(ctx, robot, target);
+}
+
+/** Pages of the draft read for a diff. */
+const DRAFT_PAGE = 5000;
+
+async function draftRules(ctx: DomainContext, robot: Robot): Promise<StoredRule[]> {
+  const rules: StoredRule[] = [];
+  for (let from = 0; ;) {
+    const page = await ctx.store.rules.pageFrom(robot, from, DRAFT_PAGE);
+    rules.push(...page);
+    if (page.length < DRAFT_PAGE) return rules;
+    from = (page[page.length - 1] as StoredRule).seq + 1;
+  }
+}
+
+/** The rules of a target (`published`: the latest version, none before the first publish). */
+export async function rulesOf(
+  ctx: DomainContext,
+  robot: Robot,
+  target: Target,
+): Promise<StoredRule[]> {
+  if (target === 'draft') return draftRules(ctx, robot);
+  if (target === 'published') {
+    const latest = await ctx.store.versions.latest(robot);
+    return latest ? ctx.store.versions.rules(robot, latest.version) : [];
+  }
+  if (!(await ctx.store.versions.find(robot, target))) {
+    throw new ServiceError('version-not-found', `Version ${target} does not exist.`);
+  }
+  return ctx.store.versions.rules(robot, target);
 }

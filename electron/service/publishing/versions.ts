@@ -18,13 +18,14 @@ import { robotKey } from '../domain/robot-directory';
 import type { Robot } from '../domain/robot-directory';
 import { changeRules } from '../domain/rule-changes';
 import { ServiceError } from '../errors';
-import type { StoredRule } from '../store/contract/records';
 import type { VersionRecord } from '../store/contract/versions';
 import type { PublishedEditions } from './published-editions';
 import { diffRules } from './rule-diff';
 import { askAll, meets } from './test-runs';
-import { targetIndex } from './targets';
+import { rulesOf, targetIndex } from './targets';
 import type { Target } from './targets';
+
+export { rulesOf };
 
 export interface PublishInput {
   note: string;
@@ -32,7 +33,12 @@ export interface PublishInput {
   author: string;
   /** Publish even though test cases that pass now would fail. */
   confirmFailures?: boolean;
+  /** Publish even though more customers' questions change answer than the impact gate allows. */
+  confirmImpact?: boolean;
 }
+
+/** A further check before a publish, in the robot's write queue (impact.ts): throws to refuse. */
+export type PublishCheck = (robot: Robot) => Promise<void>;
 
 /** Runs the test set against the draft and the published version (if there is one). */
 export async function checkGate(ctx: DomainContext, robot: Robot): Promise<GateReport> {
@@ -88,6 +94,7 @@ export function publish(
   editions: PublishedEditions,
   robot: Robot,
   input: PublishInput,
+  impactCheck: PublishCheck | null = null,
 ): Promise<{ version: VersionRecord; gate: GateReport }> {
   return ctx.writes.run(robotKey(robot), async () => {
     // An unchanged draft is refused by the publish itself (one pass over the rules, not two).
@@ -99,6 +106,7 @@ export function publish(
         'confirmFailures',
       );
     }
+    if (!input.confirmImpact) await impactCheck?.(robot);
     const confirmedFailures =
       gate.nowFailing.length > 0 ? JSON.stringify(gate.nowFailing.map((c) => c.caseId)) : null;
     const version = await publishInQueue(ctx, editions, robot, {
@@ -182,36 +190,6 @@ export async function unpublished(ctx: DomainContext, robot: Robot): Promise<Unp
     changes,
     more,
   };
-}
-
-/** Pages of the draft read for a diff. */
-const DRAFT_PAGE = 5000;
-
-async function draftRules(ctx: DomainContext, robot: Robot): Promise<StoredRule[]> {
-  const rules: StoredRule[] = [];
-  for (let from = 0; ;) {
-    const page = await ctx.store.rules.pageFrom(robot, from, DRAFT_PAGE);
-    rules.push(...page);
-    if (page.length < DRAFT_PAGE) return rules;
-    from = (page[page.length - 1] as StoredRule).seq + 1;
-  }
-}
-
-/** The rules of a target (`published`: the latest version, none before the first publish). */
-export async function rulesOf(
-  ctx: DomainContext,
-  robot: Robot,
-  target: Target,
-): Promise<StoredRule[]> {
-  if (target === 'draft') return draftRules(ctx, robot);
-  if (target === 'published') {
-    const latest = await ctx.store.versions.latest(robot);
-    return latest ? ctx.store.versions.rules(robot, latest.version) : [];
-  }
-  if (!(await ctx.store.versions.find(robot, target))) {
-    throw new ServiceError('version-not-found', `Version ${target} does not exist.`);
-  }
-  return ctx.store.versions.rules(robot, target);
 }
 
 export async function diff(

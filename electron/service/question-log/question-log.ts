@@ -266,6 +266,16 @@ export class QuestionLog {
     return { ...page, lost: this.repository.lost(log) };
   }
 
+  /**
+   * The entries since `from` (ms; never before the retention), oldest first, a slice at a time:
+   * what an impact preview replays (publishing/impact.ts).
+   */
+  async *entriesSince(robot: RobotKey, from: number): AsyncGenerator<LoggedQuestion[]> {
+    const { log } = await this.opened(robot);
+    const start = Math.max(from, this.keepFrom(log));
+    yield* this.repository.slices(log, start, Number.MAX_SAFE_INTEGER);
+  }
+
   /** The log as CSV, a slice of rows at a time (the header first), oldest first. */
   async *csv(robot: RobotKey, from?: number, to?: number): AsyncGenerator<string> {
     const { log } = await this.opened(robot);

@@ -165,6 +165,11 @@ export const ROBOT_SETTINGS = {
   /** `live`: saved changes are answered at once; `review`: after publishing (docs/publishing.md). */
   publishMode: Type.Unsafe<'live' | 'review'>({ type: 'string', enum: ['live', 'review'] }),
   /**
+   * Refuse a publish when more than this % of last week's customers' questions would be
+   * answered differently (docs/publishing.md); 100 (the default) is off.
+   */
+  impactGatePercent: Type.Number({ minimum: 0, maximum: 100 }),
+  /**
    * The robot's embedding model (docs/matching.md, "Fusion"): the service's default provider,
    * none, or the robot's own (`custom`: the three below). The API key is set apart
    * (`PUT R/embedding/key`) and never returned.

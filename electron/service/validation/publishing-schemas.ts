@@ -19,6 +19,8 @@ export const PublishBody = Type.Object({
   note: string({ maxLength: NOTE_MAX }),
   author: text(AUTHOR_MAX),
   confirmFailures: Type.Optional(Type.Boolean()),
+  /** Publish even though more questions change answer than the robot's impact gate allows. */
+  confirmImpact: Type.Optional(Type.Boolean()),
 });
 
 export const RollbackBody = Type.Object({
@@ -62,3 +64,13 @@ export const CompareQuery = Type.Object({
 });
 
 export const TargetQuery = Type.Object({ target: Type.Optional(target) });
+
+/** Days of the question log an impact preview reads, at most (the default is a week). */
+export const IMPACT_DAYS_MAX = 90;
+
+/** `GET R/versions/impact`: from (default `published`) to (default `draft`), over `days` (7). */
+export const ImpactQuery = Type.Object({
+  from: Type.Optional(target),
+  to: Type.Optional(target),
+  days: Type.Optional(string({ pattern: '^(?:[1-9]|[1-8]\\d|90)$' })),
+});

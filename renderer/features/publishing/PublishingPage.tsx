@@ -131,6 +131,13 @@ export function PublishingPage({
           publishMode={robot.settings.publishMode}
           categoryName={categoryName}
           onPublished={() => void reload()}
+          impactGatePercent={robot.settings.impactGatePercent}
+          onSaveImpactGate={async (percent) => {
+            await client.patchRobot(ref, { settings: { impactGatePercent: percent } });
+            await reload();
+          }}
+          onOpenRule={(ruleId) => navigate({ kind: 'robot', ...ref, ruleId })}
+          onTry={(question) => navigate({ kind: 'robot', ...ref, tryQuestion: question })}
         />
       ) : null}
       {tab === 'tests' ? (

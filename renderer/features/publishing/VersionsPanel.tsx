@@ -7,6 +7,7 @@ import type {
   VersionHistory,
   VersionRecord,
 } from '../../../electron/service/publishing-types';
+import { ApiError } from '../../api/api-error';
 import type { PublishingClient } from '../../api/publishing-client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -18,6 +19,7 @@ import { rulesToSheet } from '../excel-import/sheet-layout';
 import { downloadBlob, writeSpreadsheet } from '../../lib/sheets/sheet-worker-client';
 import { AuthorSelect } from './AuthorSelect';
 import { DiffView } from './DiffView';
+import { ImpactPanel } from './ImpactPanel';
 import { UnpublishedList } from './UnpublishedList';
 
 /** A confirmation under way: what it replaces is read when it opens. */
@@ -39,6 +41,10 @@ export function VersionsPanel({
   publishMode,
   categoryName,
   onPublished,
+  impactGatePercent,
+  onSaveImpactGate,
+  onOpenRule,
+  onTry,
 }: {
   api: PublishingClient;
   authors: string[];
@@ -49,6 +55,12 @@ export function VersionsPanel({
   categoryName: (id: string) => string;
   /** The draft or the latest version changed (a publish, a rollback, a discard). */
   onPublished: () => void;
+  /** The robot's publish gate on customers' questions (100: off), and how to save it. */
+  impactGatePercent: number;
+  onSaveImpactGate: (percent: number | null) => Promise<void>;
+  onOpenRule: (ruleId: string) => void;
+  /** Opens the try pane on a question. */
+  onTry: (question: string) => void;
 }) {
   const { t, formatTime } = useI18n();
   const toasts = useToasts();
@@ -58,6 +70,7 @@ export function VersionsPanel({
   const [asking, setAsking] = useState<Asking | null>(null);
   const [note, setNote] = useState('');
   const [confirmed, setConfirmed] = useState(false);
+  const [confirmedImpact, setConfirmedImpact] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -94,7 +107,8 @@ export function VersionsPanel({
     });
   const publish = () =>
     act(async () => {
-      await api.publish(note, author, confirmed);
+      await api.publish(note, author, confirmed, confirmedImpact);
+      setConfirmedImpact(false);
       setPreview(null);
       setNote('');
       await reload();
@@ -208,7 +222,25 @@ export function VersionsPanel({
           </div>
         ) : null}
         {error ? <ErrorMessage>{describeError(t, error)}</ErrorMessage> : null}
+        {error instanceof ApiError && error.code === 'publish-impact-too-large' ? (
+          <label className="checkbox publish-form">
+            <input
+              type="checkbox"
+              checked={confirmedImpact}
+              onChange={(event) => setConfirmedImpact(event.target.checked)}
+            />{' '}
+            {t('publishing.confirmImpact')}
+          </label>
+        ) : null}
       </section>
+      <ImpactPanel
+        api={api}
+        versions={history?.versions ?? []}
+        gatePercent={impactGatePercent}
+        onSaveGate={onSaveImpactGate}
+        onOpenRule={onOpenRule}
+        onTry={onTry}
+      />
       <section className="card" aria-label={t('publishing.history')} data-testid="version-history">
         <header className="card-header">
           <h2>{t('publishing.history')}</h2>

@@ -51,12 +51,15 @@ export function RulesView({
   robot,
   navigate,
   openRuleId,
+  tryQuestion,
 }: {
   tenant: ConsoleTenant;
   robot: ConsoleRobot;
   navigate: (route: Route) => void;
   /** A rule to show when the grid opens (a link from another screen, such as a test run). */
   openRuleId?: string;
+  /** A question to ask in the try pane when the grid opens (a link from the impact preview). */
+  tryQuestion?: string;
 }) {
   const { t } = useI18n();
   const toasts = useToasts();
@@ -71,7 +74,7 @@ export function RulesView({
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [factsVersion, setFactsVersion] = useState(0);
-  const [tryOpen, setTryOpen] = useState(false);
+  const [tryOpen, setTryOpen] = useState(tryQuestion !== undefined);
   const [importOpen, setImportOpen] = useState(false);
   const [categoriesOpen, setCategoriesOpen] = useState(false);
   const [ruleTrashOpen, setRuleTrashOpen] = useState(false);
@@ -372,6 +375,7 @@ export function RulesView({
             onAddPhrasing={editing.addPhrasing}
             collisions={collisions}
             onClose={() => setTryOpen(false)}
+            {...(tryQuestion !== undefined ? { initialQuestion: tryQuestion } : {})}
           />
         ) : null}
       </div>

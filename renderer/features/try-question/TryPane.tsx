@@ -1,5 +1,5 @@
 import type { CollisionCheck } from '../collisions/useCollisions';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { LIMITS } from '../../../electron/service/limits';
 import type { RobotRef } from '../../api/console-client';
 import type { ConsoleClient } from '../../api/console-client';
@@ -21,6 +21,7 @@ export function TryPane({
   onAddPhrasing,
   onClose,
   collisions,
+  initialQuestion,
 }: {
   client: ConsoleClient;
   robotRef: RobotRef;
@@ -29,9 +30,11 @@ export function TryPane({
   onOpenRule: (ruleId: string) => void;
   onAddPhrasing: (ruleId: string, question: string) => Promise<PhrasingOutcome>;
   onClose: () => void;
+  /** Asked as the pane opens (a link from another screen). */
+  initialQuestion?: string;
 }) {
   const { t } = useI18n();
-  const [question, setQuestion] = useState('');
+  const [question, setQuestion] = useState(initialQuestion ?? '');
   /** "Ask as of a date": the datetime-local value, or null to ask now. */
   const [asOf, setAsOf] = useState<string | null>(null);
   const tryer = useTryQuestion(client, robotRef);
@@ -43,6 +46,11 @@ export function TryPane({
     if (asOfUnreadable) return;
     void tryer.ask(text, asOf === null ? null : asOfFromInput(asOf));
   };
+  // A question a link brought is asked once, as the pane opens.
+  useEffect(() => {
+    if (initialQuestion) void tryer.ask(initialQuestion, null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [initialQuestion]);
 
   return (
     <aside className="try-pane" aria-label={t('try.title')} data-testid="try-pane">

@@ -2,8 +2,11 @@
 export type Route =
   | { kind: 'home' }
   | { kind: 'tenant'; tenantId: number }
-  /** `ruleId`: a rule to show in the grid (a link from another screen). */
-  | { kind: 'robot'; tenantId: number; robotId: string; ruleId?: string }
+  /**
+   * `ruleId`: a rule to show in the grid; `tryQuestion`: a question to ask in the try pane (links
+   * from another screen).
+   */
+  | { kind: 'robot'; tenantId: number; robotId: string; ruleId?: string; tryQuestion?: string }
   | { kind: 'robot-settings'; tenantId: number; robotId: string }
   | { kind: 'robot-publishing'; tenantId: number; robotId: string }
   | { kind: 'robot-inbox'; tenantId: number; robotId: string }
@@ -25,6 +28,8 @@ export function parseRoute(hash: string): Route {
       if (parts[4] === 'publishing') return { kind: 'robot-publishing', tenantId, robotId };
       if (parts[4] === 'rules' && parts[5])
         return { kind: 'robot', tenantId, robotId, ruleId: parts[5] };
+      if (parts[4] === 'try' && parts[5])
+        return { kind: 'robot', tenantId, robotId, tryQuestion: parts[5] };
       return { kind: 'robot', tenantId, robotId };
     }
     return { kind: 'tenant', tenantId };
@@ -44,7 +49,8 @@ export function routeHash(route: Route): string {
       return `#/tenants/${route.tenantId}`;
     case 'robot': {
       const robot = `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}`;
-      return route.ruleId ? `${robot}/rules/${encodeURIComponent(route.ruleId)}` : robot;
+      if (route.ruleId) return `${robot}/rules/${encodeURIComponent(route.ruleId)}`;
+      return route.tryQuestion ? `${robot}/try/${encodeURIComponent(route.tryQuestion)}` : robot;
     }
     case 'robot-settings':
       return `#/tenants/${route.tenantId}/robots/${encodeURIComponent(route.robotId)}/settings`;

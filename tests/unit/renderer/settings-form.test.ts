@@ -27,6 +27,7 @@ const SAVED: ConsoleRobotSettings = {
   persona: 'your virtual assistant',
   chitChatAnswers: {},
   publishMode: 'live',
+  impactGatePercent: 100,
   embeddingMode: 'default',
   embeddingApi: 'openai',
   embeddingBase: '',

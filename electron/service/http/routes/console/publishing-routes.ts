@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../errors';
 import type { PublishingRoom } from '../../../publishing/publishing-room';
+import { IMPACT_DAYS, impactOf } from '../../../publishing/impact';
 import { parseTarget } from '../../../publishing/targets';
 import { compareRuns, readRun } from '../../../publishing/test-runs';
 import { addCases, listCases, removeCases, updateCase } from '../../../publishing/test-sets';
@@ -22,6 +23,7 @@ import {
   CaseIdsBody,
   CompareQuery,
   DiffQuery,
+  ImpactQuery,
   ModeSwitchBody,
   PublishBody,
   RollbackBody,
@@ -105,9 +107,33 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
     const robot = await robotOf(request);
     const body = request.body;
     return success(
-      await publish(ctx, room.editions, robot, { ...body, author: authorOf(request, body.author) }),
+      await publish(
+        ctx,
+        room.editions,
+        robot,
+        { ...body, author: authorOf(request, body.author) },
+        room.impactGate,
+      ),
     );
   });
+
+  // What answering from `to` instead of `from` changes for the customers' questions of the last
+  // `days` days: replayed in time slices, answered when done (about 10 s at 100,000 questions).
+  typed.get(
+    `${ROBOT}/versions/impact`,
+    robotRoute({ querystring: ImpactQuery }),
+    async (request) => {
+      const { from, to, days } = request.query;
+      const robot = await robotOf(request);
+      return success(
+        await impactOf(ctx, room.asks, robot, {
+          from: parseTarget(from ?? 'published', 'from'),
+          to: parseTarget(to ?? 'draft', 'to'),
+          days: days === undefined ? IMPACT_DAYS : Number(days),
+        }),
+      );
+    },
+  );
 
   typed.get(
     `${ROBOT}/versions/:version/rules`,

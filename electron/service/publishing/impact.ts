@@ -1,0 +1,282 @@
+/**
+ * What a publish changes for customers: the robot's logged questions of the last days (distinct,
+ * weighted by how often they were asked) asked again of two targets (draft, published, a
+ * version) with the matcher the openapi uses, and counted by how their answer changes — newly
+ * answered, newly unanswered, another rule, another answer (same rule, its answer text changed).
+ * Read a slice of the log at a time and replayed in time slices (time-slices.ts), so the asks
+ * arriving meanwhile are answered within a slice (docs/publishing.md).
+ * @module
+ */
+import type {
+  ImpactAnswer,
+  ImpactExample,
+  ImpactKind,
+  ImpactKindName,
+  ImpactReport,
+} from '../publishing-types';
+import { IMPACT_KINDS } from '../publishing-types';
+import type { LoggedQuestion } from '../question-log-types';
+import type { DomainContext } from '../domain/context';
+import type { Robot } from '../domain/robot-directory';
+import { ServiceError } from '../errors';
+import { normalizeText } from '../matching/normalize';
+import type { MatchDecision, RobotIndex } from '../matching/types';
+import type { RobotKey, StoredRule } from '../store/contract/records';
+import { DAY_MS } from '../store/contract/question-log';
+import { SLICE_MS, forEachInSlices, nextTurn } from '../time-slices';
+import { rulesOf, targetIndex } from './targets';
+import type { Target } from './targets';
+
+/** The question log's entries since `from` (ms, within its retention), a slice at a time. */
+export type LoggedAsks = (
+  robot: RobotKey,
+  from: number,
+) => AsyncIterable<readonly LoggedQuestion[]>;
+
+/** Distinct questions replayed at most, the most asked first (the rest are counted, not asked). */
+export const IMPACT_CAP = 100_000;
+/** Examples kept per kind of change, the most asked first. */
+export const IMPACT_EXAMPLES = 10;
+/** Days of the log read when none are given (and by the publish gate: "last week"). */
+export const IMPACT_DAYS = 7;
+
+interface Distinct {
+  text: string;
+  asks: number;
+  /** Asks of the spelling in `text` (the most asked spelling names the question). */
+  best: number;
+}
+
+/** Whether a log entry is a customer's question: openapi asks, menu replies ("2") left out. */
+const isCustomerQuestion = (entry: LoggedQuestion): boolean =>
+  entry.source === 'api' && entry.menuEntry === null;
+
+/**
+ * The distinct customer questions since `from`, by the matcher's normalised text (the same
+ * answer for each spelling), and how many asks there were. Counted by exact text first (cheap
+ * per entry), then merged by normalised text once per distinct spelling.
+ */
+async function distinctQuestions(
+  asks: LoggedAsks,
+  robot: RobotKey,
+  from: number,
+): Promise<{ total: number; distinct: Map<string, Distinct> }> {
+  const spellings = new Map<string, number>();
+  let total = 0;
+  for await (const slice of asks(robot, from)) {
+    await forEachInSlices(slice, (entry) => {
+      if (!isCustomerQuestion(entry)) return;
+      total++;
+      spellings.set(entry.question, (spellings.get(entry.question) ?? 0) + 1);
+    });
+  }
+  const distinct = new Map<string, Distinct>();
+  await forEachInSlices([...spellings], ([text, count]) => {
+    const key = normalizeText(text);
+    const known = distinct.get(key);
+    if (!known) distinct.set(key, { text, asks: count, best: count });
+    else {
+      known.asks += count;
+      if (count > known.best) Object.assign(known, { text, best: count });
+    }
+  });
+  return { total, distinct };
+}
+
+/**
+ * The `cap` most asked questions (all of them when there are fewer), by buckets of ask counts:
+ * linear, in slices, where a sort of a million questions would hold the event loop.
+ */
+async function mostAsked(questions: readonly Distinct[], cap: number): Promise<Distinct[]> {
+  if (questions.length <= cap) return [...questions];
+  const byCount = new Map<number, Distinct[]>();
+  await forEachInSlices(questions, (question) => {
+    const bucket = byCount.get(question.asks);
+    if (bucket) bucket.push(question);
+    else byCount.set(question.asks, [question]);
+  });
+  const chosen: Distinct[] = [];
+  for (const count of [...byCount.keys()].sort((a, b) => b - a)) {
+    for (const question of byCount.get(count) as Distinct[]) {
+      if (chosen.length === cap) return chosen;
+      chosen.push(question);
+    }
+  }
+  return chosen;
+}
+
+/** One side of the comparison: its index, and its rules' answers and names. */
+interface Side {
+  name: string;
+  index: RobotIndex;
+  rules: Map<string, Pick<StoredRule, 'ruleName' | 'answer'>>;
+}
+
+async function sideOf(ctx: DomainContext, robot: Robot, target: Target): Promise<Side> {
+  const [{ name, index }, rules] = await Promise.all([
+    targetIndex(ctx, robot, target),
+    rulesOf(ctx, robot, target),
+  ]);
+  return { name, index, rules: new Map(rules.map((rule) => [rule.ruleId, rule])) };
+}
+
+const ruleOf = (decision: MatchDecision): string | null =>
+  decision.kind === 'bestmatch' ? decision.top.ruleId : null;
+
+function answerOf(decision: MatchDecision, side: Side): ImpactAnswer {
+  const ruleId = ruleOf(decision);
+  return {
+    kind: decision.kind,
+    ruleId,
+    ruleName: ruleId === null ? null : (side.rules.get(ruleId)?.ruleName ?? null),
+  };
+}
+
+/** How a question's answer changes between two decisions, or null when it does not. */
+function changeOf(before: MatchDecision, after: MatchDecision, a: Side, b: Side) {
+  const was = ruleOf(before);
+  const is = ruleOf(after);
+  if (was === null) return is === null ? null : 'newlyAnswered';
+  if (is === null) return 'newlyUnanswered';
+  if (was !== is) return 'otherRule';
+  return a.rules.get(was)?.answer === b.rules.get(is)?.answer ? null : 'otherAnswer';
+}
+
+const emptyKind = (): ImpactKind => ({ questions: 0, asks: 0, share: 0, examples: [] });
+
+/** Keeps `example` among the most asked of `kind` (at most IMPACT_EXAMPLES, most asked first). */
+function keepExample(kind: ImpactKind, example: ImpactExample): void {
+  const { examples } = kind;
+  if (examples.length === IMPACT_EXAMPLES && example.asks <= (examples.at(-1)?.asks ?? 0)) return;
+  let at = examples.length;
+  while (at > 0 && (examples[at - 1] as ImpactExample).asks < example.asks) at--;
+  examples.splice(at, 0, example);
+  if (examples.length > IMPACT_EXAMPLES) examples.pop();
+}
+
+const share = (asks: number, total: number): number =>
+  total === 0 ? 0 : Math.round((asks / total) * 10_000) / 10_000;
+
+export interface ImpactRequest {
+  from: Target;
+  to: Target;
+  days: number;
+  cap?: number;
+}
+
+/**
+ * Replays the customers' questions of the last `days` days against `from` and `to`. Without a
+ * question log every count is 0.
+ */
+export async function impactOf(
+  ctx: DomainContext,
+  asks: LoggedAsks | null,
+  robot: Robot,
+  request: ImpactRequest,
+): Promise<ImpactReport> {
+  const started = performance.now();
+  const cap = request.cap ?? IMPACT_CAP;
+  const since = ctx.now() - request.days * DAY_MS;
+  const [a, b] = [await sideOf(ctx, robot, request.from), await sideOf(ctx, robot, request.to)];
+  const { total, distinct } = asks
+    ? await distinctQuestions(asks, robot, since)
+    : { total: 0, distinct: new Map<string, Distinct>() };
+  const replayed = await mostAsked([...distinct.values()], cap);
+  const kinds = Object.fromEntries(IMPACT_KINDS.map((kind) => [kind, emptyKind()])) as Record<
+    ImpactKindName,
+    ImpactKind
+  >;
+  const at = ctx.now();
+  const settings = robot.settings;
+  const decide = (index: RobotIndex, question: string) =>
+    index.matchExact?.(question, at) ?? index.match(question, at, settings);
+  let done = 0;
+  let replayedAsks = 0;
+  while (done < replayed.length) {
+    // Thousands of questions asked twice must not hold up the openapi: a slice, then a turn.
+    const sliceEnd = performance.now() + SLICE_MS;
+    do {
+      const question = replayed[done++] as Distinct;
+      replayedAsks += question.asks;
+      const before = decide(a.index, question.text);
+      const after = decide(b.index, question.text);
+      const change = changeOf(before, after, a, b);
+      if (change === null) continue;
+      const kind = kinds[change];
+      kind.questions++;
+      kind.asks += question.asks;
+      keepExample(kind, {
+        question: question.text,
+        asks: question.asks,
+        before: answerOf(before, a),
+        after: answerOf(after, b),
+      });
+    } while (done < replayed.length && performance.now() < sliceEnd);
+    if (done < replayed.length) await nextTurn();
+  }
+  let changedQuestions = 0;
+  let changedAsks = 0;
+  for (const kind of Object.values(kinds)) {
+    kind.share = share(kind.asks, total);
+    changedQuestions += kind.questions;
+    changedAsks += kind.asks;
+  }
+  return {
+    from: a.name,
+    to: b.name,
+    days: request.days,
+    since,
+    asks: total,
+    questions: distinct.size,
+    replayed: replayed.length,
+    replayedAsks,
+    cap,
+    capped: distinct.size > cap,
+    changed: {
+      questions: changedQuestions,
+      asks: changedAsks,
+      share: share(changedAsks, total),
+    },
+    kinds,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/** A check run before a publish, in the robot's write queue: throws to refuse it. */
+export type PublishGate = (robot: Robot) => Promise<void>;
+
+/**
+ * The publish gate on customers' questions: refuses (`publish-impact-too-large`, 409, with the
+ * figures) when more than the robot's `impactGatePercent` of last week's asks would be answered
+ * differently by the draft than by the latest version. Off at 100 (the default), before the
+ * first version, and without a question log.
+ */
+export function impactGate(ctx: DomainContext, asks: LoggedAsks | null): PublishGate {
+  return async (robot) => {
+    const limit = robot.settings.impactGatePercent;
+    if (limit >= 100 || asks === null || !(await ctx.store.versions.latest(robot))) return;
+    const report = await impactOf(ctx, asks, robot, {
+      from: 'published',
+      to: 'draft',
+      days: IMPACT_DAYS,
+    });
+    const percent = Math.round(report.changed.share * 1000) / 10;
+    if (percent <= limit) return;
+    throw new ServiceError(
+      'publish-impact-too-large',
+      `${percent}% of the last ${IMPACT_DAYS} days' questions (${report.changed.asks} of ${report.asks} asks) would be answered differently, more than the ${limit}% this robot allows: confirm to publish anyway.`,
+      'confirmImpact',
+      {
+        keyword: 'publish-impact-too-large',
+        params: {
+          percent,
+          limit,
+          asks: report.asks,
+          changedAsks: report.changed.asks,
+          changedQuestions: report.changed.questions,
+          days: IMPACT_DAYS,
+        },
+      },
+    );
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * "What changes for customers" on the publish page: customers' questions replayed against the
+ * published version and the draft, the four kinds with their asks, an example's links to its rule
+ * and to the try pane, and the impact gate refusing a publish until confirmed.
+ */
+import { OpenApiClient } from '../../electron/client/openapi-client';
+import { consoleClient } from '../helpers/console-client';
+import { expect, shoot, test } from './fixtures';
+import { EditorPage } from './page-models/editor-page';
+import { BROWSER_LOCALE, LANGUAGES, translator } from './support/i18n';
+import { importRules, registerTenant } from './support/seed';
+import { E2E_CREDENTIALS } from './support/service';
+
+const RULES = [
+  {
+    ruleName: 'Returns policy',
+    questions: ['How do I return an item?'],
+    answerContentType: 'TEXT' as const,
+    answer: 'You can return any item within 7 days.',
+  },
+  {
+    ruleName: 'Opening hours',
+    questions: ['When do you open?'],
+    answerContentType: 'TEXT' as const,
+    answer: 'From 9 to 6.',
+  },
+];
+
+for (const lang of LANGUAGES) {
+  test.describe(lang, () => {
+    test.use({ locale: BROWSER_LOCALE[lang] });
+    const t = translator(lang);
+
+    test('the panel counts what changes, links to the rule and the try pane, gates a publish', async ({
+      page,
+      service,
+    }) => {
+      const robot = await registerTenant(service);
+      const imported = await importRules(service, robot, RULES);
+      const returns = imported.succeed.find((r) => r.ruleName === 'Returns policy');
+      const api = consoleClient(service.baseUrl, service.token);
+      const R = `/tenants/${robot.tenantId}/robots/${robot.robotId}`;
+      await api.ok('POST', `${R}/versions`, { note: 'v1', author: 'api' });
+      const customer = new OpenApiClient({ baseUrl: service.baseUrl, ...E2E_CREDENTIALS }).robot(
+        robot.tenantId,
+        robot.robotId,
+        robot.robotSecret,
+      );
+      for (let i = 0; i < 3; i++) await customer.ask('How do I return an item?');
+      await customer.ask('When do you open?');
+      // The draft changes the returns answer: 3 of 4 asks get another answer.
+      await api.ok('PATCH', `${R}/rules/${returns?.ruleId}`, {
+        answer: 'You can return any item within 15 days.',
+      });
+
+      const editor = new EditorPage(page);
+      await editor.open(service);
+      await editor.openRobot('Acme');
+      await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
+      const panel = page.getByTestId('impact');
+      await panel.getByRole('button', { name: t('impact.run') }).click();
+      await expect(panel.getByTestId('impact-summary')).toContainText(
+        t('impact.summary', { changed: 3, asks: 4, days: 7, share: '75%', questions: 1 }),
+      );
+      await expect(panel.getByTestId('impact-otherAnswer')).toContainText('75%');
+      await expect(panel).toContainText('How do I return an item?');
+      await panel.scrollIntoViewIfNeeded();
+      await shoot(page, `publish-impact-${lang}`);
+
+      // The gate: more than 50% refuses the publish, until confirmed.
+      const gate = panel.getByTestId('impact-gate');
+      await gate.getByRole('checkbox').check();
+      await gate.getByRole('spinbutton').fill('50');
+      await gate.getByRole('button', { name: t('impact.gateSave') }).click();
+      await expect(panel).toContainText(t('impact.gateSaved'));
+      const view = page.getByTestId('publishing-page');
+      await view.getByRole('button', { name: t('publishing.check') }).click();
+      await view
+        .getByTestId('publish-gate')
+        .getByRole('button', { name: t('publishing.publish'), exact: true })
+        .click();
+      await expect(view).toContainText(
+        t('errors.publishImpactTooLarge', { percent: 75, limit: 50 }),
+      );
+      await shoot(page, `publish-impact-refused-${lang}`);
+      await view.getByRole('checkbox', { name: t('publishing.confirmImpact') }).check();
+      await view
+        .getByTestId('publish-gate')
+        .getByRole('button', { name: t('publishing.publish'), exact: true })
+        .click();
+      await expect(view.getByTestId('version-history').getByRole('row')).toHaveCount(3);
+
+      // Between the two versions now; an example opens the try pane on its question.
+      await panel.getByRole('combobox', { name: t('impact.from') }).selectOption('1');
+      await panel.getByRole('combobox', { name: t('impact.to') }).selectOption('2');
+      await panel.getByRole('button', { name: t('impact.run') }).click();
+      await expect(panel.getByTestId('impact-otherAnswer')).toContainText('75%');
+      await panel
+        .getByRole('button', { name: t('impact.try'), exact: true })
+        .first()
+        .click();
+      const tryPane = page.getByTestId('try-pane');
+      await expect(tryPane).toContainText('You can return any item within 15 days.');
+      await shoot(page, `publish-impact-try-${lang}`);
+    });
+  });
+}
