@@ -503,7 +503,7 @@ export const ZH: Messages = {
   'settings.maxRecommendHint': '推荐列表中最多列出的问题数（1 到 {max}）。',
   'settings.synonyms': '同义词',
   'settings.synonymsIntro':
-    '在本知识库中意思相同的词语，例如“充值”“充钱”“top up”：问题中用了其中一个，也能找到用另一个写的规则。',
+    '在本知识库中意思相同的词语，例如“充值”“充钱”“加钱”：问题中用了其中一个，也能找到用另一个写的规则。',
   'settings.synonymGroupN': '同义词组 {n}',
   'settings.synonymMemberN': '同义词组 {group} 的第 {n} 个词',
   'settings.addGroup': '添加同义词组',

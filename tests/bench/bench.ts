@@ -25,6 +25,8 @@
  * `--database postgres://…` measures only the team server next to the embedded store, at 10k
  * rules (--quick: 1k): import, ask p99 and requests/s on one node and three, and the delay from a
  * write on one node to its answer on another (tests/bench/team-server-bench.ts).
+ * `--collisions [--collision-sizes 1000,100000]`: only the collision report's time against the
+ * same number of plain asks, and its longest hold (tests/bench/collision-bench.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -51,6 +53,7 @@ import { measureTeamServer } from './team-server-bench';
 import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
 import { embeddingLine, measureEmbedding } from './embedding-bench';
+import { collisionLine, measureCollisions } from './collision-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -69,8 +72,16 @@ const { values } = parseArgs({
     embedding: { type: 'boolean', default: false },
     'embedding-size': { type: 'string', default: '100000' },
     'embedding-dimensions': { type: 'string', default: '1024' },
+    collisions: { type: 'boolean', default: false },
+    'collision-sizes': { type: 'string', default: '1000,10000,100000' },
   },
 });
+if (values.collisions) {
+  for (const size of values['collision-sizes'].split(',').map(Number)) {
+    console.log(collisionLine(await measureCollisions(size)));
+  }
+  process.exit(0);
+}
 if (values.embedding) {
   const size = Number(values['embedding-size']);
   const figures = await measureEmbedding(size, Number(values['embedding-dimensions']));

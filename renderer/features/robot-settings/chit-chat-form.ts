@@ -26,10 +26,22 @@ export function useChitChatForm(robotRef: RobotRef, robot: ConsoleRobot) {
   const [on, setOn] = useState(saved.chitChat);
   const [persona, setPersona] = useState(saved.persona);
   const [answers, setAnswers] = useState<Record<string, string>>(saved.chitChatAnswers);
-  const dirty =
-    on !== saved.chitChat ||
-    persona !== saved.persona ||
-    !sameAnswers(answers, saved.chitChatAnswers);
+  const differsFrom = (settings: ConsoleRobot['settings']) =>
+    on !== settings.chitChat ||
+    persona !== settings.persona ||
+    !sameAnswers(answers, settings.chitChatAnswers);
+  // The saved settings changed (a save, the robot's language and so its default persona): an
+  // unedited part follows them.
+  const [from, setFrom] = useState(saved);
+  if (from !== saved) {
+    setFrom(saved);
+    if (!differsFrom(from)) {
+      setOn(saved.chitChat);
+      setPersona(saved.persona);
+      setAnswers(saved.chitChatAnswers);
+    }
+  }
+  const dirty = differsFrom(saved);
   return {
     on,
     persona,

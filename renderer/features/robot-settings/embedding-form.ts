@@ -22,13 +22,25 @@ export function useEmbeddingForm(robotRef: RobotRef, robot: ConsoleRobot) {
   const [model, setModel] = useState(saved.embeddingModel);
   const [timeoutMs, setTimeoutMs] = useState(String(saved.embeddingTimeoutMs));
   const [key, setKey] = useState('');
-  const dirty =
-    mode !== saved.embeddingMode ||
-    api !== saved.embeddingApi ||
-    base.trim() !== saved.embeddingBase ||
-    model.trim() !== saved.embeddingModel ||
-    Number(timeoutMs) !== saved.embeddingTimeoutMs ||
-    key !== '';
+  const differsFrom = (settings: ConsoleRobot['settings']) =>
+    mode !== settings.embeddingMode ||
+    api !== settings.embeddingApi ||
+    base.trim() !== settings.embeddingBase ||
+    model.trim() !== settings.embeddingModel ||
+    Number(timeoutMs) !== settings.embeddingTimeoutMs;
+  // The saved settings changed (a save elsewhere on the page): an unedited part follows them.
+  const [from, setFrom] = useState(saved);
+  if (from !== saved) {
+    setFrom(saved);
+    if (!differsFrom(from)) {
+      setMode(saved.embeddingMode);
+      setApi(saved.embeddingApi);
+      setBase(saved.embeddingBase);
+      setModel(saved.embeddingModel);
+      setTimeoutMs(String(saved.embeddingTimeoutMs));
+    }
+  }
+  const dirty = differsFrom(saved) || key !== '';
   return {
     mode,
     api,
