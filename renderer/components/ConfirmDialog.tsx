@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { describeError } from '../i18n/describe-problem';
 import { useI18n } from '../i18n/useI18n';
 import { Dialog } from './Dialog';
+import { DialogActions } from './DialogActions';
 import { ErrorMessage } from './ErrorMessage';
 
 /**
@@ -49,20 +50,14 @@ export function ConfirmDialog({
       onClose={onClose}
       testId={testId ?? 'confirm-dialog'}
       footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className={danger ? 'button button-danger' : 'button button-primary'}
-            disabled={busy}
-            autoFocus
-            onClick={() => void accept()}
-          >
-            {confirmLabel}
-          </button>
-        </>
+        <DialogActions
+          onClose={onClose}
+          actionLabel={confirmLabel}
+          onAction={() => void accept()}
+          disabled={busy}
+          danger={danger}
+          autoFocus
+        />
       }
     >
       <div className="confirm-text">{children}</div>

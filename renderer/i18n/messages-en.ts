@@ -874,8 +874,6 @@ export const EN = {
   'chat.personaHint': 'Used where answers say who the assistant is.',
   'chat.answers': 'Answers ({count} built in: type yours to replace one)',
   'chat.answerFor': 'Answer to small talk like {examples}',
-  'chat.save': 'Save small talk',
-  'chat.saved': 'Small talk saved.',
   'embedding.title': 'Embedding model',
   'embedding.intro':
     'Your own embedding model (Ollama, Xinference, vLLM, LocalAI, TEI or a hosted API) helps match questions that mean the same with other words. Its weight is found on this robot’s own phrasings; without one, matching is unchanged.',
@@ -896,8 +894,6 @@ export const EN = {
   'embedding.test': 'Test connection',
   'embedding.testOk': 'Connected: {dimensions} dimensions, {ms} ms.',
   'embedding.testFailed': 'No answer: {message}',
-  'embedding.save': 'Save embedding model',
-  'embedding.saved': 'Embedding model saved.',
   'embedding.status':
     '{model}: {embedded} of {texts} texts embedded ({dimensions} dimensions), {failures} failed calls.',
   'embedding.fused': 'Weighted by this robot’s self-test.',

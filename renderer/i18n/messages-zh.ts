@@ -503,7 +503,7 @@ export const ZH: Messages = {
   'settings.maxRecommendHint': '推荐列表中最多列出的问题数（1 到 {max}）。',
   'settings.synonyms': '同义词',
   'settings.synonymsIntro':
-    '在本知识库中意思相同的词语，例如“充值”“充钱”“top up”：问题中用了其中一个，也能找到用另一个写的规则。',
+    '在本知识库中意思相同的词语，例如“充值”“充钱”“加钱”：问题中用了其中一个，也能找到用另一个写的规则。',
   'settings.synonymGroupN': '同义词组 {n}',
   'settings.synonymMemberN': '同义词组 {group} 的第 {n} 个词',
   'settings.addGroup': '添加同义词组',
@@ -756,8 +756,6 @@ export const ZH: Messages = {
   'chat.personaHint': '用于回答中介绍助手身份的地方。',
   'chat.answers': '答案（内置 {count} 条：填写即可替换）',
   'chat.answerFor': '对“{examples}”等闲聊的答案',
-  'chat.save': '保存闲聊设置',
-  'chat.saved': '闲聊设置已保存。',
   'embedding.title': '向量模型',
   'embedding.intro':
     '使用您自己的向量（嵌入）模型（Ollama、Xinference、vLLM、LocalAI、TEI 或在线服务），匹配用词不同但意思相同的问题。其权重由本机器人自己的问法测得；不设置时匹配不变。',
@@ -778,8 +776,6 @@ export const ZH: Messages = {
   'embedding.test': '测试连接',
   'embedding.testOk': '连接成功：{dimensions} 维，{ms} 毫秒。',
   'embedding.testFailed': '无应答：{message}',
-  'embedding.save': '保存向量模型设置',
-  'embedding.saved': '向量模型设置已保存。',
   'embedding.status':
     '{model}：已向量化 {embedded}/{texts} 条文本（{dimensions} 维），失败调用 {failures} 次。',
   'embedding.fused': '权重由本机器人的自测确定。',

@@ -25,6 +25,8 @@
  * `--database postgres://…` measures only the team server next to the embedded store, at 10k
  * rules (--quick: 1k): import, ask p99 and requests/s on one node and three, and the delay from a
  * write on one node to its answer on another (tests/bench/team-server-bench.ts).
+ * `--collisions [--collision-sizes 1000,100000]`: only the collision report's time against the
+ * same number of plain asks, and its longest hold (tests/bench/collision-bench.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +54,7 @@ import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
 import { embeddingLine, measureEmbedding } from './embedding-bench';
 import { impactLine, measureImpact } from './impact-bench';
+import { collisionLine, measureCollisions } from './collision-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -72,12 +75,20 @@ const { values } = parseArgs({
     'embedding-dimensions': { type: 'string', default: '1024' },
     impact: { type: 'boolean', default: false },
     'impact-questions': { type: 'string', default: '100000' },
+    collisions: { type: 'boolean', default: false },
+    'collision-sizes': { type: 'string', default: '1000,10000,100000' },
   },
 });
 if (values.impact) {
   const figures = await measureImpact(Number(values['impact-questions']));
   console.log(impactLine(figures));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
+if (values.collisions) {
+  for (const size of values['collision-sizes'].split(',').map(Number)) {
+    console.log(collisionLine(await measureCollisions(size)));
+  }
   process.exit(0);
 }
 if (values.embedding) {

@@ -128,8 +128,8 @@ test.describe('en', () => {
     await card.getByTestId('chit-chat-persona').fill('Kiki');
     await card.getByTestId('chit-chat-on').uncheck();
     await shoot(page, 'small-talk-settings-en');
-    await card.getByTestId('chit-chat-save').click();
-    await expect(page.getByText(t('chat.saved'))).toBeVisible();
+    await settings.save();
+    await expect(page.getByText(t('settings.saved'))).toBeVisible();
     await expect.poll(() => savedSettings(service)).toMatchObject({ chitChat: false });
 
     await editor.openRobot('Acme');
@@ -140,7 +140,7 @@ test.describe('en', () => {
     await settings.openFromSidebar();
     await expect(card.getByTestId('chit-chat-persona')).toHaveValue('Kiki');
     await card.getByTestId('chit-chat-on').check();
-    await card.getByTestId('chit-chat-save').click();
+    await settings.save();
     await expect
       .poll(() => savedSettings(service))
       .toMatchObject({

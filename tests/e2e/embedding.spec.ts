@@ -60,8 +60,8 @@ for (const lang of LANGUAGES) {
       await expect(card.getByTestId('embedding-tested')).toHaveText(
         new RegExp(t('embedding.testOk', { dimensions: 64, ms: 0 }).replace(/0[^0-9]*$/, '')),
       );
-      await card.getByTestId('embedding-save').click();
-      await expect(page.getByText(t('embedding.saved'))).toBeVisible();
+      await settings.save();
+      await expect(page.getByText(t('settings.saved'))).toBeVisible();
       await expect(card.getByTestId('embedding-key')).toHaveValue('');
       await expect(card.getByTestId('embedding-key')).toHaveAttribute(
         'placeholder',

@@ -35,7 +35,7 @@ export function RuleHitsTable({ analytics }: { analytics: RuleAnalytics }) {
   };
   return (
     <div className="qlog-scroll">
-      <table className="report-table qlog-table" data-testid="rule-hits">
+      <table className="report-table qlog-table rule-hits" data-testid="rule-hits">
         <thead>
           <tr>
             <th>{t('dashboard.rule')}</th>
@@ -47,7 +47,12 @@ export function RuleHitsTable({ analytics }: { analytics: RuleAnalytics }) {
         <tbody>
           {rows.map((row) => (
             <tr key={row.ruleId}>
-              <td>{row.ruleName}</td>
+              <td>
+                {/* One line, cut with an ellipsis, never mid-word: the whole name on hover. */}
+                <span className="rule-hits-name" title={row.ruleName}>
+                  {row.ruleName}
+                </span>
+              </td>
               <td>
                 {formatNumber(row.hits)}
                 {row.chosen > 0 ? (

@@ -1,4 +1,5 @@
 import { TextAreaField } from '../../components/TextAreaField';
+import { SettingsCard } from '../../components/SettingsCard';
 import { useI18n } from '../../i18n/useI18n';
 import { DefaultNote } from './DefaultNote';
 import type { SettingsForm } from './useRobotSettings';
@@ -9,33 +10,28 @@ export function AnswerTextsCard({ form }: { form: SettingsForm }) {
   const fallback = t('settings.fallbackText');
   const recommend = t('settings.recommendText');
   return (
-    <section className="card settings-card" aria-labelledby="settings-texts">
-      <header className="card-header">
-        <h2 id="settings-texts">{t('settings.texts')}</h2>
-      </header>
-      <div className="settings-body">
-        <div className="setting">
-          <TextAreaField
-            label={fallback}
-            value={form.draft.fallbackText}
-            onChange={(value) => form.setText('fallbackText', value)}
-            error={form.errorOf('fallbackText')}
-            hint={t('settings.fallbackHint')}
-          />
-          <DefaultNote form={form} field="fallbackText" label={fallback} />
-        </div>
-        <div className="setting">
-          <TextAreaField
-            label={recommend}
-            value={form.draft.recommendText}
-            onChange={(value) => form.setText('recommendText', value)}
-            error={form.errorOf('recommendText')}
-            hint={t('settings.recommendHint')}
-            rows={2}
-          />
-          <DefaultNote form={form} field="recommendText" label={recommend} />
-        </div>
+    <SettingsCard id="settings-texts" title={t('settings.texts')}>
+      <div className="setting">
+        <TextAreaField
+          label={fallback}
+          value={form.draft.fallbackText}
+          onChange={(value) => form.setText('fallbackText', value)}
+          error={form.errorOf('fallbackText')}
+          hint={t('settings.fallbackHint')}
+        />
+        <DefaultNote form={form} field="fallbackText" label={fallback} />
       </div>
-    </section>
+      <div className="setting">
+        <TextAreaField
+          label={recommend}
+          value={form.draft.recommendText}
+          onChange={(value) => form.setText('recommendText', value)}
+          error={form.errorOf('recommendText')}
+          hint={t('settings.recommendHint')}
+          rows={2}
+        />
+        <DefaultNote form={form} field="recommendText" label={recommend} />
+      </div>
+    </SettingsCard>
   );
 }

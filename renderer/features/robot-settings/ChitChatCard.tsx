@@ -1,28 +1,29 @@
 /**
  * Small talk of one robot: on or off, the persona name its answers use, and its own answers to
- * the built-in intents. Saved on its own (the card's button), apart from the settings form.
+ * the built-in intents. Saved with the rest of the page (useSettingsPage.ts).
  * @module
  */
 import { useEffect, useState } from 'react';
 import type { ConsoleRobot, SmallTalkIntentView } from '../../../electron/service/console-types';
-import type { RobotRef } from '../../api/console-client';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { useToasts } from '../../components/useToasts';
-import { describeProblem } from '../../i18n/describe-problem';
-import { problemOfError } from '../../i18n/server-problem';
+import { SettingsCard } from '../../components/SettingsCard';
 import { useI18n } from '../../i18n/useI18n';
 import { useWorkspace } from '../../lib/workspace/useWorkspace';
+import type { ChitChatForm } from './chit-chat-form';
 
-export function ChitChatCard({ robotRef, robot }: { robotRef: RobotRef; robot: ConsoleRobot }) {
+export function ChitChatCard({
+  form,
+  robot,
+  error,
+}: {
+  form: ChitChatForm;
+  robot: ConsoleRobot;
+  /** The service's problem with the last save of this part. */
+  error: string | null;
+}) {
   const { t } = useI18n();
-  const toasts = useToasts();
-  const { client, reload } = useWorkspace();
-  const [on, setOn] = useState(robot.settings.chitChat);
-  const [persona, setPersona] = useState(robot.settings.persona);
-  const [answers, setAnswers] = useState<Record<string, string>>(robot.settings.chitChatAnswers);
+  const { client } = useWorkspace();
   const [intents, setIntents] = useState<SmallTalkIntentView[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const language = robot.settings.language;
 
   useEffect(() => {
@@ -36,91 +37,52 @@ export function ChitChatCard({ robotRef, robot }: { robotRef: RobotRef; robot: C
     };
   }, [client]);
 
-  const save = async () => {
-    setSaving(true);
-    setError(null);
-    try {
-      const own = Object.fromEntries(
-        Object.entries(answers).filter(([, text]) => text.trim() !== ''),
-      );
-      await client.patchRobot(robotRef, {
-        settings: { chitChat: on, persona, chitChatAnswers: own },
-      });
-      toasts.show(t('chat.saved'));
-      void reload();
-    } catch (caught) {
-      setError(describeProblem(t, problemOfError(caught)));
-    } finally {
-      setSaving(false);
-    }
-  };
-
   // The robot's language first: its customers' small talk is mostly in it.
   const shown = [...intents].sort(
     (a, b) => Number(b.language === language) - Number(a.language === language),
   );
   return (
-    <section
-      className="card settings-card"
-      aria-labelledby="settings-chat"
-      data-testid="chit-chat-card"
-    >
-      <header className="card-header">
-        <h2 id="settings-chat">{t('chat.title')}</h2>
-      </header>
-      <div className="settings-body">
-        <p className="muted">{t('chat.intro')}</p>
-        {error ? <ErrorMessage>{error}</ErrorMessage> : null}
-        <label className="conv-choice">
-          <input
-            type="checkbox"
-            checked={on}
-            onChange={(event) => setOn(event.target.checked)}
-            data-testid="chit-chat-on"
-          />
-          <span>{t('chat.on')}</span>
-        </label>
-        <label className="conv-field">
-          <span>{t('chat.persona')}</span>
-          <input
-            value={persona}
-            maxLength={50}
-            onChange={(event) => setPersona(event.target.value)}
-            data-testid="chit-chat-persona"
-          />
-          <span className="muted">{t('chat.personaHint')}</span>
-        </label>
-        <details className="chat-answers">
-          <summary>{t('chat.answers', { count: intents.length })}</summary>
-          <ul>
-            {shown.map((intent) => (
-              <li key={intent.key} className="chat-answer">
-                <span className="muted">
-                  {intent.language.toUpperCase()} · {intent.examples.join(' / ')}
-                </span>
-                <textarea
-                  rows={2}
-                  aria-label={t('chat.answerFor', { examples: intent.examples.join(' / ') })}
-                  placeholder={intent.answer}
-                  value={answers[intent.key] ?? ''}
-                  onChange={(event) => setAnswers({ ...answers, [intent.key]: event.target.value })}
-                />
-              </li>
-            ))}
-          </ul>
-        </details>
-        <div>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={saving}
-            onClick={() => void save()}
-            data-testid="chit-chat-save"
-          >
-            {t('chat.save')}
-          </button>
-        </div>
-      </div>
-    </section>
+    <SettingsCard id="settings-chat" title={t('chat.title')} testId="chit-chat-card">
+      <p className="muted">{t('chat.intro')}</p>
+      {error ? <ErrorMessage>{error}</ErrorMessage> : null}
+      <label className="conv-choice">
+        <input
+          type="checkbox"
+          checked={form.on}
+          onChange={(event) => form.setOn(event.target.checked)}
+          data-testid="chit-chat-on"
+        />
+        <span>{t('chat.on')}</span>
+      </label>
+      <label className="conv-field">
+        <span>{t('chat.persona')}</span>
+        <input
+          value={form.persona}
+          maxLength={50}
+          onChange={(event) => form.setPersona(event.target.value)}
+          data-testid="chit-chat-persona"
+        />
+        <span className="muted">{t('chat.personaHint')}</span>
+      </label>
+      <details className="chat-answers">
+        <summary>{t('chat.answers', { count: intents.length })}</summary>
+        <ul>
+          {shown.map((intent) => (
+            <li key={intent.key} className="chat-answer">
+              <span className="muted">
+                {intent.language.toUpperCase()} · {intent.examples.join(' / ')}
+              </span>
+              <textarea
+                rows={2}
+                aria-label={t('chat.answerFor', { examples: intent.examples.join(' / ') })}
+                placeholder={intent.answer}
+                value={form.answers[intent.key] ?? ''}
+                onChange={(event) => form.setAnswer(intent.key, event.target.value)}
+              />
+            </li>
+          ))}
+        </ul>
+      </details>
+    </SettingsCard>
   );
 }

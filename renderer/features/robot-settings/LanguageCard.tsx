@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { RobotLanguage } from '../../api/console-client';
+import { SettingsCard } from '../../components/SettingsCard';
 import { useI18n } from '../../i18n/useI18n';
 import type { SettingsForm } from './useRobotSettings';
 
@@ -11,33 +12,28 @@ export function LanguageCard({ form }: { form: SettingsForm }) {
   const { t } = useI18n();
   const id = useId();
   return (
-    <section className="card settings-card" aria-labelledby="settings-language">
-      <header className="card-header">
-        <h2 id="settings-language">{t('settings.language')}</h2>
-      </header>
-      <div className="settings-body">
-        <div className="field">
-          <label htmlFor={id}>{t('settings.languageField')}</label>
-          <select
-            id={id}
-            className="language-select"
-            value={form.draft.language}
-            aria-describedby={`${id}-hint`}
-            onChange={(event) => form.setLanguage(event.target.value as RobotLanguage)}
-          >
-            {(Object.keys(LANGUAGE_NAMES) as RobotLanguage[]).map((code) => (
-              <option key={code} value={code}>
-                {LANGUAGE_NAMES[code]}
-              </option>
-            ))}
-          </select>
-          <p className="field-hint" id={`${id}-hint`}>
-            {form.languageChanged
-              ? t('settings.languageChanged', { language: LANGUAGE_NAMES[form.draft.language] })
-              : t('settings.languageHint')}
-          </p>
-        </div>
+    <SettingsCard id="settings-language" title={t('settings.language')}>
+      <div className="field">
+        <label htmlFor={id}>{t('settings.languageField')}</label>
+        <select
+          id={id}
+          className="language-select"
+          value={form.draft.language}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => form.setLanguage(event.target.value as RobotLanguage)}
+        >
+          {(Object.keys(LANGUAGE_NAMES) as RobotLanguage[]).map((code) => (
+            <option key={code} value={code}>
+              {LANGUAGE_NAMES[code]}
+            </option>
+          ))}
+        </select>
+        <p className="field-hint" id={`${id}-hint`}>
+          {form.languageChanged
+            ? t('settings.languageChanged', { language: LANGUAGE_NAMES[form.draft.language] })
+            : t('settings.languageHint')}
+        </p>
       </div>
-    </section>
+    </SettingsCard>
   );
 }

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { ConsoleRobot, ConsoleTenant } from '../../../electron/service/console-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { SettingsCard } from '../../components/SettingsCard';
 import { useI18n } from '../../i18n/useI18n';
 import { DeleteRobotDialog } from '../trash/DeleteRobotDialog';
 import { useLeaveGuard } from '../../lib/workspace/leave-guard';
@@ -11,11 +12,12 @@ import { ChitChatCard } from './ChitChatCard';
 import { EmbeddingCard } from './EmbeddingCard';
 import { SynonymsCard } from './SynonymsCard';
 import { ThresholdsCard } from './ThresholdsCard';
-import { useRobotSettings } from './useRobotSettings';
+import { useSettingsPage } from './useSettingsPage';
 
 /**
- * How a robot answers: its language, texts, thresholds and synonyms, one section per subject;
- * each text and threshold shows its default and can go back to it.
+ * How a robot answers: its language, texts, thresholds, synonyms, small talk and embedding model,
+ * one section per subject, saved together by the one save bar (docs/decisions.md); each text and
+ * threshold shows its default and can go back to it. The page opens at its top.
  */
 export function RobotSettingsPage({
   tenant,
@@ -28,14 +30,21 @@ export function RobotSettingsPage({
 }) {
   const { t, formatTime } = useI18n();
   const ref = { tenantId: tenant.tenantId, robotId: robot.robotId };
-  const form = useRobotSettings(ref, robot);
-  const leaving = useLeaveGuard(form.dirty);
+  const page = useSettingsPage(ref, robot);
+  const form = page.settings;
+  const leaving = useLeaveGuard(page.dirty);
+  const top = useRef<HTMLDivElement>(null);
+  // The scrolling area is shared by every screen: the page opens at its top, not where the
+  // previous screen (or this robot's other page) was left.
+  useLayoutEffect(() => {
+    top.current?.scrollIntoView({ block: 'start' });
+  }, [ref.tenantId, ref.robotId]);
   // Settings are not part of the draft (docs/decisions.md): in review mode the page says so.
   const inReview = robot.settings.publishMode === 'review';
   const [deleting, setDeleting] = useState(false);
 
   return (
-    <div className="page settings-page" data-testid="settings-page">
+    <div className="page settings-page" data-testid="settings-page" ref={top}>
       <header className="page-header">
         <div>
           <h1>
@@ -65,28 +74,29 @@ export function RobotSettingsPage({
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          void form.save();
+          void page.save();
         }}
       >
         <LanguageCard form={form} />
         <AnswerTextsCard form={form} />
         <ThresholdsCard form={form} />
         <SynonymsCard form={form} />
-        {/* Saved on its own, with its own button. */}
-        <ChitChatCard robotRef={ref} robot={robot} />
-        <EmbeddingCard robotRef={ref} robot={robot} />
+        <ChitChatCard form={page.chat} robot={robot} error={page.errorOf('chat')} />
+        <EmbeddingCard
+          form={page.embedding}
+          robotRef={ref}
+          robot={robot}
+          error={page.errorOf('embedding')}
+        />
       </form>
-      <section className="card settings-card" aria-labelledby="settings-delete-title">
-        <header className="card-header">
-          <h2 id="settings-delete-title">{t('settings.deleteTitle')}</h2>
-        </header>
-        <div className="settings-body settings-delete">
+      <SettingsCard id="settings-delete-title" title={t('settings.deleteTitle')}>
+        <div className="settings-delete">
           <p>{t('settings.deleteText')}</p>
           <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>
             {t('robot.deleteConfirm')}
           </button>
         </div>
-      </section>
+      </SettingsCard>
       {leaving.asking ? (
         <ConfirmDialog
           title={t('settings.unsavedTitle')}
@@ -111,21 +121,21 @@ export function RobotSettingsPage({
         <span className="save-bar-status" role="status" data-testid="settings-status">
           {form.blocked
             ? t('settings.fixFirst')
-            : form.dirty
+            : page.dirty
               ? t('settings.unsaved')
-              : form.savedAt
-                ? t('save.savedAt', { time: formatTime(form.savedAt) })
+              : page.savedAt
+                ? t('save.savedAt', { time: formatTime(page.savedAt) })
                 : ''}
         </span>
         {inReview ? <span className="save-bar-note">{t('settings.liveShort')}</span> : null}
-        <button type="button" className="button" disabled={!form.dirty} onClick={form.discard}>
+        <button type="button" className="button" disabled={!page.dirty} onClick={page.discard}>
           {t('settings.discard')}
         </button>
         <button
           type="submit"
           form="settings-form"
           className="button button-primary"
-          disabled={!form.dirty || form.saving}
+          disabled={!page.dirty || page.saving}
         >
           {t('settings.save')}
         </button>

@@ -1,3 +1,4 @@
+import { SettingsCard } from '../../components/SettingsCard';
 import { useI18n } from '../../i18n/useI18n';
 import type { SettingsForm } from './useRobotSettings';
 
@@ -7,34 +8,32 @@ export function SynonymsCard({ form }: { form: SettingsForm }) {
   const groups = form.draft.synonyms;
   const listError = form.errorOf('synonyms');
   return (
-    <section className="card settings-card" aria-labelledby="settings-synonyms">
-      <header className="card-header">
-        <h2 id="settings-synonyms">{t('settings.synonyms')}</h2>
-        <span className="muted">{t('settings.groupCount', { count: groups.length })}</span>
-      </header>
-      <div className="settings-body">
-        <p className="form-intro">{t('settings.synonymsIntro')}</p>
-        {groups.length === 0 ? (
-          <p className="hint">{t('settings.noSynonyms')}</p>
-        ) : (
-          <ol className="synonym-groups" aria-label={t('settings.synonyms')}>
-            {groups.map((group, g) => (
-              <SynonymGroup key={g} form={form} group={group} index={g} />
-            ))}
-          </ol>
-        )}
-        {listError ? (
-          <p className="field-error" role="alert">
-            {listError}
-          </p>
-        ) : null}
-        <div>
-          <button type="button" className="button" onClick={form.synonyms.addGroup}>
-            + {t('settings.addGroup')}
-          </button>
-        </div>
+    <SettingsCard
+      id="settings-synonyms"
+      title={t('settings.synonyms')}
+      aside={<span className="muted">{t('settings.groupCount', { count: groups.length })}</span>}
+    >
+      <p className="form-intro">{t('settings.synonymsIntro')}</p>
+      {groups.length === 0 ? (
+        <p className="hint">{t('settings.noSynonyms')}</p>
+      ) : (
+        <ol className="synonym-groups" aria-label={t('settings.synonyms')}>
+          {groups.map((group, g) => (
+            <SynonymGroup key={g} form={form} group={group} index={g} />
+          ))}
+        </ol>
+      )}
+      {listError ? (
+        <p className="field-error" role="alert">
+          {listError}
+        </p>
+      ) : null}
+      <div>
+        <button type="button" className="button" onClick={form.synonyms.addGroup}>
+          + {t('settings.addGroup')}
+        </button>
       </div>
-    </section>
+    </SettingsCard>
   );
 }
 

@@ -1,5 +1,6 @@
 import { LIMITS } from '../../../electron/service/limits';
 import { Field } from '../../components/Field';
+import { SettingsCard } from '../../components/SettingsCard';
 import { useI18n } from '../../i18n/useI18n';
 import type { MessageKey } from '../../i18n/types';
 import { DefaultNote } from './DefaultNote';
@@ -25,34 +26,29 @@ const FIELDS: { field: NumberField; label: MessageKey; hint: MessageKey }[] = [
 export function ThresholdsCard({ form }: { form: SettingsForm }) {
   const { t } = useI18n();
   return (
-    <section className="card settings-card" aria-labelledby="settings-matching">
-      <header className="card-header">
-        <h2 id="settings-matching">{t('settings.matching')}</h2>
-      </header>
-      <div className="settings-body">
-        <p className="form-intro">{t('settings.matchingIntro')}</p>
-        <ThresholdScale
-          best={Number(form.draft.bestmatchThreshold)}
-          recommend={Number(form.draft.recommendThreshold)}
-        />
-        <div className="settings-numbers">
-          {FIELDS.map(({ field, label, hint }) => (
-            <div key={field} className="setting">
-              <Field
-                label={t(label)}
-                value={form.draft[field]}
-                onChange={(value) => form.setText(field, value)}
-                error={form.errorOf(field)}
-                hint={t(hint, { max: LIMITS.recommendMax })}
-                inputMode={field === 'maxRecommend' ? 'numeric' : 'decimal'}
-                className="number-input"
-              />
-              <DefaultNote form={form} field={field} label={t(label)} />
-            </div>
-          ))}
-        </div>
+    <SettingsCard id="settings-matching" title={t('settings.matching')}>
+      <p className="form-intro">{t('settings.matchingIntro')}</p>
+      <ThresholdScale
+        best={Number(form.draft.bestmatchThreshold)}
+        recommend={Number(form.draft.recommendThreshold)}
+      />
+      <div className="settings-numbers">
+        {FIELDS.map(({ field, label, hint }) => (
+          <div key={field} className="setting">
+            <Field
+              label={t(label)}
+              value={form.draft[field]}
+              onChange={(value) => form.setText(field, value)}
+              error={form.errorOf(field)}
+              hint={t(hint, { max: LIMITS.recommendMax })}
+              inputMode={field === 'maxRecommend' ? 'numeric' : 'decimal'}
+              className="number-input"
+            />
+            <DefaultNote form={form} field={field} label={t(label)} />
+          </div>
+        ))}
       </div>
-    </section>
+    </SettingsCard>
   );
 }
 

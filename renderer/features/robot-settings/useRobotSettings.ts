@@ -1,7 +1,8 @@
 /**
  * State of the robot settings page: the values being edited, their problems (shown once the
  * field was changed, or all of them after a save was tried), and the save through the console
- * `PATCH …/robots/:robotId` with the changed settings only.
+ * `PATCH …/robots/:robotId` with the changed settings only (the page saves it with its other
+ * parts, useSettingsPage.ts).
  * @module
  */
 import { useMemo, useState } from 'react';
@@ -30,13 +31,12 @@ export type SettingsForm = ReturnType<typeof useRobotSettings>;
 export function useRobotSettings(ref: RobotRef, robot: ConsoleRobot) {
   const { t } = useI18n();
   const toasts = useToasts();
-  const { client, reload } = useWorkspace();
+  const { client } = useWorkspace();
   const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(robot.settings));
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [tried, setTried] = useState(false);
   const [serverProblem, setServerProblem] = useState<Problem | null>(null);
   const [saving, setSaving] = useState(false);
-  const [savedAt, setSavedAt] = useState<number | null>(null);
 
   const problems = useMemo(() => checkDraft(draft), [draft]);
   const dirty = isDirty(draft, robot.settings);
@@ -45,7 +45,6 @@ export function useRobotSettings(ref: RobotRef, robot: ConsoleRobot) {
     setDraft(next);
     setTouched((current) => new Set(current).add(field));
     setServerProblem(null);
-    setSavedAt(null);
   };
 
   /** The problem of a field as a sentence, once it may be shown. */
@@ -88,26 +87,26 @@ export function useRobotSettings(ref: RobotRef, robot: ConsoleRobot) {
       ),
   };
 
-  const save = async () => {
+  /** Sends the changed settings; false when they are invalid or the service refused them. */
+  const save = async (): Promise<boolean> => {
     setTried(true);
-    if (problems.size > 0 || saving) return;
+    if (problems.size > 0 || saving) return false;
     const patch = toPatch(draft, robot.settings);
-    if (Object.keys(patch).length === 0) return;
+    if (Object.keys(patch).length === 0) return true;
     setSaving(true);
     try {
       const updated = await client.patchRobot(ref, { settings: patch });
       setDraft(draftOf(updated.settings));
       setTouched(new Set());
       setTried(false);
-      setSavedAt(Date.now());
-      toasts.show(t('settings.saved'));
-      await reload();
+      return true;
     } catch (error) {
       const problem = problemOfError(error);
       setServerProblem(problem);
       if (!problem.field || !(problem.field in draft)) {
         toasts.show(describeProblem(t, problem), { tone: 'error' });
       }
+      return false;
     } finally {
       setSaving(false);
     }
@@ -124,7 +123,6 @@ export function useRobotSettings(ref: RobotRef, robot: ConsoleRobot) {
     draft,
     dirty,
     saving,
-    savedAt,
     /** A save was tried while some values were invalid. */
     blocked: tried && problems.size > 0,
     /** What each setting is when the robot has not set it (in its saved language). */

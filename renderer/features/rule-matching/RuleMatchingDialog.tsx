@@ -8,6 +8,8 @@ import { useEffect, useState } from 'react';
 import type { ConsoleRule, MatchPolicy } from '../../../electron/service/console-types';
 import type { ConsoleClient, RobotRef } from '../../api/console-client';
 import { Dialog } from '../../components/Dialog';
+import { actorLabel } from '../../i18n/actor-label';
+import { DialogActions } from '../../components/DialogActions';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeProblem } from '../../i18n/describe-problem';
 import { problemOfError } from '../../i18n/server-problem';
@@ -138,24 +140,17 @@ export function RuleMatchingDialog({
       wide
       testId="rule-matching-dialog"
       footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={saving}
-            onClick={() => void save()}
-          >
-            {t('conv.save')}
-          </button>
-        </>
+        <DialogActions
+          onClose={onClose}
+          actionLabel={t('conv.save')}
+          onAction={() => void save()}
+          disabled={saving}
+        />
       }
     >
       <p className="muted" data-testid="rule-changed-by">
         {t('rules.changedBy', {
-          actor: rule.updatedBy || t('rules.actorUnknown'),
+          actor: rule.updatedBy ? actorLabel(t, rule.updatedBy) : t('rules.actorUnknown'),
           date: formatDateTime(rule.updatedAt),
         })}
       </p>

@@ -8,6 +8,7 @@ import type { Column, RenderCellProps } from 'react-data-grid';
 import type { ConsoleCategory } from '../../../electron/service/console-types';
 import type { I18n } from '../../i18n/i18n-context';
 import type { CategoryIndex } from '../../lib/rules/category-index';
+import { actorLabel } from '../../i18n/actor-label';
 import { describeProblem } from '../../i18n/describe-problem';
 import { CollisionBadge } from '../collisions/CollisionBadge';
 import type { CollisionsByRule } from '../collisions/collision-index';
@@ -389,7 +390,7 @@ export function buildColumns(ctx: ColumnContext): Column<GridRow>[] {
       renderCell: ({ row }) =>
         row.kind === 'rule' ? (
           <span className="muted" data-testid="changed-by-cell">
-            {row.saved.updatedBy}
+            {actorLabel(t, row.saved.updatedBy)}
           </span>
         ) : null,
     },

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ConsoleSession } from '../../../electron/service/console-types';
 import type { ConsoleClient } from '../../api/console-client';
 import { Dialog } from '../../components/Dialog';
+import { DialogActions } from '../../components/DialogActions';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Spinner } from '../../components/Spinner';
 import { describeError } from '../../i18n/describe-problem';
@@ -61,19 +62,14 @@ export function SessionsDialog({
       wide
       testId="sessions-dialog"
       footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.close')}
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={busy || sessions === null}
-            onClick={() => void endAll()}
-          >
-            {t('sessions.signOutEverywhere')}
-          </button>
-        </>
+        <DialogActions
+          leave="close"
+          onClose={onClose}
+          actionLabel={t('sessions.signOutEverywhere')}
+          onAction={() => void endAll()}
+          disabled={busy || sessions === null}
+          danger
+        />
       }
     >
       <p className="muted">{t('sessions.intro')}</p>

@@ -5,6 +5,7 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Spinner } from '../../components/Spinner';
 import { toggled } from '../../components/toggled';
+import { actorLabel } from '../../i18n/actor-label';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 
@@ -119,7 +120,7 @@ export function RuleTrashDialog({
                   <td>{rule.ruleName}</td>
                   <td className="cell-text">{rule.questions[0] ?? ''}</td>
                   <td>{formatDateTime(rule.deletedAt)}</td>
-                  <td>{rule.updatedBy}</td>
+                  <td>{actorLabel(t, rule.updatedBy)}</td>
                   <td>{formatDateTime(Date.parse(rule.deletedAt) + GRACE_MS)}</td>
                 </tr>
               ))}
