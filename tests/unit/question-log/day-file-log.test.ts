@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -150,3 +150,48 @@ test(
     assert.ok((await log.logs()).includes('1/r'));
   }),
 );
+
+test('the size budget holds for the folder as a whole: the figure files count, and stay', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kb-qlog-'));
+  const now = () => T0 + 3 * DAY;
+  const robotDir = join(dir, 'question-log', '1', 'r');
+  const folderBytes = () =>
+    readdirSync(robotDir, { recursive: true, encoding: 'utf8' })
+      .map((name) => join(robotDir, name))
+      .filter((path) => statSync(path).isFile())
+      .reduce((sum, path) => sum + statSync(path).size, 0);
+  try {
+    const writer = new DayFileLog({ dataDir: dir, logger: silentLogger, flushMs: 60_000, now });
+    const figures = figuresMaker();
+    await writer.open('1/r', figures.replay);
+    for (let day = 0; day < 3; day++) {
+      for (let i = 0; i < 400; i++) {
+        const asked = entry(T0 + day * DAY + i, `question number ${i} of day ${day}`, {
+          module: 'NONE',
+          score: 0,
+          ruleId: null,
+        });
+        writer.append('1/r', asked, figures.figuresOf(asked));
+      }
+    }
+    await writer.close(); // saves every day's figures
+    const log = new DayFileLog({ dataDir: dir, logger: silentLogger, flushMs: 60_000, now });
+    try {
+      await log.open('1/r', figuresMaker().replay);
+      const figureFiles = readdirSync(join(robotDir, 'figures')).sort();
+      assert.equal(figureFiles.length, 3);
+      // The entries alone fit, the folder does not: the figure files must count.
+      const entries = await log.size('1/r');
+      const budget = folderBytes() - Math.floor(entries / 2);
+      assert.ok(entries <= budget && folderBytes() > budget);
+      assert.ok((await log.enforceRetention('1/r', 0, budget)) > 0);
+      assert.ok(folderBytes() <= budget, `${folderBytes()} bytes kept for ${budget}`);
+      assert.ok((await log.size('1/r')) > 0, 'the newest entries stay');
+      assert.deepEqual(readdirSync(join(robotDir, 'figures')).sort(), figureFiles);
+    } finally {
+      await log.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -78,11 +78,19 @@ class RobotLog {
   held: EntryFigures[] | null = null;
   /** Work on the figures' structure (checkpoints, retention, clearing), one at a time. */
   chain: Promise<void> = Promise.resolve();
+  /**
+   * The retention or clearing under way (figure reads wait for it). Not a checkpoint: it saves
+   * the figures as they stand (new ones held back), and waiting for its writes and syncs held an
+   * editor's read for seconds at volume.
+   */
+  reshaping: Promise<void> = Promise.resolve();
   /** The position and time of each day's saved figures. */
   readonly saved = new Map<DayNumber, { position: Position | null; savedAt: number }>();
   unsaved = 0;
   lastCheckpoint = 0;
   maxBytes: number | null = null;
+  /** Bytes of each day's figure file: they count in the size budget. */
+  readonly figureBytes = new Map<DayNumber, number>();
   lost: LostEntries | null = null;
   /** Lost since writing last worked (reported once it works again), and why. */
   failing: { count: number; since: number; until: number; code: string } | null = null;
@@ -94,6 +102,17 @@ class RobotLog {
     this.segments = new SegmentLog(dir);
   }
 
+  /**
+   * What the size budget leaves the entries: the budget less the figure files, which stay when
+   * entries go (the folder as a whole keeps to the budget).
+   */
+  entryBudget(): number | null {
+    if (this.maxBytes === null) return null;
+    let figures = 0;
+    for (const bytes of this.figureBytes.values()) figures += bytes;
+    return Math.max(0, this.maxBytes - figures);
+  }
+
   get figuresDir(): string {
     return join(this.dir, FIGURES_DIR);
   }
@@ -102,6 +121,16 @@ class RobotLog {
   exclusive<T>(work: () => Promise<T>): Promise<T> {
     const run = this.chain.then(work);
     this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Like `exclusive`, for work that changes what the figures hold: reads wait for it. */
+  reshape<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.exclusive(work);
+    this.reshaping = run.then(
       () => undefined,
       () => undefined,
     );
@@ -199,6 +228,7 @@ export class DayFileLog implements QuestionLogRepository {
           robot.figures.addToTotals(key, row, 1);
         }
         robot.saved.set(day, { position: header.position, savedAt: header.savedAt });
+        robot.figureBytes.set(day, statSync(join(robot.figuresDir, `${name}.jsonl`)).size);
         if (header.position) robot.segments.reserveSeq(name, header.position.seq);
         replay.known(new Map(rows.map(({ key, row }) => [key, row.group])));
       }
@@ -232,13 +262,14 @@ export class DayFileLog implements QuestionLogRepository {
   ): Promise<void> {
     await mkdir(robot.figuresDir, { recursive: true, mode: DIRECTORY_MODE });
     const savedAt = this.now();
-    await saveDay(
+    const bytes = await saveDay(
       join(robot.figuresDir, `${dayName(tables.day)}.jsonl`),
       tables,
       { savedAt, position },
       rows,
     );
     robot.saved.set(tables.day, { position, savedAt });
+    robot.figureBytes.set(tables.day, bytes);
     tables.unsaved = 0;
   }
 
@@ -318,11 +349,11 @@ export class DayFileLog implements QuestionLogRepository {
   }
 
   private figureReads(): LogFigures {
-    /** A robot's figures once open and no checkpoint or retention is under way. */
+    /** A robot's figures once open and no retention or clearing is under way. */
     const ready = async (log: LogKey): Promise<KeptFigures> => {
       const robot = this.robot(log);
       await robot.opened;
-      await robot.chain;
+      await robot.reshaping;
       return robot.figures;
     };
     return {
@@ -368,9 +399,10 @@ export class DayFileLog implements QuestionLogRepository {
           error,
         );
       else if (robot.failing) this.recovered(robot);
-      if (robot.maxBytes !== null) {
+      const budget = robot.entryBudget();
+      if (budget !== null) {
         // The size budget holds as entries come, the current day included.
-        await robot.segments.dropOldestOver(robot.maxBytes).catch((failure: unknown) => {
+        await robot.segments.dropOldestOver(budget).catch((failure: unknown) => {
           this.logger.error(
             `could not drop the oldest question log entries of ${robot.key}`,
             failure,
@@ -445,11 +477,12 @@ export class DayFileLog implements QuestionLogRepository {
   async clear(log: LogKey): Promise<number> {
     const robot = await this.segmentsOf(log);
     await robot.opened;
-    return robot.exclusive(async () => {
+    return robot.reshape(async () => {
       await this.writes.settled();
       const removed = await robot.segments.clear();
       robot.figures.clear();
       robot.saved.clear();
+      robot.figureBytes.clear();
       robot.unsaved = 0;
       await rm(robot.figuresDir, { recursive: true, force: true });
       return removed;
@@ -462,7 +495,7 @@ export class DayFileLog implements QuestionLogRepository {
     robot.maxBytes = maxBytes;
     robot.segments.segmentBytes = segmentBytesFor(maxBytes);
     await this.flush();
-    return robot.exclusive(async () => {
+    return robot.reshape(async () => {
       const firstKept = Math.floor(keepFrom / DAY_MS);
       let removed = await robot.segments.dropDaysBefore(dayName(firstKept));
       for (const tables of [...robot.figures.days.values()]) {
@@ -472,9 +505,10 @@ export class DayFileLog implements QuestionLogRepository {
         for (const [key, row] of rows) robot.figures.addToTotals(key, row, -1);
         robot.figures.days.delete(tables.day);
         robot.saved.delete(tables.day);
+        robot.figureBytes.delete(tables.day);
         await rm(join(robot.figuresDir, `${dayName(tables.day)}.jsonl`), { force: true });
       }
-      removed += await robot.segments.dropOldestOver(maxBytes);
+      removed += await robot.segments.dropOldestOver(robot.entryBudget() ?? maxBytes);
       return removed;
     });
   }

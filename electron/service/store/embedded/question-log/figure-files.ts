@@ -78,14 +78,14 @@ export function inboxRowOfLine(line: InboxLine): { key: string; row: InboxCounts
 
 /**
  * The lines of a day's figures: its tables, and its inbox rows (`inbox`: for a closed day, the
- * rows of its file merged with those added since, passed by the caller).
+ * rows of its file merged with those added since, passed by the caller). Returns the file's bytes.
  */
 export async function saveDay(
   path: string,
   tables: DayTables,
   header: Omit<DayHeader, 'format' | 'day' | 'hours'>,
   inbox: Iterable<[string, InboxCounts]>,
-): Promise<void> {
+): Promise<number> {
   const lines: string[] = [
     JSON.stringify({
       ...header,
@@ -105,7 +105,9 @@ export async function saveDay(
     for (const row of rows.slice(i, i + SLICE_ROWS)) lines.push(JSON.stringify(row));
     await nextTurn();
   }
-  await writeFileAtomicAsync(path, Buffer.from(`${lines.join('\n')}\n`));
+  const bytes = Buffer.from(`${lines.join('\n')}\n`);
+  await writeFileAtomicAsync(path, bytes);
+  return bytes.length;
 }
 
 /** What a day file holds, read a slice at a time: the header, then rows to `onRow`. */

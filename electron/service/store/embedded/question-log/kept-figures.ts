@@ -16,7 +16,6 @@ import type {
   EntryFigures,
   HourRow,
   InboxGroupRow,
-  MissKind,
   RuleRow,
   TextCount,
 } from '../../contract/question-log';
@@ -164,31 +163,31 @@ export function addInboxRow(
   return target;
 }
 
-/** The inbox row an entry's figures add (one occurrence, or one choice). */
-function inboxRowOf(figures: EntryFigures): { key: string; row: InboxCounts } | null {
-  const { inbox } = figures;
-  if (inbox) {
-    const count = (kind: MissKind) => (inbox.kind === kind ? 1 : 0);
-    return {
-      key: inbox.key,
-      row: {
-        group: inbox.group,
-        text: inbox.text,
-        fallback: count('fallback'),
-        recommended: count('recommended'),
-        lowScore: count('lowScore'),
-        lastAt: figures.at,
-        chosen: null,
-        evidence: inbox.evidence === null ? null : new Map([[inbox.evidence, 1]]),
-      },
-    };
-  }
-  return null;
+/** The inbox row an entry's figures add (one occurrence). */
+function inboxRowOf(
+  figures: EntryFigures,
+  inbox: NonNullable<EntryFigures['inbox']>,
+): { key: string; row: InboxCounts } {
+  return {
+    key: inbox.key,
+    row: {
+      group: inbox.group,
+      text: inbox.text,
+      fallback: inbox.kind === 'fallback' ? 1 : 0,
+      recommended: inbox.kind === 'recommended' ? 1 : 0,
+      lowScore: inbox.kind === 'lowScore' ? 1 : 0,
+      lastAt: figures.at,
+      chosen: null,
+      evidence: inbox.evidence === null ? null : new Map([[inbox.evidence, 1]]),
+    },
+  };
 }
 
-function choiceRowOf(figures: EntryFigures): { key: string; row: InboxCounts } | null {
-  const { choice } = figures;
-  if (!choice) return null;
+/** The inbox row a choice from a RECOMMEND adds. */
+function choiceRowOf(choice: NonNullable<EntryFigures['choice']>): {
+  key: string;
+  row: InboxCounts;
+} {
   return {
     key: choice.key,
     row: {
@@ -204,8 +203,45 @@ function choiceRowOf(figures: EntryFigures): { key: string; row: InboxCounts } |
   };
 }
 
-const topOf = <T>(items: T[], limit: number, better: (a: T, b: T) => number): T[] =>
-  items.sort(better).slice(0, limit);
+/**
+ * The `limit` best of many items, best first, without sorting them all: a read of a busy day's
+ * tens of thousands of questions keeps a small sorted list and compares most items with its
+ * worst only (a full sort of them cost a dashboard seconds on a loaded machine).
+ */
+export class BestOf<T> {
+  private readonly kept: T[] = [];
+
+  constructor(
+    private readonly limit: number,
+    /** Negative when `a` is better than `b`. */
+    private readonly order: (a: T, b: T) => number,
+  ) {}
+
+  /** Whether an item would be kept (test before making it). */
+  wants(item: T): boolean {
+    const worst = this.kept[this.kept.length - 1];
+    return this.kept.length < this.limit || (worst !== undefined && this.order(item, worst) < 0);
+  }
+
+  add(item: T): void {
+    if (this.limit <= 0 || !this.wants(item)) return;
+    // After the kept items it is not better than (equals stay in the order they came).
+    let low = 0;
+    let high = this.kept.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      const other = this.kept[mid];
+      if (other !== undefined && this.order(item, other) < 0) high = mid;
+      else low = mid + 1;
+    }
+    this.kept.splice(low, 0, item);
+    if (this.kept.length > this.limit) this.kept.pop();
+  }
+
+  get items(): T[] {
+    return this.kept;
+  }
+}
 
 /** A robot's figures: its days, and the totals over them. */
 export class KeptFigures {
@@ -228,24 +264,16 @@ export class KeptFigures {
   apply(figures: EntryFigures, sign: 1 | -1): void {
     const tables = this.dayOf(figures.day);
     tables.unsaved += 1;
-    const slot = figures.hour * KINDS + OUTCOMES.indexOf(figures.outcome);
+    const slot = figures.hour * KINDS + (OUTCOME_INDEX.get(figures.outcome) ?? 0);
     tables.hours[slot] = (tables.hours[slot] ?? 0) + sign;
-    if (figures.hit) {
-      for (const rules of [tables.rules, this.rules]) {
-        const counts = ruleCountsIn(rules, figures.hit.ruleId);
-        counts.hits += sign;
-        if (figures.hit.chosen) counts.chosen += sign;
-        if (figures.hit.fromMenu) counts.fromMenu += sign;
-        if (sign > 0) counts.lastHit = Math.max(counts.lastHit, figures.at);
-        dropIfEmpty(rules, figures.hit.ruleId, counts);
-      }
+    const { hit } = figures;
+    if (hit) {
+      addHit(tables.rules, hit, figures.at, sign);
+      addHit(this.rules, hit, figures.at, sign);
     }
     for (const ruleId of figures.recommended) {
-      for (const rules of [tables.rules, this.rules]) {
-        const counts = ruleCountsIn(rules, ruleId);
-        counts.recommended += sign;
-        dropIfEmpty(rules, ruleId, counts);
-      }
+      addRecommended(tables.rules, ruleId, sign);
+      addRecommended(this.rules, ruleId, sign);
     }
     if (figures.pair) {
       addCount(tables.pairs, `${figures.pair[0]}\u0000${figures.pair[1]}`, sign);
@@ -256,13 +284,19 @@ export class KeptFigures {
       if (figures.missed)
         addTally(tables.missed, figures.question.key, figures.question.text, sign);
     }
-    for (const added of [inboxRowOf(figures), choiceRowOf(figures)]) {
-      if (!added) continue;
-      addInboxRow(tables.inboxRows, added.key, added.row, sign);
-      this.addToTotals(added.key, added.row, sign);
-    }
+    if (figures.inbox) this.addInbox(tables, inboxRowOf(figures, figures.inbox), sign);
+    if (figures.choice) this.addInbox(tables, choiceRowOf(figures.choice), sign);
     const rows = tables.inbox;
     if (rows && rows.size > INBOX_DAY_MAX) this.pruneInbox(rows, INBOX_DAY_MAX / 2);
+  }
+
+  private addInbox(
+    tables: DayTables,
+    added: { key: string; row: InboxCounts },
+    sign: number,
+  ): void {
+    addInboxRow(tables.inboxRows, added.key, added.row, sign);
+    this.addToTotals(added.key, added.row, sign);
   }
 
   /** Adds (or takes back) a day's inbox row to the totals. */
@@ -367,100 +401,153 @@ export class KeptFigures {
   }
 
   pairs(limit: number): { a: string; b: string; count: number }[] {
-    const merged = new Map<string, number>();
-    for (const tables of this.days.values()) {
-      for (const [key, count] of tables.pairs) merged.set(key, (merged.get(key) ?? 0) + count);
-    }
-    return topOf([...merged], limit, (x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(
-      ([key, count]) => {
-        const [a = '', b = ''] = key.split('\u0000');
-        return { a, b, count };
-      },
+    const merged = mergedCounts(this.days.values(), (tables) => tables.pairs);
+    const best = new BestOf<[string, number]>(
+      limit,
+      (x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1),
     );
+    for (const pair of merged) best.add(pair);
+    return best.items.map(([key, count]) => {
+      const [a = '', b = ''] = key.split('\u0000');
+      return { a, b, count };
+    });
   }
 
   top(fromDay: DayNumber, toDay: DayNumber, missed: boolean, limit: number): TextCount[] {
-    const merged = new Map<string, Tally>();
-    for (const [day, tables] of [...this.days].sort((a, b) => a[0] - b[0])) {
-      if (day < fromDay || day > toDay) continue;
-      for (const [key, tally] of missed ? tables.missed : tables.questions) {
-        const known = merged.get(key);
-        if (known) known.count += tally.count;
-        else merged.set(key, { text: tally.text, count: tally.count });
-      }
-    }
-    return topOf(
-      [...merged].map(([key, tally]) => ({ key, text: tally.text, count: tally.count })),
+    const days = [...this.days.values()].filter((t) => t.day >= fromDay && t.day <= toDay);
+    const counts = mergedCounts(days, (tables) => (missed ? tables.missed : tables.questions));
+    const best = new BestOf<[string, number]>(
       limit,
-      (a, b) => b.count - a.count || (a.key < b.key ? -1 : 1),
+      (x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1),
     );
+    for (const item of counts) best.add(item);
+    return best.items.map(([key, count]) => ({ key, text: textOf(days, key, missed), count }));
   }
 
   inboxGroups(limit: number): InboxGroupRow[] {
-    const groups: (InboxGroupRow & { members: Set<string>; withChoice: boolean })[] = [];
-    for (const [group, members] of this.members) {
-      let count = 0;
-      let lastAt = 0;
-      let withChoice = false;
-      const outcomes = { fallback: 0, recommended: 0, lowScore: 0 };
-      for (const key of members) {
-        const row = this.inbox.get(key);
-        if (!row) continue;
-        outcomes.fallback += row.fallback;
-        outcomes.recommended += row.recommended;
-        outcomes.lowScore += row.lowScore;
-        count += occurrences(row);
-        lastAt = Math.max(lastAt, row.lastAt);
-        if (row.chosen) withChoice = true;
-      }
-      if (count <= 0) continue;
-      groups.push({
-        group,
-        count,
-        lastAt,
-        outcomes,
-        chosen: [],
-        evidence: [],
-        texts: [],
-        members,
-        withChoice,
-      });
+    interface Ranked {
+      group: string;
+      count: number;
+      withChoice: boolean;
     }
-    const shown = topOf(
-      groups,
+    const best = new BestOf<Ranked>(
       limit,
       (a, b) =>
         Number(b.withChoice) - Number(a.withChoice) ||
         b.count - a.count ||
         (a.group < b.group ? -1 : 1),
     );
-    return shown.map(({ members, withChoice: _withChoice, ...group }) => {
-      let chosen: Map<string, number> | null = null;
-      let evidence: Map<string, number> | null = null;
-      const texts: TextCount[] = [];
+    for (const [group, members] of this.members) {
+      let count = 0;
+      let withChoice = false;
       for (const key of members) {
         const row = this.inbox.get(key);
         if (!row) continue;
-        chosen = mergeCounts(chosen, row.chosen, 1);
-        evidence = mergeCounts(evidence, row.evidence, 1);
-        if (occurrences(row) > 0) texts.push({ key, text: row.text, count: occurrences(row) });
+        count += occurrences(row);
+        if (row.chosen) withChoice = true;
       }
-      const byCount = (map: Map<string, number> | null) =>
-        [...(map ?? [])]
-          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-          .map(([ruleId, count]) => ({ ruleId, count }));
-      return {
-        ...group,
-        chosen: byCount(chosen),
-        evidence: byCount(evidence),
-        texts: topOf(texts, EXAMPLES_MAX, (a, b) => b.count - a.count || (a.key < b.key ? -1 : 1)),
-      };
-    });
+      if (count > 0) best.add({ group, count, withChoice });
+    }
+    return best.items.map(({ group }) => this.inboxGroup(group));
+  }
+
+  /** One group of the inbox, its figures summed over its questions. */
+  private inboxGroup(group: string): InboxGroupRow {
+    let chosen: Map<string, number> | null = null;
+    let evidence: Map<string, number> | null = null;
+    let count = 0;
+    let lastAt = 0;
+    const outcomes = { fallback: 0, recommended: 0, lowScore: 0 };
+    const texts = new BestOf<TextCount>(
+      EXAMPLES_MAX,
+      (a, b) => b.count - a.count || (a.key < b.key ? -1 : 1),
+    );
+    for (const key of this.members.get(group) ?? []) {
+      const row = this.inbox.get(key);
+      if (!row) continue;
+      outcomes.fallback += row.fallback;
+      outcomes.recommended += row.recommended;
+      outcomes.lowScore += row.lowScore;
+      count += occurrences(row);
+      lastAt = Math.max(lastAt, row.lastAt);
+      chosen = mergeCounts(chosen, row.chosen, 1);
+      evidence = mergeCounts(evidence, row.evidence, 1);
+      if (occurrences(row) > 0) texts.add({ key, text: row.text, count: occurrences(row) });
+    }
+    const byCount = (map: Map<string, number> | null) =>
+      [...(map ?? [])]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([ruleId, count]) => ({ ruleId, count }));
+    return {
+      group,
+      count,
+      lastAt,
+      outcomes,
+      chosen: byCount(chosen),
+      evidence: byCount(evidence),
+      texts: texts.items,
+    };
   }
 
   groupTexts(groups: readonly string[]): string[] {
     return groups.flatMap((group) => [...(this.members.get(group) ?? [])]);
   }
+}
+
+/**
+ * Counts by key over days (a key in one day only, the usual case for a busy day's questions,
+ * costs no merge); as [key, count] pairs.
+ */
+function mergedCounts<V extends number | Tally>(
+  days: Iterable<DayTables>,
+  mapOf: (tables: DayTables) => Map<string, V>,
+): Iterable<[string, number]> {
+  const maps = [...days].map(mapOf).filter((map) => map.size > 0);
+  const countOf = (value: V): number => (typeof value === 'number' ? value : value.count);
+  if (maps.length === 1) {
+    const [only] = maps;
+    return (function* (): Generator<[string, number]> {
+      for (const [key, value] of only ?? []) yield [key, countOf(value)];
+    })();
+  }
+  const merged = new Map<string, number>();
+  for (const map of maps) {
+    for (const [key, value] of map) merged.set(key, (merged.get(key) ?? 0) + countOf(value));
+  }
+  return merged;
+}
+
+/** The text of a question as the earliest day that counts it spelt it. */
+function textOf(days: readonly DayTables[], key: string, missed: boolean): string {
+  const ordered = [...days].sort((a, b) => a.day - b.day);
+  for (const tables of ordered) {
+    const tally = (missed ? tables.missed : tables.questions).get(key);
+    if (tally) return tally.text;
+  }
+  return key;
+}
+
+/** Where each outcome counts in a day's hours. */
+const OUTCOME_INDEX = new Map(OUTCOMES.map((outcome, i) => [outcome, i]));
+
+function addHit(
+  rules: Map<string, RuleCounts>,
+  hit: NonNullable<EntryFigures['hit']>,
+  at: number,
+  sign: number,
+): void {
+  const counts = ruleCountsIn(rules, hit.ruleId);
+  counts.hits += sign;
+  if (hit.chosen) counts.chosen += sign;
+  if (hit.fromMenu) counts.fromMenu += sign;
+  if (sign > 0 && at > counts.lastHit) counts.lastHit = at;
+  dropIfEmpty(rules, hit.ruleId, counts);
+}
+
+function addRecommended(rules: Map<string, RuleCounts>, ruleId: string, sign: number): void {
+  const counts = ruleCountsIn(rules, ruleId);
+  counts.recommended += sign;
+  dropIfEmpty(rules, ruleId, counts);
 }
 
 function ruleCountsIn(rules: Map<string, RuleCounts>, ruleId: string): RuleCounts {

@@ -70,6 +70,8 @@ interface Segment<T> {
   /** Lines not yet handed to a write, in order. */
   pending: Pending<T>[];
   pendingBytes: number;
+  /** Its index records as last read (segment.indexBytes of them, or fewer: read the rest). */
+  index: Uint32Array | null;
 }
 
 export interface WriteOutcome<T> {
@@ -191,6 +193,7 @@ export class SegmentLog<T> {
       writingBytes: 0,
       pending: [],
       pendingBytes: 0,
+      index: null,
     };
   }
 
@@ -344,7 +347,25 @@ export class SegmentLog<T> {
     }
   }
 
+  /** The segment the last line went to: the next one nearly always goes there too. */
+  private current: Segment<T> | null = null;
+
   private segmentFor(at: number): Segment<T> {
+    const current = this.current;
+    if (
+      current !== null &&
+      at >= current.dayStart &&
+      at < current.dayStart + DAY_MS &&
+      current.bytes + current.writingBytes + current.pendingBytes < this.segmentBytes &&
+      this.segments[this.segments.length - 1] === current
+    ) {
+      return current;
+    }
+    this.current = this.segmentOfDay(at);
+    return this.current;
+  }
+
+  private segmentOfDay(at: number): Segment<T> {
     const day = dayOf(Math.min(Math.max(0, at), LAST_TIME));
     const last = this.segments.findLast((segment) => segment.day === day);
     if (last && last.bytes + last.writingBytes + last.pendingBytes < this.segmentBytes) return last;
@@ -509,17 +530,30 @@ export class SegmentLog<T> {
     return removed;
   }
 
+  /**
+   * A segment's index records, kept once read: a filtered page tests every record of the log,
+   * and reading 16 bytes an entry from disk for each such page cost seconds at a million
+   * entries. A segment's index only grows (its records never change): what was read is kept
+   * and only the records written since are read.
+   */
   private async indexOf(segment: Segment<T>): Promise<Uint32Array> {
     if (segment.indexBytes === 0) return new Uint32Array(0);
+    const known = segment.index;
+    if (known !== null && known.byteLength === segment.indexBytes) return known;
+    const from = known !== null && known.byteLength < segment.indexBytes ? known.byteLength : 0;
     const bytes = Buffer.alloc(segment.indexBytes);
+    if (from > 0 && known !== null) bytes.set(new Uint8Array(known.buffer, known.byteOffset, from));
     const handle = await openToRead(indexPathOf(segment.path));
     if (!handle) return new Uint32Array(0);
     try {
-      await handle.read(bytes, 0, bytes.length, 0);
+      await handle.read(bytes, from, bytes.length - from, from);
     } finally {
       await handle.close();
     }
-    return recordWords(bytes);
+    const words = recordWords(bytes);
+    // Kept when whole: the length read is still the segment's (no write or cut meanwhile).
+    if (words.byteLength === segment.indexBytes) segment.index = words;
+    return words;
   }
 
   /** Where the line of record `r` ends (its newline excluded). */
