@@ -56,8 +56,8 @@ const ROWS_PER_RULE = 4;
 
 export class RuleVectors implements RuleObserver {
   private readonly rules = new Map<string, RuleRows>();
-  /** The rules holding each row (a text in several rules is one row). */
-  private readonly holders = new Map<number, RuleRows[]>();
+  /** The rule holding each row, by row, or the rules when a text is in several. */
+  private readonly holders: (RuleRows | RuleRows[] | undefined)[] = [];
   private readonly top = new TopK(64);
   /** Bumped by every rule change. */
   version = 0;
@@ -84,9 +84,10 @@ export class RuleVectors implements RuleObserver {
     };
     this.rules.set(rule.ruleId, held);
     for (const row of rows) {
-      const holders = this.holders.get(row);
-      if (holders) holders.push(held);
-      else this.holders.set(row, [held]);
+      const holder = this.holders[row];
+      if (holder === undefined) this.holders[row] = held;
+      else if (Array.isArray(holder)) holder.push(held);
+      else this.holders[row] = [holder, held];
     }
     this.version += 1;
     this.changed();
@@ -108,10 +109,11 @@ export class RuleVectors implements RuleObserver {
     const old = this.rules.get(ruleId);
     if (!old) return false;
     for (const row of old.rows) {
-      const holders = this.holders.get(row);
-      const left = holders?.filter((held) => held !== old) ?? [];
-      if (left.length > 0) this.holders.set(row, left);
-      else this.holders.delete(row);
+      const holder = this.holders[row];
+      if (Array.isArray(holder)) {
+        const left = holder.filter((held) => held !== old);
+        this.holders[row] = left.length > 1 ? left : left[0];
+      } else if (holder === old) this.holders[row] = undefined;
       this.space.release(row);
     }
     this.rules.delete(ruleId);
@@ -170,7 +172,7 @@ export class RuleVectors implements RuleObserver {
       top.reset(want);
       for (let row = 0; row < rows; row += 1) {
         const cosine = cosines[row] as number;
-        if (top.wouldTake(cosine) && space.has(row) && this.holders.has(row)) {
+        if (top.wouldTake(cosine) && space.has(row) && this.holders[row] !== undefined) {
           top.push(row, cosine);
         }
       }
@@ -180,7 +182,8 @@ export class RuleVectors implements RuleObserver {
       hits.length = 0;
       found.clear();
       for (const row of best) {
-        for (const rule of this.holders.get(row) ?? []) {
+        const holder = this.holders[row];
+        for (const rule of Array.isArray(holder) ? holder : holder ? [holder] : []) {
           if (found.has(rule.ruleId) || !this.eligible(rule, nowMs)) continue;
           if (leftOut !== undefined && leftOut.row === row && leftOut.ruleId === rule.ruleId) {
             continue;
