@@ -71,7 +71,7 @@ const { values } = parseArgs({
     'heap-snapshot': { type: 'string' },
     service: { type: 'string' },
     embedding: { type: 'boolean', default: false },
-    'embedding-size': { type: 'string', default: '100000' },
+    'embedding-size': { type: 'string', default: '1000,10000,100000' },
     'embedding-dimensions': { type: 'string', default: '1024' },
     impact: { type: 'boolean', default: false },
     'impact-questions': { type: 'string', default: '100000' },
@@ -92,10 +92,13 @@ if (values.collisions) {
   process.exit(0);
 }
 if (values.embedding) {
-  const size = Number(values['embedding-size']);
-  const figures = await measureEmbedding(size, Number(values['embedding-dimensions']));
-  console.log(embeddingLine(figures));
-  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  const all = [];
+  for (const size of values['embedding-size'].split(',').map(Number)) {
+    const figures = await measureEmbedding(size, Number(values['embedding-dimensions']));
+    all.push(figures);
+    console.log(embeddingLine(figures));
+  }
+  if (values.json) writeFileSync(values.json, JSON.stringify(all, null, 2));
   process.exit(0);
 }
 const SIZES = values.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];

@@ -1,13 +1,14 @@
 /**
- * `npm run bench -- --embedding [--embedding-size N] [--embedding-dimensions D]`: the embedding
- * channel's cost (docs/matching.md, "Fusion"), in-process, at N rules (100k by default) of the
- * bench's generated rules:
+ * `npm run bench -- --embedding [--embedding-size N,N…] [--embedding-dimensions D]`: the embedding
+ * channel's cost (docs/matching.md, "Embedding channel"), in-process, at each N rules (1k, 10k
+ * and 100k by default) of the bench's generated rules:
  *   - indexing: the rules upserted into a matching index alone, and into one whose rules an
  *     embedding space follows (the vectors themselves are made later, in the background);
  *   - vectors: their memory (int8 + scale per distinct text) once every text has one;
  *   - asks: a provider of our own answering in 5 ms over HTTP (tests/helpers/embedding-server.ts),
- *     p50/p99 of the lexical ask alone, of the provider's call, and of the ask with fusion after
- *     the vector came (search + fusion + decision), and of the whole.
+ *     p50/p99 of the lexical ask alone, of the provider's call, of the exact search alone, of the
+ *     ask with fusion after the vector came (lexical + search + fusion + decision), and of the
+ *     whole; the fused ask is also given as a ratio to the lexical ask of the same run.
  * Figures of one run, to be read as ratios against the lexical ask of the same run.
  * @module
  */
@@ -30,6 +31,7 @@ export interface EmbeddingFigures {
   vectorMb: number;
   lexical: { p50: number; p99: number };
   provider: { p50: number; p99: number };
+  search: { p50: number; p99: number };
   fusedInProcess: { p50: number; p99: number };
   whole: { p50: number; p99: number };
 }
@@ -78,6 +80,7 @@ export async function measureEmbedding(
   const lexical: number[] = [];
   const calls: number[] = [];
   const fused: number[] = [];
+  const searches: number[] = [];
   const whole: number[] = [];
   try {
     for (const [i, question] of questions.entries()) {
@@ -88,6 +91,8 @@ export async function measureEmbedding(
       const t2 = performance.now();
       index.match(`${question} `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector ?? []));
       const t3 = performance.now();
+      semantic.search(vector ?? [], NOW);
+      searches.push(performance.now() - t3);
       lexical.push(t1 - t0);
       calls.push(t2 - t1);
       fused.push(t3 - t2);
@@ -109,6 +114,7 @@ export async function measureEmbedding(
     vectorMb: round(space.bytes / 1e6, 1),
     lexical: figures(lexical),
     provider: figures(calls),
+    search: figures(searches),
     fusedInProcess: figures(fused),
     whole: figures(whole),
   };
@@ -119,6 +125,9 @@ export function embeddingLine(f: EmbeddingFigures): string {
     `embedding at ${f.rules} rules (${f.texts} texts × ${f.dimensions}): indexing ${f.indexMs} ms, ` +
     `followed ${f.indexFollowedMs} ms (×${round(f.indexFollowedMs / f.indexMs, 2)}); vectors ${f.vectorMb} MB; ` +
     `ask p50/p99 lexical ${f.lexical.p50}/${f.lexical.p99} ms, provider ${f.provider.p50}/${f.provider.p99} ms, ` +
-    `fused after the vector ${f.fusedInProcess.p50}/${f.fusedInProcess.p99} ms, whole ${f.whole.p50}/${f.whole.p99} ms`
+    `search alone ${f.search.p50}/${f.search.p99} ms, ` +
+    `fused after the vector ${f.fusedInProcess.p50}/${f.fusedInProcess.p99} ms ` +
+    `(×${round(f.fusedInProcess.p50 / f.lexical.p50, 2)}/×${round(f.fusedInProcess.p99 / f.lexical.p99, 2)} the lexical ask), ` +
+    `whole ${f.whole.p50}/${f.whole.p99} ms`
   );
 }

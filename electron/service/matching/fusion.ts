@@ -79,7 +79,7 @@ export function fusionRows(lexical: readonly Candidate[], search: VectorSearch):
   const add = (ruleId: string, candidate: Candidate | undefined) => {
     if (seen.has(ruleId)) return;
     seen.add(ruleId);
-    const hit = search.cosines.get(ruleId);
+    const hit = search.cosineOf(ruleId);
     const cosine = hit?.cosine ?? 0;
     const best = first?.ruleId === ruleId ? (second?.cosine ?? 0) : (first?.cosine ?? 0);
     rows.push({

@@ -6,8 +6,9 @@
  * switched on or off and in or out of their windows, as the lexical channel does.
  * @module
  */
+import { TopK } from './top-k';
 import type { MatchableRule, RuleObserver } from './types';
-import type { VectorSpace } from './vector-space';
+import type { QuantizedVector, VectorSpace } from './vector-space';
 
 interface RuleRows {
   ruleId: string;
@@ -26,12 +27,12 @@ export interface VectorHit {
   cosine: number;
 }
 
-/** What a search found: the nearest rules, best first, and every eligible rule's best cosine. */
+/** What a search found: the nearest rules, best first, and any rule's best cosine. */
 export interface VectorSearch {
   hits: VectorHit[];
-  /** Best cosine of each eligible rule that has at least one vector. */
-  cosines: Map<string, VectorHit>;
-  /** Phrasings compared. */
+  /** The best phrasing of a rule held, eligible and with a vector (else undefined). */
+  cosineOf(ruleId: string): VectorHit | undefined;
+  /** Rows compared. */
   compared: number;
 }
 
@@ -50,12 +51,14 @@ const textsOf = (rule: MatchableRule): string[] => {
   return [...texts];
 };
 
+/** Rows a search first takes per rule wanted (rules with many near phrasings take several). */
+const ROWS_PER_RULE = 4;
+
 export class RuleVectors implements RuleObserver {
   private readonly rules = new Map<string, RuleRows>();
-  /** Rows compared in the current search: a text shared by rules is compared once. */
-  private seen = new Int32Array(0);
-  private seenCosine = new Float32Array(0);
-  private stamp = 0;
+  /** The rule holding each row, by row, or the rules when a text is in several. */
+  private readonly holders: (RuleRows | RuleRows[] | undefined)[] = [];
+  private readonly top = new TopK(64);
   /** Bumped by every rule change. */
   version = 0;
 
@@ -72,13 +75,20 @@ export class RuleVectors implements RuleObserver {
   upsert(rule: MatchableRule): void {
     const rows = textsOf(rule).map((text) => this.space.hold(text));
     this.drop(rule.ruleId);
-    this.rules.set(rule.ruleId, {
+    const held: RuleRows = {
       ruleId: rule.ruleId,
       rows,
       active: rule.active,
       begin: rule.effectBeginMs ?? -Infinity,
       end: rule.effectEndMs ?? Infinity,
-    });
+    };
+    this.rules.set(rule.ruleId, held);
+    for (const row of rows) {
+      const holder = this.holders[row];
+      if (holder === undefined) this.holders[row] = held;
+      else if (Array.isArray(holder)) holder.push(held);
+      else this.holders[row] = [holder, held];
+    }
     this.version += 1;
     this.changed();
   }
@@ -98,7 +108,14 @@ export class RuleVectors implements RuleObserver {
   private drop(ruleId: string): boolean {
     const old = this.rules.get(ruleId);
     if (!old) return false;
-    for (const row of old.rows) this.space.release(row);
+    for (const row of old.rows) {
+      const holder = this.holders[row];
+      if (Array.isArray(holder)) {
+        const left = holder.filter((held) => held !== old);
+        this.holders[row] = left.length > 1 ? left : left[0];
+      } else if (holder === old) this.holders[row] = undefined;
+      this.space.release(row);
+    }
     this.rules.delete(ruleId);
     return true;
   }
@@ -132,57 +149,72 @@ export class RuleVectors implements RuleObserver {
     return out;
   }
 
+  private eligible(rule: RuleRows, nowMs: number): boolean {
+    return rule.active && !(nowMs < rule.begin) && !(nowMs > rule.end);
+  }
+
   /**
-   * The `k` eligible rules nearest the unit vector `query` (exact: every phrasing compared), and
-   * every eligible rule's best cosine. `leftOut`: a phrasing not to compare (leave-one-out).
+   * The `k` eligible rules nearest `query` (exact: every row scored by the space's kernel), best
+   * first, each by its best phrasing. `leftOut`: a phrasing not to count for its rule (the
+   * self-test's leave-one-out). Rules are read off the best rows (a heap of a few per rule
+   * wanted, widened when rules met are not eligible or hold several of them).
    */
-  search(query: Float32Array, k: number, nowMs: number, leftOut?: LeftOut): VectorSearch {
+  search(query: QuantizedVector, k: number, nowMs: number, leftOut?: LeftOut): VectorSearch {
     const space = this.space;
-    if (this.seen.length < space.size * 2 + 64) {
-      const size = Math.max(space.size * 2 + 64, this.seen.length * 2);
-      this.seen = new Int32Array(size);
-      this.seenCosine = new Float32Array(size);
-      this.stamp = 0;
-    }
-    this.stamp += 1;
-    const stamp = this.stamp;
-    const cosines = new Map<string, VectorHit>();
+    const cosines = space.scan(query);
+    const scan = space.scans;
+    const rows = space.rows;
+    const top = this.top;
     const hits: VectorHit[] = [];
-    let compared = 0;
-    for (const rule of this.rules.values()) {
-      if (!rule.active || nowMs < rule.begin || nowMs > rule.end) continue;
-      let best = -Infinity;
-      let bestRow = -1;
-      const own = leftOut !== undefined && leftOut.ruleId === rule.ruleId;
-      for (const row of rule.rows) {
-        if ((own && row === leftOut.row) || !space.has(row)) continue;
-        let cosine: number;
-        if (row < this.seen.length && this.seen[row] === stamp) {
-          cosine = this.seenCosine[row] as number;
-        } else {
-          cosine = space.cosine(query, row);
-          compared += 1;
-          if (row < this.seen.length) {
-            this.seen[row] = stamp;
-            this.seenCosine[row] = cosine;
+    const found = new Set<string>();
+    let want = Math.max(16, k * ROWS_PER_RULE);
+    for (;;) {
+      top.reset(want);
+      for (let row = 0; row < rows; row += 1) {
+        const cosine = cosines[row] as number;
+        if (top.wouldTake(cosine) && space.has(row) && this.holders[row] !== undefined) {
+          top.push(row, cosine);
+        }
+      }
+      const best = top
+        .items()
+        .sort((a, b) => (cosines[b] as number) - (cosines[a] as number) || a - b);
+      hits.length = 0;
+      found.clear();
+      for (const row of best) {
+        const holder = this.holders[row];
+        for (const rule of Array.isArray(holder) ? holder : holder ? [holder] : []) {
+          if (found.has(rule.ruleId) || !this.eligible(rule, nowMs)) continue;
+          if (leftOut !== undefined && leftOut.row === row && leftOut.ruleId === rule.ruleId) {
+            continue;
           }
+          found.add(rule.ruleId);
+          hits.push({
+            ruleId: rule.ruleId,
+            question: space.textOf(row),
+            cosine: cosines[row] as number,
+          });
+          if (hits.length >= k) break;
         }
-        if (cosine > best) {
-          best = cosine;
-          bestRow = row;
-        }
+        if (hits.length >= k) break;
       }
-      if (bestRow < 0) continue;
-      const hit = { ruleId: rule.ruleId, question: space.textOf(bestRow), cosine: best };
-      cosines.set(rule.ruleId, hit);
-      // The k best so far, kept sorted (k is small).
-      if (hits.length < k || best > (hits[hits.length - 1]?.cosine ?? -Infinity)) {
-        let at = hits.length;
-        while (at > 0 && (hits[at - 1]?.cosine ?? 0) < best) at -= 1;
-        hits.splice(at, 0, hit);
-        if (hits.length > k) hits.pop();
-      }
+      if (hits.length >= k || top.size < want || want >= rows) break;
+      want *= 4;
     }
-    return { hits, cosines, compared };
+    const cosineOf = (ruleId: string): VectorHit | undefined => {
+      const rule = this.rules.get(ruleId);
+      if (!rule || !this.eligible(rule, nowMs)) return undefined;
+      let best: VectorHit | undefined;
+      for (const row of rule.rows) {
+        if (!space.has(row)) continue;
+        if (leftOut !== undefined && leftOut.row === row && leftOut.ruleId === ruleId) continue;
+        const cosine = space.scans === scan ? (cosines[row] as number) : space.cosine(query, row);
+        if (best === undefined || cosine > best.cosine) {
+          best = { ruleId, question: space.textOf(row), cosine };
+        }
+      }
+      return best;
+    };
+    return { hits, cosineOf, compared: rows };
   }
 }

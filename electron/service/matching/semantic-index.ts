@@ -11,7 +11,7 @@ import { fitFusion } from './fusion-calibration';
 import { RuleVectors } from './rule-vectors';
 import type { VectorSearch } from './rule-vectors';
 import type { CandidateChannel, ProbeSource, RobotIndex } from './types';
-import { unitVector } from './vector-space';
+import { quantize } from './vector-space';
 import type { VectorSpace } from './vector-space';
 
 /** Phrasings the fusion's self-test asks at most… */
@@ -66,7 +66,7 @@ export class SemanticIndex {
   }
 
   search(vector: ArrayLike<number>, nowMs: number, k = SEMANTIC_COUNT): VectorSearch {
-    return this.vectors.search(unitVector(vector), k, nowMs);
+    return this.vectors.search(quantize(vector), k, nowMs);
   }
 
   /** The channel for a question's vector (its length is the space's: checked by the caller). */

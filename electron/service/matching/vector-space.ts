@@ -1,9 +1,12 @@
 /**
  * The vectors of one robot's texts under one embedding model, held compactly: each distinct text
  * once (shared by the draft's and the published edition's rules), as int8 components with one
- * float scale that makes the stored vector unit length, so that a dot product is a cosine.
+ * float scale that makes the stored vector unit length, so that a dot product is a cosine. The
+ * rows live in a `VectorMemory` (vector-kernel.ts), whose kernel scores a question against all of
+ * them at once (`scan`).
  * @module
  */
+import { VectorMemory } from './vector-kernel';
 
 /** A text's vector, quantised: what the space keeps and the vector cache stores on disk. */
 export interface QuantizedVector {
@@ -28,16 +31,6 @@ export function quantize(vector: ArrayLike<number>): QuantizedVector {
   return { values, scale: norm > 0 ? 1 / Math.sqrt(norm) : 0 };
 }
 
-/** A query vector as unit-length floats (its dot with a stored row times the row's scale). */
-export function unitVector(vector: ArrayLike<number>): Float32Array {
-  let norm = 0;
-  for (let i = 0; i < vector.length; i += 1) norm += (vector[i] ?? 0) ** 2;
-  const out = new Float32Array(vector.length);
-  const inverse = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  for (let i = 0; i < vector.length; i += 1) out[i] = (vector[i] ?? 0) * inverse;
-  return out;
-}
-
 const NO_ROW = -1;
 
 /**
@@ -50,7 +43,11 @@ export class VectorSpace {
   private refs = new Int32Array(64);
   private filled = new Uint8Array(64);
   private scales = new Float32Array(64);
-  private data: Int8Array;
+  private memory: VectorMemory | null = null;
+  /** The cosines of the last scan, by row. */
+  private cosines = new Float32Array(64);
+  /** Bumped by every scan: a search's cosines are read from the scan that made them. */
+  scans = 0;
   private readonly freeRows: number[] = [];
   private rowCount = 0;
   /** Rows whose text is held but whose vector has not arrived. */
@@ -63,7 +60,7 @@ export class VectorSpace {
 
   /** The model's vector length: fixed by the first vector stored when not given. */
   constructor(private length = 0) {
-    this.data = new Int8Array(this.refs.length * length);
+    if (length > 0) this.memory = new VectorMemory(length);
   }
 
   get dimensions(): number {
@@ -82,7 +79,8 @@ export class VectorSpace {
 
   /** Bytes of the vectors and their scales (what the space costs beyond its texts). */
   get bytes(): number {
-    return this.data.byteLength + this.scales.byteLength + this.refs.byteLength;
+    const rows = this.memory?.bytes ?? 0;
+    return rows + this.scales.byteLength + this.refs.byteLength + this.cosines.byteLength;
   }
 
   /** The row of `text`, taking a reference (a new text gets a row without a vector). */
@@ -94,6 +92,7 @@ export class VectorSpace {
       this.rowOf.set(text, row);
       this.texts[row] = text;
       this.filled[row] = 0;
+      this.scales[row] = 0;
       this.waiting += 1;
       this.queue.push(row);
     }
@@ -110,6 +109,7 @@ export class VectorSpace {
     if (text !== undefined) this.rowOf.delete(text);
     if (this.filled[row] === 0) this.waiting -= 1;
     this.filled[row] = 0;
+    this.scales[row] = 0;
     this.texts[row] = '';
     this.freeRows.push(row);
   }
@@ -128,14 +128,12 @@ export class VectorSpace {
 
   /** Stores the vector of `text` if a rule holds it; false when its length is not the space's. */
   set(text: string, vector: QuantizedVector): boolean {
-    if (this.length === 0 && vector.values.length > 0) {
-      this.length = vector.values.length;
-      this.data = new Int8Array(this.refs.length * this.length);
-    }
+    if (this.length === 0 && vector.values.length > 0) this.length = vector.values.length;
     if (vector.values.length !== this.length) return false;
     const row = this.rowOf.get(text);
     if (row === undefined) return true;
-    this.data.set(vector.values, row * this.dimensions);
+    const memory = this.rowMemory();
+    memory.rows.set(vector.values, row * memory.stride);
     this.scales[row] = vector.scale;
     if (this.filled[row] === 0) this.waiting -= 1;
     this.filled[row] = 1;
@@ -172,30 +170,67 @@ export class VectorSpace {
     }
   }
 
-  /** The cosine of a unit query vector with a row's vector (0 for a row without one). */
-  cosine(query: Float32Array, row: number): number {
-    if (this.filled[row] !== 1) return 0;
-    const data = this.data;
-    const base = row * this.dimensions;
-    let s0 = 0;
-    let s1 = 0;
-    const n = this.dimensions;
-    let d = 0;
-    for (; d + 1 < n; d += 2) {
-      s0 += (query[d] as number) * (data[base + d] as number);
-      s1 += (query[d + 1] as number) * (data[base + d + 1] as number);
-    }
-    if (d < n) s0 += (query[d] as number) * (data[base + d] as number);
-    return (s0 + s1) * (this.scales[row] as number);
+  private rowMemory(): VectorMemory {
+    if (this.memory === null) this.memory = new VectorMemory(this.length);
+    this.memory.ensure(this.refs.length);
+    return this.memory;
   }
 
-  /** A row's vector as a unit float vector (a phrasing asked as a question by the self-test). */
-  vectorOf(row: number): Float32Array {
-    const out = new Float32Array(this.dimensions);
-    const scale = this.scales[row] ?? 0;
-    const base = row * this.dimensions;
-    for (let d = 0; d < this.dimensions; d += 1) out[d] = (this.data[base + d] ?? 0) * scale;
-    return out;
+  /**
+   * The cosine of `query` with every row (0 for a row without a vector), by row, for rows
+   * 0..`rows`−1: valid until the next scan (`scans` tells).
+   */
+  scan(query: QuantizedVector): Float32Array {
+    this.scans += 1;
+    const rows = this.rowCount;
+    if (this.cosines.length < this.refs.length) this.cosines = new Float32Array(this.refs.length);
+    const cosines = this.cosines;
+    if (this.memory === null || query.values.length !== this.length) {
+      cosines.fill(0, 0, rows);
+      return cosines;
+    }
+    const memory = this.rowMemory();
+    memory.query.set(query.values);
+    const dots = memory.dots(rows);
+    const scales = this.scales;
+    const scale = query.scale;
+    for (let row = 0; row < rows; row += 1) {
+      cosines[row] = (dots[row] as number) * scale * (scales[row] as number);
+    }
+    return cosines;
+  }
+
+  /** Rows a scan covers (the highest row given out, plus one). */
+  get rows(): number {
+    return this.rowCount;
+  }
+
+  /** The cosine of `query` with one row's vector (0 for a row without one). */
+  cosine(query: QuantizedVector, row: number): number {
+    if (this.filled[row] !== 1 || this.memory === null) return 0;
+    const data = this.memory.rows;
+    const values = query.values;
+    const base = row * this.memory.stride;
+    const n = Math.min(values.length, this.length);
+    let s0 = 0;
+    let s1 = 0;
+    let d = 0;
+    for (; d + 1 < n; d += 2) {
+      s0 += (values[d] as number) * (data[base + d] as number);
+      s1 += (values[d + 1] as number) * (data[base + d + 1] as number);
+    }
+    if (d < n) s0 += (values[d] as number) * (data[base + d] as number);
+    return (s0 + s1) * query.scale * (this.scales[row] as number);
+  }
+
+  /** A row's vector as stored (a phrasing asked as a question by the self-test). */
+  vectorOf(row: number): QuantizedVector {
+    const values = new Int8Array(this.length);
+    if (this.memory !== null && this.filled[row] === 1) {
+      const base = row * this.memory.stride;
+      values.set(this.memory.rows.subarray(base, base + this.length));
+    }
+    return { values, scale: this.filled[row] === 1 ? (this.scales[row] ?? 0) : 0 };
   }
 
   private grow(needed: number): void {
@@ -210,8 +245,6 @@ export class VectorSpace {
     const scales = new Float32Array(size);
     scales.set(this.scales);
     this.scales = scales;
-    const data = new Int8Array(size * this.dimensions);
-    data.set(this.data);
-    this.data = data;
+    this.memory?.ensure(size);
   }
 }
