@@ -414,8 +414,8 @@ export class RuleStore {
     }
     const delta = change === 'add' ? 1 : -1;
     for (const term of touched) {
-      if (change === 'remove') vocab.removePosting(term, first);
-      else vocab.addPosting(term, first, slot, Math.log1p((share[term] ?? 0) / NB_ALPHA));
+      if (change === 'remove') vocab.removePosting(term, first, this.ruleFirstPhrasing);
+      else vocab.addPosting(term, slot, Math.log1p((share[term] ?? 0) / NB_ALPHA));
       share[term] = 0;
       if (change === 'repost') continue;
       vocab.changeRuleDf(term, delta);
