@@ -6,12 +6,16 @@
  * ~5 MB of postings. Here a term's list is a run of one chunk (chunk index, start, room); a list
  * that outgrows its run moves to a run twice as large, and the run it leaves is reused by the
  * next list growing to that size. Long lists get a chunk of their own.
+ *
+ * A posting is a rule slot and a weight (8 bytes): the rule version's key (its first phrasing
+ * id, by which a replaced version's postings are found) is not stored, since a live posting's
+ * key is its rule's current first phrasing, and a tombstone keeps its key in its slot (~key).
  * @module
  */
 import type { SnapshotReader, SnapshotWriter } from './binary-snapshot';
 import { ensureCapacity } from './typed-arrays';
 
-/** Postings per shared chunk (three arrays of 256 KiB). */
+/** Postings per shared chunk (two arrays of 256 KiB). */
 const CHUNK = 1 << 16;
 /**
  * Lists this long get arrays of their own (freed whole when the list moves on): a few hundred
@@ -28,14 +32,13 @@ const FIRST_ROOM = 4;
 
 export class PostingLists {
   /**
-   * A posting is the same index of three parallel chunks: the rule's slot (−1 once that version
-   * of the rule was replaced or removed), the rule version's first phrasing id (`key`, increasing
-   * along each list, so that a rule's posting is found by binary search to be tombstoned) and the
-   * rule's Naive Bayes weight for the term.
+   * A posting is the same index of two parallel chunks: the rule's slot and the rule's Naive
+   * Bayes weight for the term. Once that version of the rule was replaced or removed, the slot
+   * holds ~key (negative: skipped by scoring) and the weight 0. Keys (the rule version's first
+   * phrasing id) increase along each list, so that a rule's posting is found by binary search.
    */
   slotChunks: Int32Array[] = [];
   weightChunks: Float32Array[] = [];
-  private keyChunks: Int32Array[] = [];
   private ownChunk: boolean[] = [];
   /** Per term: its chunk, where its run starts, how many postings it holds, and its room. */
   chunk = new Int32Array(1024);
@@ -62,33 +65,36 @@ export class PostingLists {
     this.max = ensureCapacity(this.max, count);
   }
 
-  add(term: number, key: number, slot: number, weight: number): void {
+  /** Appends a posting of the rule in `slot`, whose first phrasing is now the largest key. */
+  add(term: number, slot: number, weight: number): void {
     const length = this.length[term] ?? 0;
     if (length >= (this.room[term] ?? 0)) this.move(term, length);
     const chunk = this.chunk[term] ?? 0;
     const at = (this.start[term] ?? 0) + length;
     (this.slotChunks[chunk] as Int32Array)[at] = slot;
-    (this.keyChunks[chunk] as Int32Array)[at] = key;
     (this.weightChunks[chunk] as Float32Array)[at] = weight;
     this.length[term] = length + 1;
     if (weight > (this.max[term] ?? 0)) this.max[term] = weight;
   }
 
-  /** Tombstones the posting of the rule version `key` in the term's list (if present). */
-  remove(term: number, key: number): void {
+  /**
+   * Tombstones the posting of the rule version `key` in the term's list (if present).
+   * `firstPhrasing` maps a live posting's slot to its key (the rule's first phrasing id).
+   */
+  remove(term: number, key: number, firstPhrasing: ArrayLike<number>): void {
     const chunk = this.chunk[term] ?? 0;
-    const keys = this.keyChunks[chunk];
-    if (keys === undefined) return;
+    const slots = this.slotChunks[chunk];
+    if (slots === undefined) return;
     const start = this.start[term] ?? 0;
     let low = start;
     let high = start + (this.length[term] ?? 0) - 1;
     while (low <= high) {
       const mid = (low + high) >> 1;
-      const value = keys[mid] ?? 0;
+      const value = keyAt(slots[mid] ?? 0, firstPhrasing);
       if (value < key) low = mid + 1;
       else if (value > key) high = mid - 1;
       else {
-        (this.slotChunks[chunk] as Int32Array)[mid] = -1;
+        slots[mid] = ~key;
         (this.weightChunks[chunk] as Float32Array)[mid] = 0;
         return;
       }
@@ -101,7 +107,6 @@ export class PostingLists {
     this.room.fill(0);
     this.max.fill(0);
     this.slotChunks = [];
-    this.keyChunks = [];
     this.weightChunks = [];
     this.ownChunk = [];
     this.freeRuns.clear();
@@ -126,10 +131,6 @@ export class PostingLists {
       const to = from + length;
       (this.slotChunks[chunk] as Int32Array).set(
         (this.slotChunks[oldChunk] as Int32Array).subarray(from, to),
-        start,
-      );
-      (this.keyChunks[chunk] as Int32Array).set(
-        (this.keyChunks[oldChunk] as Int32Array).subarray(from, to),
         start,
       );
       (this.weightChunks[chunk] as Float32Array).set(
@@ -166,16 +167,13 @@ export class PostingLists {
 
   private putChunk(chunk: number, size: number, own: boolean): void {
     this.slotChunks[chunk] = new Int32Array(size);
-    this.keyChunks[chunk] = new Int32Array(size);
     this.weightChunks[chunk] = new Float32Array(size);
     this.ownChunk[chunk] = own;
   }
 
   private release(chunk: number, start: number, room: number): void {
     if (this.ownChunk[chunk] === true) {
-      const empty = new Int32Array(0);
-      this.slotChunks[chunk] = empty;
-      this.keyChunks[chunk] = empty;
+      this.slotChunks[chunk] = new Int32Array(0);
       this.weightChunks[chunk] = new Float32Array(0);
       this.freeOwnChunks.push(chunk);
       return;
@@ -189,32 +187,58 @@ export class PostingLists {
   }
 
   /**
-   * Writes the lists of terms `0..terms-1` as flat arrays plus offsets (the saved format), run by
-   * run as the snapshot is written, never gathered into arrays of their own first.
+   * Writes the lists of terms `0..terms-1` as flat arrays plus offsets (the saved format: slots
+   * with −1 for a tombstone, keys, weights), run by run as the snapshot is written, never
+   * gathered into arrays of their own first. `firstPhrasing` as for `remove`, read then too.
    */
-  save(writer: SnapshotWriter, prefix: string, terms: number): void {
+  save(
+    writer: SnapshotWriter,
+    prefix: string,
+    terms: number,
+    firstPhrasing: ArrayLike<number>,
+  ): void {
     const offsets = new Int32Array(terms + 1);
     for (let t = 0; t < terms; t += 1) offsets[t + 1] = (offsets[t] ?? 0) + (this.length[t] ?? 0);
     const total = offsets[terms] ?? 0;
-    const kinds: [string, 'i32' | 'f32', () => (Int32Array | Float32Array)[]][] = [
-      ['postings', 'i32', () => this.slotChunks],
-      ['postingKeys', 'i32', () => this.keyChunks],
-      ['postingWeights', 'f32', () => this.weightChunks],
+    // Slots and keys are derived run by run in a block of their own (`put` copies it).
+    let scratch = new Int32Array(OWN_CHUNK);
+    const derived = (value: (slot: number) => number) => (put: (piece: Int32Array) => void) => {
+      for (let t = 0; t < terms; t += 1) {
+        const length = this.length[t] ?? 0;
+        if (length === 0) continue;
+        const from = this.start[t] ?? 0;
+        const slots = this.slotChunks[this.chunk[t] ?? 0] as Int32Array;
+        scratch = ensureCapacity(scratch, length);
+        for (let k = 0; k < length; k += 1) scratch[k] = value(slots[from + k] ?? 0);
+        put(scratch.subarray(0, length));
+      }
+    };
+    const kinds: [
+      string,
+      'i32' | 'f32',
+      (put: (piece: Int32Array | Float32Array) => void) => void,
+    ][] = [
+      ['postings', 'i32', derived((slot) => (slot < 0 ? -1 : slot))],
+      ['postingKeys', 'i32', derived((slot) => keyAt(slot, firstPhrasing))],
+      [
+        'postingWeights',
+        'f32',
+        (put) => {
+          for (let t = 0; t < terms; t += 1) {
+            const length = this.length[t] ?? 0;
+            if (length === 0) continue;
+            const from = this.start[t] ?? 0;
+            put(
+              (this.weightChunks[this.chunk[t] ?? 0] as Float32Array).subarray(from, from + length),
+            );
+          }
+        },
+      ],
     ];
-    for (const [list, kind, chunks] of kinds) {
+    for (const [list, kind, each] of kinds) {
       writer.array(`${prefix}.${list}.offsets`, offsets);
       // The chunks are read when the snapshot is written (right after this, in one turn).
-      writer.pieces(`${prefix}.${list}.data`, kind, total, (put) => {
-        const lists = chunks();
-        for (let t = 0; t < terms; t += 1) {
-          const length = this.length[t] ?? 0;
-          if (length === 0) continue;
-          const from = this.start[t] ?? 0;
-          put(
-            (lists[this.chunk[t] ?? 0] as Int32Array | Float32Array).subarray(from, from + length),
-          );
-        }
-      });
+      writer.pieces(`${prefix}.${list}.data`, kind, total, each);
     }
   }
 
@@ -224,8 +248,13 @@ export class PostingLists {
     const offsets = reader.i32(`${prefix}.postings.offsets`);
     const terms = Math.max(0, offsets.length - 1);
     lists.ensureTerms(terms);
-    lists.slotChunks = [reader.i32(`${prefix}.postings.data`)];
-    lists.keyChunks = [reader.i32(`${prefix}.postingKeys.data`)];
+    const slots = reader.i32(`${prefix}.postings.data`);
+    const keys = reader.i32(`${prefix}.postingKeys.data`);
+    // Tombstones take their keys into their slots; live postings' keys are their rules'.
+    for (let k = 0; k < slots.length; k += 1) {
+      if ((slots[k] ?? 0) < 0) slots[k] = ~(keys[k] ?? 0);
+    }
+    lists.slotChunks = [slots];
     const weights = reader.f32(`${prefix}.postingWeights.data`);
     lists.weightChunks = [weights];
     lists.ownChunk = [false];
@@ -242,4 +271,9 @@ export class PostingLists {
     }
     return lists;
   }
+}
+
+/** The key of a posting from its slot: a tombstone's own, a live rule's first phrasing. */
+function keyAt(slot: number, firstPhrasing: ArrayLike<number>): number {
+  return slot < 0 ? ~slot : (firstPhrasing[slot] ?? 0);
 }

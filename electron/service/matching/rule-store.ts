@@ -109,6 +109,8 @@ export class RuleStore {
   private boundariesGeneration = -1;
   // Scratch space for one rule's per-term Naive Bayes shares while its postings are written.
   private termShare = new Float64Array(1024);
+  /** The distinct terms of the rule being indexed, in first-occurrence order (scratch). */
+  private ruleTerms = new Int32Array(256);
 
   get size(): number {
     return this.liveRules;
@@ -400,22 +402,31 @@ export class RuleStore {
     const share = this.termShare;
     const gramStamp = this.gramStamp;
     const forward = this.forward;
-    const touched: number[] = [];
     const first = this.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (this.rulePhrasingCount[slot] ?? 0);
+    let touched = this.ruleTerms;
+    let touchedCount = 0;
     for (let p = first; p < end; p += 1) {
       const weight = 1 / Math.sqrt(this.phrasingTermCount[p] || 1);
       const to = this.phrasingStart[p + 1] ?? 0;
       for (let i = this.phrasingStart[p] ?? 0; i < to; i += 1) {
         const term = forward[i] ?? 0;
-        if (share[term] === 0) touched.push(term);
+        if (share[term] === 0) {
+          if (touchedCount === touched.length) {
+            this.ruleTerms = ensureCapacity(touched, touchedCount + 1);
+            touched = this.ruleTerms;
+          }
+          touched[touchedCount] = term;
+          touchedCount += 1;
+        }
         share[term] = (share[term] ?? 0) + weight;
       }
     }
     const delta = change === 'add' ? 1 : -1;
-    for (const term of touched) {
-      if (change === 'remove') vocab.removePosting(term, first);
-      else vocab.addPosting(term, first, slot, Math.log1p((share[term] ?? 0) / NB_ALPHA));
+    for (let t = 0; t < touchedCount; t += 1) {
+      const term = touched[t] as number;
+      if (change === 'remove') vocab.removePosting(term, first, this.ruleFirstPhrasing);
+      else vocab.addPosting(term, slot, Math.log1p((share[term] ?? 0) / NB_ALPHA));
       share[term] = 0;
       if (change === 'repost') continue;
       vocab.changeRuleDf(term, delta);

@@ -399,7 +399,8 @@ export class Scorer {
     let value = 0;
     for (let j = read; j < termCount; j += 1) {
       const i = order[j] as number;
-      value += (words.weights[i] as number) * Math.log1p((shares[i] as number) / NB_ALPHA);
+      const share = shares[i] as number;
+      if (share > 0) value += (words.weights[i] as number) * Math.log1p(share / NB_ALPHA);
     }
     return value;
   }
@@ -542,9 +543,9 @@ export class Scorer {
         bestReverse = explained / (phrasingWordNorm[p] || 1) ** 2;
       }
     }
-    const [wordNorm, gramNorm] = leavingOut
-      ? norms.centroidNorms(slot, leaveOut)
-      : [norms.ruleCentroidWordNorm[slot] ?? 0, norms.ruleCentroidGramNorm[slot] ?? 0];
+    let wordNorm = norms.ruleCentroidWordNorm[slot] ?? 0;
+    let gramNorm = norms.ruleCentroidGramNorm[slot] ?? 0;
+    if (leavingOut) [wordNorm, gramNorm] = norms.centroidNorms(slot, leaveOut);
     const wordCentroidCos = wordNorm > 0 ? centroidWordDot / wordNorm : 0;
     let centroidExplained = 0;
     for (let i = 0; i < wordCount; i += 1) centroidExplained += (centroidWords[i] as number) ** 2;
@@ -558,8 +559,11 @@ export class Scorer {
     for (let i = 0; i < wordCount; i += 1) {
       const w = wordWeights[i] as number;
       const a = nbWords[i] as number;
-      nb += w * Math.log1p(a / NB_ALPHA);
-      if (a > 0) covered += w * w;
+      // log1p(0) is 0 and adding 0 leaves a sum as it is: absent terms cost no logarithm.
+      if (a > 0) {
+        nb += w * Math.log1p(a / NB_ALPHA);
+        covered += w * w;
+      }
       if (words.frame[i] !== 1) {
         content += w * w;
         if (a > 0) {
@@ -579,7 +583,8 @@ export class Scorer {
     }
     let nbG = 0;
     for (let i = 0; i < grams.length; i += 1) {
-      nbG += (gramWeights[i] as number) * Math.log1p((nbGrams[i] as number) / NB_ALPHA);
+      const a = nbGrams[i] as number;
+      if (a > 0) nbG += (gramWeights[i] as number) * Math.log1p(a / NB_ALPHA);
     }
     nbG -= grams.total * Math.log(gramMass + NB_ALPHA * Math.max(vocab.liveGrams, 1));
     const naiveBayes = nb + GRAM_WEIGHT * nbG;

@@ -140,13 +140,17 @@ export class Vocabulary {
     return this.gramWords.length;
   }
 
-  addPosting(termId: number, key: number, slot: number, weight: number): void {
-    this.postings.add(termId, key, slot, weight);
+  /** Appends the posting of the rule in `slot` (its first phrasing the largest key so far). */
+  addPosting(termId: number, slot: number, weight: number): void {
+    this.postings.add(termId, slot, weight);
   }
 
-  /** Tombstones the posting of the rule version `key` in the term's list (if present). */
-  removePosting(termId: number, key: number): void {
-    this.postings.remove(termId, key);
+  /**
+   * Tombstones the posting of the rule version `key` in the term's list (if present);
+   * `firstPhrasing`: the rules' first phrasing ids (the keys of live postings).
+   */
+  removePosting(termId: number, key: number, firstPhrasing: ArrayLike<number>): void {
+    this.postings.remove(termId, key, firstPhrasing);
   }
 
   changeRuleDf(termId: number, delta: number): void {
@@ -170,15 +174,18 @@ export class Vocabulary {
     this.postings.clear();
   }
 
-  /** Writes everything but the scratch space under `prefix`. */
-  save(writer: SnapshotWriter, prefix: string): void {
+  /**
+   * Writes everything but the scratch space under `prefix`; `firstPhrasing` as for
+   * `removePosting` (the saved postings keep their keys).
+   */
+  save(writer: SnapshotWriter, prefix: string, firstPhrasing: ArrayLike<number>): void {
     const terms = this.termStrings.length;
     writer.value(`${prefix}.terms`, this.termStrings);
     writer.value(`${prefix}.grams`, this.gramStrings);
     writer.value(`${prefix}.live`, [this.liveTerms, this.liveGrams]);
     writer.array(`${prefix}.ruleDf`, this.ruleDf, terms);
     writer.array(`${prefix}.gramRuleDf`, this.gramRuleDf, this.gramStrings.length);
-    this.postings.save(writer, prefix, terms);
+    this.postings.save(writer, prefix, terms, firstPhrasing);
     writer.array(`${prefix}.termGrams.offsets`, this.gramOffsets, terms + 1);
     writer.array(`${prefix}.termGrams.data`, this.gramData, this.gramOffsets[terms] ?? 0);
     writeLists(

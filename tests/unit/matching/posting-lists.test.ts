@@ -1,7 +1,8 @@
 /**
  * Posting lists in shared chunks: every list reads back exactly what was added (tombstones
- * included) through growth, moves, reused runs, compaction's clear and a save and load, and
- * thousands of short lists share one chunk instead of taking arrays of their own.
+ * included, each keeping its key as ~key) through growth, moves, reused runs, compaction's clear
+ * and a save and load, and thousands of short lists share one chunk instead of taking arrays of
+ * their own. Keys are not stored: a live posting's is its rule's first phrasing (`firstPhrasing`).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -38,10 +39,13 @@ function check(lists: PostingLists, model: Model[]): void {
   });
 }
 
-function saveAndLoad(lists: PostingLists, terms: number): PostingLists {
+/** The first phrasing id of each slot's rule: the key of its live postings. */
+const firstPhrasing: number[] = [];
+
+function saveAndLoad(lists: PostingLists, terms: number, model: Model[]): PostingLists {
   const writer = new SnapshotWriter();
   writer.value('probe', 1);
-  lists.save(writer, 'vocab', terms);
+  lists.save(writer, 'vocab', terms, firstPhrasing);
   const parts: Uint8Array[] = [];
   const length = writer.write((chunk) => parts.push(chunk.slice()));
   const bytes = new Uint8Array(new ArrayBuffer(length));
@@ -50,7 +54,19 @@ function saveAndLoad(lists: PostingLists, terms: number): PostingLists {
     bytes.set(part, at);
     at += part.length;
   }
-  return PostingLists.load(new SnapshotReader(bytes), 'vocab');
+  const reader = new SnapshotReader(bytes);
+  // The saved format is unchanged: slots with −1 for a tombstone, every posting's key.
+  const saved = reader.i32('vocab.postings.data');
+  const keys = reader.i32('vocab.postingKeys.data');
+  assert.deepEqual(
+    Array.from(saved),
+    model.flatMap((m) => m.slots.map((slot) => (slot < 0 ? -1 : slot))),
+  );
+  assert.deepEqual(
+    Array.from(keys),
+    model.flatMap((m) => m.keys),
+  );
+  return PostingLists.load(reader, 'vocab');
 }
 
 function randomOps(lists: PostingLists, model: Model[], seed: number, ops: number): void {
@@ -62,13 +78,16 @@ function randomOps(lists: PostingLists, model: Model[], seed: number, ops: numbe
     const list = model[term] as Model;
     if (random() < 0.15 && list.keys.length > 0) {
       const at = Math.floor(random() * list.keys.length);
-      lists.remove(term, list.keys[at] ?? 0);
-      list.slots[at] = -1;
+      lists.remove(term, list.keys[at] ?? 0, firstPhrasing);
+      list.slots[at] = ~(list.keys[at] ?? 0);
       list.weights[at] = 0;
     } else {
       const weight = Math.fround(random() * 3);
-      lists.add(term, key, op, weight);
-      list.slots.push(op);
+      // Slots are never reused here (op), so each is one rule version of its own.
+      const slot = firstPhrasing.length;
+      firstPhrasing.push(key);
+      lists.add(term, slot, weight);
+      list.slots.push(slot);
       list.keys.push(key);
       list.weights.push(weight);
       key += 1;
@@ -88,7 +107,7 @@ test('lists read back what was added and tombstoned, across moves, a clear and a
   randomOps(lists, model, 7, 60_000);
   check(lists, model);
 
-  lists = saveAndLoad(lists, terms);
+  lists = saveAndLoad(lists, terms, model);
   check(lists, model);
   // Lists opened from a save grow out of the loaded chunk into new ones.
   randomOps(lists, model, 8, 30_000);
@@ -108,16 +127,16 @@ test('lists read back what was added and tombstoned, across moves, a clear and a
 test('short lists share chunks; runs left by moved lists are reused', () => {
   const lists = new PostingLists();
   lists.ensureTerms(10_000);
-  for (let term = 0; term < 10_000; term += 1) lists.add(term, term, term, 1);
+  for (let term = 0; term < 10_000; term += 1) lists.add(term, term, 1);
   // 10,000 one-posting lists: one chunk, not 30,000 arrays.
   assert.equal(lists.slotChunks.length, 1);
   // Growing every list past its first run (4) moves each to a run of 8; the runs of 4 they
   // leave take the next 10,000 new lists without a new chunk beyond those the moves needed.
   for (let term = 0; term < 10_000; term += 1) {
-    for (let k = 1; k <= 4; k += 1) lists.add(term, term + k * 10_000, term, 1);
+    for (let k = 1; k <= 4; k += 1) lists.add(term, term, 1);
   }
   const chunksAfterMoves = lists.slotChunks.length;
   lists.ensureTerms(20_000);
-  for (let term = 10_000; term < 20_000; term += 1) lists.add(term, term, term, 1);
+  for (let term = 10_000; term < 20_000; term += 1) lists.add(term, term, 1);
   assert.equal(lists.slotChunks.length, chunksAfterMoves);
 });
