@@ -51,6 +51,7 @@ import { measureTeamServer } from './team-server-bench';
 import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
 import { embeddingLine, measureEmbedding } from './embedding-bench';
+import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -69,8 +70,22 @@ const { values } = parseArgs({
     embedding: { type: 'boolean', default: false },
     'embedding-size': { type: 'string', default: '100000' },
     'embedding-dimensions': { type: 'string', default: '1024' },
+    'memory-budget': { type: 'boolean', default: false },
+    'budget-robots': { type: 'string', default: '20' },
+    'budget-rules': { type: 'string', default: '10000' },
+    'budget-mb': { type: 'string', default: '0' },
   },
 });
+if (values['memory-budget']) {
+  const figures = await measureMemoryBudget({
+    robots: Number(values['budget-robots']),
+    rulesPerRobot: Number(values['budget-rules']),
+    budgetMb: Number(values['budget-mb']),
+  });
+  console.log(budgetLine(figures));
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
 if (values.embedding) {
   const size = Number(values['embedding-size']);
   const figures = await measureEmbedding(size, Number(values['embedding-dimensions']));
