@@ -23,6 +23,9 @@
  *   --embedding-model M   --embedding-api openai|ollama   --embedding-timeout MS (300)
  *                         (env KB_EMBEDDING_MODEL, KB_EMBEDDING_API, KB_EMBEDDING_TIMEOUT_MS;
  *                         its API key only from the environment: KB_EMBEDDING_KEY)
+ *   --memory-budget SIZE  bytes of matching indexes kept (512MB, 2GB, none): robots are loaded
+ *                         when first asked, the least recently asked let go (env KB_MEMORY_BUDGET;
+ *                         default none on the desktop, half the machine's memory on a team node)
  * Environment: KB_CUSTOMER_ID, KB_ADMIN_KEY, KB_ADMIN_SECRET (all three) override the stored
  * credentials; KB_SNAPSHOT_BYTES sets the journal size that triggers a snapshot (tuning, tests);
  * KB_QUESTION_LOG=0 turns the question log off. All of it is read in service/config.ts.

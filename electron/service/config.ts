@@ -6,6 +6,7 @@
  * defaults.
  * @module
  */
+import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { credentialsFromEnv } from './auth/credentials';
@@ -42,6 +43,12 @@ export interface ServiceOptions {
   editorDir?: string | null;
   /** A stand-in matching engine (tests, benchmarks): its indexes are never saved. */
   createIndex?: CreateRobotIndex;
+  /**
+   * Bytes of matching indexes a node keeps (robots loaded on demand, the least recently asked
+   * let go: docs/storage.md); null: every index loaded at start and kept. Default:
+   * `KB_MEMORY_BUDGET`, else none on the desktop and half the machine's memory on a team node.
+   */
+  memoryBudget?: number | null;
   /**
    * Token of the console API. Default: the data directory's (`editor-token`, made on first
    * start and kept across restarts: auth/editor-token.ts).
@@ -136,6 +143,8 @@ export interface ServiceConfig {
   readonly createIndex: CreateRobotIndex | null;
   /** The console API's token the host chose; null: the data directory's (`editor-token`). */
   readonly consoleToken: string | null;
+  /** Bytes of matching indexes kept (loaded on demand); null: all, loaded at start. */
+  readonly memoryBudget: number | null;
   readonly corsOrigins: CorsOrigins;
   readonly debugSignatures: boolean;
   /** The embedded store's snapshot tuning; undefined: its defaults. */
@@ -212,6 +221,41 @@ function seconds(name: string, value: string | undefined): number | undefined {
   return Math.round(parsed * 1000);
 }
 
+const SIZE_UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  b: 1,
+  kb: 1024,
+  mb: 1024 ** 2,
+  gb: 1024 ** 3,
+};
+
+/**
+ * A memory budget as typed (`512MB`, `2gb`, `1048576`; `none`: no budget), in bytes; undefined
+ * when not given. Throws on anything else.
+ */
+export function memoryBudgetOf(name: string, value: string | undefined): number | null | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.trim().toLowerCase() === 'none') return null;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?b?)\s*$/i.exec(value);
+  const unit = SIZE_UNITS[(match?.[2] ?? '').toLowerCase()];
+  const bytes = match && unit !== undefined ? Math.round(Number(match[1]) * unit) : 0;
+  if (!(bytes > 0)) {
+    throw new Error(`${name} must be a size such as 512MB or 2GB (or none), not ${value}`);
+  }
+  return bytes;
+}
+
+/** A team node's default budget: half the machine's memory; the desktop keeps every index. */
+const defaultMemoryBudget = (database: string | null) =>
+  database === null ? null : Math.floor(totalmem() / 2);
+
+/** The host's budget, else `KB_MEMORY_BUDGET`'s, else the default. */
+function memoryBudgetIn(options: ServiceOptions, env: NodeJS.ProcessEnv, database: string | null) {
+  if (options.memoryBudget !== undefined) return options.memoryBudget;
+  const fromEnv = memoryBudgetOf('KB_MEMORY_BUDGET', env.KB_MEMORY_BUDGET);
+  return fromEnv !== undefined ? fromEnv : defaultMemoryBudget(database);
+}
+
 /** The configuration of a host's options, the environment filling in what they leave out. */
 export function serviceConfig(options: ServiceOptions): ServiceConfig {
   const env = options.env ?? process.env;
@@ -232,6 +276,7 @@ export function serviceConfig(options: ServiceOptions): ServiceConfig {
     now: options.now ?? Date.now,
     editorDir: options.editorDir ?? null,
     createIndex: options.createIndex ?? null,
+    memoryBudget: memoryBudgetIn(options, env, database),
     consoleToken: options.consoleToken ?? null,
     corsOrigins:
       options.corsOrigins ??
@@ -333,6 +378,7 @@ export function serveOptions(
       'embedding-model': { type: 'string' },
       'embedding-api': { type: 'string' },
       'embedding-timeout': { type: 'string' },
+      'memory-budget': { type: 'string' },
     },
     strict: true,
   });
@@ -353,6 +399,7 @@ export function serveOptions(
     ...(maxConnectionsPerAddress !== undefined ? { maxConnectionsPerAddress } : {}),
   };
   const timeout = seconds('--database-timeout', values['database-timeout']);
+  const memoryBudget = memoryBudgetOf('--memory-budget', values['memory-budget']);
   const embedding = embeddingFromEnv(env, {
     ...(values.embeddings !== undefined ? { base: values.embeddings } : {}),
     ...(values['embedding-model'] !== undefined ? { model: values['embedding-model'] } : {}),
@@ -383,5 +430,6 @@ export function serveOptions(
     ...(Object.keys(connectionLimits).length > 0 ? { connectionLimits } : {}),
     ...(env.KB_SNAPSHOT_BYTES ? { snapshotJournalBytes: Number(env.KB_SNAPSHOT_BYTES) } : {}),
     ...(embedding ? { embedding } : {}),
+    ...(memoryBudget !== undefined ? { memoryBudget } : {}),
   };
 }

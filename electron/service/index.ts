@@ -22,7 +22,7 @@ import type { DomainContext } from './domain/context';
 import { GRACE_MS, purgeExpired } from './domain/deletions';
 import { RobotDirectory } from './domain/robot-directory';
 import { RobotIndexes } from './domain/robot-indexes';
-import { loadRobots, planIndexSave } from './domain/robot-loading';
+import { indexLoader, loadRobots, planIndexSave } from './domain/robot-loading';
 import { RuleMenus } from './domain/rule-menus';
 import { RuleOrders } from './domain/rule-order';
 import { followSemantic } from './domain/semantic';
@@ -87,10 +87,20 @@ async function buildMemory(backend: Backend, config: ServiceConfig): Promise<Nod
     defaults: config.embedding,
     logger: config.logger,
   });
+  // The loader reads the context when it loads (after it is built).
+  const built: { ctx?: DomainContext } = {};
+  const budget = config.memoryBudget;
+  const loader = indexLoader(() => {
+    if (!built.ctx) throw new Error('an index was asked for before the context was built');
+    return built.ctx;
+  });
   const parts = {
     store: backend.store,
     robots: new RobotDirectory(),
-    indexes: new RobotIndexes(config.createIndex ?? createRobotIndex),
+    indexes: new RobotIndexes(
+      config.createIndex ?? createRobotIndex,
+      budget === null ? null : { budgetBytes: budget, loader },
+    ),
     answers: new AnswerCache(),
     menus: new RuleMenus(),
     smallTalk: new SmallTalk(),
@@ -105,6 +115,7 @@ async function buildMemory(backend: Backend, config: ServiceConfig): Promise<Nod
     ? startQuestionLog(parts, await backend.questionLog())
     : null;
   const ctx = { ...parts, publishing: new PublishedEditions(parts), questionLog: questionLog?.log };
+  built.ctx = ctx;
   const log = questionLog?.log;
   const asks = log ? (robot: RobotKey, from: number) => log.entriesSince(robot, from) : null;
   return { ctx, publishing: new PublishingRoom(ctx, asks), questionLog, semantic };
@@ -165,6 +176,7 @@ function operationsOf(
     stopping,
     metrics: config.metrics,
     questionLogWriteFailures: () => log?.writeFailures() ?? 0,
+    indexMemory: () => memory.ctx.indexes.status(),
   };
 }
 

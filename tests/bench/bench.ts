@@ -55,6 +55,7 @@ import type { MemoryFigures } from './memory-bench';
 import { embeddingLine, measureEmbedding } from './embedding-bench';
 import { impactLine, measureImpact } from './impact-bench';
 import { collisionLine, measureCollisions } from './collision-bench';
+import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -77,8 +78,22 @@ const { values } = parseArgs({
     'impact-questions': { type: 'string', default: '100000' },
     collisions: { type: 'boolean', default: false },
     'collision-sizes': { type: 'string', default: '1000,10000,100000' },
+    'memory-budget': { type: 'boolean', default: false },
+    'budget-robots': { type: 'string', default: '20' },
+    'budget-rules': { type: 'string', default: '10000' },
+    'budget-mb': { type: 'string', default: '0' },
   },
 });
+if (values['memory-budget']) {
+  const figures = await measureMemoryBudget({
+    robots: Number(values['budget-robots']),
+    rulesPerRobot: Number(values['budget-rules']),
+    budgetMb: Number(values['budget-mb']),
+  });
+  console.log(budgetLine(figures));
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
 if (values.impact) {
   const figures = await measureImpact(Number(values['impact-questions']));
   console.log(impactLine(figures));

@@ -3,6 +3,7 @@
  * environment, which wins over the defaults; `npm run serve`'s flags and the variables only it
  * reads; bad values refused with the messages the README's users know.
  */
+import { totalmem } from 'node:os';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
@@ -227,5 +228,31 @@ test('the default embedding provider: flags, else the environment (its key only 
   });
   assert.throws(() => serviceConfig({ ...base, env: { KB_EMBEDDINGS: 'ftp://h' } }), {
     message: "the embedding provider's base must be an http(s) URL, not ftp://h",
+  });
+});
+
+test('the memory budget: none on the desktop, half the memory on a team node; flag, then variable', () => {
+  assert.equal(serviceConfig({ ...base, env: {} }).memoryBudget, null);
+  assert.equal(
+    serviceConfig({ ...base, env: { KB_DATABASE_URL: 'postgres://x' } }).memoryBudget,
+    Math.floor(totalmem() / 2),
+  );
+  const team = { KB_DATABASE_URL: 'postgres://x', KB_MEMORY_BUDGET: 'none' };
+  assert.equal(serviceConfig({ ...base, env: team }).memoryBudget, null);
+  assert.equal(
+    serviceConfig({ ...base, env: { KB_MEMORY_BUDGET: '512MB' } }).memoryBudget,
+    512 * 1024 ** 2,
+  );
+  assert.equal(
+    serviceConfig({ ...base, memoryBudget: 1000, env: { KB_MEMORY_BUDGET: 'bad' } }).memoryBudget,
+    1000,
+  );
+  assert.equal(serveOptions(['--memory-budget', '2gb'], {}).memoryBudget, 2 * 1024 ** 3);
+  assert.equal(serveOptions(['--memory-budget', '1048576'], {}).memoryBudget, 1048576);
+  assert.throws(() => serveOptions(['--memory-budget', 'lots'], {}), {
+    message: '--memory-budget must be a size such as 512MB or 2GB (or none), not lots',
+  });
+  assert.throws(() => serviceConfig({ ...base, env: { KB_MEMORY_BUDGET: '0' } }), {
+    message: 'KB_MEMORY_BUDGET must be a size such as 512MB or 2GB (or none), not 0',
   });
 });

@@ -176,14 +176,19 @@ export async function followEverything(ctx: DomainContext): Promise<void> {
       ctx.writes.run(robotKey(robot), async () => {
         const current = ctx.robots.get(robot.tenantId, robot.robotId);
         if (!current) return;
-        const index = ctx.indexes.createDetached();
-        if (index.setSynonyms && current.settings.synonyms.length > 0) {
-          index.setSynonyms(current.settings.synonyms);
+        if (ctx.indexes.loadsOnDemand) {
+          // Read again from the store when next asked.
+          ctx.indexes.drop(indexKey(current));
+        } else {
+          const index = ctx.indexes.createDetached();
+          if (index.setSynonyms && current.settings.synonyms.length > 0) {
+            index.setSynonyms(current.settings.synonyms);
+          }
+          for (const rule of await ctx.store.rules.matchable(current)) {
+            index.upsert(toMatchableRule(rule));
+          }
+          ctx.indexes.replace(indexKey(current), index);
         }
-        for (const rule of await ctx.store.rules.matchable(current)) {
-          index.upsert(toMatchableRule(rule));
-        }
-        ctx.indexes.replace(indexKey(current), index);
         ctx.orders.set(robotKey(current), undefined);
         ctx.robots.countRules(current, await ctx.store.rules.languageCounts(current));
         await ctx.publishing?.followStored(current);

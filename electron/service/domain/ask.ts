@@ -10,7 +10,7 @@ import type { Candidate, CandidateChannel, MatchDecision } from '../matching/typ
 import type { LoggedQuestion } from '../question-log-types';
 import type { MenuEntry } from '../store/contract/records';
 import type { DomainContext } from './context';
-import { editionOf } from './editions';
+import { withEdition } from './editions';
 import type { EditionName } from './editions';
 import type { Edition, SmallTalkReply } from './ports';
 import type { Robot } from './robot-directory';
@@ -157,12 +157,13 @@ export async function answerMenuChoice(
   at = ctx.now(),
   edition: EditionName = 'draft',
 ): Promise<AskResult | undefined> {
-  const rules = editionOf(ctx, robot, edition);
-  const result = await answerRule(ctx, robot, choice.ruleId, at, rules);
-  if (result === undefined) return undefined;
-  const entry = logEntry(asked, result, choice.ruleId, rules.version, ctx.now(), choice.number);
-  record(ctx, robot, entry, result);
-  return result;
+  return withEdition(ctx, robot, edition, async (rules) => {
+    const result = await answerRule(ctx, robot, choice.ruleId, at, rules);
+    if (result === undefined) return undefined;
+    const entry = logEntry(asked, result, choice.ruleId, rules.version, ctx.now(), choice.number);
+    record(ctx, robot, entry, result);
+    return result;
+  });
 }
 
 /** Small talk instead of the knowledge base's RECOMMEND or NONE, when it fits better. */
@@ -201,22 +202,23 @@ export async function ask(
   at = ctx.now(),
   edition: EditionName = 'draft',
 ): Promise<AskOutcome> {
-  const rules = editionOf(ctx, robot, edition);
-  // The embedding model's channel (if the robot has one), waited for at most its deadline.
-  const semantic = ctx.semantic
-    ? await ctx.semantic.channel(robot, rules.index, asked.question).catch(() => null)
-    : null;
-  const outcome = await answer(ctx, robot, asked, at, rules, semantic?.channel);
-  if (semantic) outcome.semantic = semantic.note;
-  const { decision } = outcome;
-  const ruleId = decision.kind === 'bestmatch' ? decision.top.ruleId : null;
-  record(
-    ctx,
-    robot,
-    logEntry(asked, outcome.result, ruleId, rules.version, ctx.now()),
-    outcome.result,
-  );
-  return outcome;
+  return withEdition(ctx, robot, edition, async (rules) => {
+    // The embedding model's channel (if the robot has one), waited for at most its deadline.
+    const semantic = ctx.semantic
+      ? await ctx.semantic.channel(robot, rules.index, asked.question).catch(() => null)
+      : null;
+    const outcome = await answer(ctx, robot, asked, at, rules, semantic?.channel);
+    if (semantic) outcome.semantic = semantic.note;
+    const { decision } = outcome;
+    const ruleId = decision.kind === 'bestmatch' ? decision.top.ruleId : null;
+    record(
+      ctx,
+      robot,
+      logEntry(asked, outcome.result, ruleId, rules.version, ctx.now()),
+      outcome.result,
+    );
+    return outcome;
+  });
 }
 
 async function answer(

@@ -69,9 +69,14 @@ export async function loadRobot(
 ): Promise<Robot> {
   ctx.robots.countRules(record, await ctx.store.rules.languageCounts(record));
   const robot = ctx.robots.put(record);
-  applySynonyms(ctx, robot);
-  const index = ctx.indexes.of(indexKey(robot));
-  for (const rule of await ctx.store.rules.matchable(robot)) index.upsert(toMatchableRule(rule));
+  if (ctx.indexes.loadsOnDemand) {
+    // Read from the store when first asked.
+    ctx.indexes.drop(indexKey(robot));
+  } else {
+    applySynonyms(ctx, robot);
+    const index = ctx.indexes.of(indexKey(robot));
+    for (const rule of await ctx.store.rules.matchable(robot)) index.upsert(toMatchableRule(rule));
+  }
   await ctx.publishing?.robotRestored(robot);
   return robot;
 }

@@ -5,10 +5,11 @@
  * `live` mode, the published edition is the draft itself.
  * @module
  */
+import type { RobotIndex } from '../matching/types';
 import type { DomainContext } from './context';
 import type { Edition } from './ports';
 import type { Robot } from './robot-directory';
-import { indexOf } from './robot-loading';
+import { indexKey, robotGone } from './robot-loading';
 
 /** `served`: what the openapi answers (the published version in review mode, else the draft). */
 export type EditionName = 'draft' | 'published' | 'served';
@@ -26,16 +27,44 @@ async function draftAnswerOf(ctx: DomainContext, ruleId: string): Promise<string
   return answer;
 }
 
-export function draftEdition(ctx: DomainContext, robot: Robot): Edition {
+/** The draft answering from `index`, the robot's main index (robot-loading.ts `indexOf`). */
+export function draftEdition(ctx: DomainContext, index: RobotIndex): Edition {
   return {
-    index: indexOf(ctx, robot),
+    index,
     version: null,
     answerOf: (ruleId) => draftAnswerOf(ctx, ruleId),
     namesOf: (ruleIds) => ctx.store.rules.namesOf(ruleIds),
   };
 }
 
-export function editionOf(ctx: DomainContext, robot: Robot, name: EditionName): Edition {
-  if (name === 'draft') return draftEdition(ctx, robot);
-  return ctx.publishing?.published(robot) ?? draftEdition(ctx, robot);
+/**
+ * Runs `use` with the edition `name` of the robot. The draft's index is loaded first when it is
+ * not in memory (a budget: robot-indexes.ts), and held until `use` is done.
+ */
+export async function withEdition<T>(
+  ctx: DomainContext,
+  robot: Robot,
+  name: EditionName,
+  use: (edition: Edition) => Promise<T>,
+): Promise<T> {
+  const published = name === 'draft' ? undefined : ctx.publishing?.published(robot);
+  if (published) return use(published);
+  const lease = await ctx.indexes.acquire(indexKey(robot));
+  if (!lease) throw robotGone(robot);
+  try {
+    return await use(draftEdition(ctx, lease.index));
+  } finally {
+    lease.release();
+  }
+}
+
+/** The names of rules as the edition `name` has them (no index needed). */
+export function namesIn(
+  ctx: DomainContext,
+  robot: Robot,
+  name: EditionName,
+  ruleIds: readonly string[],
+): Promise<Map<string, string>> {
+  const published = name === 'draft' ? undefined : ctx.publishing?.published(robot);
+  return published ? published.namesOf(ruleIds) : ctx.store.rules.namesOf(ruleIds);
 }

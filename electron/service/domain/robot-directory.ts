@@ -69,6 +69,16 @@ export class RobotDirectory {
     return this.robots.get(robotKey({ tenantId, robotId }));
   }
 
+  /** The robot under its `robotKey`. */
+  byKey(key: string): Robot | undefined {
+    return this.robots.get(key);
+  }
+
+  /** How many rules the robot has (kept in step with its writes, like its index's size). */
+  ruleCount(robot: RobotKey): number {
+    return this.counts.get(robotKey(robot))?.rules ?? 0;
+  }
+
   all(): Robot[] {
     return [...this.robots.values()];
   }

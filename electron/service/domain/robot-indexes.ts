@@ -1,20 +1,102 @@
 /**
- * The matching indexes of the robots, in memory, keyed by robot (and, once publishing lands, by
- * which edition of its rules an index holds). An index follows every write of its rules
- * (rule-changes.ts); an index whose update threw half-way may no longer match the store: it is
- * marked, never saved, and rebuilt at the next start.
+ * The matching indexes of the robots, in memory, keyed by robot (and by which edition of its
+ * rules an index holds). An index follows every write of its rules (rule-changes.ts); an index
+ * whose update threw half-way may no longer match the store: it is marked, never saved, and
+ * rebuilt at the next start.
+ *
+ * With a memory budget (`--memory-budget`, docs/storage.md "Robots loaded on demand") the main
+ * indexes are loaded on demand: `acquire` loads a robot's index when first asked (one load
+ * however many ask at once), the least recently used ones leave memory when the estimated bytes
+ * held pass the budget, and an index a request holds is never let go. A write to a robot that is
+ * not in memory changes only the store (its index is read from there when it is loaded); a write
+ * that lands while its index is loading is kept and applied once the load is done, so that an
+ * unloaded robot never answers from an index that missed one. Editions other than the main one
+ * (a robot's published index) stay in memory as before.
  * @module
  */
 import type { CreateRobotIndex, RobotIndex } from '../matching/types';
 import { forEachInSlices } from '../time-slices';
 
+/** How a robot's main index is read when it is not in memory (robot-loading.ts). */
+export interface IndexLoader {
+  /** The index of `key` as the store holds it now; null: no such robot (any more). */
+  load(key: string): Promise<RobotIndex | null>;
+  /** Called once an index left memory (the robot's other in-memory followers let go of it). */
+  evicted?(key: string): void;
+}
+
+/** What `/metrics` shows of the indexes held (no label per robot). */
+export interface IndexMemoryStatus {
+  /** The budget in bytes; null: no budget (every index is loaded at start and kept). */
+  budgetBytes: number | null;
+  /** Main indexes in memory now. */
+  loaded: number;
+  /** Their estimated bytes. */
+  bytes: number;
+  /** Loads on demand since the start, and indexes let go to keep within the budget. */
+  loads: number;
+  evictions: number;
+}
+
+/** An index held by a request: it stays in memory until `release`. */
+export interface IndexLease {
+  readonly index: RobotIndex;
+  release(): void;
+}
+
+/**
+ * A rule's estimated share of an index in memory, beside the bytes its typed arrays report:
+ * measured as the heap grown by building 10,000-rule robots (tests/bench/memory-budget-bench.ts).
+ */
+export const BYTES_PER_RULE = 3_000;
+/** An empty index (its maps, vocabulary, calibration). */
+const BYTES_PER_INDEX = 64 * 1024;
+
+/** The estimated bytes an index of `rules` rules holds. */
+export const bytesForRules = (rules: number): number => BYTES_PER_INDEX + rules * BYTES_PER_RULE;
+
+/** The estimated bytes an index holds. */
+export const estimatedBytes = (index: RobotIndex): number => bytesForRules(index.size);
+
+interface Loading {
+  /** Updates of writes that landed during the load, applied in order once it is done. */
+  pending: ((index: RobotIndex) => void | Promise<void>)[];
+  done: Promise<RobotIndex | null>;
+}
+
+export interface OnDemand {
+  budgetBytes: number;
+  loader: IndexLoader;
+}
+
+const isMain = (key: string) => !key.includes('#');
+
 export class RobotIndexes {
   private readonly indexes = new Map<string, RobotIndex>();
   private readonly tainted = new Set<string>();
+  /** Main keys in memory, least recently asked first (a Map keeps insertion order). */
+  private readonly recent = new Map<string, true>();
+  private readonly pins = new Map<string, number>();
+  private readonly loading = new Map<string, Loading>();
+  private loads = 0;
+  private evictions = 0;
 
-  constructor(private readonly createIndex: CreateRobotIndex) {}
+  /** `onDemand` absent: every index is built at start and kept (the desktop's default). */
+  constructor(
+    private readonly createIndex: CreateRobotIndex,
+    private readonly onDemand: OnDemand | null = null,
+  ) {}
 
-  /** The index under `key`, made empty on first use. */
+  /** True when main indexes are loaded when asked, not at start. */
+  get loadsOnDemand(): boolean {
+    return this.onDemand !== null;
+  }
+
+  private managed(key: string): boolean {
+    return this.onDemand !== null && isMain(key);
+  }
+
+  /** The index under `key`, made empty on first use (a robot's main index when loaded at start). */
   of(key: string): RobotIndex {
     let index = this.indexes.get(key);
     if (!index) {
@@ -24,25 +106,129 @@ export class RobotIndexes {
     return index;
   }
 
+  /** The index under `key` if it is in memory; never loads nor makes one. */
+  peek(key: string): RobotIndex | undefined {
+    return this.indexes.get(key);
+  }
+
+  /**
+   * The index under `key` for the time of a request, loaded first if it is not in memory: it
+   * stays until `release`. Null: the robot went away during the load.
+   */
+  async acquire(key: string): Promise<IndexLease | null> {
+    if (!this.managed(key)) return { index: this.of(key), release: () => undefined };
+    let index = this.indexes.get(key);
+    if (!index) {
+      index = (await this.load(key)) ?? undefined;
+      if (!index) return null;
+    }
+    this.recent.delete(key);
+    this.recent.set(key, true);
+    this.pins.set(key, (this.pins.get(key) ?? 0) + 1);
+    this.keepWithinBudget();
+    let released = false;
+    return {
+      index,
+      release: () => {
+        if (released) return;
+        released = true;
+        const left = (this.pins.get(key) ?? 1) - 1;
+        if (left > 0) this.pins.set(key, left);
+        else this.pins.delete(key);
+        this.keepWithinBudget();
+      },
+    };
+  }
+
+  /** Runs `use` with the index of `key` held (see `acquire`); undefined: the robot went away. */
+  async using<T>(key: string, use: (index: RobotIndex) => Promise<T> | T): Promise<T | undefined> {
+    const lease = await this.acquire(key);
+    if (!lease) return undefined;
+    try {
+      return await use(lease.index);
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** One load per key however many ask at once. */
+  private load(key: string): Promise<RobotIndex | null> {
+    const running = this.loading.get(key);
+    if (running) return running.done;
+    const loader = (this.onDemand as OnDemand).loader;
+    const entry: Loading = { pending: [], done: Promise.resolve(null) };
+    entry.done = (async () => {
+      try {
+        const index = await loader.load(key);
+        // Dropped meanwhile (the robot was deleted): nothing is kept.
+        if (!index || this.loading.get(key) !== entry) return null;
+        // Appended to while it runs: a write during the replay is applied after it, in order.
+        for (const update of entry.pending) await update(index);
+        if (this.loading.get(key) !== entry) return null;
+        this.indexes.set(key, index);
+        this.recent.set(key, true);
+        this.loads++;
+        return index;
+      } finally {
+        if (this.loading.get(key) === entry) this.loading.delete(key);
+      }
+    })();
+    this.loading.set(key, entry);
+    return entry.done;
+  }
+
+  /** Lets go of the least recently asked indexes no request holds while the budget is passed. */
+  private keepWithinBudget(): void {
+    if (!this.onDemand) return;
+    let bytes = this.bytesHeld();
+    for (const key of this.recent.keys()) {
+      if (bytes <= this.onDemand.budgetBytes || this.recent.size <= 1) break;
+      if (this.pins.has(key)) continue;
+      const index = this.indexes.get(key);
+      if (index) bytes -= estimatedBytes(index);
+      this.indexes.delete(key);
+      this.recent.delete(key);
+      this.evictions++;
+      this.onDemand.loader.evicted?.(key);
+    }
+  }
+
+  private bytesHeld(): number {
+    let bytes = 0;
+    for (const key of this.recent.keys()) {
+      const index = this.indexes.get(key);
+      if (index) bytes += estimatedBytes(index);
+    }
+    return bytes;
+  }
+
   /** A new empty index that is not kept here (an old version's, for a test run). */
   createDetached(): RobotIndex {
     return this.createIndex();
   }
 
-  /** Puts an index opened from a saved file in place of the empty one. */
+  /** Puts an index opened from a saved file (or built aside) in place of the one held. */
   replace(key: string, index: RobotIndex): void {
     this.indexes.set(key, index);
+    if (this.managed(key)) {
+      this.recent.delete(key);
+      this.recent.set(key, true);
+      this.keepWithinBudget();
+    }
   }
 
   /**
    * Runs `update` on the index after a committed write. If it throws, the index is marked so
-   * that it is never saved, and the error goes on.
+   * that it is never saved (or, loaded on demand, let go: it is read again when asked), and the
+   * error goes on. A robot whose index is not in memory has nothing to update.
    */
   update(key: string, update: (index: RobotIndex) => void): void {
+    const index = this.target(key, update);
+    if (!index) return;
     try {
-      update(this.of(key));
+      update(index);
     } catch (error) {
-      this.tainted.add(key);
+      this.spoiled(key);
       throw error;
     }
   }
@@ -57,27 +243,71 @@ export class RobotIndexes {
     items: readonly T[],
     update: (index: RobotIndex, item: T) => void,
   ): Promise<void> {
-    const index = this.of(key);
+    const apply = (index: RobotIndex) => forEachInSlices(items, (item) => update(index, item));
+    const index = this.target(key, apply);
+    if (!index) return;
     try {
-      await forEachInSlices(items, (item) => update(index, item));
+      await apply(index);
     } catch (error) {
-      this.tainted.add(key);
+      this.spoiled(key);
       throw error;
     }
   }
 
-  /** Forgets an index (its robot was deleted): its memory can be reclaimed. */
+  /**
+   * The index an update applies to now; undefined when there is none in memory: the update is
+   * kept for a load under way, else not needed (a load reads the store, which has the write).
+   */
+  private target(
+    key: string,
+    update: (index: RobotIndex) => void | Promise<void>,
+  ): RobotIndex | undefined {
+    if (!this.managed(key)) return this.of(key);
+    const index = this.indexes.get(key);
+    if (index) return index;
+    this.loading.get(key)?.pending.push(update);
+    return undefined;
+  }
+
+  private spoiled(key: string): void {
+    if (this.managed(key)) this.drop(key);
+    else this.tainted.add(key);
+  }
+
+  /** Forgets an index (its robot was deleted, or is read again): its memory can be reclaimed. */
   drop(key: string): void {
     this.indexes.delete(key);
     this.tainted.delete(key);
+    this.recent.delete(key);
+    // A load under way is of the state before: its result is not kept.
+    this.loading.delete(key);
   }
 
   isTainted(key: string): boolean {
     return this.tainted.has(key);
   }
 
+  /** The main indexes in memory now (those a stop can save). */
+  loadedKeys(): string[] {
+    return [...this.indexes.keys()].filter(isMain);
+  }
+
+  status(): IndexMemoryStatus {
+    return {
+      budgetBytes: this.onDemand?.budgetBytes ?? null,
+      loaded: this.onDemand ? this.recent.size : this.loadedKeys().length,
+      bytes: this.onDemand
+        ? this.bytesHeld()
+        : this.loadedKeys().reduce((sum, key) => sum + estimatedBytes(this.of(key)), 0),
+      loads: this.loads,
+      evictions: this.evictions,
+    };
+  }
+
   clear(): void {
     this.indexes.clear();
     this.tainted.clear();
+    this.recent.clear();
+    this.loading.clear();
   }
 }

@@ -1,13 +1,18 @@
 /**
  * Start and stop of the robots' in-memory state: the directory is loaded from the store, and each
  * robot's matching index is opened from the indexes saved at the last clean stop when they fit
- * the store exactly, else built from its rules. At a stop, what saving the indexes needs is
- * planned once every write has settled.
+ * the store exactly, else built from its rules. With a memory budget, indexes are loaded when a
+ * robot is first asked instead (`indexLoader`), and only those that fit the budget are opened
+ * at start. At a stop, what saving the indexes needs is planned once every write has settled.
  * @module
  */
+import { ServiceError } from '../errors';
 import type { RobotIndex } from '../matching/types';
 import type { RobotIndexToSave, SavedIndexFile } from '../saved-index';
+import { forEachInSlices } from '../time-slices';
 import type { DomainContext } from './context';
+import { BYTES_PER_RULE } from './robot-indexes';
+import type { IndexLoader } from './robot-indexes';
 import { robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
 import { applySynonyms } from './robot-synonyms';
@@ -32,8 +37,48 @@ export interface IndexSavePlan {
 /** The main index of a robot (the rules as the editor last saved them). */
 export const indexKey = robotKey;
 
-export function indexOf(ctx: DomainContext, robot: Robot): RobotIndex {
-  return ctx.indexes.of(indexKey(robot));
+/**
+ * The robot's main index, loaded first if it is not in memory. Not held: for work that keeps
+ * the index object itself (a collision check, a test run); an ask holds it (editions.ts).
+ */
+export async function indexOf(ctx: DomainContext, robot: Robot): Promise<RobotIndex> {
+  const lease = await ctx.indexes.acquire(indexKey(robot));
+  if (!lease) throw robotGone(robot);
+  lease.release();
+  return lease.index;
+}
+
+export const robotGone = (robot: Robot) =>
+  new ServiceError('robot-not-found', `Robot ${robot.robotId} does not exist.`);
+
+/**
+ * How a robot's main index is read on demand: its rules from the store, added in slices (asks
+ * to other robots are answered meanwhile), with the robot's synonyms. `ctx` is read at the load:
+ * the loader is made before the context that holds it.
+ */
+export function indexLoader(context: () => DomainContext): IndexLoader {
+  return {
+    async load(key) {
+      const ctx = context();
+      const robot = ctx.robots.byKey(key);
+      if (!robot) return null;
+      const index = ctx.indexes.createDetached();
+      if (index.setSynonyms && robot.settings.synonyms.length > 0) {
+        index.setSynonyms(robot.settings.synonyms);
+      }
+      const rules = await ctx.store.rules.matchable(robot);
+      await forEachInSlices(rules, (rule) => index.upsert(toMatchableRule(rule)));
+      // The embedding model follows the index from now on (semantic.ts).
+      const current = ctx.robots.byKey(key);
+      if (current) ctx.semantic?.follow(current, index);
+      return index;
+    },
+    evicted(key) {
+      const ctx = context();
+      const robot = ctx.robots.byKey(key);
+      if (robot) ctx.semantic?.forget(robot);
+    },
+  };
 }
 
 /**
@@ -59,6 +104,8 @@ export async function loadRobots(
   }
   const robots = ctx.robots.all();
   const opened = codec ? await openSaved(ctx, saved, codec) : new Set<string>();
+  // On demand: the rest is loaded when asked.
+  if (ctx.indexes.loadsOnDemand) return { opened: opened.size, built: 0 };
   const toBuild = robots.filter((robot) => !opened.has(indexKey(robot)));
   if (opened.size > 0) {
     ctx.logger.info(
@@ -106,9 +153,13 @@ async function openSaved(
     log.warn('the saved matching index names robots the database does not have: rebuilding');
     return opened;
   }
+  // On demand, the budget's worth only (the file's order: the robots held at the last stop).
+  let room = ctx.indexes.status().budgetBytes ?? Infinity;
   for (const entry of file.robots) {
     // Other editions (a robot's published index) are opened by the room that keeps them.
     if (entry.edition !== undefined) continue;
+    room -= entry.rules * BYTES_PER_RULE;
+    if (room < 0) break;
     const robot = ctx.robots.get(entry.tenantId, entry.robotId) as Robot;
     const key = indexKey(robot);
     const maxSeq = await ctx.store.rules.maxSeq(robot);
@@ -165,7 +216,9 @@ export async function planIndexSave(
       ctx.logger.warn(`the index of robot ${key} missed an update: it is not saved`);
       continue;
     }
-    const index = ctx.indexes.of(key);
+    // Loaded on demand: only those in memory (the others are read from the store when asked).
+    const index = ctx.indexes.loadsOnDemand ? ctx.indexes.peek(key) : ctx.indexes.of(key);
+    if (!index) continue;
     robots.push({
       tenantId: robot.tenantId,
       robotId: robot.robotId,

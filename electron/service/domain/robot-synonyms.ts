@@ -12,9 +12,11 @@ const sameGroups = (a: SynonymGroups, b: SynonymGroups): boolean =>
   JSON.stringify(a) === JSON.stringify(b);
 
 export function applySynonyms(ctx: DomainContext, robot: Robot): void {
-  const key = robotKey(robot);
-  const index = ctx.indexes.of(key);
-  if (!index.setSynonyms || sameGroups(index.synonyms ?? [], robot.settings.synonyms)) return;
   const groups = robot.settings.synonyms;
-  ctx.indexes.update(key, (target) => target.setSynonyms?.(groups));
+  // Loaded on demand, an index not in memory is made with the robot's groups when it is loaded
+  // (a load under way is given them after: `update` keeps it for then).
+  ctx.indexes.update(robotKey(robot), (target) => {
+    if (!target.setSynonyms || sameGroups(target.synonyms ?? [], groups)) return;
+    target.setSynonyms(groups);
+  });
 }

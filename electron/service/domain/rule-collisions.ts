@@ -84,11 +84,12 @@ function checksOf(ctx: DomainContext, robot: Robot): RobotChecks {
  * phrasings takes seconds at 100k rules). What it names is kept as the rules list's `conflicts`
  * filter, so that the grid's markers and that filter agree.
  */
-export function ruleCollisions(ctx: DomainContext, robot: Robot): Promise<RobotCollisions> {
+export async function ruleCollisions(ctx: DomainContext, robot: Robot): Promise<RobotCollisions> {
+  // Loaded first when a budget keeps it out of memory (robot-indexes.ts).
+  const index = await indexOf(ctx, robot);
   const entry = checksOf(ctx, robot);
   if (entry.running) return entry.running;
   const nowMs = ctx.now();
-  const index = indexOf(ctx, robot);
   const state = indexState(index, robot, nowMs);
   const last = entry.last;
   if (
@@ -102,7 +103,7 @@ export function ruleCollisions(ctx: DomainContext, robot: Robot): Promise<RobotC
   ) {
     return Promise.resolve({ ...last.report, reused: true });
   }
-  const running = computeCollisions(ctx, robot, nowMs)
+  const running = computeCollisions(ctx, robot, index, nowMs)
     .then((report) => {
       entry.lastRuleIds = collidingRuleIds(report);
       // Kept with the state read before the run: a write during it makes the next request
@@ -133,9 +134,9 @@ function collidingRuleIds(report: RobotCollisions): string[] {
 async function computeCollisions(
   ctx: DomainContext,
   robot: Robot,
+  index: RobotIndex,
   nowMs: number,
 ): Promise<RobotCollisions> {
-  const index = indexOf(ctx, robot);
   const checkedAt = new Date(nowMs).toISOString();
   if (index.collisions === undefined) {
     return { probed: 0, complete: true, findings: [], checkedAt, reused: false };

@@ -8,5 +8,8 @@ import type { Robot } from './robot-directory';
 import { indexKey } from './robot-loading';
 
 export function followSemantic(ctx: DomainContext, robot: Robot): void {
-  ctx.semantic?.follow(robot, ctx.indexes.of(indexKey(robot)));
+  const key = indexKey(robot);
+  // Loaded on demand: one not in memory is followed once loaded (robot-loading.ts).
+  const index = ctx.indexes.loadsOnDemand ? ctx.indexes.peek(key) : ctx.indexes.of(key);
+  if (index) ctx.semantic?.follow(robot, index);
 }

@@ -5,7 +5,7 @@
 import type { TryResult } from '../console-types';
 import type { DomainContext } from './context';
 import { askInConversation } from './conversation';
-import { editionOf } from './editions';
+import { namesIn } from './editions';
 import type { EditionName } from './editions';
 import type { Robot } from './robot-directory';
 
@@ -27,7 +27,7 @@ export async function tryQuestion(
   const outcome = await askInConversation(ctx, robot, asked, asOf ?? ctx.now(), edition);
   const { result, decision } = outcome;
   const excluded = decision.excluded ?? [];
-  const names = await editionOf(ctx, robot, edition).namesOf([
+  const names = await namesIn(ctx, robot, edition, [
     ...decision.candidates.map((c) => c.ruleId),
     ...excluded.map((e) => e.ruleId),
   ]);

@@ -7,7 +7,6 @@ import type { CustomerCredentials } from '../auth/credentials';
 import type { ConsoleRobot, ConsoleTenant, ConsoleWorkspace } from '../console-types';
 import type { DomainContext } from './context';
 import type { Robot } from './robot-directory';
-import { indexOf } from './robot-loading';
 import { settingsInForce, withoutSecrets } from './robot-settings';
 
 export function toConsoleRobot(ctx: DomainContext, robot: Robot): ConsoleRobot {
@@ -15,7 +14,7 @@ export function toConsoleRobot(ctx: DomainContext, robot: Robot): ConsoleRobot {
     robotId: robot.robotId,
     name: robot.name,
     robotSecret: robot.secret,
-    ruleCount: indexOf(ctx, robot).size,
+    ruleCount: ctx.robots.ruleCount(robot),
     settings: {
       ...withoutSecrets(robot.settings),
       synonyms: robot.settings.synonyms.map((group) => [...group]),

@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors';
+import type { IndexMemoryStatus } from '../domain/robot-indexes';
 import type { BackendVitals, MetricsAccess, NotReadyReason } from '../health-types';
 import type { AskHandler } from './ask-handler';
 import type { ConnectionStats } from './connection-limits';
@@ -21,6 +22,8 @@ export interface OperationsDeps {
   /** The service is stopping: `/readyz` says so while the requests in flight drain. */
   stopping(): boolean;
   metrics: MetricsAccess;
+  /** The matching indexes held (robots loaded on demand: domain/robot-indexes.ts). */
+  indexMemory: () => IndexMemoryStatus;
   /** Question log entries that could not be written since the start. */
   questionLogWriteFailures(): number;
 }
@@ -91,6 +94,7 @@ export async function registerOperations(
   const metrics = await createMetrics({
     connections,
     questionLogWriteFailures: deps.questionLogWriteFailures,
+    indexMemory: deps.indexMemory,
     vitals: deps.vitals,
   });
   const access = deps.metrics;

@@ -8,6 +8,9 @@
  * @module
  */
 import type { BackendVitals } from '../health-types';
+import type * as PromClient from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { IndexMemoryStatus } from '../domain/robot-indexes';
 import type { ConnectionStats } from './connection-limits';
 
 /** How an ask ended: its answer's kind, or its refusal or failure. */
@@ -26,6 +29,7 @@ export interface MetricsSources {
   /** Question log entries that could not be written, since the start. */
   questionLogWriteFailures(): number;
   vitals: BackendVitals;
+  indexMemory(): IndexMemoryStatus;
 }
 
 export interface ServiceMetrics {
@@ -56,6 +60,41 @@ export function askOutcome(status: number, body: unknown): AskOutcome {
 const ASK_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 const REQUEST_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const IMPORT_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+type Prom = typeof PromClient;
+
+/** The matching indexes held: one series each, whatever the number of robots. */
+function indexGauges(sources: MetricsSources, registers: Registry[], prom: Prom) {
+  const figures: [string, string, (status: IndexMemoryStatus) => number][] = [
+    ['kb_robot_indexes_loaded', 'Robots whose matching index is in memory now.', (s) => s.loaded],
+    ['kb_robot_index_bytes', 'Estimated bytes of the matching indexes in memory.', (s) => s.bytes],
+    [
+      'kb_robot_index_budget_bytes',
+      'The memory budget of the matching indexes (--memory-budget); 0: none, every index kept.',
+      (s) => s.budgetBytes ?? 0,
+    ],
+    [
+      'kb_robot_index_loads',
+      'Matching indexes loaded on demand (a robot asked while not in memory) since the start.',
+      (s) => s.loads,
+    ],
+    [
+      'kb_robot_index_evictions',
+      'Matching indexes let go since the start to keep within the memory budget.',
+      (s) => s.evictions,
+    ],
+  ];
+  for (const [name, help, read] of figures) {
+    new prom.Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read(sources.indexMemory()));
+      },
+    });
+  }
+}
 
 export async function createMetrics(sources: MetricsSources): Promise<ServiceMetrics> {
   const prom = await import('prom-client');
@@ -136,6 +175,7 @@ export async function createMetrics(sources: MetricsSources): Promise<ServiceMet
       this.set(sources.connections().reaped);
     },
   });
+  indexGauges(sources, registers, prom);
   // A team server's figures only: the embedded store has no pool and no feed.
   if (sources.vitals.pool() !== null) {
     new prom.Gauge({

@@ -5,6 +5,7 @@
  */
 import type { DomainContext } from '../domain/context';
 import { draftEdition } from '../domain/editions';
+import { indexOf } from '../domain/robot-loading';
 import type { Robot } from '../domain/robot-directory';
 import { toMatchableRule } from '../domain/rule-views';
 import { ServiceError } from '../errors';
@@ -70,7 +71,9 @@ export async function targetIndex(
   robot: Robot,
   target: Target,
 ): Promise<TargetIndex> {
-  if (target === 'draft') return { name: 'draft', ...draftEdition(ctx, robot) };
+  if (target === 'draft') {
+    return { name: 'draft', ...draftEdition(ctx, await indexOf(ctx, robot)) };
+  }
   if (target === 'published') {
     const published = ctx.publishing?.published(robot);
     if (published) return { name: 'published', ...published };

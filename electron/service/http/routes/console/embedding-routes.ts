@@ -27,7 +27,7 @@ export function registerEmbeddingRoutes(
   /** Null: the robot has no provider (lexical matching alone). */
   typed.get(`${R}/embedding`, robotRoute({}), async (request) => {
     const robot = await robotFromParams(ctx, request.params);
-    return success(semantic.status(robot, indexOf(ctx, robot)));
+    return success(semantic.status(robot, await indexOf(ctx, robot)));
   });
 
   typed.post(`${R}/embedding/test`, robotRoute({ body: EmbeddingTestBody }), async (request) => {

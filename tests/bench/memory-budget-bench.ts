@@ -1,0 +1,174 @@
+/**
+ * `npm run bench -- --memory-budget [--budget-robots N] [--budget-rules N] [--budget-mb N]`:
+ * robots loaded on demand (docs/storage.md, "Robots loaded on demand"). A database of N robots
+ * of M rules each (default 20 × 10,000: the issue's 200 × 5,000 scaled down to what this machine
+ * builds in a minute), served by a node with a budget of room for a fifth of them and, in the
+ * same run, by one without a budget. Figures: the budget node's peak RSS against budget +
+ * 150 MB; the first ask of a robot not in memory (p50/p99, each robot asked in turn so that every
+ * ask is a load); asks to a robot in memory, p50/p99, against the node without a budget.
+ * `KB_TEST_STORE=postgres` (tests/with-postgres.ts) runs it on PostgreSQL.
+ * @module
+ */
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { OpenApiClient } from '../../electron/client/openapi-client';
+import type { RobotClient } from '../../electron/client/openapi-client';
+import type { RuleInput } from '../../electron/service/api-types';
+import { bytesForRules } from '../../electron/service/domain/robot-indexes';
+import { spawnService } from '../helpers/child-service';
+import type { ChildService } from '../helpers/child-service';
+import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
+import { generateRules } from './generate-rules';
+import { peakRssMb, percentile, round } from './stats';
+import { deriveQueries } from './typed-questions';
+
+const HEADLESS_TS = join(import.meta.dirname, '..', '..', 'electron', 'headless.ts');
+
+export interface BudgetOptions {
+  robots: number;
+  rulesPerRobot: number;
+  /** Default: the estimated bytes of a fifth of the robots. */
+  budgetMb?: number;
+  /** Samples of asks to a robot in memory, per node. */
+  loadedAsks?: number;
+}
+
+export interface BudgetFigures {
+  robots: number;
+  rulesPerRobot: number;
+  budgetMb: number;
+  peakRssMb: number;
+  /** Peak RSS of the node without a budget, over the same asks. */
+  unbudgetedPeakRssMb: number;
+  firstAskP50Ms: number;
+  firstAskP99Ms: number;
+  firstAsks: number;
+  loadedAskP50Ms: number;
+  loadedAskP99Ms: number;
+  unbudgetedAskP50Ms: number;
+  unbudgetedAskP99Ms: number;
+}
+
+const start = (dataDir: string, budget: string): Promise<ChildService> =>
+  spawnService(dataDir, {
+    script: HEADLESS_TS,
+    nodeArgs: ['--import', 'tsx'],
+    env: { KB_MEMORY_BUDGET: budget, KB_QUESTION_LOG: '0' },
+  });
+
+async function stop(service: ChildService): Promise<void> {
+  service.child.kill('SIGTERM');
+  await service.exited;
+}
+
+async function timed(ask: () => Promise<unknown>): Promise<number> {
+  const began = performance.now();
+  await ask();
+  return performance.now() - began;
+}
+
+interface Seeded {
+  tenantId: number;
+  robotSecret: string;
+  rules: RuleInput[];
+}
+
+async function seed(url: string, options: BudgetOptions): Promise<Seeded[]> {
+  const client = new OpenApiClient({ baseUrl: url, ...TEST_CREDENTIALS });
+  const seeded: Seeded[] = [];
+  for (let n = 0; n < options.robots; n++) {
+    const { tenantId } = await client.registerTenant(tenantRequest());
+    const [robot] = await client.listRobots(tenantId);
+    const robotSecret = robot?.robotSecret ?? '';
+    const rules = generateRules(options.rulesPerRobot, 1000 + n);
+    const target = client.robot(tenantId, 'default', robotSecret);
+    for (let i = 0; i < rules.length; i += 1000) {
+      const result = await target.importRules(rules.slice(i, i + 1000));
+      if (result.failInfo.length > 0) throw new Error(JSON.stringify(result.failInfo[0]));
+    }
+    seeded.push({ tenantId, robotSecret, rules });
+    console.error(`  robot ${n + 1}/${options.robots} imported`);
+  }
+  return seeded;
+}
+
+const robotsOf = (url: string, seeded: readonly Seeded[]): RobotClient[] => {
+  const client = new OpenApiClient({ baseUrl: url, ...TEST_CREDENTIALS });
+  return seeded.map((s) => client.robot(s.tenantId, 'default', s.robotSecret));
+};
+
+/** Asks to one robot, in memory after the first: p50/p99 of `count` new questions. */
+async function loadedAsks(robot: RobotClient, rules: readonly RuleInput[], count: number) {
+  for (const question of deriveQueries(rules, 200, 500_000)) await robot.ask(question);
+  const samples: number[] = [];
+  for (const question of deriveQueries(rules, count)) {
+    samples.push(await timed(() => robot.ask(question)));
+  }
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+export async function measureMemoryBudget(options: BudgetOptions): Promise<BudgetFigures> {
+  const dataDir = makeDataDir('bench-memory-budget');
+  const budgetBytes =
+    (options.budgetMb ?? 0) * 1024 ** 2 ||
+    bytesForRules(options.rulesPerRobot) * Math.max(1, Math.floor(options.robots / 5));
+  const budget = String(budgetBytes);
+  const count = options.loadedAsks ?? 500;
+  try {
+    console.error(`seeding ${options.robots} robots of ${options.rulesPerRobot} rules…`);
+    let service = await start(dataDir, budget);
+    const seeded = await seed(service.url, options);
+    await stop(service);
+
+    // The node without a budget first, then the budget's (a fresh process each: peak RSS).
+    service = await start(dataDir, 'none');
+    let robots = robotsOf(service.url, seeded);
+    const plain = await loadedAsks(robots[0] as RobotClient, seeded[0]?.rules ?? [], count);
+    for (const [n, robot] of robots.entries()) {
+      await robot.ask(deriveQueries(seeded[n]?.rules ?? [], 1)[0] ?? 'hello');
+    }
+    const unbudgetedPeakRssMb = peakRssMb(service.child.pid ?? 0);
+    await stop(service);
+
+    service = await start(dataDir, budget);
+    robots = robotsOf(service.url, seeded);
+    const firstAsks: number[] = [];
+    // Each robot in turn, twice: with room for a fifth of them, every ask is a load.
+    for (let round = 0; round < 2; round++) {
+      for (const [n, robot] of robots.entries()) {
+        const question = deriveQueries(seeded[n]?.rules ?? [], 1, round)[0] ?? 'hello';
+        firstAsks.push(await timed(() => robot.ask(question)));
+      }
+    }
+    const loaded = await loadedAsks(robots[0] as RobotClient, seeded[0]?.rules ?? [], count);
+    const figures: BudgetFigures = {
+      robots: options.robots,
+      rulesPerRobot: options.rulesPerRobot,
+      budgetMb: round(budgetBytes / 1024 ** 2, 0),
+      peakRssMb: round(peakRssMb(service.child.pid ?? 0), 0),
+      unbudgetedPeakRssMb: round(unbudgetedPeakRssMb, 0),
+      firstAskP50Ms: round(percentile(firstAsks, 50), 1),
+      firstAskP99Ms: round(percentile(firstAsks, 99), 1),
+      firstAsks: firstAsks.length,
+      loadedAskP50Ms: round(loaded.p50, 2),
+      loadedAskP99Ms: round(loaded.p99, 2),
+      unbudgetedAskP50Ms: round(plain.p50, 2),
+      unbudgetedAskP99Ms: round(plain.p99, 2),
+    };
+    await stop(service);
+    return figures;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export function budgetLine(f: BudgetFigures): string {
+  return (
+    `${f.robots} robots × ${f.rulesPerRobot} rules, budget ${f.budgetMb} MB: ` +
+    `peak RSS ${f.peakRssMb} MB (budget + 150 = ${f.budgetMb + 150}; without a budget ${f.unbudgetedPeakRssMb} MB)\n` +
+    `  first ask of a robot not in memory: p50 ${f.firstAskP50Ms} ms, p99 ${f.firstAskP99Ms} ms (${f.firstAsks} asks)\n` +
+    `  asks to a robot in memory: p50/p99 ${f.loadedAskP50Ms}/${f.loadedAskP99Ms} ms; ` +
+    `without a budget ${f.unbudgetedAskP50Ms}/${f.unbudgetedAskP99Ms} ms ` +
+    `(ratio p50 ${round(f.loadedAskP50Ms / f.unbudgetedAskP50Ms, 2)})`
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * The indexes loaded on demand (domain/robot-indexes.ts): one load for asks at once, writes that
+ * land during a load kept and applied, the least recently asked let go within the budget, never
+ * one a request holds.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RobotIndexes, bytesForRules } from '../../../electron/service/domain/robot-indexes';
+import type { IndexLoader } from '../../../electron/service/domain/robot-indexes';
+import { createRobotIndex } from '../../../electron/service/matching/index';
+import type { MatchableRule } from '../../../electron/service/matching/types';
+
+const rule = (ruleId: string, question = ruleId): MatchableRule => ({
+  ruleId,
+  ruleName: ruleId,
+  questions: [question],
+  active: true,
+  effectBeginMs: null,
+  effectEndMs: null,
+});
+
+/** A loader whose loads finish when the test says, each with the rules the "store" has then. */
+function gatedLoader(store: Map<string, MatchableRule[]>) {
+  const gates: (() => void)[] = [];
+  let loads = 0;
+  const loader: IndexLoader = {
+    async load(key) {
+      loads++;
+      const rules = [...(store.get(key) ?? [])];
+      await new Promise<void>((resolve) => gates.push(resolve));
+      const index = createRobotIndex();
+      for (const r of rules) index.upsert(r);
+      return index;
+    },
+  };
+  return { loader, open: () => gates.splice(0).forEach((go) => go()), loads: () => loads };
+}
+
+test('two asks at once load once; a write during the load is applied to what it loaded', async () => {
+  const store = new Map([['1/a', [rule('r1', 'hello there')]]]);
+  const gated = gatedLoader(store);
+  const indexes = new RobotIndexes(createRobotIndex, { budgetBytes: 1e9, loader: gated.loader });
+  const first = indexes.acquire('1/a');
+  const second = indexes.acquire('1/a');
+  await new Promise((resolve) => setImmediate(resolve));
+  // Committed after the load read the store: only the update carries it.
+  indexes.update('1/a', (index) => index.upsert(rule('r2', 'good morning')));
+  gated.open();
+  const [a, b] = await Promise.all([first, second]);
+  assert.equal(gated.loads(), 1);
+  assert.equal(a?.index, b?.index);
+  assert.equal(a?.index.size, 2);
+  a?.release();
+  b?.release();
+});
+
+test('a robot not in memory takes no update; the least recently asked is let go, never a held one', async () => {
+  const store = new Map([
+    ['1/a', [rule('a1')]],
+    ['1/b', [rule('b1')]],
+    ['1/c', [rule('c1')]],
+  ]);
+  const gated = gatedLoader(store);
+  const budget = Math.floor(bytesForRules(1) * 2.5);
+  const indexes = new RobotIndexes(createRobotIndex, { budgetBytes: budget, loader: gated.loader });
+  const take = async (key: string) => {
+    const lease = indexes.acquire(key);
+    await new Promise((resolve) => setImmediate(resolve));
+    gated.open();
+    return lease;
+  };
+  const a = await take('1/a');
+  (await take('1/b'))?.release();
+  const c = await take('1/c');
+  // a is held: b goes though it was asked later.
+  assert.ok(indexes.peek('1/a'));
+  assert.equal(indexes.peek('1/b'), undefined);
+  assert.ok(indexes.peek('1/c'));
+  indexes.update('1/b', () => assert.fail('no index of b to update'));
+  a?.release();
+  c?.release();
+  assert.equal(indexes.status().loaded, 2);
+  assert.equal(indexes.status().evictions, 1);
+  assert.ok(indexes.status().bytes <= budget);
+});
+
+test('a robot dropped during its load (deleted) keeps nothing', async () => {
+  const gated = gatedLoader(new Map([['1/a', [rule('a1')]]]));
+  const indexes = new RobotIndexes(createRobotIndex, { budgetBytes: 1e9, loader: gated.loader });
+  const lease = indexes.acquire('1/a');
+  await new Promise((resolve) => setImmediate(resolve));
+  indexes.drop('1/a');
+  gated.open();
+  assert.equal(await lease, null);
+  assert.equal(indexes.peek('1/a'), undefined);
+});
