@@ -51,6 +51,7 @@ import { measureTeamServer } from './team-server-bench';
 import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
 import { embeddingLine, measureEmbedding } from './embedding-bench';
+import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -69,8 +70,19 @@ const { values } = parseArgs({
     embedding: { type: 'boolean', default: false },
     'embedding-size': { type: 'string', default: '100000' },
     'embedding-dimensions': { type: 'string', default: '1024' },
+    'bundle-import': { type: 'boolean', default: false },
+    'bundle-mb': { type: 'string', default: '116' },
+    baseline: { type: 'string' },
   },
 });
+if (values['bundle-import']) {
+  const mb = Number(values['bundle-mb']);
+  const figures = await measureBundleImport(mb, values.service);
+  if (values.baseline) figures.baseline = await measureBundleImport(mb, values.baseline);
+  console.log(bundleImportLine(figures));
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
 if (values.embedding) {
   const size = Number(values['embedding-size']);
   const figures = await measureEmbedding(size, Number(values['embedding-dimensions']));
