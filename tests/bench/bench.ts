@@ -56,6 +56,7 @@ import { embeddingLine, measureEmbedding } from './embedding-bench';
 import { impactLine, measureImpact } from './impact-bench';
 import { collisionLine, measureCollisions } from './collision-bench';
 import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
+import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -82,8 +83,19 @@ const { values } = parseArgs({
     'budget-robots': { type: 'string', default: '20' },
     'budget-rules': { type: 'string', default: '10000' },
     'budget-mb': { type: 'string', default: '0' },
+    'bundle-import': { type: 'boolean', default: false },
+    'bundle-mb': { type: 'string', default: '116' },
+    baseline: { type: 'string' },
   },
 });
+if (values['bundle-import']) {
+  const mb = Number(values['bundle-mb']);
+  const figures = await measureBundleImport(mb, values.service);
+  if (values.baseline) figures.baseline = await measureBundleImport(mb, values.baseline);
+  console.log(bundleImportLine(figures));
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
 if (values['memory-budget']) {
   const figures = await measureMemoryBudget({
     robots: Number(values['budget-robots']),

@@ -1,6 +1,6 @@
 /**
- * `tsx tests/bench/bundle-import-bench.ts [--bundle-mb N] [--service FILE]` (not yet wired into
- * bench.ts): a robot bundle of about N MB (default 116, the red team's) imported into the built
+ * `tsx tests/bench/bundle-import-bench.ts [--bundle-mb N] [--service FILE] [--baseline FILE]`,
+ * or `npm run bench -- --bundle-import [--bundle-mb N] [--json FILE]`: a robot bundle of about N MB (default 116, the red team's) imported into the built
  * headless service over HTTP, with one bad field in its last rule and then valid, while another
  * robot is asked one question after another. Reports the service's RSS before, its peak during and its RSS after each import, as multiples of the bundle's size, and
  * the slowest ask during each import against the slowest of as many idle asks before it (the
@@ -37,7 +37,25 @@ export interface BundleImportFigures {
     askP99Ms: number;
     idleSlowestAskMs: number;
     idleAskP99Ms: number;
+    /** slowestAskMs / idleSlowestAskMs. */
+    askMaxOverIdle: number;
   }[];
+  /** The same measured on another build (`--baseline dist/headless.js` of it), in the same run. */
+  baseline?: Omit<BundleImportFigures, 'baseline'>;
+}
+
+/** One line per import: the ratios that matter (RSS over the bundle, slowest ask over idle). */
+export function bundleImportLine(figures: BundleImportFigures): string {
+  const line = (f: Omit<BundleImportFigures, 'baseline'>) =>
+    f.imports
+      .map(
+        (i) =>
+          `${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle, slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle)`,
+      )
+      .join('\n');
+  return figures.baseline
+    ? `${line(figures)}\nbaseline:\n${line(figures.baseline)}`
+    : line(figures);
 }
 
 function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
@@ -182,6 +200,7 @@ export async function measureBundleImport(
         askP99Ms: round(percentile(samples, 99), 0),
         idleSlowestAskMs: round(Math.max(...idleSamples), 0),
         idleAskP99Ms: round(percentile(idleSamples, 99), 0),
+        askMaxOverIdle: round(Math.max(...samples) / Math.max(...idleSamples), 1),
       });
     }
     return figures;
@@ -194,9 +213,16 @@ export async function measureBundleImport(
 
 if (import.meta.filename === process.argv[1]) {
   const { values } = parseArgs({
-    options: { 'bundle-mb': { type: 'string', default: '116' }, service: { type: 'string' } },
+    options: {
+      'bundle-mb': { type: 'string', default: '116' },
+      service: { type: 'string' },
+      baseline: { type: 'string' },
+    },
   });
   const figures = await measureBundleImport(Number(values['bundle-mb']), values.service);
+  if (values.baseline) {
+    figures.baseline = await measureBundleImport(Number(values['bundle-mb']), values.baseline);
+  }
   console.log(JSON.stringify(figures, null, 2));
   process.exit(0);
 }

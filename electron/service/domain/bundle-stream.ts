@@ -1,20 +1,22 @@
 /**
  * A robot bundle read as it arrives (domain/robot-bundles.ts): the JSON is tokenized by
- * stream-json, the `rules` array handed over one rule at a time, everything else of the bundle
- * (its name and settings, categories, test cases: small) assembled whole. A bundle of 100 MB is
- * never one string nor one object in memory, and a slice of the event loop is given back every
+ * stream-json's parser, the `rules` array handed over one rule at a time, everything else of
+ * the bundle (its name and settings, categories, test cases: small) assembled whole. A bundle of
+ * 100 MB is never one string nor one object in memory, and the event loop gets a turn every
  * `SLICE_MS`, so the questions asked meanwhile wait for one slice, not the whole bundle.
  * @module
  */
-import { once } from 'node:events';
-import { parserStream } from 'stream-json';
-import type { Token } from 'stream-json/parser.js';
 import Assembler from 'stream-json/assembler.js';
+import { jsonParser } from 'stream-json/core/parser.js';
+import type { Token } from 'stream-json/core/parser.js';
 import { ServiceError } from '../errors';
 import { SLICE_MS, nextTurn } from '../time-slices';
 
 /** The top-level fields assembled whole; any other is skipped unread. */
-const HEAD_FIELDS = new Set(['format', 'version', 'robot', 'categories', 'testCases']);
+const HEAD_FIELDS = new Set(['format', 'version', 'robot', 'categories', 'testCases', 'rules']);
+
+/** Text given to the tokenizer at once: a few milliseconds of its work at most. */
+const TEXT_SLICE = 16 * 1024;
 
 /** The bundle but its rules: the top-level fields it has, assembled. */
 export interface BundleHead {
@@ -33,14 +35,100 @@ function malformed(detail: string): ServiceError {
 /** The text of the body's bytes, chunk by chunk; bytes that are not UTF-8 are refused. */
 async function* textOf(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  try {
-    for await (const chunk of chunks) yield decoder.decode(chunk, { stream: true });
-    yield decoder.decode();
-  } catch (error) {
-    if (error instanceof TypeError) {
+  const decode = (chunk?: Uint8Array) => {
+    try {
+      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    } catch {
       throw new ServiceError('invalid-field', 'The request body is not valid UTF-8 text.');
     }
-    throw error;
+  };
+  for await (const chunk of chunks) yield decode(chunk);
+  yield decode();
+}
+
+/**
+ * The bundle's tokens, one at a time, as a state machine: which top-level field a token is
+ * part of, and when a rule or a field is complete.
+ */
+class BundleTokens {
+  readonly fields: Record<string, unknown> = {};
+  hasRules = false;
+  rules = 0;
+  /** 0 before the bundle's `{` and after its `}`. */
+  depth = 0;
+  started = false;
+  private readonly seen = new Set<string>();
+  private key: string | null = null;
+  private inRules = false;
+  /** The value being read: assembled, or skipped (`asm` null). */
+  private value: { asm: Assembler | null } | null = null;
+
+  constructor(private readonly maxRules: number) {}
+
+  /** Takes a token; returns a rule when one is complete, else undefined. */
+  push(token: Token): { rule: unknown } | undefined {
+    if (!this.started) {
+      if (token.name !== 'startObject') throw malformed('a robot bundle is a JSON object');
+      this.started = true;
+      this.depth = 1;
+      return undefined;
+    }
+    if (this.depth === 0) return undefined;
+    if (this.depth === 1 && this.key === null) {
+      // Between the bundle's fields: a key, or the bundle's end.
+      if (token.name === 'keyValue') this.startField(token.value);
+      else if (token.name === 'endObject') this.depth = 0;
+      return undefined;
+    }
+    if (this.depth === 1 && this.key === 'rules' && token.name === 'startArray') {
+      if (!this.inRules && !this.hasRules) {
+        this.inRules = true;
+        this.hasRules = true;
+        this.depth = 2;
+        return undefined;
+      }
+    }
+    if (this.inRules && this.depth === 2 && this.value === null) {
+      if (token.name === 'endArray') {
+        this.inRules = false;
+        this.depth = 1;
+        this.key = null;
+        return undefined;
+      }
+      this.rules += 1;
+      if (this.rules > this.maxRules) {
+        throw new ServiceError(
+          'invalid-field',
+          `rules must NOT have more than ${this.maxRules} items. Nothing was imported.`,
+          'rules',
+          { keyword: 'maxItems', params: { limit: this.maxRules } },
+        );
+      }
+      this.value = { asm: new Assembler() };
+    }
+    if (this.depth === 1 && this.value === null) {
+      this.value = { asm: HEAD_FIELDS.has(this.key ?? '') ? new Assembler() : null };
+    }
+    const value = this.value;
+    if (!value) return undefined;
+    value.asm?.consume(token);
+    if (token.name === 'startObject' || token.name === 'startArray') this.depth += 1;
+    else if (token.name === 'endObject' || token.name === 'endArray') this.depth -= 1;
+    if (this.depth > (this.inRules ? 2 : 1)) return undefined;
+    // The value is complete.
+    this.value = null;
+    if (this.inRules) return { rule: value.asm?.current };
+    if (value.asm && this.key !== null) this.fields[this.key] = value.asm.current;
+    this.key = null;
+    return undefined;
+  }
+
+  private startField(name: string): void {
+    if (this.seen.has(name)) {
+      throw new ServiceError('invalid-field', `The bundle has the field ${name} twice.`, name);
+    }
+    this.seen.add(name);
+    this.key = name;
   }
 }
 
@@ -54,114 +142,38 @@ export async function readBundle(
   onRule: RuleSink,
   maxRules: number,
 ): Promise<BundleHead> {
-  const tokens = parserStream({ streamValues: false });
-  // Fed as the bytes arrive, no faster than read; an error of the source (bytes not UTF-8, a
-  // connection lost) reaches the loop below through the parser.
-  void (async () => {
-    for await (const text of textOf(chunks)) {
-      if (tokens.destroyed) return;
-      if (!tokens.write(text)) await once(tokens, 'drain');
-    }
-    tokens.end();
-  })().catch((error: unknown) => tokens.destroy(error instanceof Error ? error : undefined));
-  let sinkError: unknown;
-  const fields: Record<string, unknown> = {};
-  const seen = new Set<string>();
-  let hasRules = false;
-  let depth = 0;
-  let key: string | null = null;
-  /** What the tokens at depth ≥ 1 go to: a field assembled, a rule, or nothing (skipped). */
-  let target: { asm: Assembler; field: string | null } | null = null;
-  let inRules = false;
-  let rules = 0;
+  const tokenize = jsonParser({ streamValues: false });
+  const state = new BundleTokens(maxRules);
   let sliceStart = performance.now();
-  let started = false;
-  try {
-    for await (const item of tokens) {
-      const token: Token = item;
+  let empty = true;
+  for await (const text of textOf(chunks)) {
+    for (let at = 0; at < text.length; at += TEXT_SLICE) {
+      if (empty && text.trim() !== '') empty = false;
+      let out: ReturnType<typeof tokenize>;
+      try {
+        out = tokenize(text.slice(at, at + TEXT_SLICE));
+      } catch (error) {
+        throw malformed(error instanceof Error ? error.message : String(error));
+      }
+      if (typeof out === 'symbol') continue;
+      for (const token of out.values) {
+        const done = state.push(token);
+        if (done) await onRule(done.rule, state.rules - 1);
+      }
       if (performance.now() - sliceStart >= SLICE_MS) {
         await nextTurn();
         sliceStart = performance.now();
       }
-      if (!started) {
-        if (token.name !== 'startObject') throw malformed('a robot bundle is a JSON object');
-        started = true;
-        depth = 1;
-        continue;
-      }
-      const opens = token.name === 'startObject' || token.name === 'startArray';
-      const closes = token.name === 'endObject' || token.name === 'endArray';
-      if (depth === 1 && key === null) {
-        // Between the bundle's fields: a key, or the bundle's end.
-        if (token.name === 'keyValue') {
-          const name = token.value;
-          if (seen.has(name)) {
-            throw new ServiceError(
-              'invalid-field',
-              `The bundle has the field ${name} twice.`,
-              name,
-            );
-          }
-          seen.add(name);
-          key = name;
-        } else if (token.name === 'endObject') depth = 0;
-        continue;
-      }
-      if (depth === 1 && key === 'rules' && token.name === 'startArray' && !inRules) {
-        inRules = true;
-        hasRules = true;
-        depth = 2;
-        continue;
-      }
-      if (inRules && depth === 2 && target === null) {
-        if (token.name === 'endArray') {
-          inRules = false;
-          depth = 1;
-          key = null;
-          continue;
-        }
-        rules += 1;
-        if (rules > maxRules) {
-          throw new ServiceError(
-            'invalid-field',
-            `rules must NOT have more than ${maxRules} items. Nothing was imported.`,
-            'rules',
-            { keyword: 'maxItems', params: { limit: maxRules } },
-          );
-        }
-        target = { asm: new Assembler(), field: null };
-      }
-      if (depth === 1 && target === null) {
-        // The value of a field: assembled when the head needs it, else skipped ('').
-        const field = key === 'rules' || HEAD_FIELDS.has(key ?? '') ? (key ?? '') : '';
-        target = { asm: new Assembler(), field };
-      }
-      if (!target) continue;
-      if (target.field !== '') target.asm.consume(token);
-      if (opens) depth += 1;
-      else if (closes) depth -= 1;
-      const valueDepth = inRules ? 2 : 1;
-      if (depth > valueDepth) continue;
-      // The value is complete.
-      const value = target.asm.current;
-      if (inRules) {
-        try {
-          await onRule(value, rules - 1);
-        } catch (error) {
-          sinkError = error;
-          throw error;
-        }
-      } else {
-        if (target.field) fields[target.field] = value;
-        key = null;
-      }
-      target = null;
     }
-  } catch (error) {
-    tokens.destroy();
-    if (error === sinkError || error instanceof ServiceError) throw error;
-    throw malformed(error instanceof Error ? error.message : String(error));
   }
-  if (!started || depth !== 0) throw malformed('the body ends before the bundle does');
-  return { fields, hasRules };
+  if (empty) {
+    throw new ServiceError(
+      'malformed-json',
+      'The request body is empty: send a robot bundle (a JSON object with format, version, robot, categories, rules and testCases).',
+    );
+  }
+  if (!state.started || state.depth !== 0) {
+    throw malformed('the body ends before the bundle does');
+  }
+  return { fields: state.fields, hasRules: state.hasRules };
 }

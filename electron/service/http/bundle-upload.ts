@@ -1,8 +1,7 @@
 /**
- * The body of a robot bundle import, read as it arrives (domain/robot-bundles.ts reads it
- * twice: once to check it, once to write it). The first reading passes the request's bytes on
- * and keeps a copy in a temporary file, the second reads that file: a bundle of 100 MB is never
- * held in memory whole (docs/api.md, "Copying a robot").
+ * The body of a robot bundle import, written to a temporary file as it arrives, then read from
+ * there (twice, by domain/robot-bundles.ts: once to check it, once to write it): a bundle of
+ * 100 MB is never held in memory whole (docs/api.md, "Copying a robot").
  * @module
  */
 import { createReadStream } from 'node:fs';
@@ -59,30 +58,30 @@ export async function withBundleBody<T>(
   }
   const dir = await mkdtemp(join(tmpdir(), 'kb-bundle-'));
   const path = join(dir, 'bundle.json');
-  const copy = await open(path, 'w');
-  let reads = 0;
   const source: BundleSource = {
-    read() {
-      reads += 1;
-      if (reads > 1) return createReadStream(path, { highWaterMark: 64 * 1024 });
-      return (async function* () {
-        let bytes = 0;
-        for await (const data of request) {
-          const chunk: Buffer = data;
-          bytes += chunk.length;
-          if (bytes > limit) throw tooLarge(limit);
-          await copy.write(chunk);
-          yield chunk;
-        }
-        await copy.close();
-      })();
-    },
+    read: () => createReadStream(path, { highWaterMark: 64 * 1024 }),
   };
   try {
+    // Received whole first, as fast as it comes: the request must end within the server's
+    // request timeout, however long the checking and writing take after.
+    const copy = await open(path, 'w');
+    try {
+      let bytes = 0;
+      for await (const data of request) {
+        const chunk: Buffer = data;
+        bytes += chunk.length;
+        if (bytes > limit) throw tooLarge(limit);
+        await copy.write(chunk);
+      }
+    } finally {
+      await copy.close();
+    }
+    // Received: the connection is silent until the answer, for as long as the import takes
+    // (the idle timeout is for clients that send nothing; Node restores keep-alive's after).
+    request.socket.setTimeout(0);
     return await use(source);
   } finally {
     if (!request.readableEnded) request.resume();
-    await copy.close().catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   }
 }
