@@ -89,9 +89,13 @@ describe('fair connections, listening beyond loopback', () => {
     for (let i = 0; i < 40; i += 1) sockets.push(await idleConnection(h.service.port, IDLE_CLIENT));
     await settle();
     assert.ok(openOf(sockets) <= 8, `${openOf(sockets)} idle connections of one address open`);
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () => askFrom(h.service.port, robot, REAL_CLIENT)),
-    );
+    // Four at a time: within that address's own share however long an ask takes (the first one
+    // may load the robot's index), so only the idle address's connections can be in the way.
+    const answers: (number | string)[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const round = Array.from({ length: 4 }, () => askFrom(h.service.port, robot, REAL_CLIENT));
+      answers.push(...(await Promise.all(round)));
+    }
     assert.deepEqual(
       answers.filter((status) => status !== 200),
       [],
