@@ -40,9 +40,10 @@ export function CaseForm({
   const [errors, setErrors] = useState<CaseErrors>({});
   const [busy, setBusy] = useState(false);
 
+  // Functional updates: a send still under way must not bring back what was typed before it.
   const change = (next: Partial<CaseDraft>, field: keyof CaseErrors) => {
-    setDraft({ ...draft, ...next });
-    setErrors({ ...errors, [field]: undefined, form: undefined });
+    setDraft((current) => ({ ...current, ...next }));
+    setErrors((current) => ({ ...current, [field]: undefined, form: undefined }));
   };
 
   const submit = async () => {
@@ -55,7 +56,10 @@ export function CaseForm({
     try {
       await onSubmit(made.input);
       setErrors({});
-      if (!onCancel) setDraft({ ...draft, question: '' });
+      // Adding: the question sent is cleared, unless the next one was typed while it was sent.
+      const sent = draft.question;
+      if (!onCancel)
+        setDraft((current) => (current.question === sent ? { ...current, question: '' } : current));
     } catch (error) {
       setErrors(caseErrorsOf(t, error, draft));
     } finally {

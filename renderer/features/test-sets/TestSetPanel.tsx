@@ -49,8 +49,10 @@ export function TestSetPanel({
   const [error, setError] = useState<unknown>(null);
 
   const reload = useCallback(async () => {
-    setCases((await api.cases()).cases);
-    setRuns((await api.runs()).runs);
+    // Both at once: a list shown before the other arrives would let a form act on half a reload.
+    const [loaded, history] = await Promise.all([api.cases(), api.runs()]);
+    setCases(loaded.cases);
+    setRuns(history.runs);
   }, [api]);
   useEffect(() => {
     reload().catch(setError);
