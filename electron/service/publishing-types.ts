@@ -293,6 +293,11 @@ export interface ImpactReport {
   replayed: number;
   /** Asks of the replayed questions. */
   replayedAsks: number;
+  /**
+   * Replayed questions asked of both targets: those a rule that differs between them can reach
+   * (the others keep their answer), or every one when a change moves every answer.
+   */
+  matched: number;
   cap: number;
   /** More distinct questions than `cap`: the least asked were not replayed. */
   capped: boolean;

@@ -164,4 +164,19 @@ describe('publish impact preview and gate', () => {
     assert.equal(robotView.settings.impactGatePercent, 100);
     assert.equal((await publish('gate off')).status, 200);
   });
+
+  test('only the questions a changed rule can reach are asked again', async () => {
+    // The draft is the latest version: nothing differs, nothing is asked.
+    const same = await impact();
+    assert.equal(same.replayed, same.questions);
+    assert.equal(same.matched, 0);
+    assert.equal(same.changed.questions, 0);
+    // One rule's answer changes: only its question (运费多少) shares a term with it.
+    await api.ok('PATCH', `${R}/rules/${ids['运费']}`, { answer: '满66元包邮。' });
+    const one = await impact();
+    assert.equal(one.matched, 1);
+    assert.equal(one.kinds.otherAnswer.questions, 1);
+    assert.equal(one.kinds.otherAnswer.examples[0]?.question, '运费多少');
+    assert.equal(one.changed.questions, 1);
+  });
 });

@@ -77,6 +77,7 @@ const { values } = parseArgs({
     'embedding-dimensions': { type: 'string', default: '1024' },
     impact: { type: 'boolean', default: false },
     'impact-questions': { type: 'string', default: '100000' },
+    'impact-edited': { type: 'string', default: '300' },
     collisions: { type: 'boolean', default: false },
     'collision-sizes': { type: 'string', default: '1000,10000,100000' },
     'memory-budget': { type: 'boolean', default: false },
@@ -107,7 +108,10 @@ if (values['memory-budget']) {
   process.exit(0);
 }
 if (values.impact) {
-  const figures = await measureImpact(Number(values['impact-questions']));
+  const figures = await measureImpact(
+    Number(values['impact-questions']),
+    Number(values['impact-edited']),
+  );
   console.log(impactLine(figures));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
   process.exit(0);

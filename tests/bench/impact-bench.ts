@@ -1,15 +1,17 @@
 /**
  * The impact preview's figures (docs/publishing.md, "What a publish changes for customers"): a
- * robot of 10,000 rules in review mode with a draft that changed 300 of them, its question log
- * filled with 100,000 distinct customer questions (150,000 asks, through the service's own
+ * robot of 10,000 rules in review mode with a draft that changed some of them (300 unless
+ * told), its question log filled with 100,000 distinct customer questions (150,000 asks, through the service's own
  * recorder, in-process, while the service is stopped), then `GET versions/impact` timed over HTTP
  * on the in-process service while another process asks one question at a time (ask-probe.ts):
  * the preview's time, and ask p99 and max idle (before it) and while it runs.
- * `npm run bench -- --impact` (`--impact-questions N` for another size).
+ * `npm run bench -- --impact` (`--impact-questions N` for another size, `--impact-edited N` for
+ * another number of rules changed: 300 by default, a few for the usual publish).
  * @module
  */
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RuleInput } from '../../electron/service/api-types';
@@ -28,7 +30,6 @@ import { typedVariant } from './typed-questions';
 
 const PROBE = join(import.meta.dirname, 'ask-probe.ts');
 const RULES = 10_000;
-const EDITED = 300;
 
 export interface ImpactFigures {
   rules: number;
@@ -36,6 +37,12 @@ export interface ImpactFigures {
   asks: number;
   previewMs: number;
   changedQuestions: number;
+  /** Rules the draft changed, and questions asked of both targets (those they can reach). */
+  edited: number;
+  matched: number;
+  load: number[];
+  /** The longest the service's event loop went without a turn while the preview ran. */
+  heldMs: number;
   idle: { asks: number; p99: number; max: number };
   during: { asks: number; p99: number; max: number };
 }
@@ -137,12 +144,37 @@ function startProbe(url: string, tenantId: number, secret: string, questions: re
   };
 }
 
+/**
+ * Watches the event loop (the service runs in this process) for turns further apart than
+ * 20 ms: what held it, whatever the machine's load does to the asks' own times. With
+ * KB_BENCH_HOLDS=<file>, the holds' monotonic times (µs, the clock of --cpu-prof) are written
+ * there, to find in a profile what held.
+ */
+function holdWatch() {
+  const holds: { at: number; ms: number }[] = [];
+  let last = process.hrtime.bigint();
+  const timer = setInterval(() => {
+    const now = process.hrtime.bigint();
+    const ms = Number(now - last) / 1e6;
+    if (ms > 20) holds.push({ at: Number(last / 1000n), ms });
+    last = now;
+  }, 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      const file = process.env.KB_BENCH_HOLDS;
+      if (file) writeFileSync(file, JSON.stringify(holds));
+      return holds;
+    },
+  };
+}
+
 const latency = (samples: readonly { at: number; ms: number }[], from: number, to: number) => {
   const ms = samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.ms);
   return { asks: ms.length, p99: round(percentile(ms, 99)), max: round(Math.max(0, ...ms)) };
 };
 
-export async function measureImpact(questionCount = 100_000): Promise<ImpactFigures> {
+export async function measureImpact(questionCount = 100_000, edited = 300): Promise<ImpactFigures> {
   const dataDir = makeDataDir('bench-impact');
   let service: KbService = await start(dataDir);
   let probe: ReturnType<typeof startProbe> | undefined;
@@ -161,7 +193,7 @@ export async function measureImpact(questionCount = 100_000): Promise<ImpactFigu
     const api = consoleClient(service.url, service.consoleToken);
     // Review mode publishes the draft as v1; the draft then changes answers and phrasings.
     await api.ok('PATCH', R, { settings: { publishMode: 'review' } });
-    for (let k = 0; k < EDITED; k++) {
+    for (let k = 0; k < edited; k++) {
       const i = (k * 31) % ruleIds.length;
       const rule = rules[i] as RuleInput;
       const patch =
@@ -187,6 +219,7 @@ export async function measureImpact(questionCount = 100_000): Promise<ImpactFigu
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const idleEnd = Date.now();
+    const held = holdWatch();
     const t = performance.now();
     // In-process (no socket): at this size the answer comes after a keep-alive socket's idle
     // limit on a loaded machine; the asks timed meanwhile go over HTTP.
@@ -198,6 +231,7 @@ export async function measureImpact(questionCount = 100_000): Promise<ImpactFigu
     if (injected.statusCode !== 200) throw new Error(`impact failed: ${injected.body}`);
     const report = (JSON.parse(injected.body) as { data: ImpactReport }).data;
     const previewMs = performance.now() - t;
+    const holds = held.stop();
     const previewEnd = Date.now();
     await probe.stop();
     const samples = probe.samples;
@@ -211,6 +245,10 @@ export async function measureImpact(questionCount = 100_000): Promise<ImpactFigu
       asks,
       previewMs: round(previewMs),
       changedQuestions: report.changed.questions,
+      edited,
+      matched: report.matched,
+      heldMs: round(Math.max(0, ...holds.map((h) => h.ms))),
+      load: loadavg().map(round),
       idle: latency(samples, idleStart, idleEnd),
       during: latency(samples, idleEnd, previewEnd),
     };
@@ -223,10 +261,13 @@ export async function measureImpact(questionCount = 100_000): Promise<ImpactFigu
 
 export function impactLine(f: ImpactFigures): string {
   return (
-    `impact preview: ${f.questions} distinct questions (${f.asks} asks) at ${f.rules} rules in ` +
-    `${round(f.previewMs / 1000)} s (target ≤ 10 s), ${f.changedQuestions} change answer; ` +
+    `impact preview: ${f.questions} distinct questions (${f.asks} asks) at ${f.rules} rules, ` +
+    `${f.edited} rules changed, in ${round(f.previewMs / 1000)} s (target ≤ 10 s), ` +
+    `${f.matched} reachable and asked of both, ${f.changedQuestions} change answer; ` +
     `ask p99 ${f.during.p99} ms / max ${f.during.max} ms while it runs (${f.during.asks} asks) vs ` +
     `idle p99 ${f.idle.p99} ms / max ${f.idle.max} ms (${f.idle.asks} asks): ` +
-    `p99 ×${round(f.during.p99 / Math.max(0.001, f.idle.p99))} (target: no ask over 50 ms)`
+    `p99 ×${round(f.during.p99 / Math.max(0.001, f.idle.p99))} (target: no ask over 50 ms), ` +
+    `event loop held ${f.heldMs} ms at most; ` +
+    `load average ${f.load.join(' ')}`
   );
 }
