@@ -118,7 +118,7 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
   });
 
   // What answering from `to` instead of `from` changes for the customers' questions of the last
-  // `days` days: replayed in time slices, answered when done (about 10 s at 100,000 questions).
+  // `days` days: those a changed rule can reach replayed in time slices, answered when done.
   typed.get(
     `${ROBOT}/versions/impact`,
     robotRoute({ querystring: ImpactQuery }),
