@@ -23,7 +23,7 @@ import { normalizeText } from '../matching/normalize';
 import type { MatchDecision, MatchSettings, RobotIndex } from '../matching/types';
 import type { RobotKey, StoredRule } from '../store/contract/records';
 import { DAY_MS } from '../store/contract/question-log';
-import { forEachInSlices, nextTurn } from '../time-slices';
+import { SLICE_MS, forEachInSlices, nextTurn } from '../time-slices';
 import { ReachableQuestions, changedRules, foundByText } from './impact-reach';
 import { rulesOf, targetIndex } from './targets';
 import type { Target } from './targets';
@@ -198,13 +198,6 @@ export async function reachOf(
   return reach;
 }
 
-/**
- * Longest stretch of replay between two turns of the event loop: at 1 ms (time-slices.ts) the
- * turns, not the matching, took most of the time; 5 ms, like the collision report, still keeps
- * an ask's wait far below 50 ms (decision 97).
- */
-export const IMPACT_SLICE_MS = 5;
-
 export interface Comparison {
   kinds: Record<ImpactKindName, ImpactKind>;
   /** Questions asked of both sides (the others cannot change answer). */
@@ -235,7 +228,7 @@ export async function compareSides(
   let replayedAsks = 0;
   while (done < questions.length) {
     // Thousands of questions asked twice must not hold up the openapi: a slice, then a turn.
-    const sliceEnd = performance.now() + IMPACT_SLICE_MS;
+    const sliceEnd = performance.now() + SLICE_MS;
     do {
       const question = questions[done++] as Distinct;
       replayedAsks += question.asks;
