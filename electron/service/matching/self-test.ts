@@ -60,13 +60,28 @@ export function candidateLogit(candidate: Candidate): number {
  * (every k-th live phrasing), so that two runs over the same rules probe the same phrasings.
  */
 export function probedPhrasings(store: RuleStore, limit: number): number[] {
-  const live: number[] = [];
-  for (let p = 0; p < store.phrasingTotal; p += 1) {
-    if ((store.phrasingRule[p] ?? -1) >= 0) live.push(p);
+  const rules = store.phrasingRule;
+  const total = store.phrasingTotal;
+  // Counted first, then picked in a second pass: at 100k rules the live phrasings are ~600k,
+  // and a test restarts after every write that ends a quiet second (an import's batches).
+  let live = 0;
+  for (let p = 0; p < total; p += 1) if ((rules[p] ?? -1) >= 0) live += 1;
+  const count = Math.min(live, limit);
+  const picked: number[] = [];
+  if (count === 0) return picked;
+  const stride = live / limit;
+  // The (i·stride)-th live phrasing for i = 0…count−1 (every one when they are few).
+  let rank = 0;
+  let wanted = 0;
+  for (let p = 0; p < total && picked.length < count; p += 1) {
+    if ((rules[p] ?? -1) < 0) continue;
+    if (rank === wanted) {
+      picked.push(p);
+      wanted = live <= limit ? picked.length : Math.floor(picked.length * stride);
+    }
+    rank += 1;
   }
-  if (live.length <= limit) return live;
-  const stride = live.length / limit;
-  return Array.from({ length: limit }, (_, i) => live[Math.floor(i * stride)] as number);
+  return picked;
 }
 
 /** Asks one phrasing against the rest of the knowledge base. */
