@@ -21,8 +21,15 @@ import { DIRECTORY_MODE, FILE_MODE } from '../../../files/durable-fs';
 import type { PageRequest, PageResult } from '../../contract/question-log';
 import { DAY_MS, dayOf, decode, encode } from '../../sql/question-log-line';
 import { textVariants } from '../../sql/question-log-text';
-import { RECORD_BYTES, entryMatches, recordTest, recordWords, writeRecord } from './segment-index';
-import type { RecordTest } from './segment-index';
+import {
+  RECORD_BYTES,
+  entryMatches,
+  recordParts,
+  recordTest,
+  recordWords,
+  writeRecord,
+} from './segment-index';
+import type { RecordParts, RecordTest } from './segment-index';
 
 const SEGMENT = /^(\d{4}-\d{2}-\d{2})-(\d{4,})\.jsonl$/;
 const LEGACY_DAY = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
@@ -52,9 +59,11 @@ export interface Position {
   bytes: number;
 }
 
-/** A line waiting for its write, with what its owner attached (to undo if the write fails). */
-export interface Pending<T> {
-  entry: LoggedQuestion;
+/**
+ * A line waiting for its write, with its index record's parts and what its owner attached (to
+ * undo if the write fails). Not the entry: its line and record say all a write needs.
+ */
+export interface Pending<T> extends RecordParts {
   line: string;
   bytes: number;
   tag: T;
@@ -278,7 +287,7 @@ export class SegmentLog<T> {
     )) {
       const record = Buffer.alloc(RECORD_BYTES);
       const entry = decode(text);
-      if (entry) writeRecord(record, 0, entry, offset, segment.dayStart);
+      if (entry) writeRecord(record, 0, recordParts(entry, segment.dayStart), offset);
       else record.writeUInt32LE(offset, 0);
       parts.push(record);
     }
@@ -409,7 +418,8 @@ export class SegmentLog<T> {
     const line = encode(entry);
     const bytes = Buffer.byteLength(line) + 1;
     const segment = this.segmentFor(entry.at);
-    segment.pending.push({ entry, line, bytes, tag });
+    const { stamp, user, rule } = recordParts(entry, segment.dayStart);
+    segment.pending.push({ line, bytes, tag, stamp, user, rule });
     segment.pendingBytes += bytes;
   }
 
@@ -453,7 +463,7 @@ export class SegmentLog<T> {
     const records = Buffer.alloc(pending.length * RECORD_BYTES);
     let offset = segment.bytes;
     pending.forEach((line, i) => {
-      writeRecord(records, i * RECORD_BYTES, line.entry, offset, segment.dayStart);
+      writeRecord(records, i * RECORD_BYTES, line, offset);
       offset += line.bytes;
     });
     const isNew = segment.bytes === 0;
