@@ -84,6 +84,12 @@ export interface QuestionLogPage {
   next: string | null;
   /** Entries of this robot the log could not write since the service started, or null. */
   lost: LostQuestions | null;
+  /**
+   * With a text filter (`q`): how far the search got. A search reads a bounded number of entries
+   * per page, so a page may hold fewer entries than asked with a `next` that continues it: the
+   * editor says "searched `entries` of `of`" and offers to continue.
+   */
+  searched?: { entries: number; of: number };
 }
 
 /** A choice made from a RECOMMEND: the rule picked, how often. */

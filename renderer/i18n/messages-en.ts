@@ -807,6 +807,8 @@ export const EN = {
   'qlog.newest': 'Newest',
   'qlog.pageNumber': 'Page {page}',
   'qlog.oldestReached': 'Oldest entry reached.',
+  'qlog.searchedPart':
+    'Searched {entries} of {of} entries: “Older” searches on from where this page stopped.',
   'qlog.lost': {
     one: '{count} question could not be written to the log ({since} – {until}): the disk was full or could not be written. It was answered all the same.',
     other:

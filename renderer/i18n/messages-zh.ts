@@ -699,6 +699,7 @@ export const ZH: Messages = {
   'qlog.newest': '最新',
   'qlog.pageNumber': '第 {page} 页',
   'qlog.oldestReached': '已到最早的记录。',
+  'qlog.searchedPart': '已搜索 {entries} / {of} 条记录：点“较早”从本页停下处继续搜索。',
   'qlog.lost':
     '有 {count} 条问答未能写入记录（{since} – {until}）：磁盘已满或无法写入。这些问题仍已正常回答。',
   // Menus, match policies, small talk, similar phrasings (issue 18).

@@ -74,6 +74,8 @@ export interface VolumeOptions {
   asks: number;
   /** A PostgreSQL database URL for the team server; undefined: the embedded store. */
   database?: string;
+  /** Node arguments for the service read from (e.g. `--cpu-prof` to profile its reads). */
+  nodeArgs?: string[];
 }
 
 function rssMb(pid: number | undefined): number {
@@ -187,7 +189,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     console.error(`  filled ${options.asks} asks in ${round(fill.ms / 1000, 1)} s`);
 
     const opened = performance.now();
-    service = await spawnService(dataDir, { env });
+    service = await spawnService(dataDir, { env, nodeArgs: options.nodeArgs ?? [] });
     const api = consoleClient(service.url, tokenOf(service));
     const R = `/tenants/${tenantId}/robots/default`;
     await waitFor('the figures', () => fill.value.ready(api, R), 600_000);

@@ -4,7 +4,7 @@
  * hour of the current day) by outcome, the top questions and the top missed ones.
  * @module
  */
-import type { Dashboard, DashboardCounts, RuleAnalytics, RuleHits } from '../question-log-types';
+import type { Dashboard, DashboardCounts, RuleAnalytics } from '../question-log-types';
 import type { HourRow, LogFigures, LogKey, TextCount } from '../store/contract/question-log';
 import { DAY_MS, OUTCOMES } from '../store/contract/question-log';
 
@@ -20,6 +20,10 @@ export interface RuleFacts {
 const PAIRS_MAX = 50;
 const HITS_BY_DAY_RULES = 20;
 const TOP_MAX = 20;
+/** Rules made into rows per turn of the event loop. */
+const ROWS_SLICE = 2000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function ruleAnalytics(
   figures: LogFigures,
@@ -28,22 +32,30 @@ export async function ruleAnalytics(
   now: number,
 ): Promise<RuleAnalytics> {
   const hits = new Map((await figures.rules(log)).map((row) => [row.ruleId, row]));
-  const known = new Set(rules.map((rule) => rule.ruleId));
+  const known = new Set<string>();
   const soon = now + 30 * DAY_MS;
-  const rows = rules.map((rule) => {
-    const row = hits.get(rule.ruleId);
-    const figures: RuleHits = row ?? {
-      ruleId: rule.ruleId,
-      hits: 0,
-      chosen: 0,
-      fromMenu: 0,
-      recommended: 0,
-      lastHit: null,
-    };
-    return { ...figures, ruleName: rule.ruleName, effectEnd: rule.effectEnd };
-  });
-  const top = rows
-    .filter((row) => row.hits > 0)
+  // A row a rule, a slice of rules a turn: a robot of 100k rules never holds asks meanwhile.
+  const rows: RuleAnalytics['rules'] = [];
+  for (let i = 0; i < rules.length; i += ROWS_SLICE) {
+    if (i > 0) await nextTurn();
+    for (const rule of rules.slice(i, i + ROWS_SLICE)) {
+      known.add(rule.ruleId);
+      const row = hits.get(rule.ruleId);
+      rows.push({
+        ruleId: rule.ruleId,
+        hits: row?.hits ?? 0,
+        chosen: row?.chosen ?? 0,
+        fromMenu: row?.fromMenu ?? 0,
+        recommended: row?.recommended ?? 0,
+        lastHit: row?.lastHit ?? null,
+        ruleName: rule.ruleName,
+        effectEnd: rule.effectEnd,
+      });
+    }
+  }
+  // The most hit rules are among those hit (usually far fewer than the robot's rules).
+  const top = [...hits.values()]
+    .filter((row) => row.hits > 0 && known.has(row.ruleId))
     .sort((a, b) => b.hits - a.hits || (a.ruleId < b.ruleId ? -1 : 1))
     .slice(0, HITS_BY_DAY_RULES);
   const days = await figures.ruleDays(

@@ -59,7 +59,7 @@ function logQuery(filters: LogFilters, before: string | null): LogQuery {
  * by time, answer, user, rule and text; with export (.xlsx, .csv) and clearing.
  */
 export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robot: ConsoleRobot }) {
-  const { t, formatTime, formatDateTime } = useI18n();
+  const { t, formatTime, formatDateTime, formatNumber } = useI18n();
   const { client } = useWorkspace();
   const toasts = useToasts();
   /** The page shown, with the query it answers: kept on screen while the next one loads. */
@@ -326,6 +326,15 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
         </button>
         {!loading && page && page.next === null && page.entries.length > 0 ? (
           <span className="muted">{t('qlog.oldestReached')}</span>
+        ) : null}
+        {/* A text search reads a bounded part of the log a page (decision 94). */}
+        {!loading && page?.searched && page.next !== null ? (
+          <span className="muted" data-testid="qlog-searched">
+            {t('qlog.searchedPart', {
+              entries: formatNumber(page.searched.entries),
+              of: formatNumber(page.searched.of),
+            })}
+          </span>
         ) : null}
       </nav>
     </section>

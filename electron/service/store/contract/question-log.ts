@@ -119,6 +119,19 @@ export interface PageResult {
   total: number | null;
   /** The cursor of the next (older) page; null when this page reaches the oldest entry. */
   next: string | null;
+  /** With a text filter: how far the search got (SearchProgress). */
+  searched?: SearchProgress;
+}
+
+/**
+ * How far a text search got: it reads a bounded number of entries per page (decision 94), so a
+ * page may end with fewer entries than asked and a `next` that continues the search.
+ */
+export interface SearchProgress {
+  /** Entries of the period searched read so far, newest first, this page's included. */
+  entries: number;
+  /** Entries of the period searched. */
+  of: number;
 }
 
 /** Questions asked per hour of a day, by outcome (counts in the order of OUTCOMES). */

@@ -56,6 +56,8 @@ export interface DayFileLogOptions {
   flushMs?: number;
   /** The service's clock (which days are closed). */
   now?: () => number;
+  /** Entries a text search reads per page at most (segments.ts SEARCH_BUDGET; tests set less). */
+  searchBudget?: number;
   /** Figures are saved at least this often when entries came (ms)… */
   checkpointMs?: number;
   /** …or once this many entries came. */
@@ -147,6 +149,7 @@ export class DayFileLog implements QuestionLogRepository {
   private readonly checkpointTimer: NodeJS.Timeout;
   private readonly checkpointMs: number;
   private readonly checkpointEntries: number;
+  private readonly searchBudget: number | undefined;
   private failures = 0;
   readonly figures: LogFigures;
 
@@ -156,6 +159,7 @@ export class DayFileLog implements QuestionLogRepository {
     this.now = options.now ?? Date.now;
     this.checkpointMs = options.checkpointMs ?? 5 * 60_000;
     this.checkpointEntries = options.checkpointEntries ?? 50_000;
+    this.searchBudget = options.searchBudget;
     this.writes = new FlushSchedule(() => this.writeBuffered(), options.flushMs);
     this.checkpointTimer = setInterval(() => void this.checkpointDue(), 10_000);
     this.checkpointTimer.unref();
@@ -170,6 +174,7 @@ export class DayFileLog implements QuestionLogRepository {
         log,
         join(this.root, encodeURIComponent(tenantId), encodeURIComponent(robotId)),
       );
+      if (this.searchBudget !== undefined) robot.segments.searchBudget = this.searchBudget;
       this.robots.set(log, robot);
     }
     return robot;

@@ -223,6 +223,16 @@ export class BestOf<T> {
     return this.kept.length < this.limit || (worst !== undefined && this.order(item, worst) < 0);
   }
 
+  /** Whether `limit` items are kept: an item worse than `worst` is not wanted. */
+  get full(): boolean {
+    return this.kept.length >= this.limit;
+  }
+
+  /** The worst item kept. */
+  get worst(): T | undefined {
+    return this.kept[this.kept.length - 1];
+  }
+
   add(item: T): void {
     if (this.limit <= 0 || !this.wants(item)) return;
     // After the kept items it is not better than (equals stay in the order they came).
@@ -401,13 +411,7 @@ export class KeptFigures {
   }
 
   pairs(limit: number): { a: string; b: string; count: number }[] {
-    const merged = mergedCounts(this.days.values(), (tables) => tables.pairs);
-    const best = new BestOf<[string, number]>(
-      limit,
-      (x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1),
-    );
-    for (const pair of merged) best.add(pair);
-    return best.items.map(([key, count]) => {
+    return topCounts(this.days.values(), (tables) => tables.pairs, limit).map(([key, count]) => {
       const [a = '', b = ''] = key.split('\u0000');
       return { a, b, count };
     });
@@ -415,13 +419,8 @@ export class KeptFigures {
 
   top(fromDay: DayNumber, toDay: DayNumber, missed: boolean, limit: number): TextCount[] {
     const days = [...this.days.values()].filter((t) => t.day >= fromDay && t.day <= toDay);
-    const counts = mergedCounts(days, (tables) => (missed ? tables.missed : tables.questions));
-    const best = new BestOf<[string, number]>(
-      limit,
-      (x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1),
-    );
-    for (const item of counts) best.add(item);
-    return best.items.map(([key, count]) => ({ key, text: textOf(days, key, missed), count }));
+    const counts = topCounts(days, (t) => (missed ? t.missed : t.questions), limit);
+    return counts.map(([key, count]) => ({ key, text: textOf(days, key, missed), count }));
   }
 
   inboxGroups(limit: number): InboxGroupRow[] {
@@ -495,26 +494,41 @@ export class KeptFigures {
 }
 
 /**
- * Counts by key over days (a key in one day only, the usual case for a busy day's questions,
- * costs no merge); as [key, count] pairs.
+ * The `limit` keys of most count over days, best first (ties by key). A closed day keeps
+ * TOP_KEPT keys and is merged with the others like it; the open days (today, yesterday: up to
+ * TALLY_MAX keys each) are not copied: each key is counted where it is first found by looking it
+ * up in the maps after it, and a key under the best ones' worst count makes nothing. Merging
+ * every day into one map, a [key, count] pair a key, cost the dashboard most of its time.
  */
-function mergedCounts<V extends number | Tally>(
+function topCounts<V extends number | Tally>(
   days: Iterable<DayTables>,
   mapOf: (tables: DayTables) => Map<string, V>,
-): Iterable<[string, number]> {
-  const maps = [...days].map(mapOf).filter((map) => map.size > 0);
-  const countOf = (value: V): number => (typeof value === 'number' ? value : value.count);
-  if (maps.length === 1) {
-    const [only] = maps;
-    return (function* (): Generator<[string, number]> {
-      for (const [key, value] of only ?? []) yield [key, countOf(value)];
-    })();
+  limit: number,
+): [string, number][] {
+  const countOf = (value: V | number | undefined): number =>
+    value === undefined ? 0 : typeof value === 'number' ? value : value.count;
+  const maps: Map<string, V | number>[] = [];
+  const small = new Map<string, number>();
+  for (const tables of days) {
+    const map = mapOf(tables);
+    if (map.size > TOP_KEPT) maps.push(map);
+    else for (const [key, value] of map) small.set(key, (small.get(key) ?? 0) + countOf(value));
   }
-  const merged = new Map<string, number>();
-  for (const map of maps) {
-    for (const [key, value] of map) merged.set(key, (merged.get(key) ?? 0) + countOf(value));
-  }
-  return merged;
+  if (small.size > 0) maps.push(small);
+  const best = new BestOf<[string, number]>(limit, (x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+  maps.forEach((map, i) => {
+    for (const [key, value] of map) {
+      let seen = false;
+      for (let j = 0; j < i && !seen; j++) seen = maps[j]?.has(key) === true;
+      if (seen) continue;
+      let total = countOf(value);
+      for (let j = i + 1; j < maps.length; j++) total += countOf(maps[j]?.get(key));
+      const worst = best.worst;
+      if (best.full && worst !== undefined && total < worst[1]) continue;
+      best.add([key, total]);
+    }
+  });
+  return best.items;
 }
 
 /** The text of a question as the earliest day that counts it spelt it. */

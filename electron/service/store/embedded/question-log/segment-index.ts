@@ -28,23 +28,34 @@ export function textHash(text: string): number {
   return hash >>> 0 || 1;
 }
 
-/** Writes the record of `entry` (its line at `offset` of a segment of day `dayStart`). */
-export function writeRecord(
-  into: Buffer,
-  at: number,
-  entry: LoggedQuestion,
-  offset: number,
-  dayStart: number,
-): void {
+/**
+ * The parts of an entry's record that do not depend on where its line goes: its time in its day
+ * with its outcome and source, its user's hash and its rule's. Taken as the entry is buffered, so
+ * that the entry itself is not held until its line is written (a second, long enough for the
+ * collector to move it to the old generation: most of what the log cost an ask).
+ */
+export interface RecordParts {
+  stamp: number;
+  user: number;
+  rule: number;
+}
+
+export function recordParts(entry: LoggedQuestion, dayStart: number): RecordParts {
   const time = Math.min(Math.max(0, entry.at - dayStart), DAY_MS - 1);
   const outcome = OUTCOMES.indexOf(outcomeOf(entry));
+  return {
+    stamp: (time | (outcome << AT_BITS) | (entry.source === 'try' ? TRY_BIT : 0)) >>> 0,
+    user: textHash(entry.userId),
+    rule: entry.ruleId === null ? 0 : textHash(entry.ruleId),
+  };
+}
+
+/** Writes a record: its line at `offset` of its segment, and the parts taken from its entry. */
+export function writeRecord(into: Buffer, at: number, parts: RecordParts, offset: number): void {
   into.writeUInt32LE(offset, at);
-  into.writeUInt32LE(
-    (time | (outcome << AT_BITS) | (entry.source === 'try' ? TRY_BIT : 0)) >>> 0,
-    at + 4,
-  );
-  into.writeUInt32LE(textHash(entry.userId), at + 8);
-  into.writeUInt32LE(entry.ruleId === null ? 0 : textHash(entry.ruleId), at + 12);
+  into.writeUInt32LE(parts.stamp, at + 4);
+  into.writeUInt32LE(parts.user, at + 8);
+  into.writeUInt32LE(parts.rule, at + 12);
 }
 
 /** The records of an index file's bytes, as words (4 per record). */

@@ -21,8 +21,15 @@ import { DIRECTORY_MODE, FILE_MODE } from '../../../files/durable-fs';
 import type { PageRequest, PageResult } from '../../contract/question-log';
 import { DAY_MS, dayOf, decode, encode } from '../../sql/question-log-line';
 import { textVariants } from '../../sql/question-log-text';
-import { RECORD_BYTES, entryMatches, recordTest, recordWords, writeRecord } from './segment-index';
-import type { RecordTest } from './segment-index';
+import {
+  RECORD_BYTES,
+  entryMatches,
+  recordParts,
+  recordTest,
+  recordWords,
+  writeRecord,
+} from './segment-index';
+import type { RecordParts, RecordTest } from './segment-index';
 
 const SEGMENT = /^(\d{4}-\d{2}-\d{2})-(\d{4,})\.jsonl$/;
 const LEGACY_DAY = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
@@ -31,6 +38,12 @@ const CURSOR = /^(\d{4}-\d{2}-\d{2})\.(\d+)\.(\d+)$/;
 const CHUNK_BYTES = 1024 * 1024;
 /** Entries handed over at a time (a rebuild, an export). */
 const SLICE_ENTRIES = 2000;
+/**
+ * Entries a text search reads for one page at most (decision 94): past them the page ends where
+ * the search stopped, `next` continues from there and `searched` says how far it got. A text no
+ * entry holds read the whole log (1.4 s at a million entries, more on a loaded machine).
+ */
+export const SEARCH_BUDGET = 100_000;
 /** Segment sizes: a twentieth of the budget, within these bounds. */
 const SEGMENT_MIN = 16 * 1024;
 const SEGMENT_MAX = 4 * 1024 * 1024;
@@ -46,9 +59,11 @@ export interface Position {
   bytes: number;
 }
 
-/** A line waiting for its write, with what its owner attached (to undo if the write fails). */
-export interface Pending<T> {
-  entry: LoggedQuestion;
+/**
+ * A line waiting for its write, with its index record's parts and what its owner attached (to
+ * undo if the write fails). Not the entry: its line and record say all a write needs.
+ */
+export interface Pending<T> extends RecordParts {
   line: string;
   bytes: number;
   tag: T;
@@ -87,6 +102,25 @@ interface Found<T> {
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The records of the segments before index `before` (sorted oldest first) whose day is in
+ * [firstDay, lastDay]: what a search of those days has to read.
+ */
+function olderRecords<T>(
+  segments: readonly Segment<T>[],
+  before: number,
+  firstDay: string,
+  lastDay = '9999-12-31',
+): number {
+  let records = 0;
+  for (let s = 0; s < before; s++) {
+    const segment = segments[s] as Segment<T>;
+    if (segment.day >= firstDay && segment.day <= lastDay)
+      records += segment.indexBytes / RECORD_BYTES;
+  }
+  return records;
+}
 
 /**
  * Writes all of `bytes`: a write the disk cut short (it filled up) fails, so that the batch is
@@ -173,6 +207,8 @@ export class SegmentLog<T> {
   private readonly lastSeq = new Map<string, number>();
   /** Bytes per segment before a new one starts. */
   segmentBytes = SEGMENT_MAX;
+  /** Entries a text search reads per page at most (SEARCH_BUDGET; smaller in tests). */
+  searchBudget = SEARCH_BUDGET;
   private madeDir = false;
 
   constructor(readonly dir: string) {}
@@ -251,7 +287,7 @@ export class SegmentLog<T> {
     )) {
       const record = Buffer.alloc(RECORD_BYTES);
       const entry = decode(text);
-      if (entry) writeRecord(record, 0, entry, offset, segment.dayStart);
+      if (entry) writeRecord(record, 0, recordParts(entry, segment.dayStart), offset);
       else record.writeUInt32LE(offset, 0);
       parts.push(record);
     }
@@ -382,7 +418,8 @@ export class SegmentLog<T> {
     const line = encode(entry);
     const bytes = Buffer.byteLength(line) + 1;
     const segment = this.segmentFor(entry.at);
-    segment.pending.push({ entry, line, bytes, tag });
+    const { stamp, user, rule } = recordParts(entry, segment.dayStart);
+    segment.pending.push({ line, bytes, tag, stamp, user, rule });
     segment.pendingBytes += bytes;
   }
 
@@ -426,7 +463,7 @@ export class SegmentLog<T> {
     const records = Buffer.alloc(pending.length * RECORD_BYTES);
     let offset = segment.bytes;
     pending.forEach((line, i) => {
-      writeRecord(records, i * RECORD_BYTES, line.entry, offset, segment.dayStart);
+      writeRecord(records, i * RECORD_BYTES, line, offset);
       offset += line.bytes;
     });
     const isNew = segment.bytes === 0;
@@ -609,6 +646,10 @@ export class SegmentLog<T> {
     const found: Found<T>[] = [];
     let matched = 0;
     let complete = true;
+    /** Records a text search read, the cursor where the budget stopped it, what it left. */
+    let read = 0;
+    let stopped: string | null = null;
+    let unread = 0;
     // The segments as they are now: the budgets may drop some while the page is read.
     const segments = [...this.segments];
     for (let s = segments.length - 1; s >= 0; s--) {
@@ -638,15 +679,23 @@ export class SegmentLog<T> {
         const wanted = offset + limit + 1 - matched;
         if (wanted <= 0) {
           complete = false;
+          unread = last + 1 + olderRecords(segments, s, firstDay);
           break;
         }
-        const scanned = await this.scan(segment, words, last, test, variants, wanted);
+        // The records this page may still read: down to `floor` in this segment.
+        const floor = Math.max(0, last + 1 - (this.searchBudget - read));
+        const scanned = await this.scan(segment, words, last, floor, test, variants, wanted);
+        read += last + 1 - scanned.stop;
         for (const record of scanned.records) {
           matched += 1;
           if (matched > offset && found.length < limit) found.push({ segment, words, record });
         }
-        if (!scanned.complete) {
+        if (scanned.stop > 0) {
           complete = false;
+          unread = scanned.stop + olderRecords(segments, s, firstDay);
+          // Stopped by the budget (not by a full page): the search continues below `stop`.
+          if (scanned.records.length < wanted)
+            stopped = `${segment.day}.${segment.seq}.${scanned.stop}`;
           break;
         }
         continue;
@@ -671,40 +720,44 @@ export class SegmentLog<T> {
     }
     const lastFound = found.at(-1);
     const more = matched > offset + found.length || !complete;
-    return {
-      entries,
-      total: complete ? matched : null,
-      next:
-        more && lastFound && found.length === limit
-          ? `${lastFound.segment.day}.${lastFound.segment.seq}.${lastFound.record}`
-          : null,
-    };
+    const next =
+      more && lastFound && found.length === limit
+        ? `${lastFound.segment.day}.${lastFound.segment.seq}.${lastFound.record}`
+        : stopped;
+    if (variants === null) return { entries, total: complete ? matched : null, next };
+    // How far the search got, in the entries of the days searched: from the newest to where
+    // this page stopped (earlier pages of the same search included).
+    const inDays = olderRecords(segments, segments.length, firstDay, lastDay);
+    const searched = { entries: inDays - unread, of: inDays };
+    return { entries, total: complete ? matched : null, next, searched };
   }
 
   /**
    * Scans a segment's lines for the spellings of a text, newest first, from record `last` down:
-   * the records whose lines hold one (and whose indexed parts pass `test`), at most `wanted`.
-   * `complete`: the scan reached the segment's first record.
+   * the records whose lines hold one (and whose indexed parts pass `test`), at most `wanted`,
+   * none below record `floor` (the page's budget). `stop`: the first record not read (0: the
+   * scan reached the segment's first record).
    */
   private async scan(
     segment: Segment<T>,
     words: Uint32Array,
     last: number,
+    floor: number,
     test: RecordTest,
     needles: readonly Buffer[],
     wanted: number,
-  ): Promise<{ records: number[]; complete: boolean }> {
+  ): Promise<{ records: number[]; stop: number }> {
     const records: number[] = [];
-    if (last < 0) return { records, complete: true };
+    if (last < 0) return { records, stop: 0 };
     const handle = await openToRead(segment.path);
-    if (!handle) return { records, complete: true };
+    if (!handle) return { records, stop: 0 };
+    let record = last;
     try {
-      let record = last;
-      while (record >= 0) {
+      while (record >= floor) {
         const to = SegmentLog.lineStop(segment, words, record) + 1;
-        // A chunk of whole lines ending with record `record`'s.
+        // A chunk of whole lines ending with record `record`'s, none below the floor.
         let first = record;
-        while (first > 0 && to - (words[(first - 1) * 4] as number) <= CHUNK_BYTES) first--;
+        while (first > floor && to - (words[(first - 1) * 4] as number) <= CHUNK_BYTES) first--;
         const from = words[first * 4] as number;
         const bytes = Buffer.alloc(to - from);
         await handle.read(bytes, 0, bytes.length, from);
@@ -728,7 +781,7 @@ export class SegmentLog<T> {
           )
             continue;
           records.push(r);
-          if (records.length >= wanted) return { records, complete: r === 0 };
+          if (records.length >= wanted) return { records, stop: r };
         }
         record = first - 1;
         await nextTurn();
@@ -736,7 +789,7 @@ export class SegmentLog<T> {
     } finally {
       await handle.close();
     }
-    return { records, complete: true };
+    return { records, stop: record + 1 };
   }
 
   /** The entries in [from, to), oldest first, a slice at a time (written ones). */

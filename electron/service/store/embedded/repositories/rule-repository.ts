@@ -50,6 +50,17 @@ WHERE EXISTS (SELECT 1 FROM rules AS r WHERE r.tenant_id = ?1 AND r.robot_id = ?
 const OF_ROBOT = 'tenant_id = ?1 AND robot_id = ?2';
 
 /**
+ * The names of the rules of the JSON array ?1, in one statement (a page's rules: the inbox's,
+ * analytics'), one primary-key lookup each: looked up one statement a rule, sql.js paid a
+ * statement's preparation and a turn through its bindings per rule.
+ */
+const NAMES_OF = `SELECT r.rule_id, r.rule_name FROM json_each(CAST(?1 AS TEXT)) AS j
+JOIN rules AS r ON r.rule_id = j.value`;
+
+/** Rules looked up per statement: a bounded statement whatever the page's size. */
+const NAMES_SLICE = 500;
+
+/**
  * A page sorted by a figure of the question log (`figures`: a JSON array of [ruleId, figure] of
  * the rules hit): the rules hit, found by their rule_id, then the others with 0. Two halves
  * rather than a LEFT JOIN, which SQLite ran as a scan of the figures per rule (minutes at 100k
@@ -174,7 +185,21 @@ export class SqlJsRuleRepository implements RuleRepository {
   }
 
   async namesOf(ruleIds: readonly string[]) {
-    return namesOf(this.store, 'SELECT rule_name FROM rules WHERE rule_id = ?1', ruleIds);
+    const names = new Map<string, string>();
+    const unique = [...new Set(ruleIds)];
+    for (let i = 0; i < unique.length; i += NAMES_SLICE) {
+      if (i > 0) await nextTurn();
+      const ids = { utf8: sqlite.list(unique.slice(i, i + NAMES_SLICE)) };
+      const rows = this.store.all<{ rule_id: string; rule_name: string }>(NAMES_OF, [ids]);
+      for (const row of rows) names.set(row.rule_id, row.rule_name);
+    }
+    // In the order asked, as the one-by-one lookup gave them.
+    const ordered = new Map<string, string>();
+    for (const ruleId of unique) {
+      const name = names.get(ruleId);
+      if (name !== undefined) ordered.set(ruleId, name);
+    }
+    return ordered;
   }
 
   async takenNameKeys(robot: RobotKey, nameKeys: readonly string[]) {
