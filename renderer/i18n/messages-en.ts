@@ -774,8 +774,11 @@ export const EN = {
   'qlog.outcome': 'Answer',
   'qlog.score': 'Score',
   'qlog.source': 'From',
-  'qlog.sourceApi': 'API',
+  'qlog.sourceApi': 'Customers',
   'qlog.sourceTry': 'Try pane',
+  'qlog.sourceAll': 'Any source',
+  // The try pane's asks are the editor's own: named as such where a customer's id would be.
+  'qlog.tryUser': 'Try pane',
   'qlog.answered': 'Answered',
   'qlog.recommended': 'Did you mean',
   'qlog.fallback': 'Fallback',
