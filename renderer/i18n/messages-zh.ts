@@ -758,6 +758,8 @@ export const ZH: Messages = {
   'chat.personaHint': '用于回答中介绍助手身份的地方。',
   'chat.answers': '答案（内置 {count} 条：填写即可替换）',
   'chat.answerFor': '对“{examples}”等闲聊的答案',
+  'chat.language.zh': '中文',
+  'chat.language.en': '英文',
   'embedding.title': '向量模型',
   'embedding.intro':
     '使用您自己的向量（嵌入）模型（Ollama、Xinference、vLLM、LocalAI、TEI 或在线服务），匹配用词不同但意思相同的问题。其权重由本机器人自己的问法测得；不设置时匹配不变。',

@@ -10,7 +10,11 @@ import type { Page } from '@playwright/test';
 import * as XLSX from 'xlsx';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RuleInput } from '../../electron/service/api-types';
-import type { ConsoleWorkspace, RulePage } from '../../electron/service/console-types';
+import type {
+  ConsoleWorkspace,
+  RulePage,
+  SmallTalkIntentView,
+} from '../../electron/service/console-types';
 import { consoleClient } from '../helpers/console-client';
 import { expect, shoot, test } from './fixtures';
 import { EditorPage } from './page-models/editor-page';
@@ -108,8 +112,8 @@ test('every screen of the Chinese editor speaks Chinese', async ({ page, service
     ...['u1', 'u2', 'u3', 'u4', 'u5'],
   ];
   const leaks: Record<string, string[]> = {};
-  const read = async (screen: string, at: Page = page) => {
-    const found = await latinLeaks(at, data);
+  const read = async (screen: string, at: Page = page, more: readonly string[] = []) => {
+    const found = await latinLeaks(at, [...more, ...data]);
     if (found.length > 0) leaks[screen] = found;
     await shoot(at, `zh-${screen}`);
   };
@@ -263,6 +267,30 @@ test('every screen of the Chinese editor speaks Chinese', async ({ page, service
   const settings = new SettingsPage(page, 'zh-CN');
   await settings.openFromSidebar(seeded.robotName);
   await read('settings');
+  // The small-talk answers, open: each intent's language is named in Chinese, its built-in
+  // answer says the persona, not its placeholder. The English intents' examples and answers are
+  // what English-speaking customers ask and read: data.
+  const { intents } = await consoleClient(service.baseUrl, service.token).ok<{
+    intents: SmallTalkIntentView[];
+  }>('GET', '/small-talk');
+  const english = intents.filter((intent) => intent.language === 'en');
+  const chat = page.getByTestId('chit-chat-card');
+  const persona = await chat.getByTestId('chit-chat-persona').inputValue();
+  await chat.locator('summary').click();
+  await chat.locator('.chat-answer').first().scrollIntoViewIfNeeded();
+  await read(
+    'settings-small-talk',
+    page,
+    english
+      .flatMap((intent) => [
+        intent.examples.join(' / '),
+        intent.answer.split('{persona}').join(persona),
+      ])
+      // The longest first: a short one ("ok") taken out of a longer one would leave the rest.
+      .sort((a, b) => b.length - a.length),
+  );
+  await chat.locator('summary').click();
+  await expect(chat.locator('.chat-answer').first()).toBeHidden();
   await page.getByTestId('embedding-card').getByTestId('embedding-mode').selectOption('custom');
   await page.getByTestId('embedding-card').scrollIntoViewIfNeeded();
   await read('settings-embedding');
