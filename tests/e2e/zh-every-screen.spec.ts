@@ -152,6 +152,23 @@ test('every screen of the Chinese editor speaks Chinese', async ({ page, service
   await read('rule-matching-dialog');
   await page.keyboard.press('Escape');
 
+  // The grid's cell editors: the name's text box and the answer's dialog (named in Chinese).
+  await rules.cell(0, 'ruleName').dblclick();
+  const nameEditor = rules.grid.getByRole('textbox', {
+    name: t('rules.col.ruleName'),
+    exact: true,
+  });
+  await nameEditor.waitFor();
+  await read('grid-name-editor');
+  await nameEditor.press('Escape');
+  await nameEditor.waitFor({ state: 'detached' });
+  await rules.cell(0, 'answer').dblclick();
+  const answerEditor = page.getByRole('dialog', { name: t('rules.col.answer') });
+  await answerEditor.waitFor();
+  await read('grid-answer-editor');
+  await page.keyboard.press('Escape');
+  await answerEditor.waitFor({ state: 'detached' });
+
   // The import dialog.
   await page
     .getByTestId('rules-view')
