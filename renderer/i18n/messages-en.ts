@@ -773,9 +773,12 @@ export const EN = {
   'qlog.question': 'Question',
   'qlog.outcome': 'Answer',
   'qlog.score': 'Score',
-  'qlog.source': 'From',
-  'qlog.sourceApi': 'API',
+  'qlog.source': 'Source',
+  'qlog.sourceApi': 'Customers',
   'qlog.sourceTry': 'Try pane',
+  'qlog.sourceAll': 'Any source',
+  // The try pane's asks are the editor's own: named as such where a customer's id would be.
+  'qlog.tryUser': 'Try pane',
   'qlog.answered': 'Answered',
   'qlog.recommended': 'Did you mean',
   'qlog.fallback': 'Fallback',
@@ -876,6 +879,8 @@ export const EN = {
   'chat.personaHint': 'Used where answers say who the assistant is.',
   'chat.answers': 'Answers ({count} built in: type yours to replace one)',
   'chat.answerFor': 'Answer to small talk like {examples}',
+  'chat.language.zh': 'Chinese',
+  'chat.language.en': 'English',
   'embedding.title': 'Embedding model',
   'embedding.intro':
     'Your own embedding model (Ollama, Xinference, vLLM, LocalAI, TEI or a hosted API) helps match questions that mean the same with other words. Its weight is found on this robot’s own phrasings; without one, matching is unchanged.',

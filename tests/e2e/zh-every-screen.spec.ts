@@ -5,19 +5,26 @@
  * name (aria-label, title, placeholder) may hold a Latin word outside a small allow-list
  * (support/visible-words.ts) beyond the data the test seeded.
  */
+import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import * as XLSX from 'xlsx';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RuleInput } from '../../electron/service/api-types';
-import type { ConsoleWorkspace } from '../../electron/service/console-types';
+import type {
+  ConsoleWorkspace,
+  RulePage,
+  SmallTalkIntentView,
+} from '../../electron/service/console-types';
 import { consoleClient } from '../helpers/console-client';
 import { expect, shoot, test } from './fixtures';
 import { EditorPage } from './page-models/editor-page';
+import { ImportDialog } from './page-models/import-dialog';
 import { RulesPage } from './page-models/rules-page';
 import { SettingsPage } from './page-models/settings-page';
 import { TryPane } from './page-models/try-pane';
 import { BROWSER_LOCALE, translator } from './support/i18n';
 import { importRules } from './support/seed';
-import { E2E_CREDENTIALS } from './support/service';
+import { E2E_CREDENTIALS, startService } from './support/service';
 import type { RunningService } from './support/service';
 import { latinLeaks } from './support/visible-words';
 
@@ -38,6 +45,22 @@ const RULES: RuleInput[] = RULE_TEXTS.map(([ruleName, questions, answer]) => ({
   answerContentType: 'TEXT' as const,
   answer,
 }));
+
+/**
+ * A small sheet as a Chinese user fills the template: a good row, a row without an answer and a
+ * name repeated within the file (the preview says both), at `path`.
+ */
+function writeChineseSheet(path: string): void {
+  const rows = [
+    ['规则名称', '问法1', '问法2', '答案', '分类'],
+    ['会员积分', '积分怎么用', '积分能抵现吗', '每 100 积分抵 1 元。', '会员'],
+    ['会员等级', '怎么升级会员', '', '', '会员'],
+    ['会员积分', '积分会过期吗', '', '积分有效期两年。', '会员'],
+  ];
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), '规则');
+  writeFileSync(path, XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+}
 
 /** A tenant registered from the Chinese editor (its robot is named and speaks in Chinese). */
 async function seed(service: RunningService) {
@@ -85,12 +108,12 @@ test('every screen of the Chinese editor speaks Chinese', async ({ page, service
     seeded.robotSecret,
     E2E_CREDENTIALS.customerId,
     E2E_CREDENTIALS.adminKey,
-    // The users who asked (the question log names them), the try pane's among them.
+    // The users who asked (the question log names them; the try pane's by the pane's name).
     ...['u1', 'u2', 'u3', 'u4', 'u5'],
   ];
   const leaks: Record<string, string[]> = {};
-  const read = async (screen: string, at: Page = page) => {
-    const found = (await latinLeaks(at, data)).filter((text) => !/^try-[a-z0-9]+$/.test(text));
+  const read = async (screen: string, at: Page = page, more: readonly string[] = []) => {
+    const found = await latinLeaks(at, [...more, ...data]);
     if (found.length > 0) leaks[screen] = found;
     await shoot(at, `zh-${screen}`);
   };
@@ -129,6 +152,23 @@ test('every screen of the Chinese editor speaks Chinese', async ({ page, service
   await read('rule-matching-dialog');
   await page.keyboard.press('Escape');
 
+  // The grid's cell editors: the name's text box and the answer's dialog (named in Chinese).
+  await rules.cell(0, 'ruleName').dblclick();
+  const nameEditor = rules.grid.getByRole('textbox', {
+    name: t('rules.col.ruleName'),
+    exact: true,
+  });
+  await nameEditor.waitFor();
+  await read('grid-name-editor');
+  await nameEditor.press('Escape');
+  await nameEditor.waitFor({ state: 'detached' });
+  await rules.cell(0, 'answer').dblclick();
+  const answerEditor = page.getByRole('dialog', { name: t('rules.col.answer') });
+  await answerEditor.waitFor();
+  await read('grid-answer-editor');
+  await page.keyboard.press('Escape');
+  await answerEditor.waitFor({ state: 'detached' });
+
   // The import dialog.
   await page
     .getByTestId('rules-view')
@@ -136,7 +176,19 @@ test('every screen of the Chinese editor speaks Chinese', async ({ page, service
     .click();
   await expect(page.getByTestId('import-dialog')).toContainText(t('import.choose'));
   await read('import-dialog');
+  // Its preview, once a file is chosen: the mapping, the rows, the problems found.
+  const sheet = test.info().outputPath('规则导入.xlsx');
+  writeChineseSheet(sheet);
+  const importer = new ImportDialog(page, 'zh-CN');
+  await importer.chooseFile(sheet);
+  await expect(importer.summary).toHaveText(
+    t('import.summary', { count: 3, ready: 1, invalid: 2 }),
+  );
+  await read('import-preview');
+  await importer.dialog.getByText(t('import.advanced'), { exact: true }).click();
+  await read('import-preview-advanced');
   await page.keyboard.press('Escape');
+  await importer.dialog.waitFor({ state: 'hidden' });
 
   // The try pane, asked.
   const tryPane = new TryPane(page, 'zh-CN');
@@ -165,6 +217,61 @@ test('every screen of the Chinese editor speaks Chinese', async ({ page, service
     await read(`publishing-${tab.split('.').pop() ?? tab}`);
   }
 
+  // Review mode: the switch asks first; then a change, its preview, a second version and the
+  // diff between the two real versions; the rollback asks in the editor's own dialog.
+  await publishing.getByRole('tab', { name: t('publishing.tab.versions') }).click();
+  await publishing
+    .getByRole('combobox', { name: t('publishing.modeLabel') })
+    .selectOption('review');
+  const switching = page.getByTestId('mode-switch-dialog');
+  await expect(switching).toContainText(t('publishing.switchPublishes', { version: 1 }));
+  await read('mode-switch-dialog');
+  await switching.getByRole('button', { name: t('publishing.switchConfirm.review') }).click();
+  const history = publishing.getByTestId('version-history');
+  await expect(history.getByRole('row')).toHaveCount(2);
+  const api = consoleClient(service.baseUrl, service.token);
+  const R = `/tenants/${seeded.tenantId}/robots/${seeded.robotId}`;
+  const ruleId = async (name: string) =>
+    (await api.ok<RulePage>('GET', `${R}/rules?q=${encodeURIComponent(name)}`)).rows[0]?.ruleId;
+  await api.ok('PATCH', `${R}/rules/${await ruleId('退货政策')}`, {
+    answer: '签收后 15 天内可无理由退货。',
+    questions: ['怎么退货', '能退货吗'],
+  });
+  await api.ok('POST', `${R}/rules`, {
+    ruleName: '会员积分',
+    questions: ['积分怎么用'],
+    answerContentType: 'TEXT',
+    answer: '每 100 积分抵 1 元。',
+  });
+  await page.reload();
+  await expect(history.getByRole('row')).toHaveCount(2);
+  await read('publishing-review');
+  await publishing.getByRole('textbox', { name: t('publishing.note') }).fill('退货期限改为 15 天');
+  await publishing.getByRole('button', { name: t('publishing.check') }).click();
+  const gate = publishing.getByTestId('publish-gate');
+  await gate.getByTestId('diff-view').waitFor();
+  await read('publish-gate');
+  await gate.getByRole('button', { name: t('publishing.publish'), exact: true }).click();
+  await expect(history.getByRole('row')).toHaveCount(3);
+  await history
+    .getByRole('row')
+    .filter({ hasText: /^v2/ })
+    .getByRole('button', { name: t('publishing.diffPrevious') })
+    .click();
+  const diff = publishing.getByTestId('diff-view').last();
+  await expect(diff.locator('ins.diff-word').first()).toBeVisible();
+  await diff.scrollIntoViewIfNeeded();
+  await read('publish-diff');
+  await history
+    .getByRole('row')
+    .filter({ hasText: /^v1/ })
+    .getByRole('button', { name: t('publishing.rollback') })
+    .click();
+  await page.getByTestId('rollback-dialog').waitFor();
+  await read('rollback-dialog');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('rollback-dialog').waitFor({ state: 'hidden' });
+
   // Inbox, dashboard and its question log.
   await editor.sidebar.getByRole('button', { name: t('inbox.title') }).click();
   await page.getByTestId('inbox-page').getByTestId('inbox-group').first().waitFor();
@@ -177,6 +284,30 @@ test('every screen of the Chinese editor speaks Chinese', async ({ page, service
   const settings = new SettingsPage(page, 'zh-CN');
   await settings.openFromSidebar(seeded.robotName);
   await read('settings');
+  // The small-talk answers, open: each intent's language is named in Chinese, its built-in
+  // answer says the persona, not its placeholder. The English intents' examples and answers are
+  // what English-speaking customers ask and read: data.
+  const { intents } = await consoleClient(service.baseUrl, service.token).ok<{
+    intents: SmallTalkIntentView[];
+  }>('GET', '/small-talk');
+  const english = intents.filter((intent) => intent.language === 'en');
+  const chat = page.getByTestId('chit-chat-card');
+  const persona = await chat.getByTestId('chit-chat-persona').inputValue();
+  await chat.locator('summary').click();
+  await chat.locator('.chat-answer').first().scrollIntoViewIfNeeded();
+  await read(
+    'settings-small-talk',
+    page,
+    english
+      .flatMap((intent) => [
+        intent.examples.join(' / '),
+        intent.answer.split('{persona}').join(persona),
+      ])
+      // The longest first: a short one ("ok") taken out of a longer one would leave the rest.
+      .sort((a, b) => b.length - a.length),
+  );
+  await chat.locator('summary').click();
+  await expect(chat.locator('.chat-answer').first()).toBeHidden();
   await page.getByTestId('embedding-card').getByTestId('embedding-mode').selectOption('custom');
   await page.getByTestId('embedding-card').scrollIntoViewIfNeeded();
   await read('settings-embedding');
@@ -193,4 +324,63 @@ test('every screen of the Chinese editor speaks Chinese', async ({ page, service
   // The reading finds English where there is some: the same screen in the English editor.
   await editor.setLanguage('English');
   expect(await latinLeaks(page, data)).toContain('Trash');
+});
+
+/** A program's name as it signs in (the sessions dialog shows it: data). */
+const ELSEWHERE = 'Elsewhere/1.0';
+
+/** A team server's editor in Chinese: the sign-in form, and the sessions dialog. */
+test('the team server’s sign-in and sessions speak Chinese', async ({ page }) => {
+  const team = await startService(['--team']);
+  try {
+    const api = new OpenApiClient({ baseUrl: team.baseUrl, ...E2E_CREDENTIALS });
+    await api.registerTenant({
+      username: ADMIN.username,
+      password: 'secret123',
+      phoneNumber: '13800138000',
+      mail: ADMIN.mail,
+      company: COMPANY,
+    });
+    // Another session of the same administrator, opened from another program.
+    const elsewhere = await fetch(`${team.baseUrl}/console/api/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': ELSEWHERE },
+      body: JSON.stringify({ username: ADMIN.username, password: 'secret123' }),
+    });
+    expect(elsewhere.status).toBe(200);
+    const userAgent = await page.evaluate<string>('navigator.userAgent');
+    // The sessions list cuts a long user agent (59 characters and "…").
+    const data = [
+      COMPANY,
+      ADMIN.username,
+      ADMIN.mail,
+      userAgent,
+      userAgent.slice(0, 59),
+      ELSEWHERE,
+    ];
+    // Registered over the openapi, which takes no language: the first robot is named "Default
+    // robot" (a name the administrator may change, so data here; the robot's name is read in
+    // Chinese when the tenant is registered from the Chinese editor, in the test above).
+    data.push('Default robot');
+    const leaks: Record<string, string[]> = {};
+    const read = async (screen: string) => {
+      const found = await latinLeaks(page, data);
+      if (found.length > 0) leaks[screen] = found;
+      await shoot(page, `zh-${screen}`);
+    };
+    await page.goto(team.editorUrl);
+    await page.getByRole('heading', { name: t('signIn.title') }).waitFor();
+    await read('sign-in');
+    await page.getByLabel(t('signIn.username')).fill(ADMIN.username);
+    await page.getByLabel(t('signIn.password')).fill('secret123');
+    await page.getByRole('button', { name: t('signIn.submit') }).click();
+    await expect(page.getByTestId('signed-in-as')).toBeVisible();
+    await page.getByRole('button', { name: t('sessions.open') }).click();
+    const dialog = page.getByTestId('sessions-dialog');
+    await expect(dialog.getByTestId('session-row')).toHaveCount(2);
+    await read('sessions-dialog');
+    expect(leaks).toEqual({});
+  } finally {
+    await team.stop();
+  }
 });

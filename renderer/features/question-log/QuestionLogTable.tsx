@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ConsoleRobot } from '../../../electron/service/console-types';
-import type { QuestionLogPage } from '../../../electron/service/question-log-types';
+import type { QuestionLogPage, QuestionSource } from '../../../electron/service/question-log-types';
 import { CSV_COLUMNS, rowOf, toCsv } from '../../../electron/service/question-log-types';
 import type { RobotRef } from '../../api/console-client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -27,13 +27,23 @@ type Outcome = 'answered' | 'recommended' | 'fallback';
 interface LogFilters {
   q: string;
   outcome: '' | Outcome;
+  /** The customers' asks (openapi) or the editor's own (the try pane). */
+  source: '' | QuestionSource;
   userId: string;
   ruleId: string;
   from: string;
   to: string;
 }
 
-const NO_FILTERS: LogFilters = { q: '', outcome: '', userId: '', ruleId: '', from: '', to: '' };
+const NO_FILTERS: LogFilters = {
+  q: '',
+  outcome: '',
+  source: '',
+  userId: '',
+  ruleId: '',
+  from: '',
+  to: '',
+};
 const PAGE_SIZE = 50;
 const DAY_MS = 86_400_000;
 
@@ -43,6 +53,7 @@ function logQuery(filters: LogFilters, before: string | null): LogQuery {
   const q = filters.q.trim();
   if (q) query.q = q;
   if (filters.outcome) query.outcome = filters.outcome;
+  if (filters.source) query.source = filters.source;
   if (filters.userId.trim()) query.userId = filters.userId.trim();
   if (filters.ruleId.trim()) query.ruleId = filters.ruleId.trim();
   const from = Date.parse(filters.from);
@@ -206,6 +217,18 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
           <option value="recommended">{t('qlog.recommended')}</option>
           <option value="fallback">{t('qlog.fallback')}</option>
         </select>
+        <select
+          aria-label={t('qlog.source')}
+          value={filters.source}
+          onChange={(event) => {
+            const value = event.target.value;
+            filter({ source: value === 'api' || value === 'try' ? value : '' });
+          }}
+        >
+          <option value="">{t('qlog.sourceAll')}</option>
+          <option value="api">{t('qlog.sourceApi')}</option>
+          <option value="try">{t('qlog.sourceTry')}</option>
+        </select>
         <input
           type="search"
           aria-label={t('qlog.userId')}
@@ -255,7 +278,16 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
               {page.entries.map((entry, i) => (
                 <tr key={`${entry.at}-${i}`}>
                   <td>{formatTime(entry.at)}</td>
-                  <td>{entry.userId}</td>
+                  {/* The try pane's conversation id (try-…) is internal: the editor asked. */}
+                  <td>
+                    {entry.source === 'try' ? (
+                      <span className="muted" data-testid="qlog-try-user">
+                        {t('qlog.tryUser')}
+                      </span>
+                    ) : (
+                      entry.userId
+                    )}
+                  </td>
                   <td>
                     {entry.question}
                     {entry.menuEntry !== null ? (

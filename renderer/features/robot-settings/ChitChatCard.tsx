@@ -11,6 +11,15 @@ import { useI18n } from '../../i18n/useI18n';
 import { useWorkspace } from '../../lib/workspace/useWorkspace';
 import type { ChitChatForm } from './chit-chat-form';
 
+/**
+ * A built-in answer as the robot would say it: with the persona name typed, not its
+ * placeholder (`{persona}` is internal; a Chinese editor read it as English).
+ */
+function asAnswered(answer: string, persona: string): string {
+  const name = persona.trim();
+  return name ? answer.split('{persona}').join(name) : answer;
+}
+
 export function ChitChatCard({
   form,
   robot,
@@ -70,12 +79,12 @@ export function ChitChatCard({
           {shown.map((intent) => (
             <li key={intent.key} className="chat-answer">
               <span className="muted">
-                {intent.language.toUpperCase()} · {intent.examples.join(' / ')}
+                {t(`chat.language.${intent.language}`)} · {intent.examples.join(' / ')}
               </span>
               <textarea
                 rows={2}
                 aria-label={t('chat.answerFor', { examples: intent.examples.join(' / ') })}
-                placeholder={intent.answer}
+                placeholder={asAnswered(intent.answer, form.persona)}
                 value={form.answers[intent.key] ?? ''}
                 onChange={(event) => form.setAnswer(intent.key, event.target.value)}
               />

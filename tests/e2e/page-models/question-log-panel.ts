@@ -47,4 +47,8 @@ export class QuestionLogPanel {
   async outcome(value: '' | 'answered' | 'recommended' | 'fallback'): Promise<void> {
     await this.filters.getByRole('combobox', { name: this.t('qlog.outcome') }).selectOption(value);
   }
+
+  async source(value: '' | 'api' | 'try'): Promise<void> {
+    await this.filters.getByRole('combobox', { name: this.t('qlog.source') }).selectOption(value);
+  }
 }

@@ -98,6 +98,8 @@ export async function latinLeaks(page: Page, data: readonly string[]): Promise<s
     for (const item of data) rest = rest.split(item).join(' ');
     // Addresses and paths (…/embeddings), file types (.xlsx), an example model name.
     rest = rest.replace(/https?:\/\/\S+|\/[\w/]+|\.\w+\b|bge-m3/g, ' ');
+    // Version numbers (v2, v1 → v2): the editor's notation in both languages, not a word.
+    rest = rest.replace(/\bv\d+\b/g, ' ');
     // Single letters are keys (Ctrl+Z, Alt+I).
     const words = rest.match(/[A-Za-z][A-Za-z0-9_]*/g) ?? [];
     if (words.some((word) => word.length > 1 && !ALLOWED_WORDS.has(word))) leaks.add(text);
