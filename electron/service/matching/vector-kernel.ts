@@ -215,6 +215,20 @@ export class VectorMemory {
     return out;
   }
 
+  /** The dot products of the query with rows `from..from+count−1`, at their rows' places. */
+  dotsRange(from: number, count: number): Int32Array {
+    const n = Math.max(0, Math.min(count, this.capacity - from));
+    if (this.dotsOf) {
+      this.views();
+      const stride = this.stride;
+      if (n > 0)
+        this.dotsOf(0, stride * (from + 1), stride, n, stride * (this.capacity + 1) + 4 * from);
+      return this.outView;
+    }
+    const ids = Int32Array.from({ length: n }, (_, i) => from + i);
+    return this.dotsAt(ids, n);
+  }
+
   /**
    * The dot products of the query with the rows `ids[0..count−1]` only, each at its row's place
    * in the result (other places are stale): an inverted list's probe (vector-lists.ts). Runs of

@@ -20,18 +20,32 @@ export interface ListedRows {
   has(row: number): boolean;
   /** The row's stored int8 components, padded to the kernel's stride (a view, not a copy). */
   rowValues(row: number): Int8Array;
+  rowScale(row: number): number;
+  /** Dot products of `values` with rows `from..from+count−1`, at their rows' places. */
+  rowDots(values: Int8Array, from: number, count: number): Int32Array;
 }
 
 /** Rows with a vector below which searches stay exact (and the lists are not trained). */
 export const MIN_ROWS = 20_000;
-/** Lists probed at least, and the share of the lists probed at least. */
+/** Lists probed at least. */
 const PROBE_MIN = 12;
-const PROBE_SHARE = 0.02;
 /** Rows sampled per list to train the centroids, and the k-means passes over them. */
 const SAMPLE_PER_LIST = 24;
 const PASSES = 6;
 /** A list this many times the mean size means the centroids drifted from the rows. */
 const IMBALANCE = 8;
+/**
+ * A training checks the lists against the exact search: this many sampled rows asked as
+ * questions (themselves left out), their `CHECK_K` nearest rows found exactly, a slice of
+ * `CHECK_CHUNK` rows at a time. The lists probed are the fewest that find `RECALL` of those rows;
+ * if that is more than `PROBE_MAX_SHARE` of the lists, they do not earn their place (vectors
+ * without the structure they need) and searches stay exact.
+ */
+const CHECKS = 64;
+const CHECK_K = 10;
+const CHECK_CHUNK = 4096;
+const RECALL = 0.98;
+const PROBE_MAX_SHARE = 0.25;
 
 const NONE = -1;
 
@@ -210,9 +224,14 @@ export class VectorLists {
     readonly minRows = MIN_ROWS,
   ) {}
 
-  /** Whether searches go through the lists (trained, and enough rows). */
+  /** Lists the last training's check found needed (0: the lists do not earn their place). */
+  private checkedProbes = 0;
+  /** The recall the last training's check measured at the lists probed, and the rows asked. */
+  check: { recall: number; probes: number; asked: number } | null = null;
+
+  /** Whether searches go through the lists (trained, worth it, and enough rows). */
   get usable(): boolean {
-    return this.members !== null && this.held >= this.minRows;
+    return this.members !== null && this.checkedProbes > 0 && this.held >= this.minRows;
   }
 
   /** Rows with a vector, and those filed under a list (all of them once trained). */
@@ -273,9 +292,17 @@ export class VectorLists {
     this.trainingRun()?.step(Infinity);
   }
 
-  private trained(done: { centroids: Centroids; members: Members }): void {
+  private trained(done: {
+    centroids: Centroids;
+    members: Members;
+    probes: number;
+    recall: number;
+    asked: number;
+  }): void {
     this.centroids = done.centroids;
     this.members = done.members;
+    this.checkedProbes = done.probes;
+    this.check = { recall: done.recall, probes: done.probes, asked: done.asked };
     this.held = done.members.count;
     this.trainedOn = done.members.count;
     this.changes = 0;
@@ -285,10 +312,9 @@ export class VectorLists {
   /** Lists probed by a search when set (the bench's recall curve); else `nprobe`'s default. */
   probes: number | null = null;
 
-  /** Lists probed for a search: a few, and more when there are many. */
+  /** Lists probed for a search: as many as the training's check found needed. */
   get nprobe(): number {
-    const wanted = this.probes ?? Math.max(PROBE_MIN, Math.ceil(this.lists * PROBE_SHARE));
-    return Math.min(this.lists, wanted);
+    return Math.min(this.lists, this.probes ?? this.checkedProbes);
   }
 
   /**
@@ -334,12 +360,24 @@ export class ListTraining {
   private readonly members: Members;
   private readonly random: () => number;
   private finished = false;
+  /** The check: rows asked so far, the row being asked, its exact nearest rows so far. */
+  private checked = 0;
+  private checkFrom = 0;
+  private readonly nearest = new TopK(CHECK_K);
+  /** For each exact nearest row of each row asked, the rank of its list for that row. */
+  private readonly ranks: number[] = [];
 
   constructor(
     private readonly space: ListedRows,
     readonly listCount: number,
     seed: number,
-    private readonly done: (lists: { centroids: Centroids; members: Members }) => void,
+    private readonly done: (lists: {
+      centroids: Centroids;
+      members: Members;
+      probes: number;
+      recall: number;
+      asked: number;
+    }) => void,
   ) {
     this.random = seeded(seed);
     this.centroids = new Centroids(space.dimensions, listCount);
@@ -410,15 +448,65 @@ export class ListTraining {
           this.members.add(row, this.centroids.nearest(this.space.rowValues(row)));
         }
         this.cursor += 1;
+      } else if (this.checked < Math.min(CHECKS, this.sample.length)) {
+        this.checkStep();
       } else {
         this.finished = true;
         this.sums = new Float64Array(0);
-        this.done({ centroids: this.centroids, members: this.members });
+        this.done({ centroids: this.centroids, members: this.members, ...this.probesNeeded() });
         return true;
       }
       if (performance.now() - start >= budgetMs) return false;
     }
     return true;
+  }
+
+  /** One chunk of the exact search for the row being asked; its ranks once the rows are done. */
+  private checkStep(): void {
+    const asked = this.sample[this.checked] as number;
+    if (!this.space.has(asked)) {
+      this.checked += 1;
+      this.checkFrom = 0;
+      return;
+    }
+    const values = this.space.rowValues(asked);
+    if (this.checkFrom === 0) this.nearest.reset(CHECK_K);
+    const rows = this.space.rows;
+    const count = Math.min(CHECK_CHUNK, rows - this.checkFrom);
+    const dots = this.space.rowDots(values, this.checkFrom, count);
+    for (let row = this.checkFrom; row < this.checkFrom + count; row += 1) {
+      if (row === asked || !this.space.has(row)) continue;
+      const cosine = (dots[row] as number) * this.space.rowScale(row);
+      if (this.nearest.wouldTake(cosine)) this.nearest.push(row, cosine);
+    }
+    this.checkFrom += count;
+    if (this.checkFrom < rows) return;
+    // The rank of each list for this row, and of the lists holding its nearest rows.
+    const cosines = this.centroids.score(values);
+    const order = Array.from({ length: this.listCount }, (_, c) => c).sort(
+      (a, b) => (cosines[b] as number) - (cosines[a] as number) || a - b,
+    );
+    const rankOf = new Int32Array(this.listCount);
+    for (const [rank, list] of order.entries()) rankOf[list] = rank;
+    for (const row of this.nearest.items()) {
+      const list = this.members.listOf[row] ?? NONE;
+      this.ranks.push(list === NONE ? this.listCount : (rankOf[list] as number));
+    }
+    this.checked += 1;
+    this.checkFrom = 0;
+  }
+
+  /** The fewest lists (at least `PROBE_MIN`) that find `RECALL` of the rows; 0 if too many. */
+  private probesNeeded(): { probes: number; recall: number; asked: number } {
+    const ranks = [...this.ranks].sort((a, b) => a - b);
+    const asked = this.checked;
+    if (ranks.length === 0)
+      return { probes: Math.min(PROBE_MIN, this.listCount), recall: 1, asked };
+    const needed = (ranks[Math.max(0, Math.ceil(RECALL * ranks.length) - 1)] as number) + 1;
+    const probes = Math.min(this.listCount, Math.max(PROBE_MIN, needed));
+    const recall = ranks.filter((rank) => rank < probes).length / ranks.length;
+    const worth = probes <= Math.max(PROBE_MIN, PROBE_MAX_SHARE * this.listCount);
+    return { probes: worth ? probes : 0, recall, asked };
   }
 
   /** New centroids from the pass's sums; an empty list takes a random sampled row. */

@@ -289,6 +289,23 @@ export class VectorSpace {
     return this.exhaustive ? row < this.rowCount : this.stamps[row] === this.scans;
   }
 
+  /** A row's scale (its int8 components times it make a unit vector). */
+  rowScale(row: number): number {
+    return this.scales[row] ?? 0;
+  }
+
+  /**
+   * Dot products of `values` (int8, the stride's length) with rows `from..from+count−1`, at
+   * their rows' places: the lists' check of their recall. The last scan's cosines stay, but
+   * nothing more is scored with its query (`scoreAlso`).
+   */
+  rowDots(values: Int8Array, from: number, count: number): Int32Array {
+    this.scans += 1;
+    const memory = this.rowMemory();
+    memory.query.set(values.subarray(0, memory.stride));
+    return memory.dotsRange(from, count);
+  }
+
   /** A row's int8 components as stored, padded to the kernel's stride (a view). */
   rowValues(row: number): Int8Array {
     const memory = this.rowMemory();
