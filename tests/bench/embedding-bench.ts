@@ -4,23 +4,34 @@
  * and 100k by default) of the bench's generated rules:
  *   - indexing: the rules upserted into a matching index alone, and into one whose rules an
  *     embedding space follows (the vectors themselves are made later, in the background);
- *   - vectors: their memory (int8 + scale per distinct text) once every text has one;
+ *   - vectors: their memory (int8 + scale per distinct text) once every text has one, made with
+ *     a structure like a real model's (topics, rules near a topic, phrasings near their rule:
+ *     `clusteredVectors`), and the inverted lists' build time and memory (vector-lists.ts; below
+ *     its threshold a space has none and searches every row);
  *   - asks: a provider of our own answering in 5 ms over HTTP (tests/helpers/embedding-server.ts),
- *     p50/p99 of the lexical ask alone, of the provider's call, of the exact search alone, of the
- *     ask with fusion after the vector came (lexical + search + fusion + decision), and of the
- *     whole; the fused ask is also given as a ratio to the lexical ask of the same run.
+ *     p50/p99 of the lexical ask alone, of the provider's call, of the search alone (through the
+ *     lists, and exact), of the ask with fusion after the vector came (lexical + search + fusion +
+ *     decision; through the lists, and exact), and of the whole; the fused ask is also given as a
+ *     ratio to the lexical ask of the same run. The question's vector is a paraphrase of the rule
+ *     its text was derived from (the provider's own is noise);
+ *   - recall@1 and @10 of the rules found through the lists against the exact search's.
  * Figures of one run, to be read as ratios against the lexical ask of the same run.
  * @module
  */
 import { embedTexts } from '../../electron/service/embedding/provider-client';
 import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../electron/service/matching/index';
 import { SemanticIndex } from '../../electron/service/matching/semantic-index';
-import { VectorSpace } from '../../electron/service/matching/vector-space';
+import { VectorSpace, quantize } from '../../electron/service/matching/vector-space';
 import { startEmbeddingServer } from '../helpers/embedding-server';
 import { prng } from '../helpers/prng';
 import { generateRules } from './generate-rules';
 import { percentile, round } from './stats';
 import { deriveQueries } from './typed-questions';
+
+interface Spread {
+  p50: number;
+  p99: number;
+}
 
 export interface EmbeddingFigures {
   rules: number;
@@ -29,15 +40,69 @@ export interface EmbeddingFigures {
   indexMs: number;
   indexFollowedMs: number;
   vectorMb: number;
-  lexical: { p50: number; p99: number };
-  provider: { p50: number; p99: number };
-  search: { p50: number; p99: number };
-  fusedInProcess: { p50: number; p99: number };
-  whole: { p50: number; p99: number };
+  /** Lists (0: the space is below the threshold), their build and memory, lists probed. */
+  lists: { count: number; buildMs: number; mb: number; probed: number };
+  lexical: Spread;
+  provider: Spread;
+  search: Spread;
+  searchExact: Spread;
+  fusedInProcess: Spread;
+  fusedExact: Spread;
+  whole: Spread;
+  recall: { at1: number; at10: number };
+}
+
+/** Unit vector of `centre` plus noise of length `spread` (uniform components, normalised). */
+function around(centre: Float32Array, spread: number, random: () => number): Float32Array {
+  const out = new Float32Array(centre.length);
+  let norm = 0;
+  for (let d = 0; d < out.length; d += 1) {
+    const v = random() - 0.5;
+    out[d] = v;
+    norm += v * v;
+  }
+  const k = spread / Math.sqrt(norm || 1);
+  let total = 0;
+  for (let d = 0; d < out.length; d += 1) {
+    const v = (centre[d] as number) + k * (out[d] as number);
+    out[d] = v;
+    total += v * v;
+  }
+  const n = 1 / Math.sqrt(total || 1);
+  for (let d = 0; d < out.length; d += 1) out[d] = (out[d] as number) * n;
+  return out;
+}
+
+/**
+ * A real model's structure, roughly: a topic per 50 rules, each rule's direction near a topic
+ * (cosine ~0.8), each phrasing near its rule (~0.87). Gives each rule's direction.
+ */
+function clusteredVectors(
+  rules: readonly { questions: string[]; ruleName: string }[],
+  space: VectorSpace,
+  dimensions: number,
+): Float32Array[] {
+  const random = prng(7);
+  const zero = new Float32Array(dimensions);
+  const topics = Array.from({ length: Math.max(8, Math.round(rules.length / 50)) }, () =>
+    around(zero, 1, random),
+  );
+  return rules.map((rule) => {
+    const topic = topics[Math.floor(random() * topics.length)] ?? zero;
+    const direction = around(topic, 0.75, random);
+    for (const text of [rule.ruleName, ...rule.questions]) {
+      const row = space.rowOfText(text.trim());
+      if (row >= 0 && !space.has(row))
+        space.set(text.trim(), quantize(around(direction, 0.55, random)));
+    }
+    return direction;
+  });
 }
 
 const NOW = Date.UTC(2026, 0, 1);
 const ASKS = 300;
+/** Asks also answered by the exact search (recall, and its time): 0.5–1.5 s each at 100k. */
+const EXACT_ASKS = 40;
 
 export async function measureEmbedding(
   size: number,
@@ -63,40 +128,59 @@ export async function measureEmbedding(
   for (const rule of rules) index.upsert(rule);
   const indexFollowedMs = performance.now() - started;
 
-  // Every text's vector (random: the search's cost does not depend on the values).
-  const random = prng(7);
-  for (const text of space.takeMissing(Infinity)) {
-    const values = new Int8Array(dimensions);
-    for (let d = 0; d < dimensions; d += 1) values[d] = Math.floor(random() * 255) - 127;
-    let norm = 0;
-    for (const v of values) norm += v * v;
-    space.set(text, { values, scale: 1 / Math.sqrt(norm || 1) });
-  }
+  space.takeMissing(Infinity);
+  const directions = clusteredVectors(rules, space, dimensions);
+  started = performance.now();
+  space.lists.train();
+  const buildMs = performance.now() - started;
   semantic.calibrate(NOW);
 
   const server = await startEmbeddingServer({ dimensions, delayMs: 5, quality: 0 });
   const provider = { api: 'openai' as const, base: `${server.url}/v1`, model: 'bench' };
   const questions = deriveQueries(generateRules(size, 42), ASKS);
+  const random = prng(11);
   const lexical: number[] = [];
   const calls: number[] = [];
   const fused: number[] = [];
+  const fusedExact: number[] = [];
   const searches: number[] = [];
+  const searchesExact: number[] = [];
   const whole: number[] = [];
+  let at1 = 0;
+  let found = 0;
+  let wanted = 0;
   try {
     for (const [i, question] of questions.entries()) {
+      // deriveQueries's rule for question i; its vector a paraphrase of that rule's.
+      const direction = directions[(i * 7919) % rules.length] ?? new Float32Array(dimensions);
+      const vector = around(direction, 0.55, random);
       const t0 = performance.now();
       index.match(question, NOW, DEFAULT_MATCH_SETTINGS);
       const t1 = performance.now();
-      const [vector] = await embedTexts(provider, [`${question} ${i}`], 10_000);
+      await embedTexts(provider, [`${question} ${i}`], 10_000);
       const t2 = performance.now();
-      index.match(`${question} `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector ?? []));
+      index.match(`${question} `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
       const t3 = performance.now();
-      semantic.search(vector ?? [], NOW);
-      searches.push(performance.now() - t3);
+      const near = semantic.search(vector, NOW);
+      const t4 = performance.now();
       lexical.push(t1 - t0);
       calls.push(t2 - t1);
       fused.push(t3 - t2);
+      searches.push(t4 - t3);
       whole.push(t3 - t1);
+      if (i >= EXACT_ASKS) continue;
+      space.approximate = false;
+      index.match(`${question}  `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
+      const t5 = performance.now();
+      const exact = semantic.search(vector, NOW);
+      const t6 = performance.now();
+      space.approximate = true;
+      if (near.hits[0]?.ruleId === exact.hits[0]?.ruleId) at1 += 1;
+      const exactIds = new Set(exact.hits.map((hit) => hit.ruleId));
+      for (const hit of near.hits) if (exactIds.has(hit.ruleId)) found += 1;
+      wanted += exactIds.size;
+      fusedExact.push(t5 - t4);
+      searchesExact.push(t6 - t5);
     }
   } finally {
     await server.close();
@@ -112,11 +196,23 @@ export async function measureEmbedding(
     indexMs: round(indexMs, 0),
     indexFollowedMs: round(indexFollowedMs, 0),
     vectorMb: round(space.bytes / 1e6, 1),
+    lists: {
+      count: space.lists.usable ? space.lists.lists : 0,
+      buildMs: round(buildMs, 0),
+      mb: round(space.lists.bytes / 1e6, 2),
+      probed: space.lists.usable ? space.lists.nprobe : 0,
+    },
     lexical: figures(lexical),
     provider: figures(calls),
     search: figures(searches),
+    searchExact: figures(searchesExact),
     fusedInProcess: figures(fused),
+    fusedExact: figures(fusedExact),
     whole: figures(whole),
+    recall: {
+      at1: round(at1 / Math.min(EXACT_ASKS, questions.length), 3),
+      at10: round(found / Math.max(1, wanted), 3),
+    },
   };
 }
 
@@ -125,9 +221,11 @@ export function embeddingLine(f: EmbeddingFigures): string {
     `embedding at ${f.rules} rules (${f.texts} texts × ${f.dimensions}): indexing ${f.indexMs} ms, ` +
     `followed ${f.indexFollowedMs} ms (×${round(f.indexFollowedMs / f.indexMs, 2)}); vectors ${f.vectorMb} MB; ` +
     `ask p50/p99 lexical ${f.lexical.p50}/${f.lexical.p99} ms, provider ${f.provider.p50}/${f.provider.p99} ms, ` +
-    `search alone ${f.search.p50}/${f.search.p99} ms, ` +
+    `${f.lists.count > 0 ? `${f.lists.count} lists (${f.lists.probed} probed) built in ${f.lists.buildMs} ms, ${f.lists.mb} MB` : 'exact (no lists)'}; ` +
+    `search alone ${f.search.p50}/${f.search.p99} ms (exact ${f.searchExact.p50}/${f.searchExact.p99}), ` +
     `fused after the vector ${f.fusedInProcess.p50}/${f.fusedInProcess.p99} ms ` +
-    `(×${round(f.fusedInProcess.p50 / f.lexical.p50, 2)}/×${round(f.fusedInProcess.p99 / f.lexical.p99, 2)} the lexical ask), ` +
-    `whole ${f.whole.p50}/${f.whole.p99} ms`
+    `(×${round(f.fusedInProcess.p50 / f.lexical.p50, 2)}/×${round(f.fusedInProcess.p99 / f.lexical.p99, 2)} the lexical ask; ` +
+    `exact ${f.fusedExact.p50}/${f.fusedExact.p99} ms), whole ${f.whole.p50}/${f.whole.p99} ms; ` +
+    `recall@1 ${f.recall.at1}, @10 ${f.recall.at10}`
   );
 }

@@ -52,13 +52,17 @@ export function semanticIndexOf(
   embeddings: EvalEmbeddings,
   nowMs: number,
   settings: MatchSettings,
+  /** Rows from which the inverted lists are used (tests/eval/vector-lists-recall.ts lowers it). */
+  listMinRows?: number,
 ): SemanticIndex {
-  const space = new VectorSpace(embeddings.dimensions);
+  const space = new VectorSpace(embeddings.dimensions, listMinRows);
   const semantic = new SemanticIndex(index, space);
   for (const text of space.takeMissing(Infinity)) {
     const vector = embeddings.vectorOf(text);
     if (vector) space.set(text, quantize(vector));
   }
+  // As the service does: the lists (when the space is large enough) before the self-test.
+  space.lists.train();
   semantic.calibrate(nowMs, settings);
   return semantic;
 }

@@ -2,8 +2,9 @@
  * One robot's embedding model at work: the vectors of its texts (one space shared by its draft
  * and published indexes), the embedder that fills them in the background after writes (from the
  * vector cache first, then the provider, in batches), the calibration of each index's fusion
- * once its vectors are complete, the recent questions' vectors, and the counts the robot's status
- * shows. Nothing here runs in a request's turn but a question's own call.
+ * once its vectors are complete (after the space's inverted lists are trained, when it is large
+ * enough to have them), the recent questions' vectors, and the counts the robot's status shows.
+ * Nothing here runs in a request's turn but a question's own call.
  * @module
  */
 import type { EmbeddingStatus } from '../console-types';
@@ -12,6 +13,7 @@ import { fusionActive } from '../matching/fusion';
 import type { FusionCalibrationRun } from '../matching/semantic-index';
 import { SemanticIndex } from '../matching/semantic-index';
 import type { RobotIndex } from '../matching/types';
+import type { ListTraining } from '../matching/vector-lists';
 import { VectorSpace, quantize } from '../matching/vector-space';
 import type { VectorCache } from '../store/contract/vectors';
 import { EmbeddingFailure, embedTexts } from './provider-client';
@@ -62,6 +64,7 @@ export class RobotSemantic {
   private pumping = false;
   private retries = 0;
   private calibration: { semantic: SemanticIndex; run: FusionCalibrationRun } | null = null;
+  private training: ListTraining | null = null;
   private readonly abort = new AbortController();
   private closed = false;
 
@@ -187,6 +190,18 @@ export class RobotSemantic {
    */
   private calibrateStep(): void {
     if (this.closed) return;
+    // The inverted lists first (a large space's searches, the self-test's included, use them).
+    this.training ??= this.space.lists.trainingRun();
+    if (this.training !== null) {
+      if (this.training.step(SLICE_MS)) {
+        this.training = null;
+        this.options.logger.info(
+          `embedding model ${this.provider.model}: ${this.space.lists.lists} vector lists trained`,
+        );
+      }
+      this.nextStep();
+      return;
+    }
     let current = this.calibration;
     if (current === null || current.run.done) {
       current = null;
@@ -214,6 +229,11 @@ export class RobotSemantic {
           : `embedding model ${this.provider.model}: its self-test found it adds nothing (${model.probes} probes)`,
       );
     }
+    this.nextStep();
+  }
+
+  /** The next slice of the lists' training or the calibration, after a pause. */
+  private nextStep(): void {
     if (this.timer === null && !this.closed) {
       this.timer = setTimeout(() => {
         this.timer = null;

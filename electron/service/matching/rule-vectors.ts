@@ -8,7 +8,7 @@
  */
 import { TopK } from './top-k';
 import type { MatchableRule, RuleObserver } from './types';
-import type { QuantizedVector, VectorSpace } from './vector-space';
+import type { QuantizedVector, Scan, VectorSpace } from './vector-space';
 
 interface RuleRows {
   ruleId: string;
@@ -154,23 +154,56 @@ export class RuleVectors implements RuleObserver {
   }
 
   /**
-   * The `k` eligible rules nearest `query` (exact: every row scored by the space's kernel), best
-   * first, each by its best phrasing. `leftOut`: a phrasing not to count for its rule (the
-   * self-test's leave-one-out). Rules are read off the best rows (a heap of a few per rule
-   * wanted, widened when rules met are not eligible or hold several of them).
+   * The `k` eligible rules nearest `query`, best first, each by its best phrasing: exact (every
+   * row scored by the space's kernel), or in a large space the rows of the inverted lists nearest
+   * the query (vector-lists.ts), then every row if those hold fewer than `k` eligible rules.
+   * `leftOut`: a phrasing not to count for its rule (the self-test's leave-one-out). Rules are
+   * read off the best rows (a heap of a few per rule wanted, widened when rules met are not
+   * eligible or hold several of them).
    */
   search(query: QuantizedVector, k: number, nowMs: number, leftOut?: LeftOut): VectorSearch {
     const space = this.space;
-    const cosines = space.scan(query);
+    let scanned = space.scanNear(query);
+    let hits = this.best(scanned, k, nowMs, leftOut);
+    if (hits.length < k && scanned.ids !== null) {
+      scanned = { cosines: space.scan(query), ids: null, count: space.rows };
+      hits = this.best(scanned, k, nowMs, leftOut);
+    }
     const scan = space.scans;
-    const rows = space.rows;
+    const cosines = scanned.cosines;
+    const cosineOf = (ruleId: string): VectorHit | undefined => {
+      const rule = this.rules.get(ruleId);
+      if (!rule || !this.eligible(rule, nowMs)) return undefined;
+      let best: VectorHit | undefined;
+      if (space.scans === scan) space.scoreAlso(rule.rows, query);
+      for (const row of rule.rows) {
+        if (!space.has(row)) continue;
+        if (leftOut !== undefined && leftOut.row === row && leftOut.ruleId === ruleId) continue;
+        const cosine =
+          space.scans === scan && space.scored(row)
+            ? (cosines[row] as number)
+            : space.cosine(query, row);
+        if (best === undefined || cosine > best.cosine) {
+          best = { ruleId, question: space.textOf(row), cosine };
+        }
+      }
+      return best;
+    };
+    return { hits, cosineOf, compared: scanned.count };
+  }
+
+  /** The `k` best eligible rules among the rows a scan scored. */
+  private best(scanned: Scan, k: number, nowMs: number, leftOut?: LeftOut): VectorHit[] {
+    const space = this.space;
+    const { cosines, ids, count } = scanned;
     const top = this.top;
     const hits: VectorHit[] = [];
     const found = new Set<string>();
     let want = Math.max(16, k * ROWS_PER_RULE);
     for (;;) {
       top.reset(want);
-      for (let row = 0; row < rows; row += 1) {
+      for (let i = 0; i < count; i += 1) {
+        const row = ids === null ? i : (ids[i] as number);
         const cosine = cosines[row] as number;
         if (top.wouldTake(cosine) && space.has(row) && this.holders[row] !== undefined) {
           top.push(row, cosine);
@@ -198,23 +231,9 @@ export class RuleVectors implements RuleObserver {
         }
         if (hits.length >= k) break;
       }
-      if (hits.length >= k || top.size < want || want >= rows) break;
+      if (hits.length >= k || top.size < want || want >= count) break;
       want *= 4;
     }
-    const cosineOf = (ruleId: string): VectorHit | undefined => {
-      const rule = this.rules.get(ruleId);
-      if (!rule || !this.eligible(rule, nowMs)) return undefined;
-      let best: VectorHit | undefined;
-      for (const row of rule.rows) {
-        if (!space.has(row)) continue;
-        if (leftOut !== undefined && leftOut.row === row && leftOut.ruleId === ruleId) continue;
-        const cosine = space.scans === scan ? (cosines[row] as number) : space.cosine(query, row);
-        if (best === undefined || cosine > best.cosine) {
-          best = { ruleId, question: space.textOf(row), cosine };
-        }
-      }
-      return best;
-    };
-    return { hits, cosineOf, compared: rows };
+    return hits;
   }
 }

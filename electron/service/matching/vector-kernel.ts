@@ -214,4 +214,55 @@ export class VectorMemory {
     }
     return out;
   }
+
+  /** The dot products of the query with rows `from..from+count−1`, at their rows' places. */
+  dotsRange(from: number, count: number): Int32Array {
+    const n = Math.max(0, Math.min(count, this.capacity - from));
+    if (this.dotsOf) {
+      this.views();
+      const stride = this.stride;
+      if (n > 0)
+        this.dotsOf(0, stride * (from + 1), stride, n, stride * (this.capacity + 1) + 4 * from);
+      return this.outView;
+    }
+    const ids = Int32Array.from({ length: n }, (_, i) => from + i);
+    return this.dotsAt(ids, n);
+  }
+
+  /**
+   * The dot products of the query with the rows `ids[0..count−1]` only, each at its row's place
+   * in the result (other places are stale): an inverted list's probe (vector-lists.ts). Runs of
+   * consecutive rows go to the kernel in one call.
+   */
+  dotsAt(ids: Int32Array, count: number): Int32Array {
+    this.views();
+    const stride = this.stride;
+    const out = this.outView;
+    const outBase = stride * (this.capacity + 1);
+    let i = 0;
+    while (i < count) {
+      const start = ids[i] as number;
+      let end = start + 1;
+      i += 1;
+      while (i < count && ids[i] === end) {
+        end += 1;
+        i += 1;
+      }
+      if (start < 0 || end > this.capacity) continue;
+      if (this.dotsOf) {
+        this.dotsOf(0, stride * (start + 1), stride, end - start, outBase + 4 * start);
+        continue;
+      }
+      const rows = this.rowsView;
+      const query = this.queryView;
+      for (let r = start; r < end; r += 1) {
+        const base = r * stride;
+        let sum = 0;
+        for (let d = 0; d < stride; d += 1)
+          sum += (query[d] as number) * (rows[base + d] as number);
+        out[r] = sum;
+      }
+    }
+    return out;
+  }
 }

@@ -3,10 +3,12 @@
  * once (shared by the draft's and the published edition's rules), as int8 components with one
  * float scale that makes the stored vector unit length, so that a dot product is a cosine. The
  * rows live in a `VectorMemory` (vector-kernel.ts), whose kernel scores a question against all of
- * them at once (`scan`).
+ * them at once (`scan`), or, in a large space, only the rows of the inverted lists nearest it
+ * (`scanNear`, vector-lists.ts).
  * @module
  */
 import { VectorMemory } from './vector-kernel';
+import { MIN_ROWS, VectorLists } from './vector-lists';
 
 /** A text's vector, quantised: what the space keeps and the vector cache stores on disk. */
 export interface QuantizedVector {
@@ -33,6 +35,13 @@ export function quantize(vector: ArrayLike<number>): QuantizedVector {
 
 const NO_ROW = -1;
 
+/** The cosines of a scan and the rows it scored (`ids` null: every row up to `count`). */
+export interface Scan {
+  cosines: Float32Array;
+  ids: Int32Array | null;
+  count: number;
+}
+
 /**
  * Distinct texts and their vectors. A text has a row from the moment a rule holds it (its vector
  * may come later: `has` says); rows are reference-counted and reused once free.
@@ -57,10 +66,25 @@ export class VectorSpace {
   private queueHead = 0;
   /** Bumped when a vector arrives: searches and calibrations note what they saw. */
   generation = 0;
+  /** The rows' inverted lists (used from `MIN_ROWS` rows on, once trained). */
+  readonly lists: VectorLists;
+  /** False: every scan is exact (the bench and the tests compare both). */
+  approximate = true;
+  /** The scan that last scored each row, when the last scan was not exhaustive. */
+  private stamps = new Uint32Array(64);
+  private extra = new Int32Array(16);
+  private exhaustive = true;
 
-  /** The model's vector length: fixed by the first vector stored when not given. */
-  constructor(private length = 0) {
+  /**
+   * `length`: the model's vector length, fixed by the first vector stored when not given.
+   * `listMinRows`: rows from which searches go through the inverted lists (tests lower it).
+   */
+  constructor(
+    private length = 0,
+    listMinRows = MIN_ROWS,
+  ) {
     if (length > 0) this.memory = new VectorMemory(length);
+    this.lists = new VectorLists(this, listMinRows);
   }
 
   get dimensions(): number {
@@ -80,7 +104,8 @@ export class VectorSpace {
   /** Bytes of the vectors and their scales (what the space costs beyond its texts). */
   get bytes(): number {
     const rows = this.memory?.bytes ?? 0;
-    return rows + this.scales.byteLength + this.refs.byteLength + this.cosines.byteLength;
+    const lists = this.lists.bytes + this.stamps.byteLength;
+    return rows + lists + this.scales.byteLength + this.refs.byteLength + this.cosines.byteLength;
   }
 
   /** The row of `text`, taking a reference (a new text gets a row without a vector). */
@@ -108,6 +133,7 @@ export class VectorSpace {
     const text = this.texts[row];
     if (text !== undefined) this.rowOf.delete(text);
     if (this.filled[row] === 0) this.waiting -= 1;
+    else this.lists.remove(row);
     this.filled[row] = 0;
     this.scales[row] = 0;
     this.texts[row] = '';
@@ -136,7 +162,9 @@ export class VectorSpace {
     memory.rows.set(vector.values, row * memory.stride);
     this.scales[row] = vector.scale;
     if (this.filled[row] === 0) this.waiting -= 1;
+    else this.lists.remove(row);
     this.filled[row] = 1;
+    this.lists.add(row);
     this.generation += 1;
     return true;
   }
@@ -182,6 +210,7 @@ export class VectorSpace {
    */
   scan(query: QuantizedVector): Float32Array {
     this.scans += 1;
+    this.exhaustive = true;
     const rows = this.rowCount;
     if (this.cosines.length < this.refs.length) this.cosines = new Float32Array(this.refs.length);
     const cosines = this.cosines;
@@ -198,6 +227,90 @@ export class VectorSpace {
       cosines[row] = (dots[row] as number) * scale * (scales[row] as number);
     }
     return cosines;
+  }
+
+  /**
+   * The cosines of `query` with the rows of the lists nearest it when the lists are in use (the
+   * others keep stale values: `scored` tells), else with every row (`scan`).
+   */
+  scanNear(query: QuantizedVector): Scan {
+    const probe =
+      this.approximate && this.memory !== null && query.values.length === this.length
+        ? this.lists.candidates(query.values)
+        : null;
+    if (probe === null) return { cosines: this.scan(query), ids: null, count: this.rowCount };
+    this.scans += 1;
+    this.exhaustive = false;
+    if (this.cosines.length < this.refs.length) this.cosines = new Float32Array(this.refs.length);
+    const { ids, count } = probe;
+    const memory = this.rowMemory();
+    memory.query.set(query.values);
+    const dots = memory.dotsAt(ids, count);
+    const cosines = this.cosines;
+    const scales = this.scales;
+    const stamps = this.stamps;
+    const scan = this.scans;
+    for (let i = 0; i < count; i += 1) {
+      const row = ids[i] as number;
+      cosines[row] = (dots[row] as number) * query.scale * (scales[row] as number);
+      stamps[row] = scan;
+    }
+    return { cosines, ids, count };
+  }
+
+  /**
+   * Scores `rows` too, with the last scan's query (still in the kernel's memory): a lexical
+   * candidate's phrasings outside the lists probed, at the kernel's speed.
+   */
+  scoreAlso(rows: readonly number[], query: QuantizedVector): void {
+    if (this.exhaustive || this.memory === null) return;
+    let count = 0;
+    for (const row of rows) {
+      if (this.stamps[row] === this.scans || this.filled[row] !== 1) continue;
+      if (count === this.extra.length) {
+        const grown = new Int32Array(count * 2);
+        grown.set(this.extra);
+        this.extra = grown;
+      }
+      this.extra[count] = row;
+      count += 1;
+    }
+    if (count === 0) return;
+    const dots = this.rowMemory().dotsAt(this.extra, count);
+    for (let i = 0; i < count; i += 1) {
+      const row = this.extra[i] as number;
+      this.cosines[row] = (dots[row] as number) * query.scale * (this.scales[row] as number);
+      this.stamps[row] = this.scans;
+    }
+  }
+
+  /** Whether the last scan scored `row` (its cosine is then current). */
+  scored(row: number): boolean {
+    return this.exhaustive ? row < this.rowCount : this.stamps[row] === this.scans;
+  }
+
+  /** A row's scale (its int8 components times it make a unit vector). */
+  rowScale(row: number): number {
+    return this.scales[row] ?? 0;
+  }
+
+  /**
+   * Dot products of `values` (int8, the stride's length) with rows `from..from+count−1`, at
+   * their rows' places: the lists' check of their recall. The last scan's cosines stay, but
+   * nothing more is scored with its query (`scoreAlso`).
+   */
+  rowDots(values: Int8Array, from: number, count: number): Int32Array {
+    this.scans += 1;
+    const memory = this.rowMemory();
+    memory.query.set(values.subarray(0, memory.stride));
+    return memory.dotsRange(from, count);
+  }
+
+  /** A row's int8 components as stored, padded to the kernel's stride (a view). */
+  rowValues(row: number): Int8Array {
+    const memory = this.rowMemory();
+    const base = row * memory.stride;
+    return memory.rows.subarray(base, base + memory.stride);
   }
 
   /** Rows a scan covers (the highest row given out, plus one). */
@@ -245,6 +358,9 @@ export class VectorSpace {
     const scales = new Float32Array(size);
     scales.set(this.scales);
     this.scales = scales;
+    const stamps = new Uint32Array(size);
+    stamps.set(this.stamps);
+    this.stamps = stamps;
     this.memory?.ensure(size);
   }
 }

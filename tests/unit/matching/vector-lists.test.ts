@@ -1,0 +1,258 @@
+/**
+ * The inverted lists over the embedding channel's rows (vector-lists.ts): the kernel's probe of
+ * listed rows equals the full scan's dot products; a search through trained lists finds the
+ * rules an exact search finds (recall@10 against brute force on clustered vectors);
+ * the training's own check of its recall sets the lists probed, and keeps searches exact where
+ * the lists do not earn their place (uniform random vectors); rules added, edited and removed
+ * after training are filed and unfiled at once; a training stepped in small slices while rows
+ * come and go hands over lists that file every row once.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RuleVectors } from '../../../electron/service/matching/rule-vectors';
+import { VectorMemory } from '../../../electron/service/matching/vector-kernel';
+import { VectorSpace, quantize } from '../../../electron/service/matching/vector-space';
+import type { QuantizedVector } from '../../../electron/service/matching/vector-space';
+import { prng } from '../../helpers/prng';
+
+const NOW = 1_000;
+
+const unit = (values: number[]): number[] => {
+  const norm = Math.sqrt(values.reduce((sum, v) => sum + v * v, 0)) || 1;
+  return values.map((v) => v / norm);
+};
+
+/** Gaussian-ish noise (sum of uniforms) in `dimensions`. */
+const noise = (random: () => number, dimensions: number): number[] =>
+  Array.from({ length: dimensions }, () => random() + random() + random() - 1.5);
+
+interface Data {
+  space: VectorSpace;
+  vectors: RuleVectors;
+  /** Each rule's direction (clustered) and its texts. */
+  rules: Map<string, string[]>;
+  random: () => number;
+  make: () => number[];
+}
+
+/**
+ * `rules` rules of 3 phrasings in `dimensions`; clustered: each rule near one of `topics` topic
+ * directions and its phrasings near the rule; else every vector uniform.
+ */
+function data(options: {
+  seed: number;
+  rules: number;
+  dimensions: number;
+  topics?: number;
+  minRows?: number;
+}): Data {
+  const random = prng(options.seed);
+  const { dimensions } = options;
+  const topics = Array.from({ length: options.topics ?? 0 }, () => unit(noise(random, dimensions)));
+  const near = (centre: number[], spread: number): number[] =>
+    unit(centre.map((v, d) => v + spread * (noise(random, dimensions)[d] ?? 0)));
+  const space = new VectorSpace(dimensions, options.minRows ?? 0);
+  const vectors = new RuleVectors(space);
+  const rules = new Map<string, string[]>();
+  let text = 0;
+  const make = (): number[] => {
+    if (topics.length === 0) return noise(random, dimensions);
+    const topic = topics[Math.floor(random() * topics.length)] ?? [];
+    return near(topic, 0.2);
+  };
+  for (let i = 0; i < options.rules; i += 1) {
+    const direction = make();
+    const texts = [0, 1, 2].map(() => `t${(text += 1)}`);
+    rules.set(`r${i}`, texts);
+    vectors.upsert({
+      ruleId: `r${i}`,
+      ruleName: texts[0] ?? '',
+      questions: texts.slice(1),
+      active: true,
+      effectBeginMs: null,
+      effectEndMs: null,
+    });
+    for (const phrasing of texts) {
+      space.set(phrasing, quantize(topics.length > 0 ? near(direction, 0.15) : make()));
+    }
+  }
+  return { space, vectors, rules, random, make };
+}
+
+/** Recall@k of the rules found through the lists against the exact search's. */
+function recall(d: Data, queries: QuantizedVector[], k = 10): number {
+  let found = 0;
+  let wanted = 0;
+  for (const query of queries) {
+    d.space.approximate = false;
+    const exact = new Set(d.vectors.search(query, k, NOW).hits.map((hit) => hit.ruleId));
+    d.space.approximate = true;
+    const near = d.vectors.search(query, k, NOW);
+    assert.ok(near.compared < d.space.rows, 'the lists were probed, not every row');
+    for (const hit of near.hits) if (exact.has(hit.ruleId)) found += 1;
+    wanted += exact.size;
+  }
+  return found / wanted;
+}
+
+test('the kernel scores listed rows exactly as the full scan does', () => {
+  const random = prng(3);
+  for (const simd of [true, false]) {
+    const memory = new VectorMemory(40, simd);
+    memory.ensure(200);
+    for (let r = 0; r < 200; r += 1) {
+      for (let d = 0; d < 40; d += 1) memory.rows[r * memory.stride + d] = random() * 254 - 127;
+    }
+    for (let d = 0; d < 40; d += 1) memory.query[d] = random() * 254 - 127;
+    const full = Array.from(memory.dots(200).subarray(0, 200));
+    const ids = Int32Array.from([5, 6, 7, 90, 3, 199, 100, 101]);
+    memory.dots(0).fill(0);
+    const listed = memory.dotsAt(ids, ids.length);
+    for (const id of ids) assert.equal(listed[id], full[id], `row ${id}, simd ${simd}`);
+    assert.equal(listed[4], 0, 'rows not listed are not scored');
+  }
+});
+
+test('through the lists, a search finds the exact search’s rules on clustered vectors', () => {
+  const d = data({ seed: 1, rules: 1500, dimensions: 48, topics: 40 });
+  assert.equal(d.space.lists.usable, false, 'not before a training');
+  d.space.lists.train();
+  assert.equal(d.space.lists.usable, true);
+  assert.equal(d.space.lists.lists, Math.round(Math.sqrt(4500)));
+  assert.deepEqual(d.space.lists.counts, { held: 4500, filed: 4500 });
+  // Questions near the rules' phrasings, and phrasings themselves.
+  const queries = Array.from({ length: 60 }, (_, i) =>
+    i % 2 === 0
+      ? quantize(d.make())
+      : d.space.vectorOf(d.space.rowOfText(`t${1 + Math.floor(d.random() * 4500)}`)),
+  );
+  const got = recall(d, queries);
+  assert.ok(got >= 0.98, `recall@10 ${got}`);
+  const check = d.space.lists.check;
+  assert.ok(check && check.recall >= 0.98 && check.probes === d.space.lists.nprobe);
+  // Every list probed: the search is exact.
+  d.space.lists.probes = d.space.lists.lists;
+  for (const query of queries) {
+    const near = d.vectors.search(query, 10, NOW);
+    assert.equal(near.compared, 4500);
+    d.space.approximate = false;
+    const exact = d.vectors.search(query, 10, NOW);
+    d.space.approximate = true;
+    assert.deepEqual(near.hits, exact.hits);
+  }
+});
+
+test('on uniform random vectors the lists do not earn their place: searches stay exact', () => {
+  const d = data({ seed: 2, rules: 1200, dimensions: 24 });
+  d.space.lists.train();
+  const check = d.space.lists.check;
+  assert.ok(check && check.asked > 0, 'the training checked the lists');
+  assert.equal(check.probes, 0, `recall ${check.recall}`);
+  assert.equal(d.space.lists.usable, false);
+  const search = d.vectors.search(quantize(d.make()), 10, NOW);
+  assert.equal(search.compared, d.space.rows);
+});
+
+test('rules added, edited and removed after a training are filed and unfiled at once', () => {
+  const d = data({ seed: 4, rules: 800, dimensions: 32, topics: 20 });
+  d.space.lists.train();
+  const trained = d.space.lists.lists;
+  const upsert = (ruleId: string, texts: string[]) =>
+    d.vectors.upsert({
+      ruleId,
+      ruleName: texts[0] ?? '',
+      questions: texts.slice(1),
+      active: true,
+      effectBeginMs: null,
+      effectEndMs: null,
+    });
+  // New rules: each found first by its own phrasing.
+  for (let i = 0; i < 30; i += 1) {
+    upsert(`new${i}`, [`new text ${i}`]);
+    const vector = quantize(d.make());
+    d.space.set(`new text ${i}`, vector);
+    const hits = d.vectors.search(vector, 10, NOW).hits;
+    assert.equal(hits[0]?.ruleId, `new${i}`);
+    assert.ok(Math.abs((hits[0]?.cosine ?? 0) - 1) < 1e-3);
+  }
+  // Edited: the old phrasing's row leaves its list, the new one is found.
+  upsert('new0', ['edited text']);
+  const edited = quantize(d.make());
+  d.space.set('edited text', edited);
+  assert.equal(d.vectors.search(edited, 10, NOW).hits[0]?.ruleId, 'new0');
+  // Removed: never found again, however near the question.
+  for (let i = 0; i < 800; i += 3) d.vectors.remove(`r${i}`);
+  const removed = new Set(Array.from({ length: 267 }, (_, j) => `r${j * 3}`));
+  for (let q = 0; q < 20; q += 1) {
+    const row = d.space.rowOfText(`t${3 * 3 * q + 1}`);
+    assert.equal(row, -1, 'a removed rule’s rows are freed');
+    for (const hit of d.vectors.search(quantize(d.make()), 10, NOW).hits) {
+      assert.ok(!removed.has(hit.ruleId), hit.ruleId);
+    }
+  }
+  const held = 800 * 3 + 30 - 267 * 3;
+  assert.deepEqual(d.space.lists.counts, { held, filed: held });
+  assert.equal(d.space.lists.lists, trained, 'no training without a call');
+});
+
+test('a training stepped in slices follows the rows that come and go meanwhile', () => {
+  const d = data({ seed: 5, rules: 600, dimensions: 32, topics: 16 });
+  d.space.lists.train();
+  assert.equal(d.space.lists.stale, false);
+  // As many changes as rows trained on: a new training is due.
+  for (let i = 0; i < 1800; i += 1) {
+    const texts = [`more ${i}`];
+    d.vectors.upsert({
+      ruleId: `m${i}`,
+      ruleName: texts[0] ?? '',
+      questions: [],
+      active: true,
+      effectBeginMs: null,
+      effectEndMs: null,
+    });
+    d.space.set(`more ${i}`, quantize(d.make()));
+  }
+  assert.equal(d.space.lists.stale, true);
+  const run = d.space.lists.trainingRun();
+  assert.ok(run);
+  assert.equal(run.listCount, Math.round(Math.sqrt(3600)));
+  let steps = 0;
+  let i = 0;
+  while (!run.step(0)) {
+    steps += 1;
+    // Rows come and go between the steps.
+    if (steps % 50 === 0) {
+      d.vectors.remove(`m${i}`);
+      d.vectors.upsert({
+        ruleId: `late${i}`,
+        ruleName: `late ${i}`,
+        questions: [],
+        active: true,
+        effectBeginMs: null,
+        effectEndMs: null,
+      });
+      d.space.set(`late ${i}`, quantize(d.make()));
+      i += 1;
+    }
+  }
+  assert.ok(steps > 1000 && i > 10, `${steps} steps, ${i} changes`);
+  assert.equal(d.space.lists.lists, run.listCount);
+  assert.deepEqual(d.space.lists.counts, { held: 3600, filed: 3600 });
+  assert.equal(d.space.lists.stale, false);
+  const queries = Array.from({ length: 40 }, () => quantize(d.make()));
+  const got = recall(d, queries);
+  assert.ok(got >= 0.98, `recall@10 ${got}`);
+  for (let j = 0; j < i; j += 1) {
+    const vector = d.space.vectorOf(d.space.rowOfText(`late ${j}`));
+    assert.equal(d.vectors.search(vector, 10, NOW).hits[0]?.ruleId, `late${j}`);
+  }
+});
+
+test('below its size threshold the space searches every row', () => {
+  const d = data({ seed: 6, rules: 300, dimensions: 16, topics: 8, minRows: 1000 });
+  d.space.lists.train();
+  assert.equal(d.space.lists.usable, false);
+  assert.equal(d.space.lists.lists, 0);
+  const search = d.vectors.search(quantize(d.make()), 10, NOW);
+  assert.equal(search.compared, d.space.rows);
+});
