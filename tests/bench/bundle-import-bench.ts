@@ -1,22 +1,39 @@
 /**
  * `tsx tests/bench/bundle-import-bench.ts [--bundle-mb N] [--service FILE] [--baseline FILE]`,
- * or `npm run bench -- --bundle-import [--bundle-mb N] [--json FILE]`: a robot bundle of about N MB (default 116, the red team's) imported into the built
- * headless service over HTTP, with one bad field in its last rule and then valid, while another
- * robot is asked one question after another. Reports the service's RSS before, its peak during and its RSS after each import, as multiples of the bundle's size, and
- * the slowest ask during each import against the slowest of as many idle asks before it (the
- * same run, so the ratios hold on a noisy machine).
+ * or `npm run bench -- --bundle-import [--bundle-mb N] [--json FILE]`: a robot bundle of about
+ * N MB (default 116, the red team's) imported into the built headless service over HTTP, with
+ * one bad field in its last rule and then valid, while another robot is asked one question after
+ * another. Reports, for each import:
+ * - the service's RSS before, its peak during (and for `TAIL_MS` after: the snapshot that
+ *   follows a large write) and after, the peak's growth as a multiple of the bundle's size;
+ * - on the embedded store, the database's own growth (its snapshot file, written at a clean stop
+ *   before and after the imports: sql.js holds the database in memory, a copy of the data by
+ *   design) and the import's own share: the RSS growth minus the database's;
+ * - the slowest ask during the import against the slowest of idle asks before it (the same run,
+ *   so the ratio holds on a noisy machine), and the longest holds of the service's event loop
+ *   (tests/bench/loop-holds.mjs): the longest, and the most CPU time used in one (on a loaded
+ *   machine a hold is mostly waiting for a core: its CPU time is the work that held the loop).
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RobotClient } from '../../electron/client/openapi-client';
 import type { BundleRule, RobotBundle } from '../../electron/service/robot-bundle-types';
 import { spawnService } from '../helpers/child-service';
+import type { ChildService } from '../helpers/child-service';
 import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
 import { generateRules } from './generate-rules';
 import { percentile, round } from './stats';
 
 const MB = 1024 * 1024;
+
+/** RSS is still sampled this long after the answer: the snapshot a large write is followed by. */
+const TAIL_MS = 6000;
+
+/** The service's event loop, watched from inside (node's `--import`). */
+const LOOP_HOLDS = join(import.meta.dirname, 'loop-holds.mjs');
 
 export interface BundleImportFigures {
   bundleMb: number;
@@ -31,6 +48,16 @@ export interface BundleImportFigures {
     rssAfterMb: number;
     /** (peak − before) / bundle size. */
     peakOverBundle: number;
+    /** The database's growth (embedded store; 0 for an invalid bundle), MB. */
+    databaseGrowthMb: number | null;
+    /** (peak − before − database growth) / bundle size: the import's own share. */
+    ownOverBundle: number;
+    /**
+     * The longest hold of the event loop, and the most CPU time the process used in one hold
+     * (on a loaded machine a hold is mostly waiting for a core; its CPU time is the work).
+     */
+    loopHoldMaxMs: number;
+    holdCpuMaxMs: number;
     asks: number;
     failedAsks: number;
     slowestAskMs: number;
@@ -50,7 +77,7 @@ export function bundleImportLine(figures: BundleImportFigures): string {
     f.imports
       .map(
         (i) =>
-          `${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle, slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle)`,
+          `${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most)`,
       )
       .join('\n');
   return figures.baseline
@@ -126,19 +153,50 @@ function askLoop(robot: RobotClient) {
   };
 }
 
-async function importOnce(
-  url: string,
-  token: string,
-  tenantId: number,
-  body: Buffer,
-): Promise<number> {
-  const response = await fetch(`${url}/console/api/tenants/${tenantId}/robots/import`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body,
+/** The longest loop holds in `output` (lines of tests/bench/loop-holds.mjs). */
+function loopHolds(output: string): { max: number; cpu: number } {
+  let max = 0;
+  let cpu = 0;
+  for (const [, held, used] of output.matchAll(/^loop-hold (\d+) cpu (\d+)$/gm)) {
+    max = Math.max(max, Number(held));
+    cpu = Math.max(cpu, Math.min(Number(held), Number(used)));
+  }
+  return { max, cpu };
+}
+
+/** Stops the service cleanly (a final snapshot); the size of its snapshot file, if any. */
+async function stopCleanly(service: ChildService, dataDir: string): Promise<number | null> {
+  service.child.kill('SIGTERM');
+  await service.exited;
+  const snapshot = join(dataDir, 'kb.sqlite');
+  return existsSync(snapshot) ? statSync(snapshot).size : null;
+}
+
+/**
+ * Posts the bundle; the answer's status. Over node:http, not fetch: fetch gives up on an answer
+ * that takes over 5 minutes to start (a 116 MB import on a loaded machine).
+ */
+function importOnce(url: string, token: string, tenantId: number, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${url}/console/api/tenants/${tenantId}/robots/import`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': body.length,
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
   });
-  await response.arrayBuffer();
-  return response.status;
 }
 
 export async function measureBundleImport(
@@ -155,15 +213,26 @@ export async function measureBundleImport(
     }),
   );
   const dataDir = makeDataDir('bench-bundle');
-  const service = await spawnService(dataDir, script ? { script } : {});
+  const spawnOptions = { ...(script ? { script } : {}), nodeArgs: ['--import', LOOP_HOLDS] };
+  let service = await spawnService(dataDir, spawnOptions);
+  let running = true;
   try {
+    const setup = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS });
+    const { tenantId } = await setup.registerTenant(tenantRequest());
+    const [listed] = await setup.listRobots(tenantId);
+    await setup
+      .robot(tenantId, 'default', listed?.robotSecret ?? '')
+      .importRules(generateRules(1000, 3));
+    // The database's size before the imports: stopped cleanly, started again on it.
+    const databaseBefore = await stopCleanly(service, dataDir);
+    running = false;
+    service = await spawnService(dataDir, spawnOptions);
+    running = true;
     const pid = service.child.pid ?? 0;
     const token = /token=([\w-]+)/.exec(service.output())?.[1] ?? '';
     const client = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS });
-    const { tenantId } = await client.registerTenant(tenantRequest());
-    const [listed] = await client.listRobots(tenantId);
     const robot = client.robot(tenantId, 'default', listed?.robotSecret ?? '');
-    await robot.importRules(generateRules(1000, 3));
+    await robot.ask('warm up', 'u0');
     const figures: BundleImportFigures = {
       bundleMb: round(valid.length / MB, 1),
       rules: bundle.rules.length,
@@ -180,11 +249,14 @@ export async function measureBundleImport(
       let peak = rssBeforeMb;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid, 'VmRSS'))), 10);
       const asks = askLoop(robot);
+      const outputFrom = service.output().length;
       const start = performance.now();
       const status = await importOnce(service.url, token, tenantId, body);
       const seconds = (performance.now() - start) / 1000;
       const { samples, failed } = await asks.stop();
+      await new Promise((resolve) => setTimeout(resolve, TAIL_MS));
       clearInterval(sampler);
+      const holds = loopHolds(service.output().slice(outputFrom));
       const rssAfterMb = rssMb(pid, 'VmRSS');
       figures.imports.push({
         valid: isValid,
@@ -194,6 +266,11 @@ export async function measureBundleImport(
         peakRssMb: round(peak, 0),
         rssAfterMb: round(rssAfterMb, 0),
         peakOverBundle: round((peak - rssBeforeMb) / (valid.length / MB), 2),
+        // Known once the service has stopped (below).
+        databaseGrowthMb: isValid ? null : 0,
+        ownOverBundle: round((peak - rssBeforeMb) / (valid.length / MB), 2),
+        loopHoldMaxMs: holds.max,
+        holdCpuMaxMs: holds.cpu,
         asks: samples.length,
         failedAsks: failed,
         slowestAskMs: round(Math.max(...samples), 0),
@@ -203,10 +280,24 @@ export async function measureBundleImport(
         askMaxOverIdle: round(Math.max(...samples) / Math.max(...idleSamples), 1),
       });
     }
+    const databaseAfter = await stopCleanly(service, dataDir);
+    running = false;
+    for (const done of figures.imports) {
+      if (!done.valid) continue;
+      if (databaseBefore === null || databaseAfter === null) continue; // PostgreSQL's own process
+      const growthMb = (databaseAfter - databaseBefore) / MB;
+      done.databaseGrowthMb = round(growthMb, 0);
+      done.ownOverBundle = round(
+        (done.peakRssMb - done.rssBeforeMb - growthMb) / (valid.length / MB),
+        2,
+      );
+    }
     return figures;
   } finally {
-    service.child.kill('SIGKILL');
-    await service.exited;
+    if (running) {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

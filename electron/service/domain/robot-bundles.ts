@@ -33,7 +33,7 @@ import { indexKey } from './robot-loading';
 import { applySynonyms } from './robot-synonyms';
 import { toMatchableRule } from './rule-views';
 import { timeOrderedUuid } from './ids';
-import { robotKey } from './robot-directory';
+import { hasHan, robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
 import { freeRobotId } from './robots';
 import { settingsInForce, withoutSecrets } from './robot-settings';
@@ -132,6 +132,14 @@ function bundleValidators() {
     };
   }
   return validators;
+}
+
+/**
+ * Compiles the bundle's schemas ahead: Ajv's code generation took ~100 ms of the event loop,
+ * which held the asks answered during a service's first import. Called as the service starts.
+ */
+export function prepareBundleChecks(): void {
+  bundleValidators();
 }
 
 /** The first problem Ajv found, as a ServiceError naming the field (`rules[3].answer`). */
@@ -317,10 +325,19 @@ const WRITE_BATCH = 200;
 /** What the writing of a bundle made, for the answer and the robot's index. */
 interface Filled {
   rules: number;
-  /** The robot's matching index, built as the rules were written (not yet in use). */
-  index: RobotIndex;
-  /** The rules with a menu (the menus in memory follow them once the robot is out). */
-  withMenus: StoredRule[];
+  /**
+   * Rules with a Han character in their name, counted as they are written: the robot's language
+   * without reading every rule back (a scan of 90k rules held the event loop at the end).
+   */
+  han: number;
+  /**
+   * The robot's matching index, built as the rules were written (not yet in use); null where
+   * indexes are loaded on demand (a team node): read from the store when the copy is first
+   * asked, as after a restart, not held by an import nobody may ask.
+   */
+  index: RobotIndex | null;
+  /** The menus by rule id, for the menus in memory once the robot is out (not the whole rules). */
+  menus: [string, MenuEntry[]][];
 }
 
 /**
@@ -343,10 +360,10 @@ async function fillRobot(
     const made = await ctx.store.categories.create(key, category.name, name, now);
     categoryIds.set(name, made.categoryId);
   }
-  const index = ctx.indexes.createDetached();
+  const index = ctx.indexes.loadsOnDemand ? null : ctx.indexes.createDetached();
   const groups = settingsInForce(head.robot.settings as Partial<RobotSettings>, 'en').synonyms;
-  if (groups.length > 0) index.setSynonyms?.(groups);
-  const filled: Filled = { rules: 0, index, withMenus: [] };
+  if (groups.length > 0) index?.setSynonyms?.(groups);
+  const filled: Filled = { rules: 0, han: 0, index, menus: [] };
   const { rule: isRule } = bundleValidators();
   let batch: NewRule[] = [];
   const write = async () => {
@@ -354,8 +371,11 @@ async function fillRobot(
     const stored = await ctx.store.rules.insert(key, batch, now, actor);
     batch = [];
     filled.rules += stored.length;
-    for (const rule of stored) if (rule.menu && rule.menu.length > 0) filled.withMenus.push(rule);
-    await forEachInSlices(stored, (rule) => index.upsert(toMatchableRule(rule)));
+    await forEachInSlices(stored, (rule) => {
+      if (rule.menu && rule.menu.length > 0) filled.menus.push([rule.ruleId, rule.menu]);
+      if (hasHan(rule.ruleName)) filled.han += 1;
+      index?.upsert(toMatchableRule(rule));
+    });
     await nextTurn();
   };
   await readBundle(
@@ -443,12 +463,12 @@ export async function importRobot(
       throw error;
     }
     // loadRobot's work, but for the index: built while the rules were written.
-    ctx.indexes.replace(indexKey(key), filled.index);
-    ctx.robots.countRules(record, await ctx.store.rules.languageCounts(record));
+    if (filled.index) ctx.indexes.replace(indexKey(key), filled.index);
+    ctx.robots.countRules(record, { rules: filled.rules, han: filled.han });
     const robot = ctx.robots.put(record);
     applySynonyms(ctx, robot);
     await ctx.publishing?.robotRestored(robot);
-    ctx.menus?.follow(filled.withMenus, []);
+    for (const [ruleId, menu] of filled.menus) ctx.menus?.set(ruleId, menu);
     return {
       robot: toConsoleRobot(ctx, robot),
       categories: head.categories.length,

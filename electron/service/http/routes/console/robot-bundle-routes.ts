@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
-import { exportRobot, importRobot } from '../../../domain/robot-bundles';
+import { exportRobot, importRobot, prepareBundleChecks } from '../../../domain/robot-bundles';
 import { actorOf } from '../../../http/console-gate';
 import { ServiceError } from '../../../errors';
 import { LIMITS } from '../../../limits';
@@ -20,6 +20,8 @@ const MIB = 1024 * 1024;
  */
 export function registerRobotBundleRoutes(app: FastifyInstance, ctx: DomainContext): void {
   const console = { config: { console: true } };
+  // Before the first request, not during the first import (its asks would wait for Ajv).
+  app.addHook('onReady', async () => prepareBundleChecks());
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   typed.get(
