@@ -61,18 +61,25 @@ export class SavedRobotIndexes {
   save(key: string, index: RobotIndex): void {
     if (this.exact.has(key) || this.saving.has(key)) return;
     this.saving.add(key);
+    // As of now: a write to the robot before the save's turn comes makes it stale already.
+    const changes = this.changes.get(key) ?? 0;
+    const version = index.version;
     this.queue = this.queue
-      .then(() => this.write(key, index))
+      .then(() => this.write(key, index, changes, version))
       .catch((error: unknown) => {
         this.logger.warn(`could not save the index of robot ${key}: ${String(error)}`);
       })
       .finally(() => this.saving.delete(key));
   }
 
-  private async write(key: string, index: RobotIndex): Promise<void> {
-    const changes = this.changes.get(key) ?? 0;
-    const version = index.version;
+  private async write(
+    key: string,
+    index: RobotIndex,
+    changes: number,
+    version: number | undefined,
+  ): Promise<void> {
     const unchanged = () => (this.changes.get(key) ?? 0) === changes && index.version === version;
+    if (!unchanged()) return;
     const chunks: Uint8Array[] = [];
     // Views on the index's arrays: they stay valid while it does not change.
     await this.codec.write(index, (chunk) => chunks.push(chunk));
