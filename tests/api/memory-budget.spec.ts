@@ -230,7 +230,8 @@ describe('robots loaded on demand within a memory budget', () => {
       assert.deepEqual(await answersOf(again), expected[n], `robot ${n}`);
     }
     const now = await figures(h);
-    assert.ok(now.loads >= 1, JSON.stringify(now));
-    assert.equal(now.fileOpens, 0, JSON.stringify(now));
+    // Robots 2–4 were each built from their rules at least once (a robot built, saved again and
+    // let go of may then open from its new file).
+    assert.ok(now.loads - now.fileOpens >= ROBOTS - 2, JSON.stringify(now));
   });
 });
