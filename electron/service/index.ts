@@ -22,7 +22,14 @@ import type { DomainContext } from './domain/context';
 import { GRACE_MS, purgeExpired } from './domain/deletions';
 import { RobotDirectory } from './domain/robot-directory';
 import { RobotIndexes } from './domain/robot-indexes';
-import { indexLoader, loadRobots, planIndexSave } from './domain/robot-loading';
+import {
+  indexLoader,
+  keepSavedIndexes,
+  loadRobots,
+  planIndexSave,
+  warmUp,
+} from './domain/robot-loading';
+import { SavedRobotIndexes } from './domain/saved-robot-indexes';
 import { RuleMenus } from './domain/rule-menus';
 import { RuleOrders } from './domain/rule-order';
 import { followSemantic } from './domain/semantic';
@@ -32,9 +39,11 @@ import type { OperationsDeps } from './http/health';
 import { listenHttp } from './http/http-server';
 import type { InProcessRequest, InProcessResponse } from './http/http-server';
 import { LIMITS } from './limits';
+import { nextTurn } from './time-slices';
 import { SemanticSearch } from './embedding/semantic-search';
 import type { Logger } from './logger';
-import { createRobotIndex } from './matching/index';
+import { RobotIndexFileStore } from './files/robot-index-files';
+import { createRobotIndex, loadRobotIndex, writeRobotIndexInSlices } from './matching/index';
 import { PublishedEditions } from './publishing/published-editions';
 import { PublishingRoom } from './publishing/publishing-room';
 import type { PublishingContext } from './publishing/publishing-room';
@@ -78,6 +87,8 @@ interface NodeMemory {
   questionLog: RunningQuestionLog | null;
   /** The robots' embedding models (also the context's `semantic` port). */
   semantic: SemanticSearch;
+  /** One file per robot index under a memory budget (null: no budget, or a stand-in engine). */
+  savedIndexes: SavedRobotIndexes | null;
 }
 
 /** Builds the context once, with its ports: small talk, menus, the question log, publishing. */
@@ -90,10 +101,21 @@ async function buildMemory(backend: Backend, config: ServiceConfig): Promise<Nod
   // The loader reads the context when it loads (after it is built).
   const built: { ctx?: DomainContext } = {};
   const budget = config.memoryBudget;
+  const savedIndexes =
+    budget !== null && !config.createIndex
+      ? new SavedRobotIndexes(
+          new RobotIndexFileStore(join(config.dataDir, 'indexes')),
+          {
+            write: (index, sink) => writeRobotIndexInSlices(index, sink, nextTurn),
+            load: loadRobotIndex,
+          },
+          config.logger,
+        )
+      : null;
   const loader = indexLoader(() => {
     if (!built.ctx) throw new Error('an index was asked for before the context was built');
     return built.ctx;
-  });
+  }, savedIndexes);
   const parts = {
     store: backend.store,
     robots: new RobotDirectory(),
@@ -118,7 +140,7 @@ async function buildMemory(backend: Backend, config: ServiceConfig): Promise<Nod
   built.ctx = ctx;
   const log = questionLog?.log;
   const asks = log ? (robot: RobotKey, from: number) => log.entriesSince(robot, from) : null;
-  return { ctx, publishing: new PublishingRoom(ctx, asks), questionLog, semantic };
+  return { ctx, publishing: new PublishingRoom(ctx, asks), questionLog, semantic, savedIndexes };
 }
 
 /**
@@ -129,9 +151,14 @@ async function buildMemory(backend: Backend, config: ServiceConfig): Promise<Nod
 async function loadMemory(memory: NodeMemory, backend: Backend): Promise<number | null> {
   const { saved, codec } = backend.indexes;
   const loaded = await loadRobots(memory.ctx, saved, codec);
+  // The per-robot files the last clean stop vouched for (before any change is followed).
+  const recent = (await memory.savedIndexes?.adopt(backend.store.position)) ?? [];
   await memory.questionLog?.keepRetention();
   const publishedBuilt = await memory.publishing.load(saved, codec);
   await backend.follow(memory.ctx);
+  warmUp(memory.ctx, recent).catch((error: unknown) => {
+    memory.ctx.logger.warn(`the warm-up of the robots' indexes stopped: ${String(error)}`);
+  });
   // Robots with an embedding provider get their rules' vectors in the background.
   for (const robot of memory.ctx.robots.all()) followSemantic(memory.ctx, robot);
   // Still exact at stop if every robot came from them and nothing has been written since.
@@ -266,6 +293,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
       await ctx.writes.idle();
       await running.questionLog?.stop();
       running.semantic.stop();
+      await keepSavedIndexes(ctx, running.savedIndexes, () => backend.store.position);
       await backend.close(await indexesAtStop(running, backend, reusableAt));
     };
     return {

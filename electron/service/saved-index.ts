@@ -33,3 +33,37 @@ export interface SavedIndexFile {
 export interface RobotIndexToSave extends Omit<SavedRobotIndex, 'bytes'> {
   write(sink: (chunk: Uint8Array) => void): void;
 }
+
+/*
+ * One robot's index saved on its own (files/robot-index-files.ts), written when it is built or
+ * let go of under a memory budget and read back when the robot is next asked
+ * (domain/saved-robot-indexes.ts; docs/storage.md, "Saved indexes per robot").
+ */
+
+/** A robot's index file as read: its engine bytes, or why it cannot be used. */
+export type RobotIndexFileRead =
+  { ok: true; bytes: Uint8Array<ArrayBuffer>; rules: number } | { ok: false; reason: string };
+
+/** The saved indexes a clean stop vouches for, and the robots most recently asked first. */
+export interface RobotIndexManifest {
+  /** The store's position at the stop: the files are exact only at that position. */
+  position: number;
+  files: { key: string; token: string }[];
+}
+
+/** Where a node keeps one file per robot index (its data directory: a cache, never the truth). */
+export interface RobotIndexFiles {
+  /**
+   * Writes the index of `key` durably, marked with `token` (what the file is checked against
+   * when read back), from the engine's bytes in `chunks`.
+   */
+  write(key: string, token: string, rules: number, chunks: readonly Uint8Array[]): Promise<void>;
+  /** Reads the file of `key` whole; usable only when whole, undamaged and of `token`. */
+  read(key: string, token: string): Promise<RobotIndexFileRead>;
+  remove(key: string): Promise<void>;
+  /** Removes every index file (none of them can be vouched for). */
+  clear(): Promise<void>;
+  /** Reads the manifest of the last clean stop and removes it (it speaks for that stop only). */
+  takeManifest(): Promise<RobotIndexManifest | null>;
+  writeManifest(manifest: RobotIndexManifest): Promise<void>;
+}

@@ -5,12 +5,14 @@
  * builds in a minute), served by a node with a budget of room for a fifth of them and, in the
  * same run, by one without a budget. Figures: the budget node's peak RSS against budget +
  * 150 MB; the first ask of a robot not in memory (p50/p99, each robot asked in turn so that every
- * ask is a load); asks to a robot in memory, p50/p99, against the node without a budget.
+ * ask is a load), built from its rules (first round) and opened from its saved file (two more
+ * rounds, once the files are written); asks to a robot in memory, p50/p99, against the node without a budget.
  * `KB_TEST_STORE=postgres` (tests/with-postgres.ts) runs it on PostgreSQL.
  * @module
  */
 import { join } from 'node:path';
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RobotClient } from '../../electron/client/openapi-client';
 import type { RuleInput } from '../../electron/service/api-types';
@@ -40,9 +42,16 @@ export interface BudgetFigures {
   peakRssMb: number;
   /** Peak RSS of the node without a budget, over the same asks. */
   unbudgetedPeakRssMb: number;
+  /** First asks of robots built from their rules (no saved file yet). */
   firstAskP50Ms: number;
   firstAskP99Ms: number;
   firstAsks: number;
+  /** First asks of robots opened from their saved index file, in the same run. */
+  fileAskP50Ms: number;
+  fileAskP99Ms: number;
+  fileAsks: number;
+  /** Load average (1 min) of the machine at the end of the run. */
+  loadAverage: number;
   loadedAskP50Ms: number;
   loadedAskP99Ms: number;
   unbudgetedAskP50Ms: number;
@@ -59,6 +68,13 @@ const start = (dataDir: string, budget: string): Promise<ChildService> =>
 async function stop(service: ChildService): Promise<void> {
   service.child.kill('SIGTERM');
   await service.exited;
+}
+
+/** Waits until `robots` saved index files are in the data directory (written in the background). */
+async function savedFiles(dataDir: string, robots: number): Promise<void> {
+  const dir = join(dataDir, 'indexes');
+  const count = () => (existsSync(dir) ? readdirSync(dir) : []).filter((f) => f.endsWith('.kbri'));
+  while (count().length < robots) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 async function timed(ask: () => Promise<unknown>): Promise<number> {
@@ -130,14 +146,19 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
     const unbudgetedPeakRssMb = peakRssMb(service.child.pid ?? 0);
     await stop(service);
 
+    // No saved file at first: the first round builds every robot from its rules (and saves it).
+    rmSync(join(dataDir, 'indexes'), { recursive: true, force: true });
     service = await start(dataDir, budget);
     robots = robotsOf(service.url, seeded);
     const firstAsks: number[] = [];
-    // Each robot in turn, twice: with room for a fifth of them, every ask is a load.
-    for (let round = 0; round < 2; round++) {
+    const fileAsks: number[] = [];
+    // Each robot in turn: with room for a fifth of them, every ask is a load.
+    for (let round = 0; round < 3; round++) {
+      // From the second round on, once every robot's file is written (in the background).
+      if (round === 1) await savedFiles(dataDir, options.robots);
       for (const [n, robot] of robots.entries()) {
         const question = deriveQueries(seeded[n]?.rules ?? [], 1, round)[0] ?? 'hello';
-        firstAsks.push(await timed(() => robot.ask(question)));
+        (round === 0 ? firstAsks : fileAsks).push(await timed(() => robot.ask(question)));
       }
     }
     const loaded = await loadedAsks(robots[0] as RobotClient, seeded[0]?.rules ?? [], count);
@@ -150,6 +171,10 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
       firstAskP50Ms: round(percentile(firstAsks, 50), 1),
       firstAskP99Ms: round(percentile(firstAsks, 99), 1),
       firstAsks: firstAsks.length,
+      fileAskP50Ms: round(percentile(fileAsks, 50), 1),
+      fileAskP99Ms: round(percentile(fileAsks, 99), 1),
+      fileAsks: fileAsks.length,
+      loadAverage: round(loadavg()[0] ?? 0, 1),
       loadedAskP50Ms: round(loaded.p50, 2),
       loadedAskP99Ms: round(loaded.p99, 2),
       unbudgetedAskP50Ms: round(plain.p50, 2),
@@ -166,9 +191,10 @@ export function budgetLine(f: BudgetFigures): string {
   return (
     `${f.robots} robots × ${f.rulesPerRobot} rules, budget ${f.budgetMb} MB: ` +
     `peak RSS ${f.peakRssMb} MB (budget + 150 = ${f.budgetMb + 150}; without a budget ${f.unbudgetedPeakRssMb} MB)\n` +
-    `  first ask of a robot not in memory: p50 ${f.firstAskP50Ms} ms, p99 ${f.firstAskP99Ms} ms (${f.firstAsks} asks)\n` +
+    `  first ask of a robot not in memory, built from its rules: p50 ${f.firstAskP50Ms} ms, p99 ${f.firstAskP99Ms} ms (${f.firstAsks} asks)\n` +
+    `  first ask of a robot not in memory, opened from its saved file: p50 ${f.fileAskP50Ms} ms, p99 ${f.fileAskP99Ms} ms (${f.fileAsks} asks; ratio p50 ${round(f.fileAskP50Ms / f.firstAskP50Ms, 2)})\n` +
     `  asks to a robot in memory: p50/p99 ${f.loadedAskP50Ms}/${f.loadedAskP99Ms} ms; ` +
     `without a budget ${f.unbudgetedAskP50Ms}/${f.unbudgetedAskP99Ms} ms ` +
-    `(ratio p50 ${round(f.loadedAskP50Ms / f.unbudgetedAskP50Ms, 2)})`
+    `(ratio p50 ${round(f.loadedAskP50Ms / f.unbudgetedAskP50Ms, 2)}); load average ${f.loadAverage}`
   );
 }

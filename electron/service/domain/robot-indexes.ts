@@ -11,7 +11,8 @@
  * not in memory changes only the store (its index is read from there when it is loaded); a write
  * that lands while its index is loading is kept and applied once the load is done, so that an
  * unloaded robot never answers from an index that missed one. Editions other than the main one
- * (a robot's published index) stay in memory as before.
+ * (a robot's published index) stay in memory as before, and their bytes count in the budget:
+ * main indexes are let go of to make room for them.
  * @module
  */
 import type { CreateRobotIndex, RobotIndex } from '../matching/types';
@@ -22,7 +23,14 @@ export interface IndexLoader {
   /** The index of `key` as the store holds it now; null: no such robot (any more). */
   load(key: string): Promise<RobotIndex | null>;
   /** Called once an index left memory (the robot's other in-memory followers let go of it). */
-  evicted?(key: string): void;
+  evicted?(key: string, index: RobotIndex): void;
+  /**
+   * Called for every write that reaches the robot of a main index, in memory or not, and when
+   * its index is replaced or dropped (a file saved of it no longer holds).
+   */
+  changed?(key: string): void;
+  /** Loads served from a saved file rather than built from the rules, since the start. */
+  readonly openedFromFiles?: number;
 }
 
 /** What `/metrics` shows of the indexes held (no label per robot). */
@@ -36,6 +44,8 @@ export interface IndexMemoryStatus {
   /** Loads on demand since the start, and indexes let go to keep within the budget. */
   loads: number;
   evictions: number;
+  /** Of the loads, those opened from the robot's saved index file (not built from its rules). */
+  openedFromFiles: number;
 }
 
 /** An index held by a request: it stays in memory until `release`. */
@@ -102,8 +112,14 @@ export class RobotIndexes {
     if (!index) {
       index = this.createIndex();
       this.indexes.set(key, index);
+      this.changedKey(key);
     }
     return index;
+  }
+
+  /** Tells the loader that the robot of a main index changed (loaded on demand only). */
+  private changedKey(key: string): void {
+    if (this.managed(key)) this.onDemand?.loader.changed?.(key);
   }
 
   /** The index under `key` if it is in memory; never loads nor makes one. */
@@ -185,19 +201,21 @@ export class RobotIndexes {
       if (bytes <= this.onDemand.budgetBytes || this.recent.size <= 1) break;
       if (this.pins.has(key)) continue;
       const index = this.indexes.get(key);
-      if (index) bytes -= estimatedBytes(index);
       this.indexes.delete(key);
       this.recent.delete(key);
       this.evictions++;
-      this.onDemand.loader.evicted?.(key);
+      if (index) {
+        bytes -= estimatedBytes(index);
+        this.onDemand.loader.evicted?.(key, index);
+      }
     }
   }
 
+  /** The bytes of the main indexes in memory and of every other edition (published indexes). */
   private bytesHeld(): number {
     let bytes = 0;
-    for (const key of this.recent.keys()) {
-      const index = this.indexes.get(key);
-      if (index) bytes += estimatedBytes(index);
+    for (const [key, index] of this.indexes) {
+      if (!isMain(key) || this.recent.has(key)) bytes += estimatedBytes(index);
     }
     return bytes;
   }
@@ -210,6 +228,7 @@ export class RobotIndexes {
   /** Puts an index opened from a saved file (or built aside) in place of the one held. */
   replace(key: string, index: RobotIndex): void {
     this.indexes.set(key, index);
+    this.changedKey(key);
     if (this.managed(key)) {
       this.recent.delete(key);
       this.recent.set(key, true);
@@ -263,6 +282,7 @@ export class RobotIndexes {
     update: (index: RobotIndex) => void | Promise<void>,
   ): RobotIndex | undefined {
     if (!this.managed(key)) return this.of(key);
+    this.changedKey(key);
     const index = this.indexes.get(key);
     if (index) return index;
     this.loading.get(key)?.pending.push(update);
@@ -276,6 +296,7 @@ export class RobotIndexes {
 
   /** Forgets an index (its robot was deleted, or is read again): its memory can be reclaimed. */
   drop(key: string): void {
+    this.changedKey(key);
     this.indexes.delete(key);
     this.tainted.delete(key);
     this.recent.delete(key);
@@ -285,6 +306,11 @@ export class RobotIndexes {
 
   isTainted(key: string): boolean {
     return this.tainted.has(key);
+  }
+
+  /** The main indexes in memory, most recently asked first (loaded on demand; else none). */
+  recentKeys(): string[] {
+    return [...this.recent.keys()].reverse();
   }
 
   /** The main indexes in memory now (those a stop can save). */
@@ -301,6 +327,7 @@ export class RobotIndexes {
         : this.loadedKeys().reduce((sum, key) => sum + estimatedBytes(this.of(key)), 0),
       loads: this.loads,
       evictions: this.evictions,
+      openedFromFiles: this.onDemand?.loader.openedFromFiles ?? 0,
     };
   }
 

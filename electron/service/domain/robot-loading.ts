@@ -11,11 +11,12 @@ import type { RobotIndex } from '../matching/types';
 import type { RobotIndexToSave, SavedIndexFile } from '../saved-index';
 import { forEachInSlices } from '../time-slices';
 import type { DomainContext } from './context';
-import { BYTES_PER_RULE } from './robot-indexes';
+import { BYTES_PER_RULE, bytesForRules } from './robot-indexes';
 import type { IndexLoader } from './robot-indexes';
 import { robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
 import { applySynonyms } from './robot-synonyms';
+import type { SavedRobotIndexes } from './saved-robot-indexes';
 import { toMatchableRule } from './rule-views';
 
 /** What the host found: the saved indexes (at the store position they were saved at), or not. */
@@ -52,33 +53,82 @@ export const robotGone = (robot: Robot) =>
   new ServiceError('robot-not-found', `Robot ${robot.robotId} does not exist.`);
 
 /**
- * How a robot's main index is read on demand: its rules from the store, added in slices (asks
- * to other robots are answered meanwhile), with the robot's synonyms. `ctx` is read at the load:
- * the loader is made before the context that holds it.
+ * How a robot's main index is read on demand: opened from its saved file when it has one exact
+ * (`saved`, saved-robot-indexes.ts), else its rules read from the store and added in slices (asks
+ * to other robots are answered meanwhile), with the robot's synonyms; a built index is saved
+ * for the next time, and so is one let go of. `ctx` is read at the load: the loader is made
+ * before the context that holds it.
  */
-export function indexLoader(context: () => DomainContext): IndexLoader {
+export function indexLoader(
+  context: () => DomainContext,
+  saved: SavedRobotIndexes | null = null,
+): IndexLoader {
+  let openedFromFiles = 0;
   return {
+    get openedFromFiles() {
+      return openedFromFiles;
+    },
     async load(key) {
       const ctx = context();
       const robot = ctx.robots.byKey(key);
       if (!robot) return null;
-      const index = ctx.indexes.createDetached();
-      if (index.setSynonyms && robot.settings.synonyms.length > 0) {
-        index.setSynonyms(robot.settings.synonyms);
+      const opened = await saved?.open(key);
+      // Saved with the synonyms of its time (the file no longer holds once they change).
+      const groups = robot.settings.synonyms;
+      if (opened?.setSynonyms && JSON.stringify(opened.synonyms ?? []) !== JSON.stringify(groups)) {
+        opened.setSynonyms(groups);
       }
-      const rules = await ctx.store.rules.matchable(robot);
-      await forEachInSlices(rules, (rule) => index.upsert(toMatchableRule(rule)));
+      const index = opened ?? (await buildIndex(ctx, robot));
+      if (opened) openedFromFiles++;
+      else saved?.save(key, index);
       // The embedding model follows the index from now on (semantic.ts).
       const current = ctx.robots.byKey(key);
       if (current) ctx.semantic?.follow(current, index);
       return index;
     },
-    evicted(key) {
+    evicted(key, index) {
+      saved?.save(key, index);
       const ctx = context();
       const robot = ctx.robots.byKey(key);
       if (robot) ctx.semantic?.forget(robot);
     },
+    changed(key) {
+      saved?.changed(key);
+    },
   };
+}
+
+/** A robot's main index built from its rules as the store has them now. */
+async function buildIndex(ctx: DomainContext, robot: Robot): Promise<RobotIndex> {
+  const index = ctx.indexes.createDetached();
+  if (index.setSynonyms && robot.settings.synonyms.length > 0) {
+    index.setSynonyms(robot.settings.synonyms);
+  }
+  const rules = await ctx.store.rules.matchable(robot);
+  await forEachInSlices(rules, (rule) => index.upsert(toMatchableRule(rule)));
+  return index;
+}
+
+/**
+ * A warm-up after a start under a memory budget: the robots of `keys` (most recently asked
+ * first) loaded one after the other while their estimated bytes fit the budget, in the
+ * background. Loads from saved files are cheap; a robot asked meanwhile is loaded once.
+ */
+export async function warmUp(ctx: DomainContext, keys: readonly string[]): Promise<number> {
+  const budget = ctx.indexes.status().budgetBytes;
+  if (budget === null) return 0;
+  let room = budget - ctx.indexes.status().bytes;
+  let loaded = 0;
+  for (const key of keys) {
+    const robot = ctx.robots.byKey(key);
+    if (!robot || ctx.indexes.peek(key)) continue;
+    room -= bytesForRules(ctx.robots.ruleCount(robot));
+    if (room < 0) break;
+    const lease = await ctx.indexes.acquire(key);
+    lease?.release();
+    if (lease) loaded++;
+  }
+  return loaded;
 }
 
 /**
@@ -228,4 +278,23 @@ export async function planIndexSave(
     });
   }
   return { seq: ctx.store.position, robots };
+}
+
+/**
+ * At a clean stop under a memory budget, every write settled: the indexes in memory are saved
+ * (those without an exact file), and the manifest says which files hold at `position()`.
+ */
+export async function keepSavedIndexes(
+  ctx: DomainContext,
+  saved: SavedRobotIndexes | null,
+  position: () => number,
+): Promise<void> {
+  if (!saved) return;
+  await ctx.writes.idle();
+  const recent = ctx.indexes.recentKeys();
+  const loaded = recent.flatMap((key) => {
+    const index = ctx.indexes.peek(key);
+    return index && !ctx.indexes.isTainted(key) ? [{ key, index }] : [];
+  });
+  await saved.stop(loaded, recent, position);
 }

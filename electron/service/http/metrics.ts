@@ -79,6 +79,11 @@ function indexGauges(sources: MetricsSources, registers: Registry[], prom: Prom)
       (s) => s.loads,
     ],
     [
+      'kb_robot_index_file_opens',
+      "Of the loads on demand, those opened from the robot's saved index file since the start.",
+      (s) => s.openedFromFiles,
+    ],
+    [
       'kb_robot_index_evictions',
       'Matching indexes let go since the start to keep within the memory budget.',
       (s) => s.evictions,

@@ -34,13 +34,19 @@ interface Part {
   kind: ArrayKind;
   length: number;
   byteLength: number;
-  emit(sink: Sink): void;
+  /**
+   * Emits the bytes, yielding between blocks (so that a sliced write can pause there).
+   * `sliced` false: nothing is held back for a pause (a write in one go).
+   */
+  emit(sink: Sink, sliced: boolean): Generator<void, void, void>;
 }
 
 const WIDTH: Record<ArrayKind, number> = { i32: 4, u16: 2, u8: 1, f32: 4, f64: 8 };
 const PADDING = new Uint8Array(8);
 /** Strings are encoded into blocks of this size before they go to the sink. */
 const BLOCK = 64 * 1024;
+/** Arrays are handed to the sink in views of at most this many bytes. */
+const ARRAY_SLICE = 256 * 1024;
 
 function kindOf(array: SnapshotArray): ArrayKind {
   if (array instanceof Int32Array) return 'i32';
@@ -88,9 +94,13 @@ export class SnapshotWriter {
       kind: kindOf(view),
       length: view.length,
       byteLength: view.byteLength,
-      emit: (sink) => {
-        if (view.byteLength > 0)
-          sink(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+      emit: function* (sink) {
+        // Large arrays go out in blocks of a few hundred KiB: views, not copies.
+        for (let at = 0; at < view.byteLength; at += ARRAY_SLICE) {
+          const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+          sink(bytes.subarray(at, Math.min(view.byteLength, at + ARRAY_SLICE)));
+          yield;
+        }
       },
     });
   }
@@ -113,10 +123,14 @@ export class SnapshotWriter {
       kind,
       length,
       byteLength,
-      emit: (sink) => {
+      emit: function* (sink, sliced) {
         const block = new Uint8Array(BLOCK);
         let used = 0;
         let total = 0;
+        // `each` may hand the same scratch array again (it copies nothing): sliced, its pieces
+        // are copied into blocks in one go (the array's size held meanwhile), and the blocks go
+        // to the sink one per step.
+        const blocks: Uint8Array[] = [];
         each((piece) => {
           let bytes = new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength);
           total += bytes.length;
@@ -126,11 +140,16 @@ export class SnapshotWriter {
             used += take;
             bytes = bytes.subarray(take);
             if (used === BLOCK) {
-              sink(block.slice());
+              if (sliced) blocks.push(block.slice());
+              else sink(block.slice());
               used = 0;
             }
           }
         });
+        for (const full of blocks) {
+          sink(full);
+          yield;
+        }
         if (used > 0) sink(block.slice(0, used));
         // The header already gave every later array's offset from this length.
         if (total !== byteLength)
@@ -156,6 +175,32 @@ export class SnapshotWriter {
 
   /** Streams the snapshot to `sink`; returns its length in bytes. */
   write(sink: Sink): number {
+    const steps = this.steps(sink, false);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `write` in slices of about `sliceMs` between turns of the event loop (`pause` resolves at
+   * the next turn), so that a large index is written without holding the loop. The snapshot's
+   * source must not change until the promise settles.
+   */
+  async writeInSlices(sink: Sink, pause: () => Promise<void>, sliceMs = 8): Promise<number> {
+    const steps = this.steps(sink, true);
+    let began = performance.now();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      if (performance.now() - began >= sliceMs) {
+        await pause();
+        began = performance.now();
+      }
+    }
+  }
+
+  private *steps(sink: Sink, sliced: boolean): Generator<void, number, void> {
     const entries: Record<string, ArrayEntry> = {};
     let offset = 0;
     for (const part of this.parts) {
@@ -172,11 +217,12 @@ export class SnapshotWriter {
     view.setUint32(4, header.length, true);
     start.set(header, 8);
     sink(start);
+    yield;
     let written = 0;
     for (const part of this.parts) {
       const entry = entries[part.name] as ArrayEntry;
       if (written < entry.offset) sink(PADDING.subarray(0, entry.offset - written));
-      part.emit(sink);
+      yield* part.emit(sink, sliced);
       written = entry.offset + part.byteLength;
     }
     if (written < offset) sink(PADDING.subarray(0, offset - written));
@@ -197,7 +243,11 @@ export class SnapshotWriter {
   }
 }
 
-function encodeStrings(count: number, get: (i: number) => string, sink: Sink): void {
+function* encodeStrings(
+  count: number,
+  get: (i: number) => string,
+  sink: Sink,
+): Generator<void, void, void> {
   const encoder = new TextEncoder();
   const block = new Uint8Array(BLOCK);
   let used = 0;
@@ -207,6 +257,7 @@ function encodeStrings(count: number, get: (i: number) => string, sink: Sink): v
     if (used + text.length * 3 > BLOCK) {
       if (used > 0) sink(block.slice(0, used));
       used = 0;
+      yield;
       if (text.length * 3 > BLOCK) {
         sink(encoder.encode(text));
         continue;

@@ -547,3 +547,16 @@ export function writeRobotIndex(index: RobotIndex, sink: (chunk: Uint8Array) => 
 export function loadRobotIndex(bytes: Uint8Array<ArrayBuffer>): SynonymAwareRobotIndex | null {
   return MatchingIndex.load(bytes);
 }
+
+/**
+ * `writeRobotIndex` in slices of a few milliseconds, `pause` between them (the next turn of the
+ * event loop): a 10k-rule index is written without holding the loop. The index must not change
+ * until the promise settles (the caller checks its `version` and discards the bytes if it did).
+ */
+export function writeRobotIndexInSlices(
+  index: RobotIndex,
+  sink: (chunk: Uint8Array) => void,
+  pause: () => Promise<void>,
+): Promise<number> {
+  return matchingIndex(index).snapshot().writeInSlices(sink, pause);
+}
