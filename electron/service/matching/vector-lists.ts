@@ -1,5 +1,5 @@
 /**
- * An inverted file over a vector space's int8 rows (decision 99; docs/matching.md, "Embedding
+ * An inverted file over a vector space's int8 rows (decision 100; docs/matching.md, "Embedding
  * channel"): about √N centroids found by spherical k-means on a sample of the rows, every row
  * filed under its nearest centroid, and a search that scores the centroids, then only the rows
  * of the `nprobe` nearest lists, both with the SIMD kernel (vector-kernel.ts). Rows come and go

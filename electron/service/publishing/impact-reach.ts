@@ -7,7 +7,7 @@
  * (query-weights.ts), or for a question equal to one of its phrasings (same terms). So the
  * questions holding none of the changed rules' terms, old or new, nor a word within the
  * neighbours' edit distance of one, are left out, tokenised by the matcher's own `textTerms`
- * after the same synonym rewrite (decision 96).
+ * after the same synonym rewrite (decision 94).
  * @module
  */
 import { toMatchableRule } from '../domain/rule-views';

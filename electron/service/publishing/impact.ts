@@ -183,7 +183,7 @@ const sameGroups = (a: RobotIndex, b: RobotIndex): boolean =>
 /**
  * The questions worth replaying between two sides: those a changed rule can reach, or null
  * (every question) when something moves every answer: other synonyms, another calibration
- * offset, or a changed rule found by substring (decision 96).
+ * offset, or a changed rule found by substring (decision 94).
  */
 export async function reachOf(
   a: { index: RobotIndex; stored: readonly StoredRule[] },

@@ -359,7 +359,7 @@ export function QuestionLogTable({ robotRef, robot }: { robotRef: RobotRef; robo
         {!loading && page && page.next === null && page.entries.length > 0 ? (
           <span className="muted">{t('qlog.oldestReached')}</span>
         ) : null}
-        {/* A text search reads a bounded part of the log a page (decision 94). */}
+        {/* A text search reads a bounded part of the log a page (decision 97). */}
         {!loading && page?.searched && page.next !== null ? (
           <span className="muted" data-testid="qlog-searched">
             {t('qlog.searchedPart', {

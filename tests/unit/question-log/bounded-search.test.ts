@@ -1,5 +1,5 @@
 /**
- * A text search of the embedded log reads a bounded number of entries per page (decision 94):
+ * A text search of the embedded log reads a bounded number of entries per page (decision 97):
  * a page stops where its budget ran out, says how far the search got, and its `next` continues
  * it to the oldest entry, every match found once.
  */

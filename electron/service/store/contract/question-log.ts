@@ -124,7 +124,7 @@ export interface PageResult {
 }
 
 /**
- * How far a text search got: it reads a bounded number of entries per page (decision 94), so a
+ * How far a text search got: it reads a bounded number of entries per page (decision 97), so a
  * page may end with fewer entries than asked and a `next` that continues the search.
  */
 export interface SearchProgress {

@@ -39,7 +39,7 @@ const CHUNK_BYTES = 1024 * 1024;
 /** Entries handed over at a time (a rebuild, an export). */
 const SLICE_ENTRIES = 2000;
 /**
- * Entries a text search reads for one page at most (decision 94): past them the page ends where
+ * Entries a text search reads for one page at most (decision 97): past them the page ends where
  * the search stopped, `next` continues from there and `searched` says how far it got. A text no
  * entry holds read the whole log (1.4 s at a million entries, more on a loaded machine).
  */
