@@ -42,12 +42,22 @@ describe('data files', () => {
       service.child.kill('SIGTERM');
       assert.equal(await service.exited, 0);
       const files = readdirSync(dataDir);
-      // A team server's node keeps only its own files: no database, no saved index.
+      // A team server's node keeps only its own files (no database); its saved indexes are a cache.
       const own = ['nonces.json', 'credentials.json'];
       for (const name of onPostgres ? own : ['kb.sqlite', 'kb.index', ...own])
         assert.ok(files.includes(name), `${name} written`);
       assert.equal(modeOf(dataDir), 0o700, 'the data directory');
-      for (const name of files) assert.equal(modeOf(join(dataDir, name)), 0o600, name);
+      // Folders (a node's saved indexes) are the owner's alone too, and so is every file in them.
+      const privateModes = (folder: string): void => {
+        for (const name of readdirSync(folder)) {
+          const path = join(folder, name);
+          if (statSync(path).isDirectory()) {
+            assert.equal(modeOf(path), 0o700, path);
+            privateModes(path);
+          } else assert.equal(modeOf(path), 0o600, path);
+        }
+      };
+      privateModes(dataDir);
 
       // A team server's node has no database file; its nonces file is read and set aside at start.
       const widened = onPostgres ? ['credentials.json'] : ['kb.sqlite', 'credentials.json'];
