@@ -113,28 +113,13 @@ export interface ImpactSide {
   rules: Map<string, Pick<StoredRule, 'ruleName' | 'answer'>>;
 }
 
-/** Rules of the draft read at a time: pages of 5000 held the event loop ~120 ms, of 500 ~50. */
-const DRAFT_PAGE = 250;
-
-async function rulesOfTarget(ctx: DomainContext, robot: Robot, target: Target) {
-  if (target !== 'draft') return rulesOf(ctx, robot, target);
-  const rules: StoredRule[] = [];
-  for (let from = 0; ;) {
-    const page = await ctx.store.rules.pageFrom(robot, from, DRAFT_PAGE);
-    rules.push(...page);
-    if (page.length < DRAFT_PAGE) return rules;
-    from = (page[page.length - 1] as StoredRule).seq + 1;
-    await nextTurn();
-  }
-}
-
 async function sideOf(
   ctx: DomainContext,
   robot: Robot,
   target: Target,
 ): Promise<{ side: ImpactSide; stored: StoredRule[] }> {
   const { name, index } = await targetIndex(ctx, robot, target);
-  const stored = await rulesOfTarget(ctx, robot, target);
+  const stored = await rulesOf(ctx, robot, target);
   const rules = new Map<string, StoredRule>();
   await forEachInSlices(stored, (rule) => rules.set(rule.ruleId, rule));
   return { side: { name, index, rules }, stored };
