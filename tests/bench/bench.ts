@@ -84,6 +84,7 @@ const { values } = parseArgs({
     'budget-robots': { type: 'string', default: '20' },
     'budget-rules': { type: 'string', default: '10000' },
     'budget-mb': { type: 'string', default: '0' },
+    'budget-cpu-prof': { type: 'string' },
     'bundle-import': { type: 'boolean', default: false },
     'bundle-mb': { type: 'string', default: '116' },
     baseline: { type: 'string' },
@@ -102,6 +103,7 @@ if (values['memory-budget']) {
     robots: Number(values['budget-robots']),
     rulesPerRobot: Number(values['budget-rules']),
     budgetMb: Number(values['budget-mb']),
+    cpuProfDir: values['budget-cpu-prof'],
   });
   console.log(budgetLine(figures));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));

@@ -33,6 +33,8 @@ export interface BudgetOptions {
   budgetMb?: number;
   /** Samples of asks to a robot in memory, per node. */
   loadedAsks?: number;
+  /** A folder: the budget node runs with `--cpu-prof` and writes its profile there. */
+  cpuProfDir?: string;
 }
 
 export interface BudgetFigures {
@@ -58,10 +60,14 @@ export interface BudgetFigures {
   unbudgetedAskP99Ms: number;
 }
 
-const start = (dataDir: string, budget: string): Promise<ChildService> =>
+const start = (dataDir: string, budget: string, cpuProfDir?: string): Promise<ChildService> =>
   spawnService(dataDir, {
     script: HEADLESS_TS,
-    nodeArgs: ['--import', 'tsx'],
+    nodeArgs: [
+      '--import',
+      'tsx',
+      ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
+    ],
     env: { KB_MEMORY_BUDGET: budget, KB_QUESTION_LOG: '0' },
   });
 
@@ -148,7 +154,7 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
 
     // No saved file at first: the first round builds every robot from its rules (and saves it).
     rmSync(join(dataDir, 'indexes'), { recursive: true, force: true });
-    service = await start(dataDir, budget);
+    service = await start(dataDir, budget, options.cpuProfDir);
     robots = robotsOf(service.url, seeded);
     const firstAsks: number[] = [];
     const fileAsks: number[] = [];
