@@ -207,6 +207,8 @@ export class RobotIndexes {
       if (index) {
         bytes -= estimatedBytes(index);
         this.onDemand.loader.evicted?.(key, index);
+        // Its self-test's timer would keep it in memory, and on the event loop (decision 104).
+        index.close?.();
       }
     }
   }
@@ -297,6 +299,7 @@ export class RobotIndexes {
   /** Forgets an index (its robot was deleted, or is read again): its memory can be reclaimed. */
   drop(key: string): void {
     this.changedKey(key);
+    this.indexes.get(key)?.close?.();
     this.indexes.delete(key);
     this.tainted.delete(key);
     this.recent.delete(key);

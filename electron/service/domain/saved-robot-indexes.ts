@@ -6,7 +6,9 @@
  * its robot since: each file carries a token, and any write to the robot (robot-indexes.ts
  * tells of every one, on either store, followed changes included) forgets the token. Tokens
  * outlive the process only through the manifest of a clean stop, taken at the next start only
- * when the store is still at the position of that stop.
+ * when the store is still at the position of that stop. A file written before the index's
+ * self-test had calibrated it is written again, under the same token, once it has (when the
+ * index is let go of, or at a stop): opened from it, the robot needs no self-test of its own.
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -22,8 +24,11 @@ export interface SlicedIndexCodec {
 }
 
 export class SavedRobotIndexes {
-  /** Robots whose file is exact now, by the token it was written with. */
-  private readonly exact = new Map<string, string>();
+  /**
+   * Robots whose file is exact now: the token it was written with, and whether it holds a
+   * calibration of its rules (true when unknown: a file of an earlier run).
+   */
+  private readonly exact = new Map<string, { token: string; calibrated: boolean }>();
   /** Writes to each robot since the start: a save under way checks it did not move. */
   private readonly changes = new Map<string, number>();
   private readonly run = randomBytes(6).toString('hex');
@@ -54,12 +59,15 @@ export class SavedRobotIndexes {
   }
 
   /**
-   * Saves the index of `key` in the background unless its file is exact already. The index
-   * must be one no write reaches any more (let go of) or one whose writes the save can see
-   * (`version`): a save that saw the robot change is dropped.
+   * Saves the index of `key` in the background unless its file is exact already (and holds the
+   * calibration, or the index has none newer). The index must be one no write reaches any more
+   * (let go of) or one whose writes the save can see (`version`): a save that saw the robot
+   * change is dropped.
    */
   save(key: string, index: RobotIndex): void {
-    if (this.exact.has(key) || this.saving.has(key)) return;
+    const file = this.exact.get(key);
+    if (file && (file.calibrated || !calibrated(index))) return;
+    if (this.saving.has(key)) return;
     this.saving.add(key);
     // As of now: a write to the robot before the save's turn comes makes it stale already.
     const changes = this.changes.get(key) ?? 0;
@@ -81,12 +89,15 @@ export class SavedRobotIndexes {
     const unchanged = () => (this.changes.get(key) ?? 0) === changes && index.version === version;
     if (!unchanged()) return;
     const chunks: Uint8Array[] = [];
+    // As of the snapshot's start (a calibration done during the write is caught next time).
+    const withCalibration = calibrated(index);
     // Views on the index's arrays: they stay valid while it does not change.
     await this.codec.write(index, (chunk) => chunks.push(chunk));
     if (!unchanged()) return;
-    const token = `${this.run}.${++this.written}`;
+    // A file exact already is rewritten under its token: a read meanwhile finds either whole.
+    const token = this.exact.get(key)?.token ?? `${this.run}.${++this.written}`;
     await this.files.write(key, token, index.size, chunks);
-    if (unchanged()) this.exact.set(key, token);
+    if (unchanged()) this.exact.set(key, { token, calibrated: withCalibration });
   }
 
   /**
@@ -94,7 +105,7 @@ export class SavedRobotIndexes {
    * used: the reason is logged, and the index is built from the rules instead).
    */
   async open(key: string): Promise<RobotIndex | null> {
-    const token = this.exact.get(key);
+    const token = this.exact.get(key)?.token;
     if (token === undefined) return null;
     const read = await this.files.read(key, token).catch((error: unknown) => ({
       ok: false as const,
@@ -114,9 +125,12 @@ export class SavedRobotIndexes {
         reason = `damaged (${(error as Error).message})`;
       }
     }
+    const file = this.exact.get(key);
     if (index === null) {
       this.logger.warn(`the saved index of robot ${key} is not used (${reason}): rebuilding it`);
-      if (this.exact.get(key) === token) this.changed(key);
+      if (file?.token === token) this.changed(key);
+    } else if (file?.token === token) {
+      file.calibrated = calibrated(index);
     }
     return index;
   }
@@ -151,7 +165,7 @@ export class SavedRobotIndexes {
       this.logger.warn(`could not read the saved indexes: ${String(error)}`);
       return [];
     }
-    for (const { key, token } of manifest.files) this.exact.set(key, token);
+    for (const { key, token } of manifest.files) this.exact.set(key, { token, calibrated: true });
     return manifest.files.map((file) => file.key);
   }
 
@@ -170,7 +184,10 @@ export class SavedRobotIndexes {
     const order = [...new Set([...recent, ...this.exact.keys()])].filter((key) =>
       this.exact.has(key),
     );
-    const files = order.map((key) => ({ key, token: this.exact.get(key) as string }));
+    const files = order.flatMap((key) => {
+      const token = this.exact.get(key)?.token;
+      return token === undefined ? [] : [{ key, token }];
+    });
     try {
       await this.files.writeManifest({ position: position(), files });
     } catch (error) {
@@ -178,3 +195,6 @@ export class SavedRobotIndexes {
     }
   }
 }
+
+/** Whether the index's calibration was fitted on its rules as they are (an engine without one: yes). */
+const calibrated = (index: RobotIndex): boolean => index.calibration?.current ?? true;

@@ -278,6 +278,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     this.selfTestDone(run.probes, this.version);
   }
 
+  close(): void {
+    this.selfTests.cancel();
+  }
+
   /** Receives a finished self-test (from `selfCalibrate` or the background scheduler). */
   selfTestDone(probes: Probe[], version: number): void {
     if (version !== this.version) return;

@@ -130,6 +130,11 @@ export interface RobotIndex {
   /** Runs the self-test now, synchronously, and applies its calibration (tests, evaluation). */
   selfCalibrate?(nowMs?: number): void;
   /**
+   * Stops the index's work in the background (a self-test waiting or under way): it left
+   * memory, and a timer of its own would keep it there. It still answers if asked.
+   */
+  close?(): void;
+  /**
    * The collision report: every phrasing (up to `limit`, else an even sample) asked as it is
    * (with `settings`, as ask decides) and against the rest of the knowledge base, in slices that
    * leave room for questions.

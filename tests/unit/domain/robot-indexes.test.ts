@@ -94,3 +94,36 @@ test('a robot dropped during its load (deleted) keeps nothing', async () => {
   assert.equal(await lease, null);
   assert.equal(indexes.peek('1/a'), undefined);
 });
+
+test('an index let go of or dropped stops its self-test (its timer would keep it in memory)', async () => {
+  const gated = gatedLoader(
+    new Map([
+      ['1/a', [rule('a1')]],
+      ['1/b', [rule('b1')]],
+      ['1/c', [rule('c1')]],
+    ]),
+  );
+  const indexes = new RobotIndexes(createRobotIndex, {
+    budgetBytes: Math.floor(bytesForRules(1) * 1.5),
+    loader: gated.loader,
+  });
+  const take = async (key: string) => {
+    const lease = indexes.acquire(key);
+    await new Promise((resolve) => setImmediate(resolve));
+    gated.open();
+    (await lease)?.release();
+    return indexes.peek(key);
+  };
+  const a = await take('1/a');
+  // Written to after the load: a self-test waits in the background.
+  indexes.update('1/a', (index) => index.upsert(rule('a2')));
+  assert.equal(a?.calibration?.pending, true);
+  await take('1/b');
+  assert.equal(indexes.peek('1/a'), undefined);
+  assert.equal(a?.calibration?.pending, false);
+  const b = indexes.peek('1/b');
+  indexes.update('1/b', (index) => index.upsert(rule('b2')));
+  assert.equal(b?.calibration?.pending, true);
+  indexes.drop('1/b');
+  assert.equal(b?.calibration?.pending, false);
+});
