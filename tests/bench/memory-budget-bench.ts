@@ -11,7 +11,7 @@
  * @module
  */
 import { join } from 'node:path';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RobotClient } from '../../electron/client/openapi-client';
@@ -41,7 +41,12 @@ export interface BudgetFigures {
   robots: number;
   rulesPerRobot: number;
   budgetMb: number;
+  /** Peak RSS of the budget node over its asks (the peak of its start set aside). */
   peakRssMb: number;
+  /** Peak RSS of the budget node's start (the store opened, nothing asked yet). */
+  startPeakRssMb: number;
+  /** RSS of the budget node after every round. */
+  endRssMb: number;
   /** Peak RSS of the node without a budget, over the same asks. */
   unbudgetedPeakRssMb: number;
   /** First asks of robots built from their rules (no saved file yet). */
@@ -81,6 +86,20 @@ async function savedFiles(dataDir: string, robots: number): Promise<void> {
   const dir = join(dataDir, 'indexes');
   const count = () => (existsSync(dir) ? readdirSync(dir) : []).filter((f) => f.endsWith('.kbri'));
   while (count().length < robots) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** Resets the process's peak RSS (Linux: `5` to clear_refs), so that a phase's peak is its own. */
+function resetPeakRss(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // Not Linux, or not allowed: the peak then includes the start.
+  }
+}
+
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb ? Number(kb) / 1024 : Number.NaN;
 }
 
 async function timed(ask: () => Promise<unknown>): Promise<number> {
@@ -155,6 +174,9 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
     // No saved file at first: the first round builds every robot from its rules (and saves it).
     rmSync(join(dataDir, 'indexes'), { recursive: true, force: true });
     service = await start(dataDir, budget, options.cpuProfDir);
+    const pid = service.child.pid ?? 0;
+    const startPeakRssMb = peakRssMb(pid);
+    resetPeakRss(pid);
     robots = robotsOf(service.url, seeded);
     const firstAsks: number[] = [];
     const fileAsks: number[] = [];
@@ -168,11 +190,14 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
       }
     }
     const loaded = await loadedAsks(robots[0] as RobotClient, seeded[0]?.rules ?? [], count);
+    const endRssMb = rssMb(pid);
     const figures: BudgetFigures = {
       robots: options.robots,
       rulesPerRobot: options.rulesPerRobot,
       budgetMb: round(budgetBytes / 1024 ** 2, 0),
-      peakRssMb: round(peakRssMb(service.child.pid ?? 0), 0),
+      peakRssMb: round(peakRssMb(pid), 0),
+      startPeakRssMb: round(startPeakRssMb, 0),
+      endRssMb: round(endRssMb, 0),
       unbudgetedPeakRssMb: round(unbudgetedPeakRssMb, 0),
       firstAskP50Ms: round(percentile(firstAsks, 50), 1),
       firstAskP99Ms: round(percentile(firstAsks, 99), 1),
@@ -196,7 +221,8 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
 export function budgetLine(f: BudgetFigures): string {
   return (
     `${f.robots} robots × ${f.rulesPerRobot} rules, budget ${f.budgetMb} MB: ` +
-    `peak RSS ${f.peakRssMb} MB (budget + 150 = ${f.budgetMb + 150}; without a budget ${f.unbudgetedPeakRssMb} MB)\n` +
+    `peak RSS over the asks ${f.peakRssMb} MB, at the end ${f.endRssMb} MB, at start ${f.startPeakRssMb} MB ` +
+    `(budget + 150 = ${f.budgetMb + 150}; without a budget ${f.unbudgetedPeakRssMb} MB)\n` +
     `  first ask of a robot not in memory, built from its rules: p50 ${f.firstAskP50Ms} ms, p99 ${f.firstAskP99Ms} ms (${f.firstAsks} asks)\n` +
     `  first ask of a robot not in memory, opened from its saved file: p50 ${f.fileAskP50Ms} ms, p99 ${f.fileAskP99Ms} ms (${f.fileAsks} asks; ratio p50 ${round(f.fileAskP50Ms / f.firstAskP50Ms, 2)})\n` +
     `  asks to a robot in memory: p50/p99 ${f.loadedAskP50Ms}/${f.loadedAskP99Ms} ms; ` +

@@ -46,7 +46,7 @@ export async function openEmbedded(config: ServiceConfig): Promise<Backend> {
     snapshotIdleMs: config.snapshotIdleMs,
     onLocked: () => {
       if (codec) {
-        reading = readIndexFile(dataDir).then(
+        reading = readIndexFile(dataDir, config.memoryBudget ?? Infinity).then(
           (file) => ({ file }),
           (error: unknown) => ({ error: error as Error }),
         );

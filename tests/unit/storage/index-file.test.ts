@@ -67,6 +67,13 @@ test('robots written one by one are read back whole and 8-byte aligned', async (
   assert.deepEqual(readdirSync(dir), [INDEX_FILE], 'no temporary file is left');
 });
 
+test('a file larger than a memory budget is not read (a node under it opens a budget of it)', async () => {
+  writeThree();
+  const size = readFileSync(join(dir, INDEX_FILE)).length;
+  await assert.rejects(readIndexFile(dir, size - 1), /more than the memory budget/);
+  assert.equal((await readIndexFile(dir, size))?.robots.length, 3);
+});
+
 test('no file reads as null', async () => {
   assert.equal(await readIndexFile(dir), null);
 });

@@ -101,9 +101,14 @@ export class IndexFileDamagedError extends Error {
 /**
  * Reads the index file and checks every checksum. Resolves to null when there is none; rejects
  * with `IndexFileDamagedError` when it is not a whole, intact index file. The read itself runs
- * on libuv's thread pool, so the service can do its other start-up work meanwhile.
+ * on libuv's thread pool, so the service can do its other start-up work meanwhile. A file of
+ * more than `maxBytes` is not read (rejects): a node under a memory budget opens a budget's
+ * worth of it at most, and reading it whole would pass the budget (one saved without it).
  */
-export async function readIndexFile(dataDir: string): Promise<IndexFile | null> {
+export async function readIndexFile(
+  dataDir: string,
+  maxBytes = Infinity,
+): Promise<IndexFile | null> {
   const path = join(dataDir, INDEX_FILE);
   let handle;
   try {
@@ -115,6 +120,9 @@ export async function readIndexFile(dataDir: string): Promise<IndexFile | null> 
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     const size = (await handle.stat()).size;
+    if (size > maxBytes) {
+      throw new Error(`${path} holds ${size} bytes, more than the memory budget: not read`);
+    }
     // A buffer of its own (offset 0), so that every 8-aligned offset in the file is aligned.
     bytes = new Uint8Array(new ArrayBuffer(size));
     let read = 0;
