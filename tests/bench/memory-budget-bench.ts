@@ -7,6 +7,9 @@
  * 150 MB; the first ask of a robot not in memory (p50/p99, each robot asked in turn so that every
  * ask is a load), built from its rules (first round) and opened from its saved file (two more
  * rounds, once the files are written); asks to a robot in memory, p50/p99, against the node without a budget.
+ * Each first ask from a file is also split into the main thread's time on a CPU and in the run
+ * queue (Linux schedstat), and the RSS into the start's peak, the peak over the asks and the end.
+ * `--budget-cpu-prof <dir>` profiles the budget node (`node --cpu-prof`).
  * `KB_TEST_STORE=postgres` (tests/with-postgres.ts) runs it on PostgreSQL.
  * @module
  */
