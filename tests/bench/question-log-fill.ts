@@ -68,6 +68,8 @@ export async function fillLog(options: FillOptions): Promise<FilledLog> {
     if (++n % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
     if (n % 100_000 === 0) await repository.flush();
   }
+  // The closed segments' text filters, as the service makes them (a search skips by them).
+  if (repository instanceof DayFileLog) await repository.filtersBuilt();
   await log.close();
   await pool?.end();
   let total = 0;
