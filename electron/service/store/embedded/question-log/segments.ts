@@ -258,6 +258,8 @@ export class SegmentLog<T> {
     if (!existsSync(this.dir)) return;
     this.madeDir = true;
     for (const name of readdirSync(this.dir)) {
+      // A filter cut short by a crash (segment-grams.ts writes it aside, then renames it).
+      if (name.endsWith('.grams.tmp')) await rm(join(this.dir, name), { force: true });
       const legacy = LEGACY_DAY.exec(name)?.[1];
       if (legacy) await rename(join(this.dir, name), join(this.dir, `${legacy}-0000.jsonl`));
     }
@@ -605,11 +607,13 @@ export class SegmentLog<T> {
         if (this.stopped) return;
       }
     }
-    // Written to since, or gone: not saved (a gone segment's file would be left behind).
-    if (segment.indexedBytes !== covers || !this.segments.includes(segment)) return;
+    // Written to since (or being written), or gone: not saved (a gone segment's would be left).
+    const current = () =>
+      segment.indexedBytes === covers && this.idle(segment) && this.segments.includes(segment);
+    if (!current()) return;
     const path = gramsPathOf(segment.path);
     await filter.save(path);
-    if (!this.segments.includes(segment)) {
+    if (!current()) {
       await rm(path, { force: true });
       return;
     }
