@@ -82,7 +82,11 @@ export class GroupIndex {
     const ordered = [...terms].sort(
       (a, b) => (this.postings.get(a)?.length ?? 0) - (this.postings.get(b)?.length ?? 0),
     );
-    for (const term of ordered) {
+    // Prefix filter: a group sharing at least SIMILAR of the union shares at least
+    // ceil(SIMILAR × terms) of these terms, so it holds one of the rarest `prefix` of them; the
+    // groups met only through commoner terms could never reach SIMILAR (same result, less work).
+    const prefix = terms.length - Math.ceil(SIMILAR * terms.length) + 1;
+    for (const term of ordered.slice(0, prefix)) {
       for (const g of this.postings.get(term) ?? []) {
         if (seen.size >= CANDIDATES_MAX) break;
         if (seen.has(g)) continue;

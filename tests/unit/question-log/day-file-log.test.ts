@@ -55,8 +55,9 @@ test(
     ];
     for (const e of entries) log.append('1/default', e, null);
     assert.deepEqual(await read(log, '1/default', 0, Infinity), entries, 'buffered');
-    await log.flush();
+    await log.filtersBuilt();
     assert.deepEqual(readdirSync(join(dir, 'question-log', '1', 'default')).sort(), [
+      '2026-01-01-0000.grams',
       '2026-01-01-0000.idx',
       '2026-01-01-0000.jsonl',
       '2026-01-02-0000.idx',
@@ -130,7 +131,16 @@ test(
       readFileSync(join(dir, 'question-log', '1', 'r', `${name}.jsonl`)).length +
       readFileSync(join(dir, 'question-log', '1', 'r', `${name}.idx`)).length;
     const oneDay = bytesOf('2026-01-05-0000');
-    assert.equal(await log.size('1/r'), 3 * oneDay);
+    // The closed days' text filters count too.
+    await log.filtersBuilt();
+    const filters = readdirSync(join(dir, 'question-log', '1', 'r'))
+      .filter((name) => name.endsWith('.grams'))
+      .reduce(
+        (sum, name) => sum + readFileSync(join(dir, 'question-log', '1', 'r', name)).length,
+        0,
+      );
+    assert.ok(filters > 0);
+    assert.equal(await log.size('1/r'), 3 * oneDay + filters);
     assert.equal(await log.enforceRetention('1/r', 0, oneDay + 1), 20);
     assert.deepEqual(files(), ['2026-01-05-0000.jsonl']);
     assert.equal(await log.enforceRetention('1/r', 0, 1), 10, 'the newest day goes too');

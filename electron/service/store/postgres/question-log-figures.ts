@@ -19,6 +19,8 @@ import type { Client, Pool } from './connection';
 
 /** Examples shown per inbox group. */
 const EXAMPLES_MAX = 10;
+/** A day's most asked questions that may be in a top (the embedded store's TOP_KEPT). */
+const TOP_CANDIDATES = 200;
 
 interface RuleDelta {
   day: number;
@@ -373,11 +375,22 @@ export class PostgresFigures implements LogFigures {
     missed: boolean,
     limit: number,
   ): Promise<TextCount[]> {
+    // The candidates: each day's most asked (by index), as the embedded store keeps a closed
+    // day's; their counts then summed over the days (by index): never every question of a day.
     const { rows } = await this.pool.query<{ key: string; text: string; count: number }>(
-      `SELECT key, (array_agg(text ORDER BY day))[1] AS text, sum(count)::bigint AS count
-       FROM question_log_questions
-       WHERE log_id = $1 AND missed = $2 AND day BETWEEN $3 AND $4
-       GROUP BY key ORDER BY count DESC, key COLLATE "C" LIMIT $5`,
+      `WITH candidates AS (
+         SELECT DISTINCT t.key FROM generate_series($3::int, $4::int) AS d(day)
+         CROSS JOIN LATERAL (
+           SELECT key FROM question_log_questions q
+           WHERE q.log_id = $1 AND q.missed = $2 AND q.day = d.day
+           ORDER BY q.count DESC LIMIT ${TOP_CANDIDATES}
+         ) t
+       )
+       SELECT q.key, (array_agg(q.text ORDER BY q.day))[1] AS text, sum(q.count)::bigint AS count
+       FROM candidates c
+       JOIN question_log_questions q
+         ON q.log_id = $1 AND q.missed = $2 AND q.key = c.key AND q.day BETWEEN $3 AND $4
+       GROUP BY q.key ORDER BY count DESC, q.key COLLATE "C" LIMIT $5`,
       [await this.logId(log), missed, fromDay, toDay, limit],
     );
     return rows.map((row) => ({ key: row.key, text: row.text, count: Number(row.count) }));

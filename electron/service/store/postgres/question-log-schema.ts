@@ -113,3 +113,15 @@ CREATE TABLE question_log_inbox_rules (
   PRIMARY KEY (log_id, day, key, kind, rule_id)
 );
 `;
+
+/**
+ * Server migration 9: the figure tables read by index. A day's most asked questions come from
+ * an index by count (each day's first `TOP_CANDIDATES`), their sums over the days from one by
+ * question; a rule's hits per day from one by rule (not every rule's days of the log).
+ */
+export const QUESTION_LOG_FIGURE_INDEXES_SQL = `
+CREATE INDEX question_log_questions_by_count
+  ON question_log_questions (log_id, missed, day, count DESC);
+CREATE INDEX question_log_questions_by_key ON question_log_questions (log_id, missed, key, day);
+CREATE INDEX question_log_rules_by_rule ON question_log_rules (log_id, rule_id, day);
+`;

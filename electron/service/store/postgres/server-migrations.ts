@@ -5,7 +5,7 @@
  * @module
  */
 import { CHANGE_FEED_SQL, USED_SIGNATURES_SQL } from './cluster-schema';
-import { QUESTION_LOG_VOLUME_SQL } from './question-log-schema';
+import { QUESTION_LOG_FIGURE_INDEXES_SQL, QUESTION_LOG_VOLUME_SQL } from './question-log-schema';
 import type { Migration } from '../sql/migrations/runner';
 
 export const SERVER_MIGRATIONS: readonly Migration[] = [
@@ -80,4 +80,6 @@ CREATE TABLE embedding_cache (
 );
 `,
   },
+  // The dashboard's tops and the analytics' hits per day read by index (decision 111).
+  { version: 9, name: 'question_log_figure_indexes', sql: QUESTION_LOG_FIGURE_INDEXES_SQL },
 ];

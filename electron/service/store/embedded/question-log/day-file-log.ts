@@ -404,6 +404,8 @@ export class DayFileLog implements QuestionLogRepository {
           error,
         );
       else if (robot.failing) this.recovered(robot);
+      // Segments closed by this write get their text filter (in the background).
+      robot.segments.filterClosed();
       const budget = robot.entryBudget();
       if (budget !== null) {
         // The size budget holds as entries come, the current day included.
@@ -556,10 +558,17 @@ export class DayFileLog implements QuestionLogRepository {
     await writeFileAtomicAsync(join(dir, MARKS_FILE), Buffer.from(JSON.stringify(marks)));
   }
 
+  /** Waits for the text filters of the segments closed so far (a bulk fill, tests). */
+  async filtersBuilt(): Promise<void> {
+    await this.flush();
+    for (const robot of this.robots.values()) await robot.segments.filtersBuilt();
+  }
+
   async close(): Promise<void> {
     clearInterval(this.checkpointTimer);
     await this.writes.stop();
     for (const robot of this.robots.values()) {
+      await robot.segments.stopFilters();
       if (robot.opened && robot.unsaved > 0) await this.checkpoint(robot);
     }
     await this.writes.stop();

@@ -21,6 +21,7 @@ import { DIRECTORY_MODE, FILE_MODE } from '../../../files/durable-fs';
 import type { PageRequest, PageResult } from '../../contract/question-log';
 import { DAY_MS, dayOf, decode, encode } from '../../sql/question-log-line';
 import { textVariants } from '../../sql/question-log-text';
+import { GramFilter, gramsPathOf, mayHoldAny } from './segment-grams';
 import {
   RECORD_BYTES,
   entryMatches,
@@ -87,6 +88,10 @@ interface Segment<T> {
   pendingBytes: number;
   /** Its index records as last read (segment.indexBytes of them, or fewer: read the rest). */
   index: Uint32Array | null;
+  /** Bytes of its text filter's file (segment-grams.ts; 0: none yet). */
+  gramsBytes: number;
+  /** Its text filter once read. */
+  grams: GramFilter | null;
 }
 
 export interface WriteOutcome<T> {
@@ -184,6 +189,15 @@ function recordAt(words: Uint32Array, first: number, last: number, offset: numbe
   return low;
 }
 
+/** A file's size, 0 when it is missing. */
+async function fileSize(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** fsyncs a directory so that a new segment survives power loss (where the platform can). */
 async function syncDirectory(dir: string): Promise<void> {
   try {
@@ -230,6 +244,8 @@ export class SegmentLog<T> {
       pending: [],
       pendingBytes: 0,
       index: null,
+      gramsBytes: 0,
+      grams: null,
     };
   }
 
@@ -242,6 +258,8 @@ export class SegmentLog<T> {
     if (!existsSync(this.dir)) return;
     this.madeDir = true;
     for (const name of readdirSync(this.dir)) {
+      // A filter cut short by a crash (segment-grams.ts writes it aside, then renames it).
+      if (name.endsWith('.grams.tmp')) await rm(join(this.dir, name), { force: true });
       const legacy = LEGACY_DAY.exec(name)?.[1];
       if (legacy) await rename(join(this.dir, name), join(this.dir, `${legacy}-0000.jsonl`));
     }
@@ -252,10 +270,12 @@ export class SegmentLog<T> {
       segment.path = join(this.dir, name);
       this.lastSeq.set(segment.day, Math.max(this.lastSeq.get(segment.day) ?? 0, segment.seq));
       await this.repair(segment);
+      segment.gramsBytes = await fileSize(gramsPathOf(segment.path));
       this.segments.push(segment);
       await nextTurn();
     }
     this.sort();
+    this.filterClosed();
   }
 
   private async repair(segment: Segment<T>): Promise<void> {
@@ -467,6 +487,7 @@ export class SegmentLog<T> {
       offset += line.bytes;
     });
     const isNew = segment.bytes === 0;
+    await this.dropFilter(segment);
     const lines = await open(segment.path, 'a', FILE_MODE);
     try {
       await writeAll(lines, Buffer.from(`${pending.map((line) => line.line).join('\n')}\n`));
@@ -509,7 +530,7 @@ export class SegmentLog<T> {
     let total = 0;
     for (const segment of this.segments) {
       const lines = segment.writingBytes + segment.pendingBytes;
-      total += segment.bytes + segment.indexBytes + lines;
+      total += segment.bytes + segment.indexBytes + segment.gramsBytes + lines;
       total += segment.pending.length * RECORD_BYTES;
     }
     return total;
@@ -524,12 +545,114 @@ export class SegmentLog<T> {
     this.segments.splice(this.segments.indexOf(segment), 1);
     await rm(segment.path, { force: true });
     await rm(indexPathOf(segment.path), { force: true });
+    await rm(gramsPathOf(segment.path), { force: true });
     return removed;
   }
 
   /** Whether a segment can go now (no write under way, nothing buffered for it). */
   private idle(segment: Segment<T>): boolean {
     return segment.pending.length === 0 && segment.writingBytes === 0;
+  }
+
+  // ——— Text filters of closed segments (segment-grams.ts) ———
+
+  /** Filters being built, one after the other, in the background. */
+  private filtering: Promise<void> = Promise.resolve();
+  private readonly filterQueued = new Set<Segment<T>>();
+  private stopped = false;
+
+  /**
+   * Whether no line will go to the segment any more: a newer segment of its day took over, or a
+   * later day started (a line of its day arriving late would still go there: its filter is then
+   * dropped, and made again).
+   */
+  private isClosed(segment: Segment<T>): boolean {
+    const newest = this.segments[this.segments.length - 1];
+    if (newest === undefined || newest === segment || !this.idle(segment)) return false;
+    return (
+      newest.day > segment.day || this.segments.findLast((s) => s.day === segment.day) !== segment
+    );
+  }
+
+  /** Queues the filter of every closed segment without one (after a write, at load). */
+  filterClosed(): void {
+    if (this.stopped) return;
+    for (const segment of this.segments) {
+      if (segment.gramsBytes > 0 || this.filterQueued.has(segment) || !this.isClosed(segment))
+        continue;
+      this.filterQueued.add(segment);
+      this.filtering = this.filtering
+        .then(() => this.buildFilter(segment))
+        .catch(() => {
+          // A cache: the search reads the segment without it.
+        })
+        .finally(() => this.filterQueued.delete(segment));
+    }
+  }
+
+  /** Reads a closed segment's lines a slice at a time (yielding between) and writes its filter. */
+  private async buildFilter(segment: Segment<T>): Promise<void> {
+    if (this.stopped || !this.segments.includes(segment) || segment.gramsBytes > 0) return;
+    const covers = segment.indexedBytes;
+    const filter = GramFilter.empty(covers).covering(covers);
+    let lines = 0;
+    for await (const { text } of this.lineStream(segment.path, 0, covers)) {
+      const entry = decode(text);
+      if (entry) {
+        filter.add(entry.question);
+        filter.add(entry.userId);
+      }
+      if (++lines % SLICE_ENTRIES === 0) {
+        await nextTurn();
+        if (this.stopped) return;
+      }
+    }
+    // Written to since (or being written), or gone: not saved (a gone segment's would be left).
+    const current = () =>
+      segment.indexedBytes === covers && this.idle(segment) && this.segments.includes(segment);
+    if (!current()) return;
+    const path = gramsPathOf(segment.path);
+    await filter.save(path);
+    if (!current()) {
+      await rm(path, { force: true });
+      return;
+    }
+    segment.grams = filter;
+    segment.gramsBytes = filter.fileBytes;
+  }
+
+  /** A segment's filter if it has one covering all its lines, read once. */
+  private async filterOf(segment: Segment<T>): Promise<GramFilter | null> {
+    if (segment.gramsBytes === 0) return null;
+    if (segment.grams === null) {
+      try {
+        segment.grams = GramFilter.parse(await readFile(gramsPathOf(segment.path)));
+      } catch {
+        return null;
+      }
+    }
+    return segment.grams !== null && segment.grams.covers === segment.indexedBytes
+      ? segment.grams
+      : null;
+  }
+
+  /** A segment written to after it closed loses its filter (made again once closed). */
+  private async dropFilter(segment: Segment<T>): Promise<void> {
+    if (segment.gramsBytes === 0) return;
+    segment.gramsBytes = 0;
+    segment.grams = null;
+    await rm(gramsPathOf(segment.path), { force: true });
+  }
+
+  /** The filters being built stop (the log closes); waits for the one under way. */
+  async stopFilters(): Promise<void> {
+    this.stopped = true;
+    await this.filtering;
+  }
+
+  /** Waits for the filters queued (a bulk fill, tests). */
+  filtersBuilt(): Promise<void> {
+    return this.filtering;
   }
 
   /** Drops the segments of days before `firstKept` (YYYY-MM-DD); returns the entries gone. */
@@ -641,8 +764,8 @@ export class SegmentLog<T> {
       filter.source === undefined &&
       filter.userId === undefined &&
       filter.ruleId === undefined;
-    const variants =
-      filter.text === undefined ? null : textVariants(filter.text).map((v) => Buffer.from(v));
+    const texts = filter.text === undefined ? [] : textVariants(filter.text);
+    const variants = filter.text === undefined ? null : texts.map((v) => Buffer.from(v));
     const found: Found<T>[] = [];
     let matched = 0;
     let complete = true;
@@ -682,6 +805,8 @@ export class SegmentLog<T> {
           unread = last + 1 + olderRecords(segments, s, firstDay);
           break;
         }
+        // A segment whose filter says it cannot hold the text is searched without being read.
+        if (!mayHoldAny(await this.filterOf(segment), texts)) continue;
         // The records this page may still read: down to `floor` in this segment.
         const floor = Math.max(0, last + 1 - (this.searchBudget - read));
         const scanned = await this.scan(segment, words, last, floor, test, variants, wanted);
