@@ -7,14 +7,11 @@
 import type { Dashboard, DashboardCounts, RuleAnalytics } from '../question-log-types';
 import type { HourRow, LogFigures, LogKey, TextCount } from '../store/contract/question-log';
 import { DAY_MS, OUTCOMES } from '../store/contract/question-log';
+import type { RuleFacts } from '../store/contract/records';
 
 const dayName = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
-export interface RuleFacts {
-  ruleId: string;
-  ruleName: string;
-  effectEnd: string | null;
-}
+export type { RuleFacts };
 
 /** How many confusable pairs are reported. */
 const PAIRS_MAX = 50;

@@ -169,3 +169,10 @@ export interface CategoryRecord extends RobotKey {
 export interface DeletedUser extends UserRecord {
   deletedAt: number;
 }
+
+/** What rule analytics shows of a rule besides its figures. */
+export interface RuleFacts {
+  ruleId: string;
+  ruleName: string;
+  effectEnd: string | null;
+}

@@ -12,6 +12,7 @@ import type {
   NewRule,
   RobotKey,
   RuleContent,
+  RuleFacts,
   RuleFieldsPatch,
   RuleFilter,
   StoredRule,
@@ -95,6 +96,8 @@ export interface RuleRepository {
   menus(): Promise<{ ruleId: string; menu: MenuEntry[] }[]>;
   /** Every rule's id and phrasings, in creation order (duplicate checks). */
   questions(robot: RobotKey): Promise<{ ruleId: string; questions: string[] }[]>;
+  /** Every rule's id, name and end of validity, in creation order (analytics: no phrasings read). */
+  facts(robot: RobotKey): Promise<RuleFacts[]>;
   /** The number of the robot's rules, and of those whose name has a Han character. */
   languageCounts(robot: RobotKey): Promise<{ rules: number; han: number }>;
 }

@@ -12,6 +12,7 @@ import type {
   NewRule,
   RobotKey,
   RuleContent,
+  RuleFacts,
   StoredRule,
 } from '../contract/records';
 
@@ -114,6 +115,12 @@ export function toMatchableRecord(row: MatchableRow): MatchableRecord {
     negativeKeywords: JSON.parse(row.negative_keywords) as string[],
   };
 }
+
+export const toRuleFacts = (row: {
+  rule_id: string;
+  rule_name: string;
+  effect_end: string | null;
+}): RuleFacts => ({ ruleId: row.rule_id, ruleName: row.rule_name, effectEnd: row.effect_end });
 
 export const toDeletedRule = (row: DeletedRuleRow): DeletedRule => ({
   ...toStoredRule(row),

@@ -50,6 +50,7 @@ export function statements<L>(dialect: Dialect<L>) {
     matchable: `SELECT ${MATCHABLE_COLUMNS} FROM rules ORDER BY rule_seq`,
     menus: 'SELECT rule_id, menu FROM rules WHERE menu IS NOT NULL ORDER BY rule_seq',
     questions: `SELECT rule_id, questions FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,
+    facts: `SELECT rule_id, rule_name, effect_end FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,
     /** A rule's content replaced: `updateParams`. */
     update: `UPDATE rules SET rule_name = ?4, name_key = ?5, category_id = ?6, active = ?7,
       allow_sim_gen = ?8, effect_begin = ?9, effect_end = ?10, questions = ?11, answer = ?12,

@@ -195,17 +195,8 @@ export function registerQuestionLogRoutes(
 
   typed.get(`${R}/analytics`, robotRoute({}), async (request) => {
     const robot = await robotOf(request.params);
-    const rules = await ctx.store.rules.matchable(robot);
-    return success(
-      await log.analytics(
-        robot,
-        rules.map((rule) => ({
-          ruleId: rule.ruleId,
-          ruleName: rule.ruleName,
-          effectEnd: rule.effectEnd,
-        })),
-      ),
-    );
+    // Names and validity only: a robot's phrasings are not read for its figures.
+    return success(await log.analytics(robot, await ctx.store.rules.facts(robot)));
   });
 
   typed.get(`${R}/dashboard`, robotRoute({ querystring: DashboardQuery }), async (request) => {

@@ -372,6 +372,13 @@ export class SqlJsRuleRepository implements RuleRepository {
       .map(ruleRows.toRuleQuestions);
   }
 
+  async facts(robot: RobotKey) {
+    type Row = Parameters<typeof ruleRows.toRuleFacts>[0];
+    return this.store
+      .all<Row>(SQL.facts, [robot.tenantId, robot.robotId])
+      .map(ruleRows.toRuleFacts);
+  }
+
   async languageCounts(robot: RobotKey) {
     const row = this.store.get<{ rules: number; han: number | null }>(
       `SELECT COUNT(*) AS rules, SUM(rule_name GLOB '*[一-鿿]*') AS han FROM rules WHERE ${OF_ROBOT}`,

@@ -338,6 +338,12 @@ export class PostgresRuleRepository implements RuleRepository {
     return rows.map(ruleRows.toRuleQuestions);
   }
 
+  async facts(robot: RobotKey) {
+    type Row = Parameters<typeof ruleRows.toRuleFacts>[0];
+    const rows = await this.db.all<Row>(SQL.facts, [robot.tenantId, robot.robotId]);
+    return rows.map(ruleRows.toRuleFacts);
+  }
+
   async languageCounts(robot: RobotKey) {
     // The range is of code points, as SQLite's GLOB reads it.
     const row = await this.db.get<{ rules: number; han: number }>(
