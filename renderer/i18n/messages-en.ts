@@ -698,6 +698,7 @@ export const EN = {
     'The database cannot be reached right now; nothing was changed. Try again in a moment.',
   'errors.testCaseNotFound': 'This test case no longer exists (deleted elsewhere?).',
   'errors.testRunNotFound': 'This test run no longer exists.',
+  'errors.impactJobNotFound': 'This replay is no longer kept: run it again.',
   'errors.ruleExists': 'This rule already exists.',
   'errors.tenantExists':
     'A tenant was already registered with this user name, company and phone number: use it.',

@@ -605,6 +605,7 @@ export const ZH: Messages = {
   'errors.storageUnavailable': '暂时无法连接数据库，未做任何更改，请稍后重试。',
   'errors.testCaseNotFound': '该测试用例已不存在（是否已在别处删除？）。',
   'errors.testRunNotFound': '该测试运行已不存在。',
+  'errors.impactJobNotFound': '这次回放已不再保留，请重新运行。',
   'errors.ruleExists': '该规则已存在。',
   'errors.tenantExists': '已用相同的用户名、公司和手机号注册过租户：请使用该租户。',
 
