@@ -929,6 +929,10 @@ export const EN = {
   'impact.draft': 'draft',
   'impact.run': 'Replay the questions',
   'impact.running': 'Replaying…',
+  'impact.reading': 'Reading the logged questions…',
+  'impact.progress': '{done} of {total} distinct questions replayed',
+  'impact.cancelled': 'The robot changed while its questions were replayed: replay them again.',
+  'impact.failed': 'The replay failed: check the versions chosen and replay again.',
   'impact.none': 'No customer question was logged in the last {days} days: nothing to replay.',
   'impact.summary':
     '{changed} of {asks} customer asks of the last {days} days ({share}) would get a different answer: {questions} distinct questions.',
