@@ -148,7 +148,7 @@ export function ImpactPanel({
         </button>
       </div>
       {progress ? (
-        <div data-testid="impact-progress">
+        <div className="impact-progress" data-testid="impact-progress">
           <ProgressBar value={progress.done} max={progress.total} label={t('impact.running')} />
           <p className="hint">
             {progress.total === 0
