@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   'version-not-found': 404,
   'test-case-not-found': 404,
   'test-run-not-found': 404,
+  'impact-job-not-found': 404,
   'session-not-found': 404,
   'username-taken': 409,
   'rule-name-taken': 409,

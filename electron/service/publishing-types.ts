@@ -306,3 +306,13 @@ export interface ImpactReport {
   kinds: Record<ImpactKindName, ImpactKind>;
   ms: number;
 }
+
+/**
+ * An impact preview run as a job (POST `versions/impact/jobs`, then GET its id): `done` of
+ * `total` distinct questions replayed (`total` 0 while the log is read); `cancelled` when the
+ * robot changed while it ran (its rules, settings or published version: the result would be stale).
+ */
+export type ImpactJob =
+  | { jobId: string; state: 'running'; done: number; total: number }
+  | { jobId: string; state: 'done'; done: number; total: number; report: ImpactReport }
+  | { jobId: string; state: 'failed' | 'cancelled'; done: number; total: number; message: string };

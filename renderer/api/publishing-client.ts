@@ -5,6 +5,7 @@
 import type {
   DiscardResult,
   GateReport,
+  ImpactJob,
   ImpactReport,
   ModeSwitchRequest,
   ModeSwitchResult,
@@ -49,6 +50,14 @@ export function publishingClient(client: ConsoleClient, ref: RobotRef) {
     /** What answering from `to` instead of `from` changes for last `days` days' questions. */
     impact: (from: Target, to: Target, days: number) =>
       call<ImpactReport>('GET', `${base}/versions/impact?from=${from}&to=${to}&days=${days}`),
+    /** The same preview as a job (one per pair while it runs), polled with `impactJob`. */
+    startImpact: (from: Target, to: Target, days: number) =>
+      call<ImpactJob>('POST', `${base}/versions/impact/jobs`, {
+        from: String(from),
+        to: String(to),
+        days,
+      }),
+    impactJob: (jobId: string) => call<ImpactJob>('GET', `${base}/versions/impact/jobs/${jobId}`),
     publish: (note: string, author: string, confirmFailures: boolean, confirmImpact = false) => {
       const body: PublishRequest = { note, author, confirmFailures, confirmImpact };
       return call<{ version: VersionRecord; gate: GateReport }>('POST', `${base}/versions`, body);

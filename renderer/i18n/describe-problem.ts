@@ -71,6 +71,7 @@ export const CODES: Record<string, MessageKey> = {
   'customer-only': 'errors.forbidden',
   'test-case-not-found': 'errors.testCaseNotFound',
   'test-run-not-found': 'errors.testRunNotFound',
+  'impact-job-not-found': 'errors.impactJobNotFound',
   'rule-exists': 'errors.ruleExists',
   'tenant-exists': 'errors.tenantExists',
   'rule-name-taken': 'errors.ruleNameTaken',

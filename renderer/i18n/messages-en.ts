@@ -698,6 +698,7 @@ export const EN = {
     'The database cannot be reached right now; nothing was changed. Try again in a moment.',
   'errors.testCaseNotFound': 'This test case no longer exists (deleted elsewhere?).',
   'errors.testRunNotFound': 'This test run no longer exists.',
+  'errors.impactJobNotFound': 'This replay is no longer kept: run it again.',
   'errors.ruleExists': 'This rule already exists.',
   'errors.tenantExists':
     'A tenant was already registered with this user name, company and phone number: use it.',
@@ -928,6 +929,10 @@ export const EN = {
   'impact.draft': 'draft',
   'impact.run': 'Replay the questions',
   'impact.running': 'Replaying…',
+  'impact.reading': 'Reading the logged questions…',
+  'impact.progress': '{done} of {total} distinct questions replayed',
+  'impact.cancelled': 'The robot changed while its questions were replayed: replay them again.',
+  'impact.failed': 'The replay failed: check the versions chosen and replay again.',
   'impact.none': 'No customer question was logged in the last {days} days: nothing to replay.',
   'impact.summary':
     '{changed} of {asks} customer asks of the last {days} days ({share}) would get a different answer: {questions} distinct questions.',

@@ -605,6 +605,7 @@ export const ZH: Messages = {
   'errors.storageUnavailable': '暂时无法连接数据库，未做任何更改，请稍后重试。',
   'errors.testCaseNotFound': '该测试用例已不存在（是否已在别处删除？）。',
   'errors.testRunNotFound': '该测试运行已不存在。',
+  'errors.impactJobNotFound': '这次重放已不再保留，请重新运行。',
   'errors.ruleExists': '该规则已存在。',
   'errors.tenantExists': '已用相同的用户名、公司和手机号注册过租户：请使用该租户。',
 
@@ -805,6 +806,10 @@ export const ZH: Messages = {
   'impact.draft': '草稿',
   'impact.run': '重放客户问题',
   'impact.running': '正在重放…',
+  'impact.reading': '正在读取记录的问题…',
+  'impact.progress': '已重放 {done} / {total} 个不同问题',
+  'impact.cancelled': '重放期间机器人已更改，请重新重放。',
+  'impact.failed': '重放失败：请检查所选版本后重新重放。',
   'impact.none': '最近 {days} 天没有记录到客户提问，无从对比。',
   'impact.summary':
     '最近 {days} 天客户共提问 {asks} 次，其中 {changed} 次（{share}）会得到不同的回答，涉及 {questions} 个不同的问题。',

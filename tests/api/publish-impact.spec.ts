@@ -6,7 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RobotClient } from '../../electron/client/openapi-client';
-import type { ImpactReport, VersionRecord } from '../../electron/service/publishing-types';
+import type {
+  ImpactJob,
+  ImpactReport,
+  VersionRecord,
+} from '../../electron/service/publishing-types';
 import { consoleClient } from '../helpers/console-client';
 import { registerTenantWithRobot, ruleInput, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';
@@ -105,6 +109,35 @@ describe('publish impact preview and gate', () => {
     assert.equal(gone?.after.ruleId, null);
     assert.equal(newlyAnswered.examples[0]?.after.ruleName, '发票');
     assert.equal(otherAnswer.examples[0]?.question, '几点开门');
+  });
+
+  /** Starts a preview as a job, then polls it until it ends (each poll a request). */
+  const runJob = async (body: object): Promise<ImpactJob> => {
+    const started = await api.ok<ImpactJob>('POST', `${R}/versions/impact/jobs`, body);
+    assert.equal(started.state, 'running');
+    let job: ImpactJob = started;
+    while (job.state === 'running') {
+      job = await api.ok<ImpactJob>('GET', `${R}/versions/impact/jobs/${started.jobId}`);
+    }
+    return job;
+  };
+
+  test('run as a job the editor polls: the same report, after its progress', async () => {
+    // Without what depends on the moment it ran (its time, the start of its window).
+    const timeless = ({ ms: _ms, since: _since, ...rest }: ImpactReport) => rest;
+    const direct = timeless(await impact());
+    const job = await runJob({});
+    assert.equal(job.state, 'done', JSON.stringify(job));
+    assert.equal(job.done, job.total);
+    assert.deepEqual(job.state === 'done' && timeless(job.report), direct);
+    const failed = await runJob({ from: '9' });
+    assert.equal(failed.state, 'failed');
+    assert.match(failed.state === 'failed' ? failed.message : '', /Version 9/);
+    const bad = await api.call('POST', `${R}/versions/impact/jobs`, { days: 0 });
+    assert.equal(bad.status, 400);
+    const unknown = await api.call('GET', `${R}/versions/impact/jobs/999`);
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.code, 'impact-job-not-found');
   });
 
   test('a one-day window holds the asks of today; a bad day count or version is refused', async () => {

@@ -54,6 +54,7 @@ import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
 import { embeddingLine, measureEmbedding } from './embedding-bench';
 import { impactLine, measureImpact } from './impact-bench';
+import type { ImpactKb } from './impact-bench';
 import { collisionLine, measureCollisions } from './collision-bench';
 import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
@@ -77,7 +78,8 @@ const { values } = parseArgs({
     'embedding-dimensions': { type: 'string', default: '1024' },
     impact: { type: 'boolean', default: false },
     'impact-questions': { type: 'string', default: '100000' },
-    'impact-edited': { type: 'string', default: '300' },
+    'impact-edited': { type: 'string', default: '5,300' },
+    'impact-kb': { type: 'string', default: 'zipf,narrow' },
     collisions: { type: 'boolean', default: false },
     'collision-sizes': { type: 'string', default: '1000,10000,100000' },
     'memory-budget': { type: 'boolean', default: false },
@@ -110,12 +112,14 @@ if (values['memory-budget']) {
   process.exit(0);
 }
 if (values.impact) {
-  const figures = await measureImpact(
-    Number(values['impact-questions']),
-    Number(values['impact-edited']),
-  );
-  console.log(impactLine(figures));
-  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  const all = [];
+  const kbs = values['impact-kb'].split(',');
+  for (const kb of kbs.filter((name): name is ImpactKb => name === 'zipf' || name === 'narrow')) {
+    const edited = values['impact-edited'].split(',').map(Number);
+    all.push(await measureImpact(Number(values['impact-questions']), edited, kb));
+    console.log(impactLine(all.at(-1) as (typeof all)[number]));
+  }
+  if (values.json) writeFileSync(values.json, JSON.stringify(all, null, 2));
   process.exit(0);
 }
 if (values.collisions) {

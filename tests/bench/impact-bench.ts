@@ -1,12 +1,14 @@
 /**
  * The impact preview's figures (docs/publishing.md, "What a publish changes for customers"): a
- * robot of 10,000 rules in review mode with a draft that changed some of them (300 unless
- * told), its question log filled with 100,000 distinct customer questions (150,000 asks, through the service's own
- * recorder, in-process, while the service is stopped), then `GET versions/impact` timed over HTTP
+ * robot of 10,000 rules in review mode, its question log filled with 100,000 distinct customer
+ * questions (150,000 asks, through the service's own recorder, in-process, while the service is
+ * stopped), then, for a draft changing a few rules and then many, `GET versions/impact` timed
  * on the in-process service while another process asks one question at a time (ask-probe.ts):
- * the preview's time, and ask p99 and max idle (before it) and while it runs.
- * `npm run bench -- --impact` (`--impact-questions N` for another size, `--impact-edited N` for
- * another number of rules changed: 300 by default, a few for the usual publish).
+ * the preview's time against two asks of the matcher per question asked of both sides (the
+ * baseline, same run), and ask p99 and max idle (before it) and while it runs. Twice: a
+ * knowledge base and log over a Zipf vocabulary (zipf-kb.ts) and the 100-word worst case.
+ * `npm run bench -- --impact` (`--impact-questions N`, `--impact-edited 5,300`,
+ * `--impact-kb zipf,narrow`).
  * @module
  */
 import { spawn } from 'node:child_process';
@@ -15,6 +17,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RuleInput } from '../../electron/service/api-types';
+import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../electron/service/matching/index';
 import { startService } from '../../electron/service/index';
 import type { KbService } from '../../electron/service/index';
 import { createConsoleLogger, silentLogger } from '../../electron/service/logger';
@@ -27,25 +30,10 @@ import { TEST_CREDENTIALS, TEST_ENV, makeDataDir, tenantRequest } from '../helpe
 import { generateRules } from './generate-rules';
 import { percentile, round } from './stats';
 import { typedVariant } from './typed-questions';
+import { zipfKb } from './zipf-kb';
 
 const PROBE = join(import.meta.dirname, 'ask-probe.ts');
 const RULES = 10_000;
-
-export interface ImpactFigures {
-  rules: number;
-  questions: number;
-  asks: number;
-  previewMs: number;
-  changedQuestions: number;
-  /** Rules the draft changed, and questions asked of both targets (those they can reach). */
-  edited: number;
-  matched: number;
-  load: number[];
-  /** The longest the service's event loop went without a turn while the preview ran. */
-  heldMs: number;
-  idle: { asks: number; p99: number; max: number };
-  during: { asks: number; p99: number; max: number };
-}
 
 const start = (dataDir: string) =>
   startService({
@@ -174,7 +162,77 @@ const latency = (samples: readonly { at: number; ms: number }[], from: number, t
   return { asks: ms.length, p99: round(percentile(ms, 99)), max: round(Math.max(0, ...ms)) };
 };
 
-export async function measureImpact(questionCount = 100_000, edited = 300): Promise<ImpactFigures> {
+/** One preview's figures; `edited` rules of the draft changed against the published version. */
+export interface ImpactRun {
+  edited: number;
+  previewMs: number;
+  matched: number;
+  changedQuestions: number;
+  /** The preview's time per question asked of both sides, against two asks of the matcher. */
+  perMatchedMs: number;
+  load: number[];
+  /** The longest the service's event loop went without a turn while the preview ran. */
+  heldMs: number;
+  idle: { asks: number; p99: number; max: number };
+  during: { asks: number; p99: number; max: number };
+}
+
+export interface ImpactFigures {
+  /** `zipf`: a realistic vocabulary (zipf-kb.ts); `narrow`: 100 words, the worst case. */
+  kb: ImpactKb;
+  rules: number;
+  questions: number;
+  asks: number;
+  /** The baseline: two asks of the matcher (`decide`, in this process) per question, ms. */
+  twoAsksMs: number;
+  runs: ImpactRun[];
+}
+
+export type ImpactKb = 'zipf' | 'narrow';
+
+/** The knowledge base and its customers' questions. */
+function knowledgeBase(kb: ImpactKb, count: number) {
+  if (kb === 'narrow') {
+    const rules = generateRules(RULES, 42);
+    return { rules, questions: distinctQuestions(rules, count) };
+  }
+  const zipf = zipfKb(RULES, 42);
+  return { rules: zipf.rules, questions: zipf.questions(count) };
+}
+
+/** Two decisions of the matcher per question, ms: the cost a replay cannot go under. */
+function twoAsks(rules: readonly RuleInput[], questions: readonly string[]): number {
+  const index = createRobotIndex({ selfCalibration: false });
+  rules.forEach((rule, i) =>
+    index.upsert({
+      ruleId: `r${i}`,
+      ruleName: rule.ruleName,
+      questions: rule.questions,
+      active: true,
+      effectBeginMs: null,
+      effectEndMs: null,
+    }),
+  );
+  const now = Date.now();
+  const sample = questions.slice(0, 2000);
+  const decide = (question: string) =>
+    index.decide?.(question, now, DEFAULT_MATCH_SETTINGS) ??
+    index.match(question, now, DEFAULT_MATCH_SETTINGS);
+  for (const question of sample.slice(0, 200)) decide(question);
+  const started = performance.now();
+  for (const question of sample) decide(question);
+  return (2 * (performance.now() - started)) / sample.length;
+}
+
+/**
+ * The preview of 10,000 rules and `questionCount` logged questions, once per count of rules
+ * changed in `edited` (ascending: each adds edits to the last draft).
+ */
+export async function measureImpact(
+  questionCount = 100_000,
+  edited: readonly number[] = [5, 300],
+  kb: ImpactKb = 'zipf',
+): Promise<ImpactFigures> {
   const dataDir = makeDataDir('bench-impact');
   let service: KbService = await start(dataDir);
   let probe: ReturnType<typeof startProbe> | undefined;
@@ -183,29 +241,21 @@ export async function measureImpact(questionCount = 100_000, edited = 300): Prom
     const { tenantId } = await client.registerTenant(tenantRequest());
     const secret = (await client.listRobots(tenantId))[0]?.robotSecret ?? '';
     const robot = client.robot(tenantId, 'default', secret);
-    const rules = generateRules(RULES, 42);
+    const { rules, questions } = knowledgeBase(kb, questionCount);
     const ruleIds: string[] = [];
     for (let i = 0; i < rules.length; i += 1000) {
       const result = await robot.importRules(rules.slice(i, i + 1000));
       ruleIds.push(...result.succeed.map((rule) => rule.ruleId));
     }
     const R = `/tenants/${tenantId}/robots/default`;
-    const api = consoleClient(service.url, service.consoleToken);
     // Review mode publishes the draft as v1; the draft then changes answers and phrasings.
-    await api.ok('PATCH', R, { settings: { publishMode: 'review' } });
-    for (let k = 0; k < edited; k++) {
-      const i = (k * 31) % ruleIds.length;
-      const rule = rules[i] as RuleInput;
-      const patch =
-        k % 2 === 0
-          ? { answer: `${rule.answer} (edited)` }
-          : { questions: rule.questions.slice(1) };
-      await api.ok('PATCH', `${R}/rules/${ruleIds[i]}`, patch);
-    }
+    await consoleClient(service.url, service.consoleToken).ok('PATCH', R, {
+      settings: { publishMode: 'review' },
+    });
     await service.stop();
-    const questions = distinctQuestions(rules, questionCount);
     const asks = await fill(dataDir, tenantId, questions, Date.now());
     service = await start(dataDir);
+    const api = consoleClient(service.url, service.consoleToken);
     const probeQuestions = questions.slice(0, 2000).map((q) => `${q} ?`);
     const asking = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS }).robot(
       tenantId,
@@ -213,45 +263,58 @@ export async function measureImpact(questionCount = 100_000, edited = 300): Prom
       secret,
     );
     for (const question of probeQuestions.slice(0, 200)) await asking.ask(question, 'warm-up');
-    probe = startProbe(service.url, tenantId, secret, probeQuestions);
-    const idleStart = Date.now();
-    while (probe.samples.length < 300 && Date.now() - idleStart < 30_000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    const twoAsksMs = twoAsks(rules, questions);
+    const runs: ImpactRun[] = [];
+    let done = 0;
+    for (const count of edited) {
+      for (; done < count; done++) {
+        const i = (done * 31) % ruleIds.length;
+        const rule = rules[i] as RuleInput;
+        const patch =
+          done % 2 === 0
+            ? { answer: `${rule.answer} (edited)` }
+            : { questions: rule.questions.slice(1) };
+        await api.ok('PATCH', `${R}/rules/${ruleIds[i]}`, patch);
+      }
+      probe = startProbe(service.url, tenantId, secret, probeQuestions);
+      const idleStart = Date.now();
+      while (probe.samples.length < 300 && Date.now() - idleStart < 30_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const idleEnd = Date.now();
+      const held = holdWatch();
+      const t = performance.now();
+      // In-process (no socket): at this size the answer comes after a keep-alive socket's idle
+      // limit on a loaded machine; the asks timed meanwhile go over HTTP.
+      const injected = await service.inject({
+        method: 'GET',
+        url: `/console/api${R}/versions/impact`,
+        headers: { authorization: `Bearer ${service.consoleToken}` },
+      });
+      if (injected.statusCode !== 200) throw new Error(`impact failed: ${injected.body}`);
+      const report = (JSON.parse(injected.body) as { data: ImpactReport }).data;
+      const previewMs = performance.now() - t;
+      const holds = held.stop();
+      const previewEnd = Date.now();
+      await probe.stop();
+      const samples = probe.samples;
+      probe = undefined;
+      if (report.replayed !== questions.length) {
+        throw new Error(`replayed ${report.replayed} questions, not ${questions.length}`);
+      }
+      runs.push({
+        edited: count,
+        previewMs: round(previewMs),
+        matched: report.matched,
+        changedQuestions: report.changed.questions,
+        perMatchedMs: round(previewMs / Math.max(1, report.matched), 3),
+        heldMs: round(Math.max(0, ...holds.map((h) => h.ms))),
+        load: loadavg().map(round),
+        idle: latency(samples, idleStart, idleEnd),
+        during: latency(samples, idleEnd, previewEnd),
+      });
     }
-    const idleEnd = Date.now();
-    const held = holdWatch();
-    const t = performance.now();
-    // In-process (no socket): at this size the answer comes after a keep-alive socket's idle
-    // limit on a loaded machine; the asks timed meanwhile go over HTTP.
-    const injected = await service.inject({
-      method: 'GET',
-      url: `/console/api${R}/versions/impact`,
-      headers: { authorization: `Bearer ${service.consoleToken}` },
-    });
-    if (injected.statusCode !== 200) throw new Error(`impact failed: ${injected.body}`);
-    const report = (JSON.parse(injected.body) as { data: ImpactReport }).data;
-    const previewMs = performance.now() - t;
-    const holds = held.stop();
-    const previewEnd = Date.now();
-    await probe.stop();
-    const samples = probe.samples;
-    probe = undefined;
-    if (report.replayed !== questionCount) {
-      throw new Error(`replayed ${report.replayed} questions, not ${questionCount}`);
-    }
-    return {
-      rules: RULES,
-      questions: report.replayed,
-      asks,
-      previewMs: round(previewMs),
-      changedQuestions: report.changed.questions,
-      edited,
-      matched: report.matched,
-      heldMs: round(Math.max(0, ...holds.map((h) => h.ms))),
-      load: loadavg().map(round),
-      idle: latency(samples, idleStart, idleEnd),
-      during: latency(samples, idleEnd, previewEnd),
-    };
+    return { kb, rules: RULES, questions: questions.length, asks, twoAsksMs, runs };
   } finally {
     await probe?.stop();
     await service.stop();
@@ -260,14 +323,22 @@ export async function measureImpact(questionCount = 100_000, edited = 300): Prom
 }
 
 export function impactLine(f: ImpactFigures): string {
-  return (
-    `impact preview: ${f.questions} distinct questions (${f.asks} asks) at ${f.rules} rules, ` +
-    `${f.edited} rules changed, in ${round(f.previewMs / 1000)} s (target ≤ 10 s), ` +
-    `${f.matched} reachable and asked of both, ${f.changedQuestions} change answer; ` +
-    `ask p99 ${f.during.p99} ms / max ${f.during.max} ms while it runs (${f.during.asks} asks) vs ` +
-    `idle p99 ${f.idle.p99} ms / max ${f.idle.max} ms (${f.idle.asks} asks): ` +
-    `p99 ×${round(f.during.p99 / Math.max(0.001, f.idle.p99))} (target: no ask over 50 ms), ` +
-    `event loop held ${f.heldMs} ms at most; ` +
-    `load average ${f.load.join(' ')}`
+  const kb =
+    f.kb === 'zipf' ? 'Zipf vocabulary of 4,000 words' : '100-word vocabulary (worst case)';
+  const runs = f.runs.map(
+    (r) =>
+      `  ${r.edited} rules changed: ${round(r.previewMs / 1000)} s (target ≤ 10 s), ` +
+      `${r.matched} reachable and asked of both (${round((100 * r.matched) / f.questions)}%), ` +
+      `${r.changedQuestions} change answer; ${r.perMatchedMs} ms per question asked of both = ` +
+      `×${round(r.perMatchedMs / Math.max(0.001, f.twoAsksMs))} two asks of the matcher; ` +
+      `ask p99 ${r.during.p99} ms / max ${r.during.max} ms while it runs (${r.during.asks} asks) ` +
+      `vs idle p99 ${r.idle.p99} ms / max ${r.idle.max} ms (${r.idle.asks} asks): ` +
+      `p99 ×${round(r.during.p99 / Math.max(0.001, r.idle.p99))} (target: no ask over 50 ms), ` +
+      `event loop held ${r.heldMs} ms at most; load average ${r.load.join(' ')}`,
   );
+  return [
+    `impact preview, ${kb}: ${f.questions} distinct questions (${f.asks} asks) at ${f.rules} ` +
+      `rules; two asks of the matcher ${round(f.twoAsksMs, 3)} ms per question (baseline)`,
+    ...runs,
+  ].join('\n');
 }

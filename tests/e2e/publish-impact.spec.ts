@@ -103,5 +103,46 @@ for (const lang of LANGUAGES) {
       await expect(tryPane).toContainText('You can return any item within 15 days.');
       await shoot(page, `publish-impact-try-${lang}`);
     });
+
+    test('a long replay shows its progress; a replay the robot changed under says so', async ({
+      page,
+      service,
+    }) => {
+      const robot = await registerTenant(service);
+      await importRules(service, robot, RULES);
+      const api = consoleClient(service.baseUrl, service.token);
+      const R = `/tenants/${robot.tenantId}/robots/${robot.robotId}`;
+      await api.ok('POST', `${R}/versions`, { note: 'v1', author: 'api' });
+      const editor = new EditorPage(page);
+      await editor.open(service);
+      await editor.openRobot('Acme');
+      await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
+      const panel = page.getByTestId('impact');
+
+      // The job's polls answer as a long replay would: under way (3 of 7), held until seen,
+      // then cancelled (the robot changed: impact-jobs.ts, tested in tests/unit/publishing).
+      let polls = 0;
+      let release: () => void = () => undefined;
+      const seen = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/console/api/**/versions/impact/jobs/*', async (route) => {
+        polls++;
+        const job =
+          polls === 1
+            ? { jobId: 'x', state: 'running', done: 3, total: 7 }
+            : { jobId: 'x', state: 'cancelled', done: 5, total: 7, message: 'changed' };
+        if (polls > 1) await seen;
+        await route.fulfill({ json: { code: '0', msg: 'success', data: job } });
+      });
+      await panel.getByRole('button', { name: t('impact.run') }).click();
+      const progress = panel.getByTestId('impact-progress');
+      await expect(progress).toContainText(t('impact.progress', { done: 3, total: 7 }));
+      await expect(progress.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '3');
+      await expect(panel.getByRole('button', { name: t('impact.running') })).toBeDisabled();
+      await shoot(page, `publish-impact-progress-${lang}`);
+      release();
+      await expect(panel).toContainText(t('impact.cancelled'));
+      await expect(progress).toHaveCount(0);
+      await expect(panel.getByRole('button', { name: t('impact.run') })).toBeEnabled();
+    });
   });
 }

@@ -331,6 +331,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     this.changed();
   }
 
+  get generation(): number {
+    return this.store.generation;
+  }
+
   match(
     question: string,
     nowMs: number,

@@ -118,6 +118,16 @@ export interface RobotIndex {
    * need the decision, not the runners-up.
    */
   matchExact?(question: string, nowMs: number): MatchDecision | undefined;
+  /**
+   * `match`'s decision for a question nobody asked now (a replay): neither kept among the
+   * recent questions (real traffic's cache) nor counted as traffic (the self-test's pause).
+   */
+  decide?(question: string, nowMs: number, settings: MatchSettings): MatchDecision;
+  /**
+   * Changes with every write to the index (the recent questions' key): what a long replay
+   * checks to know that the rules it was asked about changed meanwhile.
+   */
+  readonly generation?: number;
   /** The synonym groups in use (engines without synonyms leave both members out). */
   readonly synonyms?: readonly (readonly string[])[];
   /** Replaces the synonym groups; every rule is re-indexed with them. */

@@ -201,13 +201,18 @@ export async function compareSides(
   reach: ReachableQuestions | null,
   at: number,
   settings: MatchSettings,
+  watch: ImpactWatch = {},
 ): Promise<Comparison> {
   const kinds = Object.fromEntries(IMPACT_KINDS.map((kind) => [kind, emptyKind()])) as Record<
     ImpactKindName,
     ImpactKind
   >;
+  // Not `match`: a replay of 100,000 questions would evict the real traffic's recent questions
+  // and count as traffic (postponing the self-test) for its whole length.
   const decide = (index: RobotIndex, question: string) =>
-    index.matchExact?.(question, at) ?? index.match(question, at, settings);
+    index.decide?.(question, at, settings) ??
+    index.matchExact?.(question, at) ??
+    index.match(question, at, settings);
   let done = 0;
   let matched = 0;
   let replayedAsks = 0;
@@ -233,8 +238,14 @@ export async function compareSides(
         after: answerOf(after, b),
       });
     } while (done < questions.length && performance.now() < sliceEnd);
-    if (done < questions.length) await nextTurn();
+    watch.progress?.(done, questions.length);
+    if (done < questions.length) {
+      await nextTurn();
+      watch.signal?.throwIfAborted();
+    }
   }
+  // A change seen after the last slice (impact-jobs.ts) still makes the result stale.
+  watch.signal?.throwIfAborted();
   return { kinds, matched, replayedAsks };
 }
 
@@ -243,6 +254,14 @@ export interface ImpactRequest {
   to: Target;
   days: number;
   cap?: number;
+}
+
+/** What follows a preview run as a job (impact-jobs.ts): its progress, and its cancellation. */
+export interface ImpactWatch {
+  /** Questions replayed so far of those to replay, after each slice. */
+  progress?: (done: number, total: number) => void;
+  /** Aborted: the replay stops at its next slice, rejecting with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -254,6 +273,7 @@ export async function impactOf(
   asks: LoggedAsks | null,
   robot: Robot,
   request: ImpactRequest,
+  watch: ImpactWatch = {},
 ): Promise<ImpactReport> {
   const started = performance.now();
   const cap = request.cap ?? IMPACT_CAP;
@@ -276,6 +296,7 @@ export async function impactOf(
     reach,
     ctx.now(),
     robot.settings,
+    watch,
   );
   let changedQuestions = 0;
   let changedAsks = 0;

@@ -10,8 +10,9 @@ import { patchRobot } from '../domain/robots';
 import type { PublishMode, VersionRecord } from '../publishing-types';
 import type { IndexCodec, SavedIndexes } from '../domain/robot-loading';
 import type { PublishedEditions } from './published-editions';
-import { impactGate } from './impact';
+import { impactGate, impactOf } from './impact';
 import type { LoggedAsks, PublishGate } from './impact';
+import { ImpactJobs } from './impact-jobs';
 import { RunJobs } from './run-jobs';
 import { publishInQueue } from './versions';
 
@@ -21,6 +22,8 @@ export type PublishingContext = DomainContext & { readonly publishing: Published
 export class PublishingRoom {
   readonly editions: PublishedEditions;
   readonly runs: RunJobs;
+  /** Impact previews under way (impact-jobs.ts). */
+  readonly impacts: ImpactJobs;
   /** The publish gate on customers' questions (a no-op without a question log). */
   readonly impactGate: PublishGate;
   /** The version the last change of mode of a robot published (read back by `switchMode`). */
@@ -51,6 +54,9 @@ export class PublishingRoom {
       );
     };
     this.runs = new RunJobs(ctx);
+    this.impacts = new ImpactJobs(ctx, (robot, request, watch) =>
+      impactOf(ctx, asks, robot, request, watch),
+    );
     this.impactGate = impactGate(ctx, asks);
   }
 

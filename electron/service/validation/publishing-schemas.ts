@@ -74,3 +74,10 @@ export const ImpactQuery = Type.Object({
   to: Type.Optional(target),
   days: Type.Optional(string({ pattern: '^(?:[1-9]|[1-8]\\d|90)$' })),
 });
+
+/** `POST R/versions/impact/jobs`: the same preview, run as a job the editor polls. */
+export const ImpactJobBody = Type.Object({
+  from: Type.Optional(target),
+  to: Type.Optional(target),
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: IMPACT_DAYS_MAX })),
+});

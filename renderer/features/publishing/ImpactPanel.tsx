@@ -2,10 +2,11 @@
  * "What changes for customers": the customers' logged questions replayed against two editions
  * (the published version and the draft by default, or any two versions), counted by kind of
  * change with their asks, the most asked of each one click from its rule and from the try pane;
- * and the publish gate on that share, set beside the test-set gate.
+ * and the publish gate on that share, set beside the test-set gate. On a large log the replay
+ * takes a while: it runs as a job on the service, polled here with its progress.
  * @module
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type {
   ImpactAnswer,
   ImpactReport,
@@ -15,6 +16,7 @@ import { IMPACT_KINDS } from '../../../electron/service/publishing-types';
 import type { Target } from '../../api/publishing-client';
 import type { PublishingClient } from '../../api/publishing-client';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { ProgressBar } from '../../components/ProgressBar';
 import { describeError } from '../../i18n/describe-problem';
 import { useI18n } from '../../i18n/useI18n';
 
@@ -53,14 +55,37 @@ export function ImpactPanel({
   const [gateValue, setGateValue] = useState(gatePercent < 100 ? gatePercent : 10);
   const [gateNote, setGateNote] = useState<string | null>(null);
 
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [stopped, setStopped] = useState<'cancelled' | 'failed' | null>(null);
+  // Polling stops when the panel goes (the job carries on, and is kept for a while).
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
+
   const run = async () => {
     setBusy(true);
     setError(null);
+    setStopped(null);
     try {
-      setReport(await api.impact(parseTarget(from), parseTarget(to), days));
+      let job = await api.startImpact(parseTarget(from), parseTarget(to), days);
+      while (job.state === 'running' && mounted.current) {
+        setProgress({ done: job.done, total: job.total });
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        job = await api.impactJob(job.jobId);
+      }
+      if (job.state === 'done') setReport(job.report);
+      else if (job.state !== 'running') {
+        setReport(null);
+        setStopped(job.state);
+      }
     } catch (caught) {
       setError(caught);
     } finally {
+      setProgress(null);
       setBusy(false);
     }
   };
@@ -122,7 +147,22 @@ export function ImpactPanel({
           {busy ? t('impact.running') : t('impact.run')}
         </button>
       </div>
+      {progress ? (
+        <div className="impact-progress" data-testid="impact-progress">
+          <ProgressBar value={progress.done} max={progress.total} label={t('impact.running')} />
+          <p className="hint">
+            {progress.total === 0
+              ? t('impact.reading')
+              : t('impact.progress', { done: progress.done, total: progress.total })}
+          </p>
+        </div>
+      ) : null}
       {error ? <ErrorMessage>{describeError(t, error)}</ErrorMessage> : null}
+      {stopped ? (
+        <ErrorMessage>
+          {t(stopped === 'cancelled' ? 'impact.cancelled' : 'impact.failed')}
+        </ErrorMessage>
+      ) : null}
       {report ? (
         <div className="impact-report" data-testid="impact-report">
           {report.asks === 0 ? (

@@ -23,6 +23,7 @@ import {
   CaseIdsBody,
   CompareQuery,
   DiffQuery,
+  ImpactJobBody,
   ImpactQuery,
   ModeSwitchBody,
   PublishBody,
@@ -133,6 +134,29 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
         }),
       );
     },
+  );
+
+  // The same preview as a job the editor polls: a large log takes longer than a request waits.
+  typed.post(
+    `${ROBOT}/versions/impact/jobs`,
+    robotRoute({ body: ImpactJobBody }),
+    async (request) => {
+      const { from, to, days } = request.body;
+      const robot = await robotOf(request);
+      return success(
+        room.impacts.start(robot, {
+          from: parseTarget(from ?? 'published', 'from'),
+          to: parseTarget(to ?? 'draft', 'to'),
+          days: days ?? IMPACT_DAYS,
+        }),
+      );
+    },
+  );
+
+  typed.get(
+    `${ROBOT}/versions/impact/jobs/:jobId`,
+    { ...console, schema: { params: RunJobPath } },
+    async (request) => success(room.impacts.get(await robotOf(request), request.params.jobId)),
   );
 
   typed.get(
