@@ -1,5 +1,5 @@
 /**
- * `tsx tests/bench/bundle-import-bench.ts [--bundle-mb N] [--service FILE] [--baseline FILE]`,
+ * `tsx tests/bench/bundle-import-bench.ts [--bundle-mb N] [--service FILE] [--baseline FILE] [--cpu-prof DIR]`,
  * or `npm run bench -- --bundle-import [--bundle-mb N] [--json FILE]`: a robot bundle of about
  * N MB (default 116, the red team's) imported into the built headless service over HTTP, with
  * one bad field in its last rule and then valid, while another robot is asked one question after
@@ -202,6 +202,7 @@ function importOnce(url: string, token: string, tenantId: number, body: Buffer):
 export async function measureBundleImport(
   mb: number,
   script?: string,
+  cpuProfDir?: string,
 ): Promise<BundleImportFigures> {
   const bundle = makeBundle(mb);
   const valid = Buffer.from(JSON.stringify(bundle));
@@ -213,7 +214,10 @@ export async function measureBundleImport(
     }),
   );
   const dataDir = makeDataDir('bench-bundle');
-  const spawnOptions = { ...(script ? { script } : {}), nodeArgs: ['--import', LOOP_HOLDS] };
+  const nodeArgs = ['--import', LOOP_HOLDS];
+  // Where the holds come from: node writes a .cpuprofile per run of the service at its stop.
+  if (cpuProfDir) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', cpuProfDir);
+  const spawnOptions = { ...(script ? { script } : {}), nodeArgs };
   let service = await spawnService(dataDir, spawnOptions);
   let running = true;
   try {
@@ -308,9 +312,14 @@ if (import.meta.filename === process.argv[1]) {
       'bundle-mb': { type: 'string', default: '116' },
       service: { type: 'string' },
       baseline: { type: 'string' },
+      'cpu-prof': { type: 'string' },
     },
   });
-  const figures = await measureBundleImport(Number(values['bundle-mb']), values.service);
+  const figures = await measureBundleImport(
+    Number(values['bundle-mb']),
+    values.service,
+    values['cpu-prof'],
+  );
   if (values.baseline) {
     figures.baseline = await measureBundleImport(Number(values['bundle-mb']), values.baseline);
   }
