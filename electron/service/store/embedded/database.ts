@@ -43,13 +43,31 @@ const ignore = () => undefined;
 
 const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
+const DEFAULT_SNAPSHOT_JOURNAL_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Whether `journalBytes` of journal no snapshot covers call for a snapshot at once: past the
+ * configured size; unconfigured, past 32 MB and the database's own size (decision 109).
+ */
+export function journalDueForSnapshot(
+  journalBytes: number,
+  configured: number | undefined,
+  databaseBytes: () => number,
+): boolean {
+  if (configured !== undefined) return journalBytes >= configured;
+  return journalBytes >= DEFAULT_SNAPSHOT_JOURNAL_BYTES && journalBytes >= databaseBytes();
+}
+
 /** Below this much journal, an idle spell takes no snapshot (see `scheduleSnapshot`). */
 const IDLE_SNAPSHOT_MIN_BYTES = 1024 * 1024;
 
 export interface StoreOptions {
   dataDir: string;
   logger: Logger;
-  /** Snapshot at once when this many bytes of journal are not covered by a snapshot. */
+  /**
+   * Snapshot at once when this many bytes of journal are not covered by a snapshot. Unset: when
+   * the journal reaches 32 MB or the database's own size, whichever is larger (decision 109).
+   */
   snapshotJournalBytes?: number;
   /**
    * Snapshot after this long without writes, if the journal holds at least a megabyte (or
@@ -152,7 +170,7 @@ export class Store {
     seq: number,
   ) {
     this.seq = seq;
-    this.snapshotJournalBytes = options.snapshotJournalBytes ?? 32 * 1024 * 1024;
+    this.snapshotJournalBytes = options.snapshotJournalBytes ?? DEFAULT_SNAPSHOT_JOURNAL_BYTES;
     this.snapshotIdleMs = options.snapshotIdleMs ?? 5_000;
   }
 
@@ -588,12 +606,15 @@ export class Store {
   }
 
   /**
-   * Snapshot policy. A snapshot exports the whole database on the event loop (a few
-   * milliseconds per megabyte, during which nothing else is answered), so it is taken when the
-   * journal has grown enough to be worth it: at once past `snapshotJournalBytes` (start-up
-   * replays the journal: this bounds its time), after `snapshotIdleMs` without writes past a
-   * megabyte. A smaller journal waits for the stop's snapshot: a few edits in the editor do not
-   * stall every question five seconds later. After a failure, not before the retry time.
+   * Snapshot policy. A snapshot exports the whole database on the event loop (a copy of it,
+   * during which nothing else is answered: about a second per 100 MB on a loaded machine), so it
+   * is taken when the journal has grown enough to be worth it: at once past
+   * `snapshotJournalBytes` (start-up replays the journal: this bounds its time), and unless that
+   * was configured, not before the journal is as large as the database: the copying snapshots do
+   * stays within that of the writes they cover, and an import is not stopped every 32 MB for a
+   * copy of everything (decision 109). After `snapshotIdleMs` without writes, past a megabyte. A
+   * smaller journal waits for the stop's snapshot: a few edits in the editor do not stall every
+   * question five seconds later. After a failure, not before the retry time.
    */
   private scheduleSnapshot(): void {
     if (!this.dirtySinceSnapshot || this.closed || this.snapshotting) return;
@@ -603,9 +624,22 @@ export class Store {
       return;
     }
     this.clearSnapshotTimer();
-    if (this.failed || this.journalBytes >= this.snapshotJournalBytes) this.setSnapshotTimer(0);
+    if (
+      this.failed ||
+      journalDueForSnapshot(this.journalBytes, this.options.snapshotJournalBytes, () =>
+        this.databaseBytes(),
+      )
+    )
+      this.setSnapshotTimer(0);
     else if (this.journalBytes >= Math.min(IDLE_SNAPSHOT_MIN_BYTES, this.snapshotJournalBytes))
       this.setSnapshotTimer(this.snapshotIdleMs);
+  }
+
+  /** The database's size: its pages (SQLite keeps the count; nothing is read). */
+  private databaseBytes(): number {
+    const pages = Number(this.db.exec('PRAGMA page_count')[0]?.values[0]?.[0] ?? 0);
+    const pageSize = Number(this.db.exec('PRAGMA page_size')[0]?.values[0]?.[0] ?? 0);
+    return pages * pageSize;
   }
 
   private setSnapshotTimer(ms: number): void {
