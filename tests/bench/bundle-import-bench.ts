@@ -1,5 +1,5 @@
 /**
- * `tsx tests/bench/bundle-import-bench.ts [--bundle-mb N] [--service FILE] [--baseline FILE]`,
+ * `tsx tests/bench/bundle-import-bench.ts [--bundle-mb N] [--service FILE] [--baseline FILE] [--cpu-prof DIR]`,
  * or `npm run bench -- --bundle-import [--bundle-mb N] [--json FILE]`: a robot bundle of about
  * N MB (default 116, the red team's) imported into the built headless service over HTTP, with
  * one bad field in its last rule and then valid, while another robot is asked one question after
@@ -12,7 +12,8 @@
  * - the slowest ask during the import against the slowest of idle asks before it (the same run,
  *   so the ratio holds on a noisy machine), and the longest holds of the service's event loop
  *   (tests/bench/loop-holds.mjs): the longest, and the most CPU time used in one (on a loaded
- *   machine a hold is mostly waiting for a core: its CPU time is the work that held the loop).
+ *   machine a hold is mostly waiting for a core: its CPU time is the work that held the loop),
+ *   until the answer and in the `TAIL_MS` after it (the snapshot a large write is followed by).
  */
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -58,6 +59,9 @@ export interface BundleImportFigures {
      */
     loopHoldMaxMs: number;
     holdCpuMaxMs: number;
+    /** The same, after the answer (`TAIL_MS`: the snapshot that follows a large write). */
+    afterHoldMaxMs: number;
+    afterHoldCpuMaxMs: number;
     asks: number;
     failedAsks: number;
     slowestAskMs: number;
@@ -77,7 +81,7 @@ export function bundleImportLine(figures: BundleImportFigures): string {
     f.imports
       .map(
         (i) =>
-          `${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most)`,
+          `${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most), after the answer ${i.afterHoldMaxMs} ms (${i.afterHoldCpuMaxMs} ms of CPU)`,
       )
       .join('\n');
   return figures.baseline
@@ -202,6 +206,7 @@ function importOnce(url: string, token: string, tenantId: number, body: Buffer):
 export async function measureBundleImport(
   mb: number,
   script?: string,
+  cpuProfDir?: string,
 ): Promise<BundleImportFigures> {
   const bundle = makeBundle(mb);
   const valid = Buffer.from(JSON.stringify(bundle));
@@ -213,7 +218,10 @@ export async function measureBundleImport(
     }),
   );
   const dataDir = makeDataDir('bench-bundle');
-  const spawnOptions = { ...(script ? { script } : {}), nodeArgs: ['--import', LOOP_HOLDS] };
+  const nodeArgs = ['--import', LOOP_HOLDS];
+  // Where the holds come from: node writes a .cpuprofile per run of the service at its stop.
+  if (cpuProfDir) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', cpuProfDir);
+  const spawnOptions = { ...(script ? { script } : {}), nodeArgs };
   let service = await spawnService(dataDir, spawnOptions);
   let running = true;
   try {
@@ -253,10 +261,12 @@ export async function measureBundleImport(
       const start = performance.now();
       const status = await importOnce(service.url, token, tenantId, body);
       const seconds = (performance.now() - start) / 1000;
+      const outputAtAnswer = service.output().length;
       const { samples, failed } = await asks.stop();
       await new Promise((resolve) => setTimeout(resolve, TAIL_MS));
       clearInterval(sampler);
-      const holds = loopHolds(service.output().slice(outputFrom));
+      const holds = loopHolds(service.output().slice(outputFrom, outputAtAnswer));
+      const after = loopHolds(service.output().slice(outputAtAnswer));
       const rssAfterMb = rssMb(pid, 'VmRSS');
       figures.imports.push({
         valid: isValid,
@@ -271,6 +281,8 @@ export async function measureBundleImport(
         ownOverBundle: round((peak - rssBeforeMb) / (valid.length / MB), 2),
         loopHoldMaxMs: holds.max,
         holdCpuMaxMs: holds.cpu,
+        afterHoldMaxMs: after.max,
+        afterHoldCpuMaxMs: after.cpu,
         asks: samples.length,
         failedAsks: failed,
         slowestAskMs: round(Math.max(...samples), 0),
@@ -308,9 +320,14 @@ if (import.meta.filename === process.argv[1]) {
       'bundle-mb': { type: 'string', default: '116' },
       service: { type: 'string' },
       baseline: { type: 'string' },
+      'cpu-prof': { type: 'string' },
     },
   });
-  const figures = await measureBundleImport(Number(values['bundle-mb']), values.service);
+  const figures = await measureBundleImport(
+    Number(values['bundle-mb']),
+    values.service,
+    values['cpu-prof'],
+  );
   if (values.baseline) {
     figures.baseline = await measureBundleImport(Number(values['bundle-mb']), values.baseline);
   }

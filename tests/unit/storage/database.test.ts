@@ -14,7 +14,12 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { silentLogger } from '../../../electron/service/logger';
-import { Store } from '../../../electron/service/store/embedded/database';
+import {
+  Store,
+  journalDueForSnapshot,
+  loadSqlJs,
+  openDatabase,
+} from '../../../electron/service/store/embedded/database';
 import { readSegment } from '../../../electron/service/store/embedded/journal';
 import type { Migration } from '../../../electron/service/store/sql/migrations/runner';
 
@@ -244,4 +249,40 @@ test('an idle spell snapshots a journal past a megabyte, not a few small edits',
     [],
   );
   await store.close();
+});
+
+test('a journal calls for a snapshot at once past the configured size; unconfigured, past 32 MB and the database', () => {
+  const MB = 1024 * 1024;
+  const database = (bytes: number) => () => bytes;
+  assert.equal(journalDueForSnapshot(100_000, 100_000, database(500 * MB)), true);
+  assert.equal(journalDueForSnapshot(99_999, 100_000, database(0)), false);
+  assert.equal(journalDueForSnapshot(32 * MB, undefined, database(10 * MB)), true);
+  assert.equal(journalDueForSnapshot(31 * MB, undefined, database(0)), false);
+  // An import into a large database: a copy of everything only once the journal is as large.
+  assert.equal(journalDueForSnapshot(100 * MB, undefined, database(300 * MB)), false);
+  assert.equal(journalDueForSnapshot(300 * MB, undefined, database(300 * MB)), true);
+});
+
+test('the database lives in memory: opened from a snapshot, written, exported and opened again', async () => {
+  const SQL = await loadSqlJs();
+  const first = openDatabase(SQL, null);
+  first.run('CREATE TABLE items (name TEXT)');
+  first.run("INSERT INTO items VALUES ('one')");
+  const bytes = first.export();
+  // Still usable after an export (sql.js's export reads it through SQLite's backup API).
+  first.run("INSERT INTO items VALUES ('two')");
+  const second = openDatabase(SQL, bytes);
+  second.run("INSERT INTO items VALUES ('three')");
+  assert.deepEqual(second.exec('SELECT name FROM items ORDER BY name')[0]?.values, [
+    ['one'],
+    ['three'],
+  ]);
+  assert.deepEqual(first.exec('SELECT count(*) FROM items')[0]?.values, [[2]]);
+  // No file of sql.js's in-memory file system behind it: SQLite says it has none.
+  assert.deepEqual(
+    second.exec("SELECT file FROM pragma_database_list WHERE name = 'main'")[0]?.values,
+    [['']],
+  );
+  first.close();
+  second.close();
 });

@@ -39,16 +39,24 @@ export type Row = Record<string, SqlValue | Uint8Array>;
 
 export const SNAPSHOT_FILE = 'kb.sqlite';
 
-/**
- * SQLite's page cache, in KiB. The database file itself is already in memory (sql.js keeps it in
- * its in-memory file system), so a cache as large as the database would hold every page twice;
- * reading a page that is not cached is a copy from that file, not a disk read.
- */
-const PAGE_CACHE_KIB = 16 * 1024;
-
 const ignore = () => undefined;
 
 const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+const DEFAULT_SNAPSHOT_JOURNAL_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Whether `journalBytes` of journal no snapshot covers call for a snapshot at once: past the
+ * configured size; unconfigured, past 32 MB and the database's own size (decision 109).
+ */
+export function journalDueForSnapshot(
+  journalBytes: number,
+  configured: number | undefined,
+  databaseBytes: () => number,
+): boolean {
+  if (configured !== undefined) return journalBytes >= configured;
+  return journalBytes >= DEFAULT_SNAPSHOT_JOURNAL_BYTES && journalBytes >= databaseBytes();
+}
 
 /** Below this much journal, an idle spell takes no snapshot (see `scheduleSnapshot`). */
 const IDLE_SNAPSHOT_MIN_BYTES = 1024 * 1024;
@@ -56,7 +64,10 @@ const IDLE_SNAPSHOT_MIN_BYTES = 1024 * 1024;
 export interface StoreOptions {
   dataDir: string;
   logger: Logger;
-  /** Snapshot at once when this many bytes of journal are not covered by a snapshot. */
+  /**
+   * Snapshot at once when this many bytes of journal are not covered by a snapshot. Unset: when
+   * the journal reaches 32 MB or the database's own size, whichever is larger (decision 109).
+   */
   snapshotJournalBytes?: number;
   /**
    * Snapshot after this long without writes, if the journal holds at least a megabyte (or
@@ -159,7 +170,7 @@ export class Store {
     seq: number,
   ) {
     this.seq = seq;
-    this.snapshotJournalBytes = options.snapshotJournalBytes ?? 32 * 1024 * 1024;
+    this.snapshotJournalBytes = options.snapshotJournalBytes ?? DEFAULT_SNAPSHOT_JOURNAL_BYTES;
     this.snapshotIdleMs = options.snapshotIdleMs ?? 5_000;
   }
 
@@ -595,12 +606,15 @@ export class Store {
   }
 
   /**
-   * Snapshot policy. A snapshot exports the whole database on the event loop (a few
-   * milliseconds per megabyte, during which nothing else is answered), so it is taken when the
-   * journal has grown enough to be worth it: at once past `snapshotJournalBytes` (start-up
-   * replays the journal: this bounds its time), after `snapshotIdleMs` without writes past a
-   * megabyte. A smaller journal waits for the stop's snapshot: a few edits in the editor do not
-   * stall every question five seconds later. After a failure, not before the retry time.
+   * Snapshot policy. A snapshot exports the whole database on the event loop (a copy of it,
+   * during which nothing else is answered: about a second per 100 MB on a loaded machine), so it
+   * is taken when the journal has grown enough to be worth it: at once past
+   * `snapshotJournalBytes` (start-up replays the journal: this bounds its time), and unless that
+   * was configured, not before the journal is as large as the database: the copying snapshots do
+   * stays within that of the writes they cover, and an import is not stopped every 32 MB for a
+   * copy of everything (decision 109). After `snapshotIdleMs` without writes, past a megabyte. A
+   * smaller journal waits for the stop's snapshot: a few edits in the editor do not stall every
+   * question five seconds later. After a failure, not before the retry time.
    */
   private scheduleSnapshot(): void {
     if (!this.dirtySinceSnapshot || this.closed || this.snapshotting) return;
@@ -610,9 +624,22 @@ export class Store {
       return;
     }
     this.clearSnapshotTimer();
-    if (this.failed || this.journalBytes >= this.snapshotJournalBytes) this.setSnapshotTimer(0);
+    if (
+      this.failed ||
+      journalDueForSnapshot(this.journalBytes, this.options.snapshotJournalBytes, () =>
+        this.databaseBytes(),
+      )
+    )
+      this.setSnapshotTimer(0);
     else if (this.journalBytes >= Math.min(IDLE_SNAPSHOT_MIN_BYTES, this.snapshotJournalBytes))
       this.setSnapshotTimer(this.snapshotIdleMs);
+  }
+
+  /** The database's size: its pages (SQLite keeps the count; nothing is read). */
+  private databaseBytes(): number {
+    const pages = Number(this.db.exec('PRAGMA page_count')[0]?.values[0]?.[0] ?? 0);
+    const pageSize = Number(this.db.exec('PRAGMA page_size')[0]?.values[0]?.[0] ?? 0);
+    return pages * pageSize;
   }
 
   private setSnapshotTimer(ms: number): void {
@@ -732,20 +759,104 @@ export function databaseSeq(db: SqlJsDatabase): number {
   return Number(db.exec("SELECT value FROM _store WHERE key = 'seq'")[0]?.values[0]?.[0] ?? 0);
 }
 
+/**
+ * What `openDatabase` needs of sql.js beyond its typed API: its exported C functions (called
+ * through Emscripten's `cwrap`) and a database's connection handle (`db`, a pointer).
+ */
+interface SqlJsRuntime {
+  cwrap(
+    name: string,
+    returns: 'number',
+    args: ('number' | 'string')[],
+  ): (...args: (number | string)[]) => number;
+}
+interface WithHandle {
+  db: number;
+}
+
+function hasRuntime(SQL: SqlJsStatic): SQL is SqlJsStatic & SqlJsRuntime {
+  return typeof (SQL as Partial<SqlJsRuntime>).cwrap === 'function';
+}
+
+function hasHandle(db: SqlJsDatabase): db is SqlJsDatabase & WithHandle {
+  return typeof (db as Partial<WithHandle>).db === 'number';
+}
+
+const memoryDatabases = new WeakMap<SqlJsStatic, SqlJsStatic['Database']>();
+
+/**
+ * sql.js's Database, opened on SQLite's `:memory:` rather than on a file of sql.js's in-memory
+ * file system. That file is a typed array grown by 1/8 when a write passes its end, by copying
+ * it whole into a new one: a commit that grew a 100 MB database copied (and, on this machine's
+ * VMs, page-faulted) 100 MB on the event loop, seconds at a time (decision 108). A `:memory:`
+ * database keeps its pages in SQLite's page cache, in the WebAssembly heap, which grows in place:
+ * a commit writes nothing anywhere, and the database is held once, not as a file plus a cache.
+ * sql.js opens whatever `this.filename` says as it is constructed: the accessor says `:memory:`.
+ */
+function memoryDatabaseClass(SQL: SqlJsStatic): SqlJsStatic['Database'] {
+  let made = memoryDatabases.get(SQL);
+  if (!made) {
+    made = class MemoryDatabase extends SQL.Database {
+      get filename(): string {
+        return ':memory:';
+      }
+      set filename(_ignored: string) {
+        // sql.js names a file for each database; this one has none.
+      }
+      override close(): void {
+        try {
+          super.close();
+        } catch (error) {
+          // After closing the connection, sql.js unlinks the file it thinks it opened: there is
+          // none (Emscripten's error for it is no Error). SQLite's own failures are Errors.
+          if (error instanceof Error) throw error;
+        }
+      }
+    };
+    memoryDatabases.set(SQL, made);
+  }
+  return made;
+}
+
+const SQLITE_OK = 0;
+const SQLITE_DONE = 101;
+
+/** Copies every page of `from` into `to` (SQLite's online backup, in one step: at open). */
+function copyDatabase(SQL: SqlJsStatic, from: SqlJsDatabase, to: SqlJsDatabase): void {
+  if (!hasRuntime(SQL) || !hasHandle(from) || !hasHandle(to)) {
+    throw new Error('this build of sql.js does not expose its backup functions');
+  }
+  const init = SQL.cwrap('sqlite3_backup_init', 'number', ['number', 'string', 'number', 'string']);
+  const step = SQL.cwrap('sqlite3_backup_step', 'number', ['number', 'number']);
+  const finish = SQL.cwrap('sqlite3_backup_finish', 'number', ['number']);
+  const backup = init(to.db, 'main', from.db, 'main');
+  if (backup === 0) throw new Error('the snapshot could not be copied into memory');
+  const stepped = step(backup, -1);
+  const finished = finish(backup);
+  if (stepped !== SQLITE_DONE || finished !== SQLITE_OK) {
+    throw new Error(`the snapshot could not be copied into memory (SQLite ${stepped}/${finished})`);
+  }
+}
+
 /** A sql.js database on the snapshot's bytes (or empty), with the settings the store runs on. */
 export function openDatabase(SQL: SqlJsStatic, snapshot: Uint8Array | null): SqlJsDatabase {
-  const db = snapshot ? new SQL.Database(snapshot) : new SQL.Database();
+  const MemoryDatabase = memoryDatabaseClass(SQL);
+  const db = new MemoryDatabase();
   try {
+    if (snapshot) {
+      // Read as a file once, copied into memory, and the file dropped.
+      const file = new SQL.Database(snapshot);
+      try {
+        copyDatabase(SQL, file, db);
+      } finally {
+        file.close();
+      }
+    }
     db.run('PRAGMA foreign_keys = ON');
     // Durability is the journal's job (the database lives in memory): SQLite's own rollback
     // journal only has to support ROLLBACK.
     db.run('PRAGMA journal_mode = MEMORY');
     db.run('PRAGMA temp_store = MEMORY');
-    // One connection owns the database for the life of the process: with the normal locking
-    // mode SQLite re-checks the file (lock, size, change counter through the in-memory file
-    // system) before every statement, which cost more than the statements themselves.
-    db.run('PRAGMA locking_mode = EXCLUSIVE');
-    db.run(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
     db.run('CREATE TABLE IF NOT EXISTS _store (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
     db.run(
       'CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)',
