@@ -77,7 +77,7 @@ function around(centre: Float32Array, spread: number, random: () => number): Flo
  * A real model's structure, roughly: a topic per 50 rules, each rule's direction near a topic
  * (cosine ~0.8), each phrasing near its rule (~0.87). Gives each rule's direction.
  */
-function clusteredVectors(
+export function clusteredVectors(
   rules: readonly { questions: string[]; ruleName: string }[],
   space: VectorSpace,
   dimensions: number,

@@ -166,7 +166,8 @@ export class RuleVectors implements RuleObserver {
     let scanned = space.scanNear(query);
     let hits = this.best(scanned, k, nowMs, leftOut);
     if (hits.length < k && scanned.ids !== null) {
-      scanned = { cosines: space.scan(query), ids: null, count: space.rows };
+      const cosines = space.scan(query);
+      scanned = { cosines, values: cosines, ids: null, count: space.rows };
       hits = this.best(scanned, k, nowMs, leftOut);
     }
     const scan = space.scans;
@@ -195,7 +196,7 @@ export class RuleVectors implements RuleObserver {
   /** The `k` best eligible rules among the rows a scan scored. */
   private best(scanned: Scan, k: number, nowMs: number, leftOut?: LeftOut): VectorHit[] {
     const space = this.space;
-    const { cosines, ids, count } = scanned;
+    const { cosines, values, ids, count } = scanned;
     const top = this.top;
     const hits: VectorHit[] = [];
     const found = new Set<string>();
@@ -204,7 +205,7 @@ export class RuleVectors implements RuleObserver {
       top.reset(want);
       for (let i = 0; i < count; i += 1) {
         const row = ids === null ? i : (ids[i] as number);
-        const cosine = cosines[row] as number;
+        const cosine = values[i] as number;
         if (top.wouldTake(cosine) && space.has(row) && this.holders[row] !== undefined) {
           top.push(row, cosine);
         }

@@ -35,9 +35,13 @@ export function quantize(vector: ArrayLike<number>): QuantizedVector {
 
 const NO_ROW = -1;
 
-/** The cosines of a scan and the rows it scored (`ids` null: every row up to `count`). */
+/**
+ * The cosines of a scan, by row, and the rows it scored (`ids` null: every row up to `count`);
+ * `values`: the same cosines in the order of `ids` (the i-th row's at i; `cosines` when null).
+ */
 export interface Scan {
   cosines: Float32Array;
+  values: Float32Array;
   ids: Int32Array | null;
   count: number;
 }
@@ -72,7 +76,8 @@ export class VectorSpace {
   approximate = true;
   /** The scan that last scored each row, when the last scan was not exhaustive. */
   private stamps = new Uint32Array(64);
-  private extra = new Int32Array(16);
+  /** The cosines of the rows a probe scored, in its order. */
+  private near = new Float32Array(64);
   private exhaustive = true;
 
   /**
@@ -238,24 +243,31 @@ export class VectorSpace {
       this.approximate && this.memory !== null && query.values.length === this.length
         ? this.lists.candidates(query.values)
         : null;
-    if (probe === null) return { cosines: this.scan(query), ids: null, count: this.rowCount };
+    if (probe === null) {
+      const cosines = this.scan(query);
+      return { cosines, values: cosines, ids: null, count: this.rowCount };
+    }
     this.scans += 1;
     this.exhaustive = false;
     if (this.cosines.length < this.refs.length) this.cosines = new Float32Array(this.refs.length);
     const { ids, count } = probe;
+    if (this.near.length < count)
+      this.near = new Float32Array(Math.max(count, this.near.length * 2));
     const memory = this.rowMemory();
     memory.query.set(query.values);
-    const dots = memory.dotsAt(ids, count);
-    const cosines = this.cosines;
-    const scales = this.scales;
-    const stamps = this.stamps;
+    memory.ids.set(ids.subarray(0, count));
+    const dots = memory.gather(count);
+    const { cosines, near, scales, stamps } = this;
+    const scale = query.scale;
     const scan = this.scans;
     for (let i = 0; i < count; i += 1) {
       const row = ids[i] as number;
-      cosines[row] = (dots[row] as number) * query.scale * (scales[row] as number);
+      const cosine = (dots[i] as number) * scale * (scales[row] as number);
+      near[i] = cosine;
+      cosines[row] = cosine;
       stamps[row] = scan;
     }
-    return { cosines, ids, count };
+    return { cosines, values: near, ids, count };
   }
 
   /**
@@ -264,22 +276,19 @@ export class VectorSpace {
    */
   scoreAlso(rows: readonly number[], query: QuantizedVector): void {
     if (this.exhaustive || this.memory === null) return;
+    const memory = this.memory;
+    const ids = memory.ids;
     let count = 0;
     for (const row of rows) {
       if (this.stamps[row] === this.scans || this.filled[row] !== 1) continue;
-      if (count === this.extra.length) {
-        const grown = new Int32Array(count * 2);
-        grown.set(this.extra);
-        this.extra = grown;
-      }
-      this.extra[count] = row;
+      ids[count] = row;
       count += 1;
     }
     if (count === 0) return;
-    const dots = this.rowMemory().dotsAt(this.extra, count);
+    const dots = memory.gather(count);
     for (let i = 0; i < count; i += 1) {
-      const row = this.extra[i] as number;
-      this.cosines[row] = (dots[row] as number) * query.scale * (this.scales[row] as number);
+      const row = ids[i] as number;
+      this.cosines[row] = (dots[i] as number) * query.scale * (this.scales[row] as number);
       this.stamps[row] = this.scans;
     }
   }

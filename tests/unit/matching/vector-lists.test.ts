@@ -1,7 +1,8 @@
 /**
  * The inverted lists over the embedding channel's rows (vector-lists.ts): the kernel's probe of
- * listed rows equals the full scan's dot products; a search through trained lists finds the
- * rules an exact search finds (recall@10 against brute force on clustered vectors);
+ * listed rows (by place, or gathered densely in any order) equals the full scan's dot products;
+ * a search through trained lists finds the rules an exact search finds (recall@10 against brute
+ * force on clustered vectors);
  * the training's own check of its recall sets the lists probed, and keeps searches exact where
  * the lists do not earn their place (uniform random vectors); rules added, edited and removed
  * after training are filed and unfiled at once; a training stepped in small slices while rows
@@ -110,6 +111,32 @@ test('the kernel scores listed rows exactly as the full scan does', () => {
     const listed = memory.dotsAt(ids, ids.length);
     for (const id of ids) assert.equal(listed[id], full[id], `row ${id}, simd ${simd}`);
     assert.equal(listed[4], 0, 'rows not listed are not scored');
+  }
+});
+
+test('a gather scores rows in any order, four at a time or one, as the full scan does', () => {
+  const random = prng(4);
+  for (const simd of [true, false]) {
+    const memory = new VectorMemory(72, simd);
+    memory.ensure(300);
+    for (let r = 0; r < 300; r += 1) {
+      for (let d = 0; d < 72; d += 1) memory.rows[r * memory.stride + d] = random() * 254 - 127;
+    }
+    for (let d = 0; d < 72; d += 1) memory.query[d] = random() * 254 - 127;
+    const full = Array.from(memory.dots(300).subarray(0, 300));
+    // 4 × 5 + 3 ids: groups of four and a remainder, out of order and repeated.
+    const ids = [
+      299, 0, 17, 16, 250, 3, 3, 128, 64, 1, 2, 200, 199, 42, 43, 7, 8, 9, 10, 11, 12, 13, 298,
+    ];
+    for (const count of [ids.length, 4, 3, 0]) {
+      memory.ids.set(ids.slice(0, count));
+      const dense = Array.from(memory.gather(count).subarray(0, count));
+      assert.deepEqual(
+        dense,
+        ids.slice(0, count).map((id) => full[id]),
+        `${count} ids, simd ${simd}`,
+      );
+    }
   }
 });
 
