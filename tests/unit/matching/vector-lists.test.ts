@@ -5,7 +5,8 @@
  * force on clustered vectors);
  * the training's own check of its recall sets the lists probed, and keeps searches exact where
  * the lists do not earn their place (uniform random vectors); rules added, edited and removed
- * after training are filed and unfiled at once; a training stepped in small slices while rows
+ * after training are filed and unfiled at once; in many dimensions, rows filed through a shortlist
+ * of centroids are found as well; a training stepped in small slices while rows
  * come and go hands over lists that file every row once.
  */
 import assert from 'node:assert/strict';
@@ -46,12 +47,17 @@ function data(options: {
   dimensions: number;
   topics?: number;
   minRows?: number;
+  /** Scales the noise around topics and rules (as much noise in all as at 48 dimensions). */
+  spread?: number;
 }): Data {
   const random = prng(options.seed);
   const { dimensions } = options;
   const topics = Array.from({ length: options.topics ?? 0 }, () => unit(noise(random, dimensions)));
-  const near = (centre: number[], spread: number): number[] =>
-    unit(centre.map((v, d) => v + spread * (noise(random, dimensions)[d] ?? 0)));
+  const near = (centre: number[], spread: number): number[] => {
+    const shift = noise(random, dimensions);
+    const scaled = spread * (options.spread ?? 1);
+    return unit(centre.map((v, d) => v + scaled * (shift[d] ?? 0)));
+  };
   const space = new VectorSpace(dimensions, options.minRows ?? 0);
   const vectors = new RuleVectors(space);
   const rules = new Map<string, string[]>();
@@ -167,6 +173,40 @@ test('through the lists, a search finds the exact search’s rules on clustered 
     d.space.approximate = true;
     assert.deepEqual(near.hits, exact.hits);
   }
+});
+
+test('in many dimensions rows are filed through a shortlist of centroids, and found as well', () => {
+  // 256 dimensions: the nearest centroid is looked for among the 16 best on a quarter of them.
+  const d = data({
+    seed: 5,
+    rules: 1200,
+    dimensions: 256,
+    topics: 40,
+    spread: Math.sqrt(48 / 256),
+  });
+  d.space.lists.train();
+  assert.equal(d.space.lists.usable, true);
+  assert.deepEqual(d.space.lists.counts, { held: 3600, filed: 3600 });
+  const queries = Array.from({ length: 40 }, (_, i) =>
+    i % 2 === 0
+      ? quantize(d.make())
+      : d.space.vectorOf(d.space.rowOfText(`t${1 + Math.floor(d.random() * 3600)}`)),
+  );
+  const got = recall(d, queries);
+  assert.ok(got >= 0.98, `recall@10 ${got}`);
+  // A rule added after the training is filed through the shortlist too, and found first.
+  d.vectors.upsert({
+    ruleId: 'late',
+    ruleName: 'late text',
+    questions: [],
+    active: true,
+    effectBeginMs: null,
+    effectEndMs: null,
+  });
+  const late = quantize(d.make());
+  d.space.set('late text', late);
+  assert.deepEqual(d.space.lists.counts, { held: 3601, filed: 3601 });
+  assert.equal(d.vectors.search(late, 10, NOW).hits[0]?.ruleId, 'late');
 });
 
 test('on uniform random vectors the lists do not earn their place: searches stay exact', () => {
