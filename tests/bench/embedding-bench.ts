@@ -14,6 +14,7 @@
  *     decision; through the lists, and exact), and of the whole; the fused ask is also given as a
  *     ratio to the lexical ask of the same run. The question's vector is a paraphrase of the rule
  *     its text was derived from (the provider's own is noise);
+ *   - the rows a search compared through the lists and the rate it read them at (p50);
  *   - recall@1 and @10 of the rules found through the lists against the exact search's.
  * Figures of one run, to be read as ratios against the lexical ask of the same run.
  * @module
@@ -42,6 +43,9 @@ export interface EmbeddingFigures {
   vectorMb: number;
   /** Lists (0: the space is below the threshold), their build and memory, lists probed. */
   lists: { count: number; buildMs: number; mb: number; probed: number };
+  /** Rows a search compared on average (through the lists), and the kernel's read rate then. */
+  rowsPerSearch: number;
+  searchGbPerS: number;
   lexical: Spread;
   provider: Spread;
   search: Spread;
@@ -146,6 +150,7 @@ export async function measureEmbedding(
   const searches: number[] = [];
   const searchesExact: number[] = [];
   const whole: number[] = [];
+  let compared = 0;
   let at1 = 0;
   let found = 0;
   let wanted = 0;
@@ -163,6 +168,7 @@ export async function measureEmbedding(
       const t3 = performance.now();
       const near = semantic.search(vector, NOW);
       const t4 = performance.now();
+      compared += near.compared;
       lexical.push(t1 - t0);
       calls.push(t2 - t1);
       fused.push(t3 - t2);
@@ -202,6 +208,13 @@ export async function measureEmbedding(
       mb: round(space.lists.bytes / 1e6, 2),
       probed: space.lists.usable ? space.lists.nprobe : 0,
     },
+    rowsPerSearch: Math.round(compared / Math.max(1, questions.length)),
+    searchGbPerS: round(
+      ((compared / Math.max(1, questions.length)) * Math.ceil(dimensions / 16) * 16) /
+        1e6 /
+        Math.max(1e-3, percentile(searches, 50)),
+      2,
+    ),
     lexical: figures(lexical),
     provider: figures(calls),
     search: figures(searches),
@@ -222,7 +235,8 @@ export function embeddingLine(f: EmbeddingFigures): string {
     `followed ${f.indexFollowedMs} ms (×${round(f.indexFollowedMs / f.indexMs, 2)}); vectors ${f.vectorMb} MB; ` +
     `ask p50/p99 lexical ${f.lexical.p50}/${f.lexical.p99} ms, provider ${f.provider.p50}/${f.provider.p99} ms, ` +
     `${f.lists.count > 0 ? `${f.lists.count} lists (${f.lists.probed} probed) built in ${f.lists.buildMs} ms, ${f.lists.mb} MB` : 'exact (no lists)'}; ` +
-    `search alone ${f.search.p50}/${f.search.p99} ms (exact ${f.searchExact.p50}/${f.searchExact.p99}), ` +
+    `search alone ${f.search.p50}/${f.search.p99} ms over ${f.rowsPerSearch} rows (${f.searchGbPerS} GB/s at p50; ` +
+    `exact ${f.searchExact.p50}/${f.searchExact.p99}, ×${round(f.search.p50 / f.searchExact.p50, 3)}), ` +
     `fused after the vector ${f.fusedInProcess.p50}/${f.fusedInProcess.p99} ms ` +
     `(×${round(f.fusedInProcess.p50 / f.lexical.p50, 2)}/×${round(f.fusedInProcess.p99 / f.lexical.p99, 2)} the lexical ask; ` +
     `exact ${f.fusedExact.p50}/${f.fusedExact.p99} ms), whole ${f.whole.p50}/${f.whole.p99} ms; ` +
