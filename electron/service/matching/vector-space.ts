@@ -36,8 +36,9 @@ export function quantize(vector: ArrayLike<number>): QuantizedVector {
 const NO_ROW = -1;
 
 /**
- * The cosines of a scan, by row, and the rows it scored (`ids` null: every row up to `count`);
- * `values`: the same cosines in the order of `ids` (the i-th row's at i; `cosines` when null).
+ * What a scan scored: `values`, the cosines in the order of `ids` (the i-th row's at i; `ids`
+ * null: every row up to `count`, by row); `cosines`, by row, those of an exhaustive scan and of
+ * the rows scored since (`VectorSpace.scored` tells).
  */
 export interface Scan {
   cosines: Float32Array;
@@ -235,8 +236,9 @@ export class VectorSpace {
   }
 
   /**
-   * The cosines of `query` with the rows of the lists nearest it when the lists are in use (the
-   * others keep stale values: `scored` tells), else with every row (`scan`).
+   * The cosines of `query` with the rows of the lists nearest it when the lists are in use, in
+   * the order of the probe (`values`; by row, only rows scored later by `scoreAlso`), else with
+   * every row (`scan`). Writes nothing per row but the dense cosines.
    */
   scanNear(query: QuantizedVector): Scan {
     const probe =
@@ -257,17 +259,12 @@ export class VectorSpace {
     memory.query.set(query.values);
     memory.ids.set(ids.subarray(0, count));
     const dots = memory.gather(count);
-    const { cosines, near, scales, stamps } = this;
+    const { near, scales } = this;
     const scale = query.scale;
-    const scan = this.scans;
     for (let i = 0; i < count; i += 1) {
-      const row = ids[i] as number;
-      const cosine = (dots[i] as number) * scale * (scales[row] as number);
-      near[i] = cosine;
-      cosines[row] = cosine;
-      stamps[row] = scan;
+      near[i] = (dots[i] as number) * scale * (scales[ids[i] as number] as number);
     }
-    return { cosines, values: near, ids, count };
+    return { cosines: this.cosines, values: near, ids, count };
   }
 
   /**

@@ -163,6 +163,19 @@ test('through the lists, a search finds the exact search’s rules on clustered 
   assert.ok(got >= 0.98, `recall@10 ${got}`);
   const check = d.space.lists.check;
   assert.ok(check && check.recall >= 0.98 && check.probes === d.space.lists.nprobe);
+  // Any rule's best cosine read after a search through the lists (a lexical candidate's, whether
+  // its rows were probed or not) is the exact search's.
+  for (const query of queries.slice(0, 12)) {
+    const near = d.vectors.search(query, 10, NOW);
+    assert.ok(near.compared < d.space.rows);
+    const got = [...d.rules.keys()].map((ruleId) => near.cosineOf(ruleId)?.cosine);
+    d.space.approximate = false;
+    const exact = d.vectors.search(query, 10, NOW);
+    d.space.approximate = true;
+    const want = [...d.rules.keys()].map((ruleId) => exact.cosineOf(ruleId)?.cosine);
+    assert.deepEqual(got, want);
+    for (const hit of near.hits) assert.equal(hit.cosine, exact.cosineOf(hit.ruleId)?.cosine);
+  }
   // Every list probed: the search is exact.
   d.space.lists.probes = d.space.lists.lists;
   for (const query of queries) {
