@@ -14,6 +14,7 @@
  *     decision; through the lists, and exact), and of the whole; the fused ask is also given as a
  *     ratio to the lexical ask of the same run. The question's vector is a paraphrase of the rule
  *     its text was derived from (the provider's own is noise);
+ *   - the rows a search compared through the lists and the rate it read them at (p50);
  *   - recall@1 and @10 of the rules found through the lists against the exact search's.
  * Figures of one run, to be read as ratios against the lexical ask of the same run.
  * @module
@@ -42,6 +43,11 @@ export interface EmbeddingFigures {
   vectorMb: number;
   /** Lists (0: the space is below the threshold), their build and memory, lists probed. */
   lists: { count: number; buildMs: number; mb: number; probed: number };
+  /** Rows a search compared on average (through the lists), and the kernel's read rate then. */
+  rowsPerSearch: number;
+  searchGbPerS: number;
+  /** CPU time of a search (mean, ms), through the lists and exact: less bent by a busy machine. */
+  searchCpuMs: { lists: number; exact: number };
   lexical: Spread;
   provider: Spread;
   search: Spread;
@@ -77,7 +83,7 @@ function around(centre: Float32Array, spread: number, random: () => number): Flo
  * A real model's structure, roughly: a topic per 50 rules, each rule's direction near a topic
  * (cosine ~0.8), each phrasing near its rule (~0.87). Gives each rule's direction.
  */
-function clusteredVectors(
+export function clusteredVectors(
   rules: readonly { questions: string[]; ruleName: string }[],
   space: VectorSpace,
   dimensions: number,
@@ -146,6 +152,13 @@ export async function measureEmbedding(
   const searches: number[] = [];
   const searchesExact: number[] = [];
   const whole: number[] = [];
+  let compared = 0;
+  let cpuLists = 0;
+  let cpuExact = 0;
+  const cpuSince = (start: NodeJS.CpuUsage): number => {
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1000;
+  };
   let at1 = 0;
   let found = 0;
   let wanted = 0;
@@ -161,8 +174,11 @@ export async function measureEmbedding(
       const t2 = performance.now();
       index.match(`${question} `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
       const t3 = performance.now();
+      const c3 = process.cpuUsage();
       const near = semantic.search(vector, NOW);
       const t4 = performance.now();
+      cpuLists += cpuSince(c3);
+      compared += near.compared;
       lexical.push(t1 - t0);
       calls.push(t2 - t1);
       fused.push(t3 - t2);
@@ -172,8 +188,10 @@ export async function measureEmbedding(
       space.approximate = false;
       index.match(`${question}  `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
       const t5 = performance.now();
+      const c5 = process.cpuUsage();
       const exact = semantic.search(vector, NOW);
       const t6 = performance.now();
+      cpuExact += cpuSince(c5);
       space.approximate = true;
       if (near.hits[0]?.ruleId === exact.hits[0]?.ruleId) at1 += 1;
       const exactIds = new Set(exact.hits.map((hit) => hit.ruleId));
@@ -202,6 +220,17 @@ export async function measureEmbedding(
       mb: round(space.lists.bytes / 1e6, 2),
       probed: space.lists.usable ? space.lists.nprobe : 0,
     },
+    rowsPerSearch: Math.round(compared / Math.max(1, questions.length)),
+    searchGbPerS: round(
+      ((compared / Math.max(1, questions.length)) * Math.ceil(dimensions / 16) * 16) /
+        1e6 /
+        Math.max(1e-3, percentile(searches, 50)),
+      2,
+    ),
+    searchCpuMs: {
+      lists: round(cpuLists / Math.max(1, questions.length), 3),
+      exact: round(cpuExact / Math.max(1, Math.min(EXACT_ASKS, questions.length)), 2),
+    },
     lexical: figures(lexical),
     provider: figures(calls),
     search: figures(searches),
@@ -222,7 +251,9 @@ export function embeddingLine(f: EmbeddingFigures): string {
     `followed ${f.indexFollowedMs} ms (×${round(f.indexFollowedMs / f.indexMs, 2)}); vectors ${f.vectorMb} MB; ` +
     `ask p50/p99 lexical ${f.lexical.p50}/${f.lexical.p99} ms, provider ${f.provider.p50}/${f.provider.p99} ms, ` +
     `${f.lists.count > 0 ? `${f.lists.count} lists (${f.lists.probed} probed) built in ${f.lists.buildMs} ms, ${f.lists.mb} MB` : 'exact (no lists)'}; ` +
-    `search alone ${f.search.p50}/${f.search.p99} ms (exact ${f.searchExact.p50}/${f.searchExact.p99}), ` +
+    `search alone ${f.search.p50}/${f.search.p99} ms over ${f.rowsPerSearch} rows (${f.searchGbPerS} GB/s at p50; ` +
+    `exact ${f.searchExact.p50}/${f.searchExact.p99}, ×${round(f.search.p50 / f.searchExact.p50, 3)}; ` +
+    `CPU ${f.searchCpuMs.lists} ms a search, exact ${f.searchCpuMs.exact}), ` +
     `fused after the vector ${f.fusedInProcess.p50}/${f.fusedInProcess.p99} ms ` +
     `(×${round(f.fusedInProcess.p50 / f.lexical.p50, 2)}/×${round(f.fusedInProcess.p99 / f.lexical.p99, 2)} the lexical ask; ` +
     `exact ${f.fusedExact.p50}/${f.fusedExact.p99} ms), whole ${f.whole.p50}/${f.whole.p99} ms; ` +

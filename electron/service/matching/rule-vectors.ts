@@ -166,7 +166,8 @@ export class RuleVectors implements RuleObserver {
     let scanned = space.scanNear(query);
     let hits = this.best(scanned, k, nowMs, leftOut);
     if (hits.length < k && scanned.ids !== null) {
-      scanned = { cosines: space.scan(query), ids: null, count: space.rows };
+      const cosines = space.scan(query);
+      scanned = { cosines, values: cosines, ids: null, count: space.rows };
       hits = this.best(scanned, k, nowMs, leftOut);
     }
     const scan = space.scans;
@@ -195,26 +196,28 @@ export class RuleVectors implements RuleObserver {
   /** The `k` best eligible rules among the rows a scan scored. */
   private best(scanned: Scan, k: number, nowMs: number, leftOut?: LeftOut): VectorHit[] {
     const space = this.space;
-    const { cosines, ids, count } = scanned;
+    const { values, ids, count } = scanned;
+    const rowAt = (i: number): number => (ids === null ? i : (ids[i] as number));
     const top = this.top;
     const hits: VectorHit[] = [];
     const found = new Set<string>();
     let want = Math.max(16, k * ROWS_PER_RULE);
     for (;;) {
+      // The heap holds places in the scan (a row is `rowAt` of its place).
       top.reset(want);
       for (let i = 0; i < count; i += 1) {
-        const row = ids === null ? i : (ids[i] as number);
-        const cosine = cosines[row] as number;
-        if (top.wouldTake(cosine) && space.has(row) && this.holders[row] !== undefined) {
-          top.push(row, cosine);
-        }
+        const cosine = values[i] as number;
+        if (!top.wouldTake(cosine)) continue;
+        const row = rowAt(i);
+        if (space.has(row) && this.holders[row] !== undefined) top.push(i, cosine);
       }
       const best = top
         .items()
-        .sort((a, b) => (cosines[b] as number) - (cosines[a] as number) || a - b);
+        .sort((a, b) => (values[b] as number) - (values[a] as number) || rowAt(a) - rowAt(b));
       hits.length = 0;
       found.clear();
-      for (const row of best) {
+      for (const place of best) {
+        const row = rowAt(place);
         const holder = this.holders[row];
         for (const rule of Array.isArray(holder) ? holder : holder ? [holder] : []) {
           if (found.has(rule.ruleId) || !this.eligible(rule, nowMs)) continue;
@@ -225,7 +228,7 @@ export class RuleVectors implements RuleObserver {
           hits.push({
             ruleId: rule.ruleId,
             question: space.textOf(row),
-            cosine: cosines[row] as number,
+            cosine: values[place] as number,
           });
           if (hits.length >= k) break;
         }

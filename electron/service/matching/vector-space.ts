@@ -35,9 +35,14 @@ export function quantize(vector: ArrayLike<number>): QuantizedVector {
 
 const NO_ROW = -1;
 
-/** The cosines of a scan and the rows it scored (`ids` null: every row up to `count`). */
+/**
+ * What a scan scored: `values`, the cosines in the order of `ids` (the i-th row's at i; `ids`
+ * null: every row up to `count`, by row); `cosines`, by row, those of an exhaustive scan and of
+ * the rows scored since (`VectorSpace.scored` tells).
+ */
 export interface Scan {
   cosines: Float32Array;
+  values: Float32Array;
   ids: Int32Array | null;
   count: number;
 }
@@ -72,7 +77,8 @@ export class VectorSpace {
   approximate = true;
   /** The scan that last scored each row, when the last scan was not exhaustive. */
   private stamps = new Uint32Array(64);
-  private extra = new Int32Array(16);
+  /** The cosines of the rows a probe scored, in its order. */
+  private near = new Float32Array(64);
   private exhaustive = true;
 
   /**
@@ -230,32 +236,35 @@ export class VectorSpace {
   }
 
   /**
-   * The cosines of `query` with the rows of the lists nearest it when the lists are in use (the
-   * others keep stale values: `scored` tells), else with every row (`scan`).
+   * The cosines of `query` with the rows of the lists nearest it when the lists are in use, in
+   * the order of the probe (`values`; by row, only rows scored later by `scoreAlso`), else with
+   * every row (`scan`). Writes nothing per row but the dense cosines.
    */
   scanNear(query: QuantizedVector): Scan {
     const probe =
       this.approximate && this.memory !== null && query.values.length === this.length
         ? this.lists.candidates(query.values)
         : null;
-    if (probe === null) return { cosines: this.scan(query), ids: null, count: this.rowCount };
+    if (probe === null) {
+      const cosines = this.scan(query);
+      return { cosines, values: cosines, ids: null, count: this.rowCount };
+    }
     this.scans += 1;
     this.exhaustive = false;
     if (this.cosines.length < this.refs.length) this.cosines = new Float32Array(this.refs.length);
     const { ids, count } = probe;
+    if (this.near.length < count)
+      this.near = new Float32Array(Math.max(count, this.near.length * 2));
     const memory = this.rowMemory();
     memory.query.set(query.values);
-    const dots = memory.dotsAt(ids, count);
-    const cosines = this.cosines;
-    const scales = this.scales;
-    const stamps = this.stamps;
-    const scan = this.scans;
+    memory.ids.set(ids.subarray(0, count));
+    const dots = memory.gather(count);
+    const { near, scales } = this;
+    const scale = query.scale;
     for (let i = 0; i < count; i += 1) {
-      const row = ids[i] as number;
-      cosines[row] = (dots[row] as number) * query.scale * (scales[row] as number);
-      stamps[row] = scan;
+      near[i] = (dots[i] as number) * scale * (scales[ids[i] as number] as number);
     }
-    return { cosines, ids, count };
+    return { cosines: this.cosines, values: near, ids, count };
   }
 
   /**
@@ -264,22 +273,19 @@ export class VectorSpace {
    */
   scoreAlso(rows: readonly number[], query: QuantizedVector): void {
     if (this.exhaustive || this.memory === null) return;
+    const memory = this.memory;
+    const ids = memory.ids;
     let count = 0;
     for (const row of rows) {
       if (this.stamps[row] === this.scans || this.filled[row] !== 1) continue;
-      if (count === this.extra.length) {
-        const grown = new Int32Array(count * 2);
-        grown.set(this.extra);
-        this.extra = grown;
-      }
-      this.extra[count] = row;
+      ids[count] = row;
       count += 1;
     }
     if (count === 0) return;
-    const dots = this.rowMemory().dotsAt(this.extra, count);
+    const dots = memory.gather(count);
     for (let i = 0; i < count; i += 1) {
-      const row = this.extra[i] as number;
-      this.cosines[row] = (dots[row] as number) * query.scale * (this.scales[row] as number);
+      const row = ids[i] as number;
+      this.cosines[row] = (dots[i] as number) * query.scale * (this.scales[row] as number);
       this.stamps[row] = this.scans;
     }
   }

@@ -1,10 +1,12 @@
 /**
  * The inverted lists over the embedding channel's rows (vector-lists.ts): the kernel's probe of
- * listed rows equals the full scan's dot products; a search through trained lists finds the
- * rules an exact search finds (recall@10 against brute force on clustered vectors);
+ * listed rows (by place, or gathered densely in any order) equals the full scan's dot products;
+ * a search through trained lists finds the rules an exact search finds (recall@10 against brute
+ * force on clustered vectors);
  * the training's own check of its recall sets the lists probed, and keeps searches exact where
  * the lists do not earn their place (uniform random vectors); rules added, edited and removed
- * after training are filed and unfiled at once; a training stepped in small slices while rows
+ * after training are filed and unfiled at once; in many dimensions, rows filed through a shortlist
+ * of centroids are found as well; a training stepped in small slices while rows
  * come and go hands over lists that file every row once.
  */
 import assert from 'node:assert/strict';
@@ -45,12 +47,17 @@ function data(options: {
   dimensions: number;
   topics?: number;
   minRows?: number;
+  /** Scales the noise around topics and rules (as much noise in all as at 48 dimensions). */
+  spread?: number;
 }): Data {
   const random = prng(options.seed);
   const { dimensions } = options;
   const topics = Array.from({ length: options.topics ?? 0 }, () => unit(noise(random, dimensions)));
-  const near = (centre: number[], spread: number): number[] =>
-    unit(centre.map((v, d) => v + spread * (noise(random, dimensions)[d] ?? 0)));
+  const near = (centre: number[], spread: number): number[] => {
+    const shift = noise(random, dimensions);
+    const scaled = spread * (options.spread ?? 1);
+    return unit(centre.map((v, d) => v + scaled * (shift[d] ?? 0)));
+  };
   const space = new VectorSpace(dimensions, options.minRows ?? 0);
   const vectors = new RuleVectors(space);
   const rules = new Map<string, string[]>();
@@ -113,6 +120,32 @@ test('the kernel scores listed rows exactly as the full scan does', () => {
   }
 });
 
+test('a gather scores rows in any order, four at a time or one, as the full scan does', () => {
+  const random = prng(4);
+  for (const simd of [true, false]) {
+    const memory = new VectorMemory(72, simd);
+    memory.ensure(300);
+    for (let r = 0; r < 300; r += 1) {
+      for (let d = 0; d < 72; d += 1) memory.rows[r * memory.stride + d] = random() * 254 - 127;
+    }
+    for (let d = 0; d < 72; d += 1) memory.query[d] = random() * 254 - 127;
+    const full = Array.from(memory.dots(300).subarray(0, 300));
+    // 4 × 5 + 3 ids: groups of four and a remainder, out of order and repeated.
+    const ids = [
+      299, 0, 17, 16, 250, 3, 3, 128, 64, 1, 2, 200, 199, 42, 43, 7, 8, 9, 10, 11, 12, 13, 298,
+    ];
+    for (const count of [ids.length, 4, 3, 0]) {
+      memory.ids.set(ids.slice(0, count));
+      const dense = Array.from(memory.gather(count).subarray(0, count));
+      assert.deepEqual(
+        dense,
+        ids.slice(0, count).map((id) => full[id]),
+        `${count} ids, simd ${simd}`,
+      );
+    }
+  }
+});
+
 test('through the lists, a search finds the exact search’s rules on clustered vectors', () => {
   const d = data({ seed: 1, rules: 1500, dimensions: 48, topics: 40 });
   assert.equal(d.space.lists.usable, false, 'not before a training');
@@ -130,6 +163,19 @@ test('through the lists, a search finds the exact search’s rules on clustered 
   assert.ok(got >= 0.98, `recall@10 ${got}`);
   const check = d.space.lists.check;
   assert.ok(check && check.recall >= 0.98 && check.probes === d.space.lists.nprobe);
+  // Any rule's best cosine read after a search through the lists (a lexical candidate's, whether
+  // its rows were probed or not) is the exact search's.
+  for (const query of queries.slice(0, 12)) {
+    const near = d.vectors.search(query, 10, NOW);
+    assert.ok(near.compared < d.space.rows);
+    const got = [...d.rules.keys()].map((ruleId) => near.cosineOf(ruleId)?.cosine);
+    d.space.approximate = false;
+    const exact = d.vectors.search(query, 10, NOW);
+    d.space.approximate = true;
+    const want = [...d.rules.keys()].map((ruleId) => exact.cosineOf(ruleId)?.cosine);
+    assert.deepEqual(got, want);
+    for (const hit of near.hits) assert.equal(hit.cosine, exact.cosineOf(hit.ruleId)?.cosine);
+  }
   // Every list probed: the search is exact.
   d.space.lists.probes = d.space.lists.lists;
   for (const query of queries) {
@@ -140,6 +186,40 @@ test('through the lists, a search finds the exact search’s rules on clustered 
     d.space.approximate = true;
     assert.deepEqual(near.hits, exact.hits);
   }
+});
+
+test('in many dimensions rows are filed through a shortlist of centroids, and found as well', () => {
+  // 256 dimensions: the nearest centroid is looked for among the 16 best on a quarter of them.
+  const d = data({
+    seed: 5,
+    rules: 1200,
+    dimensions: 256,
+    topics: 40,
+    spread: Math.sqrt(48 / 256),
+  });
+  d.space.lists.train();
+  assert.equal(d.space.lists.usable, true);
+  assert.deepEqual(d.space.lists.counts, { held: 3600, filed: 3600 });
+  const queries = Array.from({ length: 40 }, (_, i) =>
+    i % 2 === 0
+      ? quantize(d.make())
+      : d.space.vectorOf(d.space.rowOfText(`t${1 + Math.floor(d.random() * 3600)}`)),
+  );
+  const got = recall(d, queries);
+  assert.ok(got >= 0.98, `recall@10 ${got}`);
+  // A rule added after the training is filed through the shortlist too, and found first.
+  d.vectors.upsert({
+    ruleId: 'late',
+    ruleName: 'late text',
+    questions: [],
+    active: true,
+    effectBeginMs: null,
+    effectEndMs: null,
+  });
+  const late = quantize(d.make());
+  d.space.set('late text', late);
+  assert.deepEqual(d.space.lists.counts, { held: 3601, filed: 3601 });
+  assert.equal(d.vectors.search(late, 10, NOW).hits[0]?.ruleId, 'late');
 });
 
 test('on uniform random vectors the lists do not earn their place: searches stay exact', () => {
