@@ -105,6 +105,7 @@ export const EN = {
   'robot.renameNamed': 'Rename {name}',
   'robot.name': 'Robot',
   'robot.nameField': 'Robot name',
+  'robot.defaultName': 'Default robot',
   'robot.id': 'Robot ID',
   'robot.settings': 'Settings',
   'robot.settingsNamed': 'Settings of {name}',

@@ -103,6 +103,7 @@ export const ZH: Messages = {
   'robot.renameNamed': '重命名 {name}',
   'robot.name': '机器人',
   'robot.nameField': '机器人名称',
+  'robot.defaultName': '默认机器人',
   'robot.id': '机器人 ID',
   'robot.settings': '设置',
   'robot.settingsNamed': '{name} 的设置',
