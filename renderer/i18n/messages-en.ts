@@ -1058,7 +1058,6 @@ export const EN = {
   'settings.liveShort': 'Takes effect once saved, in review mode too.',
   'settings.unsavedTitle': 'Unsaved settings',
   'settings.leave': 'Leave without saving',
-  'tests.edition': 'Version v{version}',
   'errors.nothingToPublish':
     'The draft is the same as the latest version: there is nothing to publish.',
   'errors.nothingToDiscard':
@@ -1117,7 +1116,10 @@ export const EN = {
   'tests.kind.bestmatch': 'answer',
   'tests.kind.recommend': 'recommendation',
   'tests.kind.none': 'no answer',
-  'tests.comparison': 'Run #{a} against run #{b}',
+  'tests.comparison': 'Compared: {a} → {b}',
+  'tests.runOf.draft': 'Draft tested {time}',
+  'tests.runOf.published': 'Published version tested {time}',
+  'tests.runOf.version': 'Version v{version} tested {time}',
   'tests.noDifferences': 'The runs agree on every case.',
   'tests.runs': 'Kept runs',
   'tests.passedOf': '{passed} of {total} passed',
