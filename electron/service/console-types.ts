@@ -140,6 +140,23 @@ export interface SmallTalkIntentView {
   answer: string;
 }
 
+/**
+ * The name registration gives a tenant's first robot (id `default`), in each editor language:
+ * the editor's, when registered there; English over the openapi, which takes no language.
+ */
+export const DEFAULT_ROBOT_NAMES: Readonly<Record<'en' | 'zh', string>> = {
+  en: 'Default robot',
+  zh: '默认机器人',
+};
+
+/**
+ * Whether a robot still has the name registration gave it, a name nobody chose: the editor
+ * shows it in its own language (docs/decisions.md 114). Renamed, it is the administrator's.
+ */
+export function hasDefaultName(robot: { robotId: string; name: string }): boolean {
+  return robot.robotId === 'default' && Object.values(DEFAULT_ROBOT_NAMES).includes(robot.name);
+}
+
 export interface ConsoleRobot {
   robotId: string;
   name: string;

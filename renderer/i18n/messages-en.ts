@@ -105,6 +105,7 @@ export const EN = {
   'robot.renameNamed': 'Rename {name}',
   'robot.name': 'Robot',
   'robot.nameField': 'Robot name',
+  'robot.defaultName': 'Default robot',
   'robot.id': 'Robot ID',
   'robot.settings': 'Settings',
   'robot.settingsNamed': 'Settings of {name}',
@@ -1062,7 +1063,6 @@ export const EN = {
   'settings.liveShort': 'Takes effect once saved, in review mode too.',
   'settings.unsavedTitle': 'Unsaved settings',
   'settings.leave': 'Leave without saving',
-  'tests.edition': 'Version v{version}',
   'errors.nothingToPublish':
     'The draft is the same as the latest version: there is nothing to publish.',
   'errors.nothingToDiscard':
@@ -1121,7 +1121,10 @@ export const EN = {
   'tests.kind.bestmatch': 'answer',
   'tests.kind.recommend': 'recommendation',
   'tests.kind.none': 'no answer',
-  'tests.comparison': 'Run #{a} against run #{b}',
+  'tests.comparison': 'Compared: {a} → {b}',
+  'tests.runOf.draft': 'Draft tested {time}',
+  'tests.runOf.published': 'Published version tested {time}',
+  'tests.runOf.version': 'Version v{version} tested {time}',
   'tests.noDifferences': 'The runs agree on every case.',
   'tests.runs': 'Kept runs',
   'tests.passedOf': '{passed} of {total} passed',

@@ -14,6 +14,7 @@ import type {
   RulePage,
   TryResult,
 } from '../../electron/service/console-types';
+import { DEFAULT_ROBOT_NAMES, hasDefaultName } from '../../electron/service/console-types';
 import { consoleClient } from '../helpers/console-client';
 import {
   registerTenantWithRobot,
@@ -85,6 +86,31 @@ describe('robot language, categories, states and deletions (console API)', () =>
     });
     assert.equal((await robotOf(registered.tenantId)).settings.language, 'zh');
     assert.equal((await robotOf(registered.tenantId)).name, '默认机器人', 'named in Chinese too');
+  });
+
+  test('the first robot keeps the name registration gave it, which the editor says in its language, until renamed', async () => {
+    // Over the openapi, which takes no language: the English default, marked as nobody's choice.
+    const { tenantId } = await registerTenantWithRobot(h.client);
+    const first = await robotOf(tenantId);
+    assert.equal(first.name, DEFAULT_ROBOT_NAMES.en);
+    assert.ok(hasDefaultName(first), 'shown in the language of the editor');
+    // From the Chinese editor: the Chinese default, marked as well.
+    const zh = await api.ok<{ tenantId: number }>('POST', '/tenants', {
+      ...tenantRequest(),
+      language: 'zh',
+    });
+    const zhFirst = await robotOf(zh.tenantId);
+    assert.equal(zhFirst.name, DEFAULT_ROBOT_NAMES.zh);
+    assert.ok(hasDefaultName(zhFirst));
+    // A name an administrator gives is theirs, shown as given; so is the default name on another robot.
+    const R = `/tenants/${tenantId}/robots/default`;
+    const renamed = await api.ok<ConsoleRobot>('PATCH', R, { name: '售后机器人' });
+    assert.equal(renamed.name, '售后机器人');
+    assert.ok(!hasDefaultName(renamed));
+    const other = await api.ok<ConsoleRobot>('POST', `/tenants/${tenantId}/robots`, {
+      name: DEFAULT_ROBOT_NAMES.en,
+    });
+    assert.ok(!hasDefaultName(other), 'a robot created with that name was named by someone');
   });
 
   test('categories: created, renamed, merged and deleted, with counts; rules keep their ids', async () => {

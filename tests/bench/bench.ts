@@ -25,6 +25,8 @@
  * `--database postgres://…` measures only the team server next to the embedded store, at 10k
  * rules (--quick: 1k): import, ask p99 and requests/s on one node and three, and the delay from a
  * write on one node to its answer on another (tests/bench/team-server-bench.ts).
+ * `--version-reads [--version-rules N] [--rounds N]`: only the longest hold of the loop during a
+ * version diff, paged against read whole (tests/bench/version-read-bench.ts).
  * `--collisions [--collision-sizes 1000,100000]`: only the collision report's time against the
  * same number of plain asks, and its longest hold (tests/bench/collision-bench.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
@@ -58,6 +60,7 @@ import type { ImpactKb } from './impact-bench';
 import { collisionLine, measureCollisions } from './collision-bench';
 import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
+import { measureVersionReads, versionReadLine } from './version-read-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -77,6 +80,8 @@ const { values } = parseArgs({
     'embedding-size': { type: 'string', default: '1000,10000,100000' },
     'embedding-dimensions': { type: 'string', default: '1024' },
     impact: { type: 'boolean', default: false },
+    'version-reads': { type: 'boolean', default: false },
+    'version-rules': { type: 'string', default: '10000' },
     'impact-questions': { type: 'string', default: '100000' },
     'impact-edited': { type: 'string', default: '5,300' },
     'impact-kb': { type: 'string', default: 'zipf,narrow' },
@@ -109,6 +114,11 @@ if (values['memory-budget']) {
   });
   console.log(budgetLine(figures));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
+if (values['version-reads']) {
+  const rounds = Math.max(1, Number(values.rounds));
+  console.log(versionReadLine(await measureVersionReads(Number(values['version-rules']), rounds)));
   process.exit(0);
 }
 if (values.impact) {

@@ -953,12 +953,22 @@ export function storeContract(name: string, factory: StoreFactory): void {
       );
       assert.equal((await store.versions.find(pub, 1))?.note, 'first');
       assert.equal(await store.versions.find(pub, 9), undefined);
+      const v1 = await store.versions.rulesFrom(pub, 1, 0, 10);
       assert.deepEqual(
-        (await store.versions.rules(pub, 1)).map((r) => [r.ruleName, r.answer]),
+        v1.map((r) => [r.ruleName, r.answer]),
         [
           ['V-a', 'Answer for V-a'],
           ['V-b', 'Answer for V-b'],
         ],
+      );
+      // In pages: from a rule's position on, at most `limit`.
+      const [firstOfV1] = await store.versions.rulesFrom(pub, 1, 0, 1);
+      assert.deepEqual([firstOfV1?.ruleName], ['V-a']);
+      assert.deepEqual(
+        (await store.versions.rulesFrom(pub, 1, (firstOfV1?.seq ?? 0) + 1, 1)).map(
+          (r) => r.ruleName,
+        ),
+        ['V-b'],
       );
       assert.deepEqual(
         (await store.versions.publishedMatchable(pub)).map((r) => r.ruleName),
@@ -1248,7 +1258,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
         confirmedFailures: null,
       });
       const latest = await store.versions.latest(other);
-      const kept = await store.versions.rules(other, latest?.version ?? 0);
+      const kept = await store.versions.rulesFrom(other, latest?.version ?? 0, 0, 100);
       assert.equal(kept.find((r) => r.ruleId === moved?.ruleId)?.updatedBy, 'erin');
     });
 

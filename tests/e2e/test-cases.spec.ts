@@ -128,7 +128,17 @@ for (const lang of LANGUAGES) {
 
       // Back to the run: accept the answer given as the expectation; the next run passes.
       await openTests();
-      await run.getByRole('button', { name: /#\d+/ }).first().click();
+      // A kept run is named by what it tested and when (no "#1", nothing English in Chinese).
+      const [before, after] = t('tests.runOf.draft', { time: '\u0000' }).split('\u0000');
+      const draftRun = new RegExp(
+        `^${escapeRegExp(before ?? '')}.+${escapeRegExp(after ?? '')} · `,
+      );
+      const kept = run.locator('.run-list');
+      await expect(kept.getByRole('button', { name: draftRun })).toHaveCount(1);
+      await expect(kept).not.toContainText('#');
+      if (lang === 'zh-CN') await expect(kept).not.toContainText(/draft|Draft/);
+      await shoot(page, `test-runs-kept-${lang}`);
+      await kept.getByRole('button', { name: draftRun }).first().click();
       await actions.getByRole('button', { name: t('tests.fix.accept') }).click();
       await expect(actions.getByRole('status')).toHaveText(t('tests.fix.accepted'));
       await expect(
@@ -146,6 +156,19 @@ for (const lang of LANGUAGES) {
         allPassed.split(/[（(]/)[0]?.trim() ?? allPassed,
       );
       await expect(actions).toHaveCount(0);
+
+      // The last two runs compared: named as the list names them.
+      await run.getByRole('button', { name: t('tests.compareLast') }).click();
+      const compared = run.getByTestId('run-comparison').getByRole('heading');
+      await expect(compared).toHaveText(
+        new RegExp(`${draftRun.source.slice(1, -3)}.*${draftRun.source.slice(1, -3)}`),
+      );
+      await expect(compared).not.toContainText('#');
+      await shoot(page, `test-runs-compared-${lang}`);
     });
   });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

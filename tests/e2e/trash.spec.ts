@@ -52,18 +52,18 @@ for (const lang of LANGUAGES) {
       await expect(workspace.robots()).toHaveCount(2);
 
       // A robot: asked first (Cancel deletes nothing), then deleted; Undo brings it back.
-      await trash.askDeleteRobot('Default robot');
+      await trash.askDeleteRobot(t('robot.defaultName'));
       await expect(trash.confirm).toContainText(t('robot.deleteText', { count: 3 }));
       await expect(trash.confirm).toContainText(t('trash.keptText'));
       await shoot(page, `delete-robot-${lang}`);
       await trash.confirm.getByRole('button', { name: t('common.cancel') }).click();
       expect((await view.workspace()).tenants[0]?.robots).toHaveLength(2);
-      await trash.askDeleteRobot('Default robot');
+      await trash.askDeleteRobot(t('robot.defaultName'));
       await trash.confirmWith(t('robot.deleteConfirm'));
       await expect(workspace.robots()).toHaveCount(1);
-      await expect(trash.toast(t('robot.deleted', { name: 'Default robot' }))).toBeVisible();
+      await expect(trash.toast(t('robot.deleted', { name: t('robot.defaultName') }))).toBeVisible();
       expect((await view.trash()).robots.map((r) => r.name)).toEqual(['Default robot']);
-      await trash.undo(t('robot.deleted', { name: 'Default robot' }));
+      await trash.undo(t('robot.deleted', { name: t('robot.defaultName') }));
       await expect(workspace.robots()).toHaveCount(2);
       expect((await view.trash()).robots).toEqual([]);
       // Its rules came back with it.

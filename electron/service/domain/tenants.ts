@@ -6,6 +6,7 @@
  * @module
  */
 import type { RegisterTenantRequest, RegisterTenantResult } from '../api-types';
+import { DEFAULT_ROBOT_NAMES } from '../console-types';
 import { ServiceError } from '../errors';
 import type { DomainContext } from './context';
 import type { RobotLanguage } from './robot-settings';
@@ -39,9 +40,6 @@ async function findTwin(ctx: DomainContext, input: RegisterTenantRequest): Promi
   return admin?.tenantId ?? null;
 }
 
-/** The first robot's name, in the language of the editor it was registered in. */
-const DEFAULT_ROBOT_NAME: Record<RobotLanguage, string> = { en: 'Default robot', zh: '默认机器人' };
-
 /**
  * Registers a tenant. `language`: the editor's, when registered there (the first robot's default
  * texts are then in it).
@@ -63,7 +61,7 @@ export async function registerTenant(
     const now = ctx.now();
     const robot = newRobotRecord(
       DEFAULT_ROBOT_ID,
-      DEFAULT_ROBOT_NAME[language ?? 'en'],
+      DEFAULT_ROBOT_NAMES[language ?? 'en'],
       now,
       language,
     );

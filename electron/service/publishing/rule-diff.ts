@@ -7,6 +7,7 @@
  */
 import type { DiffField, RuleBrief, RulesDiff } from '../publishing-types';
 import type { StoredRule } from '../store/contract/records';
+import { forEachInSlices } from '../time-slices';
 
 /** The fields of a rule a diff compares (times and positions are not content). */
 const FIELDS = [
@@ -29,22 +30,29 @@ const same = (a: unknown, b: unknown): boolean =>
 
 const brief = (rule: StoredRule): RuleBrief => ({ ruleId: rule.ruleId, ruleName: rule.ruleName });
 
-export function diffRules(from: readonly StoredRule[], to: readonly StoredRule[]): RulesDiff {
+/**
+ * The diff, in slices with turns of the event loop between them: comparing two 10k-rule
+ * versions field by field held the loop ~60 ms (over 200 before the code was warm).
+ */
+export async function diffRules(
+  from: readonly StoredRule[],
+  to: readonly StoredRule[],
+): Promise<RulesDiff> {
   const before = new Map(from.map((rule) => [rule.ruleId, rule]));
   const after = new Set(to.map((rule) => rule.ruleId));
   const diff: RulesDiff = { added: [], removed: [], changed: [] };
-  for (const rule of to) {
+  await forEachInSlices(to, (rule) => {
     const old = before.get(rule.ruleId);
     if (!old) {
       diff.added.push(brief(rule));
-      continue;
+      return;
     }
     const fields = FIELDS.filter((field) => !same(old[field], rule[field])).map((field) => ({
       field,
       from: old[field],
       to: rule[field],
     }));
-    if (fields.length === 0) continue;
+    if (fields.length === 0) return;
     const oldQuestions = new Set(old.questions);
     const newQuestions = new Set(rule.questions);
     diff.changed.push({
@@ -53,7 +61,7 @@ export function diffRules(from: readonly StoredRule[], to: readonly StoredRule[]
       questionsAdded: rule.questions.filter((q) => !oldQuestions.has(q)),
       questionsRemoved: old.questions.filter((q) => !newQuestions.has(q)),
     });
-  }
+  });
   for (const rule of from) if (!after.has(rule.ruleId)) diff.removed.push(brief(rule));
   return diff;
 }

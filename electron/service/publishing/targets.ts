@@ -46,7 +46,7 @@ async function versionIndex(
   const latest = await ctx.store.versions.latest(robot);
   const published = ctx.publishing?.published(robot);
   if (published && latest?.version === version) return { name: `v${version}`, ...published };
-  const rules = await ctx.store.versions.rules(robot, version);
+  const rules = await versionRules(ctx, robot, version);
   const index = ctx.indexes.createDetached();
   if (index.setSynonyms && robot.settings.synonyms.length > 0) {
     index.setSynonyms(robot.settings.synonyms);
@@ -84,18 +84,26 @@ export async function targetIndex(
   return versionIndex(ctx, robot, target);
 }
 
-/** Rules of the draft read at a time: pages of 5000 held the event loop ~120 ms, of 500 ~50. */
-const DRAFT_PAGE = 250;
+/** Rules read at a time: pages of 5000 held the event loop ~120 ms, of 500 ~50. */
+const RULES_PAGE = 250;
 
-async function draftRules(ctx: DomainContext, robot: Robot): Promise<StoredRule[]> {
+/** Reads one page: at most `limit` rules from rule_seq `fromSeq` on, in creation order. */
+type ReadPage = (fromSeq: number, limit: number) => Promise<StoredRule[]>;
+
+/** All the rules `read` gives, page by page with a turn between (the draft's or a version's). */
+async function pagedRules(read: ReadPage): Promise<StoredRule[]> {
   const rules: StoredRule[] = [];
   for (let from = 0; ;) {
-    const page = await ctx.store.rules.pageFrom(robot, from, DRAFT_PAGE);
+    const page = await read(from, RULES_PAGE);
     rules.push(...page);
-    if (page.length < DRAFT_PAGE) return rules;
+    if (page.length < RULES_PAGE) return rules;
     from = (page[page.length - 1] as StoredRule).seq + 1;
     await nextTurn();
   }
+}
+
+function versionRules(ctx: DomainContext, robot: Robot, version: number): Promise<StoredRule[]> {
+  return pagedRules((from, limit) => ctx.store.versions.rulesFrom(robot, version, from, limit));
 }
 
 /** The rules of a target (`published`: the latest version, none before the first publish). */
@@ -104,13 +112,15 @@ export async function rulesOf(
   robot: Robot,
   target: Target,
 ): Promise<StoredRule[]> {
-  if (target === 'draft') return draftRules(ctx, robot);
+  if (target === 'draft') {
+    return pagedRules((from, limit) => ctx.store.rules.pageFrom(robot, from, limit));
+  }
   if (target === 'published') {
     const latest = await ctx.store.versions.latest(robot);
-    return latest ? ctx.store.versions.rules(robot, latest.version) : [];
+    return latest ? versionRules(ctx, robot, latest.version) : [];
   }
   if (!(await ctx.store.versions.find(robot, target))) {
     throw new ServiceError('version-not-found', `Version ${target} does not exist.`);
   }
-  return ctx.store.versions.rules(robot, target);
+  return versionRules(ctx, robot, target);
 }

@@ -20,6 +20,7 @@ import {
 import { CaseForm } from './CaseForm';
 import { draftOfCase, EMPTY_CASE } from './case-form';
 import { FailedCaseActions } from './FailedCaseActions';
+import { runLabel } from './run-label';
 import { casesFromSheet, casesToSheet } from './test-set-sheet';
 
 /**
@@ -38,7 +39,7 @@ export function TestSetPanel({
   /** Shows a rule in the robot's grid. */
   onOpenRule: (ruleId: string) => void;
 }) {
-  const { t, formatTime } = useI18n();
+  const { t, formatDateTime } = useI18n();
   const [cases, setCases] = useState<TestCaseView[]>([]);
   const [runs, setRuns] = useState<TestRunHead[]>([]);
   const [run, setRun] = useState<TestRun | null>(null);
@@ -125,12 +126,7 @@ export function TestSetPanel({
     });
 
   /** What a run asked, in words: the draft, the published version, or a version's number. */
-  const editionLabel = (edition: string): string => {
-    if (edition === 'draft') return t('tests.draft');
-    if (edition === 'published') return t('tests.published');
-    const version = /^v(\d+)$/.exec(edition)?.[1];
-    return version ? t('tests.edition', { version: Number(version) }) : edition;
-  };
+  const labelOf = (run: TestRunHead) => runLabel(t, run, formatDateTime(run.createdAt));
 
   return (
     <div className="test-set">
@@ -326,7 +322,7 @@ export function TestSetPanel({
         ) : null}
         {comparison ? (
           <div data-testid="run-comparison">
-            <h3>{t('tests.comparison', { a: comparison.a.runId, b: comparison.b.runId })}</h3>
+            <h3>{t('tests.comparison', { a: labelOf(comparison.a), b: labelOf(comparison.b) })}</h3>
             {comparison.differences.length === 0 ? (
               <p className="hint">{t('tests.noDifferences')}</p>
             ) : null}
@@ -349,7 +345,7 @@ export function TestSetPanel({
                 className="link-button"
                 onClick={() => guard(async () => setRun(await api.run(head.runId)))}
               >
-                #{head.runId} · {editionLabel(head.edition)} · {formatTime(head.createdAt)} ·{' '}
+                {labelOf(head)} ·{' '}
                 {t('tests.passedOf', { passed: head.summary.passed, total: head.summary.total })}
               </button>
             </li>

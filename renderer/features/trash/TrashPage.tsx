@@ -5,6 +5,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/useToasts';
 import { describeError } from '../../i18n/describe-problem';
+import { shownRobotName } from '../../i18n/robot-name';
 import { useI18n } from '../../i18n/useI18n';
 import { findTenant, useWorkspace } from '../../lib/workspace/useWorkspace';
 import { TrashTable } from './TrashTable';
@@ -57,7 +58,7 @@ export function TrashPage() {
   }));
   const robots: TrashItem[] = (trash?.robots ?? []).map((item) => ({
     key: `r${item.tenantId}/${item.robotId}`,
-    name: item.name,
+    name: shownRobotName(t, item),
     tenant: company(item.tenantId),
     deletedAt: item.deletedAt,
     purgeAfter: item.purgeAfter,

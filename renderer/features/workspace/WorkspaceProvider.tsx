@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { ConsoleWorkspace } from '../../../electron/service/console-types';
 import type { ConsoleClient } from '../../api/console-client';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Spinner } from '../../components/Spinner';
 import { describeError } from '../../i18n/describe-problem';
+import { withShownNames } from '../../i18n/robot-name';
 import { useI18n } from '../../i18n/useI18n';
 import { WorkspaceContext } from '../../lib/workspace/workspace-context';
 
@@ -33,7 +34,20 @@ export function WorkspaceProvider({
     void reload();
   }, [reload]);
 
-  if (!workspace) {
+  // Robots as the editor shows them: the name registration gave, in the editor's language.
+  const shown = useMemo(
+    () =>
+      workspace && {
+        ...workspace,
+        tenants: workspace.tenants.map((tenant) => ({
+          ...tenant,
+          robots: withShownNames(t, tenant.robots),
+        })),
+      },
+    [workspace, t],
+  );
+
+  if (!shown) {
     return (
       <div className="center-screen">
         {error ? (
@@ -47,7 +61,7 @@ export function WorkspaceProvider({
     );
   }
   return (
-    <WorkspaceContext.Provider value={{ client, workspace, reload }}>
+    <WorkspaceContext.Provider value={{ client, workspace: shown, reload }}>
       {children}
     </WorkspaceContext.Provider>
   );

@@ -19,12 +19,12 @@ export class EditorPage {
     await this.sidebar.waitFor();
   }
 
-  async openRobot(company: string, robotName = 'Default robot'): Promise<void> {
+  /** Opens a robot by its name (by default the first robot's, shown in either language). */
+  async openRobot(company: string, robotName?: string): Promise<void> {
     const tenant = this.sidebar.getByRole('listitem').filter({ hasText: company });
+    const name = robotName === undefined ? '(?:Default robot|默认机器人)' : escapeRegExp(robotName);
     // The robot's entry: its name and rule count (not its settings entry, which names it too).
-    await tenant
-      .getByRole('button', { name: new RegExp(`^${escapeRegExp(robotName)}[\\d,\\s]*$`) })
-      .click();
+    await tenant.getByRole('button', { name: new RegExp(`^${name}[\\d,\\s]*$`) }).click();
     await this.page.getByTestId('rules-view').waitFor();
   }
 

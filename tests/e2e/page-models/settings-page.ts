@@ -22,7 +22,7 @@ export class SettingsPage {
   }
 
   /** Opens the settings of the robot shown, from its entry in the sidebar. */
-  async openFromSidebar(robotName = 'Default robot'): Promise<void> {
+  async openFromSidebar(robotName = this.t('robot.defaultName')): Promise<void> {
     await this.page
       .getByRole('navigation')
       .getByRole('button', { name: this.t('robot.settingsNamed', { name: robotName }) })

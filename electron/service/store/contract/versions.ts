@@ -71,8 +71,16 @@ export interface VersionRepository {
     robot: RobotKey,
     limit: number,
   ): Promise<{ changes: UnpublishedChange[]; more: boolean }>;
-  /** The rules of a version, in creation order. */
-  rules(robot: RobotKey, version: number): Promise<StoredRule[]>;
+  /**
+   * A page of a version's rules, in creation order: at most `limit` of them from `fromSeq` on
+   * (read in pages, so that no read of a big version holds the event loop).
+   */
+  rulesFrom(
+    robot: RobotKey,
+    version: number,
+    fromSeq: number,
+    limit: number,
+  ): Promise<StoredRule[]>;
   /** The rules of the latest version, as the matcher needs them. */
   publishedMatchable(robot: RobotKey): Promise<MatchableRecord[]>;
   /** The answer of a rule in the latest version of its robot. */

@@ -158,8 +158,11 @@ WHERE ${where}
   CASE WHEN r.rule_id IS NULL THEN 0 ELSE 1 END AS in_draft,
   CASE WHEN rule_revisions.rule_id IS NULL THEN 0 ELSE 1 END AS in_version
   ${differing} LIMIT ?3`,
-    /** The rules of version ?3, as rows of `rules`. */
+    /** The rules of version ?3, as rows of `rules` (a rollback's transaction reads them all). */
     rulesAt: `SELECT ${REVISION_AS_RULE} FROM rule_revisions WHERE ${AT_VERSION} ORDER BY rule_seq`,
+    /** The rules of version ?3 from rule_seq ?4 on, ?5 at most, as rows of `rules`. */
+    rulesAtFrom: `SELECT ${REVISION_AS_RULE} FROM rule_revisions WHERE ${AT_VERSION} AND rule_seq >= ?4
+      ORDER BY rule_seq LIMIT ?5`,
     publishedMatchable: `SELECT ${MATCHABLE_COLUMNS} FROM rule_revisions
       WHERE ${OF_ROBOT} AND to_version IS NULL ORDER BY rule_seq`,
     publishedAnswerOf:

@@ -102,9 +102,9 @@ export class PostgresVersionRepository implements VersionRepository {
     return versions.unpublishedPage(rows, limit);
   }
 
-  async rules(robot: RobotKey, version: number) {
-    const at = [robot.tenantId, robot.robotId, version];
-    return (await this.db.all<ruleRows.RuleRow>(SQL.rulesAt, at)).map(ruleRows.toStoredRule);
+  async rulesFrom(robot: RobotKey, version: number, fromSeq: number, limit: number) {
+    const at = [robot.tenantId, robot.robotId, version, fromSeq, limit];
+    return (await this.db.all<ruleRows.RuleRow>(SQL.rulesAtFrom, at)).map(ruleRows.toStoredRule);
   }
 
   async publishedMatchable(robot: RobotKey) {
