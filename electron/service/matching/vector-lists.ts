@@ -52,7 +52,7 @@ const NONE = -1;
 /**
  * Filing a row (and each k-means step) looks for its nearest centroid in two passes: the dot
  * products over the first quarter of the components, then the exact cosine of the `SHORTLIST`
- * best of those (decision 106). A row compared with every centroid in full was most of a
+ * best of those (decision 112). A row compared with every centroid in full was most of a
  * training's time (≈ 80% at 100k rows); where the shortlist misses, the row lands in a list
  * near its own, which the training's check of recall then counts. Below `PREFIX_FROM`
  * dimensions the comparison stays exact.

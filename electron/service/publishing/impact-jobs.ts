@@ -1,7 +1,7 @@
 /**
  * Impact previews run as jobs: on a large log a preview takes longer than a request should
  * wait (every question of a realistic log shares a word with some changed rule, and each is
- * asked twice), so the editor starts one and polls its progress (decision 112). One job per
+ * asked twice), so the editor starts one and polls its progress (decision 108). One job per
  * robot and pair of targets (and days): starting it again while it runs follows the same job.
  * A job is cancelled when the robot changes under it (its draft's rules, its settings or its
  * published version), whose answer it would no longer describe.

@@ -1,5 +1,5 @@
 /**
- * A closed segment's text filter (decision 110): a text search skips a segment that cannot hold
+ * A closed segment's text filter (decision 106): a text search skips a segment that cannot hold
  * the text without reading it, finds every entry that holds it, and a segment written to after
  * it closed is read again until its filter is made anew.
  */

@@ -47,7 +47,7 @@ const DEFAULT_SNAPSHOT_JOURNAL_BYTES = 32 * 1024 * 1024;
 
 /**
  * Whether `journalBytes` of journal no snapshot covers call for a snapshot at once: past the
- * configured size; unconfigured, past 32 MB and the database's own size (decision 109).
+ * configured size; unconfigured, past 32 MB and the database's own size (decision 111).
  */
 export function journalDueForSnapshot(
   journalBytes: number,
@@ -66,7 +66,7 @@ export interface StoreOptions {
   logger: Logger;
   /**
    * Snapshot at once when this many bytes of journal are not covered by a snapshot. Unset: when
-   * the journal reaches 32 MB or the database's own size, whichever is larger (decision 109).
+   * the journal reaches 32 MB or the database's own size, whichever is larger (decision 111).
    */
   snapshotJournalBytes?: number;
   /**
@@ -612,7 +612,7 @@ export class Store {
    * `snapshotJournalBytes` (start-up replays the journal: this bounds its time), and unless that
    * was configured, not before the journal is as large as the database: the copying snapshots do
    * stays within that of the writes they cover, and an import is not stopped every 32 MB for a
-   * copy of everything (decision 109). After `snapshotIdleMs` without writes, past a megabyte. A
+   * copy of everything (decision 111). After `snapshotIdleMs` without writes, past a megabyte. A
    * smaller journal waits for the stop's snapshot: a few edits in the editor do not stall every
    * question five seconds later. After a failure, not before the retry time.
    */
@@ -788,7 +788,7 @@ const memoryDatabases = new WeakMap<SqlJsStatic, SqlJsStatic['Database']>();
  * sql.js's Database, opened on SQLite's `:memory:` rather than on a file of sql.js's in-memory
  * file system. That file is a typed array grown by 1/8 when a write passes its end, by copying
  * it whole into a new one: a commit that grew a 100 MB database copied (and, on this machine's
- * VMs, page-faulted) 100 MB on the event loop, seconds at a time (decision 108). A `:memory:`
+ * VMs, page-faulted) 100 MB on the event loop, seconds at a time (decision 110). A `:memory:`
  * database keeps its pages in SQLite's page cache, in the WebAssembly heap, which grows in place:
  * a commit writes nothing anywhere, and the database is held once, not as a file plus a cache.
  * sql.js opens whatever `this.filename` says as it is constructed: the accessor says `:memory:`.

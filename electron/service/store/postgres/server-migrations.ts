@@ -80,6 +80,6 @@ CREATE TABLE embedding_cache (
 );
 `,
   },
-  // The dashboard's tops and the analytics' hits per day read by index (decision 111).
+  // The dashboard's tops and the analytics' hits per day read by index (decision 107).
   { version: 9, name: 'question_log_figure_indexes', sql: QUESTION_LOG_FIGURE_INDEXES_SQL },
 ];

@@ -3,7 +3,7 @@
  * UTF-16 code units) of every question and user id its lines hold, written once the segment is
  * closed (a newer one took over). A text search skips a segment whose filter lacks a trigram of
  * each spelling it looks for: such a segment cannot hold the text, and its bytes are not read
- * (decision 110). A spelling of fewer than three code units is never skipped; a filter may say
+ * (decision 106). A spelling of fewer than three code units is never skipped; a filter may say
  * "maybe" wrongly (two trigrams on one bit), never "no" wrongly.
  *
  * The file: a header of 8 bytes (the segment's line bytes the filter covers, as a uint32, and the
