@@ -491,6 +491,11 @@ export function storeContract(name: string, factory: StoreFactory): void {
       );
       const matchable = await store.rules.matchable(fresh);
       assert.deepEqual(
+        await store.rules.facts(fresh),
+        matchable.map(({ ruleId, ruleName, effectEnd }) => ({ ruleId, ruleName, effectEnd })),
+        'a rule’s facts are those the matcher reads, in the same order',
+      );
+      assert.deepEqual(
         matchable.map((r) => [r.ruleName, r.active, r.robotId]),
         [
           ['b 退货', true, 'paging'],
