@@ -104,6 +104,52 @@ for (const lang of LANGUAGES) {
       await shoot(page, `publish-impact-try-${lang}`);
     });
 
+    test('a job its node does not know (another node of a team server) is asked in one request', async ({
+      page,
+      service,
+    }) => {
+      const robot = await registerTenant(service);
+      const imported = await importRules(service, robot, RULES);
+      const returns = imported.succeed.find((r) => r.ruleName === 'Returns policy');
+      const api = consoleClient(service.baseUrl, service.token);
+      const R = `/tenants/${robot.tenantId}/robots/${robot.robotId}`;
+      await api.ok('POST', `${R}/versions`, { note: 'v1', author: 'api' });
+      const customer = new OpenApiClient({ baseUrl: service.baseUrl, ...E2E_CREDENTIALS }).robot(
+        robot.tenantId,
+        robot.robotId,
+        robot.robotSecret,
+      );
+      for (let i = 0; i < 3; i++) await customer.ask('How do I return an item?');
+      await customer.ask('When do you open?');
+      await api.ok('PATCH', `${R}/rules/${returns?.ruleId}`, {
+        answer: 'You can return any item within 15 days.',
+      });
+      const editor = new EditorPage(page);
+      await editor.open(service);
+      await editor.openRobot('Acme');
+      await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
+      const panel = page.getByTestId('impact');
+      // The job is started for real; its start answers "running" and every poll reaches a node
+      // that does not know it, as behind a load balancer.
+      await page.route('**/console/api/**/versions/impact/jobs', async (route) => {
+        const started = await route.fetch();
+        const body = (await started.json()) as { data: { jobId: string } };
+        const running = { jobId: body.data.jobId, state: 'running', done: 0, total: 1 };
+        await route.fulfill({ json: { code: '0', msg: 'success', data: running } });
+      });
+      await page.route('**/console/api/**/versions/impact/jobs/*', (route) =>
+        route.fulfill({
+          status: 404,
+          json: { code: 'impact-job-not-found', msg: 'Impact preview job 1 is not known.' },
+        }),
+      );
+      await panel.getByRole('button', { name: t('impact.run') }).click();
+      await expect(panel.getByTestId('impact-summary')).toContainText(
+        t('impact.summary', { changed: 3, asks: 4, days: 7, share: '75%', questions: 1 }),
+      );
+      await expect(panel.getByRole('button', { name: t('impact.run') })).toBeEnabled();
+    });
+
     test('a long replay shows its progress; a replay the robot changed under says so', async ({
       page,
       service,

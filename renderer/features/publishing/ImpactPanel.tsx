@@ -13,6 +13,7 @@ import type {
   VersionRecord,
 } from '../../../electron/service/publishing-types';
 import { IMPACT_KINDS } from '../../../electron/service/publishing-types';
+import { ApiError } from '../../api/api-error';
 import type { Target } from '../../api/publishing-client';
 import type { PublishingClient } from '../../api/publishing-client';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -71,11 +72,22 @@ export function ImpactPanel({
     setError(null);
     setStopped(null);
     try {
-      let job = await api.startImpact(parseTarget(from), parseTarget(to), days);
+      const fromTarget = parseTarget(from);
+      const toTarget = parseTarget(to);
+      let job = await api.startImpact(fromTarget, toTarget, days);
       while (job.state === 'running' && mounted.current) {
         setProgress({ done: job.done, total: job.total });
         await new Promise((resolve) => setTimeout(resolve, 250));
-        job = await api.impactJob(job.jobId);
+        try {
+          job = await api.impactJob(job.jobId);
+        } catch (caught) {
+          // A job lives on the node that runs it: behind a team server's load balancer a poll can
+          // reach another node (or the node restarted). The preview is then asked in one request.
+          if (!(caught instanceof ApiError && caught.code === 'impact-job-not-found')) throw caught;
+          setProgress(null);
+          const report = await api.impact(fromTarget, toTarget, days);
+          job = { jobId: job.jobId, state: 'done', done: job.total, total: job.total, report };
+        }
       }
       if (job.state === 'done') setReport(job.report);
       else if (job.state !== 'running') {
