@@ -151,7 +151,7 @@ export const DEFAULT_ROBOT_NAMES: Readonly<Record<'en' | 'zh', string>> = {
 
 /**
  * Whether a robot still has the name registration gave it, a name nobody chose: the editor
- * shows it in its own language (docs/decisions.md 114). Renamed, it is the administrator's.
+ * shows it in its own language (docs/decisions.md 113). Renamed, it is the administrator's.
  */
 export function hasDefaultName(robot: { robotId: string; name: string }): boolean {
   return robot.robotId === 'default' && Object.values(DEFAULT_ROBOT_NAMES).includes(robot.name);

@@ -1,7 +1,7 @@
 /**
  * A robot's name as the editor shows it: the name registration gave the first robot, which no
  * one chose, is said in the editor's language (an openapi registration names it in English);
- * any name an administrator gave is shown as given (docs/decisions.md 114).
+ * any name an administrator gave is shown as given (docs/decisions.md 113).
  * @module
  */
 import { hasDefaultName } from '../../electron/service/console-types';
