@@ -8,8 +8,8 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { createRobotIndex, DEFAULT_MATCH_SETTINGS } from '../../electron/service/matching/index';
-import { generateRules } from './generate-rules';
+import { DEFAULT_MATCH_SETTINGS } from '../../electron/service/matching/index';
+import { generateRules, standaloneIndex } from './generate-rules';
 import { round } from './stats';
 
 const NOW = Date.UTC(2025, 0, 1);
@@ -45,17 +45,7 @@ async function longestGap<T>(work: () => Promise<T>): Promise<{ value: T; gapMs:
 
 export async function measureCollisions(size: number): Promise<CollisionFigures> {
   const rules = generateRules(size, 42);
-  const index = createRobotIndex({ selfCalibration: false });
-  rules.forEach((rule, i) =>
-    index.upsert({
-      ruleId: `r${i}`,
-      ruleName: rule.ruleName,
-      questions: rule.questions,
-      active: true,
-      effectBeginMs: null,
-      effectEndMs: null,
-    }),
-  );
+  const index = standaloneIndex(rules);
   // Warm-up: the first asks compute per-rule norms and run unoptimised code.
   for (const rule of rules.slice(0, 200))
     index.match(rule.questions[0] ?? '', NOW, DEFAULT_MATCH_SETTINGS);

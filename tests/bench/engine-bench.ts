@@ -14,7 +14,7 @@ import {
   loadRobotIndex,
   saveRobotIndex,
 } from '../../electron/service/matching/index';
-import { generateRules } from './generate-rules';
+import { fillIndex, generateRules, matchableRules } from './generate-rules';
 import { percentile, round } from './stats';
 import { deriveQueries } from './typed-questions';
 
@@ -42,19 +42,11 @@ function heapUsedMb(): number {
 
 export function measureEngine(size: number, queryCount: number): EngineFigures {
   const rules = generateRules(size, 42);
+  const matchable = matchableRules(rules);
   const heapBefore = heapUsedMb();
   const index = createRobotIndex({ selfCalibration: false });
   const started = performance.now();
-  rules.forEach((rule, i) =>
-    index.upsert({
-      ruleId: `r${i}`,
-      ruleName: rule.ruleName,
-      questions: rule.questions,
-      active: true,
-      effectBeginMs: null,
-      effectEndMs: null,
-    }),
-  );
+  fillIndex(index, matchable);
   const indexRulesPerSec = size / ((performance.now() - started) / 1000);
   const heapMb = heapUsedMb() - heapBefore;
   for (const question of deriveQueries(rules, 1000, 1_000_000)) {

@@ -4,6 +4,11 @@
  * rules on every machine).
  */
 import type { RuleInput } from '../../electron/service/api-types';
+import {
+  createRobotIndex,
+  type SynonymAwareRobotIndex,
+} from '../../electron/service/matching/index';
+import type { MatchableRule, RobotIndex } from '../../electron/service/matching/types';
 import { prng } from '../helpers/prng';
 
 const EN = (
@@ -50,4 +55,27 @@ export function generateRules(count: number, seed: number): RuleInput[] {
       answer: `${chinese ? '答案' : 'Answer'} ${i}: ${slots.a} ${slots.b}`,
     };
   });
+}
+
+/** Generated rules as a matching index holds them: ids `r0`…, active, with no time window. */
+export function matchableRules(rules: readonly RuleInput[]): MatchableRule[] {
+  return rules.map((rule, i) => ({
+    ruleId: `r${i}`,
+    ruleName: rule.ruleName,
+    questions: rule.questions,
+    active: true,
+    effectBeginMs: null,
+    effectEndMs: null,
+  }));
+}
+
+/** Upserts `rules` into `index` one by one, as an import applies them; returns the index. */
+export function fillIndex<I extends RobotIndex>(index: I, rules: readonly MatchableRule[]): I {
+  for (const rule of rules) index.upsert(rule);
+  return index;
+}
+
+/** A matching index of `rules` alone, outside any service, without background self-tests. */
+export function standaloneIndex(rules: readonly RuleInput[]): SynonymAwareRobotIndex {
+  return fillIndex(createRobotIndex({ selfCalibration: false }), matchableRules(rules));
 }

@@ -65,7 +65,7 @@ for (const lang of LANGUAGES) {
       const editor = new EditorPage(page);
       await editor.open(service);
       await editor.openRobot('Acme');
-      await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
+      await editor.openPublishing();
       const panel = page.getByTestId('impact');
       await panel.getByRole('button', { name: t('impact.run') }).click();
       await expect(panel.getByTestId('impact-summary')).toContainText(
@@ -121,7 +121,7 @@ for (const lang of LANGUAGES) {
       const editor = new EditorPage(page);
       await editor.open(service);
       await editor.openRobot('Acme');
-      await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
+      await editor.openPublishing();
       const panel = page.getByTestId('impact');
       // The job is started for real; its start answers "running" and every poll reaches a node
       // that does not know it, as behind a load balancer.
@@ -156,7 +156,7 @@ for (const lang of LANGUAGES) {
       const editor = new EditorPage(page);
       await editor.open(service);
       await editor.openRobot('Acme');
-      await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
+      await editor.openPublishing();
       const panel = page.getByTestId('impact');
 
       // The job's polls answer as a long replay would: under way (3 of 7), held until seen,

@@ -58,8 +58,7 @@ for (const lang of LANGUAGES) {
 
       // Review mode, from the publishing page: asked first, the switch publishes the draft as
       // version 1.
-      await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
-      const view = page.getByTestId('publishing-page');
+      const view = await editor.openPublishing();
       await view.getByRole('combobox', { name: t('publishing.modeLabel') }).selectOption('review');
       await page
         .getByTestId('mode-switch-dialog')
@@ -87,7 +86,7 @@ for (const lang of LANGUAGES) {
         RULES[0]?.answer ?? '',
       );
 
-      await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
+      await editor.openPublishing();
       await view.getByRole('textbox', { name: t('publishing.note') }).fill('new returns wording');
       await view.getByRole('button', { name: t('publishing.check') }).click();
       const gate = view.getByTestId('publish-gate');

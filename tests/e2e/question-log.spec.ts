@@ -87,8 +87,7 @@ for (const lang of LANGUAGES) {
         .click();
       await expect(groups).toHaveCount(0);
       await expect(inbox).toContainText(t('inbox.emptyTitle'));
-      await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
-      const publishing = page.getByTestId('publishing-page');
+      const publishing = await editor.openPublishing();
       await publishing.getByRole('tab', { name: t('publishing.tab.tests') }).click();
       const cases = publishing.getByTestId('test-cases');
       await expect(cases.getByRole('row')).toHaveCount(3);

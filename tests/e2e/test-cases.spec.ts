@@ -44,11 +44,8 @@ for (const lang of LANGUAGES) {
       await editor.open(service);
       await editor.openRobot('Acme');
       const openTests = async () => {
-        await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
-        await page
-          .getByTestId('publishing-page')
-          .getByRole('tab', { name: t('publishing.tab.tests') })
-          .click();
+        const publishing = await editor.openPublishing();
+        await publishing.getByRole('tab', { name: t('publishing.tab.tests') }).click();
       };
       await openTests();
       const view = page.getByTestId('publishing-page');

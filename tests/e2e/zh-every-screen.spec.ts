@@ -204,9 +204,7 @@ test('every screen of the Chinese editor speaks Chinese', async ({ page, service
   await page.keyboard.press('Escape');
 
   // Publishing, its versions, test cases and thresholds.
-  await editor.sidebar.getByRole('button', { name: t('robot.publishing') }).click();
-  const publishing = page.getByTestId('publishing-page');
-  await publishing.waitFor();
+  const publishing = await editor.openPublishing();
   await read('publishing');
   for (const tab of [
     'publishing.tab.versions',

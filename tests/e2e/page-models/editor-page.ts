@@ -36,6 +36,14 @@ export class EditorPage {
     await this.page.getByTestId('tenant-page').waitFor();
   }
 
+  /** Opens the robot's publishing page (versions, test sets, the impact preview). */
+  async openPublishing(): Promise<Locator> {
+    await this.sidebar.getByRole('button', { name: /Publishing|发布/ }).click();
+    const view = this.page.getByTestId('publishing-page');
+    await view.waitFor();
+    return view;
+  }
+
   async openApiAccess(): Promise<void> {
     await this.sidebar.getByRole('button', { name: /API access|API 接入/ }).click();
     await this.page.getByTestId('api-page').waitFor();
