@@ -217,7 +217,7 @@ export async function compareSides(
     index.match(question, at, settings);
   const mayChange = (filter: ReplayPlan | ReachableQuestions, text: string) =>
     filter instanceof ReplayPlan
-      ? filter.mayChange(text, a.index, at, settings.bestmatchThreshold)
+      ? filter.mayChange(text, a.index, at, settings)
       : filter.reaches(text);
   let done = 0;
   let matched = 0;
