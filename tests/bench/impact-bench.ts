@@ -336,7 +336,9 @@ export function impactLine(f: ImpactFigures): string {
     f.kb === 'zipf' ? 'Zipf vocabulary of 4,000 words' : '100-word vocabulary (worst case)';
   const runs = f.runs.map(
     (r) =>
-      `  ${r.edited} rules changed: ${round(r.previewMs / 1000)} s (target ≤ 10 s), ` +
+      `  ${r.edited} rules changed: ${round(r.previewMs / 1000)} s (target ≤ 10 s) = ` +
+      `×${round(r.previewMs / Math.max(0.001, f.questions * f.twoAsksMs), 3)} of asking every ` +
+      `question of both sides (the baseline × ${f.questions}), ` +
       `${r.matched} that may change asked of both (${round((100 * r.matched) / f.questions)}%), ` +
       `${r.changedQuestions} change answer; ${r.perMatchedMs} ms per question asked of both = ` +
       `×${round(r.perMatchedMs / Math.max(0.001, f.twoAsksMs))} two asks of the matcher; ` +
