@@ -373,7 +373,8 @@ class MatchingIndex implements SynonymAwareRobotIndex {
    * from the other rules at their most favourable: its lead over the runner-up at most its lead
    * over the baseline, its share of the evidence at most what the rules the scorer cannot list
    * leave it, and fuse.js's similarity 1 unless that bound reaches `atLeast` (then computed, as
-   * `explain` does for the top). Then the same gate. For the impact preview (decision 120).
+   * `explain` does for the top). Then the same gate. A result below `atLeast` only says that
+   * none reaches `atLeast`. For the impact preview (decision 120).
    */
   scoreCeiling(
     question: string,
@@ -389,7 +390,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     }
     if (slots.length === 0) return 0;
     const text = this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question);
-    const scored = this.scorer.scoreSlots(text, slots, nowMs);
+    // A rule sharing no word with the question explains none of it: the gate keeps it at
+    // PARTIAL_SCORE at most (with self-calibration), below any `atLeast` above that.
+    const wordless = !(this.selfCalibrating && atLeast > PARTIAL_SCORE);
+    const scored = this.scorer.scoreSlots(text, slots, nowMs, wordless);
     const { baseline, exactRules, listedAtMost } = scored;
     // Not a number nor finite: the parts' bounds above would not hold (see `explain`).
     if (!Number.isFinite(baseline)) return undefined;

@@ -197,7 +197,9 @@ export class Scorer {
    * out): each scored exactly as `score` scores it when it is listed, with the question's
    * `baseline`, `termCount` and `unknownContent` as `score` gives them. `exact` marks a rule with
    * an eligible phrasing equal to the question. `exactRules`: the eligible rules of the whole
-   * index with such a phrasing; `listedAtMost`: the most rules `score` lists before them. For a
+   * index with such a phrasing; `listedAtMost`: the most rules `score` lists before them.
+   * `wordless` false: a rule sharing no word with the question (none of `rescore`'s word
+   * parts found: its `reverse` and `coreReverse` are 0) is left out, unscored. For a
    * bound on what the rules could score (the impact preview's, decision 120); additive, the
    * ranking path does not use it.
    */
@@ -205,6 +207,7 @@ export class Scorer {
     question: string,
     slots: readonly number[],
     nowMs: number,
+    wordless = true,
   ): ScoredQuestion & { exactRules: number; listedAtMost: number } {
     const store = this.store;
     const { key, words: questionWords, han } = textTerms(question);
@@ -226,8 +229,9 @@ export class Scorer {
     const scored: ScoredRule[] = [];
     for (const slot of slots) {
       if (!store.isLive(slot) || !store.isEligible(slot, nowMs)) continue;
-      const rule = this.rescore(slot, words, grams, -1);
       const exact = exactSlots.indexOf(slot);
+      if (!wordless && exact < 0 && !this.sharesWord(slot)) continue;
+      const rule = this.rescore(slot, words, grams, -1);
       if (exact >= 0) {
         rule.exact = true;
         rule.phrasing = exactPhrasings[exact] as number;
@@ -251,6 +255,19 @@ export class Scorer {
       exactRules: exactSlots.length,
       listedAtMost: SHORTLIST,
     };
+  }
+
+  /** Whether a phrasing of the rule in `slot` holds a word of the question being weighed. */
+  private sharesWord(slot: number): boolean {
+    const store = this.store;
+    const termPos = this.weigher.termPos;
+    const first = store.ruleFirstPhrasing[slot] ?? 0;
+    const from = store.phrasingStart[first] as number;
+    const to = store.phrasingStart[first + (store.rulePhrasingCount[slot] ?? 0)] as number;
+    for (let f = from; f < to; f += 1) {
+      if ((termPos[store.forward[f] as number] as number) > 0) return true;
+    }
+    return false;
   }
 
   /**

@@ -126,7 +126,8 @@ export interface RobotIndex {
   /**
    * At least the highest score any of `ruleIds` can have as the top candidate for `question`
    * (1 for an eligible equal phrasing, 0 when none is eligible); undefined when a policy may
-   * decide instead. `atLeast`: a bound below it need not be tight. For the impact preview.
+   * decide instead. A result below `atLeast` only says that none reaches `atLeast`. For the
+   * impact preview.
    */
   scoreCeiling?(
     question: string,

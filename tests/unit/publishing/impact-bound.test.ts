@@ -193,14 +193,22 @@ test('the ceiling is never below the score a rule gets as the top candidate', ()
         const top = decision?.candidates[0];
         if (!top) continue;
         tops++;
-        // Tight where it matters (atLeast 0: fuse.js's similarity always computed) and loose.
-        for (const atLeast of [0, 2]) {
-          const ceiling = index.scoreCeiling?.(question, [top.ruleId], NOW, atLeast);
-          assert.ok(
-            ceiling !== undefined && ceiling >= top.score,
-            `${question}: ${ceiling} < ${top.score}`,
-          );
-        }
+        // Tight (atLeast 0: fuse.js's similarity always computed, every rule scored); with
+        // the threshold, the rules sharing no word are left out below it.
+        const ceiling = index.scoreCeiling?.(question, [top.ruleId], NOW, 0);
+        assert.ok(ceiling !== undefined && ceiling >= top.score, `${question}: ${ceiling}`);
+        const threshold = SETTINGS.bestmatchThreshold;
+        const loose = index.scoreCeiling?.(question, [top.ruleId], NOW, threshold);
+        if (top.score >= threshold) assert.ok(loose !== undefined && loose >= top.score);
+        const others = rules.filter(() => w.random() < 0.2).map((r) => r.ruleId);
+        const best = Math.max(
+          0,
+          ...(decision?.candidates ?? [])
+            .filter((c, k) => k === 0 && others.includes(c.ruleId))
+            .map((c) => c.score),
+        );
+        const many = index.scoreCeiling?.(question, others, NOW, threshold);
+        if (best >= threshold) assert.ok(many !== undefined && many >= best, question);
         // A rule that is not eligible can never answer.
         const inactive = rules.find((r) => !r.active);
         if (inactive) assert.equal(index.scoreCeiling?.(question, [inactive.ruleId], NOW), 0);
