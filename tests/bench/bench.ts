@@ -56,7 +56,7 @@ import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
 import { embeddingLine, measureEmbedding } from './embedding-bench';
 import { impactLine, measureImpact } from './impact-bench';
-import type { ImpactKb } from './impact-bench';
+import type { ImpactEdits, ImpactKb } from './impact-bench';
 import { collisionLine, measureCollisions } from './collision-bench';
 import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
@@ -85,6 +85,7 @@ const { values } = parseArgs({
     'impact-questions': { type: 'string', default: '100000' },
     'impact-edited': { type: 'string', default: '5,300' },
     'impact-kb': { type: 'string', default: 'zipf,narrow' },
+    'impact-edits': { type: 'string', default: 'mixed,answers' },
     collisions: { type: 'boolean', default: false },
     'collision-sizes': { type: 'string', default: '1000,10000,100000' },
     'memory-budget': { type: 'boolean', default: false },
@@ -126,8 +127,10 @@ if (values.impact) {
   const kbs = values['impact-kb'].split(',');
   for (const kb of kbs.filter((name): name is ImpactKb => name === 'zipf' || name === 'narrow')) {
     const edited = values['impact-edited'].split(',').map(Number);
-    all.push(await measureImpact(Number(values['impact-questions']), edited, kb));
-    console.log(impactLine(all.at(-1) as (typeof all)[number]));
+    for (const edits of values['impact-edits'].split(',') as ImpactEdits[]) {
+      all.push(await measureImpact(Number(values['impact-questions']), edited, kb, edits));
+      console.log(impactLine(all.at(-1) as (typeof all)[number]));
+    }
   }
   if (values.json) writeFileSync(values.json, JSON.stringify(all, null, 2));
   process.exit(0);

@@ -364,6 +364,64 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     );
   }
 
+  /**
+   * At least the highest score any rule of `ruleIds` can have as the top candidate for
+   * `question` at `nowMs` (what `decide` compares with the BESTMATCH threshold): 1 when one has
+   * an eligible phrasing equal to the question; 0 when none is eligible. Undefined when a policy
+   * (exact, contains, negative keywords) may decide instead: ask `decide`. Each rule is scored
+   * by the ranking's own stage 2, then calibrated with the parts a top candidate's score takes
+   * from the other rules at their most favourable: its lead over the runner-up at most its lead
+   * over the baseline, its share of the evidence at most what the rules the scorer cannot list
+   * leave it, and fuse.js's similarity 1 unless that bound reaches `atLeast` (then computed, as
+   * `explain` does for the top). Then the same gate. A result below `atLeast` only says that
+   * none reaches `atLeast`. For the impact preview (decision 120).
+   */
+  scoreCeiling(
+    question: string,
+    ruleIds: readonly string[],
+    nowMs: number,
+    atLeast = 0,
+  ): number | undefined {
+    if (!this.policies.isEmpty) return undefined;
+    const slots: number[] = [];
+    for (const ruleId of ruleIds) {
+      const slot = this.store.slotOf(ruleId);
+      if (slot !== undefined) slots.push(slot);
+    }
+    if (slots.length === 0) return 0;
+    const text = this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question);
+    // A rule sharing no word with the question explains none of it: the gate keeps it at
+    // PARTIAL_SCORE at most (with self-calibration), below any `atLeast` above that.
+    const wordless = !(this.selfCalibrating && atLeast > PARTIAL_SCORE);
+    const scored = this.scorer.scoreSlots(text, slots, nowMs, wordless);
+    const { baseline, exactRules, listedAtMost } = scored;
+    // Not a number nor finite: the parts' bounds above would not hold (see `explain`).
+    if (!Number.isFinite(baseline)) return undefined;
+    const unscored = Math.max(0, this.store.size - listedAtMost - exactRules);
+    let ceiling = 0;
+    for (const rule of scored.rules) {
+      if (rule.exact) return 1;
+      if (!Number.isFinite(rule.raw)) continue;
+      const evidence = 1 + unscored * Math.exp(Math.min(0, baseline - rule.raw));
+      const input = {
+        margin: rule.raw - baseline,
+        closest: rule.closest,
+        coverage: rule.coverage,
+        fuzzy: 1,
+        posterior: 1 / evidence,
+      };
+      let score = this.gate(calibrate(input, this.calibrationOffset), rule, scored);
+      if (score >= atLeast && score > ceiling) {
+        const key = normalizeText(question);
+        const phrasing = normalizeText(this.store.phrasingText(rule.phrasing));
+        input.fuzzy = fuzzySimilarities(key, [phrasing])[0] ?? 0;
+        score = this.gate(calibrate(input, this.calibrationOffset), rule, scored);
+      }
+      ceiling = Math.max(ceiling, score);
+    }
+    return ceiling;
+  }
+
   /** Whether the rule's negative keywords keep it from answering `question`. */
   refuses(ruleId: string, question: string): boolean {
     return this.policies.refuses(ruleId, question);

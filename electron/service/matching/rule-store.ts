@@ -138,6 +138,11 @@ export class RuleStore {
     return this.slotsById;
   }
 
+  /** The slot of a live rule, or undefined. */
+  slotOf(ruleId: string): number | undefined {
+    return this.slotIndex().get(ruleId);
+  }
+
   isLive(slot: number): boolean {
     return this.ruleLive[slot] === 1;
   }

@@ -193,6 +193,84 @@ export class Scorer {
   }
 
   /**
+   * Stage 2 alone, for the rules in `slots` that are eligible at `nowMs` (the others are left
+   * out): each scored exactly as `score` scores it when it is listed, with the question's
+   * `baseline`, `termCount` and `unknownContent` as `score` gives them. `exact` marks a rule with
+   * an eligible phrasing equal to the question. `exactRules`: the eligible rules of the whole
+   * index with such a phrasing; `listedAtMost`: the most rules `score` lists before them.
+   * `wordless` false: a rule sharing no word with the question (none of `rescore`'s word
+   * parts found: its `reverse` and `coreReverse` are 0) is left out, unscored. For a
+   * bound on what the rules could score (the impact preview's, decision 120); additive, the
+   * ranking path does not use it.
+   */
+  scoreSlots(
+    question: string,
+    slots: readonly number[],
+    nowMs: number,
+    wordless = true,
+  ): ScoredQuestion & { exactRules: number; listedAtMost: number } {
+    const store = this.store;
+    const { key, words: questionWords, han } = textTerms(question);
+    const weigher = this.weigher;
+    weigher.weigh(questionWords, han);
+    const words = weigher.words;
+    const grams = weigher.grams;
+    const exactSlots: number[] = [];
+    const exactPhrasings: number[] = [];
+    for (const phrasing of store.exactPhrasings(key)) {
+      const slot = store.phrasingRule[phrasing] ?? -1;
+      if (slot >= 0 && store.isEligible(slot, nowMs) && !exactSlots.includes(slot)) {
+        exactSlots.push(slot);
+        exactPhrasings.push(phrasing);
+      }
+    }
+    this.questionStamp += 1;
+    this.matchedLength = 0;
+    const scored: ScoredRule[] = [];
+    for (const slot of slots) {
+      if (!store.isLive(slot) || !store.isEligible(slot, nowMs)) continue;
+      const exact = exactSlots.indexOf(slot);
+      if (!wordless && exact < 0 && !this.sharesWord(slot)) continue;
+      const rule = this.rescore(slot, words, grams, -1);
+      if (exact >= 0) {
+        rule.exact = true;
+        rule.phrasing = exactPhrasings[exact] as number;
+      }
+      scored.push(rule);
+    }
+    const rules = Math.max(store.size, 1);
+    const baseline =
+      -words.total * Math.log(store.totalMassWords / rules + NB_ALPHA * store.vocab.liveTerms) -
+      GRAM_WEIGHT *
+        grams.total *
+        Math.log(store.totalMassGrams / rules + NB_ALPHA * Math.max(store.vocab.liveGrams, 1));
+    const unknownContent = words.unknownContent;
+    weigher.clear();
+    const termCount = distinctCount(questionWords) + distinctCount(han);
+    return {
+      rules: scored,
+      baseline,
+      termCount,
+      unknownContent,
+      exactRules: exactSlots.length,
+      listedAtMost: SHORTLIST,
+    };
+  }
+
+  /** Whether a phrasing of the rule in `slot` holds a word of the question being weighed. */
+  private sharesWord(slot: number): boolean {
+    const store = this.store;
+    const termPos = this.weigher.termPos;
+    const first = store.ruleFirstPhrasing[slot] ?? 0;
+    const from = store.phrasingStart[first] as number;
+    const to = store.phrasingStart[first + (store.rulePhrasingCount[slot] ?? 0)] as number;
+    for (let f = from; f < to; f += 1) {
+      if ((termPos[store.forward[f] as number] as number) > 0) return true;
+    }
+    return false;
+  }
+
+  /**
    * Stage 1: the SHORTLIST eligible rules with the best Naive Bayes score over words, written
    * to `listed`; returns how many.
    *

@@ -124,6 +124,18 @@ export interface RobotIndex {
    */
   decide?(question: string, nowMs: number, settings: MatchSettings): MatchDecision;
   /**
+   * At least the highest score any of `ruleIds` can have as the top candidate for `question`
+   * (1 for an eligible equal phrasing, 0 when none is eligible); undefined when a policy may
+   * decide instead. A result below `atLeast` only says that none reaches `atLeast`. For the
+   * impact preview.
+   */
+  scoreCeiling?(
+    question: string,
+    ruleIds: readonly string[],
+    nowMs: number,
+    atLeast?: number,
+  ): number | undefined;
+  /**
    * Changes with every write to the index (the recent questions' key): what a long replay
    * checks to know that the rules it was asked about changed meanwhile.
    */

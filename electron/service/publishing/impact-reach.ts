@@ -10,38 +10,10 @@
  * after the same synonym rewrite (decision 94).
  * @module
  */
-import { toMatchableRule } from '../domain/rule-views';
 import { boundedEditDistance } from '../matching/edit-distance';
 import { textTerms, wordGrams } from '../matching/features';
 import { SynonymTable } from '../matching/synonyms';
 import type { StoredRule } from '../store/contract/records';
-import { forEachInSlices } from '../time-slices';
-
-/** What decides a rule's answers: its matchable form (phrasings, validity, policy) and answer. */
-const signature = (rule: StoredRule): string =>
-  JSON.stringify([toMatchableRule(rule), rule.answer]);
-
-/**
- * The rules that differ between two targets' rule lists: in one only, or with another
- * signature; both revisions of a changed rule are kept (their terms both count).
- */
-export async function changedRules(
-  before: readonly StoredRule[],
-  after: readonly StoredRule[],
-): Promise<StoredRule[]> {
-  const was = new Map<string, StoredRule>();
-  await forEachInSlices(before, (rule) => was.set(rule.ruleId, rule));
-  const changed: StoredRule[] = [];
-  await forEachInSlices(after, (rule) => {
-    const old = was.get(rule.ruleId);
-    was.delete(rule.ruleId);
-    if (old !== undefined && signature(old) === signature(rule)) return;
-    changed.push(rule);
-    if (old !== undefined) changed.push(old);
-  });
-  changed.push(...was.values());
-  return changed;
-}
 
 /** The terms a set of changed rules can be found by, and the test of a question against them. */
 export class ReachableQuestions {

@@ -24,7 +24,8 @@ import type { MatchDecision, MatchSettings, RobotIndex } from '../matching/types
 import type { RobotKey, StoredRule } from '../store/contract/records';
 import { DAY_MS } from '../store/contract/question-log';
 import { SLICE_MS, forEachInSlices, nextTurn } from '../time-slices';
-import { ReachableQuestions, changedRules, foundByText } from './impact-reach';
+import { ReplayPlan, changesBetween } from './impact-bound';
+import { ReachableQuestions, foundByText } from './impact-reach';
 import { rulesOf, targetIndex } from './targets';
 import type { Target } from './targets';
 
@@ -166,21 +167,22 @@ const sameGroups = (a: RobotIndex, b: RobotIndex): boolean =>
   JSON.stringify(a.synonyms ?? []) === JSON.stringify(b.synonyms ?? []);
 
 /**
- * The questions worth replaying between two sides: those a changed rule can reach, or null
+ * The questions worth replaying between two sides: those a rule whose matchable form changed
+ * can reach, or that a rule whose answer alone changed can answer (impact-bound.ts), or null
  * (every question) when something moves every answer: other synonyms, another calibration
- * offset, or a changed rule found by substring (decision 94).
+ * offset, or a changed rule found by substring (decisions 94, 120).
  */
 export async function reachOf(
   a: { index: RobotIndex; stored: readonly StoredRule[] },
   b: { index: RobotIndex; stored: readonly StoredRule[] },
-): Promise<ReachableQuestions | null> {
+): Promise<ReplayPlan | null> {
   if (!sameGroups(a.index, b.index)) return null;
   if ((a.index.calibration?.offset ?? 0) !== (b.index.calibration?.offset ?? 0)) return null;
-  const changed = await changedRules(a.stored, b.stored);
-  if (changed.some(foundByText)) return null;
+  const changes = await changesBetween(a.stored, b.stored);
+  if (changes.matchable.some(foundByText)) return null;
   const reach = new ReachableQuestions(a.index.synonyms ?? []);
-  await forEachInSlices(changed, (rule) => reach.add(rule));
-  return reach;
+  await forEachInSlices(changes.matchable, (rule) => reach.add(rule));
+  return new ReplayPlan(reach, changes.answers);
 }
 
 export interface Comparison {
@@ -191,14 +193,14 @@ export interface Comparison {
 }
 
 /**
- * Asks `questions` of both sides (only those `reach` reaches, every one without it) and counts
+ * Asks `questions` of both sides (only those `reach` says may change, every one without it) and counts
  * how their answers change, in slices.
  */
 export async function compareSides(
   a: ImpactSide,
   b: ImpactSide,
   questions: readonly Pick<Distinct, 'text' | 'asks'>[],
-  reach: ReachableQuestions | null,
+  reach: ReplayPlan | ReachableQuestions | null,
   at: number,
   settings: MatchSettings,
   watch: ImpactWatch = {},
@@ -213,6 +215,10 @@ export async function compareSides(
     index.decide?.(question, at, settings) ??
     index.matchExact?.(question, at) ??
     index.match(question, at, settings);
+  const mayChange = (filter: ReplayPlan | ReachableQuestions, text: string) =>
+    filter instanceof ReplayPlan
+      ? filter.mayChange(text, a.index, at, settings)
+      : filter.reaches(text);
   let done = 0;
   let matched = 0;
   let replayedAsks = 0;
@@ -222,7 +228,7 @@ export async function compareSides(
     do {
       const question = questions[done++] as Distinct;
       replayedAsks += question.asks;
-      if (reach !== null && !reach.reaches(question.text)) continue;
+      if (reach !== null && !mayChange(reach, question.text)) continue;
       matched++;
       const before = decide(a.index, question.text);
       const after = decide(b.index, question.text);
