@@ -8,12 +8,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { LoggedQuestion } from '../../electron/service/question-log-types';
 import { silentLogger } from '../../electron/service/logger';
 import { openPool } from '../../electron/service/store/postgres/connection';
 import type { Pool } from '../../electron/service/store/postgres/connection';
 import { migrate } from '../../electron/service/store/postgres/migrate';
 import { PostgresQuestionLog } from '../../electron/service/store/postgres/question-log';
-import type { QuestionLogRepository } from '../../electron/service/store/contract/question-log';
+import type {
+  QuestionLogRepository,
+  RuleRow,
+} from '../../electron/service/store/contract/question-log';
 import { DayFileLog } from '../../electron/service/store/embedded/question-log/day-file-log';
 import { freshDatabase } from '../helpers/postgres';
 import { figuresMaker, loggedQuestion } from '../helpers/logged-question';
@@ -22,6 +26,8 @@ const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 8);
 
 const entry = loggedQuestion;
+const byId = (a: { ruleId: string }, b: { ruleId: string }) =>
+  a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0;
 
 /** Every entry of a log in [from, to), oldest first, read a slice at a time. */
 async function read(log: QuestionLogRepository, key: string, from: number, to: number) {
@@ -114,6 +120,84 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
       log.append('1/r', entry(T0 + 5 * DAY), null);
       assert.equal(await log.clear('1/r'), 1, `${name}: buffered entries too`);
       assert.deepEqual(await read(log, '1/r', 0, Infinity), [], name);
+    }
+  });
+
+  test('rule figures: running totals equal a recount of the days kept, after retention and clearing (decision 118)', async () => {
+    const asked: LoggedQuestion[] = [];
+    for (let day = 0; day < 4; day++) {
+      asked.push(
+        entry(T0 + day * DAY, 'a', { ruleId: 'ra' }),
+        entry(T0 + day * DAY + 1, 'b', { ruleId: day < 2 ? 'rb' : 'ra' }),
+        entry(T0 + day * DAY + 2, 'c', {
+          answerType: 'RECOMMEND',
+          ruleId: null,
+          recommended: day === 0 ? ['rc', 'ra'] : ['ra', 'rb'],
+        }),
+        entry(T0 + day * DAY + 3, 'd', { ruleId: 'rd', chosenFrom: 'c' }),
+      );
+    }
+    const { figuresOf } = figuresMaker();
+    /** The rules' figures counted again from the entries from `from` on. */
+    const recount = (from: number) => {
+      const rows = new Map<string, RuleRow>();
+      const row = (ruleId: string) => {
+        const known = rows.get(ruleId);
+        if (known) return known;
+        const made = { ruleId, hits: 0, chosen: 0, fromMenu: 0, recommended: 0, lastHit: null };
+        rows.set(ruleId, made);
+        return made;
+      };
+      for (const e of asked.filter((e) => e.at >= from)) {
+        const f = figuresOf(e);
+        if (f?.hit) {
+          const r = row(f.hit.ruleId);
+          r.hits += 1;
+          if (f.hit.chosen) r.chosen += 1;
+          if (f.hit.fromMenu) r.fromMenu += 1;
+          r.lastHit = Math.max(r.lastHit ?? 0, e.at);
+        }
+        for (const ruleId of f?.recommended ?? []) row(ruleId).recommended += 1;
+      }
+      return [...rows.values()].sort(byId);
+    };
+    for (const [name, log] of logs) {
+      await log.open('4/rules', figuresMaker().replay);
+      for (const e of asked) log.append('4/rules', e, figuresOf(e));
+      await log.flush();
+      const all = recount(0);
+      assert.ok(all.some((r) => r.chosen > 0) && all.some((r) => r.recommended > 0), name);
+      assert.deepEqual((await log.figures.rules('4/rules')).sort(byId), all, name);
+      assert.deepEqual(
+        (await log.figures.rulesOf('4/rules', ['rb', 'rx', 'rc'])).sort(byId),
+        all.filter((r) => r.ruleId === 'rb' || r.ruleId === 'rc'),
+        `${name}: a page's rules`,
+      );
+      assert.deepEqual(
+        await log.figures.mostHit('4/rules', 2),
+        [...all].sort((a, b) => b.hits - a.hits || byId(a, b)).slice(0, 2),
+        `${name}: the most hit`,
+      );
+      // Days 0 and 1 go: rb's hits and rc's recommendations with them.
+      await log.enforceRetention('4/rules', T0 + 2 * DAY, 1e9);
+      const kept = recount(T0 + 2 * DAY);
+      assert.ok(!kept.some((r) => r.ruleId === 'rc'), name);
+      // A rule no longer hit in the days kept: its last hit is not compared (the day files keep
+      // it, the table forgets it with its days).
+      const unhit = (rows: RuleRow[]) =>
+        rows.map((r) => (r.hits === 0 ? { ...r, lastHit: null } : r)).sort(byId);
+      assert.deepEqual(unhit(await log.figures.rules('4/rules')), kept, `${name}: retention`);
+      assert.deepEqual(
+        await log.figures.rulesOf('4/rules', ['rc']),
+        [],
+        `${name}: gone with its days`,
+      );
+      // The size budget drops entries, never figures.
+      await log.enforceRetention('4/rules', T0 + 2 * DAY, 1);
+      assert.deepEqual(unhit(await log.figures.rules('4/rules')), kept, `${name}: budget`);
+      await log.clear('4/rules');
+      assert.deepEqual(await log.figures.rules('4/rules'), [], `${name}: cleared`);
+      assert.deepEqual(await log.figures.mostHit('4/rules', 5), [], `${name}: cleared`);
     }
   });
 
