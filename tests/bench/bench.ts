@@ -29,6 +29,9 @@
  * version diff, paged against read whole (tests/bench/version-read-bench.ts).
  * `--collisions [--collision-sizes 1000,100000]`: only the collision report's time against the
  * same number of plain asks, and its longest hold (tests/bench/collision-bench.ts).
+ * `--rule-figures --database postgres://… [--log-asks N] [--rule-days D] [--rounds R]`: only rule
+ * analytics and rule hits on the team server, every day summed against running totals
+ * (tests/bench/rule-figures-bench.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -61,6 +64,7 @@ import { collisionLine, measureCollisions } from './collision-bench';
 import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
 import { measureVersionReads, versionReadLine } from './version-read-bench';
+import { measureRuleFigures, ruleFiguresLine } from './rule-figures-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -95,8 +99,22 @@ const { values } = parseArgs({
     'bundle-import': { type: 'boolean', default: false },
     'bundle-mb': { type: 'string', default: '116' },
     baseline: { type: 'string' },
+    'rule-figures': { type: 'boolean', default: false },
+    'rule-days': { type: 'string', default: '90' },
   },
 });
+if (values['rule-figures'] && values.database) {
+  const figures = await measureRuleFigures({
+    database: values.database,
+    rules: generateRules(10_000, 42),
+    asks: Number(values['log-asks']),
+    days: Number(values['rule-days']),
+    rounds: Number(values.rounds),
+  });
+  console.log(ruleFiguresLine(figures));
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
 if (values['bundle-import']) {
   const mb = Number(values['bundle-mb']);
   const figures = await measureBundleImport(mb, values.service);
