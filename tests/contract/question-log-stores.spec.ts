@@ -14,6 +14,7 @@ import { openPool } from '../../electron/service/store/postgres/connection';
 import type { Pool } from '../../electron/service/store/postgres/connection';
 import { migrate } from '../../electron/service/store/postgres/migrate';
 import { PostgresQuestionLog } from '../../electron/service/store/postgres/question-log';
+import { SERVER_MIGRATIONS } from '../../electron/service/store/postgres/server-migrations';
 import type {
   QuestionLogRepository,
   RuleRow,
@@ -178,6 +179,14 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
         [...all].sort((a, b) => b.hits - a.hits || byId(a, b)).slice(0, 2),
         `${name}: the most hit`,
       );
+      assert.deepEqual(
+        await log.figures.pairs('4/rules', 10),
+        [
+          { a: 'ra', b: 'rb', count: 3 },
+          { a: 'ra', b: 'rc', count: 1 },
+        ],
+        `${name}: confusable pairs`,
+      );
       // Days 0 and 1 go: rb's hits and rc's recommendations with them.
       await log.enforceRetention('4/rules', T0 + 2 * DAY, 1e9);
       const kept = recount(T0 + 2 * DAY);
@@ -192,12 +201,18 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
         [],
         `${name}: gone with its days`,
       );
+      assert.deepEqual(
+        await log.figures.pairs('4/rules', 10),
+        [{ a: 'ra', b: 'rb', count: 2 }],
+        `${name}: pairs after retention`,
+      );
       // The size budget drops entries, never figures.
       await log.enforceRetention('4/rules', T0 + 2 * DAY, 1);
       assert.deepEqual(unhit(await log.figures.rules('4/rules')), kept, `${name}: budget`);
       await log.clear('4/rules');
       assert.deepEqual(await log.figures.rules('4/rules'), [], `${name}: cleared`);
       assert.deepEqual(await log.figures.mostHit('4/rules', 5), [], `${name}: cleared`);
+      assert.deepEqual(await log.figures.pairs('4/rules', 5), [], `${name}: cleared`);
     }
   });
 
@@ -231,4 +246,37 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
       await other.close();
     }
   });
+});
+
+test('server migration 10 builds the running totals from the day rows of an existing database', async () => {
+  const pool = openPool({ url: await freshDatabase('qlog_totals'), logger: silentLogger });
+  try {
+    await migrate(pool, silentLogger, undefined, SERVER_MIGRATIONS.slice(0, 9));
+    await pool.query("INSERT INTO question_logs (log_key) VALUES ('1/old')");
+    await pool.query(
+      `INSERT INTO question_log_rules (log_id, day, rule_id, hits, chosen, from_menu, recommended, last_hit)
+       VALUES (1, 10, 'ra', 2, 1, 0, 0, 100), (1, 11, 'ra', 3, 0, 1, 1, 200),
+              (1, 11, 'rb', 0, 0, 0, 4, 0)`,
+    );
+    await pool.query(
+      `INSERT INTO question_log_pairs (log_id, day, a, b, count)
+       VALUES (1, 10, 'ra', 'rb', 2), (1, 11, 'ra', 'rb', 3), (1, 11, 'ra', 'rc', 1)`,
+    );
+    await migrate(pool, silentLogger);
+    const log = new PostgresQuestionLog({ pool, logger: silentLogger, flushMs: 60_000 });
+    try {
+      assert.deepEqual((await log.figures.rules('1/old')).sort(byId), [
+        { ruleId: 'ra', hits: 5, chosen: 1, fromMenu: 1, recommended: 1, lastHit: 200 },
+        { ruleId: 'rb', hits: 0, chosen: 0, fromMenu: 0, recommended: 4, lastHit: null },
+      ]);
+      assert.deepEqual(await log.figures.pairs('1/old', 10), [
+        { a: 'ra', b: 'rb', count: 5 },
+        { a: 'ra', b: 'rc', count: 1 },
+      ]);
+    } finally {
+      await log.close();
+    }
+  } finally {
+    await pool.end();
+  }
 });

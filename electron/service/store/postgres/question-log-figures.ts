@@ -214,6 +214,7 @@ export class PendingFigures {
         ],
       );
     }
+    if (pairs.length > 0) await writePairTotals(client, logId, pairs);
     const questions = [...this.questions.values()];
     if (questions.length > 0) {
       await client.query(
@@ -329,6 +330,24 @@ async function writeTotals(client: Client, logId: number, deltas: readonly RuleD
   );
 }
 
+/** Adds the day rows' pair counts to the pairs' running counts, pairs in byte order. */
+async function writePairTotals(
+  client: Client,
+  logId: number,
+  deltas: readonly { a: string; b: string; count: number }[],
+) {
+  const totals = new Map<string, { a: string; b: string; count: number }>();
+  for (const { a, b, count } of deltas)
+    bump(totals, `${a}\u0000${b}`, () => ({ a, b, count: 0 })).count += count;
+  const rows = [...totals.values()].sort((x, y) => byteOrder(x.a, y.a) || byteOrder(x.b, y.b));
+  await client.query(
+    `INSERT INTO question_log_pair_totals (log_id, a, b, count)
+     SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[])
+     ON CONFLICT (log_id, a, b) DO UPDATE SET count = question_log_pair_totals.count + EXCLUDED.count`,
+    [logId, rows.map((r) => r.a), rows.map((r) => r.b), rows.map((r) => r.count)],
+  );
+}
+
 /**
  * Deletes the figures of the days before `firstKept`, a table at a time; the rules' day rows and
  * what they take off the running totals in one transaction (decision 118): a crash loses both
@@ -369,8 +388,37 @@ export async function dropFiguresBefore(pool: Pool, logId: number, firstKept: nu
       [logId, ruleIds],
     );
   });
+  await inTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ a: string; b: string }>(
+      `SELECT DISTINCT a, b FROM question_log_pairs WHERE log_id = $1 AND day < $2`,
+      [logId, firstKept],
+    );
+    if (rows.length === 0) return;
+    rows.sort((x, y) => byteOrder(x.a, y.a) || byteOrder(x.b, y.b));
+    const as = rows.map((row) => row.a);
+    const bs = rows.map((row) => row.b);
+    await client.query(
+      `SELECT 1 FROM question_log_pair_totals t JOIN unnest($2::text[], $3::text[]) AS p(a, b)
+         ON t.log_id = $1 AND t.a = p.a AND t.b = p.b
+       ORDER BY t.a COLLATE "C", t.b COLLATE "C" FOR UPDATE OF t`,
+      [logId, as, bs],
+    );
+    await client.query(
+      `WITH gone AS (
+         DELETE FROM question_log_pairs WHERE log_id = $1 AND day < $2 RETURNING a, b, count),
+       summed AS (SELECT a, b, sum(count) AS count FROM gone GROUP BY a, b)
+       UPDATE question_log_pair_totals t SET count = t.count - s.count
+       FROM summed s WHERE t.log_id = $1 AND t.a = s.a AND t.b = s.b`,
+      [logId, firstKept],
+    );
+    await client.query(
+      `DELETE FROM question_log_pair_totals t USING unnest($2::text[], $3::text[]) AS p(a, b)
+       WHERE t.log_id = $1 AND t.a = p.a AND t.b = p.b AND t.count <= 0`,
+      [logId, as, bs],
+    );
+  });
   for (const table of FIGURE_TABLES) {
-    if (table === 'question_log_rules') continue;
+    if (table === 'question_log_rules' || table === 'question_log_pairs') continue;
     await pool.query(`DELETE FROM ${table} WHERE log_id = $1 AND day < $2`, [logId, firstKept]);
   }
 }
@@ -404,6 +452,9 @@ const ruleRow = (row: TotalRow): RuleRow => ({
   recommended: Number(row.recommended),
   lastHit: Number(row.last_hit) > 0 ? Number(row.last_hit) : null,
 });
+
+/** The running totals over the days kept (no day: clearing deletes them, retention lowers them). */
+export const TOTAL_TABLES = ['question_log_rule_totals', 'question_log_pair_totals'] as const;
 
 /** The figures every node reads, from the tables. */
 export class PostgresFigures implements LogFigures {
@@ -475,10 +526,11 @@ export class PostgresFigures implements LogFigures {
     return rows.map((row) => ({ ruleId: row.rule_id, day: row.day, hits: Number(row.hits) }));
   }
 
+  /** The pairs' running counts, most first, by index (decision 118). */
   async pairs(log: LogKey, limit: number): Promise<{ a: string; b: string; count: number }[]> {
     const { rows } = await this.pool.query<{ a: string; b: string; count: number }>(
-      `SELECT a, b, sum(count)::bigint AS count FROM question_log_pairs WHERE log_id = $1
-       GROUP BY a, b ORDER BY count DESC, a COLLATE "C", b COLLATE "C" LIMIT $2`,
+      `SELECT a, b, count FROM question_log_pair_totals WHERE log_id = $1 AND count > 0
+       ORDER BY count DESC, a COLLATE "C", b COLLATE "C" LIMIT $2`,
       [await this.logId(log), limit],
     );
     return rows.map((row) => ({ a: row.a, b: row.b, count: Number(row.count) }));

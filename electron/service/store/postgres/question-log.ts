@@ -30,6 +30,7 @@ import { inTransaction } from './connection';
 import {
   FIGURE_TABLES,
   PendingFigures,
+  TOTAL_TABLES,
   PostgresFigures,
   dropFiguresBefore,
 } from './question-log-figures';
@@ -446,9 +447,9 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     pending.figures = new PendingFigures();
     const logId = await this.logId(log);
     const removed = await this.purge(logId, 'true', []);
-    // The rules' day rows and running totals go together (decision 118).
+    // The day rows and the running totals go together (decision 118).
     await inTransaction(this.pool, async (client) => {
-      for (const table of [...FIGURE_TABLES, 'question_log_rule_totals']) {
+      for (const table of [...FIGURE_TABLES, ...TOTAL_TABLES]) {
         await client.query(`DELETE FROM ${table} WHERE log_id = $1`, [logId]);
       }
     });
