@@ -31,7 +31,8 @@
  * same number of plain asks, and its longest hold (tests/bench/collision-bench.ts).
  * `--rule-figures --database postgres://… [--log-asks N] [--rule-days D] [--rounds R]`: only rule
  * analytics and rule hits on the team server, every day summed against running totals
- * (tests/bench/rule-figures-bench.ts).
+ * (tests/bench/rule-figures-bench.ts); `--log-ratio --database postgres://…`: only askLogRatio and
+ * askLogCpuRatio on both stores.
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -64,7 +65,12 @@ import { collisionLine, measureCollisions } from './collision-bench';
 import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
 import { measureVersionReads, versionReadLine } from './version-read-bench';
-import { measureRuleFigures, ruleFiguresLine } from './rule-figures-bench';
+import {
+  logRatiosLine,
+  measureLogRatios,
+  measureRuleFigures,
+  ruleFiguresLine,
+} from './rule-figures-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -101,6 +107,7 @@ const { values } = parseArgs({
     baseline: { type: 'string' },
     'rule-figures': { type: 'boolean', default: false },
     'rule-days': { type: 'string', default: '90' },
+    'log-ratio': { type: 'boolean', default: false },
   },
 });
 if (values['rule-figures'] && values.database) {
@@ -345,6 +352,22 @@ async function measureSize(size: number): Promise<SizeResult> {
   }
 }
 
+if (values['log-ratio'] && values.database) {
+  const rules = generateRules(RPS_SIZE, 42);
+  const deps = {
+    rules,
+    questions: deriveQueries(rules, LATENCY_QUERIES),
+    registerRobot,
+    importAll,
+  };
+  const ratios = await measureLogRatios(
+    { ...deps, load: LOAD, rounds: LOAD_ROUNDS },
+    values.database,
+  );
+  console.log(logRatiosLine(ratios, LOAD_ROUNDS));
+  if (values.json) writeFileSync(values.json, JSON.stringify(ratios, null, 2));
+  process.exit(0);
+}
 if (values.database && !values['question-log']) {
   const size = values.quick ? 1_000 : RPS_SIZE;
   console.error(`measuring the team server at ${size} rules…`);

@@ -6,8 +6,11 @@
  *   the old read (every day's rows summed per rule) against the running totals read by index;
  *   GET analytics (whole, and one page) and rule hits over HTTP.
  * `--rule-figures --database postgres://… [--log-asks N] [--rule-days D] [--rounds R]`.
+ * `--log-ratio --database postgres://…`: the log's cost on asks (askLogRatio, askLogCpuRatio) on
+ * the embedded store and on the team server, in the same run.
  * @module
  */
+import { randomBytes } from 'node:crypto';
 import type { RuleInput } from '../../electron/service/api-types';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import { silentLogger } from '../../electron/service/logger';
@@ -16,6 +19,8 @@ import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { consoleClient } from '../helpers/console-client';
 import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
+import { askRatio } from './question-log-bench';
+import type { QuestionLogBenchDeps } from './question-log-bench';
 import { fillLog } from './question-log-fill';
 import type { TrafficRule } from './question-log-traffic';
 import { percentile, round } from './stats';
@@ -194,3 +199,53 @@ export function ruleFiguresLine(f: RuleFigures): string {
     `rule hits ${ms(f.ruleHitsMs)} ms`
   );
 }
+
+/** What the question log costs asks on each store: requests/s and CPU per ask, log on over off. */
+export interface LogRatios {
+  store: 'embedded' | 'postgres';
+  askLogRatio: number;
+  askLogCpuRatio: number;
+}
+
+/**
+ * askLogRatio and askLogCpuRatio (question-log-bench.ts `askRatio`) on the embedded store, then
+ * on the team server: two databases made in the cluster of `database`, one a service.
+ */
+export async function measureLogRatios(
+  deps: Omit<QuestionLogBenchDeps, 'databases'>,
+  database: string,
+): Promise<LogRatios[]> {
+  const pool = openPool({ url: database, logger: silentLogger });
+  const made: string[] = [];
+  try {
+    for (const side of ['on', 'off']) {
+      const name = `kb_log_ratio_${side}_${randomBytes(4).toString('hex')}`;
+      await pool.query(`CREATE DATABASE ${name}`);
+      const url = new URL(database);
+      url.pathname = `/${name}`;
+      made.push(url.toString());
+    }
+  } finally {
+    await pool.end();
+  }
+  const [on = '', off = ''] = made;
+  const figures: LogRatios[] = [];
+  for (const databases of [undefined, { on, off }]) {
+    const ratio = await askRatio({ ...deps, ...(databases ? { databases } : {}) });
+    figures.push({
+      store: databases ? 'postgres' : 'embedded',
+      askLogRatio: ratio.logOnRps / ratio.logOffRps,
+      askLogCpuRatio: ratio.cpuUsPerAskOff / ratio.cpuUsPerAskOn,
+    });
+  }
+  return figures;
+}
+
+export const logRatiosLine = (figures: readonly LogRatios[], rounds: number) =>
+  `\nThe log's cost on asks (${rounds} rounds each, on/off alternated): ` +
+  figures
+    .map(
+      (f) =>
+        `${f.store} askLogRatio ${round(f.askLogRatio, 3)}, askLogCpuRatio ${round(f.askLogCpuRatio, 3)}`,
+    )
+    .join('; ');
