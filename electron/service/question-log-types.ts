@@ -15,7 +15,9 @@
  *   POST R/inbox/test-cases                      InboxTestCases → InboxTestCasesResult
  *   POST R/inbox/dismiss                         { keys } → { dismissed }
  *   GET  R/rule-hits                             → { rules: RuleHits[] }
- *   GET  R/analytics                             → RuleAnalytics
+ *   GET  R/analytics?offset&limit                → RuleAnalytics (every rule of the robot;
+ *                                                  with `limit`, a page of them in creation
+ *                                                  order and `total`: RuleAnalyticsPage)
  *   GET  R/dashboard?days                        → Dashboard
  * Request bodies are their schemas' types (validation/question-log-schemas.ts).
  * @module
@@ -174,6 +176,15 @@ export interface RuleAnalytics {
   expiring: { ruleId: string; effectEnd: string }[];
   /** Hits per day (UTC `YYYY-MM-DD`) of the 20 most hit rules. */
   hitsByDay: { ruleId: string; days: { day: string; hits: number }[] }[];
+}
+
+/**
+ * A page of rule analytics: `rules`, `neverHit` and `expiring` are of the page's rules; the
+ * confusable pairs and the hits per day of the most hit rules are the robot's, as unpaged.
+ */
+export interface RuleAnalyticsPage extends RuleAnalytics {
+  /** The robot's rules (of every page). */
+  total: number;
 }
 
 /** Questions of a day (or an hour) by outcome; `answered` includes small talk and menu replies. */

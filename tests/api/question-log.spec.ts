@@ -10,6 +10,7 @@ import type {
   InboxGroup,
   QuestionLogPage,
   RuleAnalytics,
+  RuleAnalyticsPage,
   RuleHits,
 } from '../../electron/service/question-log-types';
 import { consoleClient } from '../helpers/console-client';
@@ -390,6 +391,27 @@ describe('click feedback and rule analytics', () => {
     );
     assert.equal(analytics.hitsByDay[0]?.ruleId, pin?.ruleId);
     assert.deepEqual(analytics.hitsByDay[0]?.days, [{ day: '2026-11-02', hits: 4 }]);
+  });
+
+  test('rule analytics in pages: the rules of each page, the pairs and hits per day of the robot (decision 119)', async () => {
+    const whole = await api.ok<RuleAnalytics>('GET', `${R}/analytics`);
+    const first = await api.ok<RuleAnalyticsPage>('GET', `${R}/analytics?limit=3`);
+    const second = await api.ok<RuleAnalyticsPage>('GET', `${R}/analytics?offset=3&limit=3`);
+    assert.equal(first.total, 4);
+    assert.equal(second.total, 4);
+    assert.deepEqual([...first.rules, ...second.rules], whole.rules, 'in creation order');
+    assert.equal(second.rules.length, 1);
+    assert.deepEqual([...first.neverHit, ...second.neverHit], whole.neverHit);
+    assert.deepEqual([...first.expiring, ...second.expiring], whole.expiring);
+    for (const page of [first, second]) {
+      assert.deepEqual(page.confusable, whole.confusable);
+      assert.deepEqual(page.hitsByDay, whole.hitsByDay);
+    }
+    const past = await api.ok<RuleAnalyticsPage>('GET', `${R}/analytics?offset=10&limit=3`);
+    assert.deepEqual([past.rules, past.neverHit, past.total], [[], [], 4]);
+    const refused = await api.call('GET', `${R}/analytics?limit=0`);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.code, 'invalid-paging');
   });
 
   test('the dashboard counts questions per day by outcome, and the top questions', async () => {

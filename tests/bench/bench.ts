@@ -29,6 +29,10 @@
  * version diff, paged against read whole (tests/bench/version-read-bench.ts).
  * `--collisions [--collision-sizes 1000,100000]`: only the collision report's time against the
  * same number of plain asks, and its longest hold (tests/bench/collision-bench.ts).
+ * `--rule-figures --database postgres://… [--log-asks N] [--rule-days D] [--rounds R]`: only rule
+ * analytics and rule hits on the team server, every day summed against running totals
+ * (tests/bench/rule-figures-bench.ts); `--log-ratio --database postgres://…`: only askLogRatio and
+ * askLogCpuRatio on both stores.
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -61,6 +65,12 @@ import { collisionLine, measureCollisions } from './collision-bench';
 import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
 import { measureVersionReads, versionReadLine } from './version-read-bench';
+import {
+  logRatiosLine,
+  measureLogRatios,
+  measureRuleFigures,
+  ruleFiguresLine,
+} from './rule-figures-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -96,8 +106,23 @@ const { values } = parseArgs({
     'bundle-import': { type: 'boolean', default: false },
     'bundle-mb': { type: 'string', default: '116' },
     baseline: { type: 'string' },
+    'rule-figures': { type: 'boolean', default: false },
+    'rule-days': { type: 'string', default: '90' },
+    'log-ratio': { type: 'boolean', default: false },
   },
 });
+if (values['rule-figures'] && values.database) {
+  const figures = await measureRuleFigures({
+    database: values.database,
+    rules: generateRules(10_000, 42),
+    asks: Number(values['log-asks']),
+    days: Number(values['rule-days']),
+    rounds: Number(values.rounds),
+  });
+  console.log(ruleFiguresLine(figures));
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
 if (values['bundle-import']) {
   const mb = Number(values['bundle-mb']);
   const figures = await measureBundleImport(mb, values.service);
@@ -330,6 +355,22 @@ async function measureSize(size: number): Promise<SizeResult> {
   }
 }
 
+if (values['log-ratio'] && values.database) {
+  const rules = generateRules(RPS_SIZE, 42);
+  const deps = {
+    rules,
+    questions: deriveQueries(rules, LATENCY_QUERIES),
+    registerRobot,
+    importAll,
+  };
+  const ratios = await measureLogRatios(
+    { ...deps, load: LOAD, rounds: LOAD_ROUNDS },
+    values.database,
+  );
+  console.log(logRatiosLine(ratios, LOAD_ROUNDS));
+  if (values.json) writeFileSync(values.json, JSON.stringify(ratios, null, 2));
+  process.exit(0);
+}
 if (values.database && !values['question-log']) {
   const size = values.quick ? 1_000 : RPS_SIZE;
   console.error(`measuring the team server at ${size} rules…`);

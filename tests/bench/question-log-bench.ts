@@ -48,6 +48,8 @@ export interface QuestionLogBenchDeps {
   importAll: (robot: RobotClient, rules: readonly RuleInput[]) => Promise<number>;
   load: LoadOptions;
   rounds: number;
+  /** The team server: the logged service's database and the unlogged one's (else embedded). */
+  databases?: { on: string; off: string };
 }
 
 function filesUnder(dir: string): string[] {
@@ -71,14 +73,18 @@ async function logSize(dataDir: string): Promise<{ bytes: number; lines: number 
 const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[values.length >> 1] ?? Number.NaN;
 
-async function askRatio(deps: QuestionLogBenchDeps) {
+export async function askRatio(deps: QuestionLogBenchDeps) {
   const onDir = makeDataDir('bench-log-on');
   const offDir = makeDataDir('bench-log-off');
   const services: ChildService[] = [];
   try {
-    const on = await spawnService(onDir);
+    const database = (url: string | undefined): Record<string, string> =>
+      url ? { KB_DATABASE_URL: url } : {};
+    const on = await spawnService(onDir, { env: database(deps.databases?.on) });
     services.push(on);
-    const off = await spawnService(offDir, { env: { KB_QUESTION_LOG: '0' } });
+    const off = await spawnService(offDir, {
+      env: { KB_QUESTION_LOG: '0', ...database(deps.databases?.off) },
+    });
     services.push(off);
     const targets: AskTarget[] = [];
     for (const service of [on, off]) {

@@ -8,12 +8,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { LoggedQuestion } from '../../electron/service/question-log-types';
 import { silentLogger } from '../../electron/service/logger';
 import { openPool } from '../../electron/service/store/postgres/connection';
 import type { Pool } from '../../electron/service/store/postgres/connection';
 import { migrate } from '../../electron/service/store/postgres/migrate';
 import { PostgresQuestionLog } from '../../electron/service/store/postgres/question-log';
-import type { QuestionLogRepository } from '../../electron/service/store/contract/question-log';
+import { SERVER_MIGRATIONS } from '../../electron/service/store/postgres/server-migrations';
+import type {
+  QuestionLogRepository,
+  RuleRow,
+} from '../../electron/service/store/contract/question-log';
 import { DayFileLog } from '../../electron/service/store/embedded/question-log/day-file-log';
 import { freshDatabase } from '../helpers/postgres';
 import { figuresMaker, loggedQuestion } from '../helpers/logged-question';
@@ -22,6 +27,8 @@ const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 8);
 
 const entry = loggedQuestion;
+const byId = (a: { ruleId: string }, b: { ruleId: string }) =>
+  a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0;
 
 /** Every entry of a log in [from, to), oldest first, read a slice at a time. */
 async function read(log: QuestionLogRepository, key: string, from: number, to: number) {
@@ -117,6 +124,98 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
     }
   });
 
+  test('rule figures: running totals equal a recount of the days kept, after retention and clearing (decision 118)', async () => {
+    const asked: LoggedQuestion[] = [];
+    for (let day = 0; day < 4; day++) {
+      asked.push(
+        entry(T0 + day * DAY, 'a', { ruleId: 'ra' }),
+        entry(T0 + day * DAY + 1, 'b', { ruleId: day < 2 ? 'rb' : 'ra' }),
+        entry(T0 + day * DAY + 2, 'c', {
+          answerType: 'RECOMMEND',
+          ruleId: null,
+          recommended: day === 0 ? ['rc', 'ra'] : ['ra', 'rb'],
+        }),
+        entry(T0 + day * DAY + 3, 'd', { ruleId: 'rd', chosenFrom: 'c' }),
+      );
+    }
+    const { figuresOf } = figuresMaker();
+    /** The rules' figures counted again from the entries from `from` on. */
+    const recount = (from: number) => {
+      const rows = new Map<string, RuleRow>();
+      const row = (ruleId: string) => {
+        const known = rows.get(ruleId);
+        if (known) return known;
+        const made = { ruleId, hits: 0, chosen: 0, fromMenu: 0, recommended: 0, lastHit: null };
+        rows.set(ruleId, made);
+        return made;
+      };
+      for (const e of asked.filter((e) => e.at >= from)) {
+        const f = figuresOf(e);
+        if (f?.hit) {
+          const r = row(f.hit.ruleId);
+          r.hits += 1;
+          if (f.hit.chosen) r.chosen += 1;
+          if (f.hit.fromMenu) r.fromMenu += 1;
+          r.lastHit = Math.max(r.lastHit ?? 0, e.at);
+        }
+        for (const ruleId of f?.recommended ?? []) row(ruleId).recommended += 1;
+      }
+      return [...rows.values()].sort(byId);
+    };
+    for (const [name, log] of logs) {
+      await log.open('4/rules', figuresMaker().replay);
+      for (const e of asked) log.append('4/rules', e, figuresOf(e));
+      await log.flush();
+      const all = recount(0);
+      assert.ok(all.some((r) => r.chosen > 0) && all.some((r) => r.recommended > 0), name);
+      assert.deepEqual((await log.figures.rules('4/rules')).sort(byId), all, name);
+      assert.deepEqual(
+        (await log.figures.rulesOf('4/rules', ['rb', 'rx', 'rc'])).sort(byId),
+        all.filter((r) => r.ruleId === 'rb' || r.ruleId === 'rc'),
+        `${name}: a page's rules`,
+      );
+      assert.deepEqual(
+        await log.figures.mostHit('4/rules', 2),
+        [...all].sort((a, b) => b.hits - a.hits || byId(a, b)).slice(0, 2),
+        `${name}: the most hit`,
+      );
+      assert.deepEqual(
+        await log.figures.pairs('4/rules', 10),
+        [
+          { a: 'ra', b: 'rb', count: 3 },
+          { a: 'ra', b: 'rc', count: 1 },
+        ],
+        `${name}: confusable pairs`,
+      );
+      // Days 0 and 1 go: rb's hits and rc's recommendations with them.
+      await log.enforceRetention('4/rules', T0 + 2 * DAY, 1e9);
+      const kept = recount(T0 + 2 * DAY);
+      assert.ok(!kept.some((r) => r.ruleId === 'rc'), name);
+      // A rule no longer hit in the days kept: its last hit is not compared (the day files keep
+      // it, the table forgets it with its days).
+      const unhit = (rows: RuleRow[]) =>
+        rows.map((r) => (r.hits === 0 ? { ...r, lastHit: null } : r)).sort(byId);
+      assert.deepEqual(unhit(await log.figures.rules('4/rules')), kept, `${name}: retention`);
+      assert.deepEqual(
+        await log.figures.rulesOf('4/rules', ['rc']),
+        [],
+        `${name}: gone with its days`,
+      );
+      assert.deepEqual(
+        await log.figures.pairs('4/rules', 10),
+        [{ a: 'ra', b: 'rb', count: 2 }],
+        `${name}: pairs after retention`,
+      );
+      // The size budget drops entries, never figures.
+      await log.enforceRetention('4/rules', T0 + 2 * DAY, 1);
+      assert.deepEqual(unhit(await log.figures.rules('4/rules')), kept, `${name}: budget`);
+      await log.clear('4/rules');
+      assert.deepEqual(await log.figures.rules('4/rules'), [], `${name}: cleared`);
+      assert.deepEqual(await log.figures.mostHit('4/rules', 5), [], `${name}: cleared`);
+      assert.deepEqual(await log.figures.pairs('4/rules', 5), [], `${name}: cleared`);
+    }
+  });
+
   test('inbox marks are kept per log', async () => {
     for (const [name, log] of logs) {
       assert.deepEqual(await log.marks('2/m'), [], name);
@@ -147,4 +246,37 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
       await other.close();
     }
   });
+});
+
+test('server migration 10 builds the running totals from the day rows of an existing database', async () => {
+  const pool = openPool({ url: await freshDatabase('qlog_totals'), logger: silentLogger });
+  try {
+    await migrate(pool, silentLogger, undefined, SERVER_MIGRATIONS.slice(0, 9));
+    await pool.query("INSERT INTO question_logs (log_key) VALUES ('1/old')");
+    await pool.query(
+      `INSERT INTO question_log_rules (log_id, day, rule_id, hits, chosen, from_menu, recommended, last_hit)
+       VALUES (1, 10, 'ra', 2, 1, 0, 0, 100), (1, 11, 'ra', 3, 0, 1, 1, 200),
+              (1, 11, 'rb', 0, 0, 0, 4, 0)`,
+    );
+    await pool.query(
+      `INSERT INTO question_log_pairs (log_id, day, a, b, count)
+       VALUES (1, 10, 'ra', 'rb', 2), (1, 11, 'ra', 'rb', 3), (1, 11, 'ra', 'rc', 1)`,
+    );
+    await migrate(pool, silentLogger);
+    const log = new PostgresQuestionLog({ pool, logger: silentLogger, flushMs: 60_000 });
+    try {
+      assert.deepEqual((await log.figures.rules('1/old')).sort(byId), [
+        { ruleId: 'ra', hits: 5, chosen: 1, fromMenu: 1, recommended: 1, lastHit: 200 },
+        { ruleId: 'rb', hits: 0, chosen: 0, fromMenu: 0, recommended: 4, lastHit: null },
+      ]);
+      assert.deepEqual(await log.figures.pairs('1/old', 10), [
+        { a: 'ra', b: 'rb', count: 5 },
+        { a: 'ra', b: 'rc', count: 1 },
+      ]);
+    } finally {
+      await log.close();
+    }
+  } finally {
+    await pool.end();
+  }
 });

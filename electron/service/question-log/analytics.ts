@@ -9,13 +9,13 @@ import type { HourRow, LogFigures, LogKey, TextCount } from '../store/contract/q
 import { DAY_MS, OUTCOMES } from '../store/contract/question-log';
 import type { RuleFacts } from '../store/contract/records';
 
-const dayName = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+export const dayName = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 export type { RuleFacts };
 
 /** How many confusable pairs are reported. */
-const PAIRS_MAX = 50;
-const HITS_BY_DAY_RULES = 20;
+export const PAIRS_MAX = 50;
+export const HITS_BY_DAY_RULES = 20;
 const TOP_MAX = 20;
 /** Rules made into rows per turn of the event loop. */
 const ROWS_SLICE = 2000;

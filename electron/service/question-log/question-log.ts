@@ -15,6 +15,7 @@ import type {
   LoggedQuestion,
   QuestionLogPage,
   RuleAnalytics,
+  RuleAnalyticsPage,
   RuleHits,
 } from '../question-log-types';
 import { CSV_COLUMNS, csvRow } from '../question-log-types';
@@ -29,6 +30,8 @@ import { DAY_MS } from '../store/contract/question-log';
 import type { RobotKey } from '../store/contract/records';
 import { dashboard, ruleAnalytics } from './analytics';
 import type { RuleFacts } from './analytics';
+import { ruleAnalyticsPage } from './analytics-page';
+import type { AnalyticsPageInput } from './analytics-page';
 import { ClickMemory } from './click-memory';
 import { DISMISS_MS, MarkIndex, TextKeys, entryFigures } from './entry-figures';
 import type { MissSettings } from './entry-figures';
@@ -403,6 +406,12 @@ export class QuestionLog {
   async analytics(robot: RobotKey, rules: readonly RuleFacts[]): Promise<RuleAnalytics> {
     const { log } = await this.opened(robot);
     return ruleAnalytics(this.repository.figures, log, rules, this.options.now());
+  }
+
+  /** A page of rule analytics (decision 119): the page's rules read by index. */
+  async analyticsPage(robot: RobotKey, page: AnalyticsPageInput): Promise<RuleAnalyticsPage> {
+    const { log } = await this.opened(robot);
+    return ruleAnalyticsPage(this.repository.figures, log, page, this.options.now());
   }
 
   async dashboard(robot: RobotKey, days: number): Promise<Dashboard> {

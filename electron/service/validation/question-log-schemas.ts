@@ -41,6 +41,12 @@ export const QuestionLogExportQuery = Type.Object({
 
 export const InboxQuery = Type.Object({ limit: Type.Optional(decimal) });
 
+/** Without `limit`, every rule of the robot; with it, a page in creation order (decision 119). */
+export const AnalyticsQuery = Type.Object({
+  offset: Type.Optional(decimal),
+  limit: Type.Optional(decimal),
+});
+
 export const DashboardQuery = Type.Object({ days: Type.Optional(decimal) });
 
 export const InboxAddPhrasingsBody = Type.Object({

@@ -186,6 +186,10 @@ export interface LogFigures {
   hours(log: LogKey, fromDay: DayNumber, toDay: DayNumber): Promise<HourRow[]>;
   /** Every rule hit or recommended in the days kept. */
   rules(log: LogKey): Promise<RuleRow[]>;
+  /** Those of these rules hit or recommended in the days kept (a page of rule analytics). */
+  rulesOf(log: LogKey, ruleIds: readonly string[]): Promise<RuleRow[]>;
+  /** The `limit` rules most hit in the days kept, most first (ties in byte order of id). */
+  mostHit(log: LogKey, limit: number): Promise<RuleRow[]>;
   /** Hits per day of these rules. */
   ruleDays(
     log: LogKey,

@@ -16,6 +16,7 @@ import type {
 } from '../contract/question-log';
 import { OUTCOMES } from '../contract/question-log';
 import type { Client, Pool } from './connection';
+import { inTransaction } from './connection';
 
 /** Examples shown per inbox group. */
 const EXAMPLES_MAX = 10;
@@ -197,6 +198,7 @@ export class PendingFigures {
         ],
       );
     }
+    if (rules.length > 0) await writeTotals(client, logId, rules);
     const pairs = [...this.pairs.values()];
     if (pairs.length > 0) {
       await client.query(
@@ -212,6 +214,7 @@ export class PendingFigures {
         ],
       );
     }
+    if (pairs.length > 0) await writePairTotals(client, logId, pairs);
     const questions = [...this.questions.values()];
     if (questions.length > 0) {
       await client.query(
@@ -281,6 +284,145 @@ export class PendingFigures {
   }
 }
 
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Adds the day rows' deltas to the rules' running totals (decision 118), rules in byte order: two
+ * nodes' flushes (or a flush and the retention) lock the rows they share in the same order.
+ */
+async function writeTotals(client: Client, logId: number, deltas: readonly RuleDelta[]) {
+  const totals = new Map<string, Omit<RuleDelta, 'day'>>();
+  for (const delta of deltas) {
+    const total = bump(totals, delta.ruleId, () => ({
+      ruleId: delta.ruleId,
+      hits: 0,
+      chosen: 0,
+      fromMenu: 0,
+      recommended: 0,
+      lastHit: 0,
+    }));
+    total.hits += delta.hits;
+    total.chosen += delta.chosen;
+    total.fromMenu += delta.fromMenu;
+    total.recommended += delta.recommended;
+    total.lastHit = Math.max(total.lastHit, delta.lastHit);
+  }
+  const rows = [...totals.values()].sort((a, b) => byteOrder(a.ruleId, b.ruleId));
+  await client.query(
+    `INSERT INTO question_log_rule_totals (log_id, rule_id, hits, chosen, from_menu, recommended, last_hit)
+     SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[],
+                              $7::bigint[])
+     ON CONFLICT (log_id, rule_id) DO UPDATE SET
+       hits = question_log_rule_totals.hits + EXCLUDED.hits,
+       chosen = question_log_rule_totals.chosen + EXCLUDED.chosen,
+       from_menu = question_log_rule_totals.from_menu + EXCLUDED.from_menu,
+       recommended = question_log_rule_totals.recommended + EXCLUDED.recommended,
+       last_hit = GREATEST(question_log_rule_totals.last_hit, EXCLUDED.last_hit)`,
+    [
+      logId,
+      rows.map((r) => r.ruleId),
+      rows.map((r) => r.hits),
+      rows.map((r) => r.chosen),
+      rows.map((r) => r.fromMenu),
+      rows.map((r) => r.recommended),
+      rows.map((r) => r.lastHit),
+    ],
+  );
+}
+
+/** Adds the day rows' pair counts to the pairs' running counts, pairs in byte order. */
+async function writePairTotals(
+  client: Client,
+  logId: number,
+  deltas: readonly { a: string; b: string; count: number }[],
+) {
+  const totals = new Map<string, { a: string; b: string; count: number }>();
+  for (const { a, b, count } of deltas)
+    bump(totals, `${a}\u0000${b}`, () => ({ a, b, count: 0 })).count += count;
+  const rows = [...totals.values()].sort((x, y) => byteOrder(x.a, y.a) || byteOrder(x.b, y.b));
+  await client.query(
+    `INSERT INTO question_log_pair_totals (log_id, a, b, count)
+     SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[])
+     ON CONFLICT (log_id, a, b) DO UPDATE SET count = question_log_pair_totals.count + EXCLUDED.count`,
+    [logId, rows.map((r) => r.a), rows.map((r) => r.b), rows.map((r) => r.count)],
+  );
+}
+
+/**
+ * Deletes the figures of the days before `firstKept`, a table at a time; the rules' day rows and
+ * what they take off the running totals in one transaction (decision 118): a crash loses both
+ * or neither. Days are removed oldest first, so a rule's last hit is on a day kept while it has
+ * hits left; with none left it has no last hit.
+ */
+export async function dropFiguresBefore(pool: Pool, logId: number, firstKept: number) {
+  await inTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ rule_id: string }>(
+      `SELECT DISTINCT rule_id FROM question_log_rules WHERE log_id = $1 AND day < $2`,
+      [logId, firstKept],
+    );
+    if (rows.length === 0) return;
+    const ruleIds = rows.map((row) => row.rule_id).sort(byteOrder);
+    await client.query(
+      `SELECT 1 FROM question_log_rule_totals WHERE log_id = $1 AND rule_id = ANY($2)
+       ORDER BY rule_id COLLATE "C" FOR UPDATE`,
+      [logId, ruleIds],
+    );
+    await client.query(
+      `WITH gone AS (
+         DELETE FROM question_log_rules WHERE log_id = $1 AND day < $2
+         RETURNING rule_id, hits, chosen, from_menu, recommended),
+       summed AS (
+         SELECT rule_id, sum(hits) AS hits, sum(chosen) AS chosen, sum(from_menu) AS from_menu,
+                sum(recommended) AS recommended
+         FROM gone GROUP BY rule_id)
+       UPDATE question_log_rule_totals t SET
+         hits = t.hits - s.hits, chosen = t.chosen - s.chosen,
+         from_menu = t.from_menu - s.from_menu, recommended = t.recommended - s.recommended,
+         last_hit = CASE WHEN t.hits - s.hits > 0 THEN t.last_hit ELSE 0 END
+       FROM summed s WHERE t.log_id = $1 AND t.rule_id = s.rule_id`,
+      [logId, firstKept],
+    );
+    await client.query(
+      `DELETE FROM question_log_rule_totals
+       WHERE log_id = $1 AND rule_id = ANY($2) AND hits <= 0 AND recommended <= 0`,
+      [logId, ruleIds],
+    );
+  });
+  await inTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ a: string; b: string }>(
+      `SELECT DISTINCT a, b FROM question_log_pairs WHERE log_id = $1 AND day < $2`,
+      [logId, firstKept],
+    );
+    if (rows.length === 0) return;
+    rows.sort((x, y) => byteOrder(x.a, y.a) || byteOrder(x.b, y.b));
+    const as = rows.map((row) => row.a);
+    const bs = rows.map((row) => row.b);
+    await client.query(
+      `SELECT 1 FROM question_log_pair_totals t JOIN unnest($2::text[], $3::text[]) AS p(a, b)
+         ON t.log_id = $1 AND t.a = p.a AND t.b = p.b
+       ORDER BY t.a COLLATE "C", t.b COLLATE "C" FOR UPDATE OF t`,
+      [logId, as, bs],
+    );
+    await client.query(
+      `WITH gone AS (
+         DELETE FROM question_log_pairs WHERE log_id = $1 AND day < $2 RETURNING a, b, count),
+       summed AS (SELECT a, b, sum(count) AS count FROM gone GROUP BY a, b)
+       UPDATE question_log_pair_totals t SET count = t.count - s.count
+       FROM summed s WHERE t.log_id = $1 AND t.a = s.a AND t.b = s.b`,
+      [logId, firstKept],
+    );
+    await client.query(
+      `DELETE FROM question_log_pair_totals t USING unnest($2::text[], $3::text[]) AS p(a, b)
+       WHERE t.log_id = $1 AND t.a = p.a AND t.b = p.b AND t.count <= 0`,
+      [logId, as, bs],
+    );
+  });
+  for (const table of FIGURE_TABLES) {
+    if (table === 'question_log_rules' || table === 'question_log_pairs') continue;
+    await pool.query(`DELETE FROM ${table} WHERE log_id = $1 AND day < $2`, [logId, firstKept]);
+  }
+}
+
 /** The tables holding figures, by day (what retention and clearing delete). */
 export const FIGURE_TABLES = [
   'question_log_hours',
@@ -290,6 +432,29 @@ export const FIGURE_TABLES = [
   'question_log_inbox',
   'question_log_inbox_rules',
 ] as const;
+
+const TOTAL_COLUMNS = 'rule_id, hits, chosen, from_menu, recommended, last_hit';
+
+interface TotalRow {
+  rule_id: string;
+  hits: number;
+  chosen: number;
+  from_menu: number;
+  recommended: number;
+  last_hit: number;
+}
+
+const ruleRow = (row: TotalRow): RuleRow => ({
+  ruleId: row.rule_id,
+  hits: Number(row.hits),
+  chosen: Number(row.chosen),
+  fromMenu: Number(row.from_menu),
+  recommended: Number(row.recommended),
+  lastHit: Number(row.last_hit) > 0 ? Number(row.last_hit) : null,
+});
+
+/** The running totals over the days kept (no day: clearing deletes them, retention lowers them). */
+export const TOTAL_TABLES = ['question_log_rule_totals', 'question_log_pair_totals'] as const;
 
 /** The figures every node reads, from the tables. */
 export class PostgresFigures implements LogFigures {
@@ -320,30 +485,32 @@ export class PostgresFigures implements LogFigures {
     }));
   }
 
+  /** Each rule's running total (decision 118): one row a rule, never every day's rows summed. */
   async rules(log: LogKey): Promise<RuleRow[]> {
-    const { rows } = await this.pool.query<{
-      rule_id: string;
-      hits: number;
-      chosen: number;
-      from_menu: number;
-      recommended: number;
-      last_hit: number;
-    }>(
-      `SELECT rule_id, sum(hits)::bigint AS hits, sum(chosen)::bigint AS chosen,
-              sum(from_menu)::bigint AS from_menu, sum(recommended)::bigint AS recommended,
-              max(last_hit) AS last_hit
-       FROM question_log_rules WHERE log_id = $1 GROUP BY rule_id
-       HAVING sum(hits) > 0 OR sum(recommended) > 0`,
+    const { rows } = await this.pool.query<TotalRow>(
+      `SELECT ${TOTAL_COLUMNS} FROM question_log_rule_totals WHERE log_id = $1`,
       [await this.logId(log)],
     );
-    return rows.map((row) => ({
-      ruleId: row.rule_id,
-      hits: Number(row.hits),
-      chosen: Number(row.chosen),
-      fromMenu: Number(row.from_menu),
-      recommended: Number(row.recommended),
-      lastHit: Number(row.last_hit) > 0 ? Number(row.last_hit) : null,
-    }));
+    return rows.map(ruleRow);
+  }
+
+  async rulesOf(log: LogKey, ruleIds: readonly string[]): Promise<RuleRow[]> {
+    if (ruleIds.length === 0) return [];
+    const { rows } = await this.pool.query<TotalRow>(
+      `SELECT ${TOTAL_COLUMNS} FROM question_log_rule_totals
+       WHERE log_id = $1 AND rule_id = ANY($2)`,
+      [await this.logId(log), ruleIds],
+    );
+    return rows.map(ruleRow);
+  }
+
+  async mostHit(log: LogKey, limit: number): Promise<RuleRow[]> {
+    const { rows } = await this.pool.query<TotalRow>(
+      `SELECT ${TOTAL_COLUMNS} FROM question_log_rule_totals WHERE log_id = $1 AND hits > 0
+       ORDER BY hits DESC, rule_id COLLATE "C" LIMIT $2`,
+      [await this.logId(log), limit],
+    );
+    return rows.map(ruleRow);
   }
 
   async ruleDays(
@@ -359,10 +526,11 @@ export class PostgresFigures implements LogFigures {
     return rows.map((row) => ({ ruleId: row.rule_id, day: row.day, hits: Number(row.hits) }));
   }
 
+  /** The pairs' running counts, most first, by index (decision 118). */
   async pairs(log: LogKey, limit: number): Promise<{ a: string; b: string; count: number }[]> {
     const { rows } = await this.pool.query<{ a: string; b: string; count: number }>(
-      `SELECT a, b, sum(count)::bigint AS count FROM question_log_pairs WHERE log_id = $1
-       GROUP BY a, b ORDER BY count DESC, a COLLATE "C", b COLLATE "C" LIMIT $2`,
+      `SELECT a, b, count FROM question_log_pair_totals WHERE log_id = $1 AND count > 0
+       ORDER BY count DESC, a COLLATE "C", b COLLATE "C" LIMIT $2`,
       [await this.logId(log), limit],
     );
     return rows.map((row) => ({ a: row.a, b: row.b, count: Number(row.count) }));

@@ -125,3 +125,46 @@ CREATE INDEX question_log_questions_by_count
 CREATE INDEX question_log_questions_by_key ON question_log_questions (log_id, missed, key, day);
 CREATE INDEX question_log_rules_by_rule ON question_log_rules (log_id, rule_id, day);
 `;
+
+/**
+ * Server migration 10 (decision 118): each rule's running total over the days kept (hits, times
+ * recommended, last hit), kept by the flush's transaction with the day rows and lowered by the
+ * retention's in the transaction that deletes them; rule analytics, rule hits and the grid's hit
+ * columns read it by index instead of summing every day's rows. Built here from the day rows.
+ * The most hit rules (the analytics' hits per day) come from an index by hits; the confusable
+ * pairs get running counts the same way.
+ */
+export const QUESTION_LOG_RULE_TOTALS_SQL = `
+CREATE TABLE question_log_rule_totals (
+  log_id      INT NOT NULL,
+  rule_id     TEXT NOT NULL,
+  hits        BIGINT NOT NULL DEFAULT 0,
+  chosen      BIGINT NOT NULL DEFAULT 0,
+  from_menu   BIGINT NOT NULL DEFAULT 0,
+  recommended BIGINT NOT NULL DEFAULT 0,
+  last_hit    BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, rule_id)
+);
+CREATE INDEX question_log_rule_totals_by_hits
+  ON question_log_rule_totals (log_id, hits DESC, rule_id COLLATE "C");
+
+INSERT INTO question_log_rule_totals (log_id, rule_id, hits, chosen, from_menu, recommended, last_hit)
+SELECT log_id, rule_id, sum(hits), sum(chosen), sum(from_menu), sum(recommended), max(last_hit)
+FROM question_log_rules GROUP BY log_id, rule_id
+HAVING sum(hits) > 0 OR sum(recommended) > 0;
+
+-- The confusable pairs likewise: their running counts, the most listed first by index.
+CREATE TABLE question_log_pair_totals (
+  log_id INT NOT NULL,
+  a      TEXT NOT NULL,
+  b      TEXT NOT NULL,
+  count  BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, a, b)
+);
+CREATE INDEX question_log_pair_totals_by_count
+  ON question_log_pair_totals (log_id, count DESC, a COLLATE "C", b COLLATE "C");
+
+INSERT INTO question_log_pair_totals (log_id, a, b, count)
+SELECT log_id, a, b, sum(count) FROM question_log_pairs GROUP BY log_id, a, b
+HAVING sum(count) > 0;
+`;

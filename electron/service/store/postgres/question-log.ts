@@ -27,7 +27,13 @@ import { decode, encode } from '../sql/question-log-line';
 import { textVariants } from '../sql/question-log-text';
 import type { Pool } from './connection';
 import { inTransaction } from './connection';
-import { FIGURE_TABLES, PendingFigures, PostgresFigures } from './question-log-figures';
+import {
+  FIGURE_TABLES,
+  PendingFigures,
+  TOTAL_TABLES,
+  PostgresFigures,
+  dropFiguresBefore,
+} from './question-log-figures';
 
 /** Rows deleted per statement when old entries go. */
 const PURGE_BATCH = 5000;
@@ -441,9 +447,12 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     pending.figures = new PendingFigures();
     const logId = await this.logId(log);
     const removed = await this.purge(logId, 'true', []);
-    for (const table of FIGURE_TABLES) {
-      await this.pool.query(`DELETE FROM ${table} WHERE log_id = $1`, [logId]);
-    }
+    // The day rows and the running totals go together (decision 118).
+    await inTransaction(this.pool, async (client) => {
+      for (const table of [...FIGURE_TABLES, ...TOTAL_TABLES]) {
+        await client.query(`DELETE FROM ${table} WHERE log_id = $1`, [logId]);
+      }
+    });
     return dropped + removed;
   }
 
@@ -454,12 +463,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     // Whole UTC days, entries and figures alike.
     const firstKept = Math.floor(keepFrom / DAY_MS);
     let removed = await this.purge(logId, 'at < $2', [firstKept * DAY_MS]);
-    for (const table of FIGURE_TABLES) {
-      await this.pool.query(`DELETE FROM ${table} WHERE log_id = $1 AND day < $2`, [
-        logId,
-        firstKept,
-      ]);
-    }
+    await dropFiguresBefore(this.pool, logId, firstKept);
     removed += await this.dropOldestOver(log, maxBytes);
     return removed;
   }

@@ -11,11 +11,13 @@ import type { Robot } from '../../../domain/robot-directory';
 import { createRule } from '../../../domain/rule-editing';
 import { addPhrasings } from '../../../domain/rule-phrasings';
 import { ServiceError } from '../../../errors';
+import { LIMITS } from '../../../limits';
 import { normalizeText } from '../../../matching/normalize';
 import { addCases } from '../../../publishing/test-sets';
 import type { QuestionLog } from '../../../question-log/question-log';
 import type { InboxAddResult, InboxTestCasesResult } from '../../../question-log-types';
 import {
+  AnalyticsQuery,
   DashboardQuery,
   InboxAddPhrasingsBody,
   InboxDismissBody,
@@ -193,10 +195,32 @@ export function registerQuestionLogRoutes(
     success({ rules: await log.ruleHits(await robotOf(request.params)) }),
   );
 
-  typed.get(`${R}/analytics`, robotRoute({}), async (request) => {
+  typed.get(`${R}/analytics`, robotRoute({ querystring: AnalyticsQuery }), async (request) => {
+    const { offset, limit } = request.query;
     const robot = await robotOf(request.params);
-    // Names and validity only: a robot's phrasings are not read for its figures.
-    return success(await log.analytics(robot, await ctx.store.rules.facts(robot)));
+    if (limit === undefined) {
+      // Names and validity only: a robot's phrasings are not read for its figures.
+      return success(await log.analytics(robot, await ctx.store.rules.facts(robot)));
+    }
+    // A page in creation order, as the rules grid pages (decision 119).
+    const { rows, total } = await ctx.store.rules.query(robot, {
+      offset: Number(offset ?? 0),
+      limit: bounded(limit, 100, LIMITS.pageSizeMax, 'limit'),
+      now: ctx.now(),
+      sort: 'created',
+      descending: false,
+    });
+    return success(
+      await log.analyticsPage(robot, {
+        rules: rows.map((rule) => ({
+          ruleId: rule.ruleId,
+          ruleName: rule.ruleName,
+          effectEnd: rule.effectEnd,
+        })),
+        total,
+        existing: async (ruleIds) => new Set((await ctx.store.rules.namesOf(ruleIds)).keys()),
+      }),
+    );
   });
 
   typed.get(`${R}/dashboard`, robotRoute({ querystring: DashboardQuery }), async (request) => {

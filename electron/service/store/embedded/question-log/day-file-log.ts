@@ -364,6 +364,8 @@ export class DayFileLog implements QuestionLogRepository {
     return {
       hours: async (log, fromDay, toDay) => (await ready(log)).hours(fromDay, toDay),
       rules: async (log) => (await ready(log)).ruleRows(),
+      rulesOf: async (log, ruleIds) => (await ready(log)).ruleRowsOf(ruleIds),
+      mostHit: async (log, limit) => (await ready(log)).mostHit(limit),
       ruleDays: async (log, ruleIds) => (await ready(log)).ruleDays(ruleIds),
       pairs: async (log, limit) => (await ready(log)).pairs(limit),
       top: async (log, fromDay, toDay, missed, limit) =>

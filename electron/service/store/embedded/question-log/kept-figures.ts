@@ -389,14 +389,35 @@ export class KeptFigures {
   }
 
   ruleRows(): RuleRow[] {
-    return [...this.rules].map(([ruleId, counts]) => ({
-      ruleId,
-      hits: counts.hits,
-      chosen: counts.chosen,
-      fromMenu: counts.fromMenu,
-      recommended: counts.recommended,
-      lastHit: counts.lastHit > 0 ? counts.lastHit : null,
-    }));
+    return [...this.rules].map(([ruleId, counts]) => ruleRowOf(ruleId, counts));
+  }
+
+  /** Those of these rules hit or recommended (a page of rule analytics: decision 118). */
+  ruleRowsOf(ruleIds: readonly string[]): RuleRow[] {
+    return ruleIds.flatMap((ruleId) => {
+      const counts = this.rules.get(ruleId);
+      return counts && (counts.hits > 0 || counts.recommended > 0)
+        ? [ruleRowOf(ruleId, counts)]
+        : [];
+    });
+  }
+
+  /** The `limit` rules most hit, most first (ties in byte order of id). */
+  mostHit(limit: number): RuleRow[] {
+    const top: RuleRow[] = [];
+    const before = (a: RuleRow, b: RuleRow) =>
+      a.hits !== b.hits ? a.hits > b.hits : a.ruleId < b.ruleId;
+    for (const [ruleId, counts] of this.rules) {
+      if (counts.hits <= 0) continue;
+      const row = ruleRowOf(ruleId, counts);
+      const last = top.at(-1);
+      if (top.length >= limit && last && !before(row, last)) continue;
+      let i = top.length;
+      while (i > 0 && before(row, top[i - 1] as RuleRow)) i--;
+      top.splice(i, 0, row);
+      if (top.length > limit) top.pop();
+    }
+    return top;
   }
 
   ruleDays(ruleIds: readonly string[]): { ruleId: string; day: DayNumber; hits: number }[] {
@@ -500,6 +521,15 @@ export class KeptFigures {
  * up in the maps after it, and a key under the best ones' worst count makes nothing. Merging
  * every day into one map, a [key, count] pair a key, cost the dashboard most of its time.
  */
+const ruleRowOf = (ruleId: string, counts: RuleCounts): RuleRow => ({
+  ruleId,
+  hits: counts.hits,
+  chosen: counts.chosen,
+  fromMenu: counts.fromMenu,
+  recommended: counts.recommended,
+  lastHit: counts.lastHit > 0 ? counts.lastHit : null,
+});
+
 function topCounts<V extends number | Tally>(
   days: Iterable<DayTables>,
   mapOf: (tables: DayTables) => Map<string, V>,
