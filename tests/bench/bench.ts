@@ -27,6 +27,8 @@
  * write on one node to its answer on another (tests/bench/team-server-bench.ts).
  * `--version-reads [--version-rules N] [--rounds N]`: only the longest hold of the loop during a
  * version diff, paged against read whole (tests/bench/version-read-bench.ts).
+ * `--import-rate [--import-rules N] [--rounds N] [--service FILE] [--cpu-prof DIR]`: only the
+ * import rate and its peak RSS (tests/bench/import-bench.ts).
  * `--collisions [--collision-sizes 1000,100000]`: only the collision report's time against the
  * same number of plain asks, and its longest hold (tests/bench/collision-bench.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
@@ -61,6 +63,7 @@ import { collisionLine, measureCollisions } from './collision-bench';
 import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
 import { measureVersionReads, versionReadLine } from './version-read-bench';
+import { importLine, importRounds } from './import-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -95,8 +98,19 @@ const { values } = parseArgs({
     'bundle-import': { type: 'boolean', default: false },
     'bundle-mb': { type: 'string', default: '116' },
     baseline: { type: 'string' },
+    'import-rate': { type: 'boolean', default: false },
+    'import-rules': { type: 'string', default: '100000' },
+    'cpu-prof': { type: 'string' },
   },
 });
+if (values['import-rate']) {
+  const size = Number(values['import-rules']);
+  const rounds = Math.max(1, Number(values.rounds));
+  const result = await importRounds(size, rounds, values.service, values['cpu-prof']);
+  console.log(importLine(size, result));
+  if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
+  process.exit(0);
+}
 if (values['bundle-import']) {
   const mb = Number(values['bundle-mb']);
   const figures = await measureBundleImport(mb, values.service);
