@@ -152,7 +152,11 @@ async function loadMemory(memory: NodeMemory, backend: Backend): Promise<number 
   const { saved, codec } = backend.indexes;
   const loaded = await loadRobots(memory.ctx, saved, codec);
   // The per-robot files the last clean stop vouched for (before any change is followed).
-  const recent = (await memory.savedIndexes?.adopt(backend.store.position)) ?? [];
+  const changeCount = async (key: string) => {
+    const robot = memory.ctx.robots.byKey(key);
+    return robot ? backend.store.rules.changeCount(robot) : null;
+  };
+  const recent = (await memory.savedIndexes?.adopt(backend.store.position, changeCount)) ?? [];
   await memory.questionLog?.keepRetention();
   const publishedBuilt = await memory.publishing.load(saved, codec);
   await backend.follow(memory.ctx);

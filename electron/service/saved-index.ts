@@ -48,7 +48,11 @@ export type RobotIndexFileRead =
 export interface RobotIndexManifest {
   /** The store's position at the stop: the files are exact only at that position. */
   position: number;
-  files: { key: string; token: string }[];
+  /**
+   * `changeCount`: the robot's change count in the store its index was read at (absent: not
+   * known, the file holds only at `position`).
+   */
+  files: { key: string; token: string; changeCount?: number }[];
 }
 
 /** Where a node keeps one file per robot index (its data directory: a cache, never the truth). */
@@ -61,8 +65,8 @@ export interface RobotIndexFiles {
   /** Reads the file of `key` whole; usable only when whole, undamaged and of `token`. */
   read(key: string, token: string): Promise<RobotIndexFileRead>;
   remove(key: string): Promise<void>;
-  /** Removes every index file (none of them can be vouched for). */
-  clear(): Promise<void>;
+  /** Removes every index file (none of them can be vouched for) but those of `keep`'s keys. */
+  clear(keep?: ReadonlySet<string>): Promise<void>;
   /** Reads the manifest of the last clean stop and removes it (it speaks for that stop only). */
   takeManifest(): Promise<RobotIndexManifest | null>;
   writeManifest(manifest: RobotIndexManifest): Promise<void>;

@@ -6,7 +6,7 @@
  * both stores (KB_TEST_STORE=postgres runs it again on PostgreSQL).
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { RobotClient } from '../../electron/client/openapi-client';
@@ -207,6 +207,36 @@ describe('robots loaded on demand within a memory budget', () => {
     // The clean stop vouched for every file: nothing was built from the rules.
     assert.ok(now.fileOpens >= 1, JSON.stringify(now));
     assert.equal(now.fileOpens, now.loads, JSON.stringify(now));
+  });
+
+  test("another node's write while this one is stopped voids that robot's saved file, not the others'", async () => {
+    await h.service.stop();
+    // Another node on the same store (on the embedded store: the next process on its data
+    // directory, without a budget: it leaves the saved indexes alone) writes to robot 3.
+    const other = await startTestService({ dataDir: h.dataDir, memoryBudget: null });
+    const three = robots[3] as RobotClient;
+    await other.client
+      .robot(three.tenantId, three.robotId, three.robotSecret)
+      .importRules([ruleInput('parking 3', ['where can I park my car'], 'park behind shop 3')]);
+    await other.service.stop();
+    // The embedded store's whole-node index file (its stop saved every robot at the new position)
+    // is another mechanism: gone, only the per-robot files remain to open robots from.
+    rmSync(join(h.dataDir, 'kb.index'), { force: true });
+    await h.restart();
+    const again = (n: number) => {
+      const { tenantId, robotId, robotSecret } = robots[n] as RobotClient;
+      return h.client.robot(tenantId, robotId, robotSecret);
+    };
+    const before = await figures(h);
+    assert.deepEqual(await answersOf(again(4)), expected[4], 'robot 4');
+    const afterFour = await figures(h);
+    // Nothing was written to robot 4: its file still holds (a load, and it came from the file).
+    assert.equal(afterFour.fileOpens - before.fileOpens, afterFour.loads - before.loads);
+    assert.ok(afterFour.fileOpens >= 1, JSON.stringify(afterFour));
+    // Robot 3's file missed the other node's write: built from its rules, it has the new one.
+    assert.equal((await again(3).ask('where can I park my car')).answer, 'park behind shop 3');
+    const now = await figures(h);
+    assert.ok(now.loads - now.fileOpens >= 1, JSON.stringify(now));
   });
 
   test('damaged or truncated saved indexes are not used: the robots are built from their rules', async () => {

@@ -27,6 +27,8 @@
  * write on one node to its answer on another (tests/bench/team-server-bench.ts).
  * `--version-reads [--version-rules N] [--rounds N]`: only the longest hold of the loop during a
  * version diff, paged against read whole (tests/bench/version-read-bench.ts).
+ * `--import-rate [--import-rules N] [--rounds N] [--service FILE] [--cpu-prof DIR]`: only the
+ * import rate and its peak RSS (tests/bench/import-bench.ts).
  * `--collisions [--collision-sizes 1000,100000]`: only the collision report's time against the
  * same number of plain asks, and its longest hold (tests/bench/collision-bench.ts).
  * `--rule-figures --database postgres://… [--log-asks N] [--rule-days D] [--rounds R]`: only rule
@@ -71,6 +73,7 @@ import {
   measureRuleFigures,
   ruleFiguresLine,
 } from './rule-figures-bench';
+import { importLine, importRounds } from './import-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -109,9 +112,18 @@ const { values } = parseArgs({
     'rule-figures': { type: 'boolean', default: false },
     'rule-days': { type: 'string', default: '90' },
     'log-ratio': { type: 'boolean', default: false },
+    'import-rate': { type: 'boolean', default: false },
+    'import-rules': { type: 'string', default: '100000' },
+    'cpu-prof': { type: 'string' },
   },
 });
-if (values['rule-figures'] && values.database) {
+if (values['import-rate']) {
+  const size = Number(values['import-rules']);
+  const rounds = Math.max(1, Number(values.rounds));
+  const result = await importRounds(size, rounds, values.service, values['cpu-prof']);
+  console.log(importLine(size, result));
+  if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
+} else if (values['rule-figures'] && values.database) {
   const figures = await measureRuleFigures({
     database: values.database,
     rules: generateRules(10_000, 42),

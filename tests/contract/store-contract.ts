@@ -1107,6 +1107,64 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.ok(all.indexOf('Admin_01') < all.indexOf('B-later'));
     });
 
+    test("a robot's change count moves at every write to its rules, never back, and only its own", async () => {
+      const counted: RobotKey = { tenantId, robotId: 'counted' };
+      await store.robots.insert({
+        ...counted,
+        name: 'Counted',
+        secret: 'c'.repeat(43),
+        settingsJson: '{}',
+        createdAt: NOW,
+      });
+      assert.equal(await store.rules.changeCount(counted), 0, 'no write yet');
+      const seen = [0];
+      const moved = async (what: string) => {
+        const count = await store.rules.changeCount(counted);
+        assert.ok(!seen.includes(count), `${what}: a count not seen before (${count})`);
+        seen.push(count);
+      };
+      const othersBefore = await store.rules.changeCount(robot);
+      const [a, b] = await store.rules.insert(
+        counted,
+        [rule('计数一'), rule('计数二')],
+        NOW,
+        'tester',
+      );
+      assert.ok(a && b);
+      await moved('an import');
+      await store.rules.update(
+        counted,
+        a.ruleId,
+        { ...a, questions: ['计数的新问题'] },
+        NOW,
+        'tester',
+      );
+      await moved('an update');
+      await store.rules.patchMany(counted, [b.ruleId], { active: false }, NOW, 'tester');
+      await moved('a state change');
+      await store.rules.remove(counted, [a.ruleId], NOW, 'tester');
+      await moved('a deletion');
+      await store.rules.restore(counted, [a.ruleId], NOW, 'tester');
+      await moved('a restore');
+      assert.equal(await store.rules.changeCount(robot), othersBefore, 'other robots keep theirs');
+      assert.equal(await store.robots.purge(counted), true);
+      await moved('a purge');
+      await store.robots.insert({
+        ...counted,
+        name: 'Counted again',
+        secret: 'c'.repeat(43),
+        settingsJson: '{}',
+        createdAt: NOW + 1,
+      });
+      assert.equal(
+        await store.rules.changeCount(counted),
+        seen.at(-1),
+        'made again: no count of before',
+      );
+      await store.rules.insert(counted, [rule('计数一')], NOW, 'tester');
+      await moved('an import into the robot made again');
+    });
+
     test('purging one robot deletes it for good with all it holds, and only it', async () => {
       const copy: RobotKey = { tenantId, robotId: 'half-copy' };
       await store.robots.insert({

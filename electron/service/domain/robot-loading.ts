@@ -78,6 +78,9 @@ export function indexLoader(
       if (opened?.setSynonyms && JSON.stringify(opened.synonyms ?? []) !== JSON.stringify(groups)) {
         opened.setSynonyms(groups);
       }
+      // Read before the rules: a write between the two leaves the count behind the index, so
+      // that the file saved of it is refused after a restart, never taken wrongly.
+      if (!opened && saved) saved.counted(key, await ctx.store.rules.changeCount(robot));
       const index = opened ?? (await buildIndex(ctx, robot));
       if (opened) openedFromFiles++;
       else saved?.save(key, index);

@@ -5,8 +5,9 @@
  * of, in slices between turns of the event loop, and is used only while nothing was written to
  * its robot since: each file carries a token, and any write to the robot (robot-indexes.ts
  * tells of every one, on either store, followed changes included) forgets the token. Tokens
- * outlive the process only through the manifest of a clean stop, taken at the next start only
- * when the store is still at the position of that stop. A file written before the index's
+ * outlive the process only through the manifest of a clean stop, taken at the next start whole
+ * when the store is still at the position of that stop, else file by file: a file whose robot's
+ * change count in the store (migration 0010) is still the one its index was read at. A file written before the index's
  * self-test had calibrated it is written again, under the same token, once it has (when the
  * index is let go of, or at a stop): opened from it, the robot needs no self-test of its own.
  * @module
@@ -28,7 +29,16 @@ export class SavedRobotIndexes {
    * Robots whose file is exact now: the token it was written with, and whether it holds a
    * calibration of its rules (true when unknown: a file of an earlier run).
    */
-  private readonly exact = new Map<string, { token: string; calibrated: boolean }>();
+  private readonly exact = new Map<
+    string,
+    { token: string; calibrated: boolean; changeCount: number | undefined }
+  >();
+  /**
+   * The store's change count of each robot its index is known to be exact at: read before its
+   * rules were (an earlier count only refuses a file wrongly, never takes one), forgotten at
+   * any write (a write's own count is not known here).
+   */
+  private readonly counts = new Map<string, number>();
   /** Writes to each robot since the start: a save under way checks it did not move. */
   private readonly changes = new Map<string, number>();
   private readonly run = randomBytes(6).toString('hex');
@@ -46,11 +56,20 @@ export class SavedRobotIndexes {
   /** A write reached the robot of `key` (or its index was replaced): its file no longer holds. */
   changed(key: string): void {
     this.changes.set(key, (this.changes.get(key) ?? 0) + 1);
+    this.counts.delete(key);
     if (this.exact.delete(key)) {
       this.files.remove(key).catch((error: unknown) => {
         this.logger.warn(`could not remove the saved index of robot ${key}: ${String(error)}`);
       });
     }
+  }
+
+  /**
+   * The robot's change count in the store, read before its rules are read for a build: the
+   * count its next save records, unless a write reaches the robot first.
+   */
+  counted(key: string, changeCount: number): void {
+    this.counts.set(key, changeCount);
   }
 
   /** Whether the robot has a file exact now. */
@@ -72,8 +91,9 @@ export class SavedRobotIndexes {
     // As of now: a write to the robot before the save's turn comes makes it stale already.
     const changes = this.changes.get(key) ?? 0;
     const version = index.version;
+    const changeCount = this.counts.get(key);
     this.queue = this.queue
-      .then(() => this.write(key, index, changes, version))
+      .then(() => this.write(key, index, changes, version, changeCount))
       .catch((error: unknown) => {
         this.logger.warn(`could not save the index of robot ${key}: ${String(error)}`);
       })
@@ -85,6 +105,7 @@ export class SavedRobotIndexes {
     index: RobotIndex,
     changes: number,
     version: number | undefined,
+    changeCount: number | undefined,
   ): Promise<void> {
     const unchanged = () => (this.changes.get(key) ?? 0) === changes && index.version === version;
     if (!unchanged()) return;
@@ -97,7 +118,7 @@ export class SavedRobotIndexes {
     // A file exact already is rewritten under its token: a read meanwhile finds either whole.
     const token = this.exact.get(key)?.token ?? `${this.run}.${++this.written}`;
     await this.files.write(key, token, index.size, chunks);
-    if (unchanged()) this.exact.set(key, { token, calibrated: withCalibration });
+    if (unchanged()) this.exact.set(key, { token, calibrated: withCalibration, changeCount });
   }
 
   /**
@@ -144,29 +165,45 @@ export class SavedRobotIndexes {
   }
 
   /**
-   * At a start: takes the files the last clean stop vouched for, when the store is still at its
-   * position; else forgets every file. Returns the robots of those files, most recently asked
-   * first (the warm-up's order).
+   * At a start: takes the files the last clean stop vouched for, every one when the store is
+   * still at its position; else those whose robot's change count (`changeCount`: null, no such
+   * robot) is still the one the file recorded (a team server's other nodes wrote to other
+   * robots meanwhile, or a robot's rules were written to by none), and removes the others.
+   * Returns the robots of the files taken, most recently asked first (the warm-up's order).
    */
-  async adopt(position: number): Promise<string[]> {
-    let manifest: RobotIndexManifest | null;
+  async adopt(
+    position: number,
+    changeCount: (key: string) => Promise<number | null>,
+  ): Promise<string[]> {
+    let taken: RobotIndexManifest['files'];
     try {
-      manifest = await this.files.takeManifest();
-      if (manifest?.position !== position) {
-        if (manifest) {
-          this.logger.info(
-            `the saved indexes are of position ${manifest.position}, the store is at ${position}: rebuilding them when asked`,
-          );
-        }
+      const manifest = await this.files.takeManifest();
+      if (!manifest) {
         await this.files.clear();
         return [];
+      }
+      taken = manifest.files;
+      if (manifest.position !== position) {
+        taken = [];
+        for (const file of manifest.files) {
+          if (file.changeCount !== undefined && (await changeCount(file.key)) === file.changeCount)
+            taken.push(file);
+        }
+        this.logger.info(
+          `the saved indexes are of position ${manifest.position}, the store is at ${position}: ` +
+            `${taken.length} of ${manifest.files.length} kept (their robots unchanged), the others rebuilt when asked`,
+        );
+        await this.files.clear(new Set(taken.map((file) => file.key)));
       }
     } catch (error) {
       this.logger.warn(`could not read the saved indexes: ${String(error)}`);
       return [];
     }
-    for (const { key, token } of manifest.files) this.exact.set(key, { token, calibrated: true });
-    return manifest.files.map((file) => file.key);
+    for (const { key, token, changeCount } of taken) {
+      this.exact.set(key, { token, calibrated: true, changeCount });
+      if (changeCount !== undefined) this.counts.set(key, changeCount);
+    }
+    return taken.map((file) => file.key);
   }
 
   /**
@@ -185,8 +222,10 @@ export class SavedRobotIndexes {
       this.exact.has(key),
     );
     const files = order.flatMap((key) => {
-      const token = this.exact.get(key)?.token;
-      return token === undefined ? [] : [{ key, token }];
+      const file = this.exact.get(key);
+      if (!file) return [];
+      const { token, changeCount } = file;
+      return [changeCount === undefined ? { key, token } : { key, token, changeCount }];
     });
     try {
       await this.files.writeManifest({ position: position(), files });

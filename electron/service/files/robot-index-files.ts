@@ -134,8 +134,10 @@ export class RobotIndexFileStore implements RobotIndexFiles {
     await rm(join(this.dir, fileName(key)), { force: true });
   }
 
-  async clear(): Promise<void> {
+  async clear(keep: ReadonlySet<string> = new Set()): Promise<void> {
+    const kept = new Set([...keep].map(fileName));
     for (const name of readdirSync(this.dir)) {
+      if (kept.has(name)) continue;
       if (name.endsWith(EXTENSION) || isTemporaryFile(name) || name === MANIFEST) {
         await rm(join(this.dir, name), { force: true });
       }

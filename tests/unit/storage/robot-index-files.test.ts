@@ -2,8 +2,9 @@
  * One saved index per robot (files/robot-index-files.ts, domain/saved-robot-indexes.ts): a file
  * written in slices opens to an index answering as a fresh build of the same rules does; a
  * stale, truncated or damaged file is never used (the robot is built from its rules), and a
- * write to the robot makes its file stale; across a restart only a clean stop's manifest at the
- * same store position vouches for the files.
+ * write to the robot makes its file stale; across a restart only a clean stop's manifest vouches
+ * for the files: all of them at the same store position, else those whose robot's change count
+ * in the store is still the one its index was read at.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,6 +67,9 @@ function fixture() {
   const files = new RobotIndexFileStore(dir);
   return { dir, files, saved: new SavedRobotIndexes(files, codec, silentLogger) };
 }
+
+/** A store that knows no change count: files hold only at their stop's position. */
+const noCounts = () => Promise.resolve(null);
 
 const kbriFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.kbri'));
 
@@ -185,15 +189,53 @@ test('across a restart only the manifest of a clean stop at the same position vo
   const index = built();
   await saved.stop([{ key: '1/a', index }], ['1/a'], () => 42);
   const next = new SavedRobotIndexes(new RobotIndexFileStore(dir), codec, silentLogger);
-  assert.deepEqual(await next.adopt(42), ['1/a']);
+  assert.deepEqual(await next.adopt(42, noCounts), ['1/a']);
   assert.deepEqual(answers((await next.open('1/a')) as RobotIndex), answers(index));
   // The manifest was taken: a crash now leaves nothing that vouches for the files.
   const crashed = new SavedRobotIndexes(new RobotIndexFileStore(dir), codec, silentLogger);
-  assert.deepEqual(await crashed.adopt(42), []);
+  assert.deepEqual(await crashed.adopt(42, noCounts), []);
   assert.equal(await crashed.open('1/a'), null);
   // A clean stop at another position than the store's at the next start: every file goes.
   await next.stop([], ['1/a'], () => 42);
   const moved = new SavedRobotIndexes(new RobotIndexFileStore(dir), codec, silentLogger);
-  assert.deepEqual(await moved.adopt(43), []);
+  assert.deepEqual(await moved.adopt(43, noCounts), []);
+  assert.deepEqual(kbriFiles(dir), []);
+});
+
+test("at another store position, a file holds while its robot's change count is the one it was read at", async () => {
+  const { dir, saved } = fixture();
+  const counts = new Map([
+    ['1/a', 5],
+    ['1/b', 7],
+    ['1/c', 9],
+  ]);
+  const index = built();
+  for (const [key, count] of counts) saved.counted(key, count);
+  // Written to after its count was read (this node's write): the count its index is of is not known.
+  saved.changed('1/c');
+  const keys = [...counts.keys()];
+  await saved.stop(
+    keys.map((key) => ({ key, index })),
+    keys,
+    () => 42,
+  );
+  assert.equal(kbriFiles(dir).length, 3);
+  // Another node wrote to robot 1/b while this one was stopped: its count moved, and the store.
+  counts.set('1/b', 8);
+  const changeCount = (key: string) => Promise.resolve(counts.get(key) ?? null);
+  const next = new SavedRobotIndexes(new RobotIndexFileStore(dir), codec, silentLogger);
+  assert.deepEqual(await next.adopt(43, changeCount), ['1/a']);
+  assert.deepEqual(answers((await next.open('1/a')) as RobotIndex), answers(index));
+  assert.equal(await next.open('1/b'), null);
+  assert.equal(await next.open('1/c'), null);
+  assert.equal(kbriFiles(dir).length, 1, 'the files refused are removed');
+  // The count goes on with the file: still held at the next start, until its robot is written.
+  await next.stop([], ['1/a'], () => 43);
+  const third = new SavedRobotIndexes(new RobotIndexFileStore(dir), codec, silentLogger);
+  assert.deepEqual(await third.adopt(44, changeCount), ['1/a']);
+  await third.stop([], ['1/a'], () => 44);
+  counts.set('1/a', 6);
+  const fourth = new SavedRobotIndexes(new RobotIndexFileStore(dir), codec, silentLogger);
+  assert.deepEqual(await fourth.adopt(45, changeCount), []);
   assert.deepEqual(kbriFiles(dir), []);
 });

@@ -86,6 +86,11 @@ export interface RuleRepository {
   seqs(robot: RobotKey): Promise<number[]>;
   /** The robot's highest position, 0 without rules. */
   maxSeq(robot: RobotKey): Promise<number>;
+  /**
+   * How many writes reached the robot's rules (0: none ever); it changes with every write to
+   * them, by any node, and never comes back to a value it had (a saved index's check).
+   */
+  changeCount(robot: RobotKey): Promise<number>;
   /** Up to `limit` rules of the robot from position `fromSeq` on, in creation order. */
   pageFrom(robot: RobotKey, fromSeq: number, limit: number): Promise<StoredRule[]>;
   /** The editor's filtered and sorted page, with the number of rules the filter matches. */

@@ -199,7 +199,11 @@ export interface Stamp {
   actor: string;
 }
 
-/** The record of a rule just inserted at `seq` (what the batch insert stored of it). */
+/**
+ * The record of a rule just inserted at `seq` (what the batch insert stored of it). Every field
+ * written out, not `...rule`: V8 made the spread of a rule plus ten more fields a slow object
+ * (~50–150 µs each on this machine: seconds of an import of 100k rules, decision 125).
+ */
 export function insertedRule(
   robot: RobotKey,
   rule: NewRule,
@@ -207,14 +211,24 @@ export function insertedRule(
   stamp: Stamp,
 ): StoredRule {
   return {
-    ...rule,
+    seq,
+    ruleId: rule.ruleId,
+    tenantId: robot.tenantId,
+    robotId: robot.robotId,
+    ruleName: rule.ruleName,
+    nameKey: rule.nameKey,
+    categoryId: rule.categoryId,
+    active: rule.active,
+    allowSimGen: rule.allowSimGen,
+    effectBegin: rule.effectBegin,
+    effectEnd: rule.effectEnd,
+    questions: rule.questions,
+    answer: rule.answer,
+    answerContentType: 'TEXT',
     matchPolicy: rule.matchPolicy ?? 'similarity',
     negativeKeywords: rule.negativeKeywords ?? [],
     menu: sqlMenu(rule.menu) === null ? null : (rule.menu ?? null),
-    seq,
-    tenantId: robot.tenantId,
-    robotId: robot.robotId,
-    answerContentType: 'TEXT',
+    createdAt: rule.createdAt,
     updatedAt: stamp.now,
     updatedBy: stamp.actor,
   };

@@ -44,6 +44,8 @@ export function statements<L>(dialect: Dialect<L>) {
     seqs: `SELECT rule_seq FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,
     /** One seek down the (tenant, robot, seq) index. */
     maxSeq: `SELECT MAX(rule_seq) AS last FROM rules WHERE ${OF_ROBOT}`,
+    /** Bumped by triggers at every write to the robot's rules (migration 0010). */
+    changeCount: `SELECT changes FROM rule_change_counts WHERE ${OF_ROBOT}`,
     /** ?3: the first position, ?4: how many. */
     pageFrom: `SELECT ${RULE_COLUMNS} FROM rules WHERE ${OF_ROBOT} AND rule_seq >= ?3 ORDER BY rule_seq LIMIT ?4`,
     matchableOfRobot: `SELECT ${MATCHABLE_COLUMNS} FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,

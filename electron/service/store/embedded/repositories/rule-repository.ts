@@ -335,6 +335,11 @@ export class SqlJsRuleRepository implements RuleRepository {
     return Number(row?.last ?? 0);
   }
 
+  async changeCount(robot: RobotKey) {
+    const key = [robot.tenantId, robot.robotId];
+    return Number(this.store.get<{ changes: number }>(SQL.changeCount, key)?.changes ?? 0);
+  }
+
   async pageFrom(robot: RobotKey, fromSeq: number, limit: number) {
     const page = [robot.tenantId, robot.robotId, fromSeq, limit];
     return this.store.all<ruleRows.RuleRow>(SQL.pageFrom, page).map(ruleRows.toStoredRule);

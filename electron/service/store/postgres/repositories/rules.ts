@@ -288,6 +288,11 @@ export class PostgresRuleRepository implements RuleRepository {
     return Number((await this.db.get<{ last: number | null }>(SQL.maxSeq, key))?.last ?? 0);
   }
 
+  async changeCount(robot: RobotKey) {
+    const key = [robot.tenantId, robot.robotId];
+    return Number((await this.db.get<{ changes: string }>(SQL.changeCount, key))?.changes ?? 0);
+  }
+
   async pageFrom(robot: RobotKey, fromSeq: number, limit: number) {
     const page = [robot.tenantId, robot.robotId, fromSeq, limit];
     return (await this.db.all<ruleRows.RuleRow>(SQL.pageFrom, page)).map(ruleRows.toStoredRule);

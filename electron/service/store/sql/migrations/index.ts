@@ -7,6 +7,7 @@ import { migration0006 } from './0006_draft_changes';
 import { migration0007 } from './0007_sessions_rule_actors';
 import { migration0008 } from './0008_sign_in_attempts';
 import { migration0009 } from './0009_version_facts';
+import { migration0010 } from './0010_rule_change_counts';
 import type { Migration } from './runner';
 
 /** Every migration, in order. Append only: a released migration never changes. */
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0007,
   migration0008,
   migration0009,
+  migration0010,
 ];
