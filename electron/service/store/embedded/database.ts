@@ -31,11 +31,18 @@ import type { JournalRecord, ScannedRecord, SqlParam, SqlValue } from './journal
 import { acquireDataDirLock } from '../../files/data-dir-lock';
 import type { DataDirLock } from '../../files/data-dir-lock';
 import { MIGRATIONS } from '../sql/migrations/index';
+import { buildSnapshotOnWorker } from './snapshot-thread';
 import { migrationHash, pendingMigrations } from '../sql/migrations/runner';
 import type { AppliedMigration, Migration } from '../sql/migrations/runner';
 
 export type { SqlParam, SqlValue, Utf8Param } from './journal';
 export type Row = Record<string, SqlValue | Uint8Array>;
+
+/** A snapshot's SQLite bytes and the trailer that follows them in the file. */
+interface BuiltSnapshot {
+  bytes: Uint8Array;
+  trailer: Uint8Array;
+}
 
 export const SNAPSHOT_FILE = 'kb.sqlite';
 
@@ -404,12 +411,17 @@ export class Store {
   }
 
   /**
-   * Writes a snapshot now: the database is exported (synchronously, so it is exactly the state
-   * after the last committed transaction), the journal rotates to a new segment, and the bytes
-   * go to a temporary file that is fsynced and renamed over the snapshot. Only then are the
-   * journal segments it covers deleted. A failure (a full disk) loses nothing, since the journal
-   * keeps every change: its temporary file is removed, writes go on, and the snapshot is tried
-   * again later (1 s, 2 s, 4 s … up to a minute apart).
+   * Writes a snapshot now. The journal rotates to a new segment, and the snapshot of exactly the
+   * state after the last committed transaction is built on a worker thread from the last
+   * snapshot and the segments just closed (snapshot-worker.ts): the event loop copies nothing
+   * (decision 126). Its bytes go to a temporary file that is fsynced and renamed over the
+   * snapshot, on libuv's threads. Only then are the journal segments it covers deleted. The
+   * database is exported from memory instead (one copy on the event loop) when the journal on
+   * disk may lack a change (a failed write or fdatasync: `failed`), at the stop's snapshot
+   * (nothing is answered any more; no replay needed), and if the worker fails. A failure to
+   * write (a full disk) loses nothing, since the journal keeps every change: its temporary file is
+   * removed, writes go on, and the snapshot is tried again later (1 s, 2 s, 4 s … up to a minute
+   * apart).
    */
   async snapshot(): Promise<void> {
     while (this.snapshotting) await this.snapshotting;
@@ -417,31 +429,58 @@ export class Store {
     await this.unlocked(() => this.startSnapshot());
   }
 
-  /** Exports and rotates the journal in one turn (no write between them), then writes. */
+  /** Rotates the journal (and exports, if from memory) in one turn, then builds and writes. */
   private startSnapshot(): Promise<void> | undefined {
     if (this.snapshotting) return this.snapshotting;
     if (!this.dirtySinceSnapshot) return undefined;
     this.clearSnapshotTimer();
-    const bytes = this.db.export();
+    const fromMemory = this.failed !== null || this.closed ? this.exportFromMemory() : null;
+    const targetSeq = this.seq;
     const coveredSegments = this.journal.rotate();
     const coveredBytes = this.journalBytes;
     this.dirtySinceSnapshot = false;
-    this.snapshotting = this.writeSnapshot(bytes, coveredSegments, coveredBytes).finally(() => {
-      this.snapshotting = null;
-      // The retry after a failure, or the next snapshot if much was written meanwhile.
-      this.scheduleSnapshot();
-    });
+    const built = fromMemory
+      ? Promise.resolve(fromMemory)
+      : this.buildOffThread(coveredSegments, targetSeq);
+    this.snapshotting = built
+      .then((snapshot) => this.writeSnapshot(snapshot, coveredSegments, coveredBytes))
+      .finally(() => {
+        this.snapshotting = null;
+        // The retry after a failure, or the next snapshot if much was written meanwhile.
+        this.scheduleSnapshot();
+      });
     return this.snapshotting;
   }
 
+  /** The database's bytes and their trailer, copied from memory in this turn. */
+  private exportFromMemory(): BuiltSnapshot {
+    const bytes = this.db.export();
+    return { bytes, trailer: snapshotTrailer(bytes) };
+  }
+
+  /**
+   * The snapshot at `targetSeq`, built on a worker thread; if that fails, copied from memory
+   * (a later state, which covers the same segments) once no stepped transaction is open.
+   */
+  private async buildOffThread(segments: string[], targetSeq: number): Promise<BuiltSnapshot> {
+    try {
+      return await buildSnapshotOnWorker({ dataDir: this.options.dataDir, segments, targetSeq });
+    } catch (error) {
+      this.options.logger.warn(
+        `the snapshot could not be built on a worker thread (${String(error)}); it is copied from memory`,
+      );
+      return await this.unlocked(() => this.exportFromMemory());
+    }
+  }
+
   private async writeSnapshot(
-    bytes: Uint8Array,
+    { bytes, trailer }: BuiltSnapshot,
     coveredSegments: string[],
     coveredBytes: number,
   ): Promise<void> {
     const { logger, dataDir } = this.options;
     try {
-      await writeFileAtomicAsync(join(dataDir, SNAPSHOT_FILE), [bytes, snapshotTrailer(bytes)]);
+      await writeFileAtomicAsync(join(dataDir, SNAPSHOT_FILE), [bytes, trailer]);
       this.journalBytes -= coveredBytes;
       this.journal.deleteSegments(coveredSegments);
     } catch (error) {
