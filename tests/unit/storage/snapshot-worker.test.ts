@@ -177,3 +177,24 @@ test('the worker refuses a journal that does not reach the seq asked for', async
   assert.ok(built.bytes.length > 0 && built.trailer.length === 24);
   await assert.rejects(rebuildSnapshot({ dataDir: dir, segments, targetSeq: seq + 1 }), /ends at/);
 });
+
+test('a stop during a snapshot abandons the worker and copies memory at once', async () => {
+  const lines: string[] = [];
+  const logger: Logger = {
+    info: () => undefined,
+    warn: (m) => lines.push(m),
+    error: (m) => lines.push(m),
+  };
+  const store = await open(dir, logger);
+  for (let i = 0; i < 100; i++) insert(store, `row ${i}`);
+  const snapshot = store.snapshot();
+  insert(store, 'last');
+  await store.close();
+  await snapshot;
+  assert.deepEqual(lines, [], 'an abandoned worker is no failure');
+  assert.deepEqual(await snapshotFile(dir), { seq: store.lastSeq, rows: 101 });
+  assert.deepEqual(
+    readdirSync(dir).filter((name) => name.startsWith('journal-')),
+    [],
+  );
+});

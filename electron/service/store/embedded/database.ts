@@ -158,6 +158,8 @@ export class Store {
   /** The next snapshot: after a quiet spell, or the retry after a failed one. */
   private snapshotTimer: NodeJS.Timeout | null = null;
   private snapshotting: Promise<void> | null = null;
+  /** Stops the worker building a snapshot, if one is (`close`: memory is copied instead). */
+  private readonly stopping = new AbortController();
   /** Set while a transaction is open across turns of the event loop (`writeInSteps`). */
   private locked: Promise<void> | null = null;
   /** Failed snapshots in a row; while above 0, no snapshot before `retryAt`. */
@@ -463,12 +465,14 @@ export class Store {
    * (a later state, which covers the same segments) once no stepped transaction is open.
    */
   private async buildOffThread(segments: string[], targetSeq: number): Promise<BuiltSnapshot> {
+    const { dataDir, logger } = this.options;
     try {
-      return await buildSnapshotOnWorker({ dataDir: this.options.dataDir, segments, targetSeq });
+      return await buildSnapshotOnWorker({ dataDir, segments, targetSeq }, this.stopping.signal);
     } catch (error) {
-      this.options.logger.warn(
-        `the snapshot could not be built on a worker thread (${String(error)}); it is copied from memory`,
-      );
+      if (!this.stopping.signal.aborted)
+        logger.warn(
+          `the snapshot could not be built on a worker thread (${String(error)}); it is copied from memory`,
+        );
       return await this.unlocked(() => this.exportFromMemory());
     }
   }
@@ -518,6 +522,8 @@ export class Store {
     if (this.closed) return;
     this.closed = true;
     this.clearSnapshotTimer();
+    // A snapshot being built on a worker is abandoned: the stop copies memory at once instead.
+    this.stopping.abort();
     try {
       await this.snapshot();
     } finally {

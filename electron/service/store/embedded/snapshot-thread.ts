@@ -28,9 +28,13 @@ function startWorker(job: SnapshotJob): Worker {
   return new Worker(boot, { eval: true, workerData: job });
 }
 
-/** The snapshot at `job.targetSeq`, built on a worker thread; rejects if it could not be. */
+/**
+ * The snapshot at `job.targetSeq`, built on a worker thread; rejects if it could not be, or
+ * once `signal` aborts (the worker is stopped).
+ */
 export function buildSnapshotOnWorker(
   job: SnapshotJob,
+  signal?: AbortSignal,
 ): Promise<{ bytes: Uint8Array; trailer: Uint8Array }> {
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -40,6 +44,10 @@ export function buildSnapshotOnWorker(
       outcome();
     };
     const worker = startWorker(job);
+    signal?.addEventListener('abort', () => {
+      settle(() => reject(new Error('the snapshot was abandoned')));
+      void worker.terminate();
+    });
     worker.once('message', (message: SnapshotMessage) => {
       settle(() =>
         'error' in message
