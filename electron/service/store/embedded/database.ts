@@ -323,7 +323,11 @@ export class Store {
         this.db.run('ROLLBACK');
         throw error;
       }
-      this.commit(record, (done) => unsynced.append(done, encoder?.finish(done.sql)));
+      this.commit(
+        record,
+        (done) => unsynced.append(done, encoder?.finishParts(done.sql)),
+        encoder?.opCount,
+      );
     } finally {
       this.locked = null;
       unlock();
@@ -345,7 +349,7 @@ export class Store {
   private unsyncedAppend() {
     let synced: Promise<void> = Promise.resolve();
     return {
-      append: (record: JournalRecord, encoded?: Buffer): number => {
+      append: (record: JournalRecord, encoded?: readonly Buffer[]): number => {
         const appended = this.journal.appendUnsynced(record, encoded);
         synced = appended.synced;
         return appended.bytes;
@@ -390,9 +394,10 @@ export class Store {
           index = record.sql.push(sql) - 1;
           sqlIndex.set(sql, index);
         }
-        const op: JournalRecord['ops'][number] = [index, [...params]];
-        record.ops.push(op);
-        encoder?.op(op);
+        // Encoded as it runs, a statement is not kept: a batch import's parameters (every
+        // answer and search text) are not held as strings until the commit besides their bytes.
+        if (encoder) encoder.op([index, params]);
+        else record.ops.push([index, [...params]]);
         return this.db.getRowsModified();
       },
     };
@@ -400,16 +405,23 @@ export class Store {
     return { tx, record, encoder };
   }
 
-  /** Journals the open transaction and commits it; rolls it back if the journal fails. */
-  private commit(record: JournalRecord, append: (record: JournalRecord) => number): void {
+  /**
+   * Journals the open transaction and commits it; rolls it back if the journal fails. `ops`:
+   * its statements, when they were encoded rather than kept in `record`.
+   */
+  private commit(
+    record: JournalRecord,
+    append: (record: JournalRecord) => number,
+    ops = record.ops.length,
+  ): void {
     try {
-      if (record.ops.length > 0) this.commitToJournal(record, append);
+      if (ops > 0) this.commitToJournal(record, append);
     } catch (error) {
       this.db.run('ROLLBACK');
       throw error;
     }
     this.db.run('COMMIT');
-    if (record.ops.length > 0) this.afterWrite();
+    if (ops > 0) this.afterWrite();
   }
 
   /**
