@@ -73,6 +73,8 @@ export interface BundleImportFigures {
     idleAskP99Ms: number;
     /** slowestAskMs / idleSlowestAskMs. */
     askMaxOverIdle: number;
+    /** (peak until the answer − before) / bundle size: the import alone, not its snapshot. */
+    importPeakOverBundle: number;
     /** Seconds from the answer to the snapshot that covers a valid import (null: none seen). */
     snapshotSeconds: number | null;
     /** Asks after the answer, until that snapshot is written (or `TAIL_MS`). */
@@ -89,7 +91,7 @@ export function bundleImportLine(figures: BundleImportFigures): string {
     f.imports
       .map(
         (i) =>
-          `${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most), after the answer ${i.afterHoldMaxMs} ms (${i.afterHoldCpuMaxMs} ms of CPU; snapshot ${i.snapshotSeconds ?? '–'} s later, asks meanwhile max ${i.tailAskMaxMs} ms, p99 ${i.tailAskP99Ms} ms)`,
+          `${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (+${i.importPeakOverBundle}× until the answer) (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most), after the answer ${i.afterHoldMaxMs} ms (${i.afterHoldCpuMaxMs} ms of CPU; snapshot ${i.snapshotSeconds ?? '–'} s later, asks meanwhile max ${i.tailAskMaxMs} ms, p99 ${i.tailAskP99Ms} ms)`,
       )
       .join('\n');
   return figures.baseline
@@ -270,6 +272,7 @@ export async function measureBundleImport(
       const status = await importOnce(service.url, token, tenantId, body);
       const seconds = (performance.now() - start) / 1000;
       const outputAtAnswer = service.output().length;
+      const peakAtAnswer = peak;
       const { samples, failed } = await asks.stop();
       // After a valid import, until the snapshot that covers it is written (embedded store),
       // asking all along: the asks the snapshot may hold.
@@ -311,6 +314,7 @@ export async function measureBundleImport(
         idleSlowestAskMs: round(Math.max(...idleSamples), 0),
         idleAskP99Ms: round(percentile(idleSamples, 99), 0),
         askMaxOverIdle: round(Math.max(...samples) / Math.max(...idleSamples), 1),
+        importPeakOverBundle: round((peakAtAnswer - rssBeforeMb) / (valid.length / MB), 2),
         snapshotSeconds: snapshotSeconds === null ? null : round(snapshotSeconds, 1),
         tailAskMaxMs: round(Math.max(...tail), 0),
         tailAskP99Ms: round(percentile(tail, 99), 0),
