@@ -6,9 +6,15 @@ import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
 import { CLI_ENTRIES, NODE_BUNDLE, writeCliInputs } from './node-bundles.mjs';
 
+// The snapshot's worker thread is a file of its own, found beside the bundle that starts it
+// (electron/service/store/embedded/snapshot-thread.ts).
 const node = await build({
   ...NODE_BUNDLE,
-  entryPoints: { headless: 'electron/headless.ts', ...CLI_ENTRIES },
+  entryPoints: {
+    headless: 'electron/headless.ts',
+    'snapshot-worker': 'electron/service/store/embedded/snapshot-worker.ts',
+    ...CLI_ENTRIES,
+  },
 });
 writeCliInputs(node.metafile);
 

@@ -95,8 +95,10 @@ describe('a full disk (real tmpfs)', { skip: EMBEDDED_FILES_ONLY }, () => {
       const snapshotFailed = () =>
         (service?.output().match(/snapshot failed/g) ?? []).length > failuresBefore;
       // While the snapshot's temporary file takes the last bytes, a write may find the disk
-      // full: it is refused (and must not be there later), never half-done.
-      for (let k = 0; k < 40 && !snapshotFailed(); k++) {
+      // full: it is refused (and must not be there later), never half-done. Eight batches
+      // (~160 KB) call for a snapshot; more would fill the disk with journal while the snapshot
+      // is built (on a worker thread, seconds), leaving no room for the writes after it.
+      for (let k = 0; k < 8 && !snapshotFailed(); k++) {
         const response = await importBatch(`full${k}`, 20);
         if (response.status !== 200) {
           assert.equal(response.body.code, 'storage-failure', `batch ${k}: ${response.status}`);

@@ -33,6 +33,9 @@ const MB = 1024 * 1024;
 /** RSS is still sampled this long after the answer: the snapshot a large write is followed by. */
 const TAIL_MS = 6000;
 
+/** After a valid import on the embedded store, until its snapshot is written, at most this. */
+const SNAPSHOT_WAIT_MS = 180_000;
+
 /** The service's event loop, watched from inside (node's `--import`). */
 const LOOP_HOLDS = join(import.meta.dirname, 'loop-holds.mjs');
 
@@ -70,6 +73,13 @@ export interface BundleImportFigures {
     idleAskP99Ms: number;
     /** slowestAskMs / idleSlowestAskMs. */
     askMaxOverIdle: number;
+    /** (peak until the answer − before) / bundle size: the import alone, not its snapshot. */
+    importPeakOverBundle: number;
+    /** Seconds from the answer to the snapshot that covers a valid import (null: none seen). */
+    snapshotSeconds: number | null;
+    /** Asks after the answer, until that snapshot is written (or `TAIL_MS`). */
+    tailAskMaxMs: number;
+    tailAskP99Ms: number;
   }[];
   /** The same measured on another build (`--baseline dist/headless.js` of it), in the same run. */
   baseline?: Omit<BundleImportFigures, 'baseline'>;
@@ -81,7 +91,7 @@ export function bundleImportLine(figures: BundleImportFigures): string {
     f.imports
       .map(
         (i) =>
-          `${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most), after the answer ${i.afterHoldMaxMs} ms (${i.afterHoldCpuMaxMs} ms of CPU)`,
+          `${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (+${i.importPeakOverBundle}× until the answer) (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most), after the answer ${i.afterHoldMaxMs} ms (${i.afterHoldCpuMaxMs} ms of CPU; snapshot ${i.snapshotSeconds ?? '–'} s later, asks meanwhile max ${i.tailAskMaxMs} ms, p99 ${i.tailAskP99Ms} ms)`,
       )
       .join('\n');
   return figures.baseline
@@ -262,8 +272,22 @@ export async function measureBundleImport(
       const status = await importOnce(service.url, token, tenantId, body);
       const seconds = (performance.now() - start) / 1000;
       const outputAtAnswer = service.output().length;
+      const peakAtAnswer = peak;
       const { samples, failed } = await asks.stop();
-      await new Promise((resolve) => setTimeout(resolve, TAIL_MS));
+      // After a valid import, until the snapshot that covers it is written (embedded store),
+      // asking all along: the asks the snapshot may hold.
+      const answeredAt = Date.now();
+      const snapshotFile = join(dataDir, 'kb.sqlite');
+      const snapshotWritten = () =>
+        existsSync(snapshotFile) && statSync(snapshotFile).mtimeMs > answeredAt;
+      const tailAsks = askLoop(robot);
+      const tailEnd =
+        answeredAt + (isValid && databaseBefore !== null ? SNAPSHOT_WAIT_MS : TAIL_MS);
+      while (Date.now() < tailEnd && !(isValid && snapshotWritten()))
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      const snapshotSeconds = snapshotWritten() ? (Date.now() - answeredAt) / 1000 : null;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const { samples: tail } = await tailAsks.stop();
       clearInterval(sampler);
       const holds = loopHolds(service.output().slice(outputFrom, outputAtAnswer));
       const after = loopHolds(service.output().slice(outputAtAnswer));
@@ -290,6 +314,10 @@ export async function measureBundleImport(
         idleSlowestAskMs: round(Math.max(...idleSamples), 0),
         idleAskP99Ms: round(percentile(idleSamples, 99), 0),
         askMaxOverIdle: round(Math.max(...samples) / Math.max(...idleSamples), 1),
+        importPeakOverBundle: round((peakAtAnswer - rssBeforeMb) / (valid.length / MB), 2),
+        snapshotSeconds: snapshotSeconds === null ? null : round(snapshotSeconds, 1),
+        tailAskMaxMs: round(Math.max(...tail), 0),
+        tailAskP99Ms: round(percentile(tail, 99), 0),
       });
     }
     const databaseAfter = await stopCleanly(service, dataDir);

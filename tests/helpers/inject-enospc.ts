@@ -45,7 +45,7 @@ export function injectEnospc(matches: (path: string) => boolean, afterBytes = 0)
     }
     return part;
   };
-  const { openSync, closeSync, writeSync } = fs;
+  const { openSync, closeSync, writeSync, writevSync } = fs;
   const open = fsp.open;
   fs.openSync = ((path: FsModule.PathLike, ...rest: unknown[]) => {
     const fd = (openSync as (...args: unknown[]) => number)(path, ...rest);
@@ -70,6 +70,20 @@ export function injectEnospc(matches: (path: string) => boolean, afterBytes = 0)
     const allowed = take(length ?? view.length - start);
     return writeSync(fd, view, start, allowed, position);
   }) as typeof fs.writeSync;
+  // Vectored writes (a batch import's journal record, in parts): the allowed bytes go through.
+  fs.writevSync = ((fd: number, buffers: readonly NodeJS.ArrayBufferView[], position?: number) => {
+    if (!tracked.has(fd)) return writevSync(fd, buffers, position);
+    const total = buffers.reduce((sum, part) => sum + part.byteLength, 0);
+    let allowed = take(total);
+    const through: NodeJS.ArrayBufferView[] = [];
+    for (const part of buffers) {
+      if (allowed === 0) break;
+      const view = new Uint8Array(part.buffer, part.byteOffset, Math.min(allowed, part.byteLength));
+      through.push(view);
+      allowed -= view.byteLength;
+    }
+    return writevSync(fd, through, position);
+  }) as typeof fs.writevSync;
   fsp.open = (async (path: FsModule.PathLike, ...rest: unknown[]) => {
     const handle = await (open as (...args: unknown[]) => Promise<FsPromisesModule.FileHandle>)(
       path,
@@ -99,6 +113,7 @@ export function injectEnospc(matches: (path: string) => boolean, afterBytes = 0)
       fs.openSync = openSync;
       fs.closeSync = closeSync;
       fs.writeSync = writeSync;
+      fs.writevSync = writevSync;
       fsp.open = open;
       syncBuiltinESMExports();
     },

@@ -31,11 +31,18 @@ import type { JournalRecord, ScannedRecord, SqlParam, SqlValue } from './journal
 import { acquireDataDirLock } from '../../files/data-dir-lock';
 import type { DataDirLock } from '../../files/data-dir-lock';
 import { MIGRATIONS } from '../sql/migrations/index';
+import { buildSnapshotOnWorker } from './snapshot-thread';
 import { migrationHash, pendingMigrations } from '../sql/migrations/runner';
 import type { AppliedMigration, Migration } from '../sql/migrations/runner';
 
 export type { SqlParam, SqlValue, Utf8Param } from './journal';
 export type Row = Record<string, SqlValue | Uint8Array>;
+
+/** A snapshot's SQLite bytes and the trailer that follows them in the file. */
+interface BuiltSnapshot {
+  bytes: Uint8Array;
+  trailer: Uint8Array;
+}
 
 export const SNAPSHOT_FILE = 'kb.sqlite';
 
@@ -151,6 +158,8 @@ export class Store {
   /** The next snapshot: after a quiet spell, or the retry after a failed one. */
   private snapshotTimer: NodeJS.Timeout | null = null;
   private snapshotting: Promise<void> | null = null;
+  /** Stops the worker building a snapshot, if one is (`close`: memory is copied instead). */
+  private readonly stopping = new AbortController();
   /** Set while a transaction is open across turns of the event loop (`writeInSteps`). */
   private locked: Promise<void> | null = null;
   /** Failed snapshots in a row; while above 0, no snapshot before `retryAt`. */
@@ -314,7 +323,11 @@ export class Store {
         this.db.run('ROLLBACK');
         throw error;
       }
-      this.commit(record, (done) => unsynced.append(done, encoder?.finish(done.sql)));
+      this.commit(
+        record,
+        (done) => unsynced.append(done, encoder?.finishParts(done.sql)),
+        encoder?.opCount,
+      );
     } finally {
       this.locked = null;
       unlock();
@@ -336,7 +349,7 @@ export class Store {
   private unsyncedAppend() {
     let synced: Promise<void> = Promise.resolve();
     return {
-      append: (record: JournalRecord, encoded?: Buffer): number => {
+      append: (record: JournalRecord, encoded?: readonly Buffer[]): number => {
         const appended = this.journal.appendUnsynced(record, encoded);
         synced = appended.synced;
         return appended.bytes;
@@ -381,9 +394,10 @@ export class Store {
           index = record.sql.push(sql) - 1;
           sqlIndex.set(sql, index);
         }
-        const op: JournalRecord['ops'][number] = [index, [...params]];
-        record.ops.push(op);
-        encoder?.op(op);
+        // Encoded as it runs, a statement is not kept: a batch import's parameters (every
+        // answer and search text) are not held as strings until the commit besides their bytes.
+        if (encoder) encoder.op([index, params]);
+        else record.ops.push([index, [...params]]);
         return this.db.getRowsModified();
       },
     };
@@ -391,25 +405,37 @@ export class Store {
     return { tx, record, encoder };
   }
 
-  /** Journals the open transaction and commits it; rolls it back if the journal fails. */
-  private commit(record: JournalRecord, append: (record: JournalRecord) => number): void {
+  /**
+   * Journals the open transaction and commits it; rolls it back if the journal fails. `ops`:
+   * its statements, when they were encoded rather than kept in `record`.
+   */
+  private commit(
+    record: JournalRecord,
+    append: (record: JournalRecord) => number,
+    ops = record.ops.length,
+  ): void {
     try {
-      if (record.ops.length > 0) this.commitToJournal(record, append);
+      if (ops > 0) this.commitToJournal(record, append);
     } catch (error) {
       this.db.run('ROLLBACK');
       throw error;
     }
     this.db.run('COMMIT');
-    if (record.ops.length > 0) this.afterWrite();
+    if (ops > 0) this.afterWrite();
   }
 
   /**
-   * Writes a snapshot now: the database is exported (synchronously, so it is exactly the state
-   * after the last committed transaction), the journal rotates to a new segment, and the bytes
-   * go to a temporary file that is fsynced and renamed over the snapshot. Only then are the
-   * journal segments it covers deleted. A failure (a full disk) loses nothing, since the journal
-   * keeps every change: its temporary file is removed, writes go on, and the snapshot is tried
-   * again later (1 s, 2 s, 4 s … up to a minute apart).
+   * Writes a snapshot now. The journal rotates to a new segment, and the snapshot of exactly the
+   * state after the last committed transaction is built on a worker thread from the last
+   * snapshot and the segments just closed (snapshot-worker.ts): the event loop copies nothing
+   * (decision 126). Its bytes go to a temporary file that is fsynced and renamed over the
+   * snapshot, on libuv's threads. Only then are the journal segments it covers deleted. The
+   * database is exported from memory instead (one copy on the event loop) when the journal on
+   * disk may lack a change (a failed write or fdatasync: `failed`), at the stop's snapshot
+   * (nothing is answered any more; no replay needed), and if the worker fails. A failure to
+   * write (a full disk) loses nothing, since the journal keeps every change: its temporary file is
+   * removed, writes go on, and the snapshot is tried again later (1 s, 2 s, 4 s … up to a minute
+   * apart).
    */
   async snapshot(): Promise<void> {
     while (this.snapshotting) await this.snapshotting;
@@ -417,31 +443,60 @@ export class Store {
     await this.unlocked(() => this.startSnapshot());
   }
 
-  /** Exports and rotates the journal in one turn (no write between them), then writes. */
+  /** Rotates the journal (and exports, if from memory) in one turn, then builds and writes. */
   private startSnapshot(): Promise<void> | undefined {
     if (this.snapshotting) return this.snapshotting;
     if (!this.dirtySinceSnapshot) return undefined;
     this.clearSnapshotTimer();
-    const bytes = this.db.export();
+    const fromMemory = this.failed !== null || this.closed ? this.exportFromMemory() : null;
+    const targetSeq = this.seq;
     const coveredSegments = this.journal.rotate();
     const coveredBytes = this.journalBytes;
     this.dirtySinceSnapshot = false;
-    this.snapshotting = this.writeSnapshot(bytes, coveredSegments, coveredBytes).finally(() => {
-      this.snapshotting = null;
-      // The retry after a failure, or the next snapshot if much was written meanwhile.
-      this.scheduleSnapshot();
-    });
+    const built = fromMemory
+      ? Promise.resolve(fromMemory)
+      : this.buildOffThread(coveredSegments, targetSeq);
+    this.snapshotting = built
+      .then((snapshot) => this.writeSnapshot(snapshot, coveredSegments, coveredBytes))
+      .finally(() => {
+        this.snapshotting = null;
+        // The retry after a failure, or the next snapshot if much was written meanwhile.
+        this.scheduleSnapshot();
+      });
     return this.snapshotting;
   }
 
+  /** The database's bytes and their trailer, copied from memory in this turn. */
+  private exportFromMemory(): BuiltSnapshot {
+    const bytes = this.db.export();
+    return { bytes, trailer: snapshotTrailer(bytes) };
+  }
+
+  /**
+   * The snapshot at `targetSeq`, built on a worker thread; if that fails, copied from memory
+   * (a later state, which covers the same segments) once no stepped transaction is open.
+   */
+  private async buildOffThread(segments: string[], targetSeq: number): Promise<BuiltSnapshot> {
+    const { dataDir, logger } = this.options;
+    try {
+      return await buildSnapshotOnWorker({ dataDir, segments, targetSeq }, this.stopping.signal);
+    } catch (error) {
+      if (!this.stopping.signal.aborted)
+        logger.warn(
+          `the snapshot could not be built on a worker thread (${String(error)}); it is copied from memory`,
+        );
+      return await this.unlocked(() => this.exportFromMemory());
+    }
+  }
+
   private async writeSnapshot(
-    bytes: Uint8Array,
+    { bytes, trailer }: BuiltSnapshot,
     coveredSegments: string[],
     coveredBytes: number,
   ): Promise<void> {
     const { logger, dataDir } = this.options;
     try {
-      await writeFileAtomicAsync(join(dataDir, SNAPSHOT_FILE), [bytes, snapshotTrailer(bytes)]);
+      await writeFileAtomicAsync(join(dataDir, SNAPSHOT_FILE), [bytes, trailer]);
       this.journalBytes -= coveredBytes;
       this.journal.deleteSegments(coveredSegments);
     } catch (error) {
@@ -479,6 +534,8 @@ export class Store {
     if (this.closed) return;
     this.closed = true;
     this.clearSnapshotTimer();
+    // A snapshot being built on a worker is abandoned: the stop copies memory at once instead.
+    this.stopping.abort();
     try {
       await this.snapshot();
     } finally {

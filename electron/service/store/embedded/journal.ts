@@ -34,6 +34,7 @@ import {
   truncateSync,
   unlinkSync,
   writeSync,
+  writevSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -115,16 +116,29 @@ export class RecordEncoder {
   }
 
   /** Adds the next statement of the record, `[sqlIndex, params]`. */
-  op(op: JournalRecord['ops'][number]): void {
+  op(op: readonly [number, readonly SqlParam[]]): void {
     this.add(`${this.ops++ > 0 ? ',' : ''}${JSON.stringify(op)}`);
+  }
+
+  /** The statements added so far. */
+  get opCount(): number {
+    return this.ops;
   }
 
   /** The whole record line, given the record's statement texts. */
   finish(sql: readonly string[]): Buffer {
+    return Buffer.concat(this.finishParts(sql));
+  }
+
+  /**
+   * The whole record line in parts, in order (`Journal.appendUnsynced` writes them without
+   * joining them: a batch import's record is not copied whole once more as it commits).
+   */
+  finishParts(sql: readonly string[]): Buffer[] {
     this.add(`],"sql":${JSON.stringify(sql)}}`);
     const crc = this.crc.toString(16).padStart(8, '0');
     const header = Buffer.from(`${crc}\t${this.length}\t`, 'latin1');
-    return Buffer.concat([header, ...this.parts, NEWLINE_BYTE]);
+    return [header, ...this.parts, NEWLINE_BYTE];
   }
 
   private add(text: string): void {
@@ -394,6 +408,39 @@ class SegmentSync {
   }
 }
 
+/** Vectors per `writev` (IOV_MAX is 1024 on Linux). */
+const WRITEV_PARTS = 1024;
+
+/** Writes `parts` in order at the file's end, a thousand at a time, short writes resumed. */
+function writeAllSync(fd: number, parts: readonly Buffer[]): void {
+  if (parts.length === 1) {
+    const [bytes] = parts as [Buffer];
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    return;
+  }
+  for (let first = 0; first < parts.length; first += WRITEV_PARTS) {
+    let batch = parts.slice(first, first + WRITEV_PARTS);
+    let wanted = batch.reduce((sum, part) => sum + part.length, 0);
+    while (wanted > 0) {
+      const written = writevSync(fd, batch);
+      wanted -= written;
+      if (wanted === 0) break;
+      // A short write: what is left of the batch, from the byte it stopped at.
+      let skip = written;
+      const rest: Buffer[] = [];
+      for (const part of batch) {
+        if (skip >= part.length) skip -= part.length;
+        else {
+          rest.push(skip > 0 ? part.subarray(skip) : part);
+          skip = 0;
+        }
+      }
+      batch = rest;
+    }
+  }
+}
+
 export class Journal {
   private fd: number | null = null;
   /** The fdatasyncs of `fd` under way (`appendUnsynced`). */
@@ -450,21 +497,26 @@ export class Journal {
    */
   appendUnsynced(
     record: JournalRecord,
-    encoded?: Buffer,
+    encoded?: Buffer | readonly Buffer[],
   ): { bytes: number; synced: Promise<void> } {
     const bytes = this.write(record, false, encoded);
     this.sync ??= new SegmentSync(this.fd as number);
     return { bytes, synced: this.sync.request() };
   }
 
-  private write(record: JournalRecord, sync: boolean, encoded?: Buffer): number {
+  private write(
+    record: JournalRecord,
+    sync: boolean,
+    encoded?: Buffer | readonly Buffer[],
+  ): number {
     if (this.fd === null || this.segment === null) this.startSegment(record.seq);
     const fd = this.fd as number;
-    const bytes = encoded ?? encodeRecord(record);
+    const parts = encoded === undefined ? [encodeRecord(record)] : [encoded].flat();
     const before = this.bytesInSegment;
+    let length = 0;
     try {
-      let offset = 0;
-      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      for (const part of parts) length += part.length;
+      writeAllSync(fd, parts);
       if (sync) fdatasyncSync(fd);
     } catch (error) {
       try {
@@ -474,8 +526,8 @@ export class Journal {
       }
       throw error;
     }
-    this.bytesInSegment = before + bytes.length;
-    return bytes.length;
+    this.bytesInSegment = before + length;
+    return length;
   }
 
   /**

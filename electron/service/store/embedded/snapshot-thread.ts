@@ -1,0 +1,64 @@
+/**
+ * Starts the snapshot's worker thread (snapshot-worker.ts) and waits for its bytes.
+ * @module
+ */
+import { Worker } from 'node:worker_threads';
+
+/** What the worker rebuilds: the snapshot of `dataDir` plus `segments`, up to `targetSeq`. */
+export interface SnapshotJob {
+  dataDir: string;
+  segments: string[];
+  targetSeq: number;
+}
+
+/** The worker's one message: the snapshot's bytes and trailer, or why there are none. */
+export type SnapshotMessage = { bytes: Uint8Array; trailer: Uint8Array } | { error: string };
+
+/**
+ * The worker: `snapshot-worker.js` beside the bundle once built (build/build.mjs builds it as an
+ * entry of its own); from the sources (tsx: tests, the bench), the TypeScript file beside this
+ * one, loaded through tsx's loader, which a worker does not inherit on Node 20.
+ */
+function startWorker(job: SnapshotJob): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./snapshot-worker.js', import.meta.url), { workerData: job });
+  const source = new URL('./snapshot-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(boot, { eval: true, workerData: job });
+}
+
+/**
+ * The snapshot at `job.targetSeq`, built on a worker thread; rejects if it could not be, or
+ * once `signal` aborts (the worker is stopped).
+ */
+export function buildSnapshotOnWorker(
+  job: SnapshotJob,
+  signal?: AbortSignal,
+): Promise<{ bytes: Uint8Array; trailer: Uint8Array }> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+    };
+    const worker = startWorker(job);
+    signal?.addEventListener('abort', () => {
+      settle(() => reject(new Error('the snapshot was abandoned')));
+      void worker.terminate();
+    });
+    worker.once('message', (message: SnapshotMessage) => {
+      settle(() =>
+        'error' in message
+          ? reject(new Error(message.error))
+          : resolve({ bytes: message.bytes, trailer: message.trailer }),
+      );
+      void worker.terminate();
+    });
+    worker.once('error', (error) => settle(() => reject(error)));
+    worker.once('exit', (code) =>
+      settle(() => reject(new Error(`the snapshot worker stopped (exit code ${code})`))),
+    );
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * The snapshot built on a worker thread, so that no copy of the database holds the event loop
+ * (decision 126). The worker makes it as a start-up would: the last snapshot, then the journal
+ * segments a rotation closed, replayed record by record up to the seq the rotation was at. That
+ * is exactly the state the main thread held at that moment: every record replays as it committed
+ * (the same statements, in their own transaction, foreign keys on). The bytes are exported and
+ * checksummed here and handed over without a copy (a transferred buffer); the main thread only
+ * writes them (on libuv's threads). The worker's heap, the database's pages among it, is given
+ * back when it exits.
+ *
+ * Imported on the main thread it does nothing but export `rebuildSnapshot` (tests).
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { SqlJsStatic, Statement, Database as SqlJsDatabase } from 'sql.js';
+import {
+  SNAPSHOT_FILE,
+  applyRecord,
+  bindable,
+  databaseSeq,
+  loadSqlJs,
+  openDatabase,
+  readSnapshot,
+  snapshotTrailer,
+} from './database';
+import type { SqlParam } from './journal';
+import { readSegment } from './journal';
+import type { SnapshotJob, SnapshotMessage } from './snapshot-thread';
+
+const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+/** Runs statements as the store does: repeated DML through a cached prepared statement. */
+function statementRunner(db: SqlJsDatabase) {
+  const statements = new Map<string, Statement>();
+  return {
+    execute(sql: string, params: readonly SqlParam[]): void {
+      if (!DML.test(sql)) {
+        db.run(sql, bindable(params));
+        return;
+      }
+      let stmt = statements.get(sql);
+      if (!stmt) {
+        stmt = db.prepare(sql);
+        statements.set(sql, stmt);
+      }
+      try {
+        stmt.run(bindable(params));
+      } finally {
+        stmt.reset();
+      }
+    },
+    free(): void {
+      for (const stmt of statements.values()) stmt.free();
+    },
+  };
+}
+
+/**
+ * The snapshot at `targetSeq`: `job.dataDir`'s snapshot plus every record of `job.segments`
+ * after it, which must follow it without a gap and end at `targetSeq` (anything else throws: the
+ * caller copies the database from memory instead).
+ */
+export async function rebuildSnapshot(
+  job: SnapshotJob,
+  SQL?: SqlJsStatic,
+): Promise<{ bytes: Uint8Array; trailer: Uint8Array }> {
+  const sql = SQL ?? (await loadSqlJs());
+  const db = openDatabase(sql, await readSnapshot(join(job.dataDir, SNAPSHOT_FILE)));
+  const runner = statementRunner(db);
+  try {
+    let seq = databaseSeq(db);
+    for (const path of job.segments) {
+      for (const entry of readSegment(readFileSync(path))) {
+        if (!('record' in entry)) throw new Error(`${path} is damaged at byte ${entry.offset}`);
+        const { record } = entry;
+        if (record.seq <= seq || record.seq > job.targetSeq) continue;
+        if (record.seq !== seq + 1) throw new Error(`seqs ${seq + 1}–${record.seq - 1} missing`);
+        applyRecord(db, record, (text, params) => runner.execute(text, params));
+        seq = record.seq;
+      }
+    }
+    if (seq !== job.targetSeq) throw new Error(`the journal ends at ${seq}, not ${job.targetSeq}`);
+    runner.free();
+    const bytes = db.export();
+    return { bytes, trailer: snapshotTrailer(bytes) };
+  } finally {
+    db.close();
+  }
+}
+
+function isSnapshotJob(data: unknown): data is SnapshotJob {
+  if (typeof data !== 'object' || data === null) return false;
+  const job = data as Partial<SnapshotJob>;
+  return (
+    typeof job.dataDir === 'string' &&
+    Array.isArray(job.segments) &&
+    typeof job.targetSeq === 'number'
+  );
+}
+
+const port = parentPort;
+if (port && isSnapshotJob(workerData)) {
+  const job = workerData;
+  rebuildSnapshot(job).then(
+    ({ bytes, trailer }) => {
+      const message: SnapshotMessage = { bytes, trailer };
+      // The bytes are moved, not copied (the trailer's 24 bytes are).
+      const { buffer } = bytes;
+      port.postMessage(message, buffer instanceof ArrayBuffer ? [buffer] : []);
+    },
+    (error: unknown) => {
+      const message: SnapshotMessage = { error: String(error) };
+      port.postMessage(message);
+    },
+  );
+}

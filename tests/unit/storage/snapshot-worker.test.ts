@@ -1,0 +1,200 @@
+/**
+ * The snapshot built on a worker thread (decision 126): the event loop copies nothing of the
+ * database, the snapshot is exactly the state at the moment the journal rotated, a crash at any
+ * moment of it loses no acknowledged write, and a worker that cannot build it leaves the copy to
+ * memory.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { afterEach, beforeEach, test } from 'node:test';
+import type { Logger } from '../../../electron/service/logger';
+import { silentLogger } from '../../../electron/service/logger';
+import { LOCK_FILE } from '../../../electron/service/files/data-dir-lock';
+import {
+  Store,
+  databaseSeq,
+  loadSqlJs,
+  openDatabase,
+  readSnapshot,
+} from '../../../electron/service/store/embedded/database';
+import { rebuildSnapshot } from '../../../electron/service/store/embedded/snapshot-worker';
+import type { Migration } from '../../../electron/service/store/sql/migrations/runner';
+
+let dir: string;
+const others: string[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'snapshot-worker-'));
+});
+afterEach(() => {
+  for (const path of [dir, ...others.splice(0)]) rmSync(path, { recursive: true, force: true });
+});
+
+const items: Migration = {
+  version: 1,
+  name: 'items',
+  sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL);',
+};
+const open = (dataDir = dir, logger: Logger = silentLogger) =>
+  Store.open({ dataDir, logger, migrations: [items] });
+const insert = (store: Store, name: string) =>
+  store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', [name]));
+const count = (store: Store) => Number(store.get('SELECT count(*) AS n FROM items')?.n);
+
+/** What the snapshot file holds: its seq and its rows. */
+async function snapshotFile(dataDir: string): Promise<{ seq: number; rows: number }> {
+  const db = openDatabase(await loadSqlJs(), await readSnapshot(join(dataDir, 'kb.sqlite')));
+  try {
+    const rows = Number(db.exec('SELECT count(*) FROM items')[0]?.values[0]?.[0]);
+    return { seq: databaseSeq(db), rows };
+  } finally {
+    db.close();
+  }
+}
+
+/** Counts the main thread's exports of a database (the copy the worker spares it). */
+async function countExports(): Promise<{ calls: number; restore(): void }> {
+  const { prototype } = (await loadSqlJs()).Database;
+  const original = prototype.export;
+  const counter = {
+    calls: 0,
+    restore: () => {
+      prototype.export = original;
+    },
+  };
+  prototype.export = function exportCounted(this: typeof prototype) {
+    counter.calls += 1;
+    return original.call(this);
+  };
+  return counter;
+}
+
+test('the snapshot is built off the event loop: no export there, exactly the state when it began, while writes go on', async () => {
+  const store = await open();
+  for (let i = 0; i < 200; i++) insert(store, `before ${i}`);
+  const seqAtStart = store.lastSeq;
+  const exports = await countExports();
+  try {
+    let done = false;
+    const snapshot = store.snapshot().then(() => (done = true));
+    let during = 0;
+    // Writes, each acknowledged, in turns of the event loop while the worker builds the bytes.
+    while (!done) {
+      insert(store, `during ${during++}`);
+      await nextTurn();
+    }
+    await snapshot;
+    assert.equal(exports.calls, 0, 'the main thread exported the database');
+    assert.ok(during > 0);
+    assert.deepEqual(await snapshotFile(dir), { seq: seqAtStart, rows: 200 });
+    // The segments the snapshot covers are gone; the writes made meanwhile are in the new one.
+    const segments = readdirSync(dir).filter((name) => name.startsWith('journal-'));
+    assert.deepEqual(segments, [`journal-${String(seqAtStart + 1).padStart(12, '0')}.log`]);
+    (store as unknown as { lock: { release(): void } }).lock.release(); // a crash
+    const reopened = await open();
+    assert.equal(count(reopened), 200 + during);
+    await reopened.close();
+  } finally {
+    exports.restore();
+  }
+});
+
+test('a crash at any moment of a snapshot loses no acknowledged write', async () => {
+  const store = await open();
+  for (let i = 0; i < 300; i++) insert(store, `before ${i}`);
+  await store.snapshot(); // a snapshot to build on
+  for (let i = 0; i < 300; i++) insert(store, `next ${i}`);
+  // The data directory as a crash would leave it, taken between turns of the event loop while
+  // the snapshot runs (a new one each time its files change): each must open with every write
+  // acknowledged by then.
+  const images: { path: string; acknowledged: number }[] = [];
+  let seen = '';
+  const takeImage = () => {
+    const names = readdirSync(dir).filter((name) => name !== LOCK_FILE);
+    const signature = names.sort().join(',');
+    if (signature === seen) return;
+    seen = signature;
+    const path = mkdtempSync(join(tmpdir(), 'snapshot-image-'));
+    others.push(path);
+    for (const name of names) cpSync(join(dir, name), join(path, name), { recursive: true });
+    images.push({ path, acknowledged: count(store) });
+  };
+  let done = false;
+  const snapshot = store.snapshot().then(() => (done = true));
+  let during = 0;
+  while (!done) {
+    takeImage();
+    insert(store, `during ${during++}`);
+    await nextTurn();
+  }
+  await snapshot;
+  takeImage();
+  assert.ok(images.length >= 2, 'images before and after the snapshot');
+  for (const image of images) {
+    const reopened = await open(image.path);
+    assert.ok(count(reopened) >= image.acknowledged, `${image.path}: writes lost`);
+    await reopened.close();
+  }
+  await store.close();
+});
+
+test('a snapshot the worker cannot build is copied from memory, and nothing is lost', async () => {
+  const lines: string[] = [];
+  const logger: Logger = {
+    info: () => undefined,
+    warn: (m) => lines.push(m),
+    error: (m) => lines.push(m),
+  };
+  const store = await open(dir, logger);
+  for (let i = 0; i < 50; i++) insert(store, `first ${i}`);
+  await store.snapshot();
+  // The snapshot the worker starts from is damaged after the open (a flipped byte).
+  const path = join(dir, 'kb.sqlite');
+  const bytes = readFileSync(path);
+  bytes[bytes.length - 100] = (bytes[bytes.length - 100] as number) ^ 0xff;
+  writeFileSync(path, bytes);
+  for (let i = 0; i < 50; i++) insert(store, `second ${i}`);
+  await store.snapshot();
+  assert.ok(
+    lines.some((line) => line.startsWith('the snapshot could not be built on a worker thread')),
+    lines.join('\n'),
+  );
+  assert.deepEqual(await snapshotFile(dir), { seq: store.lastSeq, rows: 100 });
+  await store.close();
+});
+
+test('the worker refuses a journal that does not reach the seq asked for', async () => {
+  const store = await open();
+  insert(store, 'one');
+  const seq = store.lastSeq;
+  (store as unknown as { lock: { release(): void } }).lock.release();
+  const segments = readdirSync(dir)
+    .filter((name) => name.startsWith('journal-'))
+    .map((name) => join(dir, name));
+  const built = await rebuildSnapshot({ dataDir: dir, segments, targetSeq: seq });
+  assert.ok(built.bytes.length > 0 && built.trailer.length === 24);
+  await assert.rejects(rebuildSnapshot({ dataDir: dir, segments, targetSeq: seq + 1 }), /ends at/);
+});
+
+test('a stop during a snapshot abandons the worker and copies memory at once', async () => {
+  const lines: string[] = [];
+  const logger: Logger = {
+    info: () => undefined,
+    warn: (m) => lines.push(m),
+    error: (m) => lines.push(m),
+  };
+  const store = await open(dir, logger);
+  for (let i = 0; i < 100; i++) insert(store, `row ${i}`);
+  const snapshot = store.snapshot();
+  insert(store, 'last');
+  await store.close();
+  await snapshot;
+  assert.deepEqual(lines, [], 'an abandoned worker is no failure');
+  assert.deepEqual(await snapshotFile(dir), { seq: store.lastSeq, rows: 101 });
+  assert.deepEqual(
+    readdirSync(dir).filter((name) => name.startsWith('journal-')),
+    [],
+  );
+});
