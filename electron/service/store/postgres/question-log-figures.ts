@@ -349,9 +349,9 @@ async function writePairTotals(
 }
 
 /**
- * Deletes the figures of the days before `firstKept`, a table at a time; the rules' day rows and
- * what they take off the running totals in one transaction (decision 118): a crash loses both
- * or neither. Days are removed oldest first, so a rule's last hit is on a day kept while it has
+ * Deletes the figures of the days before `firstKept`, a table at a time; the rules' (then the
+ * pairs') day rows and what they take off their running totals each in one transaction
+ * (decision 118): a crash loses both or neither. Days are removed oldest first, so a rule's last hit is on a day kept while it has
  * hits left; with none left it has no last hit.
  */
 export async function dropFiguresBefore(pool: Pool, logId: number, firstKept: number) {
