@@ -86,26 +86,33 @@ export async function saveDay(
   header: Omit<DayHeader, 'format' | 'day' | 'hours'>,
   inbox: Iterable<[string, InboxCounts]>,
 ): Promise<number> {
-  const lines: string[] = [
-    JSON.stringify({
-      ...header,
-      format: FIGURES_FORMAT,
-      day: tables.day,
-      hours: [...tables.hours],
-    }),
-  ];
-  const rows: unknown[] = [];
-  for (const [ruleId, c] of tables.rules)
-    rows.push(['r', ruleId, c.hits, c.chosen, c.fromMenu, c.recommended, c.lastHit]);
-  for (const [key, count] of tables.pairs) rows.push(['p', key, count]);
-  for (const [key, tally] of tables.questions) rows.push(['q', key, tally.text, tally.count]);
-  for (const [key, tally] of tables.missed) rows.push(['m', key, tally.text, tally.count]);
-  for (const [key, row] of inbox) rows.push(inboxLine(key, row));
-  for (let i = 0; i < rows.length; i += SLICE_ROWS) {
-    for (const row of rows.slice(i, i + SLICE_ROWS)) lines.push(JSON.stringify(row));
+  const first = JSON.stringify({
+    ...header,
+    format: FIGURES_FORMAT,
+    day: tables.day,
+    hours: [...tables.hours],
+  });
+  function* rows(): Generator<unknown[]> {
+    for (const [ruleId, c] of tables.rules)
+      yield ['r', ruleId, c.hits, c.chosen, c.fromMenu, c.recommended, c.lastHit];
+    for (const [key, count] of tables.pairs) yield ['p', key, count];
+    for (const [key, tally] of tables.questions) yield ['q', key, tally.text, tally.count];
+    for (const [key, tally] of tables.missed) yield ['m', key, tally.text, tally.count];
+    for (const [key, row] of inbox) yield inboxLine(key, row);
+  }
+  // Made and encoded a slice at a time: the lines of a busy day's rows (megabytes) joined and
+  // encoded at once held the event loop for a second.
+  const parts = [Buffer.from(`${first}\n`)];
+  let slice: string[] = [];
+  for (const row of rows()) {
+    slice.push(JSON.stringify(row));
+    if (slice.length < SLICE_ROWS) continue;
+    parts.push(Buffer.from(`${slice.join('\n')}\n`));
+    slice = [];
     await nextTurn();
   }
-  const bytes = Buffer.from(`${lines.join('\n')}\n`);
+  if (slice.length > 0) parts.push(Buffer.from(`${slice.join('\n')}\n`));
+  const bytes = Buffer.concat(parts);
   await writeFileAtomicAsync(path, bytes);
   return bytes.length;
 }
