@@ -128,23 +128,32 @@ export async function loadDay(
   } catch {
     return null;
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = (await handle.readFile()).toString('utf8');
+    bytes = await handle.readFile();
   } finally {
     await handle.close();
   }
-  const lines = text.split('\n');
+  // Read a line at a time from the bytes: the whole of a busy day's file (megabytes) made one
+  // string and split at once held the event loop for a second.
+  let start = 0;
+  const nextLine = (): string | null => {
+    if (start >= bytes.length) return null;
+    let end = bytes.indexOf(10, start);
+    if (end < 0) end = bytes.length;
+    const line = bytes.toString('utf8', start, end);
+    start = end + 1;
+    return line;
+  };
   let header: DayHeader;
   try {
-    header = JSON.parse(lines[0] ?? '') as DayHeader;
+    header = JSON.parse(nextLine() ?? '') as DayHeader;
   } catch {
     return null;
   }
   if (header.format !== FIGURES_FORMAT) return null;
-  for (let i = 1; i < lines.length; i += SLICE_ROWS) {
-    for (const line of lines.slice(i, i + SLICE_ROWS)) {
-      if (line.length === 0) continue;
+  for (let read = 1, line = nextLine(); line !== null; read++, line = nextLine()) {
+    if (line.length > 0) {
       try {
         const row: unknown = JSON.parse(line);
         if (Array.isArray(row)) onRow(row);
@@ -153,7 +162,7 @@ export async function loadDay(
         return null;
       }
     }
-    await nextTurn();
+    if (read % SLICE_ROWS === 0) await nextTurn();
   }
   return header;
 }
