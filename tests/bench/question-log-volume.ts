@@ -58,6 +58,8 @@ export interface VolumeFigures {
   askDuringReadsP99Ms: number;
   askDuringReadsMaxMs: number;
   asksDuringReads: number;
+  /** The slowest ask while each read ran (which read holds asks). */
+  askMaxByReadMs: Record<keyof VolumeReads, number>;
   /** Asks that failed (the connection reset, an error) while the reads ran. */
   asksFailedDuringReads: number;
   rssBeforeReadsMb: number;
@@ -221,16 +223,23 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
 
     const get = (path: string) => api.ok<unknown>('GET', `${R}${path}`);
     const reads = {} as VolumeReads;
-    reads.inboxMs = (await timed(() => get('/inbox?limit=50'))).ms;
-    reads.dashboardMs = (await timed(() => get('/dashboard?days=30'))).ms;
-    reads.analyticsMs = (await timed(() => get('/analytics'))).ms;
-    reads.ruleHitsMs = (await timed(() => get('/rule-hits'))).ms;
-    const first = await timed(() => fill.value.firstPage(api, R));
-    reads.firstPageMs = first.ms;
-    reads.oldestPageMs = (await timed(() => fill.value.oldestPage(api, R))).ms;
-    reads.searchMs = (await timed(() => fill.value.search(api, R))).ms;
-    reads.userSearchMs = (await timed(() => fill.value.userSearch(api, R))).ms;
-    reads.missingTextMs = (await timed(() => fill.value.missingText(api, R))).ms;
+    /** When each read ran (epoch ms), to find the asks it held. */
+    const ran = {} as Record<keyof VolumeReads, { from: number; to: number }>;
+    const read = async (name: keyof VolumeReads, run: () => Promise<unknown>) => {
+      const from = Date.now();
+      reads[name] = (await timed(run)).ms;
+      ran[name] = { from, to: Date.now() };
+    };
+    await read('inboxMs', () => get('/inbox?limit=50'));
+    await read('dashboardMs', () => get('/dashboard?days=30'));
+    await read('analyticsMs', () => get('/analytics'));
+    await read('ruleHitsMs', () => get('/rule-hits'));
+    await read('firstPageMs', () => fill.value.firstPage(api, R));
+    await read('oldestPageMs', () => fill.value.oldestPage(api, R));
+    await read('searchMs', () => fill.value.search(api, R));
+    await read('userSearchMs', () => fill.value.userSearch(api, R));
+    await read('missingTextMs', () => fill.value.missingText(api, R));
+    const exportFrom = Date.now();
     const exportStart = performance.now();
     const response = await fetch(`${service.url}/console/api${R}/question-log/export.csv`, {
       headers: { authorization: `Bearer ${tokenOf(service)}` },
@@ -246,6 +255,8 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     }
     reads.exportFirstByteMs = firstByte;
     reads.exportTotalMs = performance.now() - exportStart;
+    ran.exportFirstByteMs = { from: exportFrom, to: exportFrom + firstByte };
+    ran.exportTotalMs = { from: exportFrom, to: Date.now() };
     console.error(`  exported ${round(exported / MB, 1)} MB of CSV`);
     const readsEnd = Date.now();
     clearInterval(rssTimer);
@@ -254,6 +265,14 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     const idle = between(probe.samples, 0, idleEnd);
     const during = between(probe.samples, idleEnd, readsEnd);
     const asksFailedDuringReads = failedBetween(probe.samples, idleEnd, readsEnd);
+    const probed = probe.samples;
+    // An ask ends after the read that held it: a little after the read is counted with it.
+    const askMaxByReadMs = Object.fromEntries(
+      Object.entries(ran).map(([name, { from, to }]) => [
+        name,
+        Math.max(0, ...between(probed, from, to + 50)),
+      ]),
+    ) as Record<keyof VolumeReads, number>;
     probe = undefined;
 
     const logBytes = options.database
@@ -277,6 +296,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       askDuringReadsP99Ms: percentile(during, 99),
       askDuringReadsMaxMs: Math.max(...during),
       asksDuringReads: during.length,
+      askMaxByReadMs,
       asksFailedDuringReads,
       rssBeforeReadsMb,
       rssPeakDuringReadsMb: rssPeak,
@@ -307,7 +327,10 @@ export function volumeLine(figures: VolumeFigures): string {
     `export first byte ${ms(r.exportFirstByteMs)} / total ${ms(r.exportTotalMs)} ms; ` +
     `ask p99/max ${round(figures.askIdleP99Ms, 1)}/${round(figures.askIdleMaxMs, 1)} ms idle, ` +
     `${round(figures.askDuringReadsP99Ms, 1)}/${round(figures.askDuringReadsMaxMs, 1)} ms during the reads ` +
-    `(${figures.asksDuringReads} asks, ${figures.asksFailedDuringReads} failed); ` +
+    `(${figures.asksDuringReads} asks, ${figures.asksFailedDuringReads} failed; the slowest during ` +
+    `each read: ${Object.entries(figures.askMaxByReadMs)
+      .map(([name, max]) => `${name.replace(/Ms$/, '')} ${ms(max)}`)
+      .join(', ')}); ` +
     `RSS ${ms(figures.rssBeforeReadsMb)} MB before, ${ms(figures.rssPeakDuringReadsMb)} MB peak during; ` +
     `${round(figures.logBytesPerMillionAsks / MB, 0)} MB of log per million asks; ` +
     `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it; figures ready ${ms(figures.openMs)} ms after start`

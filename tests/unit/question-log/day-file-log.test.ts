@@ -205,3 +205,70 @@ test('the size budget holds for the folder as a whole: the figure files count, a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(
+  'a page at any offset, the oldest included, over many segments: the entries of a full read, counted whole',
+  withLog(async (log, dir) => {
+    // Segments of 16 KiB (the smallest): some a hundred lines each.
+    await log.enforceRetention('1/r', 0, 16 * 1024 * 20);
+    const entries = Array.from({ length: 1200 }, (_, i) =>
+      entry(T0 + i * 1000, `question ${i} ${'x'.repeat(100)}`, { userId: `user-${i % 7}` }),
+    );
+    for (const e of entries) log.append('1/r', e, null);
+    await log.flush();
+    const segments = readdirSync(join(dir, 'question-log', '1', 'r')).filter((name) =>
+      name.endsWith('.jsonl'),
+    );
+    assert.ok(segments.length > 10, `${segments.length} segments`);
+    const newestFirst = [...entries].reverse();
+    const filter = { from: 0, to: Number.MAX_SAFE_INTEGER };
+    for (const offset of [0, 49, 50, 51, 333, 777, 1150, 1190, 1199, 1200]) {
+      const page = await log.page('1/r', { filter, offset, limit: 10, before: null });
+      assert.equal(page.total, 1200);
+      assert.deepEqual(
+        page.entries.map((e) => e.question),
+        newestFirst.slice(offset, offset + 10).map((e) => e.question),
+        `offset ${offset}`,
+      );
+    }
+    // A filtered deep page reads the records (no whole segment matches).
+    const users = newestFirst.filter((e) => e.userId === 'user-3');
+    const page = await log.page('1/r', {
+      filter: { ...filter, userId: 'user-3' },
+      offset: users.length - 5,
+      limit: 10,
+      before: null,
+    });
+    assert.equal(page.total, users.length);
+    assert.deepEqual(
+      page.entries.map((e) => e.question),
+      users.slice(-5).map((e) => e.question),
+    );
+  }),
+);
+
+test(
+  "segment lines count the time from their day and leave the usual values out; the shared form's lines still read, in the same file",
+  withLog(async (log, dir) => {
+    log.append('1/default', entry(T0, 'new'), null);
+    log.append('1/default', entry(T0 + 1, 'tried', { source: 'try', version: 2 }), null);
+    await log.flush();
+    const file = join(dir, 'question-log', '1', 'default', '2026-01-01-0000.jsonl');
+    const [plain, tried] = readFileSync(file, 'utf8').split('\n');
+    const inDay = T0 - Date.UTC(2026, 0, 1);
+    assert.equal(plain, `[${inDay},"u",0,"new",0,0,0.5,"r",[]]`);
+    assert.equal(tried, `[${inDay + 1},"u",0,"tried",0,0,0.5,"r",[],2,1]`);
+    appendFileSync(file, `[${T0 + 2},"u","API","shared form",0,0,1,"r",[],null,0,null]\n`);
+    const reopened = new DayFileLog({ dataDir: dir, logger: silentLogger, flushMs: 60_000 });
+    try {
+      await reopened.open('1/default', figuresMaker().replay);
+      assert.deepEqual(await read(reopened, '1/default', 0, Infinity), [
+        entry(T0, 'new'),
+        entry(T0 + 1, 'tried', { source: 'try', version: 2 }),
+        entry(T0 + 2, 'shared form', { score: 1 }),
+      ]);
+    } finally {
+      await reopened.close();
+    }
+  }),
+);

@@ -67,6 +67,8 @@ export interface DayFileLogOptions {
 const dayNumber = (name: string): DayNumber => Math.floor(Date.parse(name) / DAY_MS);
 const dayName = (day: DayNumber): string => dayOf(day * DAY_MS);
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Inbox rows of a day file added to the figures between two turns of the event loop. */
+const ROWS_PER_TURN = 2000;
 const errorCode = (error: unknown): string =>
   (error as NodeJS.ErrnoException | null)?.code ?? String(error);
 
@@ -226,16 +228,23 @@ export class DayFileLog implements QuestionLogRepository {
       robot.figures.days.set(day, kept);
       robot.figures.addRuleTotals(kept, 1);
       if (header) {
+        let added = 0;
         for (const { key, row } of rows) {
           // Marked after the save: the figures of its occurrences were forgotten then.
           if ((markAt.get(key) ?? -1) >= header.savedAt) continue;
           addInboxRow(kept.inboxRows, key, row, 1);
           robot.figures.addToTotals(key, row, 1);
+          // A busy day's tens of thousands of rows, a slice a turn (asks wait for none of it).
+          if (++added % ROWS_PER_TURN === 0) await nextTurn();
         }
         robot.saved.set(day, { position: header.position, savedAt: header.savedAt });
         robot.figureBytes.set(day, statSync(join(robot.figuresDir, `${name}.jsonl`)).size);
         if (header.position) robot.segments.reserveSeq(name, header.position.seq);
-        replay.known(new Map(rows.map(({ key, row }) => [key, row.group])));
+        for (let i = 0; i < rows.length; i += ROWS_PER_TURN) {
+          const slice = rows.slice(i, i + ROWS_PER_TURN);
+          replay.known(new Map(slice.map(({ key, row }) => [key, row.group])));
+          await nextTurn();
+        }
       }
       kept.unsaved = 0;
       for await (const slice of robot.segments.entriesFrom(name, header?.position ?? null)) {

@@ -86,26 +86,33 @@ export async function saveDay(
   header: Omit<DayHeader, 'format' | 'day' | 'hours'>,
   inbox: Iterable<[string, InboxCounts]>,
 ): Promise<number> {
-  const lines: string[] = [
-    JSON.stringify({
-      ...header,
-      format: FIGURES_FORMAT,
-      day: tables.day,
-      hours: [...tables.hours],
-    }),
-  ];
-  const rows: unknown[] = [];
-  for (const [ruleId, c] of tables.rules)
-    rows.push(['r', ruleId, c.hits, c.chosen, c.fromMenu, c.recommended, c.lastHit]);
-  for (const [key, count] of tables.pairs) rows.push(['p', key, count]);
-  for (const [key, tally] of tables.questions) rows.push(['q', key, tally.text, tally.count]);
-  for (const [key, tally] of tables.missed) rows.push(['m', key, tally.text, tally.count]);
-  for (const [key, row] of inbox) rows.push(inboxLine(key, row));
-  for (let i = 0; i < rows.length; i += SLICE_ROWS) {
-    for (const row of rows.slice(i, i + SLICE_ROWS)) lines.push(JSON.stringify(row));
+  const first = JSON.stringify({
+    ...header,
+    format: FIGURES_FORMAT,
+    day: tables.day,
+    hours: [...tables.hours],
+  });
+  function* rows(): Generator<unknown[]> {
+    for (const [ruleId, c] of tables.rules)
+      yield ['r', ruleId, c.hits, c.chosen, c.fromMenu, c.recommended, c.lastHit];
+    for (const [key, count] of tables.pairs) yield ['p', key, count];
+    for (const [key, tally] of tables.questions) yield ['q', key, tally.text, tally.count];
+    for (const [key, tally] of tables.missed) yield ['m', key, tally.text, tally.count];
+    for (const [key, row] of inbox) yield inboxLine(key, row);
+  }
+  // Made and encoded a slice at a time: the lines of a busy day's rows (megabytes) joined and
+  // encoded at once held the event loop for a second.
+  const parts = [Buffer.from(`${first}\n`)];
+  let slice: string[] = [];
+  for (const row of rows()) {
+    slice.push(JSON.stringify(row));
+    if (slice.length < SLICE_ROWS) continue;
+    parts.push(Buffer.from(`${slice.join('\n')}\n`));
+    slice = [];
     await nextTurn();
   }
-  const bytes = Buffer.from(`${lines.join('\n')}\n`);
+  if (slice.length > 0) parts.push(Buffer.from(`${slice.join('\n')}\n`));
+  const bytes = Buffer.concat(parts);
   await writeFileAtomicAsync(path, bytes);
   return bytes.length;
 }
@@ -121,23 +128,32 @@ export async function loadDay(
   } catch {
     return null;
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = (await handle.readFile()).toString('utf8');
+    bytes = await handle.readFile();
   } finally {
     await handle.close();
   }
-  const lines = text.split('\n');
+  // Read a line at a time from the bytes: the whole of a busy day's file (megabytes) made one
+  // string and split at once held the event loop for a second.
+  let start = 0;
+  const nextLine = (): string | null => {
+    if (start >= bytes.length) return null;
+    let end = bytes.indexOf(10, start);
+    if (end < 0) end = bytes.length;
+    const line = bytes.toString('utf8', start, end);
+    start = end + 1;
+    return line;
+  };
   let header: DayHeader;
   try {
-    header = JSON.parse(lines[0] ?? '') as DayHeader;
+    header = JSON.parse(nextLine() ?? '') as DayHeader;
   } catch {
     return null;
   }
   if (header.format !== FIGURES_FORMAT) return null;
-  for (let i = 1; i < lines.length; i += SLICE_ROWS) {
-    for (const line of lines.slice(i, i + SLICE_ROWS)) {
-      if (line.length === 0) continue;
+  for (let read = 1, line = nextLine(); line !== null; read++, line = nextLine()) {
+    if (line.length > 0) {
       try {
         const row: unknown = JSON.parse(line);
         if (Array.isArray(row)) onRow(row);
@@ -146,7 +162,7 @@ export async function loadDay(
         return null;
       }
     }
-    await nextTurn();
+    if (read % SLICE_ROWS === 0) await nextTurn();
   }
   return header;
 }

@@ -60,6 +60,9 @@ export function writeRecord(into: Buffer, at: number, parts: RecordParts, offset
 
 /** The records of an index file's bytes, as words (4 per record). */
 export function recordWords(bytes: Buffer): Uint32Array {
+  // A buffer of whole records on a word boundary is viewed as it is (no copy of megabytes).
+  if (bytes.length % RECORD_BYTES === 0 && bytes.byteOffset % 4 === 0)
+    return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
   const aligned = Buffer.alloc(bytes.length - (bytes.length % RECORD_BYTES));
   bytes.copy(aligned, 0, 0, aligned.length);
   return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);

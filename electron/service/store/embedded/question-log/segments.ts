@@ -1,13 +1,15 @@
 /**
  * One robot's raw question log on disk: segment files per UTC day
- * (`YYYY-MM-DD-SSSS.jsonl`, one JSON array a line: store/sql/question-log-line.ts), each with its
+ * (`YYYY-MM-DD-SSSS.jsonl`, one JSON array a line: segment-line.ts), each with its
  * index (`.idx`, segment-index.ts). A day is cut into segments of at most `segmentBytes` (a
  * twentieth of the robot's size budget, within bounds), so that the oldest part of even the
  * current day can go when the log is over its budget. Lines are buffered and written (with their
  * index records) once a second, each file synced; nothing waits on the disk in the event loop.
  *
  * Reads go by the index: a page newest first from a cursor (day, segment, record), the filter's
- * indexed parts tested on the records and the lines of the entries returned read back; a text
+ * indexed parts tested on the records and the lines of the entries returned read back (a page
+ * with no filter counts whole segments by their index's length, and reads only the one it is
+ * in: the oldest page seeks to the first segment without reading the newer ones); a text
  * filter scans the segments' bytes newest first, a chunk at a time. A day file written before
  * segments (`YYYY-MM-DD.jsonl`) becomes its day's first segment when the log is opened.
  * @module
@@ -19,9 +21,10 @@ import { join } from 'node:path';
 import type { LoggedQuestion } from '../../../question-log-types';
 import { DIRECTORY_MODE, FILE_MODE } from '../../../files/durable-fs';
 import type { PageRequest, PageResult } from '../../contract/question-log';
-import { DAY_MS, dayOf, decode, encode } from '../../sql/question-log-line';
+import { DAY_MS, dayOf } from '../../sql/question-log-line';
 import { textVariants } from '../../sql/question-log-text';
 import { GramFilter, gramsPathOf, mayHoldAny } from './segment-grams';
+import { decodeLine, encodeLine } from './segment-line';
 import {
   RECORD_BYTES,
   entryMatches,
@@ -306,7 +309,7 @@ export class SegmentLog<T> {
       segment.bytes,
     )) {
       const record = Buffer.alloc(RECORD_BYTES);
-      const entry = decode(text);
+      const entry = decodeLine(text, segment.dayStart);
       if (entry) writeRecord(record, 0, recordParts(entry, segment.dayStart), offset);
       else record.writeUInt32LE(offset, 0);
       parts.push(record);
@@ -392,7 +395,7 @@ export class SegmentLog<T> {
       const start = from && segment.seq === from.seq ? from.bytes : 0;
       let slice: LoggedQuestion[] = [];
       for await (const { text } of this.lineStream(segment.path, start, segment.bytes)) {
-        const entry = decode(text);
+        const entry = decodeLine(text, segment.dayStart);
         if (entry) slice.push(entry);
         if (slice.length >= SLICE_ENTRIES) {
           yield slice;
@@ -435,9 +438,9 @@ export class SegmentLog<T> {
 
   /** Buffers an entry's line. */
   append(entry: LoggedQuestion, tag: T): void {
-    const line = encode(entry);
-    const bytes = Buffer.byteLength(line) + 1;
     const segment = this.segmentFor(entry.at);
+    const line = encodeLine(entry, segment.dayStart);
+    const bytes = Buffer.byteLength(line) + 1;
     const { stamp, user, rule } = recordParts(entry, segment.dayStart);
     segment.pending.push({ line, bytes, tag, stamp, user, rule });
     segment.pendingBytes += bytes;
@@ -597,7 +600,7 @@ export class SegmentLog<T> {
     const filter = GramFilter.empty(covers).covering(covers);
     let lines = 0;
     for await (const { text } of this.lineStream(segment.path, 0, covers)) {
-      const entry = decode(text);
+      const entry = decodeLine(text, segment.dayStart);
       if (entry) {
         filter.add(entry.question);
         filter.add(entry.userId);
@@ -740,7 +743,10 @@ export class SegmentLog<T> {
       await handle.close();
     }
     return records.map((_, i) =>
-      decode(span.toString('utf8', (starts[i] as number) - low, (stops[i] as number) - low)),
+      decodeLine(
+        span.toString('utf8', (starts[i] as number) - low, (stops[i] as number) - low),
+        segment.dayStart,
+      ),
     );
   }
 
@@ -791,8 +797,9 @@ export class SegmentLog<T> {
         variants === null &&
         filter.from <= segment.dayStart &&
         segment.dayStart + DAY_MS <= filter.to;
-      if (whole && matched >= offset + limit) {
-        // Counting only: every record of the segment matches.
+      if (whole && (matched >= offset + limit || matched + last + 1 <= offset)) {
+        // Counting only: every record of the segment matches, and the page is not in it (after
+        // it, or before it: a deep page seeks to its segment without reading the newer ones).
         matched += last + 1;
         continue;
       }
@@ -896,7 +903,7 @@ export class SegmentLog<T> {
           if (!test(words, r)) continue;
           const start = (words[r * 4] as number) - from;
           const stop = SegmentLog.lineStop(segment, words, r) - from;
-          const entry = decode(bytes.toString('utf8', start, stop));
+          const entry = decodeLine(bytes.toString('utf8', start, stop), segment.dayStart);
           if (!entry) continue;
           // The spelling may be in another field of the line (a rule id, the channel).
           if (
@@ -925,11 +932,13 @@ export class SegmentLog<T> {
       if (segment.day < firstDay || segment.day > lastDay) continue;
       let slice: LoggedQuestion[] = [];
       for await (const { text } of this.lineStream(segment.path, 0, segment.indexedBytes)) {
-        const entry = decode(text);
+        const entry = decodeLine(text, segment.dayStart);
         if (entry && entry.at >= from && entry.at < to) slice.push(entry);
         if (slice.length >= SLICE_ENTRIES) {
           yield slice;
           slice = [];
+          // The asks come between slices (an export's consumer may not wait for the disk).
+          await nextTurn();
         }
       }
       if (slice.length > 0) yield slice;
