@@ -290,7 +290,10 @@ export class PostgresRuleRepository implements RuleRepository {
 
   async changeCount(robot: RobotKey) {
     const key = [robot.tenantId, robot.robotId];
-    return Number((await this.db.get<{ changes: string }>(SQL.changeCount, key))?.changes ?? 0);
+    // Rows, not a counter (migration 0010): a write locks nothing another node's write waits for.
+    const count =
+      'SELECT count(*) AS changes FROM rule_change_marks WHERE tenant_id = $1 AND robot_id = $2';
+    return Number((await this.db.get<{ changes: string }>(count, key))?.changes ?? 0);
   }
 
   async pageFrom(robot: RobotKey, fromSeq: number, limit: number) {

@@ -15,7 +15,9 @@ const BUMP = (row: 'NEW' | 'OLD') =>
  * records the count its index was read at, and at a start is used only if the count is still
  * that: a team node keeps the files of robots no other node wrote to while it was stopped. A row
  * outlives its robot (a purged robot made again counts on from there), so a count never repeats.
- * On PostgreSQL, once per statement (an import batch is one): transition tables.
+ * On PostgreSQL, once per statement (an import batch is one, transition tables), as a row of
+ * its own in `rule_change_marks` (the count is how many a robot has): a counter row would be
+ * locked by a write until its commit, so that another node's write to the robot waited for it.
  */
 export const migration0010: Migration = {
   version: 10,
@@ -43,31 +45,26 @@ END;
 CREATE TRIGGER rules_count_delete AFTER DELETE ON rules BEGIN ${BUMP('OLD')} END;
 `,
   postgres: `
-CREATE TABLE rule_change_counts (
+CREATE TABLE rule_change_marks (
   tenant_id BIGINT NOT NULL,
   robot_id  TEXT NOT NULL,
-  changes   BIGINT NOT NULL,
-  PRIMARY KEY (tenant_id, robot_id)
+  mark      BIGSERIAL,
+  PRIMARY KEY (tenant_id, robot_id, mark)
 );
 
-INSERT INTO rule_change_counts (tenant_id, robot_id, changes)
-  SELECT tenant_id, robot_id, 1 FROM rules GROUP BY tenant_id, robot_id;
+INSERT INTO rule_change_marks (tenant_id, robot_id) SELECT DISTINCT tenant_id, robot_id FROM rules;
 
 CREATE FUNCTION rules_count() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO rule_change_counts AS c (tenant_id, robot_id, changes)
-    SELECT DISTINCT tenant_id, robot_id, 1 FROM counted_rules
-    ON CONFLICT (tenant_id, robot_id) DO UPDATE SET changes = c.changes + 1;
+  INSERT INTO rule_change_marks (tenant_id, robot_id) SELECT DISTINCT tenant_id, robot_id FROM counted_rules;
   RETURN NULL;
 END
 $$;
 
 CREATE FUNCTION rules_count_moved() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO rule_change_counts AS c (tenant_id, robot_id, changes)
-    SELECT tenant_id, robot_id, 1 FROM counted_rules
-    UNION SELECT tenant_id, robot_id, 1 FROM old_rules
-    ON CONFLICT (tenant_id, robot_id) DO UPDATE SET changes = c.changes + 1;
+  INSERT INTO rule_change_marks (tenant_id, robot_id)
+    SELECT tenant_id, robot_id FROM counted_rules UNION SELECT tenant_id, robot_id FROM old_rules;
   RETURN NULL;
 END
 $$;
