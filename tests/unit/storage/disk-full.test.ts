@@ -61,7 +61,9 @@ const insert = (store: Store, name: string) =>
   store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', [name]));
 
 async function until(what: string, check: () => boolean): Promise<void> {
-  const end = Date.now() + 10_000;
+  // A state waited for, not a timing: generous, as a snapshot is built on a worker thread
+  // (under tsx, a loaded machine takes seconds to start it).
+  const end = Date.now() + 120_000;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
