@@ -14,6 +14,9 @@
  *     decision; through the lists, and exact), and of the whole; the fused ask is also given as a
  *     ratio to the lexical ask of the same run. The question's vector is a paraphrase of the rule
  *     its text was derived from (the provider's own is noise);
+ *   - the same search and fused ask with the lists' rows gathered one by one wherever they lie
+ *     (`VectorSpace.blocks` off: the layout before decision 122), alternated with the laid-out
+ *     probe question by question, as the baseline of the same run;
  *   - the rows a search compared through the lists and the rate it read them at (p50);
  *   - recall@1 and @10 of the rules found through the lists against the exact search's.
  * Figures of one run, to be read as ratios against the lexical ask of the same run.
@@ -52,6 +55,9 @@ export interface EmbeddingFigures {
   provider: Spread;
   search: Spread;
   searchExact: Spread;
+  /** The search and the fused ask gathering the listed rows one by one (the baseline). */
+  searchGather: Spread;
+  fusedGather: Spread;
   fusedInProcess: Spread;
   fusedExact: Spread;
   whole: Spread;
@@ -151,6 +157,8 @@ export async function measureEmbedding(
   const fusedExact: number[] = [];
   const searches: number[] = [];
   const searchesExact: number[] = [];
+  const searchesGather: number[] = [];
+  const fusedGather: number[] = [];
   const whole: number[] = [];
   let compared = 0;
   let cpuLists = 0;
@@ -158,6 +166,17 @@ export async function measureEmbedding(
   const cpuSince = (start: NodeJS.CpuUsage): number => {
     const used = process.cpuUsage(start);
     return (used.user + used.system) / 1000;
+  };
+  const gathered = (question: string, vector: Float32Array): void => {
+    space.blocks = false;
+    const t0 = performance.now();
+    index.match(`${question}   `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
+    const t1 = performance.now();
+    semantic.search(vector, NOW);
+    const t2 = performance.now();
+    space.blocks = true;
+    fusedGather.push(t1 - t0);
+    searchesGather.push(t2 - t1);
   };
   let at1 = 0;
   let found = 0;
@@ -172,20 +191,26 @@ export async function measureEmbedding(
       const t1 = performance.now();
       await embedTexts(provider, [`${question} ${i}`], 10_000);
       const t2 = performance.now();
+      // The baseline (rows gathered one by one) before the laid-out probe every other question.
+      const gatherFirst = i % 2 === 1;
+      if (gatherFirst) gathered(question, vector);
+      const t2b = performance.now();
       index.match(`${question} `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
       const t3 = performance.now();
       const c3 = process.cpuUsage();
       const near = semantic.search(vector, NOW);
       const t4 = performance.now();
       cpuLists += cpuSince(c3);
+      if (!gatherFirst) gathered(question, vector);
       compared += near.compared;
       lexical.push(t1 - t0);
       calls.push(t2 - t1);
-      fused.push(t3 - t2);
+      fused.push(t3 - t2b);
       searches.push(t4 - t3);
-      whole.push(t3 - t1);
+      whole.push(t3 - t2b + (t2 - t1));
       if (i >= EXACT_ASKS) continue;
       space.approximate = false;
+      const t4b = performance.now();
       index.match(`${question}  `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
       const t5 = performance.now();
       const c5 = process.cpuUsage();
@@ -197,7 +222,7 @@ export async function measureEmbedding(
       const exactIds = new Set(exact.hits.map((hit) => hit.ruleId));
       for (const hit of near.hits) if (exactIds.has(hit.ruleId)) found += 1;
       wanted += exactIds.size;
-      fusedExact.push(t5 - t4);
+      fusedExact.push(t5 - t4b);
       searchesExact.push(t6 - t5);
     }
   } finally {
@@ -235,6 +260,8 @@ export async function measureEmbedding(
     provider: figures(calls),
     search: figures(searches),
     searchExact: figures(searchesExact),
+    searchGather: figures(searchesGather),
+    fusedGather: figures(fusedGather),
     fusedInProcess: figures(fused),
     fusedExact: figures(fusedExact),
     whole: figures(whole),
@@ -255,6 +282,9 @@ export function embeddingLine(f: EmbeddingFigures): string {
     `exact ${f.searchExact.p50}/${f.searchExact.p99}, ×${round(f.search.p50 / f.searchExact.p50, 3)}; ` +
     `CPU ${f.searchCpuMs.lists} ms a search, exact ${f.searchCpuMs.exact}), ` +
     `fused after the vector ${f.fusedInProcess.p50}/${f.fusedInProcess.p99} ms ` +
+    `(rows gathered one by one: search ${f.searchGather.p50}/${f.searchGather.p99}, fused ${f.fusedGather.p50}/${f.fusedGather.p99} ms; ` +
+    `laid out ×${round(f.search.p50 / f.searchGather.p50, 2)}/×${round(f.search.p99 / f.searchGather.p99, 2)} search, ` +
+    `×${round(f.fusedInProcess.p50 / f.fusedGather.p50, 2)}/×${round(f.fusedInProcess.p99 / f.fusedGather.p99, 2)} fused) ` +
     `(×${round(f.fusedInProcess.p50 / f.lexical.p50, 2)}/×${round(f.fusedInProcess.p99 / f.lexical.p99, 2)} the lexical ask; ` +
     `exact ${f.fusedExact.p50}/${f.fusedExact.p99} ms), whole ${f.whole.p50}/${f.whole.p99} ms; ` +
     `recall@1 ${f.recall.at1}, @10 ${f.recall.at10}`

@@ -13,7 +13,7 @@ import { fusionActive } from '../matching/fusion';
 import type { FusionCalibrationRun } from '../matching/semantic-index';
 import { SemanticIndex } from '../matching/semantic-index';
 import type { RobotIndex } from '../matching/types';
-import type { ListTraining } from '../matching/vector-lists';
+import type { ListLayout, ListTraining } from '../matching/vector-lists';
 import { VectorSpace, quantize } from '../matching/vector-space';
 import type { VectorCache } from '../store/contract/vectors';
 import { EmbeddingFailure, embedTexts } from './provider-client';
@@ -64,7 +64,7 @@ export class RobotSemantic {
   private pumping = false;
   private retries = 0;
   private calibration: { semantic: SemanticIndex; run: FusionCalibrationRun } | null = null;
-  private training: ListTraining | null = null;
+  private training: ListTraining | ListLayout | null = null;
   private readonly abort = new AbortController();
   private closed = false;
 
@@ -195,9 +195,11 @@ export class RobotSemantic {
     if (this.training !== null) {
       if (this.training.step(SLICE_MS)) {
         this.training = null;
-        this.options.logger.info(
-          `embedding model ${this.provider.model}: ${this.space.lists.lists} vector lists trained`,
-        );
+        if (this.space.lists.laidOut) {
+          this.options.logger.info(
+            `embedding model ${this.provider.model}: ${this.space.lists.lists} vector lists trained and laid out`,
+          );
+        }
       }
       this.nextStep();
       return;

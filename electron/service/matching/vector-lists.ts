@@ -5,8 +5,11 @@
  * of the `nprobe` nearest lists, both with the SIMD kernel (vector-kernel.ts). Rows come and go
  * one at a time (a new or edited phrasing goes to its nearest list); the centroids are trained
  * again, in the background and in slices (`ListTraining`), when the rows have changed by as many
- * as they were trained on or a list has grown far beyond the others. Below `MIN_ROWS` rows the
- * lists are not used: a small robot's search stays exact.
+ * as they were trained on or a list has grown far beyond the others. Once trained, the rows are
+ * laid out by list (`ListLayout`, decision 122): each list's rows in one contiguous block of the
+ * space's memory, which a probe reads in one kernel call; rows filed after the layout are read
+ * one by one until the next training lays them out too. Below `MIN_ROWS` rows the lists are not
+ * used: a small robot's search stays exact.
  * @module
  */
 import { TopK } from './top-k';
@@ -21,8 +24,19 @@ export interface ListedRows {
   /** The row's stored int8 components, padded to the kernel's stride (a view, not a copy). */
   rowValues(row: number): Int8Array;
   rowScale(row: number): number;
-  /** Dot products of `values` with rows `from..from+count−1`, at their rows' places. */
-  rowDots(values: Int8Array, from: number, count: number): Int32Array;
+  /** Dot products of `values` with slots `from..from+count−1`, at their slots' places. */
+  slotDots(values: Int8Array, from: number, count: number): Int32Array;
+  /** The row whose vector is in a slot of the memory, and a row's slot. */
+  rowAt(slot: number): number;
+  slotOf(row: number): number;
+  /** Swaps two slots' vectors (and rows). */
+  swapSlots(a: number, b: number): void;
+}
+
+/** The lists a probe reads (a scratch, valid until the next probe). */
+export interface Probed {
+  lists: Int32Array;
+  count: number;
 }
 
 /** Rows with a vector below which searches stay exact (and the lists are not trained). */
@@ -266,8 +280,11 @@ export class VectorLists {
   private trainedOn = 0;
   private changes = 0;
   private training: ListTraining | null = null;
+  private layout: ListLayout | null = null;
+  /** Where each list's block starts in the space's slots (list l: starts[l]..starts[l+1]−1). */
+  private starts: Int32Array | null = null;
   private readonly top = new TopK(PROBE_MIN);
-  private probe = new Int32Array(1024);
+  private readonly probed: Probed = { lists: new Int32Array(PROBE_MIN), count: 0 };
   private trainings = 0;
 
   constructor(
@@ -298,7 +315,8 @@ export class VectorLists {
 
   /** Bytes of the centroids and the lists (beyond the rows themselves). */
   get bytes(): number {
-    return (this.centroids?.bytes ?? 0) + (this.members?.bytes ?? 0) + this.probe.byteLength;
+    const blocks = this.starts?.byteLength ?? 0;
+    return (this.centroids?.bytes ?? 0) + (this.members?.bytes ?? 0) + blocks;
   }
 
   /** Whether a training is due: enough rows and none yet, or the rows drifted from the lists. */
@@ -325,12 +343,19 @@ export class VectorLists {
     this.training?.removed(row);
   }
 
+  /** Whether the rows are laid out in their lists' blocks (a probe reads each in one call). */
+  get laidOut(): boolean {
+    return this.starts !== null;
+  }
+
   /**
-   * The training due, if any (the same run until it finishes): step it in slices; it swaps
-   * the new lists in when done. Rows added or removed meanwhile are followed.
+   * The work due, if any (the same run until it finishes): the training, which swaps the new
+   * lists in when done, then their rows' layout. Step it in slices. Rows added or removed
+   * meanwhile are followed.
    */
-  trainingRun(): ListTraining | null {
+  trainingRun(): ListTraining | ListLayout | null {
     if (this.training !== null) return this.training;
+    if (this.layout !== null) return this.layout;
     if (!this.stale) return null;
     this.trainings += 1;
     this.training = new ListTraining(this.space, listsFor(this.held), this.trainings, (done) =>
@@ -339,9 +364,10 @@ export class VectorLists {
     return this.training;
   }
 
-  /** Trains at once (tests, bench). */
+  /** Trains and lays the rows out at once (tests, bench). */
   train(): void {
     this.trainingRun()?.step(Infinity);
+    this.layout?.step(Infinity);
   }
 
   private trained(done: {
@@ -359,6 +385,11 @@ export class VectorLists {
     this.trainedOn = done.members.count;
     this.changes = 0;
     this.training = null;
+    this.starts = null;
+    this.layout = new ListLayout(this.space, done.members, (starts) => {
+      this.starts = starts;
+      this.layout = null;
+    });
   }
 
   /** Lists probed by a search when set (the bench's recall curve); else `nprobe`'s default. */
@@ -370,30 +401,99 @@ export class VectorLists {
   }
 
   /**
-   * The rows of the `nprobe` lists nearest `query` (its int8 components), in a scratch array
-   * valid until the next call; null when the lists are not usable.
+   * The `nprobe` lists nearest `query` (its int8 components), in a scratch valid until the next
+   * call; null when the lists are not usable.
    */
-  candidates(query: Int8Array, nprobe = this.nprobe): { ids: Int32Array; count: number } | null {
+  nearest(query: Int8Array, nprobe = this.nprobe): Probed | null {
     const centroids = this.centroids;
-    const members = this.members;
-    if (!this.usable || centroids === null || members === null) return null;
+    if (!this.usable || centroids === null) return null;
     const cosines = centroids.score(query);
     const top = this.top;
     top.reset(Math.min(nprobe, centroids.count));
     for (let c = 0; c < centroids.count; c += 1) top.push(c, cosines[c] as number);
-    let count = 0;
-    for (let i = 0; i < top.size; i += 1) {
-      const list = top.slotAt(i);
+    const probed = this.probed;
+    if (probed.lists.length < top.size) probed.lists = new Int32Array(top.size);
+    for (let i = 0; i < top.size; i += 1) probed.lists[i] = top.slotAt(i);
+    probed.count = top.size;
+    return probed;
+  }
+
+  /** Rows filed under the lists probed. */
+  probedRows(probed: Probed): number {
+    let rows = 0;
+    for (let i = 0; i < probed.count; i += 1) rows += this.sizeOf(probed.lists[i] as number);
+    return rows;
+  }
+
+  /** A list's rows (the first `sizeOf(list)`; unordered). */
+  membersOf(list: number): Int32Array {
+    return this.members?.lists[list] ?? EMPTY;
+  }
+
+  sizeOf(list: number): number {
+    return this.members?.sizes[list] ?? 0;
+  }
+
+  /**
+   * A list's block of slots (start, and end excluded): its rows laid out by the last layout,
+   * those still filed under it being read there in one call (empty before the layout).
+   */
+  blockStart(list: number): number {
+    return this.starts?.[list] ?? 0;
+  }
+
+  blockEnd(list: number): number {
+    return this.starts?.[list + 1] ?? 0;
+  }
+}
+
+const EMPTY = new Int32Array(0);
+
+/**
+ * Lays the rows out by list once the lists are trained: list 0's rows in the first slots, then
+ * list 1's…, one swap of two slots at a time (the space stays searchable between steps, each
+ * swap keeping its row↔slot maps whole), then hands the blocks' bounds over. Rows filed
+ * meanwhile, or under another list since, are read one by one until the next layout.
+ */
+export class ListLayout {
+  private cursor = 0;
+  private readonly order: Int32Array;
+  private readonly starts: Int32Array;
+  readonly listCount: number;
+
+  constructor(
+    private readonly space: ListedRows,
+    members: Members,
+    private readonly done: (starts: Int32Array) => void,
+  ) {
+    this.listCount = members.lists.length;
+    this.starts = new Int32Array(this.listCount + 1);
+    this.order = new Int32Array(members.count);
+    let at = 0;
+    for (let list = 0; list < this.listCount; list += 1) {
+      this.starts[list] = at;
       const size = members.sizes[list] as number;
-      if (count + size > this.probe.length) {
-        const grown = new Int32Array(Math.max(count + size, this.probe.length * 2));
-        grown.set(this.probe.subarray(0, count));
-        this.probe = grown;
-      }
-      this.probe.set((members.lists[list] as Int32Array).subarray(0, size), count);
-      count += size;
+      this.order.set((members.lists[list] as Int32Array).subarray(0, size), at);
+      at += size;
     }
-    return { ids: this.probe, count };
+    this.starts[this.listCount] = at;
+  }
+
+  /** Works for about `budgetMs`; true once the rows are laid out. */
+  step(budgetMs: number): boolean {
+    const start = performance.now();
+    const { order, space } = this;
+    while (this.cursor < order.length) {
+      // Slots before the cursor hold the rows laid out: the next row's slot is at or after it.
+      const end = Math.min(order.length, this.cursor + 256);
+      for (let slot = this.cursor; slot < end; slot += 1) {
+        space.swapSlots(slot, space.slotOf(order[slot] as number));
+      }
+      this.cursor = end;
+      if (this.cursor < order.length && performance.now() - start >= budgetMs) return false;
+    }
+    this.done(this.starts);
+    return true;
   }
 }
 
@@ -525,10 +625,11 @@ export class ListTraining {
     if (this.checkFrom === 0) this.nearest.reset(CHECK_K);
     const rows = this.space.rows;
     const count = Math.min(CHECK_CHUNK, rows - this.checkFrom);
-    const dots = this.space.rowDots(values, this.checkFrom, count);
-    for (let row = this.checkFrom; row < this.checkFrom + count; row += 1) {
+    const dots = this.space.slotDots(values, this.checkFrom, count);
+    for (let slot = this.checkFrom; slot < this.checkFrom + count; slot += 1) {
+      const row = this.space.rowAt(slot);
       if (row === asked || !this.space.has(row)) continue;
-      const cosine = (dots[row] as number) * this.space.rowScale(row);
+      const cosine = (dots[slot] as number) * this.space.rowScale(row);
       if (this.nearest.wouldTake(cosine)) this.nearest.push(row, cosine);
     }
     this.checkFrom += count;
