@@ -8,7 +8,13 @@ import { CLI_ENTRIES, NODE_BUNDLE, writeCliInputs } from './node-bundles.mjs';
 
 const node = await build({
   ...NODE_BUNDLE,
-  entryPoints: { headless: 'electron/headless.ts', ...CLI_ENTRIES },
+  entryPoints: {
+    headless: 'electron/headless.ts',
+    // The vector lists' training worker, found next to the bundle that starts it (headless.js,
+    // main.cjs): electron/service/embedding/list-training-port.ts.
+    'list-training-worker': 'electron/service/embedding/list-training-worker.ts',
+    ...CLI_ENTRIES,
+  },
 });
 writeCliInputs(node.metafile);
 

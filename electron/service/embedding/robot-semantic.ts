@@ -16,6 +16,7 @@ import type { RobotIndex } from '../matching/types';
 import type { ListLayout, ListTraining } from '../matching/vector-lists';
 import { VectorSpace, quantize } from '../matching/vector-space';
 import type { VectorCache } from '../store/contract/vectors';
+import { WorkerTrainingPort } from './list-training-port';
 import { EmbeddingFailure, embedTexts } from './provider-client';
 import type { EmbeddingFailureKind, EmbeddingProvider } from './provider-client';
 import { QuestionVectors } from './question-vectors';
@@ -112,6 +113,8 @@ export class RobotSemantic {
   close(): void {
     this.closed = true;
     this.abort.abort();
+    this.space.lists.stop();
+    this.training = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     for (const semantic of this.indexes.values()) semantic.close();
@@ -190,8 +193,9 @@ export class RobotSemantic {
    */
   private calibrateStep(): void {
     if (this.closed) return;
-    // The inverted lists first (a large space's searches, the self-test's included, use them).
-    this.training ??= this.space.lists.trainingRun();
+    // The inverted lists first (a large space's searches, the self-test's included, use them),
+    // trained in a worker thread; the loop copies the rows out and lays them out after.
+    this.training ??= this.space.lists.trainingRun(() => new WorkerTrainingPort());
     if (this.training !== null) {
       if (this.training.step(SLICE_MS)) {
         this.training = null;
