@@ -50,7 +50,7 @@ export interface EmbeddingFigures {
   rowsPerSearch: number;
   searchGbPerS: number;
   /** CPU time of a search (mean, ms), through the lists and exact: less bent by a busy machine. */
-  searchCpuMs: { lists: number; exact: number };
+  searchCpuMs: { lists: number; gathered: number; exact: number };
   lexical: Spread;
   provider: Spread;
   search: Spread;
@@ -163,6 +163,7 @@ export async function measureEmbedding(
   let compared = 0;
   let cpuLists = 0;
   let cpuExact = 0;
+  let cpuGather = 0;
   const cpuSince = (start: NodeJS.CpuUsage): number => {
     const used = process.cpuUsage(start);
     return (used.user + used.system) / 1000;
@@ -172,8 +173,10 @@ export async function measureEmbedding(
     const t0 = performance.now();
     index.match(`${question}   `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
     const t1 = performance.now();
+    const c1 = process.cpuUsage();
     semantic.search(vector, NOW);
     const t2 = performance.now();
+    cpuGather += cpuSince(c1);
     space.blocks = true;
     fusedGather.push(t1 - t0);
     searchesGather.push(t2 - t1);
@@ -254,6 +257,7 @@ export async function measureEmbedding(
     ),
     searchCpuMs: {
       lists: round(cpuLists / Math.max(1, questions.length), 3),
+      gathered: round(cpuGather / Math.max(1, questions.length), 3),
       exact: round(cpuExact / Math.max(1, Math.min(EXACT_ASKS, questions.length)), 2),
     },
     lexical: figures(lexical),
@@ -280,7 +284,7 @@ export function embeddingLine(f: EmbeddingFigures): string {
     `${f.lists.count > 0 ? `${f.lists.count} lists (${f.lists.probed} probed) built in ${f.lists.buildMs} ms, ${f.lists.mb} MB` : 'exact (no lists)'}; ` +
     `search alone ${f.search.p50}/${f.search.p99} ms over ${f.rowsPerSearch} rows (${f.searchGbPerS} GB/s at p50; ` +
     `exact ${f.searchExact.p50}/${f.searchExact.p99}, ×${round(f.search.p50 / f.searchExact.p50, 3)}; ` +
-    `CPU ${f.searchCpuMs.lists} ms a search, exact ${f.searchCpuMs.exact}), ` +
+    `CPU ${f.searchCpuMs.lists} ms a search, gathered ${f.searchCpuMs.gathered}, exact ${f.searchCpuMs.exact}), ` +
     `fused after the vector ${f.fusedInProcess.p50}/${f.fusedInProcess.p99} ms ` +
     `(rows gathered one by one: search ${f.searchGather.p50}/${f.searchGather.p99}, fused ${f.fusedGather.p50}/${f.fusedGather.p99} ms; ` +
     `laid out ×${round(f.search.p50 / f.searchGather.p50, 2)}/×${round(f.search.p99 / f.searchGather.p99, 2)} search, ` +
