@@ -13,6 +13,9 @@ const node = await build({
   entryPoints: {
     headless: 'electron/headless.ts',
     'snapshot-worker': 'electron/service/store/embedded/snapshot-worker.ts',
+    // The vector lists' training worker, found next to the bundle that starts it (headless.js,
+    // main.cjs): electron/service/embedding/list-training-port.ts.
+    'list-training-worker': 'electron/service/embedding/list-training-worker.ts',
     ...CLI_ENTRIES,
   },
 });

@@ -14,6 +14,9 @@
  *     decision; through the lists, and exact), and of the whole; the fused ask is also given as a
  *     ratio to the lexical ask of the same run. The question's vector is a paraphrase of the rule
  *     its text was derived from (the provider's own is noise);
+ *   - the same search and fused ask with the lists' rows gathered one by one wherever they lie
+ *     (`VectorSpace.blocks` off: the layout before decision 122), alternated with the laid-out
+ *     probe question by question, as the baseline of the same run;
  *   - the rows a search compared through the lists and the rate it read them at (p50);
  *   - recall@1 and @10 of the rules found through the lists against the exact search's.
  * Figures of one run, to be read as ratios against the lexical ask of the same run.
@@ -47,11 +50,14 @@ export interface EmbeddingFigures {
   rowsPerSearch: number;
   searchGbPerS: number;
   /** CPU time of a search (mean, ms), through the lists and exact: less bent by a busy machine. */
-  searchCpuMs: { lists: number; exact: number };
+  searchCpuMs: { lists: number; gathered: number; exact: number };
   lexical: Spread;
   provider: Spread;
   search: Spread;
   searchExact: Spread;
+  /** The search and the fused ask gathering the listed rows one by one (the baseline). */
+  searchGather: Spread;
+  fusedGather: Spread;
   fusedInProcess: Spread;
   fusedExact: Spread;
   whole: Spread;
@@ -151,13 +157,29 @@ export async function measureEmbedding(
   const fusedExact: number[] = [];
   const searches: number[] = [];
   const searchesExact: number[] = [];
+  const searchesGather: number[] = [];
+  const fusedGather: number[] = [];
   const whole: number[] = [];
   let compared = 0;
   let cpuLists = 0;
   let cpuExact = 0;
+  let cpuGather = 0;
   const cpuSince = (start: NodeJS.CpuUsage): number => {
     const used = process.cpuUsage(start);
     return (used.user + used.system) / 1000;
+  };
+  const gathered = (question: string, vector: Float32Array): void => {
+    space.blocks = false;
+    const t0 = performance.now();
+    index.match(`${question}   `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
+    const t1 = performance.now();
+    const c1 = process.cpuUsage();
+    semantic.search(vector, NOW);
+    const t2 = performance.now();
+    cpuGather += cpuSince(c1);
+    space.blocks = true;
+    fusedGather.push(t1 - t0);
+    searchesGather.push(t2 - t1);
   };
   let at1 = 0;
   let found = 0;
@@ -172,20 +194,26 @@ export async function measureEmbedding(
       const t1 = performance.now();
       await embedTexts(provider, [`${question} ${i}`], 10_000);
       const t2 = performance.now();
+      // The baseline (rows gathered one by one) before the laid-out probe every other question.
+      const gatherFirst = i % 2 === 1;
+      if (gatherFirst) gathered(question, vector);
+      const t2b = performance.now();
       index.match(`${question} `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
       const t3 = performance.now();
       const c3 = process.cpuUsage();
       const near = semantic.search(vector, NOW);
       const t4 = performance.now();
       cpuLists += cpuSince(c3);
+      if (!gatherFirst) gathered(question, vector);
       compared += near.compared;
       lexical.push(t1 - t0);
       calls.push(t2 - t1);
-      fused.push(t3 - t2);
+      fused.push(t3 - t2b);
       searches.push(t4 - t3);
-      whole.push(t3 - t1);
+      whole.push(t3 - t2b + (t2 - t1));
       if (i >= EXACT_ASKS) continue;
       space.approximate = false;
+      const t4b = performance.now();
       index.match(`${question}  `, NOW, DEFAULT_MATCH_SETTINGS, semantic.channel(vector));
       const t5 = performance.now();
       const c5 = process.cpuUsage();
@@ -197,7 +225,7 @@ export async function measureEmbedding(
       const exactIds = new Set(exact.hits.map((hit) => hit.ruleId));
       for (const hit of near.hits) if (exactIds.has(hit.ruleId)) found += 1;
       wanted += exactIds.size;
-      fusedExact.push(t5 - t4);
+      fusedExact.push(t5 - t4b);
       searchesExact.push(t6 - t5);
     }
   } finally {
@@ -229,12 +257,15 @@ export async function measureEmbedding(
     ),
     searchCpuMs: {
       lists: round(cpuLists / Math.max(1, questions.length), 3),
+      gathered: round(cpuGather / Math.max(1, questions.length), 3),
       exact: round(cpuExact / Math.max(1, Math.min(EXACT_ASKS, questions.length)), 2),
     },
     lexical: figures(lexical),
     provider: figures(calls),
     search: figures(searches),
     searchExact: figures(searchesExact),
+    searchGather: figures(searchesGather),
+    fusedGather: figures(fusedGather),
     fusedInProcess: figures(fused),
     fusedExact: figures(fusedExact),
     whole: figures(whole),
@@ -253,8 +284,11 @@ export function embeddingLine(f: EmbeddingFigures): string {
     `${f.lists.count > 0 ? `${f.lists.count} lists (${f.lists.probed} probed) built in ${f.lists.buildMs} ms, ${f.lists.mb} MB` : 'exact (no lists)'}; ` +
     `search alone ${f.search.p50}/${f.search.p99} ms over ${f.rowsPerSearch} rows (${f.searchGbPerS} GB/s at p50; ` +
     `exact ${f.searchExact.p50}/${f.searchExact.p99}, ×${round(f.search.p50 / f.searchExact.p50, 3)}; ` +
-    `CPU ${f.searchCpuMs.lists} ms a search, exact ${f.searchCpuMs.exact}), ` +
+    `CPU ${f.searchCpuMs.lists} ms a search, gathered ${f.searchCpuMs.gathered}, exact ${f.searchCpuMs.exact}), ` +
     `fused after the vector ${f.fusedInProcess.p50}/${f.fusedInProcess.p99} ms ` +
+    `(rows gathered one by one: search ${f.searchGather.p50}/${f.searchGather.p99}, fused ${f.fusedGather.p50}/${f.fusedGather.p99} ms; ` +
+    `laid out ×${round(f.search.p50 / f.searchGather.p50, 2)}/×${round(f.search.p99 / f.searchGather.p99, 2)} search, ` +
+    `×${round(f.fusedInProcess.p50 / f.fusedGather.p50, 2)}/×${round(f.fusedInProcess.p99 / f.fusedGather.p99, 2)} fused) ` +
     `(×${round(f.fusedInProcess.p50 / f.lexical.p50, 2)}/×${round(f.fusedInProcess.p99 / f.lexical.p99, 2)} the lexical ask; ` +
     `exact ${f.fusedExact.p50}/${f.fusedExact.p99} ms), whole ${f.whole.p50}/${f.whole.p99} ms; ` +
     `recall@1 ${f.recall.at1}, @10 ${f.recall.at10}`

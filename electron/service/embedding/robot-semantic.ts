@@ -13,9 +13,10 @@ import { fusionActive } from '../matching/fusion';
 import type { FusionCalibrationRun } from '../matching/semantic-index';
 import { SemanticIndex } from '../matching/semantic-index';
 import type { RobotIndex } from '../matching/types';
-import type { ListTraining } from '../matching/vector-lists';
+import type { ListLayout, ListTraining } from '../matching/vector-lists';
 import { VectorSpace, quantize } from '../matching/vector-space';
 import type { VectorCache } from '../store/contract/vectors';
+import { WorkerTrainingPort } from './list-training-port';
 import { EmbeddingFailure, embedTexts } from './provider-client';
 import type { EmbeddingFailureKind, EmbeddingProvider } from './provider-client';
 import { QuestionVectors } from './question-vectors';
@@ -64,7 +65,7 @@ export class RobotSemantic {
   private pumping = false;
   private retries = 0;
   private calibration: { semantic: SemanticIndex; run: FusionCalibrationRun } | null = null;
-  private training: ListTraining | null = null;
+  private training: ListTraining | ListLayout | null = null;
   private readonly abort = new AbortController();
   private closed = false;
 
@@ -112,6 +113,8 @@ export class RobotSemantic {
   close(): void {
     this.closed = true;
     this.abort.abort();
+    this.space.lists.stop();
+    this.training = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     for (const semantic of this.indexes.values()) semantic.close();
@@ -190,14 +193,17 @@ export class RobotSemantic {
    */
   private calibrateStep(): void {
     if (this.closed) return;
-    // The inverted lists first (a large space's searches, the self-test's included, use them).
-    this.training ??= this.space.lists.trainingRun();
+    // The inverted lists first (a large space's searches, the self-test's included, use them),
+    // trained in a worker thread; the loop copies the rows out and lays them out after.
+    this.training ??= this.space.lists.trainingRun(() => new WorkerTrainingPort());
     if (this.training !== null) {
       if (this.training.step(SLICE_MS)) {
         this.training = null;
-        this.options.logger.info(
-          `embedding model ${this.provider.model}: ${this.space.lists.lists} vector lists trained`,
-        );
+        if (this.space.lists.laidOut) {
+          this.options.logger.info(
+            `embedding model ${this.provider.model}: ${this.space.lists.lists} vector lists trained and laid out`,
+          );
+        }
       }
       this.nextStep();
       return;

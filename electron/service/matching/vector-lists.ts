@@ -4,13 +4,25 @@
  * filed under its nearest centroid, and a search that scores the centroids, then only the rows
  * of the `nprobe` nearest lists, both with the SIMD kernel (vector-kernel.ts). Rows come and go
  * one at a time (a new or edited phrasing goes to its nearest list); the centroids are trained
- * again, in the background and in slices (`ListTraining`), when the rows have changed by as many
- * as they were trained on or a list has grown far beyond the others. Below `MIN_ROWS` rows the
- * lists are not used: a small robot's search stays exact.
+ * again in the background (`ListTraining`: in a worker thread given a port, decision 123, else on
+ * the loop in slices; list-trainer.ts) when the rows have changed by as many as they were
+ * trained on or a list has grown far beyond the others. Once trained, the rows are
+ * laid out by list (`ListLayout`, decision 122): each list's rows in one contiguous block of the
+ * space's memory, which a probe reads in one kernel call; rows filed after the layout are read
+ * one by one until the next training lays them out too. Below `MIN_ROWS` rows the lists are not
+ * used: a small robot's search stays exact.
  * @module
  */
+import type { TrainerResult, TrainerStart } from './list-trainer';
+import {
+  Centroids,
+  ListTrainer,
+  PROBE_MIN,
+  SAMPLE_PER_LIST,
+  seeded,
+  strideOf,
+} from './list-trainer';
 import { TopK } from './top-k';
-import { LANES, VectorMemory } from './vector-kernel';
 
 /** What the lists read of the space whose rows they file. */
 export interface ListedRows {
@@ -21,170 +33,30 @@ export interface ListedRows {
   /** The row's stored int8 components, padded to the kernel's stride (a view, not a copy). */
   rowValues(row: number): Int8Array;
   rowScale(row: number): number;
-  /** Dot products of `values` with rows `from..from+count−1`, at their rows' places. */
-  rowDots(values: Int8Array, from: number, count: number): Int32Array;
+  /** Dot products of `values` with slots `from..from+count−1`, at their slots' places. */
+  slotDots(values: Int8Array, from: number, count: number): Int32Array;
+  /** The row whose vector is in a slot of the memory, and a row's slot. */
+  rowAt(slot: number): number;
+  slotOf(row: number): number;
+  /** Swaps two slots' vectors (and rows). */
+  swapSlots(a: number, b: number): void;
+}
+
+/** The lists a probe reads (a scratch, valid until the next probe). */
+export interface Probed {
+  lists: Int32Array;
+  count: number;
 }
 
 /** Rows with a vector below which searches stay exact (and the lists are not trained). */
 export const MIN_ROWS = 20_000;
-/** Lists probed at least (decision 115): the training's check needed no more at 100k rules. */
-const PROBE_MIN = 6;
-/** Rows sampled per list to train the centroids, and the k-means passes over them. */
-const SAMPLE_PER_LIST = 24;
-const PASSES = 6;
 /** A list this many times the mean size means the centroids drifted from the rows. */
 const IMBALANCE = 8;
-/**
- * A training checks the lists against the exact search: this many sampled rows asked as
- * questions (themselves left out), their `CHECK_K` nearest rows found exactly, a slice of
- * `CHECK_CHUNK` rows at a time. The lists probed are the fewest that find `RECALL` of those rows;
- * if that is more than `PROBE_MAX_SHARE` of the lists, they do not earn their place (vectors
- * without the structure they need) and searches stay exact.
- */
-const CHECKS = 64;
-const CHECK_K = 10;
-const CHECK_CHUNK = 4096;
-const RECALL = 0.98;
-const PROBE_MAX_SHARE = 0.25;
-
 const NONE = -1;
-
-/**
- * Filing a row (and each k-means step) looks for its nearest centroid in two passes: the dot
- * products over the first quarter of the components, then the exact cosine of the `SHORTLIST`
- * best of those (decision 112). A row compared with every centroid in full was most of a
- * training's time (≈ 80% at 100k rows); where the shortlist misses, the row lands in a list
- * near its own, which the training's check of recall then counts. Below `PREFIX_FROM`
- * dimensions the comparison stays exact.
- */
-const PREFIX_FROM = 256;
-const SHORTLIST = 16;
 
 /** Lists for `rows` rows: about √rows, within bounds the kernel handles well. */
 export const listsFor = (rows: number): number =>
   Math.max(16, Math.min(4096, Math.round(Math.sqrt(rows))));
-
-/** A small seeded generator: a training samples the same rows every time (tests, bench). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Centroids in a kernel memory: the int8 rows the kernel scores a query against. */
-class Centroids {
-  readonly memory: VectorMemory;
-  /** Each centroid's 1/length, so that dot × scale compares directions. */
-  private readonly scales: Float32Array;
-  private readonly cosines: Float32Array;
-  /** The centroids' first components (the shortlist's pass), or null: `nearest` is exact. */
-  private readonly prefix: VectorMemory | null;
-  private readonly shortlist = new TopK(SHORTLIST);
-
-  constructor(
-    dimensions: number,
-    readonly count: number,
-  ) {
-    this.memory = new VectorMemory(dimensions);
-    this.memory.ensure(count);
-    this.scales = new Float32Array(count);
-    this.cosines = new Float32Array(count);
-    const prefix = Math.ceil(dimensions / 4 / LANES) * LANES;
-    this.prefix = dimensions >= PREFIX_FROM && count > SHORTLIST ? new VectorMemory(prefix) : null;
-    this.prefix?.ensure(count);
-  }
-
-  /** Bytes held: the centroids and their prefixes. */
-  get bytes(): number {
-    return this.memory.bytes + (this.prefix?.bytes ?? 0);
-  }
-
-  private rescale(c: number): void {
-    const prefix = this.prefix;
-    if (prefix !== null) {
-      const from = c * this.memory.stride;
-      prefix.rows.set(this.memory.rows.subarray(from, from + prefix.stride), c * prefix.stride);
-    }
-    const rows = this.memory.rows;
-    const base = c * this.memory.stride;
-    let norm = 0;
-    for (let d = 0; d < this.memory.stride; d += 1) norm += (rows[base + d] as number) ** 2;
-    this.scales[c] = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  }
-
-  /** Stores centroid `c` from float sums (normalised and quantised: only its direction counts). */
-  store(c: number, sums: Float64Array, offset: number, dimensions: number): void {
-    let max = 0;
-    for (let d = 0; d < dimensions; d += 1) max = Math.max(max, Math.abs(sums[offset + d] ?? 0));
-    const rows = this.memory.rows;
-    const base = c * this.memory.stride;
-    for (let d = 0; d < dimensions; d += 1) {
-      rows[base + d] = max > 0 ? Math.round(((sums[offset + d] ?? 0) / max) * 127) : 0;
-    }
-    this.rescale(c);
-  }
-
-  /** Copies a row in as centroid `c`. */
-  copy(c: number, values: Int8Array): void {
-    this.memory.rows.set(values.subarray(0, this.memory.stride), c * this.memory.stride);
-    this.rescale(c);
-  }
-
-  /** `values`' cosine with every centroid, times its length (valid until the next call). */
-  score(values: Int8Array): Float32Array {
-    this.memory.query.set(values.subarray(0, this.memory.stride));
-    const dots = this.memory.dots(this.count);
-    const cosines = this.cosines;
-    for (let c = 0; c < this.count; c += 1) {
-      cosines[c] = (dots[c] as number) * (this.scales[c] as number);
-    }
-    return cosines;
-  }
-
-  /** The centroid nearest `values` in direction (through the shortlist when there is one). */
-  nearest(values: Int8Array): number {
-    const prefix = this.prefix;
-    if (prefix === null) return this.best(this.score(values), null, this.count);
-    prefix.query.set(values.subarray(0, prefix.stride));
-    const rough = prefix.dots(this.count);
-    const shortlist = this.shortlist;
-    shortlist.reset(SHORTLIST);
-    for (let c = 0; c < this.count; c += 1) {
-      const cosine = (rough[c] as number) * (this.scales[c] as number);
-      if (shortlist.wouldTake(cosine)) shortlist.push(c, cosine);
-    }
-    const memory = this.memory;
-    const ids = memory.ids;
-    for (let i = 0; i < shortlist.size; i += 1) ids[i] = shortlist.slotAt(i);
-    memory.query.set(values.subarray(0, memory.stride));
-    const dots = memory.gather(shortlist.size);
-    const cosines = this.cosines;
-    for (let i = 0; i < shortlist.size; i += 1) {
-      cosines[i] = (dots[i] as number) * (this.scales[ids[i] as number] as number);
-    }
-    return this.best(cosines, ids, shortlist.size);
-  }
-
-  /** The centroid of the best of `count` cosines (by centroid, or in the order of `ids`). */
-  private best(cosines: Float32Array, ids: Int32Array | null, count: number): number {
-    let best = 0;
-    let bestCosine = -Infinity;
-    for (let i = 0; i < count; i += 1) {
-      const cosine = cosines[i] as number;
-      const c = ids === null ? i : (ids[i] as number);
-      // Equal cosines: the lower centroid, whichever pass found them.
-      if (cosine > bestCosine || (cosine === bestCosine && c < best)) {
-        bestCosine = cosine;
-        best = c;
-      }
-    }
-    return best;
-  }
-}
 
 /** Each list's rows (unordered) and each row's list and place in it. */
 class Members {
@@ -266,8 +138,11 @@ export class VectorLists {
   private trainedOn = 0;
   private changes = 0;
   private training: ListTraining | null = null;
+  private layout: ListLayout | null = null;
+  /** Where each list's block starts in the space's slots (list l: starts[l]..starts[l+1]−1). */
+  private starts: Int32Array | null = null;
   private readonly top = new TopK(PROBE_MIN);
-  private probe = new Int32Array(1024);
+  private readonly probed: Probed = { lists: new Int32Array(PROBE_MIN), count: 0 };
   private trainings = 0;
 
   constructor(
@@ -298,7 +173,8 @@ export class VectorLists {
 
   /** Bytes of the centroids and the lists (beyond the rows themselves). */
   get bytes(): number {
-    return (this.centroids?.bytes ?? 0) + (this.members?.bytes ?? 0) + this.probe.byteLength;
+    const blocks = this.starts?.byteLength ?? 0;
+    return (this.centroids?.bytes ?? 0) + (this.members?.bytes ?? 0) + blocks;
   }
 
   /** Whether a training is due: enough rows and none yet, or the rows drifted from the lists. */
@@ -325,23 +201,42 @@ export class VectorLists {
     this.training?.removed(row);
   }
 
+  /** Whether the rows are laid out in their lists' blocks (a probe reads each in one call). */
+  get laidOut(): boolean {
+    return this.starts !== null;
+  }
+
   /**
-   * The training due, if any (the same run until it finishes): step it in slices; it swaps
-   * the new lists in when done. Rows added or removed meanwhile are followed.
+   * The work due, if any (the same run until it finishes): the training, which swaps the new
+   * lists in when done, then their rows' layout. Step it in slices. Rows added or removed
+   * meanwhile are followed. `port`: where a new training runs (a worker thread's port; null:
+   * on the loop, in the run's slices).
    */
-  trainingRun(): ListTraining | null {
+  trainingRun(port: () => TrainingPort | null = () => null): ListTraining | ListLayout | null {
     if (this.training !== null) return this.training;
+    if (this.layout !== null) return this.layout;
     if (!this.stale) return null;
     this.trainings += 1;
-    this.training = new ListTraining(this.space, listsFor(this.held), this.trainings, (done) =>
-      this.trained(done),
+    this.training = new ListTraining(
+      this.space,
+      listsFor(this.held),
+      this.trainings,
+      port(),
+      (done) => this.trained(done),
     );
     return this.training;
   }
 
-  /** Trains at once (tests, bench). */
+  /** Trains (on the loop) and lays the rows out at once (tests, bench). */
   train(): void {
     this.trainingRun()?.step(Infinity);
+    this.layout?.step(Infinity);
+  }
+
+  /** Stops a training under way (its worker is terminated; a later run starts again). */
+  stop(): void {
+    this.training?.close();
+    this.training = null;
   }
 
   private trained(done: {
@@ -359,6 +254,11 @@ export class VectorLists {
     this.trainedOn = done.members.count;
     this.changes = 0;
     this.training = null;
+    this.starts = null;
+    this.layout = new ListLayout(this.space, done.members, (starts) => {
+      this.starts = starts;
+      this.layout = null;
+    });
   }
 
   /** Lists probed by a search when set (the bench's recall curve); else `nprobe`'s default. */
@@ -370,59 +270,187 @@ export class VectorLists {
   }
 
   /**
-   * The rows of the `nprobe` lists nearest `query` (its int8 components), in a scratch array
-   * valid until the next call; null when the lists are not usable.
+   * The `nprobe` lists nearest `query` (its int8 components), in a scratch valid until the next
+   * call; null when the lists are not usable.
    */
-  candidates(query: Int8Array, nprobe = this.nprobe): { ids: Int32Array; count: number } | null {
+  nearest(query: Int8Array, nprobe = this.nprobe): Probed | null {
     const centroids = this.centroids;
-    const members = this.members;
-    if (!this.usable || centroids === null || members === null) return null;
+    if (!this.usable || centroids === null) return null;
     const cosines = centroids.score(query);
     const top = this.top;
     top.reset(Math.min(nprobe, centroids.count));
     for (let c = 0; c < centroids.count; c += 1) top.push(c, cosines[c] as number);
-    let count = 0;
-    for (let i = 0; i < top.size; i += 1) {
-      const list = top.slotAt(i);
-      const size = members.sizes[list] as number;
-      if (count + size > this.probe.length) {
-        const grown = new Int32Array(Math.max(count + size, this.probe.length * 2));
-        grown.set(this.probe.subarray(0, count));
-        this.probe = grown;
-      }
-      this.probe.set((members.lists[list] as Int32Array).subarray(0, size), count);
-      count += size;
-    }
-    return { ids: this.probe, count };
+    const probed = this.probed;
+    if (probed.lists.length < top.size) probed.lists = new Int32Array(top.size);
+    for (let i = 0; i < top.size; i += 1) probed.lists[i] = top.slotAt(i);
+    probed.count = top.size;
+    return probed;
+  }
+
+  /** Rows filed under the lists probed. */
+  probedRows(probed: Probed): number {
+    let rows = 0;
+    for (let i = 0; i < probed.count; i += 1) rows += this.sizeOf(probed.lists[i] as number);
+    return rows;
+  }
+
+  /** A list's rows (the first `sizeOf(list)`; unordered). */
+  membersOf(list: number): Int32Array {
+    return this.members?.lists[list] ?? EMPTY;
+  }
+
+  sizeOf(list: number): number {
+    return this.members?.sizes[list] ?? 0;
+  }
+
+  /**
+   * A list's block of slots (start, and end excluded): its rows laid out by the last layout,
+   * those still filed under it being read there in one call (empty before the layout).
+   */
+  blockStart(list: number): number {
+    return this.starts?.[list] ?? 0;
+  }
+
+  blockEnd(list: number): number {
+    return this.starts?.[list + 1] ?? 0;
   }
 }
 
+const EMPTY = new Int32Array(0);
+
 /**
- * One training of the lists, in steps of a given duration (each step holds the event loop for
- * that long, about one row's assignment more at most): sample the rows, run the k-means passes
- * over the sample, then file every row under the new centroids and hand the lists over.
+ * Lays the rows out by list once the lists are trained: list 0's rows in the first slots, then
+ * list 1's…, one swap of two slots at a time (the space stays searchable between steps, each
+ * swap keeping its row↔slot maps whole), then hands the blocks' bounds over. Rows filed
+ * meanwhile, or under another list since, are read one by one until the next layout.
  */
-export class ListTraining {
-  private sample: number[] = [];
-  private pass = 0;
+export class ListLayout {
   private cursor = 0;
-  private sums: Float64Array;
-  private counts: Int32Array;
-  private readonly centroids: Centroids;
+  private readonly order: Int32Array;
+  private readonly starts: Int32Array;
+  readonly listCount: number;
+
+  constructor(
+    private readonly space: ListedRows,
+    members: Members,
+    private readonly done: (starts: Int32Array) => void,
+  ) {
+    this.listCount = members.lists.length;
+    this.starts = new Int32Array(this.listCount + 1);
+    this.order = new Int32Array(members.count);
+    let at = 0;
+    for (let list = 0; list < this.listCount; list += 1) {
+      this.starts[list] = at;
+      const size = members.sizes[list] as number;
+      this.order.set((members.lists[list] as Int32Array).subarray(0, size), at);
+      at += size;
+    }
+    this.starts[this.listCount] = at;
+  }
+
+  /** Works for about `budgetMs`; true once the rows are laid out. */
+  step(budgetMs: number): boolean {
+    const start = performance.now();
+    const { order, space } = this;
+    while (this.cursor < order.length) {
+      // Slots before the cursor hold the rows laid out: the next row's slot is at or after it.
+      const end = Math.min(order.length, this.cursor + 256);
+      for (let slot = this.cursor; slot < end; slot += 1) {
+        space.swapSlots(slot, space.slotOf(order[slot] as number));
+      }
+      this.cursor = end;
+      if (this.cursor < order.length && performance.now() - start >= budgetMs) return false;
+    }
+    this.done(this.starts);
+    return true;
+  }
+}
+
+/** What a training port tells its driver. */
+export interface TrainingSink {
+  clustered(): void;
+  filed(rows: Int32Array, lists: Int32Array): void;
+  finished(result: TrainerResult): void;
+  failed(error: Error): void;
+}
+
+/**
+ * Where a training runs: on the event loop (`InLoopTraining`, in the driver's slices) or in a
+ * worker thread (embedding/list-training-port.ts). The driver sends a chunk of rows at a time
+ * and the port answers each call once, in order, through the sink.
+ */
+export interface TrainingPort {
+  start(job: TrainerStart, sink: TrainingSink): void;
+  file(rows: Int32Array, values: Int8Array): void;
+  finish(): void;
+  /** Works for about `budgetMs` (a worker's port does nothing here). */
+  work(budgetMs: number): void;
+  close(): void;
+}
+
+/** The training on the event loop: the k-means in slices, everything else answered at once. */
+export class InLoopTraining implements TrainingPort {
+  private trainer: ListTrainer | null = null;
+  private sink: TrainingSink | null = null;
+  private clustered = false;
+
+  start(job: TrainerStart, sink: TrainingSink): void {
+    this.trainer = new ListTrainer(job);
+    this.sink = sink;
+  }
+
+  work(budgetMs: number): void {
+    if (this.clustered || !this.trainer?.cluster(budgetMs)) return;
+    this.clustered = true;
+    this.sink?.clustered();
+  }
+
+  file(rows: Int32Array, values: Int8Array): void {
+    if (this.trainer) this.sink?.filed(rows, this.trainer.file(rows, values, rows.length));
+  }
+
+  finish(): void {
+    if (this.trainer) this.sink?.finished(this.trainer.finish());
+  }
+
+  close(): void {
+    this.trainer = null;
+  }
+}
+
+/** Rows per chunk sent to a worker, and on the loop (a chunk's check is 64 scans of it). */
+const CHUNK_WORKER = 4096;
+const CHUNK_LOOP = 256;
+/** Chunks sent and not yet answered, at most (the worker's queue, and the copies in it). */
+const IN_FLIGHT = 2;
+
+/**
+ * One training of the lists, driven from the event loop in steps of a given duration: it draws
+ * the sample, has the port cluster it, sends the rows in chunks (copies: the port may be a worker
+ * thread, which gets them transferred), files each row as its list comes back unless it changed
+ * since it was sent, and hands the lists over once the port has finished (rows that changed
+ * meanwhile filed then, under the final centroids). Where the worker fails, the training starts
+ * again on the loop.
+ */
+export class ListTraining implements TrainingSink {
+  private port: TrainingPort;
+  private phase: 'clustering' | 'filing' | 'finishing' | 'refiling' | 'done' = 'clustering';
+  private cursor = 0;
+  /** Rows sent are those below this when the training began; later ones are filed at the end. */
+  private readonly end: number;
+  private final: Centroids | null = null;
+  private inFlight = 0;
   private readonly members: Members;
-  private readonly random: () => number;
-  private finished = false;
-  /** The check: rows asked so far, the row being asked, its exact nearest rows so far. */
-  private checked = 0;
-  private checkFrom = 0;
-  private readonly nearest = new TopK(CHECK_K);
-  /** For each exact nearest row of each row asked, the rank of its list for that row. */
-  private readonly ranks: number[] = [];
+  /** Rows changed since they were sent (their list is found again at the end). */
+  private readonly dirty = new Set<number>();
+  private result: TrainerResult | null = null;
+  private job: TrainerStart;
 
   constructor(
     private readonly space: ListedRows,
     readonly listCount: number,
-    seed: number,
+    private readonly seed: number,
+    port: TrainingPort | null,
     private readonly done: (lists: {
       centroids: Centroids;
       members: Members;
@@ -431,152 +459,187 @@ export class ListTraining {
       asked: number;
     }) => void,
   ) {
-    this.random = seeded(seed);
-    this.centroids = new Centroids(space.dimensions, listCount);
     this.members = new Members(listCount);
-    this.sums = new Float64Array(listCount * space.dimensions);
-    this.counts = new Int32Array(listCount);
-    this.drawSample();
+    this.end = space.rows;
+    this.port = port ?? new InLoopTraining();
+    this.job = this.drawSample();
+    this.begin();
   }
 
   get complete(): boolean {
-    return this.finished;
+    return this.phase === 'done';
   }
 
-  /** A random sample of the rows with a vector; the first `listCount` seed the centroids. */
-  private drawSample(): void {
+  /** Whether the training runs in a worker thread (false: on the loop, in slices). */
+  get inWorker(): boolean {
+    return !(this.port instanceof InLoopTraining);
+  }
+
+  private begin(): void {
+    const { sample, sampleRows } = this.job;
+    // The port may take the buffers (a worker's, transferred): it gets its own copies.
+    this.port.start({ ...this.job, sample: sample.slice(), sampleRows: sampleRows.slice() }, this);
+  }
+
+  /** A random sample of the rows with a vector, copied (the first `listCount` seed the centroids). */
+  private drawSample(): TrainerStart {
+    const random = seeded(this.seed);
     const rows: number[] = [];
     for (let row = 0; row < this.space.rows; row += 1) if (this.space.has(row)) rows.push(row);
     const wanted = Math.min(rows.length, this.listCount * SAMPLE_PER_LIST);
     for (let i = 0; i < wanted; i += 1) {
-      const j = i + Math.floor(this.random() * (rows.length - i));
+      const j = i + Math.floor(random() * (rows.length - i));
       const swap = rows[i] as number;
       rows[i] = rows[j] as number;
       rows[j] = swap;
     }
-    this.sample = rows.slice(0, wanted);
-    for (let c = 0; c < this.listCount; c += 1) {
-      const row = this.sample[c % Math.max(1, this.sample.length)];
-      if (row !== undefined) this.centroids.copy(c, this.space.rowValues(row));
+    const stride = strideOf(this.space.dimensions);
+    const sample = new Int8Array(wanted * stride);
+    for (let i = 0; i < wanted; i += 1) {
+      sample.set(this.space.rowValues(rows[i] as number).subarray(0, stride), i * stride);
     }
+    const sampleRows = Int32Array.from(rows.slice(0, wanted));
+    return {
+      dimensions: this.space.dimensions,
+      listCount: this.listCount,
+      seed: this.seed,
+      sample,
+      sampleRows,
+    };
   }
 
-  /** A row got a vector meanwhile: once the centroids are final, filed if already passed. */
+  /** Whether a row's vector now is not the one the port gets (or got): it is filed at the end. */
+  private passed(row: number): boolean {
+    return row < this.cursor || row >= this.end;
+  }
+
+  /** A row got a vector meanwhile: one already sent (or not to be) is filed at the end. */
   added(row: number): void {
-    if (this.pass >= PASSES && row < this.cursor) {
-      this.members.add(row, this.centroids.nearest(this.space.rowValues(row)));
-    }
+    if (!this.passed(row)) return;
+    this.members.remove(row);
+    this.dirty.add(row);
   }
 
   /** A row lost its vector meanwhile. */
   removed(row: number): void {
     this.members.remove(row);
+    if (this.passed(row)) this.dirty.add(row);
+  }
+
+  clustered(): void {
+    this.phase = 'filing';
+  }
+
+  filed(rows: Int32Array, lists: Int32Array): void {
+    this.inFlight -= 1;
+    for (let i = 0; i < rows.length; i += 1) {
+      const row = rows[i] as number;
+      if (!this.dirty.has(row)) this.members.add(row, lists[i] as number);
+    }
+  }
+
+  finished(result: TrainerResult): void {
+    this.result = result;
+  }
+
+  failed(): void {
+    // The worker is gone: the same training again, on the loop.
+    this.port.close();
+    this.port = new InLoopTraining();
+    this.phase = 'clustering';
+    this.cursor = 0;
+    this.inFlight = 0;
+    this.dirty.clear();
+    for (let row = 0; row < this.members.listOf.length; row += 1) this.members.remove(row);
+    this.result = null;
+    this.final = null;
+    this.begin();
+  }
+
+  /** Stops the port (a worker is terminated). */
+  close(): void {
+    this.port.close();
   }
 
   /** Works for about `budgetMs`; true once the lists are handed over. */
   step(budgetMs: number): boolean {
     const start = performance.now();
-    const dimensions = this.space.dimensions;
-    while (!this.finished) {
-      if (this.pass < PASSES) {
-        const row = this.sample[this.cursor];
-        if (row !== undefined) {
-          if (this.space.has(row)) {
-            const values = this.space.rowValues(row);
-            const c = this.centroids.nearest(values);
-            this.counts[c] = (this.counts[c] as number) + 1;
-            const offset = c * dimensions;
-            for (let d = 0; d < dimensions; d += 1) {
-              this.sums[offset + d] = (this.sums[offset + d] as number) + (values[d] as number);
-            }
-          }
-          this.cursor += 1;
-        } else {
-          this.endPass();
-        }
-      } else if (this.cursor < this.space.rows) {
-        const row = this.cursor;
-        if (this.space.has(row)) {
-          this.members.add(row, this.centroids.nearest(this.space.rowValues(row)));
-        }
-        this.cursor += 1;
-      } else if (this.checked < Math.min(CHECKS, this.sample.length)) {
-        this.checkStep();
-      } else {
-        this.finished = true;
-        this.sums = new Float64Array(0);
-        this.done({ centroids: this.centroids, members: this.members, ...this.probesNeeded() });
+    const chunkRows = this.inWorker ? CHUNK_WORKER : CHUNK_LOOP;
+    for (;;) {
+      if (this.phase === 'done') return true;
+      if (this.phase === 'clustering') {
+        this.port.work(budgetMs - (performance.now() - start));
+        if (this.phase === 'clustering') return false;
+      } else if (this.phase === 'filing') {
+        if (this.cursor < this.end) {
+          if (this.inFlight >= IN_FLIGHT) return false;
+          this.sendChunk(chunkRows);
+        } else if (this.inFlight === 0) {
+          this.phase = 'finishing';
+          this.port.finish();
+        } else return false;
+      } else if (this.phase === 'finishing') {
+        if (this.result === null) return false;
+        this.final = this.centroidsOf(this.result);
+        this.phase = 'refiling';
+      } else if (this.refile(start, budgetMs)) {
+        this.handOver();
         return true;
       }
       if (performance.now() - start >= budgetMs) return false;
     }
+  }
+
+  private sendChunk(chunkRows: number): void {
+    const space = this.space;
+    const stride = strideOf(space.dimensions);
+    const ids: number[] = [];
+    while (this.cursor < this.end && ids.length < chunkRows) {
+      if (space.has(this.cursor)) ids.push(this.cursor);
+      this.cursor += 1;
+    }
+    const rows = Int32Array.from(ids);
+    const values = new Int8Array(rows.length * stride);
+    for (let i = 0; i < rows.length; i += 1) {
+      values.set(space.rowValues(rows[i] as number).subarray(0, stride), i * stride);
+    }
+    this.inFlight += 1;
+    this.port.file(rows, values);
+  }
+
+  private centroidsOf(result: TrainerResult): Centroids {
+    this.port.close();
+    const centroids = new Centroids(this.space.dimensions, this.listCount);
+    const stride = strideOf(this.space.dimensions);
+    for (let c = 0; c < this.listCount; c += 1) {
+      centroids.copy(c, result.centroids.subarray(c * stride, (c + 1) * stride));
+    }
+    return centroids;
+  }
+
+  /** Files the rows that changed meanwhile under the final centroids, in the budget; true: done. */
+  private refile(start: number, budgetMs: number): boolean {
+    const centroids = this.final;
+    if (centroids === null) return false;
+    // A row that changes again meanwhile is added back to the set, and visited again.
+    for (const row of this.dirty) {
+      this.dirty.delete(row);
+      if (this.space.has(row)) this.members.add(row, centroids.nearest(this.space.rowValues(row)));
+      if (performance.now() - start >= budgetMs) return this.dirty.size === 0;
+    }
     return true;
   }
 
-  /** One chunk of the exact search for the row being asked; its ranks once the rows are done. */
-  private checkStep(): void {
-    const asked = this.sample[this.checked] as number;
-    if (!this.space.has(asked)) {
-      this.checked += 1;
-      this.checkFrom = 0;
-      return;
-    }
-    const values = this.space.rowValues(asked);
-    if (this.checkFrom === 0) this.nearest.reset(CHECK_K);
-    const rows = this.space.rows;
-    const count = Math.min(CHECK_CHUNK, rows - this.checkFrom);
-    const dots = this.space.rowDots(values, this.checkFrom, count);
-    for (let row = this.checkFrom; row < this.checkFrom + count; row += 1) {
-      if (row === asked || !this.space.has(row)) continue;
-      const cosine = (dots[row] as number) * this.space.rowScale(row);
-      if (this.nearest.wouldTake(cosine)) this.nearest.push(row, cosine);
-    }
-    this.checkFrom += count;
-    if (this.checkFrom < rows) return;
-    // The rank of each list for this row, and of the lists holding its nearest rows.
-    const cosines = this.centroids.score(values);
-    const order = Array.from({ length: this.listCount }, (_, c) => c).sort(
-      (a, b) => (cosines[b] as number) - (cosines[a] as number) || a - b,
-    );
-    const rankOf = new Int32Array(this.listCount);
-    for (const [rank, list] of order.entries()) rankOf[list] = rank;
-    for (const row of this.nearest.items()) {
-      const list = this.members.listOf[row] ?? NONE;
-      this.ranks.push(list === NONE ? this.listCount : (rankOf[list] as number));
-    }
-    this.checked += 1;
-    this.checkFrom = 0;
-  }
-
-  /** The fewest lists (at least `PROBE_MIN`) that find `RECALL` of the rows; 0 if too many. */
-  private probesNeeded(): { probes: number; recall: number; asked: number } {
-    const ranks = [...this.ranks].sort((a, b) => a - b);
-    const asked = this.checked;
-    if (ranks.length === 0)
-      return { probes: Math.min(PROBE_MIN, this.listCount), recall: 1, asked };
-    const needed = (ranks[Math.max(0, Math.ceil(RECALL * ranks.length) - 1)] as number) + 1;
-    const probes = Math.min(this.listCount, Math.max(PROBE_MIN, needed));
-    const recall = ranks.filter((rank) => rank < probes).length / ranks.length;
-    const worth = probes <= Math.max(PROBE_MIN, PROBE_MAX_SHARE * this.listCount);
-    return { probes: worth ? probes : 0, recall, asked };
-  }
-
-  /** New centroids from the pass's sums; an empty list takes a random sampled row. */
-  private endPass(): void {
-    const dimensions = this.space.dimensions;
-    for (let c = 0; c < this.listCount; c += 1) {
-      if ((this.counts[c] as number) > 0) {
-        this.centroids.store(c, this.sums, c * dimensions, dimensions);
-      } else {
-        const row = this.sample[Math.floor(this.random() * this.sample.length)];
-        if (row !== undefined && this.space.has(row)) {
-          this.centroids.copy(c, this.space.rowValues(row));
-        }
-      }
-    }
-    this.sums.fill(0);
-    this.counts.fill(0);
-    this.pass += 1;
-    this.cursor = 0;
+  private handOver(): void {
+    const { final, result } = this;
+    if (final === null || result === null) return;
+    this.phase = 'done';
+    this.done({
+      centroids: final,
+      members: this.members,
+      probes: result.probes,
+      recall: result.recall,
+      asked: result.asked,
+    });
   }
 }

@@ -4,7 +4,9 @@
  * float scale that makes the stored vector unit length, so that a dot product is a cosine. The
  * rows live in a `VectorMemory` (vector-kernel.ts), whose kernel scores a question against all of
  * them at once (`scan`), or, in a large space, only the rows of the inverted lists nearest it
- * (`scanNear`, vector-lists.ts).
+ * (`scanNear`, vector-lists.ts). A row's vector sits in a slot of the memory: slots follow rows
+ * until the lists lay their rows out, each list's in one contiguous block (decision 122), so that
+ * a probe reads its lists at the exhaustive scan's rate rather than one scattered row at a time.
  * @module
  */
 import { VectorMemory } from './vector-kernel';
@@ -79,7 +81,16 @@ export class VectorSpace {
   private stamps = new Uint32Array(64);
   /** The cosines of the rows a probe scored, in its order. */
   private near = new Float32Array(64);
+  /** The rows a probe scored, in its order, and the rows it gathers one by one. */
+  private nearIds = new Int32Array(64);
+  private strays = new Int32Array(64);
   private exhaustive = true;
+  /** Each row's slot in the memory, and each slot's row (a permutation of 0..rows−1). */
+  private slots = Int32Array.from({ length: 64 }, (_, i) => i);
+  private slotRows = Int32Array.from({ length: 64 }, (_, i) => i);
+  private scratch = new Int8Array(0);
+  /** False: a probe gathers every listed row, laid out or not (the bench's baseline). */
+  blocks = true;
 
   /**
    * `length`: the model's vector length, fixed by the first vector stored when not given.
@@ -110,7 +121,7 @@ export class VectorSpace {
   /** Bytes of the vectors and their scales (what the space costs beyond its texts). */
   get bytes(): number {
     const rows = this.memory?.bytes ?? 0;
-    const lists = this.lists.bytes + this.stamps.byteLength;
+    const lists = this.lists.bytes + this.stamps.byteLength + 2 * this.slots.byteLength;
     return rows + lists + this.scales.byteLength + this.refs.byteLength + this.cosines.byteLength;
   }
 
@@ -165,7 +176,7 @@ export class VectorSpace {
     const row = this.rowOf.get(text);
     if (row === undefined) return true;
     const memory = this.rowMemory();
-    memory.rows.set(vector.values, row * memory.stride);
+    memory.rows.set(vector.values, (this.slots[row] as number) * memory.stride);
     this.scales[row] = vector.scale;
     if (this.filled[row] === 0) this.waiting -= 1;
     else this.lists.remove(row);
@@ -227,10 +238,11 @@ export class VectorSpace {
     const memory = this.rowMemory();
     memory.query.set(query.values);
     const dots = memory.dots(rows);
-    const scales = this.scales;
+    const { scales, slotRows } = this;
     const scale = query.scale;
-    for (let row = 0; row < rows; row += 1) {
-      cosines[row] = (dots[row] as number) * scale * (scales[row] as number);
+    for (let slot = 0; slot < rows; slot += 1) {
+      const row = slotRows[slot] as number;
+      cosines[row] = (dots[slot] as number) * scale * (scales[row] as number);
     }
     return cosines;
   }
@@ -238,33 +250,67 @@ export class VectorSpace {
   /**
    * The cosines of `query` with the rows of the lists nearest it when the lists are in use, in
    * the order of the probe (`values`; by row, only rows scored later by `scoreAlso`), else with
-   * every row (`scan`). Writes nothing per row but the dense cosines.
+   * every row (`scan`). A list laid out in its block is read in one kernel call over the block;
+   * its rows filed since (strays) are gathered one by one. Allocates no array once warm.
    */
   scanNear(query: QuantizedVector): Scan {
-    const probe =
+    const lists = this.lists;
+    const probed =
       this.approximate && this.memory !== null && query.values.length === this.length
-        ? this.lists.candidates(query.values)
+        ? lists.nearest(query.values)
         : null;
-    if (probe === null) {
+    if (probed === null) {
       const cosines = this.scan(query);
       return { cosines, values: cosines, ids: null, count: this.rowCount };
     }
     this.scans += 1;
     this.exhaustive = false;
     if (this.cosines.length < this.refs.length) this.cosines = new Float32Array(this.refs.length);
-    const { ids, count } = probe;
-    if (this.near.length < count)
-      this.near = new Float32Array(Math.max(count, this.near.length * 2));
+    const total = lists.probedRows(probed);
+    if (this.near.length < total) {
+      const size = Math.max(total, this.near.length * 2);
+      this.near = new Float32Array(size);
+      this.nearIds = new Int32Array(size);
+      this.strays = new Int32Array(size);
+    }
     const memory = this.rowMemory();
     memory.query.set(query.values);
-    memory.ids.set(ids.subarray(0, count));
-    const dots = memory.gather(count);
-    const { near, scales } = this;
+    const { near, nearIds, strays, scales, slots } = this;
     const scale = query.scale;
-    for (let i = 0; i < count; i += 1) {
-      near[i] = (dots[i] as number) * scale * (scales[ids[i] as number] as number);
+    let count = 0;
+    let strayCount = 0;
+    for (let i = 0; i < probed.count; i += 1) {
+      const list = probed.lists[i] as number;
+      const members = lists.membersOf(list);
+      const size = lists.sizeOf(list);
+      const from = this.blocks ? lists.blockStart(list) : 0;
+      const to = this.blocks ? lists.blockEnd(list) : 0;
+      const dots = to > from ? memory.dotsRange(from, to - from) : null;
+      for (let m = 0; m < size; m += 1) {
+        const row = members[m] as number;
+        const slot = slots[row] as number;
+        if (dots !== null && slot >= from && slot < to) {
+          near[count] = (dots[slot] as number) * scale * (scales[row] as number);
+          nearIds[count] = row;
+          count += 1;
+        } else {
+          strays[strayCount] = row;
+          strayCount += 1;
+        }
+      }
     }
-    return { cosines: this.cosines, values: near, ids, count };
+    if (strayCount > 0) {
+      const ids = memory.ids;
+      for (let i = 0; i < strayCount; i += 1) ids[i] = slots[strays[i] as number] as number;
+      const dots = memory.gather(strayCount);
+      for (let i = 0; i < strayCount; i += 1) {
+        const row = strays[i] as number;
+        near[count] = (dots[i] as number) * scale * (scales[row] as number);
+        nearIds[count] = row;
+        count += 1;
+      }
+    }
+    return { cosines: this.cosines, values: near, ids: nearIds, count };
   }
 
   /**
@@ -278,13 +324,13 @@ export class VectorSpace {
     let count = 0;
     for (const row of rows) {
       if (this.stamps[row] === this.scans || this.filled[row] !== 1) continue;
-      ids[count] = row;
+      ids[count] = this.slots[row] as number;
       count += 1;
     }
     if (count === 0) return;
     const dots = memory.gather(count);
     for (let i = 0; i < count; i += 1) {
-      const row = ids[i] as number;
+      const row = this.slotRows[ids[i] as number] as number;
       this.cosines[row] = (dots[i] as number) * query.scale * (this.scales[row] as number);
       this.stamps[row] = this.scans;
     }
@@ -301,11 +347,11 @@ export class VectorSpace {
   }
 
   /**
-   * Dot products of `values` (int8, the stride's length) with rows `from..from+count−1`, at
-   * their rows' places: the lists' check of their recall. The last scan's cosines stay, but
-   * nothing more is scored with its query (`scoreAlso`).
+   * Dot products of `values` (int8, the stride's length) with slots `from..from+count−1`, at
+   * their slots' places (`rowAt` tells whose): the lists' check of their recall. The last
+   * scan's cosines stay, but nothing more is scored with its query (`scoreAlso`).
    */
-  rowDots(values: Int8Array, from: number, count: number): Int32Array {
+  slotDots(values: Int8Array, from: number, count: number): Int32Array {
     this.scans += 1;
     const memory = this.rowMemory();
     memory.query.set(values.subarray(0, memory.stride));
@@ -315,8 +361,36 @@ export class VectorSpace {
   /** A row's int8 components as stored, padded to the kernel's stride (a view). */
   rowValues(row: number): Int8Array {
     const memory = this.rowMemory();
-    const base = row * memory.stride;
+    const base = (this.slots[row] as number) * memory.stride;
     return memory.rows.subarray(base, base + memory.stride);
+  }
+
+  /** The row whose vector is in `slot`, and the slot of `row`. */
+  rowAt(slot: number): number {
+    return this.slotRows[slot] as number;
+  }
+
+  slotOf(row: number): number {
+    return this.slots[row] as number;
+  }
+
+  /** Swaps the vectors (and rows) of two slots: the lists lay their rows out one swap at a time. */
+  swapSlots(a: number, b: number): void {
+    if (a === b || this.memory === null) return;
+    const memory = this.rowMemory();
+    const stride = memory.stride;
+    const rows = memory.rows;
+    if (this.scratch.length !== stride) this.scratch = new Int8Array(stride);
+    const scratch = this.scratch;
+    scratch.set(rows.subarray(a * stride, (a + 1) * stride));
+    rows.copyWithin(a * stride, b * stride, (b + 1) * stride);
+    rows.set(scratch, b * stride);
+    const rowA = this.slotRows[a] as number;
+    const rowB = this.slotRows[b] as number;
+    this.slotRows[a] = rowB;
+    this.slotRows[b] = rowA;
+    this.slots[rowA] = b;
+    this.slots[rowB] = a;
   }
 
   /** Rows a scan covers (the highest row given out, plus one). */
@@ -329,7 +403,7 @@ export class VectorSpace {
     if (this.filled[row] !== 1 || this.memory === null) return 0;
     const data = this.memory.rows;
     const values = query.values;
-    const base = row * this.memory.stride;
+    const base = (this.slots[row] as number) * this.memory.stride;
     const n = Math.min(values.length, this.length);
     let s0 = 0;
     let s1 = 0;
@@ -346,7 +420,7 @@ export class VectorSpace {
   vectorOf(row: number): QuantizedVector {
     const values = new Int8Array(this.length);
     if (this.memory !== null && this.filled[row] === 1) {
-      const base = row * this.memory.stride;
+      const base = (this.slots[row] as number) * this.memory.stride;
       values.set(this.memory.rows.subarray(base, base + this.length));
     }
     return { values, scale: this.filled[row] === 1 ? (this.scales[row] ?? 0) : 0 };
@@ -367,6 +441,13 @@ export class VectorSpace {
     const stamps = new Uint32Array(size);
     stamps.set(this.stamps);
     this.stamps = stamps;
+    // Slots beyond the rows given out are their own rows' (a layout permutes given rows only).
+    const slots = Int32Array.from({ length: size }, (_, i) => i);
+    slots.set(this.slots);
+    this.slots = slots;
+    const slotRows = Int32Array.from({ length: size }, (_, i) => i);
+    slotRows.set(this.slotRows);
+    this.slotRows = slotRows;
     this.memory?.ensure(size);
   }
 }

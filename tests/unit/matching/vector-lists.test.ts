@@ -7,12 +7,15 @@
  * the lists do not earn their place (uniform random vectors); rules added, edited and removed
  * after training are filed and unfiled at once; in many dimensions, rows filed through a shortlist
  * of centroids are found as well; a training stepped in small slices while rows
- * come and go hands over lists that file every row once.
+ * come and go hands over lists that file every row once; once trained, each list's rows lie in
+ * one block of slots, read in one call, with exactly the cosines of the rows gathered one by one
+ * (rows filed since included), and a layout stepped in slices leaves every search whole.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RuleVectors } from '../../../electron/service/matching/rule-vectors';
 import { VectorMemory } from '../../../electron/service/matching/vector-kernel';
+import { ListLayout } from '../../../electron/service/matching/vector-lists';
 import { VectorSpace, quantize } from '../../../electron/service/matching/vector-space';
 import type { QuantizedVector } from '../../../electron/service/matching/vector-space';
 import { prng } from '../../helpers/prng';
@@ -335,4 +338,121 @@ test('below its size threshold the space searches every row', () => {
   assert.equal(d.space.lists.lists, 0);
   const search = d.vectors.search(quantize(d.make()), 10, NOW);
   assert.equal(search.compared, d.space.rows);
+});
+
+/** The search through the lists with each list's block read in one call, and with none. */
+function bothWays(d: Data, query: QuantizedVector) {
+  d.space.blocks = true;
+  const laid = d.vectors.search(query, 10, NOW);
+  d.space.blocks = false;
+  const gathered = d.vectors.search(query, 10, NOW);
+  d.space.blocks = true;
+  return { laid, gathered };
+}
+
+/** Whether every row still filed under the list it was laid out with lies in that list's block. */
+function blocksHoldTheirRows(d: Data): void {
+  const lists = d.space.lists;
+  for (let list = 0; list < lists.lists; list += 1) {
+    const members = lists.membersOf(list).subarray(0, lists.sizeOf(list));
+    const inBlock = [...members].filter((row) => {
+      const slot = d.space.slotOf(row);
+      return slot >= lists.blockStart(list) && slot < lists.blockEnd(list);
+    });
+    assert.equal(inBlock.length, members.length, `list ${list}`);
+    assert.equal(lists.blockEnd(list) - lists.blockStart(list), members.length);
+    for (const row of members) assert.equal(d.space.rowAt(d.space.slotOf(row)), row);
+  }
+}
+
+test('once trained, each list’s rows lie in one block, read with the cosines of a gather', () => {
+  const d = data({ seed: 7, rules: 1500, dimensions: 48, topics: 40 });
+  d.space.lists.train();
+  assert.equal(d.space.lists.usable, true);
+  assert.equal(d.space.lists.laidOut, true);
+  blocksHoldTheirRows(d);
+  const queries = Array.from({ length: 40 }, (_, i) =>
+    i % 2 === 0
+      ? quantize(d.make())
+      : d.space.vectorOf(d.space.rowOfText(`t${1 + Math.floor(d.random() * 4500)}`)),
+  );
+  for (const query of queries) {
+    const { laid, gathered } = bothWays(d, query);
+    assert.ok(laid.compared < d.space.rows && laid.compared === gathered.compared);
+    assert.deepEqual(laid.hits, gathered.hits);
+  }
+  assert.ok(recall(d, queries) >= 0.98);
+  // Rules filed after the layout (read one by one), edited and removed: still the same search.
+  const upsert = (ruleId: string, texts: string[]) =>
+    d.vectors.upsert({
+      ruleId,
+      ruleName: texts[0] ?? '',
+      questions: texts.slice(1),
+      active: true,
+      effectBeginMs: null,
+      effectEndMs: null,
+    });
+  for (let i = 0; i < 40; i += 1) {
+    upsert(`new${i}`, [`new text ${i}`]);
+    d.space.set(`new text ${i}`, quantize(d.make()));
+  }
+  for (let i = 0; i < 1500; i += 5) d.vectors.remove(`r${i}`);
+  upsert('r1', ['edited r1']);
+  d.space.set('edited r1', quantize(d.make()));
+  for (let i = 0; i < 40; i += 1) {
+    const vector = d.space.vectorOf(d.space.rowOfText(`new text ${i}`));
+    const { laid, gathered } = bothWays(d, vector);
+    assert.equal(laid.hits[0]?.ruleId, `new${i}`);
+    assert.deepEqual(laid.hits, gathered.hits);
+    for (const hit of laid.hits) assert.ok(!/^r\d*[05]$/.test(hit.ruleId), hit.ruleId);
+  }
+  for (const query of queries.filter((_, i) => i % 2 === 0)) {
+    const { laid, gathered } = bothWays(d, query);
+    assert.deepEqual(laid.hits, gathered.hits);
+  }
+});
+
+test('a layout stepped in slices leaves every search whole while rows come and go', () => {
+  const d = data({ seed: 8, rules: 700, dimensions: 32, topics: 16 });
+  const training = d.space.lists.trainingRun();
+  assert.ok(training && !(training instanceof ListLayout));
+  training.step(Infinity);
+  const layout = d.space.lists.trainingRun();
+  assert.ok(layout instanceof ListLayout, 'the layout follows the training');
+  assert.equal(d.space.lists.laidOut, false);
+  // Every list probed: a search through the lists is then the exact one, at any point.
+  d.space.lists.probes = d.space.lists.lists;
+  const queries = Array.from({ length: 6 }, () => quantize(d.make()));
+  let steps = 0;
+  const same = () => {
+    for (const query of queries) {
+      const near = d.vectors.search(query, 10, NOW);
+      d.space.approximate = false;
+      const exact = d.vectors.search(query, 10, NOW);
+      d.space.approximate = true;
+      assert.deepEqual(near.hits, exact.hits, `after ${steps} steps`);
+    }
+  };
+  while (!layout.step(0)) {
+    steps += 1;
+    same();
+    d.vectors.remove(`r${steps * 7}`);
+    d.vectors.upsert({
+      ruleId: `late${steps}`,
+      ruleName: `late ${steps}`,
+      questions: [],
+      active: true,
+      effectBeginMs: null,
+      effectEndMs: null,
+    });
+    d.space.set(`late ${steps}`, quantize(d.make()));
+  }
+  assert.ok(steps >= 4, `${steps} steps`);
+  assert.equal(d.space.lists.laidOut, true);
+  assert.equal(d.space.lists.trainingRun(), null, 'nothing more due');
+  same();
+  for (let j = 1; j <= steps; j += 1) {
+    const vector = d.space.vectorOf(d.space.rowOfText(`late ${j}`));
+    assert.equal(d.vectors.search(vector, 10, NOW).hits[0]?.ruleId, `late${j}`);
+  }
 });
