@@ -19,6 +19,7 @@ import {
   loadSqlJs,
   openDatabase,
   readSnapshot,
+  workerFits,
 } from '../../../electron/service/store/embedded/database';
 import { rebuildSnapshot } from '../../../electron/service/store/embedded/snapshot-worker';
 import type { Migration } from '../../../electron/service/store/sql/migrations/runner';
@@ -197,4 +198,11 @@ test('a stop during a snapshot abandons the worker and copies memory at once', a
     readdirSync(dir).filter((name) => name.startsWith('journal-')),
     [],
   );
+});
+
+test('the worker builds a snapshot only while free memory holds four copies of the database', () => {
+  const mb = 2 ** 20;
+  assert.equal(workerFits(100 * mb, 400 * mb), true);
+  assert.equal(workerFits(100 * mb, 399 * mb), false);
+  assert.equal(workerFits(0, 0), true);
 });

@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { freemem } from 'node:os';
 import { crc32 } from 'node:zlib';
 import initSqlJs from 'sql.js';
 import type { Database as SqlJsDatabase, SqlJsStatic, Statement } from 'sql.js';
@@ -51,6 +52,16 @@ const ignore = () => undefined;
 const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 const DEFAULT_SNAPSHOT_JOURNAL_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A worker rebuilding the snapshot holds about three copies of the database at its peak (the
+ * last snapshot read, the database, its export): it runs only while the machine's free memory
+ * holds four, so a large database on a tight machine is copied on the loop instead (decision 126).
+ */
+export function workerFits(databaseBytes: number, freeBytes = freemem()): boolean {
+  return freeBytes >= WORKER_MEMORY_FACTOR * databaseBytes;
+}
+const WORKER_MEMORY_FACTOR = 4;
 
 /**
  * Whether `journalBytes` of journal no snapshot covers call for a snapshot at once: past the
@@ -448,7 +459,10 @@ export class Store {
     if (this.snapshotting) return this.snapshotting;
     if (!this.dirtySinceSnapshot) return undefined;
     this.clearSnapshotTimer();
-    const fromMemory = this.failed !== null || this.closed ? this.exportFromMemory() : null;
+    const fromMemory =
+      this.failed !== null || this.closed || !workerFits(this.databaseBytes())
+        ? this.exportFromMemory()
+        : null;
     const targetSeq = this.seq;
     const coveredSegments = this.journal.rotate();
     const coveredBytes = this.journalBytes;
