@@ -393,7 +393,7 @@ describe('click feedback and rule analytics', () => {
     assert.deepEqual(analytics.hitsByDay[0]?.days, [{ day: '2026-11-02', hits: 4 }]);
   });
 
-  test('rule analytics in pages: the rules of each page, the pairs and hits per day of the robot (decision 119)', async () => {
+  test('rule analytics in pages: the rules of each page, the pairs and hits per day of the robot (decision 118)', async () => {
     const whole = await api.ok<RuleAnalytics>('GET', `${R}/analytics`);
     const first = await api.ok<RuleAnalyticsPage>('GET', `${R}/analytics?limit=3`);
     const second = await api.ok<RuleAnalyticsPage>('GET', `${R}/analytics?offset=3&limit=3`);

@@ -15,7 +15,7 @@
  *     ratio to the lexical ask of the same run. The question's vector is a paraphrase of the rule
  *     its text was derived from (the provider's own is noise);
  *   - the same search and fused ask with the lists' rows gathered one by one wherever they lie
- *     (`VectorSpace.blocks` off: the layout before decision 122), alternated with the laid-out
+ *     (`VectorSpace.blocks` off: the layout before decision 125), alternated with the laid-out
  *     probe question by question, as the baseline of the same run;
  *   - the rows a search compared through the lists and the rate it read them at (p50);
  *   - recall@1 and @10 of the rules found through the lists against the exact search's.

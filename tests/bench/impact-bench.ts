@@ -194,7 +194,7 @@ export type ImpactKb = 'zipf' | 'narrow';
 /**
  * What the draft changes: `mixed`, answers and phrasings in turn (a phrasing moves the idf
  * every score reads: its terms' questions are asked of both sides); `answers`, answers alone
- * (bounded by the changed rules' ceilings, decision 120).
+ * (bounded by the changed rules' ceilings, decision 116).
  */
 export type ImpactEdits = 'mixed' | 'answers';
 

@@ -1,6 +1,6 @@
 /**
  * Rule analytics and rule hits on the team server (PostgreSQL) as the log grows (issue 28,
- * decision 118): a robot's rules imported, its log filled with N asks through the recorder
+ * decision 117): a robot's rules imported, its log filled with N asks through the recorder
  * (question-log-fill.ts), then `days` of history made from that day's rule rows (the figures of a
  * robot kept 90 days). Measured in the same run, medians of `rounds`:
  *   the old read (every day's rows summed per rule) against the running totals read by index;
@@ -27,7 +27,7 @@ import { percentile, round } from './stats';
 
 const median = (samples: readonly number[]) => percentile(samples, 50);
 
-/** What rule analytics and rule hits read before decision 118: every day's rows, summed. */
+/** What rule analytics and rule hits read before decision 117: every day's rows, summed. */
 const SUMMED_SQL = `SELECT rule_id, sum(hits)::bigint AS hits, sum(chosen)::bigint AS chosen,
        sum(from_menu)::bigint AS from_menu, sum(recommended)::bigint AS recommended,
        max(last_hit) AS last_hit

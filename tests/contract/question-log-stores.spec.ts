@@ -124,7 +124,7 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
     }
   });
 
-  test('rule figures: running totals equal a recount of the days kept, after retention and clearing (decision 118)', async () => {
+  test('rule figures: running totals equal a recount of the days kept, after retention and clearing (decision 117)', async () => {
     const asked: LoggedQuestion[] = [];
     for (let day = 0; day < 4; day++) {
       asked.push(

@@ -1,5 +1,5 @@
 /**
- * A vector lists' training in a worker thread (decision 123): the port the training driver
+ * A vector lists' training in a worker thread (decision 126): the port the training driver
  * (matching/vector-lists.ts) talks to, which starts list-training-worker (its TypeScript source
  * under tsx, its bundle next to the service's in dist/), sends it the sample and the chunks of
  * rows (transferred, not copied again), and hands its answers to the driver. A worker that fails

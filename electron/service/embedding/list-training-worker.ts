@@ -1,5 +1,5 @@
 /**
- * The worker thread that trains a robot's vector lists (decision 123): it clusters the sample,
+ * The worker thread that trains a robot's vector lists (decision 126): it clusters the sample,
  * files the rows sent in chunks and checks the lists (matching/list-trainer.ts), answering each
  * message in order with typed arrays transferred, so that the event loop only copies rows out
  * and swaps the finished lists in. Built to dist/list-training-worker.js (build/build.mjs).

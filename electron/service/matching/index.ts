@@ -374,7 +374,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
    * over the baseline, its share of the evidence at most what the rules the scorer cannot list
    * leave it, and fuse.js's similarity 1 unless that bound reaches `atLeast` (then computed, as
    * `explain` does for the top). Then the same gate. A result below `atLeast` only says that
-   * none reaches `atLeast`. For the impact preview (decision 120).
+   * none reaches `atLeast`. For the impact preview (decision 116).
    */
   scoreCeiling(
     question: string,

@@ -200,7 +200,7 @@ export class Scorer {
    * index with such a phrasing; `listedAtMost`: the most rules `score` lists before them.
    * `wordless` false: a rule sharing no word with the question (none of `rescore`'s word
    * parts found: its `reverse` and `coreReverse` are 0) is left out, unscored. For a
-   * bound on what the rules could score (the impact preview's, decision 120); additive, the
+   * bound on what the rules could score (the impact preview's, decision 116); additive, the
    * ranking path does not use it.
    */
   scoreSlots(

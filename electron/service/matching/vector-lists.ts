@@ -4,10 +4,10 @@
  * filed under its nearest centroid, and a search that scores the centroids, then only the rows
  * of the `nprobe` nearest lists, both with the SIMD kernel (vector-kernel.ts). Rows come and go
  * one at a time (a new or edited phrasing goes to its nearest list); the centroids are trained
- * again in the background (`ListTraining`: in a worker thread given a port, decision 123, else on
+ * again in the background (`ListTraining`: in a worker thread given a port, decision 126, else on
  * the loop in slices; list-trainer.ts) when the rows have changed by as many as they were
  * trained on or a list has grown far beyond the others. Once trained, the rows are
- * laid out by list (`ListLayout`, decision 122): each list's rows in one contiguous block of the
+ * laid out by list (`ListLayout`, decision 125): each list's rows in one contiguous block of the
  * space's memory, which a probe reads in one kernel call; rows filed after the layout are read
  * one by one until the next training lays them out too. Below `MIN_ROWS` rows the lists are not
  * used: a small robot's search stays exact.

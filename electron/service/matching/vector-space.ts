@@ -5,7 +5,7 @@
  * rows live in a `VectorMemory` (vector-kernel.ts), whose kernel scores a question against all of
  * them at once (`scan`), or, in a large space, only the rows of the inverted lists nearest it
  * (`scanNear`, vector-lists.ts). A row's vector sits in a slot of the memory: slots follow rows
- * until the lists lay their rows out, each list's in one contiguous block (decision 122), so that
+ * until the lists lay their rows out, each list's in one contiguous block (decision 125), so that
  * a probe reads its lists at the exhaustive scan's rate rather than one scattered row at a time.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Which logged questions an impact preview asks of both sides (decision 120). A question's
+ * Which logged questions an impact preview asks of both sides (decision 116). A question's
  * answer can change only if (a) a rule that can answer it differs in what decides its answers
  * (its phrasings, name, validity, policy: its matchable form), or (b) the rule that answers it
  * keeps its matchable form and changes its answer text. (a) is impact-reach.ts's filter

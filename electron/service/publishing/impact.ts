@@ -170,7 +170,7 @@ const sameGroups = (a: RobotIndex, b: RobotIndex): boolean =>
  * The questions worth replaying between two sides: those a rule whose matchable form changed
  * can reach, or that a rule whose answer alone changed can answer (impact-bound.ts), or null
  * (every question) when something moves every answer: other synonyms, another calibration
- * offset, or a changed rule found by substring (decisions 94, 120).
+ * offset, or a changed rule found by substring (decisions 94, 116).
  */
 export async function reachOf(
   a: { index: RobotIndex; stored: readonly StoredRule[] },

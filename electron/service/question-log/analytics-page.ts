@@ -1,5 +1,5 @@
 /**
- * A page of rule analytics (decision 119): the robot's rules of the page with their running
+ * A page of rule analytics (decision 118): the robot's rules of the page with their running
  * totals read by index (store/contract/question-log.ts `rulesOf`), the rules never hit and
  * expiring among them; the confusable pairs and the hits per day of the most hit rules as in the
  * whole reply (analytics.ts), from the figures' indexes, rules since deleted left out. Its cost

@@ -408,7 +408,7 @@ export class QuestionLog {
     return ruleAnalytics(this.repository.figures, log, rules, this.options.now());
   }
 
-  /** A page of rule analytics (decision 119): the page's rules read by index. */
+  /** A page of rule analytics (decision 118): the page's rules read by index. */
   async analyticsPage(robot: RobotKey, page: AnalyticsPageInput): Promise<RuleAnalyticsPage> {
     const { log } = await this.opened(robot);
     return ruleAnalyticsPage(this.repository.figures, log, page, this.options.now());

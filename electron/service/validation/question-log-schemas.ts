@@ -41,7 +41,7 @@ export const QuestionLogExportQuery = Type.Object({
 
 export const InboxQuery = Type.Object({ limit: Type.Optional(decimal) });
 
-/** Without `limit`, every rule of the robot; with it, a page in creation order (decision 119). */
+/** Without `limit`, every rule of the robot; with it, a page in creation order (decision 118). */
 export const AnalyticsQuery = Type.Object({
   offset: Type.Optional(decimal),
   limit: Type.Optional(decimal),

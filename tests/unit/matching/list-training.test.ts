@@ -1,5 +1,5 @@
 /**
- * The vector lists trained in a worker thread (decision 123): for a fixed seed the worker hands
+ * The vector lists trained in a worker thread (decision 126): for a fixed seed the worker hands
  * over the very lists a training on the loop makes (same rows under the same lists, same check),
  * the space answers meanwhile (exactly: the lists are not in use before their first training),
  * rows that come and go during the training are filed, and a worker that cannot start leaves the

@@ -1,5 +1,5 @@
 /**
- * The snapshot built on a worker thread (decision 126): the event loop copies nothing of the
+ * The snapshot built on a worker thread (decision 121): the event loop copies nothing of the
  * database, the snapshot is exactly the state at the moment the journal rotated, a crash at any
  * moment of it loses no acknowledged write, and a worker that cannot build it leaves the copy to
  * memory.

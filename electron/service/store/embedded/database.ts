@@ -56,7 +56,7 @@ const DEFAULT_SNAPSHOT_JOURNAL_BYTES = 32 * 1024 * 1024;
 /**
  * A worker rebuilding the snapshot holds about three copies of the database at its peak (the
  * last snapshot read, the database, its export): it runs only while the machine's free memory
- * holds four, so a large database on a tight machine is copied on the loop instead (decision 126).
+ * holds four, so a large database on a tight machine is copied on the loop instead (decision 121).
  */
 export function workerFits(databaseBytes: number, freeBytes = freemem()): boolean {
   return freeBytes >= WORKER_MEMORY_FACTOR * databaseBytes;
@@ -439,7 +439,7 @@ export class Store {
    * Writes a snapshot now. The journal rotates to a new segment, and the snapshot of exactly the
    * state after the last committed transaction is built on a worker thread from the last
    * snapshot and the segments just closed (snapshot-worker.ts): the event loop copies nothing
-   * (decision 126). Its bytes go to a temporary file that is fsynced and renamed over the
+   * (decision 121). Its bytes go to a temporary file that is fsynced and renamed over the
    * snapshot, on libuv's threads. Only then are the journal segments it covers deleted. The
    * database is exported from memory instead (one copy on the event loop) when the journal on
    * disk may lack a change (a failed write or fdatasync: `failed`), at the stop's snapshot

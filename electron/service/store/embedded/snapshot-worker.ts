@@ -1,6 +1,6 @@
 /**
  * The snapshot built on a worker thread, so that no copy of the database holds the event loop
- * (decision 126). The worker makes it as a start-up would: the last snapshot, then the journal
+ * (decision 121). The worker makes it as a start-up would: the last snapshot, then the journal
  * segments a rotation closed, replayed record by record up to the seq the rotation was at. That
  * is exactly the state the main thread held at that moment: every record replays as it committed
  * (the same statements, in their own transaction, foreign keys on). The bytes are exported and

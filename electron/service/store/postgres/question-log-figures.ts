@@ -287,7 +287,7 @@ export class PendingFigures {
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Adds the day rows' deltas to the rules' running totals (decision 118), rules in byte order: two
+ * Adds the day rows' deltas to the rules' running totals (decision 117), rules in byte order: two
  * nodes' flushes (or a flush and the retention) lock the rows they share in the same order.
  */
 async function writeTotals(client: Client, logId: number, deltas: readonly RuleDelta[]) {
@@ -351,7 +351,7 @@ async function writePairTotals(
 /**
  * Deletes the figures of the days before `firstKept`, a table at a time; the rules' (then the
  * pairs') day rows and what they take off their running totals each in one transaction
- * (decision 118): a crash loses both or neither. Days are removed oldest first, so a rule's last hit is on a day kept while it has
+ * (decision 117): a crash loses both or neither. Days are removed oldest first, so a rule's last hit is on a day kept while it has
  * hits left; with none left it has no last hit.
  */
 export async function dropFiguresBefore(pool: Pool, logId: number, firstKept: number) {
@@ -485,7 +485,7 @@ export class PostgresFigures implements LogFigures {
     }));
   }
 
-  /** Each rule's running total (decision 118): one row a rule, never every day's rows summed. */
+  /** Each rule's running total (decision 117): one row a rule, never every day's rows summed. */
   async rules(log: LogKey): Promise<RuleRow[]> {
     const { rows } = await this.pool.query<TotalRow>(
       `SELECT ${TOTAL_COLUMNS} FROM question_log_rule_totals WHERE log_id = $1`,
@@ -526,7 +526,7 @@ export class PostgresFigures implements LogFigures {
     return rows.map((row) => ({ ruleId: row.rule_id, day: row.day, hits: Number(row.hits) }));
   }
 
-  /** The pairs' running counts, most first, by index (decision 118). */
+  /** The pairs' running counts, most first, by index (decision 117). */
   async pairs(log: LogKey, limit: number): Promise<{ a: string; b: string; count: number }[]> {
     const { rows } = await this.pool.query<{ a: string; b: string; count: number }>(
       `SELECT a, b, count FROM question_log_pair_totals WHERE log_id = $1 AND count > 0

@@ -127,7 +127,7 @@ CREATE INDEX question_log_rules_by_rule ON question_log_rules (log_id, rule_id, 
 `;
 
 /**
- * Server migration 10 (decision 118): each rule's running total over the days kept (hits, times
+ * Server migration 10 (decision 117): each rule's running total over the days kept (hits, times
  * recommended, last hit), kept by the flush's transaction with the day rows and lowered by the
  * retention's in the transaction that deletes them; rule analytics, rule hits and the grid's hit
  * columns read it by index instead of summing every day's rows. Built here from the day rows.

@@ -447,7 +447,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     pending.figures = new PendingFigures();
     const logId = await this.logId(log);
     const removed = await this.purge(logId, 'true', []);
-    // The day rows and the running totals go together (decision 118).
+    // The day rows and the running totals go together (decision 117).
     await inTransaction(this.pool, async (client) => {
       for (const table of [...FIGURE_TABLES, ...TOTAL_TABLES]) {
         await client.query(`DELETE FROM ${table} WHERE log_id = $1`, [logId]);

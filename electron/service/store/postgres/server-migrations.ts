@@ -86,6 +86,6 @@ CREATE TABLE embedding_cache (
   },
   // The dashboard's tops and the analytics' hits per day read by index (decision 107).
   { version: 9, name: 'question_log_figure_indexes', sql: QUESTION_LOG_FIGURE_INDEXES_SQL },
-  // Rule analytics and rule hits read each rule's running total by index (decision 118).
+  // Rule analytics and rule hits read each rule's running total by index (decision 117).
   { version: 10, name: 'question_log_rule_totals', sql: QUESTION_LOG_RULE_TOTALS_SQL },
 ];

@@ -202,7 +202,7 @@ export function registerQuestionLogRoutes(
       // Names and validity only: a robot's phrasings are not read for its figures.
       return success(await log.analytics(robot, await ctx.store.rules.facts(robot)));
     }
-    // A page in creation order, as the rules grid pages (decision 119).
+    // A page in creation order, as the rules grid pages (decision 118).
     const { rows, total } = await ctx.store.rules.query(robot, {
       offset: Number(offset ?? 0),
       limit: bounded(limit, 100, LIMITS.pageSizeMax, 'limit'),

@@ -428,7 +428,7 @@ export class KeptFigures {
     return [...this.rules].map(([ruleId, counts]) => ruleRowOf(ruleId, counts));
   }
 
-  /** Those of these rules hit or recommended (a page of rule analytics: decision 118). */
+  /** Those of these rules hit or recommended (a page of rule analytics: decision 117). */
   ruleRowsOf(ruleIds: readonly string[]): RuleRow[] {
     return ruleIds.flatMap((ruleId) => {
       const counts = this.rules.get(ruleId);

@@ -1,5 +1,5 @@
 /**
- * An entry as a segment file's line (decision 116): the shared line of store/sql/question-log-line.ts
+ * An entry as a segment file's line (decision 123): the shared line of store/sql/question-log-line.ts
  * made shorter where the segment says it already: the time counted from the segment's UTC day
  * (8 digits, not 13), the usual channel as its index, and the values a usual entry leaves at
  * their default at the end of the line (no version, asked by the API, not chosen from a

@@ -9,7 +9,7 @@ const BUMP = (row: 'NEW' | 'OLD') =>
   `UPDATE rule_change_counts SET changes = changes + 1 WHERE tenant_id = ${row}.tenant_id AND robot_id = ${row}.robot_id;`;
 
 /**
- * A per-robot change counter (decision 124; docs/storage.md "Saved indexes per robot"): every
+ * A per-robot change counter (decision 119; docs/storage.md "Saved indexes per robot"): every
  * write to a robot's rules bumps its count in the write's own transaction (triggers, so that no
  * write path can forget it, and the journal's replay counts the same). A node's saved index file
  * records the count its index was read at, and at a start is used only if the count is still
