@@ -1165,6 +1165,43 @@ export function storeContract(name: string, factory: StoreFactory): void {
       await moved('an import into the robot made again');
     });
 
+    test("a robot's change count is the same however often it is read, after many writes", async () => {
+      // Many single writes, then reads: the team server folds a robot's marks into one row as
+      // it reads them (past 64); the count must not move for that, and must move at the next write.
+      const many: RobotKey = { tenantId, robotId: 'many-writes' };
+      await store.robots.insert({
+        ...many,
+        name: 'Many writes',
+        secret: 'm'.repeat(43),
+        settingsJson: '{}',
+        createdAt: NOW,
+      });
+      const [first] = await store.rules.insert(many, [rule('写很多次')], NOW, 'tester');
+      assert.ok(first);
+      for (let i = 0; i < 80; i += 1)
+        await store.rules.update(
+          many,
+          first.ruleId,
+          { ...first, questions: [`写第${i}次`] },
+          NOW,
+          'tester',
+        );
+      const before = await store.rules.changeCount(many);
+      assert.ok(before >= 81, `every write counted (${before})`);
+      assert.equal(await store.rules.changeCount(many), before, 'a second read, the same count');
+      assert.equal(await store.rules.changeCount(many), before, 'a third read, the same count');
+      await store.rules.update(
+        many,
+        first.ruleId,
+        { ...first, questions: ['最后一次'] },
+        NOW,
+        'tester',
+      );
+      const after = await store.rules.changeCount(many);
+      assert.ok(after > before, `the next write moves it (${before} → ${after})`);
+      assert.equal(await store.rules.changeCount(many), after);
+    });
+
     test('purging one robot deletes it for good with all it holds, and only it', async () => {
       const copy: RobotKey = { tenantId, robotId: 'half-copy' };
       await store.robots.insert({

@@ -16,8 +16,10 @@ const BUMP = (row: 'NEW' | 'OLD') =>
  * that: a team node keeps the files of robots no other node wrote to while it was stopped. A row
  * outlives its robot (a purged robot made again counts on from there), so a count never repeats.
  * On PostgreSQL, once per statement (an import batch is one, transition tables), as a row of
- * its own in `rule_change_marks` (the count is how many a robot has): a counter row would be
- * locked by a write until its commit, so that another node's write to the robot waited for it.
+ * its own in `rule_change_marks` (the count is the sum of a robot's weights): a counter row would
+ * be locked by a write until its commit, so that another node's write to the robot waited for it.
+ * Reading the count folds a robot's many rows into one of their summed weight (the count
+ * unchanged), so the table and the read stay small however many writes a robot had.
  */
 export const migration0010: Migration = {
   version: 10,
@@ -49,6 +51,7 @@ CREATE TABLE rule_change_marks (
   tenant_id BIGINT NOT NULL,
   robot_id  TEXT NOT NULL,
   mark      BIGSERIAL,
+  weight    BIGINT NOT NULL DEFAULT 1,
   PRIMARY KEY (tenant_id, robot_id, mark)
 );
 
