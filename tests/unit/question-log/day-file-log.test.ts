@@ -272,3 +272,41 @@ test(
     }
   }),
 );
+
+test('an entry appended while the figures are being saved counts in the next read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kb-qlog-'));
+  const log = new DayFileLog({
+    dataDir: dir,
+    logger: silentLogger,
+    flushMs: 60_000,
+    checkpointEntries: 1,
+  });
+  const { figuresOf, replay } = figuresMaker();
+  await log.open('1/r', replay);
+  const ask = (i: number) => {
+    const e = entry(T0 + i, `question ${i}`);
+    log.append('1/r', e, figuresOf(e));
+  };
+  const hits = async () => (await log.figures.rules('1/r')).find((r) => r.ruleId === 'r')?.hits;
+  try {
+    ask(0);
+    // The timer's work, at once: a checkpoint is due after one entry.
+    const saving = (log as unknown as { checkpointDue(): Promise<void> }).checkpointDue();
+    let saved = false;
+    void saving.then(() => (saved = true));
+    let asked = 1;
+    let reads = 0;
+    while (!saved) {
+      ask(asked);
+      asked += 1;
+      assert.equal(await hits(), asked, `every ask counted at read ${reads + 1}`);
+      reads += 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.ok(reads >= 2, `asks were made while the checkpoint ran (${reads} reads)`);
+    assert.equal(await hits(), asked);
+  } finally {
+    await log.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -80,6 +80,8 @@ class RobotLog {
   opened: Promise<void> | null = null;
   /** Figures held back while a checkpoint saves the others. */
   held: EntryFigures[] | null = null;
+  /** Settled once the figures held back count (the checkpoint under way is done). */
+  heldCounted: Promise<void> = Promise.resolve();
   /** Work on the figures' structure (checkpoints, retention, clearing), one at a time. */
   chain: Promise<void> = Promise.resolve();
   /**
@@ -314,6 +316,8 @@ export class DayFileLog implements QuestionLogRepository {
       );
       if (days.length === 0) return;
       robot.held = [];
+      let counted = (): void => undefined;
+      robot.heldCounted = new Promise((resolve) => (counted = resolve));
       try {
         const ends = new Map(days.map((t) => [t.day, robot.segments.endOf(dayName(t.day))]));
         const lostBefore = robot.lost?.count ?? 0;
@@ -344,6 +348,7 @@ export class DayFileLog implements QuestionLogRepository {
         const held = robot.held;
         robot.held = null;
         for (const figures of held) robot.figures.apply(figures, 1);
+        counted();
       }
     });
   }
@@ -363,11 +368,16 @@ export class DayFileLog implements QuestionLogRepository {
   }
 
   private figureReads(): LogFigures {
-    /** A robot's figures once open and no retention or clearing is under way. */
+    /**
+     * A robot's figures once open and no retention or clearing is under way, with every entry
+     * appended so far counted: an entry that arrived during a checkpoint is held back until it
+     * ends, so a read then waits for it (an ask followed by a look at the inbox sees the ask).
+     */
     const ready = async (log: LogKey): Promise<KeptFigures> => {
       const robot = this.robot(log);
       await robot.opened;
       await robot.reshaping;
+      if (robot.held && robot.held.length > 0) await robot.heldCounted;
       return robot.figures;
     };
     return {
