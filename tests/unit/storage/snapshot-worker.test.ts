@@ -39,7 +39,8 @@ const items: Migration = {
   sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL);',
 };
 const open = (dataDir = dir, logger: Logger = silentLogger) =>
-  Store.open({ dataDir, logger, migrations: [items] });
+  // Every snapshot on the worker, however small the database (8 MiB by default).
+  Store.open({ dataDir, logger, migrations: [items], snapshotWorkerMinBytes: 0 });
 const insert = (store: Store, name: string) =>
   store.write((tx) => tx.run('INSERT INTO items (name) VALUES (?)', [name]));
 const count = (store: Store) => Number(store.get('SELECT count(*) AS n FROM items')?.n);
@@ -205,4 +206,18 @@ test('the worker builds a snapshot only while free memory holds four copies of t
   assert.equal(workerFits(100 * mb, 400 * mb), true);
   assert.equal(workerFits(100 * mb, 399 * mb), false);
   assert.equal(workerFits(0, 0), true);
+});
+
+test('a small database is copied on the loop by default, with no worker', async () => {
+  const store = await Store.open({ dataDir: dir, logger: silentLogger, migrations: [items] });
+  for (let i = 0; i < 50; i++) insert(store, `small ${i}`);
+  const exports = await countExports();
+  try {
+    await store.snapshot();
+    assert.equal(exports.calls, 1, 'one copy from memory, below 8 MiB');
+    assert.equal((await snapshotFile(dir)).rows, 50);
+  } finally {
+    exports.restore();
+    await store.close();
+  }
 });

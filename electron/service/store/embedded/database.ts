@@ -62,6 +62,8 @@ export function workerFits(databaseBytes: number, freeBytes = freemem()): boolea
   return freeBytes >= WORKER_MEMORY_FACTOR * databaseBytes;
 }
 const WORKER_MEMORY_FACTOR = 4;
+/** Below this a snapshot copies the database on the loop (`StoreOptions.snapshotWorkerMinBytes`). */
+const SNAPSHOT_WORKER_MIN_BYTES = 8 * 2 ** 20;
 
 /**
  * Whether `journalBytes` of journal no snapshot covers call for a snapshot at once: past the
@@ -92,6 +94,12 @@ export interface StoreOptions {
    * `snapshotJournalBytes`, if smaller) that no snapshot covers.
    */
   snapshotIdleMs?: number;
+  /**
+   * A database smaller than this is copied on the event loop for a snapshot (one copy of a few
+   * megabytes is quicker than a worker's replay, and holds the loop well under 50 ms); a larger
+   * one is built on a worker thread when the memory allows it (decision 121). Default 8 MiB.
+   */
+  snapshotWorkerMinBytes?: number;
   migrations?: readonly Migration[];
   /**
    * Called once the data directory is locked, before the database is read: start-up work that
@@ -460,7 +468,7 @@ export class Store {
     if (!this.dirtySinceSnapshot) return undefined;
     this.clearSnapshotTimer();
     const fromMemory =
-      this.failed !== null || this.closed || !workerFits(this.databaseBytes())
+      this.failed !== null || this.closed || !this.snapshotOnWorker()
         ? this.exportFromMemory()
         : null;
     const targetSeq = this.seq;
@@ -478,6 +486,13 @@ export class Store {
         this.scheduleSnapshot();
       });
     return this.snapshotting;
+  }
+
+  /** Whether a snapshot is built on a worker: a database large enough, and memory for it. */
+  private snapshotOnWorker(): boolean {
+    const bytes = this.databaseBytes();
+    const least = this.options.snapshotWorkerMinBytes ?? SNAPSHOT_WORKER_MIN_BYTES;
+    return bytes >= least && workerFits(bytes);
   }
 
   /** The database's bytes and their trailer, copied from memory in this turn. */
