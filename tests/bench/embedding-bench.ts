@@ -28,7 +28,7 @@ import { SemanticIndex } from '../../electron/service/matching/semantic-index';
 import { VectorSpace, quantize } from '../../electron/service/matching/vector-space';
 import { startEmbeddingServer } from '../helpers/embedding-server';
 import { prng } from '../helpers/prng';
-import { generateRules } from './generate-rules';
+import { fillIndex, generateRules, matchableRules } from './generate-rules';
 import { percentile, round } from './stats';
 import { deriveQueries } from './typed-questions';
 
@@ -90,7 +90,7 @@ function around(centre: Float32Array, spread: number, random: () => number): Flo
  * (cosine ~0.8), each phrasing near its rule (~0.87). Gives each rule's direction.
  */
 export function clusteredVectors(
-  rules: readonly { questions: string[]; ruleName: string }[],
+  rules: readonly { questions: readonly string[]; ruleName: string }[],
   space: VectorSpace,
   dimensions: number,
 ): Float32Array[] {
@@ -120,24 +120,16 @@ export async function measureEmbedding(
   size: number,
   dimensions: number,
 ): Promise<EmbeddingFigures> {
-  const rules = generateRules(size, 42).map((rule, i) => ({
-    ruleId: `r${i}`,
-    ruleName: rule.ruleName,
-    questions: rule.questions,
-    active: true,
-    effectBeginMs: null,
-    effectEndMs: null,
-  }));
+  const rules = matchableRules(generateRules(size, 42));
   let started = performance.now();
-  const plain = createRobotIndex({ selfCalibration: false });
-  for (const rule of rules) plain.upsert(rule);
+  fillIndex(createRobotIndex({ selfCalibration: false }), rules);
   const indexMs = performance.now() - started;
 
   const index = createRobotIndex({ selfCalibration: false });
   const space = new VectorSpace(dimensions);
   const semantic = new SemanticIndex(index, space);
   started = performance.now();
-  for (const rule of rules) index.upsert(rule);
+  fillIndex(index, rules);
   const indexFollowedMs = performance.now() - started;
 
   space.takeMissing(Infinity);

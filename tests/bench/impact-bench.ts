@@ -17,7 +17,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import type { RuleInput } from '../../electron/service/api-types';
-import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../electron/service/matching/index';
+import { DEFAULT_MATCH_SETTINGS } from '../../electron/service/matching/index';
 import { startService } from '../../electron/service/index';
 import type { KbService } from '../../electron/service/index';
 import { createConsoleLogger, silentLogger } from '../../electron/service/logger';
@@ -27,7 +27,7 @@ import { QuestionLog } from '../../electron/service/question-log/question-log';
 import { DayFileLog } from '../../electron/service/store/embedded/question-log/day-file-log';
 import { consoleClient } from '../helpers/console-client';
 import { TEST_CREDENTIALS, TEST_ENV, makeDataDir, tenantRequest } from '../helpers/service';
-import { generateRules } from './generate-rules';
+import { generateRules, standaloneIndex } from './generate-rules';
 import { percentile, round } from './stats';
 import { typedVariant } from './typed-questions';
 import { zipfKb } from './zipf-kb';
@@ -210,17 +210,7 @@ function knowledgeBase(kb: ImpactKb, count: number) {
 
 /** Two decisions of the matcher per question, ms: the cost a replay cannot go under. */
 function twoAsks(rules: readonly RuleInput[], questions: readonly string[]): number {
-  const index = createRobotIndex({ selfCalibration: false });
-  rules.forEach((rule, i) =>
-    index.upsert({
-      ruleId: `r${i}`,
-      ruleName: rule.ruleName,
-      questions: rule.questions,
-      active: true,
-      effectBeginMs: null,
-      effectEndMs: null,
-    }),
-  );
+  const index = standaloneIndex(rules);
   const now = Date.now();
   const sample = questions.slice(0, 2000);
   const decide = (question: string) =>

@@ -148,17 +148,7 @@ export class Scorer {
     const words = weigher.words;
     const grams = weigher.grams;
 
-    // The first live, eligible phrasing equal to the question, per rule, in chain order.
-    const exactSlots: number[] = [];
-    const exactPhrasings: number[] = [];
-    for (const phrasing of store.exactPhrasings(key)) {
-      if (phrasing === leaveOut) continue;
-      const slot = store.phrasingRule[phrasing] ?? -1;
-      if (slot >= 0 && store.isEligible(slot, nowMs) && !exactSlots.includes(slot)) {
-        exactSlots.push(slot);
-        exactPhrasings.push(phrasing);
-      }
-    }
+    const { exactSlots, exactPhrasings } = this.exactOf(key, nowMs, leaveOut);
     let count = this.shortlist(words, nowMs);
     for (const slot of exactSlots) {
       if (this.listed.subarray(0, count).includes(slot)) continue;
@@ -215,15 +205,7 @@ export class Scorer {
     weigher.weigh(questionWords, han);
     const words = weigher.words;
     const grams = weigher.grams;
-    const exactSlots: number[] = [];
-    const exactPhrasings: number[] = [];
-    for (const phrasing of store.exactPhrasings(key)) {
-      const slot = store.phrasingRule[phrasing] ?? -1;
-      if (slot >= 0 && store.isEligible(slot, nowMs) && !exactSlots.includes(slot)) {
-        exactSlots.push(slot);
-        exactPhrasings.push(phrasing);
-      }
-    }
+    const { exactSlots, exactPhrasings } = this.exactOf(key, nowMs);
     this.questionStamp += 1;
     this.matchedLength = 0;
     const scored: ScoredRule[] = [];
@@ -268,6 +250,29 @@ export class Scorer {
       if ((termPos[store.forward[f] as number] as number) > 0) return true;
     }
     return false;
+  }
+
+  /**
+   * The first live, eligible phrasing equal to the question (by its `key`), per rule, in chain
+   * order, `leaveOut` skipped: the rules a question names exactly.
+   */
+  private exactOf(
+    key: string,
+    nowMs: number,
+    leaveOut = -1,
+  ): { exactSlots: number[]; exactPhrasings: number[] } {
+    const store = this.store;
+    const exactSlots: number[] = [];
+    const exactPhrasings: number[] = [];
+    for (const phrasing of store.exactPhrasings(key)) {
+      if (phrasing === leaveOut) continue;
+      const slot = store.phrasingRule[phrasing] ?? -1;
+      if (slot >= 0 && store.isEligible(slot, nowMs) && !exactSlots.includes(slot)) {
+        exactSlots.push(slot);
+        exactPhrasings.push(phrasing);
+      }
+    }
+    return { exactSlots, exactPhrasings };
   }
 
   /**

@@ -10,7 +10,7 @@ import type { RuleAnalytics, RuleAnalyticsPage } from '../question-log-types';
 import type { LogFigures, LogKey } from '../store/contract/question-log';
 import { DAY_MS } from '../store/contract/question-log';
 import type { RuleFacts } from '../store/contract/records';
-import { HITS_BY_DAY_RULES, PAIRS_MAX, dayName } from './analytics';
+import { HITS_BY_DAY_RULES, PAIRS_MAX, analyticsRow, dayName } from './analytics';
 
 /** The rules of a page of analytics, and which rule ids still exist (deleted ones are left out). */
 export interface AnalyticsPageInput {
@@ -27,19 +27,9 @@ export async function ruleAnalyticsPage(
 ): Promise<RuleAnalyticsPage> {
   const ids = page.rules.map((rule) => rule.ruleId);
   const hits = new Map((await figures.rulesOf(log, ids)).map((row) => [row.ruleId, row]));
-  const rows: RuleAnalytics['rules'] = page.rules.map((rule) => {
-    const row = hits.get(rule.ruleId);
-    return {
-      ruleId: rule.ruleId,
-      hits: row?.hits ?? 0,
-      chosen: row?.chosen ?? 0,
-      fromMenu: row?.fromMenu ?? 0,
-      recommended: row?.recommended ?? 0,
-      lastHit: row?.lastHit ?? null,
-      ruleName: rule.ruleName,
-      effectEnd: rule.effectEnd,
-    };
-  });
+  const rows: RuleAnalytics['rules'] = page.rules.map((rule) =>
+    analyticsRow(rule, hits.get(rule.ruleId)),
+  );
   // More are read than shown: rules since deleted are left out.
   const most = await figures.mostHit(log, HITS_BY_DAY_RULES * 4);
   const pairs = await figures.pairs(log, PAIRS_MAX * 4);

@@ -5,7 +5,13 @@
  * @module
  */
 import type { Dashboard, DashboardCounts, RuleAnalytics } from '../question-log-types';
-import type { HourRow, LogFigures, LogKey, TextCount } from '../store/contract/question-log';
+import type {
+  HourRow,
+  LogFigures,
+  LogKey,
+  RuleRow,
+  TextCount,
+} from '../store/contract/question-log';
 import { DAY_MS, OUTCOMES } from '../store/contract/question-log';
 import type { RuleFacts } from '../store/contract/records';
 
@@ -22,6 +28,23 @@ const ROWS_SLICE = 2000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A rule's line of analytics: its figures (0 and null if never hit) beside its name. */
+export function analyticsRow(
+  rule: Pick<RuleFacts, 'ruleId' | 'ruleName' | 'effectEnd'>,
+  row: RuleRow | undefined,
+): RuleAnalytics['rules'][number] {
+  return {
+    ruleId: rule.ruleId,
+    hits: row?.hits ?? 0,
+    chosen: row?.chosen ?? 0,
+    fromMenu: row?.fromMenu ?? 0,
+    recommended: row?.recommended ?? 0,
+    lastHit: row?.lastHit ?? null,
+    ruleName: rule.ruleName,
+    effectEnd: rule.effectEnd,
+  };
+}
+
 export async function ruleAnalytics(
   figures: LogFigures,
   log: LogKey,
@@ -37,17 +60,7 @@ export async function ruleAnalytics(
     if (i > 0) await nextTurn();
     for (const rule of rules.slice(i, i + ROWS_SLICE)) {
       known.add(rule.ruleId);
-      const row = hits.get(rule.ruleId);
-      rows.push({
-        ruleId: rule.ruleId,
-        hits: row?.hits ?? 0,
-        chosen: row?.chosen ?? 0,
-        fromMenu: row?.fromMenu ?? 0,
-        recommended: row?.recommended ?? 0,
-        lastHit: row?.lastHit ?? null,
-        ruleName: rule.ruleName,
-        effectEnd: rule.effectEnd,
-      });
+      rows.push(analyticsRow(rule, hits.get(rule.ruleId)));
     }
   }
   // The most hit rules are among those hit (usually far fewer than the robot's rules).
