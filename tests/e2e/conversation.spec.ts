@@ -171,7 +171,11 @@ test.describe('zh-CN', () => {
 
     const dialog = await openMatching(page, rules, 'Returns policy');
     const review = dialog.getByTestId('similar-review');
-    await review.getByRole('checkbox', { name: t('conv.allowSimGen') }).check();
+    // Clicked, then its state waited for: on a loaded machine the controlled checkbox may show
+    // its new state a moment after the click (check() reads it at once).
+    const allow = review.getByRole('checkbox', { name: t('conv.allowSimGen') });
+    await allow.click();
+    await expect(allow).toBeChecked();
     await review.getByRole('button', { name: t('conv.propose') }).click();
     await expect(review.getByText('如何退货', { exact: true })).toBeVisible();
     await review.getByRole('button', { name: t('conv.acceptOne', { text: '如何退货' }) }).click();
