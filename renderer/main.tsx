@@ -91,9 +91,12 @@ function SignedInRoot() {
       client={client}
       session={session}
       onSignOut={() => {
-        void signOut(session);
-        setReason('signed-out');
-        setSession(null);
+        // The form says "signed out" once the service has ended the session, not before: a
+        // token copied from the tab a moment earlier must already be refused.
+        void signOut(session).then(() => {
+          setReason('signed-out');
+          setSession(null);
+        });
       }}
     />
   );

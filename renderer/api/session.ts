@@ -57,6 +57,8 @@ export async function signOut(session: EditorSession): Promise<void> {
   await fetch('/console/api/sign-out', {
     method: 'POST',
     headers: { Authorization: `Bearer ${session.token}` },
+    // An unreachable service must not keep the editor open: the tab has forgotten the token.
+    signal: AbortSignal.timeout(5_000),
   }).catch(() => undefined);
 }
 
