@@ -136,6 +136,7 @@ describe('ask when the matcher fails unexpectedly', () => {
         size: 0,
         upsert() {},
         remove() {},
+        prepare() {},
         match() {
           throw new Error('matcher bug with a secret stack');
         },

@@ -54,6 +54,9 @@ export class StandInIndex implements RobotIndex {
     };
     return { kind: 'bestmatch', top, candidates: [top] };
   }
+
+  /** Nothing to work out ahead: `match` is a hash. */
+  prepare(): void {}
 }
 
 async function main(): Promise<void> {

@@ -203,9 +203,15 @@ export async function ask(
   edition: EditionName = 'draft',
 ): Promise<AskOutcome> {
   return withEdition(ctx, robot, edition, async (rules) => {
-    // The embedding model's channel (if the robot has one), waited for at most its deadline.
+    // The embedding model's channel (if the robot has one), waited for at most its deadline;
+    // the lexical candidates are worked out meanwhile, so the vector is followed only by its
+    // search and the fusion (decision 139).
     const semantic = ctx.semantic
-      ? await ctx.semantic.channel(robot, rules.index, asked.question).catch(() => null)
+      ? await ctx.semantic
+          .channel(robot, rules.index, asked.question, () =>
+            rules.index.prepare(asked.question, at),
+          )
+          .catch(() => null)
       : null;
     const outcome = await answer(ctx, robot, asked, at, rules, semantic?.channel);
     if (semantic) outcome.semantic = semantic.note;

@@ -97,12 +97,14 @@ export interface SemanticSearch {
   follow(robot: Robot, index: RobotIndex): void;
   /**
    * The question's channel within the robot's deadline, or a note of why there is none (the
-   * question is then answered from the lexical channel alone). Never throws.
+   * question is then answered from the lexical channel alone). Never throws. `meanwhile` runs
+   * once the question is on its way to the model, if it is sent (not for a vector already kept).
    */
   channel(
     robot: Robot,
     index: RobotIndex,
     question: string,
+    meanwhile?: () => void,
   ): Promise<{ channel?: CandidateChannel; note: SemanticNote } | null>;
   /** The robot went away (deleted): its vectors leave memory. */
   forget(robot: RobotKey): void;

@@ -16,6 +16,7 @@ import type { EmbeddingProvider } from './provider-client';
 import { providerOf, sameProvider } from './provider-settings';
 import type { DefaultEmbedding, EmbeddingSettings } from './provider-settings';
 import { RobotSemantic } from './robot-semantic';
+import { whileSent } from './while-sent';
 
 /** What this room needs of a robot (the domain's `Robot` is one). */
 export interface SemanticRobot {
@@ -93,6 +94,7 @@ export class SemanticSearch {
     robot: SemanticRobot,
     index: RobotIndex,
     question: string,
+    meanwhile?: () => void,
   ): Promise<SemanticAnswer | null> {
     const state = this.stateOf(robot);
     if (!state) return null;
@@ -103,7 +105,7 @@ export class SemanticSearch {
     let vector = state.questions.get(text);
     if (vector === undefined && text !== '') {
       try {
-        [vector] = await embedTexts(state.provider, [text], state.timeoutMs);
+        [vector] = await whileSent(embedTexts(state.provider, [text], state.timeoutMs), meanwhile);
       } catch (error) {
         const failure = error instanceof EmbeddingFailure ? error : null;
         const message = error instanceof Error ? error.message : String(error);
@@ -191,3 +193,4 @@ export class SemanticSearch {
     this.robots.clear();
   }
 }
+

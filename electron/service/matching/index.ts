@@ -342,15 +342,30 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     channel?: CandidateChannel,
   ): MatchDecision {
     this.selfTests.noteAsk();
+    let candidates = this.lexicalCandidates(question, nowMs);
+    // The embedding model's evidence, after the lexical candidates (fusion.ts).
+    if (channel) candidates = channel.fuse(candidates, nowMs);
+    return this.decideFrom(question, candidates, nowMs, settings);
+  }
+
+  /**
+   * Works out `question`'s lexical candidates ahead of `match` (kept in the recent-question
+   * table, which `match` reads first): an ask calls it while the embedding model embeds the
+   * question, so that once the vector comes only the vector search and the fusion remain.
+   * Not counted as traffic; the table keeps only what `match` would have kept.
+   */
+  prepare(question: string, nowMs: number): void {
+    this.lexicalCandidates(question, nowMs);
+  }
+
+  private lexicalCandidates(question: string, nowMs: number): Candidate[] {
     const generation = this.store.generation;
     let candidates = this.recent.get(question, generation, nowMs);
     if (candidates === undefined) {
       candidates = this.candidatesOf(question, nowMs);
       this.recent.set(question, candidates, generation, this.store.eligibilityWindow(nowMs));
     }
-    // The embedding model's evidence, after the lexical candidates (fusion.ts).
-    if (channel) candidates = channel.fuse(candidates, nowMs);
-    return this.decideFrom(question, candidates, nowMs, settings);
+    return candidates;
   }
 
   /**

@@ -112,6 +112,11 @@ export interface RobotIndex {
     channel?: CandidateChannel,
   ): MatchDecision;
   /**
+   * Works out the question's lexical candidates ahead of `match` (which then reads them from the
+   * recent questions): done while an embedding model embeds the question.
+   */
+  prepare(question: string, nowMs: number): void;
+  /**
    * `match`'s answer, found without scoring, when the question is a phrasing of exactly one
    * eligible rule and nothing else can change the decision: BESTMATCH of that rule at 1 (its
    * `candidates` hold that rule alone). Undefined otherwise: ask `match`. For test runs, which
