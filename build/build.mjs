@@ -16,6 +16,9 @@ const node = await build({
     // The vector lists' training worker, found next to the bundle that starts it (headless.js,
     // main.cjs): electron/service/embedding/list-training-port.ts.
     'list-training-worker': 'electron/service/embedding/list-training-worker.ts',
+    // The impact preview's replay, found next to the bundle that starts it:
+    // electron/service/publishing/impact-thread.ts.
+    'impact-worker': 'electron/service/publishing/impact-worker.ts',
     ...CLI_ENTRIES,
   },
 });

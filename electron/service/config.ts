@@ -81,6 +81,8 @@ export interface ServiceOptions {
   metrics?: MetricsAccess;
   /** Records every question (docs/question-log.md). Default: on, unless `KB_QUESTION_LOG=0`. */
   questionLog?: boolean;
+  /** Questions from which an impact preview replays on a worker thread (tests: 0, every one). */
+  impactWorkerMinQuestions?: number;
   /**
    * Host names the editor and its console API answer to besides the service's own addresses: a
    * team server's public names behind a load balancer (`--public-host`, `KB_PUBLIC_HOSTS`,
@@ -153,6 +155,8 @@ export interface ServiceConfig {
   readonly connectionLimits: ConnectionLimits;
   readonly metrics: MetricsAccess;
   readonly questionLog: boolean;
+  /** Undefined: impact.ts's default. */
+  readonly impactWorkerMinQuestions: number | undefined;
   readonly publicHosts: readonly string[];
   readonly trustProxy: readonly string[];
   /** A team server's `postgres://` URL; null: the embedded store. */
@@ -290,6 +294,7 @@ export function serviceConfig(options: ServiceOptions): ServiceConfig {
       (env.KB_METRICS ? metricsAccess('KB_METRICS', env.KB_METRICS) : null) ??
       (database !== null ? 'loopback' : 'off'),
     questionLog: options.questionLog ?? env.KB_QUESTION_LOG !== '0',
+    impactWorkerMinQuestions: options.impactWorkerMinQuestions,
     publicHosts: options.publicHosts ?? listOf(env.KB_PUBLIC_HOSTS),
     trustProxy: options.trustProxy ?? listOf(env.KB_TRUST_PROXY),
     database,

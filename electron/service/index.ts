@@ -140,7 +140,13 @@ async function buildMemory(backend: Backend, config: ServiceConfig): Promise<Nod
   built.ctx = ctx;
   const log = questionLog?.log;
   const asks = log ? (robot: RobotKey, from: number) => log.entriesSince(robot, from) : null;
-  return { ctx, publishing: new PublishingRoom(ctx, asks), questionLog, semantic, savedIndexes };
+  const min = config.impactWorkerMinQuestions;
+  const publishing = new PublishingRoom(
+    ctx,
+    asks,
+    min === undefined ? {} : { workerMinQuestions: min },
+  );
+  return { ctx, publishing, questionLog, semantic, savedIndexes };
 }
 
 /**

@@ -34,7 +34,9 @@ describe('publish impact preview and gate', () => {
   };
 
   before(async () => {
-    h = await startTestService();
+    // Every preview replays on the worker thread (impact-thread.ts), however few its questions:
+    // its report and its job are the loop's (tests/unit/publishing/impact-thread.test.ts).
+    h = await startTestService({ impactWorkerMinQuestions: 0 });
     api = consoleClient(h.service.url, h.service.consoleToken);
     let tenantId: number;
     ({ tenantId, robot } = await registerTenantWithRobot(h.client));

@@ -62,7 +62,7 @@ import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
 import { embeddingLine, measureEmbedding } from './embedding-bench';
 import { impactLine, measureImpact } from './impact-bench';
-import type { ImpactEdits, ImpactKb } from './impact-bench';
+import type { ImpactEdits, ImpactKb, ImpactRunner } from './impact-bench';
 import { collisionLine, measureCollisions } from './collision-bench';
 import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
@@ -99,6 +99,8 @@ const { values } = parseArgs({
     'impact-edited': { type: 'string', default: '5,300' },
     'impact-kb': { type: 'string', default: 'zipf,narrow' },
     'impact-edits': { type: 'string', default: 'mixed,answers' },
+    'impact-runners': { type: 'string', default: 'worker,loop' },
+    'impact-rounds': { type: 'string', default: '1' },
     collisions: { type: 'boolean', default: false },
     'collision-sizes': { type: 'string', default: '1000,10000,100000' },
     'memory-budget': { type: 'boolean', default: false },
@@ -165,7 +167,10 @@ if (values.impact) {
   for (const kb of kbs.filter((name): name is ImpactKb => name === 'zipf' || name === 'narrow')) {
     const edited = values['impact-edited'].split(',').map(Number);
     for (const edits of values['impact-edits'].split(',') as ImpactEdits[]) {
-      all.push(await measureImpact(Number(values['impact-questions']), edited, kb, edits));
+      const runners = values['impact-runners'].split(',') as ImpactRunner[];
+      const rounds = Number(values['impact-rounds']);
+      const q = Number(values['impact-questions']);
+      all.push(await measureImpact(q, edited, kb, edits, runners, rounds));
       console.log(impactLine(all.at(-1) as (typeof all)[number]));
     }
   }

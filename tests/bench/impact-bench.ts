@@ -5,14 +5,18 @@
  * stopped), then, for a draft changing a few rules and then many, `GET versions/impact` timed
  * on the in-process service while another process asks one question at a time (ask-probe.ts):
  * the preview's time against two asks of the matcher per question asked of both sides (the
- * baseline, same run), and ask p99 and max idle (before it) and while it runs. Twice: a
- * knowledge base and log over a Zipf vocabulary (zipf-kb.ts) and the 100-word worst case.
+ * baseline, same run), its CPU (the process's, the worker's included, and the event loop's busy
+ * time), the service's peak memory above its idle, and ask p50/p99/max idle (before it) and
+ * while it runs. Each preview on the worker thread (decision 133) and on the loop's slices (the
+ * service restarted with every preview on the loop), alternating, `--impact-rounds` times. Twice:
+ * a knowledge base and log over a Zipf vocabulary (zipf-kb.ts) and the 100-word worst case.
  * `npm run bench -- --impact` (`--impact-questions N`, `--impact-edited 5,300`,
- * `--impact-kb zipf,narrow`, `--impact-edits mixed,answers`).
+ * `--impact-kb zipf,narrow`, `--impact-edits mixed,answers`, `--impact-runners worker,loop`,
+ * `--impact-rounds 1`).
  * @module
  */
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { OpenApiClient } from '../../electron/client/openapi-client';
@@ -35,12 +39,16 @@ import { zipfKb } from './zipf-kb';
 const PROBE = join(import.meta.dirname, 'ask-probe.ts');
 const RULES = 10_000;
 
-const start = (dataDir: string) =>
+/** Where the service replays a preview: on its worker thread, or on the loop's slices. */
+export type ImpactRunner = 'worker' | 'loop';
+
+const start = (dataDir: string, runner: ImpactRunner = 'worker') =>
   startService({
     dataDir,
     logger: process.env.KB_BENCH_LOG === '1' ? createConsoleLogger('bench') : silentLogger,
     env: TEST_ENV,
     port: 0,
+    ...(runner === 'loop' ? { impactWorkerMinQuestions: Number.MAX_SAFE_INTEGER } : {}),
   });
 
 /** `count` distinct (by normalised text) questions a customer might type, from the phrasings. */
@@ -159,13 +167,58 @@ function holdWatch() {
 
 const latency = (samples: readonly { at: number; ms: number }[], from: number, to: number) => {
   const ms = samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.ms);
-  return { asks: ms.length, p99: round(percentile(ms, 99)), max: round(Math.max(0, ...ms)) };
+  return {
+    asks: ms.length,
+    p50: round(percentile(ms, 50)),
+    p99: round(percentile(ms, 99)),
+    max: round(Math.max(0, ...ms)),
+  };
 };
+
+/**
+ * The CPU time of the process's main thread (the service's event loop), ms, from Linux's
+ * /proc (clock ticks of 10 ms): the process's own figure counts the worker's too. NaN elsewhere.
+ */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The process's resident memory at its highest while it runs, sampled every 50 ms. */
+function peakRss() {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage.rss());
+    },
+  };
+}
+
+type Latency = ReturnType<typeof latency>;
 
 /** One preview's figures; `edited` rules of the draft changed against the published version. */
 export interface ImpactRun {
   edited: number;
+  runner: ImpactRunner;
+  round: number;
   previewMs: number;
+  /** CPU of the whole process while the preview ran (the worker's included), ms. */
+  cpuMs: number;
+  /** CPU of the service's main thread (the event loop: the asks' included), ms. */
+  mainCpuMs: number;
+  /** The event loop's busy time while it ran (wall time in its tasks, waits for a core included), ms. */
+  loopBusyMs: number;
+  /** Resident memory at its peak during the preview above the process's before it, MB. */
+  rssAboveMb: number;
   matched: number;
   changedQuestions: number;
   /** The preview's time per question asked of both sides, against two asks of the matcher. */
@@ -173,8 +226,8 @@ export interface ImpactRun {
   load: number[];
   /** The longest the service's event loop went without a turn while the preview ran. */
   heldMs: number;
-  idle: { asks: number; p99: number; max: number };
-  during: { asks: number; p99: number; max: number };
+  idle: Latency;
+  during: Latency;
 }
 
 export interface ImpactFigures {
@@ -231,6 +284,8 @@ export async function measureImpact(
   edited: readonly number[] = [5, 300],
   kb: ImpactKb = 'zipf',
   edits: ImpactEdits = 'mixed',
+  runners: readonly ImpactRunner[] = ['worker', 'loop'],
+  rounds = 1,
 ): Promise<ImpactFigures> {
   const dataDir = makeDataDir('bench-impact');
   let service: KbService = await start(dataDir);
@@ -253,15 +308,23 @@ export async function measureImpact(
     });
     await service.stop();
     const asks = await fill(dataDir, tenantId, questions, Date.now());
-    service = await start(dataDir);
-    const api = consoleClient(service.url, service.consoleToken);
     const probeQuestions = questions.slice(0, 2000).map((q) => `${q} ?`);
-    const asking = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS }).robot(
-      tenantId,
-      'default',
-      secret,
-    );
-    for (const question of probeQuestions.slice(0, 200)) await asking.ask(question, 'warm-up');
+    let running: ImpactRunner | null = null;
+    /** The service with previews on `runner`, restarted when it was on the other, warmed up. */
+    const serviceOn = async (runner: ImpactRunner) => {
+      if (running === runner) return service;
+      if (running !== null) await service.stop();
+      service = await start(dataDir, runner);
+      running = runner;
+      const asking = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS }).robot(
+        tenantId,
+        'default',
+        secret,
+      );
+      for (const question of probeQuestions.slice(0, 200)) await asking.ask(question, 'warm-up');
+      return service;
+    };
+    await serviceOn(runners[0] ?? 'worker');
     const twoAsksMs = twoAsks(rules, questions);
     const runs: ImpactRun[] = [];
     let done = 0;
@@ -273,45 +336,69 @@ export async function measureImpact(
           edits === 'answers' || done % 2 === 0
             ? { answer: `${rule.answer} (edited)` }
             : { questions: rule.questions.slice(1) };
+        const api = consoleClient(service.url, service.consoleToken);
         await api.ok('PATCH', `${R}/rules/${ruleIds[i]}`, patch);
       }
-      probe = startProbe(service.url, tenantId, secret, probeQuestions);
-      const idleStart = Date.now();
-      while (probe.samples.length < 300 && Date.now() - idleStart < 30_000) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let turn = 1; turn <= rounds; turn++) {
+        // Alternating, so that the machine's load falls on both alike.
+        const order = turn % 2 === 1 ? runners : [...runners].reverse();
+        for (const runner of order) {
+          const on = await serviceOn(runner);
+          probe = startProbe(on.url, tenantId, secret, probeQuestions);
+          const idleStart = Date.now();
+          while (probe.samples.length < 300 && Date.now() - idleStart < 30_000) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          const idleEnd = Date.now();
+          const held = holdWatch();
+          const rss = peakRss();
+          const rssBefore = process.memoryUsage.rss();
+          const cpu = process.cpuUsage();
+          const mainCpu = mainThreadCpuMs();
+          const busy = performance.eventLoopUtilization();
+          const t = performance.now();
+          // In-process (no socket): at this size the answer comes after a keep-alive socket's
+          // idle limit on a loaded machine; the asks timed meanwhile go over HTTP.
+          const injected = await on.inject({
+            method: 'GET',
+            url: `/console/api${R}/versions/impact`,
+            headers: { authorization: `Bearer ${on.consoleToken}` },
+          });
+          const previewMs = performance.now() - t;
+          const loopBusyMs = performance.eventLoopUtilization(busy).active;
+          const spent = process.cpuUsage(cpu);
+          const mainCpuMs = mainThreadCpuMs() - mainCpu;
+          const rssPeak = rss.stop();
+          const holds = held.stop();
+          const previewEnd = Date.now();
+          await probe.stop();
+          const samples = probe.samples;
+          probe = undefined;
+          if (injected.statusCode !== 200) throw new Error(`impact failed: ${injected.body}`);
+          const report = (JSON.parse(injected.body) as { data: ImpactReport }).data;
+          if (report.replayed !== questions.length) {
+            throw new Error(`replayed ${report.replayed} questions, not ${questions.length}`);
+          }
+          runs.push({
+            edited: count,
+            runner,
+            round: turn,
+            previewMs: round(previewMs),
+            cpuMs: round((spent.user + spent.system) / 1000),
+            mainCpuMs: round(mainCpuMs),
+            loopBusyMs: round(loopBusyMs),
+            rssAboveMb: round((rssPeak - rssBefore) / 2 ** 20),
+            matched: report.matched,
+            changedQuestions: report.changed.questions,
+            perMatchedMs: round(previewMs / Math.max(1, report.matched), 3),
+            heldMs: round(Math.max(0, ...holds.map((h) => h.ms))),
+            load: loadavg().map((value) => round(value)),
+            idle: latency(samples, idleStart, idleEnd),
+            during: latency(samples, idleEnd, previewEnd),
+          });
+          console.log(runLine(runs.at(-1) as ImpactRun, questions.length, twoAsksMs));
+        }
       }
-      const idleEnd = Date.now();
-      const held = holdWatch();
-      const t = performance.now();
-      // In-process (no socket): at this size the answer comes after a keep-alive socket's idle
-      // limit on a loaded machine; the asks timed meanwhile go over HTTP.
-      const injected = await service.inject({
-        method: 'GET',
-        url: `/console/api${R}/versions/impact`,
-        headers: { authorization: `Bearer ${service.consoleToken}` },
-      });
-      if (injected.statusCode !== 200) throw new Error(`impact failed: ${injected.body}`);
-      const report = (JSON.parse(injected.body) as { data: ImpactReport }).data;
-      const previewMs = performance.now() - t;
-      const holds = held.stop();
-      const previewEnd = Date.now();
-      await probe.stop();
-      const samples = probe.samples;
-      probe = undefined;
-      if (report.replayed !== questions.length) {
-        throw new Error(`replayed ${report.replayed} questions, not ${questions.length}`);
-      }
-      runs.push({
-        edited: count,
-        previewMs: round(previewMs),
-        matched: report.matched,
-        changedQuestions: report.changed.questions,
-        perMatchedMs: round(previewMs / Math.max(1, report.matched), 3),
-        heldMs: round(Math.max(0, ...holds.map((h) => h.ms))),
-        load: loadavg().map(round),
-        idle: latency(samples, idleStart, idleEnd),
-        during: latency(samples, idleEnd, previewEnd),
-      });
     }
     return { kb, edits, rules: RULES, questions: questions.length, asks, twoAsksMs, runs };
   } finally {
@@ -321,25 +408,46 @@ export async function measureImpact(
   }
 }
 
+function runLine(r: ImpactRun, questions: number, twoAsksMs: number): string {
+  const ask = (l: Latency) => `p50 ${l.p50} / p99 ${l.p99} / max ${l.max} ms (${l.asks} asks)`;
+  return (
+    `  ${r.edited} rules changed, ${r.runner} (round ${r.round}): ${round(r.previewMs / 1000)} s ` +
+    `(target ≤ 10 s) = ×${round(r.previewMs / Math.max(0.001, questions * twoAsksMs), 3)} of ` +
+    `asking every question of both sides (the baseline × ${questions}); CPU ${round(r.cpuMs / 1000)} s ` +
+    `(process, worker included; main thread ${round(r.mainCpuMs / 1000)} s), ` +
+    `event loop busy ${round(r.loopBusyMs / 1000)} s; ` +
+    `peak RSS +${r.rssAboveMb} MB; ` +
+    `${r.matched} that may change asked of both (${round((100 * r.matched) / questions)}%), ` +
+    `${r.changedQuestions} change answer; ` +
+    `asks while it runs ${ask(r.during)} vs idle ${ask(r.idle)}: ` +
+    `p99 ×${round(r.during.p99 / Math.max(0.001, r.idle.p99))} (target: no ask over 50 ms); ` +
+    `event loop held ${r.heldMs} ms at most; load average ${r.load.join(' ')}`
+  );
+}
+
 export function impactLine(f: ImpactFigures): string {
   const kb =
     f.kb === 'zipf' ? 'Zipf vocabulary of 4,000 words' : '100-word vocabulary (worst case)';
-  const runs = f.runs.map(
-    (r) =>
-      `  ${r.edited} rules changed: ${round(r.previewMs / 1000)} s (target ≤ 10 s) = ` +
-      `×${round(r.previewMs / Math.max(0.001, f.questions * f.twoAsksMs), 3)} of asking every ` +
-      `question of both sides (the baseline × ${f.questions}), ` +
-      `${r.matched} that may change asked of both (${round((100 * r.matched) / f.questions)}%), ` +
-      `${r.changedQuestions} change answer; ${r.perMatchedMs} ms per question asked of both = ` +
-      `×${round(r.perMatchedMs / Math.max(0.001, f.twoAsksMs))} two asks of the matcher; ` +
-      `ask p99 ${r.during.p99} ms / max ${r.during.max} ms while it runs (${r.during.asks} asks) ` +
-      `vs idle p99 ${r.idle.p99} ms / max ${r.idle.max} ms (${r.idle.asks} asks): ` +
-      `p99 ×${round(r.during.p99 / Math.max(0.001, r.idle.p99))} (target: no ask over 50 ms), ` +
-      `event loop held ${r.heldMs} ms at most; load average ${r.load.join(' ')}`,
-  );
+  const median = (values: number[]) => round(percentile(values, 50));
+  const of = (edited: number, runner: ImpactRunner) =>
+    f.runs.filter((r) => r.edited === edited && r.runner === runner);
+  const ratios = [...new Set(f.runs.map((r) => r.edited))].flatMap((edited) => {
+    const [worker, loop] = [of(edited, 'worker'), of(edited, 'loop')];
+    if (worker.length === 0 || loop.length === 0) return [];
+    const ratio = (value: (r: ImpactRun) => number) =>
+      round(median(worker.map(value)) / Math.max(0.001, median(loop.map(value))));
+    return [
+      `  ${edited} rules changed, worker ÷ loop (medians of ${worker.length} round(s)): wall ` +
+        `×${ratio((r) => r.previewMs)}, process CPU ×${ratio((r) => r.cpuMs)}, main thread CPU ` +
+        `×${ratio((r) => r.mainCpuMs)}, ask p99 during ×${ratio((r) => r.during.p99)}, ` +
+        `ask max during ×${ratio((r) => r.during.max)}, peak RSS above idle ` +
+        `${median(worker.map((r) => r.rssAboveMb))} vs ${median(loop.map((r) => r.rssAboveMb))} MB`,
+    ];
+  });
   return [
     `impact preview, ${kb}: ${f.questions} distinct questions (${f.asks} asks) at ${f.rules} ` +
       `rules, ${f.edits === 'answers' ? 'answers changed alone' : 'answers and phrasings changed'}; two asks of the matcher ${round(f.twoAsksMs, 3)} ms per question (baseline)`,
-    ...runs,
+    ...f.runs.map((r) => runLine(r, f.questions, f.twoAsksMs)),
+    ...ratios,
   ].join('\n');
 }

@@ -24,18 +24,21 @@ export class ReachableQuestions {
   /** Question words already looked up (a log repeats its words). */
   private readonly known = new Map<string, boolean>();
   private readonly rewrite: (text: string) => string;
+  /** The rules added, as given (what another thread rebuilds this filter from). */
+  readonly rules: Pick<StoredRule, 'ruleName' | 'questions'>[] = [];
 
   /**
    * `synonyms`: the groups both targets' indexes use (the same on both sides, or the preview
    * replays everything).
    */
-  constructor(synonyms: readonly (readonly string[])[]) {
+  constructor(readonly synonyms: readonly (readonly string[])[]) {
     const table = new SynonymTable(synonyms);
     this.rewrite = table.isEmpty ? (text) => text : (text) => table.rewrite(text);
   }
 
   /** Adds a changed rule's terms (its name is a phrasing too). */
   add(rule: Pick<StoredRule, 'ruleName' | 'questions'>): void {
+    this.rules.push({ ruleName: rule.ruleName, questions: rule.questions });
     for (const text of [rule.ruleName, ...rule.questions]) {
       const { words, han } = textTerms(this.rewrite(text));
       for (const word of words) this.addWord(word);

@@ -7,25 +7,22 @@
  * arriving meanwhile are answered within a slice (docs/publishing.md).
  * @module
  */
-import type {
-  ImpactAnswer,
-  ImpactExample,
-  ImpactKind,
-  ImpactKindName,
-  ImpactReport,
-} from '../publishing-types';
-import { IMPACT_KINDS } from '../publishing-types';
+import type { ImpactReport } from '../publishing-types';
 import type { LoggedQuestion } from '../question-log-types';
 import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { ServiceError } from '../errors';
 import { normalizeText } from '../matching/normalize';
-import type { MatchDecision, MatchSettings, RobotIndex } from '../matching/types';
+import type { MatchSettings, RobotIndex } from '../matching/types';
 import type { RobotKey, StoredRule } from '../store/contract/records';
 import { DAY_MS } from '../store/contract/question-log';
 import { SLICE_MS, forEachInSlices, nextTurn } from '../time-slices';
 import { ReplayPlan, changesBetween } from './impact-bound';
+import { ImpactTally, answerDiffers, decideOf, mayChange, nameExamples } from './impact-compare';
+import type { Comparison, ImpactSide, ImpactWatch, ReplayedQuestion } from './impact-compare';
 import { ReachableQuestions, foundByText } from './impact-reach';
+import { compareOnWorker } from './impact-thread';
+import type { WorkerOptions } from './impact-thread';
 import { rulesOf, targetIndex } from './targets';
 import type { Target } from './targets';
 
@@ -37,8 +34,8 @@ export type LoggedAsks = (
 
 /** Distinct questions replayed at most, the most asked first (the rest are counted, not asked). */
 export const IMPACT_CAP = 100_000;
-/** Examples kept per kind of change, the most asked first. */
-export const IMPACT_EXAMPLES = 10;
+export { IMPACT_EXAMPLES } from './impact-compare';
+export type { Comparison, ImpactSide, ImpactWatch } from './impact-compare';
 /** Days of the log read when none are given (and by the publish gate: "last week"). */
 export const IMPACT_DAYS = 7;
 
@@ -107,13 +104,6 @@ async function mostAsked(questions: readonly Distinct[], cap: number): Promise<D
   return chosen;
 }
 
-/** One side of the comparison: its index, and its rules' answers and names. */
-export interface ImpactSide {
-  name: string;
-  index: RobotIndex;
-  rules: Map<string, Pick<StoredRule, 'ruleName' | 'answer'>>;
-}
-
 async function sideOf(
   ctx: DomainContext,
   robot: Robot,
@@ -124,40 +114,6 @@ async function sideOf(
   const rules = new Map<string, StoredRule>();
   await forEachInSlices(stored, (rule) => rules.set(rule.ruleId, rule));
   return { side: { name, index, rules }, stored };
-}
-
-const ruleOf = (decision: MatchDecision): string | null =>
-  decision.kind === 'bestmatch' ? decision.top.ruleId : null;
-
-function answerOf(decision: MatchDecision, side: ImpactSide): ImpactAnswer {
-  const ruleId = ruleOf(decision);
-  return {
-    kind: decision.kind,
-    ruleId,
-    ruleName: ruleId === null ? null : (side.rules.get(ruleId)?.ruleName ?? null),
-  };
-}
-
-/** How a question's answer changes between two decisions, or null when it does not. */
-function changeOf(before: MatchDecision, after: MatchDecision, a: ImpactSide, b: ImpactSide) {
-  const was = ruleOf(before);
-  const is = ruleOf(after);
-  if (was === null) return is === null ? null : 'newlyAnswered';
-  if (is === null) return 'newlyUnanswered';
-  if (was !== is) return 'otherRule';
-  return a.rules.get(was)?.answer === b.rules.get(is)?.answer ? null : 'otherAnswer';
-}
-
-const emptyKind = (): ImpactKind => ({ questions: 0, asks: 0, share: 0, examples: [] });
-
-/** Keeps `example` among the most asked of `kind` (at most IMPACT_EXAMPLES, most asked first). */
-function keepExample(kind: ImpactKind, example: ImpactExample): void {
-  const { examples } = kind;
-  if (examples.length === IMPACT_EXAMPLES && example.asks <= (examples.at(-1)?.asks ?? 0)) return;
-  let at = examples.length;
-  while (at > 0 && (examples[at - 1] as ImpactExample).asks < example.asks) at--;
-  examples.splice(at, 0, example);
-  if (examples.length > IMPACT_EXAMPLES) examples.pop();
 }
 
 const share = (asks: number, total: number): number =>
@@ -185,64 +141,68 @@ export async function reachOf(
   return new ReplayPlan(reach, changes.answers);
 }
 
-export interface Comparison {
-  kinds: Record<ImpactKindName, ImpactKind>;
-  /** Questions asked of both sides (the others cannot change answer). */
-  matched: number;
-  replayedAsks: number;
+/**
+ * Questions to replay from which a preview runs on a worker thread (impact-thread.ts): below,
+ * the loop's slices finish sooner than the indexes are written out and opened (decision 133).
+ */
+export const IMPACT_WORKER_MIN_QUESTIONS = 1000;
+
+/** Where a replay runs: on a worker from `workerMinQuestions` questions (tests set 0). */
+export interface ReplayOptions extends WorkerOptions {
+  workerMinQuestions?: number;
 }
 
 /**
- * Asks `questions` of both sides (only those `reach` says may change, every one without it) and counts
- * how their answers change, in slices.
+ * Asks `questions` of both sides (only those `reach` says may change, every one without it) and
+ * counts how their answers change: on a worker thread past `workerMinQuestions` questions,
+ * falling back to the loop's slices when the worker cannot be used.
  */
 export async function compareSides(
   a: ImpactSide,
   b: ImpactSide,
-  questions: readonly Pick<Distinct, 'text' | 'asks'>[],
+  questions: readonly ReplayedQuestion[],
+  reach: ReplayPlan | ReachableQuestions | null,
+  at: number,
+  settings: MatchSettings,
+  watch: ImpactWatch = {},
+  options: ReplayOptions = {},
+): Promise<Comparison> {
+  if (
+    questions.length > 0 &&
+    questions.length >= (options.workerMinQuestions ?? IMPACT_WORKER_MIN_QUESTIONS)
+  ) {
+    const off = await compareOnWorker(a, b, questions, reach, at, settings, watch, options);
+    if (off !== null) return off;
+  }
+  return compareInSlices(a, b, questions, reach, at, settings, watch);
+}
+
+/** `compareSides` on the event loop, in time slices (time-slices.ts). */
+export async function compareInSlices(
+  a: ImpactSide,
+  b: ImpactSide,
+  questions: readonly ReplayedQuestion[],
   reach: ReplayPlan | ReachableQuestions | null,
   at: number,
   settings: MatchSettings,
   watch: ImpactWatch = {},
 ): Promise<Comparison> {
-  const kinds = Object.fromEntries(IMPACT_KINDS.map((kind) => [kind, emptyKind()])) as Record<
-    ImpactKindName,
-    ImpactKind
-  >;
-  // Not `match`: a replay of 100,000 questions would evict the real traffic's recent questions
-  // and count as traffic (postponing the self-test) for its whole length.
-  const decide = (index: RobotIndex, question: string) =>
-    index.decide?.(question, at, settings) ??
-    index.matchExact?.(question, at) ??
-    index.match(question, at, settings);
-  const mayChange = (filter: ReplayPlan | ReachableQuestions, text: string) =>
-    filter instanceof ReplayPlan
-      ? filter.mayChange(text, a.index, at, settings)
-      : filter.reaches(text);
+  const tally = new ImpactTally(await answerDiffers(a, b));
   let done = 0;
-  let matched = 0;
-  let replayedAsks = 0;
   while (done < questions.length) {
     // Thousands of questions asked twice must not hold up the openapi: a slice, then a turn.
     const sliceEnd = performance.now() + SLICE_MS;
     do {
-      const question = questions[done++] as Distinct;
-      replayedAsks += question.asks;
-      if (reach !== null && !mayChange(reach, question.text)) continue;
-      matched++;
-      const before = decide(a.index, question.text);
-      const after = decide(b.index, question.text);
-      const change = changeOf(before, after, a, b);
-      if (change === null) continue;
-      const kind = kinds[change];
-      kind.questions++;
-      kind.asks += question.asks;
-      keepExample(kind, {
-        question: question.text,
-        asks: question.asks,
-        before: answerOf(before, a),
-        after: answerOf(after, b),
-      });
+      const question = questions[done++] as ReplayedQuestion;
+      if (!mayChange(reach, question.text, a.index, at, settings)) {
+        tally.skipped(question);
+        continue;
+      }
+      tally.asked(
+        question,
+        decideOf(a.index, question.text, at, settings),
+        decideOf(b.index, question.text, at, settings),
+      );
     } while (done < questions.length && performance.now() < sliceEnd);
     watch.progress?.(done, questions.length);
     if (done < questions.length) {
@@ -252,7 +212,7 @@ export async function compareSides(
   }
   // A change seen after the last slice (impact-jobs.ts) still makes the result stale.
   watch.signal?.throwIfAborted();
-  return { kinds, matched, replayedAsks };
+  return nameExamples(tally.result(), a, b);
 }
 
 export interface ImpactRequest {
@@ -260,14 +220,6 @@ export interface ImpactRequest {
   to: Target;
   days: number;
   cap?: number;
-}
-
-/** What follows a preview run as a job (impact-jobs.ts): its progress, and its cancellation. */
-export interface ImpactWatch {
-  /** Questions replayed so far of those to replay, after each slice. */
-  progress?: (done: number, total: number) => void;
-  /** Aborted: the replay stops at its next slice, rejecting with the signal's reason. */
-  signal?: AbortSignal;
 }
 
 /**
@@ -280,6 +232,7 @@ export async function impactOf(
   robot: Robot,
   request: ImpactRequest,
   watch: ImpactWatch = {},
+  options: ReplayOptions = {},
 ): Promise<ImpactReport> {
   const started = performance.now();
   const cap = request.cap ?? IMPACT_CAP;
@@ -303,6 +256,7 @@ export async function impactOf(
     ctx.now(),
     robot.settings,
     watch,
+    options,
   );
   let changedQuestions = 0;
   let changedAsks = 0;
@@ -342,15 +296,26 @@ export type PublishGate = (robot: Robot) => Promise<void>;
  * differently by the draft than by the latest version. Off at 100 (the default), before the
  * first version, and without a question log.
  */
-export function impactGate(ctx: DomainContext, asks: LoggedAsks | null): PublishGate {
+export function impactGate(
+  ctx: DomainContext,
+  asks: LoggedAsks | null,
+  options: ReplayOptions = {},
+): PublishGate {
   return async (robot) => {
     const limit = robot.settings.impactGatePercent;
     if (limit >= 100 || asks === null || !(await ctx.store.versions.latest(robot))) return;
-    const report = await impactOf(ctx, asks, robot, {
-      from: 'published',
-      to: 'draft',
-      days: IMPACT_DAYS,
-    });
+    const report = await impactOf(
+      ctx,
+      asks,
+      robot,
+      {
+        from: 'published',
+        to: 'draft',
+        days: IMPACT_DAYS,
+      },
+      {},
+      options,
+    );
     const percent = Math.round(report.changed.share * 1000) / 10;
     if (percent <= limit) return;
     throw new ServiceError(

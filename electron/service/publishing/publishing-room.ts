@@ -11,7 +11,7 @@ import type { PublishMode, VersionRecord } from '../publishing-types';
 import type { IndexCodec, SavedIndexes } from '../domain/robot-loading';
 import type { PublishedEditions } from './published-editions';
 import { impactGate, impactOf } from './impact';
-import type { LoggedAsks, PublishGate } from './impact';
+import type { LoggedAsks, PublishGate, ReplayOptions } from './impact';
 import { ImpactJobs } from './impact-jobs';
 import { RunJobs } from './run-jobs';
 import { publishInQueue } from './versions';
@@ -31,11 +31,13 @@ export class PublishingRoom {
 
   /**
    * `ctx` was built with its editions (`new PublishedEditions(parts)`) as `publishing`; `asks`
-   * reads the question log (impact previews and their gate), null without one.
+   * reads the question log (impact previews and their gate), null without one; `replay`: where
+   * the previews replay (impact.ts's `ReplayOptions`: tests put every one on the worker).
    */
   constructor(
     readonly ctx: PublishingContext,
     readonly asks: LoggedAsks | null = null,
+    readonly replay: ReplayOptions = {},
   ) {
     this.editions = ctx.publishing;
     // A change of mode does not change answers: what the openapi answered until now (the
@@ -55,9 +57,9 @@ export class PublishingRoom {
     };
     this.runs = new RunJobs(ctx);
     this.impacts = new ImpactJobs(ctx, (robot, request, watch) =>
-      impactOf(ctx, asks, robot, request, watch),
+      impactOf(ctx, asks, robot, request, watch, replay),
     );
-    this.impactGate = impactGate(ctx, asks);
+    this.impactGate = impactGate(ctx, asks, replay);
   }
 
   /**

@@ -127,11 +127,18 @@ export function registerPublishingRoutes(app: FastifyInstance, room: PublishingR
       const { from, to, days } = request.query;
       const robot = await robotOf(request);
       return success(
-        await impactOf(ctx, room.asks, robot, {
-          from: parseTarget(from ?? 'published', 'from'),
-          to: parseTarget(to ?? 'draft', 'to'),
-          days: days === undefined ? IMPACT_DAYS : Number(days),
-        }),
+        await impactOf(
+          ctx,
+          room.asks,
+          robot,
+          {
+            from: parseTarget(from ?? 'published', 'from'),
+            to: parseTarget(to ?? 'draft', 'to'),
+            days: days === undefined ? IMPACT_DAYS : Number(days),
+          },
+          {},
+          room.replay,
+        ),
       );
     },
   );

@@ -1,0 +1,174 @@
+/**
+ * The impact preview's count of changed answers, shared by its two runners: the event loop's
+ * slices (impact.ts) and the worker thread (impact-worker.ts, decision 133). Both ask each
+ * question the same way and count it the same way; the examples' rule names are filled in on
+ * the event loop, where the sides' rules are.
+ * @module
+ */
+import type { ImpactAnswer, ImpactExample, ImpactKind, ImpactKindName } from '../publishing-types';
+import { IMPACT_KINDS } from '../publishing-types';
+import type { MatchDecision, MatchSettings, RobotIndex } from '../matching/types';
+import type { StoredRule } from '../store/contract/records';
+import { forEachInSlices } from '../time-slices';
+import { ReplayPlan } from './impact-bound';
+import type { ReachableQuestions } from './impact-reach';
+
+/** Examples kept per kind of change, the most asked first. */
+export const IMPACT_EXAMPLES = 10;
+
+/** One side of the comparison: its index, and its rules' answers and names. */
+export interface ImpactSide {
+  name: string;
+  index: RobotIndex;
+  rules: Map<string, Pick<StoredRule, 'ruleName' | 'answer'>>;
+}
+
+export interface Comparison {
+  kinds: Record<ImpactKindName, ImpactKind>;
+  /** Questions asked of both sides (the others cannot change answer). */
+  matched: number;
+  replayedAsks: number;
+}
+
+/** What follows a preview run as a job (impact-jobs.ts): its progress, and its cancellation. */
+export interface ImpactWatch {
+  /** Questions replayed so far of those to replay, after each slice. */
+  progress?: (done: number, total: number) => void;
+  /** Aborted: the replay stops at its next slice, rejecting with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** A logged question to replay: its text and how often it was asked. */
+export interface ReplayedQuestion {
+  text: string;
+  asks: number;
+}
+
+/**
+ * The rules whose answer text differs between the sides (in one side only included): a
+ * question answered by the same rule on both changes answer only through one of them.
+ */
+export async function answerDiffers(a: ImpactSide, b: ImpactSide): Promise<Set<string>> {
+  const differs = new Set<string>();
+  const check = (ruleId: string) => {
+    if (a.rules.get(ruleId)?.answer !== b.rules.get(ruleId)?.answer) differs.add(ruleId);
+  };
+  await forEachInSlices([...a.rules.keys()], check);
+  await forEachInSlices([...b.rules.keys()], check);
+  return differs;
+}
+
+/**
+ * The matcher's decision for a replayed question. Not `match`: a replay of 100,000 questions
+ * would evict the real traffic's recent questions and count as traffic (postponing the
+ * self-test) for its whole length.
+ */
+export const decideOf = (
+  index: RobotIndex,
+  question: string,
+  at: number,
+  settings: MatchSettings,
+): MatchDecision =>
+  index.decide?.(question, at, settings) ??
+  index.matchExact?.(question, at) ??
+  index.match(question, at, settings);
+
+/** Whether `question` may change answer (every question without a filter). */
+export function mayChange(
+  filter: ReplayPlan | ReachableQuestions | null,
+  question: string,
+  from: RobotIndex,
+  at: number,
+  settings: MatchSettings,
+): boolean {
+  if (filter === null) return true;
+  return filter instanceof ReplayPlan
+    ? filter.mayChange(question, from, at, settings)
+    : filter.reaches(question);
+}
+
+const ruleOf = (decision: MatchDecision): string | null =>
+  decision.kind === 'bestmatch' ? decision.top.ruleId : null;
+
+/** An answer as an example shows it, its rule's name filled in later (`nameExamples`). */
+const answerOf = (decision: MatchDecision): ImpactAnswer => ({
+  kind: decision.kind,
+  ruleId: ruleOf(decision),
+  ruleName: null,
+});
+
+const emptyKind = (): ImpactKind => ({ questions: 0, asks: 0, share: 0, examples: [] });
+
+/** Keeps `example` among the most asked of `kind` (at most IMPACT_EXAMPLES, most asked first). */
+function keepExample(kind: ImpactKind, example: ImpactExample): void {
+  const { examples } = kind;
+  if (examples.length === IMPACT_EXAMPLES && example.asks <= (examples.at(-1)?.asks ?? 0)) return;
+  let at = examples.length;
+  while (at > 0 && (examples[at - 1] as ImpactExample).asks < example.asks) at--;
+  examples.splice(at, 0, example);
+  if (examples.length > IMPACT_EXAMPLES) examples.pop();
+}
+
+/** The count of changed answers, question by question. */
+export class ImpactTally {
+  readonly kinds = Object.fromEntries(IMPACT_KINDS.map((kind) => [kind, emptyKind()])) as Record<
+    ImpactKindName,
+    ImpactKind
+  >;
+  matched = 0;
+  replayedAsks = 0;
+
+  /** `differs`: the rules whose answer text differs between the sides (`answerDiffers`). */
+  constructor(private readonly differs: ReadonlySet<string>) {}
+
+  /** How a question's answer changes between two decisions, or null when it does not. */
+  private changeOf(before: MatchDecision, after: MatchDecision): ImpactKindName | null {
+    const was = ruleOf(before);
+    const is = ruleOf(after);
+    if (was === null) return is === null ? null : 'newlyAnswered';
+    if (is === null) return 'newlyUnanswered';
+    if (was !== is) return 'otherRule';
+    return this.differs.has(was) ? 'otherAnswer' : null;
+  }
+
+  /** A question replayed but known not to change (not asked). */
+  skipped(question: ReplayedQuestion): void {
+    this.replayedAsks += question.asks;
+  }
+
+  /** A question asked of both sides. */
+  asked(question: ReplayedQuestion, before: MatchDecision, after: MatchDecision): void {
+    this.replayedAsks += question.asks;
+    this.matched++;
+    const change = this.changeOf(before, after);
+    if (change === null) return;
+    const kind = this.kinds[change];
+    kind.questions++;
+    kind.asks += question.asks;
+    keepExample(kind, {
+      question: question.text,
+      asks: question.asks,
+      before: answerOf(before),
+      after: answerOf(after),
+    });
+  }
+
+  result(): Comparison {
+    return { kinds: this.kinds, matched: this.matched, replayedAsks: this.replayedAsks };
+  }
+}
+
+/** Fills in the examples' rule names from the sides' rules (`before` from `a`, `after` from `b`). */
+export function nameExamples(comparison: Comparison, a: ImpactSide, b: ImpactSide): Comparison {
+  const name = (answer: ImpactAnswer, side: ImpactSide) => {
+    answer.ruleName =
+      answer.ruleId === null ? null : (side.rules.get(answer.ruleId)?.ruleName ?? null);
+  };
+  for (const kind of Object.values(comparison.kinds)) {
+    for (const example of kind.examples) {
+      name(example.before, a);
+      name(example.after, b);
+    }
+  }
+  return comparison;
+}

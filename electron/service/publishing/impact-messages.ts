@@ -1,0 +1,125 @@
+/**
+ * The messages between an impact preview on the event loop (impact-thread.ts) and its worker
+ * thread (impact-worker.ts), and the guards that read them back.
+ * @module
+ */
+import type { MatchSettings } from '../matching/types';
+import type { StoredRule } from '../store/contract/records';
+import type { Comparison } from './impact-compare';
+
+/** What the worker rebuilds the replay's filter from (impact-bound.ts's `ReplayPlan`). */
+export interface PlanSource {
+  synonyms: readonly (readonly string[])[];
+  rules: readonly Pick<StoredRule, 'ruleName' | 'questions'>[];
+  answers: readonly string[];
+}
+
+export interface ReplayStart {
+  /** Each side's saved index (matching's `writeRobotIndex`), in pieces. */
+  sides: [Uint8Array[], Uint8Array[]];
+  /** Null: every question is asked of both sides. */
+  plan: PlanSource | null;
+  /** The rules whose answer text differs (impact-compare.ts's `answerDiffers`). */
+  differs: string[];
+  at: number;
+  settings: MatchSettings;
+  /** Questions that will be sent. */
+  total: number;
+}
+
+export type ToWorker =
+  ({ type: 'start' } & ReplayStart) | { type: 'questions'; texts: string[]; asks: Float64Array };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'progress'; done: number }
+  | { type: 'done'; comparison: Comparison }
+  | { type: 'failed'; message: string };
+
+/** The buffers that can be moved to the other thread rather than copied. */
+export const transferable = (buffers: readonly ArrayBufferLike[]): ArrayBuffer[] =>
+  buffers.filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+const isPieces = (value: unknown): value is Uint8Array[] =>
+  Array.isArray(value) && value.every((piece) => piece instanceof Uint8Array);
+
+function isPlan(value: unknown): value is PlanSource | null {
+  if (value === null) return true;
+  return (
+    isObject(value) &&
+    Array.isArray(value['synonyms']) &&
+    value['synonyms'].every(isStrings) &&
+    Array.isArray(value['rules']) &&
+    value['rules'].every(
+      (rule) =>
+        isObject(rule) && typeof rule['ruleName'] === 'string' && isStrings(rule['questions']),
+    ) &&
+    isStrings(value['answers'])
+  );
+}
+
+function isSettings(value: unknown): value is MatchSettings {
+  return (
+    isObject(value) &&
+    ['bestmatchThreshold', 'recommendThreshold', 'margin', 'maxRecommend'].every(
+      (key) => typeof value[key] === 'number',
+    )
+  );
+}
+
+function isStart(value: unknown): value is { type: 'start' } & ReplayStart {
+  if (!isObject(value)) return false;
+  const sides = value['sides'];
+  return (
+    value['type'] === 'start' &&
+    Array.isArray(sides) &&
+    sides.length === 2 &&
+    sides.every(isPieces) &&
+    isPlan(value['plan']) &&
+    isStrings(value['differs']) &&
+    typeof value['at'] === 'number' &&
+    isSettings(value['settings']) &&
+    typeof value['total'] === 'number'
+  );
+}
+
+/** A message to the worker, or null when it is not one. */
+export function toWorker(data: unknown): ToWorker | null {
+  if (!isObject(data)) return null;
+  if (isStart(data)) return data;
+  if (
+    data['type'] === 'questions' &&
+    isStrings(data['texts']) &&
+    data['asks'] instanceof Float64Array
+  )
+    return { type: 'questions', texts: data['texts'], asks: data['asks'] };
+  return null;
+}
+
+function isComparison(value: unknown): value is Comparison {
+  return (
+    isObject(value) &&
+    isObject(value['kinds']) &&
+    typeof value['matched'] === 'number' &&
+    typeof value['replayedAsks'] === 'number'
+  );
+}
+
+/** A message from the worker, or null when it is not one. */
+export function fromWorker(data: unknown): FromWorker | null {
+  if (!isObject(data)) return null;
+  const { type } = data;
+  if (type === 'ready') return { type };
+  if (type === 'progress' && typeof data['done'] === 'number') return { type, done: data['done'] };
+  if (type === 'done' && isComparison(data['comparison']))
+    return { type, comparison: data['comparison'] };
+  if (type === 'failed' && typeof data['message'] === 'string')
+    return { type, message: data['message'] };
+  return null;
+}

@@ -1,0 +1,185 @@
+/**
+ * An impact preview's replay on a worker thread (decision 133): the two sides' indexes are
+ * written out in slices (the saved-index format, calibration and all) and opened by the worker
+ * (impact-worker.ts, its TypeScript source under tsx, its bundle beside the service's in dist/),
+ * the questions sent in chunks, and its progress and count handed back. The openapi's asks then
+ * share the event loop with nothing but the writing and the sending, and the replay runs on
+ * another core. Answers null when the worker cannot be used (an index of another engine, an
+ * index changed while it was written, too little free memory, a worker that fails to start or
+ * stops): the caller replays on the loop instead.
+ * @module
+ */
+import { createRequire } from 'node:module';
+import { freemem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { writeRobotIndexInSlices } from '../matching/index';
+import type { MatchSettings, RobotIndex } from '../matching/types';
+import { nextTurn } from '../time-slices';
+import { ReplayPlan } from './impact-bound';
+import { answerDiffers, nameExamples } from './impact-compare';
+import type { Comparison, ImpactSide, ImpactWatch, ReplayedQuestion } from './impact-compare';
+import type { PlanSource, ReplayStart, ToWorker } from './impact-messages';
+import { fromWorker, transferable } from './impact-messages';
+import type { ReachableQuestions } from './impact-reach';
+
+/** Questions sent to the worker in one message (cloned on the loop: ~1 ms each). */
+const CHUNK = 2048;
+/** The written index is gathered in blocks of this size (its own pieces are small views). */
+const BLOCK = 4 * 2 ** 20;
+
+/**
+ * The worker holds both indexes opened from their bytes (the bytes, and the rule store's maps
+ * and arrays rebuilt from them: about twice the bytes, measured in the bench) at its peak: it
+ * runs only while the machine's free memory holds four times the bytes, as the snapshot's worker
+ * does (decision 121); otherwise the loop replays.
+ */
+export function impactWorkerFits(indexBytes: number, freeBytes = freemem()): boolean {
+  return freeBytes >= WORKER_MEMORY_FACTOR * indexBytes;
+}
+const WORKER_MEMORY_FACTOR = 4;
+
+/** The worker's file: next to this module's source under tsx, next to the bundle once built. */
+export function impactWorkerUrl(here = import.meta.url): URL {
+  return new URL(here.endsWith('.ts') ? './impact-worker.ts' : './impact-worker.js', here);
+}
+
+/**
+ * Starts the worker. Under tsx (tests, `npm run bench`) a worker does not get tsx's loader on
+ * Node 20: it registers tsx's hooks itself, then loads the source.
+ */
+function startWorker(url: URL): Worker {
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, { execArgv: [] });
+  const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
+  const source = fileURLToPath(url);
+  return new Worker(
+    `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`,
+    { eval: true, execArgv: [] },
+  );
+}
+
+/**
+ * An index written as its saved bytes, in slices, gathered in blocks; null when it is not this
+ * engine's (a stand-in of the tests) or it changed meanwhile (the bytes would be torn).
+ */
+async function written(index: RobotIndex): Promise<Uint8Array[] | null> {
+  const version = index.version;
+  const blocks: Uint8Array[] = [];
+  let block = new Uint8Array(0);
+  let used = 0;
+  const sink = (chunk: Uint8Array) => {
+    for (let from = 0; from < chunk.length;) {
+      if (used === block.length) {
+        if (block.length > 0) blocks.push(block);
+        block = new Uint8Array(BLOCK);
+        used = 0;
+      }
+      const take = Math.min(chunk.length - from, block.length - used);
+      block.set(chunk.subarray(from, from + take), used);
+      used += take;
+      from += take;
+    }
+  };
+  try {
+    await writeRobotIndexInSlices(index, sink, nextTurn);
+  } catch {
+    return null;
+  }
+  if (used > 0) blocks.push(block.subarray(0, used));
+  return index.version === version ? blocks : null;
+}
+
+const bytesOf = (pieces: readonly Uint8Array[]) =>
+  pieces.reduce((sum, piece) => sum + piece.length, 0);
+
+function planSource(filter: ReplayPlan | ReachableQuestions | null): PlanSource | null {
+  if (filter === null) return null;
+  const reach = filter instanceof ReplayPlan ? filter.reach : filter;
+  const answers = filter instanceof ReplayPlan ? filter.answers : [];
+  return { synonyms: reach.synonyms, rules: reach.rules, answers };
+}
+
+/** Where the replay runs, for tests: the worker's file (one that fails, to see the fallback). */
+export interface WorkerOptions {
+  url?: URL;
+  /** Free memory to gate on (default: the machine's). */
+  freeBytes?: number;
+}
+
+/**
+ * `questions` asked of both sides on a worker thread, as impact.ts's `compareSides` would on
+ * the loop; null when the worker cannot be used. Rejects with the signal's reason once
+ * `watch.signal` aborts (the worker is stopped).
+ */
+export async function compareOnWorker(
+  a: ImpactSide,
+  b: ImpactSide,
+  questions: readonly ReplayedQuestion[],
+  filter: ReplayPlan | ReachableQuestions | null,
+  at: number,
+  settings: MatchSettings,
+  watch: ImpactWatch = {},
+  options: WorkerOptions = {},
+): Promise<Comparison | null> {
+  const total = questions.length;
+  // The job takes the robot's state at its first progress: a change while the indexes are
+  // written cancels it, as one while they are asked does.
+  watch.progress?.(0, total);
+  const from = await written(a.index);
+  const to = from && (await written(b.index));
+  watch.signal?.throwIfAborted();
+  if (from === null || to === null) return null;
+  if (!impactWorkerFits(bytesOf(from) + bytesOf(to), options.freeBytes)) return null;
+  const differs = await answerDiffers(a, b);
+  const start: ReplayStart = {
+    sides: [from, to],
+    plan: planSource(filter),
+    differs: [...differs],
+    at,
+    settings: { ...settings },
+    total,
+  };
+  let worker: Worker;
+  try {
+    worker = startWorker(options.url ?? impactWorkerUrl());
+  } catch {
+    return null;
+  }
+  worker.unref();
+  const comparison = await new Promise<Comparison | null>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      watch.signal?.removeEventListener('abort', aborted);
+      void worker.terminate();
+      outcome();
+    };
+    const aborted = () => settle(() => reject(watch.signal?.reason));
+    watch.signal?.addEventListener('abort', aborted);
+    worker.on('message', (data: unknown) => {
+      const message = fromWorker(data);
+      if (message === null || message.type === 'failed') settle(() => resolve(null));
+      else if (message.type === 'progress') watch.progress?.(message.done, total);
+      else if (message.type === 'done') settle(() => resolve(message.comparison));
+    });
+    worker.on('error', () => settle(() => resolve(null)));
+    worker.on('exit', () => settle(() => resolve(null)));
+    const send = (message: ToWorker, transfer: ArrayBufferLike[] = []) =>
+      worker.postMessage(message, transferable(transfer));
+    void (async () => {
+      send(
+        { type: 'start', ...start },
+        [...from, ...to].map((piece) => piece.buffer),
+      );
+      for (let i = 0; i < total && !settled; i += CHUNK) {
+        const chunk = questions.slice(i, i + CHUNK);
+        const asks = Float64Array.from(chunk, (question) => question.asks);
+        send({ type: 'questions', texts: chunk.map((q) => q.text), asks }, [asks.buffer]);
+        await nextTurn();
+      }
+    })();
+  });
+  watch.signal?.throwIfAborted();
+  return comparison && nameExamples(comparison, a, b);
+}

@@ -1,0 +1,111 @@
+/**
+ * The worker thread that replays an impact preview's questions (decision 133): it opens the two
+ * sides' saved indexes (the event loop wrote them from the live ones, calibration and all),
+ * rebuilds the replay's filter, asks each question sent as impact.ts would on the loop, and
+ * posts its progress and, once every question is in, the count (impact-compare.ts). The asks
+ * of the openapi meanwhile wait for nothing of it. Built to dist/impact-worker.js
+ * (build/build.mjs).
+ * @module
+ */
+import { parentPort } from 'node:worker_threads';
+import { loadRobotIndex } from '../matching/index';
+import type { RobotIndex } from '../matching/types';
+import { ReplayPlan } from './impact-bound';
+import { ImpactTally, decideOf, mayChange } from './impact-compare';
+import type { FromWorker, PlanSource, ReplayStart } from './impact-messages';
+import { toWorker } from './impact-messages';
+import { ReachableQuestions } from './impact-reach';
+
+/** Progress is posted at most this often (the job's poll and its cancellation read it). */
+const PROGRESS_MS = 50;
+
+interface Replay {
+  start: ReplayStart;
+  from: RobotIndex;
+  to: RobotIndex;
+  plan: ReplayPlan | null;
+  tally: ImpactTally;
+  done: number;
+  posted: number;
+}
+
+let replay: Replay | null = null;
+
+const reply = (message: FromWorker): void => parentPort?.postMessage(message);
+
+/** A side's index from its pieces, with no self-test of its own (its calibration is the loop's). */
+function open(pieces: readonly Uint8Array[]): RobotIndex {
+  const bytes = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, at);
+    at += piece.length;
+  }
+  const index = loadRobotIndex(bytes);
+  if (index === null) throw new Error('the saved index was written by another engine');
+  index.close?.();
+  return index;
+}
+
+function planOf(source: PlanSource | null): ReplayPlan | null {
+  if (source === null) return null;
+  const reach = new ReachableQuestions(source.synonyms);
+  for (const rule of source.rules) reach.add(rule);
+  return new ReplayPlan(reach, source.answers);
+}
+
+function finishIfDone(run: Replay): void {
+  if (run.done < run.start.total) return;
+  reply({ type: 'done', comparison: run.tally.result() });
+  replay = null;
+}
+
+function ask(run: Replay, texts: readonly string[], asks: Float64Array): void {
+  const { at, settings } = run.start;
+  for (let i = 0; i < texts.length; i++) {
+    const question = { text: texts[i] as string, asks: asks[i] as number };
+    if (!mayChange(run.plan, question.text, run.from, at, settings)) run.tally.skipped(question);
+    else {
+      const before = decideOf(run.from, question.text, at, settings);
+      const after = decideOf(run.to, question.text, at, settings);
+      run.tally.asked(question, before, after);
+    }
+    run.done++;
+    const now = performance.now();
+    if (now - run.posted >= PROGRESS_MS) {
+      run.posted = now;
+      reply({ type: 'progress', done: run.done });
+    }
+  }
+  reply({ type: 'progress', done: run.done });
+}
+
+parentPort?.on('message', (data: unknown) => {
+  try {
+    const message = toWorker(data);
+    if (message === null) throw new Error('not an impact message');
+    if (message.type === 'start') {
+      const [from, to] = message.sides;
+      replay = {
+        start: message,
+        from: open(from),
+        to: open(to),
+        plan: planOf(message.plan),
+        tally: new ImpactTally(new Set(message.differs)),
+        done: 0,
+        posted: performance.now(),
+      };
+      // The pieces were joined into each index's bytes: let them go.
+      message.sides = [[], []];
+      reply({ type: 'ready' });
+      finishIfDone(replay);
+      return;
+    }
+    if (replay === null) throw new Error('no replay started');
+    ask(replay, message.texts, message.asks);
+    finishIfDone(replay);
+  } catch (error) {
+    replay = null;
+    reply({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  }
+});

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { toMatchableRule } from '../../../electron/service/domain/rule-views';
+import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/service/matching/index';
+import type { RobotIndex } from '../../../electron/service/matching/types';
+import {
+  compareInSlices,
+  compareSides,
+  reachOf,
+} from '../../../electron/service/publishing/impact';
+import type { ImpactSide } from '../../../electron/service/publishing/impact';
+import {
+  compareOnWorker,
+  impactWorkerFits,
+} from '../../../electron/service/publishing/impact-thread';
+import type { StoredRule } from '../../../electron/service/store/contract/records';
+import { prng } from '../../helpers/prng';
+
+const NOW = Date.UTC(2026, 0, 1);
+const SETTINGS = DEFAULT_MATCH_SETTINGS;
+const SYNONYMS = [['refund', 'money back']];
+
+/**
+ * A published robot and a draft of it (answers, phrasings and validity changed, a rule removed
+ * and one added), both self-calibrated, and a log of questions over their words.
+ */
+function scenario(seed: number, synonyms: readonly (readonly string[])[]) {
+  const random = prng(seed);
+  const int = (n: number) => Math.floor(random() * n);
+  const pick = <T>(list: readonly T[]): T => list[int(list.length)] as T;
+  const words = Array.from({ length: 90 }, (_, i) => `w${(i * 7919) % 997}x${i % 13}`);
+  const frame = ['how', 'can', 'i', 'my', 'refund', 'money back', 'what'];
+  const han = Array.from({ length: 60 }, (_, i) => String.fromCodePoint(0x4e00 + 41 * i));
+  const phrase = () =>
+    random() < 0.6
+      ? [pick(frame), ...Array.from({ length: 1 + int(3) }, () => pick(words))].join(' ')
+      : Array.from({ length: 3 + int(4) }, () => pick(han)).join('');
+  const rule = (id: string, seq: number): StoredRule => ({
+    seq,
+    ruleId: id,
+    tenantId: 1,
+    robotId: 'default',
+    ruleName: `${phrase()} ${id}`,
+    nameKey: id,
+    categoryId: '',
+    active: random() < 0.95,
+    allowSimGen: null,
+    effectBegin: null,
+    effectEnd: null,
+    questions: Array.from({ length: 1 + int(3) }, phrase),
+    answer: `answer ${id}`,
+    answerContentType: 'text',
+    createdAt: 0,
+    updatedAt: 0,
+    updatedBy: '',
+  });
+  const before = Array.from({ length: 100 }, (_, i) => rule(`r${i}`, i));
+  const after = before.map((old, i) => {
+    if (i % 9 === 0) return { ...old, answer: `${old.answer}+` };
+    if (i % 23 === 1) return { ...old, questions: [...old.questions.slice(1), phrase()] };
+    if (i % 31 === 2) return { ...old, active: !old.active };
+    return old;
+  });
+  after.splice(50, 1);
+  after.push(rule(`new${seed}`, 1000));
+  const indexOf = (rules: readonly StoredRule[]): RobotIndex => {
+    const index = createRobotIndex({ synonyms });
+    for (const stored of rules) index.upsert(toMatchableRule(stored));
+    index.selfCalibrate?.(NOW);
+    index.close?.();
+    return index;
+  };
+  const a = indexOf(before);
+  const b = indexOf(after);
+  const log = Array.from({ length: 400 }, (_, i) => {
+    const source = pick(i % 2 === 0 ? after : before);
+    const text = pick([source.ruleName, ...source.questions]);
+    const question = int(3) === 0 ? text.split(' ').slice(1).join(' ') || text : text;
+    return { text: i % 5 === 0 ? phrase() : question, asks: 1 + int(6) };
+  });
+  const side = (name: string, index: RobotIndex, rules: readonly StoredRule[]): ImpactSide => ({
+    name,
+    index,
+    rules: new Map(rules.map((stored) => [stored.ruleId, stored])),
+  });
+  return { before, after, a: side('published', a, before), b: side('draft', b, after), log };
+}
+
+test('the worker counts exactly what the loop counts (filtered and full replays, with synonyms and calibration)', async () => {
+  let changed = 0;
+  for (const [seed, synonyms] of [
+    [1, []],
+    [2, SYNONYMS],
+  ] as const) {
+    const { before, after, a, b, log } = scenario(seed, synonyms);
+    const plan = await reachOf(
+      { index: a.index, stored: before },
+      { index: b.index, stored: after },
+    );
+    for (const filter of [plan, null]) {
+      const progress: [number, number][] = [];
+      const watch = { progress: (done: number, total: number) => progress.push([done, total]) };
+      const off = await compareOnWorker(a, b, log, filter, NOW, SETTINGS, watch);
+      assert.ok(off !== null, `seed ${seed}: the worker ran`);
+      const on = await compareInSlices(a, b, log, filter, NOW, SETTINGS);
+      assert.deepEqual(off, on, `seed ${seed}, ${filter === null ? 'full' : 'filtered'}`);
+      assert.deepEqual(progress.at(-1), [log.length, log.length]);
+      for (const kind of Object.values(on.kinds)) changed += kind.questions;
+      if (filter === null) assert.equal(off.matched, log.length);
+    }
+  }
+  // Not vacuous: answers changed, and examples carry the sides' rule names.
+  assert.ok(changed > 0);
+});
+
+test('the loop replays when the worker cannot start, has no memory to run, or the index is not the engine’s', async () => {
+  const { before, after, a, b, log } = scenario(5, []);
+  const plan = await reachOf({ index: a.index, stored: before }, { index: b.index, stored: after });
+  const on = await compareInSlices(a, b, log, plan, NOW, SETTINGS);
+  const missing = new URL('./no-such-impact-worker.js', import.meta.url);
+  assert.equal(await compareOnWorker(a, b, log, plan, NOW, SETTINGS, {}, { url: missing }), null);
+  assert.deepEqual(
+    await compareSides(a, b, log, plan, NOW, SETTINGS, {}, { url: missing, workerMinQuestions: 0 }),
+    on,
+  );
+  assert.equal(await compareOnWorker(a, b, log, plan, NOW, SETTINGS, {}, { freeBytes: 0 }), null);
+  assert.equal(impactWorkerFits(1000, 3999), false);
+  assert.equal(impactWorkerFits(1000, 4000), true);
+  const standIn: RobotIndex = {
+    size: 0,
+    upsert: () => undefined,
+    remove: () => undefined,
+    match: () => ({ kind: 'none', candidates: [] }),
+  };
+  const other = { ...a, index: standIn };
+  assert.equal(await compareOnWorker(other, b, log, plan, NOW, SETTINGS), null);
+});
+
+test('a preview cancelled while the worker asks rejects with the reason, and stops it', async () => {
+  const { a, b, log } = scenario(7, []);
+  const abort = new AbortController();
+  const reason = new Error('the robot changed');
+  const watch = {
+    signal: abort.signal,
+    progress: (done: number) => {
+      if (done > 0) abort.abort(reason);
+    },
+  };
+  await assert.rejects(compareOnWorker(a, b, log, null, NOW, SETTINGS, watch), reason);
+});
