@@ -130,6 +130,7 @@ test('the loop replays when the worker cannot start, has no memory to run, or th
     size: 0,
     upsert: () => undefined,
     remove: () => undefined,
+    prepare: () => undefined,
     match: () => ({ kind: 'none', candidates: [] }),
   };
   const other = { ...a, index: standIn };
