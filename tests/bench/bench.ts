@@ -35,8 +35,9 @@
  * analytics and rule hits on the team server, every day summed against running totals
  * (tests/bench/rule-figures-bench.ts); `--log-ratio --database postgres://…`: only askLogRatio and
  * askLogCpuRatio on both stores.
- * `--log-reads [--log-asks N] [--log-dir D] [--rounds R] [--cpu-prof DIR]`: only the editor's
- * reads of the kept figures, wall and CPU, on a log filled once in D and reused
+ * `--log-reads [--log-asks N] [--log-dir D] [--rounds R] [--cpu-prof DIR] [--baseline JS]`:
+ * only the editor's reads of the kept figures, wall and CPU, on a log filled once in D and
+ * reused, against another build's headless.js read in the same run
  * (tests/bench/question-log-reads-bench.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
@@ -136,6 +137,7 @@ if (values['log-reads']) {
     rounds,
     dir,
     cpuProfDir,
+    ...(values.baseline ? { baseline: values.baseline } : {}),
   });
   console.log(readsLine(figures));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));

@@ -28,6 +28,8 @@ export interface ReadsOptions {
   rounds: number;
   /** Where the service writes its CPU profiles (none when unset). */
   cpuProfDir: string | undefined;
+  /** Another build of the service (its headless.js) read the same way, as the baseline. */
+  baseline?: string;
 }
 
 interface Filled {
@@ -46,6 +48,8 @@ export interface ReadFigures {
 
 export interface ReadsFigures {
   asks: number;
+  /** The baseline's figures, and this build's CPU per read over the baseline's. */
+  baseline?: { reads: Record<string, ReadFigures>; cpuRatio: Record<string, number> };
   rounds: number;
   /** An ask's latency on the same service, idle: the baseline the reads are set against. */
   askIdleMs: number;
@@ -99,11 +103,42 @@ async function fillOnce(dataDir: string, options: ReadsOptions): Promise<Filled>
   return filled;
 }
 
+/** Both builds read in turn, `rounds` a turn, on the same filled log (the baseline first). */
 export async function measureReads(options: ReadsOptions): Promise<ReadsFigures> {
   const dataDir = options.dir ?? makeDataDir('bench-log-reads');
   const filled = await fillOnce(dataDir, options);
+  const figures = await readsOf(dataDir, filled, options, undefined);
+  if (!options.baseline) return figures;
+  const base = await readsOf(dataDir, filled, options, options.baseline);
+  const again = await readsOf(dataDir, filled, options, undefined);
+  const mean = (a: ReadFigures, b: ReadFigures): ReadFigures => ({
+    wallMs: (a.wallMs + b.wallMs) / 2,
+    cpuMs: (a.cpuMs + b.cpuMs) / 2,
+    askMaxMs: Math.max(a.askMaxMs, b.askMaxMs),
+  });
+  const reads = Object.fromEntries(
+    Object.entries(figures.reads).map(([name, read]) => [
+      name,
+      again.reads[name] ? mean(read, again.reads[name]) : read,
+    ]),
+  );
+  const cpuRatio = Object.fromEntries(
+    Object.entries(reads).map(([name, read]) => [
+      name,
+      read.cpuMs / (base.reads[name]?.cpuMs ?? Number.NaN),
+    ]),
+  );
+  return { ...figures, reads, baseline: { reads: base.reads, cpuRatio } };
+}
+
+async function readsOf(
+  dataDir: string,
+  filled: Filled,
+  options: ReadsOptions,
+  script: string | undefined,
+): Promise<ReadsFigures> {
   const nodeArgs = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
-  const service = await spawnService(dataDir, { nodeArgs });
+  const service = await spawnService(dataDir, { nodeArgs, ...(script ? { script } : {}) });
   try {
     const api = consoleClient(service.url, tokenOf(service));
     const R = `/tenants/${filled.tenantId}/robots/default`;
@@ -161,8 +196,18 @@ export function readsLine(figures: ReadsFigures): string {
     ([name, r]) =>
       `${name} ${round(r.wallMs, 0)} ms (CPU ${round(r.cpuMs, 0)} ms, ask max ${round(r.askMaxMs, 0)})`,
   );
+  const base = figures.baseline;
+  const against = base
+    ? `; baseline: ${Object.entries(base.reads)
+        .map(
+          ([name, r]) =>
+            `${name} ${round(r.wallMs, 0)} ms (CPU ${round(r.cpuMs, 0)} ms, ask max ${round(r.askMaxMs, 0)}), ` +
+            `CPU ratio ${round(base.cpuRatio[name] ?? Number.NaN, 3)}`,
+        )
+        .join('; ')}`
+    : '';
   return (
     `\nKept figures read at ${figures.asks} asks (${figures.rounds} rounds, median; ask idle ` +
-    `${round(figures.askIdleMs, 1)} ms; load ${figures.load}): ${parts.join(', ')}`
+    `${round(figures.askIdleMs, 1)} ms; load ${figures.load}): ${parts.join(', ')}${against}`
   );
 }
