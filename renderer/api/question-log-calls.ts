@@ -13,6 +13,7 @@ import type {
   InboxTestCasesResult,
   QuestionLogPage,
   RuleAnalytics,
+  RuleAnalyticsPage,
   RuleHits,
 } from '../../electron/service/question-log-types';
 
@@ -58,6 +59,9 @@ export function questionLogCalls<Ref>(call: Call, robot: (ref: Ref) => string) {
       call<{ dismissed: number }>('POST', `${robot(ref)}/inbox/dismiss`, { keys }),
     ruleHits: (ref: Ref) => call<{ rules: RuleHits[] }>('GET', `${robot(ref)}/rule-hits`),
     analytics: (ref: Ref) => call<RuleAnalytics>('GET', `${robot(ref)}/analytics`),
+    /** A page of rule analytics: its rules in creation order, the robot's pairs and top hits. */
+    analyticsPage: (ref: Ref, offset: number, limit: number) =>
+      call<RuleAnalyticsPage>('GET', `${robot(ref)}/analytics?offset=${offset}&limit=${limit}`),
     dashboard: (ref: Ref, days = 30) =>
       call<Dashboard>('GET', `${robot(ref)}/dashboard?days=${days}`),
   };

@@ -752,6 +752,8 @@ export const EN = {
   'dashboard.recommended': 'Did you mean',
   'dashboard.fallback': 'Fallback',
   'dashboard.count': 'Times asked',
+  'dashboard.rulesShown': 'Figures of {shown} of {total} rules (in the order they were made).',
+  'dashboard.moreRules': 'Show more rules',
   'dashboard.rules': 'Rules',
   'dashboard.neverHit': '{count} of {total} rules never answered a question in the log kept.',
   'dashboard.confusable': {

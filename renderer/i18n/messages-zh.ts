@@ -650,6 +650,8 @@ export const ZH: Messages = {
   'dashboard.recommended': '推荐',
   'dashboard.fallback': '兜底',
   'dashboard.count': '提问次数',
+  'dashboard.rulesShown': '已显示 {total} 条规则中 {shown} 条的数据（按创建顺序）。',
+  'dashboard.moreRules': '显示更多规则',
   'dashboard.rules': '规则',
   'dashboard.neverHit': '{total} 条规则中有 {count} 条在保留的记录中从未命中。',
   'dashboard.confusable': '“{a}”与“{b}”被一起推荐了 {count} 次，可能容易混淆。',

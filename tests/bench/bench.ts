@@ -35,6 +35,10 @@
  * analytics and rule hits on the team server, every day summed against running totals
  * (tests/bench/rule-figures-bench.ts); `--log-ratio --database postgres://…`: only askLogRatio and
  * askLogCpuRatio on both stores.
+ * `--log-reads [--log-asks N] [--log-dir D] [--rounds R] [--cpu-prof DIR] [--baseline JS]`:
+ * only the editor's reads of the kept figures, wall and CPU, on a log filled once in D and
+ * reused, against another build's headless.js read in the same run
+ * (tests/bench/question-log-reads-bench.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -74,6 +78,7 @@ import {
   ruleFiguresLine,
 } from './rule-figures-bench';
 import { importLine, importRounds } from './import-bench';
+import { measureReads, readsLine } from './question-log-reads-bench';
 
 const STAND_IN = join(import.meta.dirname, 'stand-in-service.ts');
 
@@ -117,8 +122,29 @@ const { values } = parseArgs({
     'import-rate': { type: 'boolean', default: false },
     'import-rules': { type: 'string', default: '100000' },
     'cpu-prof': { type: 'string' },
+    'log-reads': { type: 'boolean', default: false },
+    'log-dir': { type: 'string' },
   },
 });
+if (values['log-reads']) {
+  const [asks, rounds, dir, cpuProfDir] = [
+    Number(values['log-asks']),
+    Number(values.rounds),
+    values['log-dir'],
+    values['cpu-prof'],
+  ];
+  const figures = await measureReads({
+    rules: generateRules(10_000, 42),
+    asks,
+    rounds,
+    dir,
+    cpuProfDir,
+    ...(values.baseline ? { baseline: values.baseline } : {}),
+  });
+  console.log(readsLine(figures));
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
 if (values['import-rate']) {
   const size = Number(values['import-rules']);
   const rounds = Math.max(1, Number(values.rounds));

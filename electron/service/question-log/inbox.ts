@@ -7,6 +7,7 @@
  */
 import type { InboxGroup } from '../question-log-types';
 import type { InboxGroupRow } from '../store/contract/question-log';
+import { INBOX_RULES_MAX } from '../store/contract/question-log';
 
 /**
  * The rule a group's questions should be added to, if the evidence supports one: the rule users
@@ -25,6 +26,7 @@ export function suggestedRule(row: InboxGroupRow): string | null {
 
 /** The editor's group: examples, choices with rule names, the suggestion (named, or none). */
 export function inboxGroup(row: InboxGroupRow, names: ReadonlyMap<string, string>): InboxGroup {
+  const chosen = row.chosen.slice(0, INBOX_RULES_MAX);
   const suggested = suggestedRule(row);
   const named = suggested !== null && names.has(suggested) ? suggested : null;
   return {
@@ -33,7 +35,7 @@ export function inboxGroup(row: InboxGroupRow, names: ReadonlyMap<string, string
     examples: row.texts.map((text) => ({ question: text.text, count: text.count })),
     lastAt: row.lastAt,
     outcomes: row.outcomes,
-    chosen: row.chosen
+    chosen: chosen
       .filter((choice) => names.has(choice.ruleId))
       .map((choice) => ({ ...choice, ruleName: names.get(choice.ruleId) ?? '' })),
     suggestedRuleId: named,
@@ -44,5 +46,6 @@ export function inboxGroup(row: InboxGroupRow, names: ReadonlyMap<string, string
 /** The rules a group names (its choices and its suggestion), to look their names up. */
 export function rulesNamed(row: InboxGroupRow): string[] {
   const suggested = suggestedRule(row);
-  return [...row.chosen.map((choice) => choice.ruleId), ...(suggested ? [suggested] : [])];
+  const chosen = row.chosen.slice(0, INBOX_RULES_MAX);
+  return [...chosen.map((choice) => choice.ruleId), ...(suggested ? [suggested] : [])];
 }

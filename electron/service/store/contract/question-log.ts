@@ -159,12 +159,18 @@ export interface TextCount {
 }
 
 /** An inbox group as the figures hold it (question-log/inbox.ts names rules and suggests one). */
+/**
+ * Rules listed per inbox group, most chosen (or most pointed to) first: a group's choices grow
+ * with the log towards the robot's rules, and each is named for the editor (decision 128).
+ */
+export const INBOX_RULES_MAX = 10;
+
 export interface InboxGroupRow {
   group: string;
   count: number;
   lastAt: number;
   outcomes: { fallback: number; recommended: number; lowScore: number };
-  /** Rules users chose from the group's RECOMMEND lists, most chosen first. */
+  /** Rules users chose from the group's RECOMMEND lists, most chosen first (INBOX_RULES_MAX). */
   chosen: { ruleId: string; count: number }[];
   /** Rules the matcher's ranking pointed to clearly, most often first. */
   evidence: { ruleId: string; count: number }[];

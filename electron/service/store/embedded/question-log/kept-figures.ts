@@ -19,7 +19,8 @@ import type {
   RuleRow,
   TextCount,
 } from '../../contract/question-log';
-import { OUTCOMES } from '../../contract/question-log';
+import { INBOX_RULES_MAX, OUTCOMES } from '../../contract/question-log';
+import { RankedTop } from './ranked-top';
 
 /** Distinct questions (or pairs) a day counts for its tops before keeping its most frequent half. */
 export const TALLY_MAX = 20_000;
@@ -35,6 +36,10 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Examples shown per inbox group. */
 const EXAMPLES_MAX = 10;
+/** Inbox groups kept ranked (twice the largest page the inbox is asked for). */
+const GROUPS_RANKED = 2000;
+/** Rules kept ranked by hits. */
+const RULES_RANKED = 200;
 const HOURS = 24;
 const KINDS = OUTCOMES.length;
 
@@ -58,6 +63,53 @@ export interface InboxCounts {
   evidence: Map<string, number> | null;
 }
 
+/**
+ * A group of the inbox summed over its questions as rows change, so that a page of the inbox
+ * reads its groups' figures rather than every question of each (decision 127). Counts and
+ * choices are exact at all times (the ranking reads them); the rest is kept as rows grow, and a
+ * group whose rows were taken from (forgotten, pruned, an entry taken back) is summed again from
+ * its questions at its next read.
+ */
+interface GroupFigures {
+  count: number;
+  /** Its questions users chose from. */
+  withChoice: number;
+  outcomes: { fallback: number; recommended: number; lowScore: number };
+  lastAt: number;
+  chosen: Map<string, number> | null;
+  evidence: Map<string, number> | null;
+  /** Its most frequent questions, most first (all of them when fewer than EXAMPLES_MAX). */
+  texts: TextCount[];
+  /** Rows were taken from: sum it again before reading it. */
+  stale: boolean;
+}
+
+const newGroup = (): GroupFigures => ({
+  count: 0,
+  withChoice: 0,
+  outcomes: { fallback: 0, recommended: 0, lowScore: 0 },
+  lastAt: 0,
+  chosen: null,
+  evidence: null,
+  texts: [],
+  stale: false,
+});
+
+const textOrder = (a: TextCount, b: TextCount) => b.count - a.count || (a.key < b.key ? -1 : 1);
+
+/** A question of the group now asked `count` times, among its examples if it is of the most. */
+function placeText(texts: TextCount[], key: string, text: string, count: number): void {
+  const at = texts.findIndex((t) => t.key === key);
+  if (at >= 0) texts.splice(at, 1);
+  const item = { key, text, count };
+  const worst = texts[texts.length - 1];
+  if (at < 0 && texts.length >= EXAMPLES_MAX && worst && textOrder(item, worst) >= 0) return;
+  let i = texts.length;
+  while (i > 0 && textOrder(item, texts[i - 1] as TextCount) < 0) i--;
+  texts.splice(i, 0, item);
+  if (texts.length > EXAMPLES_MAX) texts.pop();
+}
+
 export interface Tally {
   text: string;
   count: number;
@@ -70,9 +122,19 @@ export const occurrences = (row: InboxCounts): number =>
 export class DayTables {
   readonly hours = new Float64Array(HOURS * KINDS);
   readonly rules = new Map<string, RuleCounts>();
-  pairs = new Map<string, number>();
-  questions = new Map<string, Tally>();
-  missed = new Map<string, Tally>();
+  readonly pairs = new Map<string, number>();
+  readonly questions = new Map<string, Tally>();
+  readonly missed = new Map<string, Tally>();
+  /**
+   * Its most asked questions, most missed and most frequent pairs, kept ordered as they are
+   * counted (decision 127): the dashboard and analytics read the first TOP_KEPT of a busy day
+   * rather than its tens of thousands of questions.
+   */
+  readonly ranked = {
+    questions: rankingOf(this.questions, (tally: Tally) => tally.count),
+    missed: rankingOf(this.missed, (tally: Tally) => tally.count),
+    pairs: rankingOf(this.pairs, (count: number) => count),
+  };
   /**
    * The inbox's questions of the day (open days); a closed day's are in its file and the totals,
    * and `late` holds those added since it closed.
@@ -94,14 +156,39 @@ export class DayTables {
   }
 }
 
-function addTally(map: Map<string, Tally>, key: string, text: string, sign: number): void {
+/** A map's keys by count, most first, then by key. */
+function rankingOf<V>(map: Map<string, V>, count: (value: V) => number): RankedTop<number> {
+  return new RankedTop<number>(
+    {
+      valueOf: (key) => {
+        const value = map.get(key);
+        return value === undefined ? undefined : count(value);
+      },
+      order: (a, b) => b.value - a.value || (a.key < b.key ? -1 : 1),
+      keys: () => map.keys(),
+    },
+    TOP_KEPT,
+  );
+}
+
+function addTally(
+  map: Map<string, Tally>,
+  ranking: RankedTop<number>,
+  key: string,
+  text: string,
+  sign: number,
+): void {
+  ranking.touch(key);
   const tally = map.get(key);
   if (tally) {
     tally.count += sign;
     if (tally.count <= 0) map.delete(key);
   } else if (sign > 0) {
     map.set(key, { text, count: 1 });
-    if (map.size > TALLY_MAX) keepMostFrequent(map, TALLY_MAX / 2, (t) => t.count);
+    if (map.size > TALLY_MAX) {
+      keepMostFrequent(map, TALLY_MAX / 2, (t) => t.count);
+      ranking.reset();
+    }
   }
 }
 
@@ -265,11 +352,40 @@ export class KeptFigures {
   /** The inbox's questions of each group. */
   private readonly members = new Map<string, Set<string>>();
   /**
-   * Each group's occurrences and how many of its questions users chose from, kept as rows
-   * change: the inbox ranks its groups from these without summing their questions (summing
-   * every question of every group held a read for a second at a million asks).
+   * Each group's figures, kept as rows change: the inbox ranks its groups from these without
+   * summing their questions (summing every question of every group held a read for a second at
+   * a million asks), and reads a page of them without summing its groups' questions.
    */
-  private readonly groupTotals = new Map<string, { count: number; withChoice: number }>();
+  private readonly groupTotals = new Map<string, GroupFigures>();
+  /** The groups as the inbox ranks them: with a choice first, most asked, then by id. */
+  private readonly groupRanking = new RankedTop<{ count: number; withChoice: boolean }>(
+    {
+      valueOf: (group) => {
+        const totals = this.groupTotals.get(group);
+        return totals && totals.count > 0
+          ? { count: totals.count, withChoice: totals.withChoice > 0 }
+          : undefined;
+      },
+      order: (a, b) =>
+        Number(b.value.withChoice) - Number(a.value.withChoice) ||
+        b.value.count - a.value.count ||
+        (a.key < b.key ? -1 : 1),
+      keys: () => this.groupTotals.keys(),
+    },
+    GROUPS_RANKED,
+  );
+  /** The rules by hits, most first, then by id. */
+  private readonly ruleRanking = new RankedTop<number>(
+    {
+      valueOf: (ruleId) => {
+        const hits = this.rules.get(ruleId)?.hits ?? 0;
+        return hits > 0 ? hits : undefined;
+      },
+      order: (a, b) => b.value - a.value || (a.key < b.key ? -1 : 1),
+      keys: () => this.rules.keys(),
+    },
+    RULES_RANKED,
+  );
 
   dayOf(day: DayNumber): DayTables {
     let tables = this.days.get(day);
@@ -290,19 +406,27 @@ export class KeptFigures {
     if (hit) {
       addHit(tables.rules, hit, figures.at, sign);
       addHit(this.rules, hit, figures.at, sign);
+      this.ruleRanking.touch(hit.ruleId);
     }
     for (const ruleId of figures.recommended) {
       addRecommended(tables.rules, ruleId, sign);
       addRecommended(this.rules, ruleId, sign);
     }
     if (figures.pair) {
-      addCount(tables.pairs, `${figures.pair[0]}\u0000${figures.pair[1]}`, sign);
-      if (tables.pairs.size > TALLY_MAX) keepMostFrequent(tables.pairs, TALLY_MAX / 2, (n) => n);
+      const pair = `${figures.pair[0]}\u0000${figures.pair[1]}`;
+      addCount(tables.pairs, pair, sign);
+      tables.ranked.pairs.touch(pair);
+      if (tables.pairs.size > TALLY_MAX) {
+        keepMostFrequent(tables.pairs, TALLY_MAX / 2, (n) => n);
+        tables.ranked.pairs.reset();
+      }
     }
-    if (figures.question) {
-      addTally(tables.questions, figures.question.key, figures.question.text, sign);
-      if (figures.missed)
-        addTally(tables.missed, figures.question.key, figures.question.text, sign);
+    const { question } = figures;
+    if (question) {
+      addTally(tables.questions, tables.ranked.questions, question.key, question.text, sign);
+      if (figures.missed) {
+        addTally(tables.missed, tables.ranked.missed, question.key, question.text, sign);
+      }
     }
     if (figures.inbox) this.addInbox(tables, inboxRowOf(figures, figures.inbox), sign);
     if (figures.choice) this.addInbox(tables, choiceRowOf(figures.choice), sign);
@@ -332,6 +456,21 @@ export class KeptFigures {
       (after ? occurrences(after) : 0) - countBefore,
       (after?.chosen ? 1 : 0) - choiceBefore,
     );
+    const figures = this.groupTotals.get(group);
+    if (figures && total) {
+      if (sign < 0) figures.stale = true;
+      else if (!figures.stale) {
+        figures.outcomes.fallback += row.fallback;
+        figures.outcomes.recommended += row.recommended;
+        figures.outcomes.lowScore += row.lowScore;
+        figures.lastAt = Math.max(figures.lastAt, row.lastAt);
+        figures.chosen = mergeCounts(figures.chosen, row.chosen, 1);
+        figures.evidence = mergeCounts(figures.evidence, row.evidence, 1);
+        if (after && occurrences(after) > 0) {
+          placeText(figures.texts, key, after.text, occurrences(after));
+        }
+      }
+    }
     if (total && this.inbox.has(key)) {
       let members = this.members.get(total.group);
       if (!members) {
@@ -349,11 +488,13 @@ export class KeptFigures {
 
   private addToGroup(group: string, count: number, withChoice: number): void {
     if (count === 0 && withChoice === 0) return;
-    const totals = this.groupTotals.get(group) ?? { count: 0, withChoice: 0 };
+    const totals = this.groupTotals.get(group) ?? newGroup();
     totals.count += count;
     totals.withChoice += withChoice;
+    if (count < 0 || withChoice < 0) totals.stale = true;
     if (totals.count <= 0 && totals.withChoice <= 0) this.groupTotals.delete(group);
     else this.groupTotals.set(group, totals);
+    this.groupRanking.touch(group);
   }
 
   /** Drops a day's least frequent inbox questions (also from the totals). */
@@ -366,6 +507,7 @@ export class KeptFigures {
   /** Adds a day's rules (as loaded) to the totals. */
   addRuleTotals(tables: DayTables, sign: number): void {
     for (const [ruleId, counts] of tables.rules) {
+      this.ruleRanking.touch(ruleId);
       const total = ruleCountsIn(this.rules, ruleId);
       total.hits += sign * counts.hits;
       total.chosen += sign * counts.chosen;
@@ -381,6 +523,7 @@ export class KeptFigures {
     keepMostFrequent(tables.questions, TOP_KEPT, (t) => t.count);
     keepMostFrequent(tables.missed, TOP_KEPT, (t) => t.count);
     keepMostFrequent(tables.pairs, TOP_KEPT, (n) => n);
+    for (const ranking of Object.values(tables.ranked)) ranking.reset();
     tables.inbox = null;
   }
 
@@ -390,6 +533,8 @@ export class KeptFigures {
       const row = this.inbox.get(key);
       if (row) this.addToTotals(key, { ...row }, -1);
       const left = this.inbox.get(key);
+      const figures = this.groupTotals.get(row?.group ?? '');
+      if (figures) figures.stale = true;
       if (left) {
         this.addToGroup(left.group, -occurrences(left), left.chosen ? -1 : 0);
         this.members.get(left.group)?.delete(key);
@@ -410,6 +555,8 @@ export class KeptFigures {
     this.inbox.clear();
     this.members.clear();
     this.groupTotals.clear();
+    this.groupRanking.reset();
+    this.ruleRanking.reset();
   }
 
   hours(fromDay: DayNumber, toDay: DayNumber): HourRow[] {
@@ -439,21 +586,11 @@ export class KeptFigures {
   }
 
   /** The `limit` rules most hit, most first (ties in byte order of id). */
-  mostHit(limit: number): RuleRow[] {
-    const top: RuleRow[] = [];
-    const before = (a: RuleRow, b: RuleRow) =>
-      a.hits !== b.hits ? a.hits > b.hits : a.ruleId < b.ruleId;
-    for (const [ruleId, counts] of this.rules) {
-      if (counts.hits <= 0) continue;
-      const row = ruleRowOf(ruleId, counts);
-      const last = top.at(-1);
-      if (top.length >= limit && last && !before(row, last)) continue;
-      let i = top.length;
-      while (i > 0 && before(row, top[i - 1] as RuleRow)) i--;
-      top.splice(i, 0, row);
-      if (top.length > limit) top.pop();
-    }
-    return top;
+  async mostHit(limit: number): Promise<RuleRow[]> {
+    return (await this.ruleRanking.top(limit)).flatMap(({ key }) => {
+      const counts = this.rules.get(key);
+      return counts ? [ruleRowOf(key, counts)] : [];
+    });
   }
 
   ruleDays(ruleIds: readonly string[]): { ruleId: string; day: DayNumber; hits: number }[] {
@@ -468,7 +605,11 @@ export class KeptFigures {
   }
 
   async pairs(limit: number): Promise<{ a: string; b: string; count: number }[]> {
-    const counts = await topCounts([...this.days.values()], (tables) => tables.pairs, limit);
+    const counts = await topCounts(
+      [...this.days.values()],
+      (tables) => ({ map: tables.pairs, ranking: tables.ranked.pairs }),
+      limit,
+    );
     return counts.map(([key, count]) => {
       const [a = '', b = ''] = key.split('\u0000');
       return { a, b, count };
@@ -482,35 +623,28 @@ export class KeptFigures {
     limit: number,
   ): Promise<TextCount[]> {
     const days = [...this.days.values()].filter((t) => t.day >= fromDay && t.day <= toDay);
-    const counts = await topCounts(days, (t) => (missed ? t.missed : t.questions), limit);
+    const counts = await topCounts(
+      days,
+      (t) =>
+        missed
+          ? { map: t.missed, ranking: t.ranked.missed }
+          : { map: t.questions, ranking: t.ranked.questions },
+      limit,
+    );
     return counts.map(([key, count]) => ({ key, text: textOf(days, key, missed), count }));
   }
 
+  /** The first `limit` groups of the inbox: read from the groups kept ranked and summed. */
   async inboxGroups(limit: number): Promise<InboxGroupRow[]> {
-    interface Ranked {
-      group: string;
-      count: number;
-      withChoice: boolean;
-    }
-    const best = new BestOf<Ranked>(
-      limit,
-      (a, b) =>
-        Number(b.withChoice) - Number(a.withChoice) ||
-        b.count - a.count ||
-        (a.group < b.group ? -1 : 1),
-    );
-    let seen = 0;
-    for (const [group, totals] of this.groupTotals) {
-      if (totals.count > 0) {
-        best.add({ group, count: totals.count, withChoice: totals.withChoice > 0 });
-      }
-      if (++seen % READ_SLICE === 0) await nextTurn();
-    }
-    return best.items.map(({ group }) => this.inboxGroup(group));
+    return (await this.groupRanking.top(limit)).flatMap(({ key }) => {
+      const figures = this.groupTotals.get(key);
+      if (!figures || figures.count <= 0) return [];
+      return [figures.stale ? this.inboxGroup(key, figures) : rowOfGroup(key, figures)];
+    });
   }
 
-  /** One group of the inbox, its figures summed over its questions. */
-  private inboxGroup(group: string): InboxGroupRow {
+  /** One group of the inbox, its figures summed again over its questions (and kept so). */
+  private inboxGroup(group: string, figures: GroupFigures): InboxGroupRow {
     let chosen: Map<string, number> | null = null;
     let evidence: Map<string, number> | null = null;
     let count = 0;
@@ -532,25 +666,44 @@ export class KeptFigures {
       evidence = mergeCounts(evidence, row.evidence, 1);
       if (occurrences(row) > 0) texts.add({ key, text: row.text, count: occurrences(row) });
     }
-    const byCount = (map: Map<string, number> | null) =>
-      [...(map ?? [])]
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .map(([ruleId, count]) => ({ ruleId, count }));
-    return {
-      group,
-      count,
-      lastAt,
-      outcomes,
-      chosen: byCount(chosen),
-      evidence: byCount(evidence),
-      texts: texts.items,
-    };
+    Object.assign(figures, { outcomes, lastAt, chosen, evidence, texts: texts.items });
+    figures.stale = false;
+    return rowOfGroup(group, { ...figures, count });
   }
 
   groupTexts(groups: readonly string[]): string[] {
     return groups.flatMap((group) => [...(this.members.get(group) ?? [])]);
   }
 }
+
+/** The INBOX_RULES_MAX rules of most count, most first (ties by id), without sorting them all. */
+function byCount(map: Map<string, number> | null): { ruleId: string; count: number }[] {
+  const best = new BestOf<{ ruleId: string; count: number }>(
+    INBOX_RULES_MAX,
+    (a, b) => b.count - a.count || (a.ruleId < b.ruleId ? -1 : 1),
+  );
+  for (const [ruleId, count] of map ?? []) {
+    const worst = best.worst;
+    if (
+      best.full &&
+      worst &&
+      (count < worst.count || (count === worst.count && ruleId > worst.ruleId))
+    )
+      continue;
+    best.add({ ruleId, count });
+  }
+  return best.items;
+}
+
+const rowOfGroup = (group: string, figures: GroupFigures): InboxGroupRow => ({
+  group,
+  count: figures.count,
+  lastAt: figures.lastAt,
+  outcomes: { ...figures.outcomes },
+  chosen: byCount(figures.chosen),
+  evidence: byCount(figures.evidence),
+  texts: figures.texts.map((text) => ({ ...text })),
+});
 
 const ruleRowOf = (ruleId: string, counts: RuleCounts): RuleRow => ({
   ruleId,
@@ -563,42 +716,44 @@ const ruleRowOf = (ruleId: string, counts: RuleCounts): RuleRow => ({
 
 /**
  * The `limit` keys of most count over days, best first (ties by key). A closed day keeps
- * TOP_KEPT keys and is merged with the others like it; the open days (today, yesterday: up to
- * TALLY_MAX keys each) are not copied: each key is counted where it is first found by looking it
- * up in the maps after it, and a key under the best ones' worst count makes nothing. Merging
- * every day into one map, a [key, count] pair a key, cost the dashboard most of its time.
+ * TOP_KEPT keys: those days are summed into one map. A busy open day (today, yesterday: up to
+ * TALLY_MAX keys each) gives the TOP_KEPT keys it keeps ranked, as a closed day keeps them
+ * (decision 127): the candidates are those, each summed over the days by lookups. Walking every
+ * key of the open days cost the dashboard most of its time at a million asks.
  */
 async function topCounts<V extends number | Tally>(
   days: Iterable<DayTables>,
-  mapOf: (tables: DayTables) => Map<string, V>,
+  pick: (tables: DayTables) => { map: Map<string, V>; ranking: RankedTop<number> },
   limit: number,
 ): Promise<[string, number][]> {
-  const countOf = (value: V | number | undefined): number =>
+  const countOf = (value: V | undefined): number =>
     value === undefined ? 0 : typeof value === 'number' ? value : value.count;
-  const maps: Map<string, V | number>[] = [];
+  const large: Map<string, V>[] = [];
+  const candidates = new Set<string>();
   const small = new Map<string, number>();
-  for (const tables of days) {
-    const map = mapOf(tables);
-    if (map.size > TOP_KEPT) maps.push(map);
-    else for (const [key, value] of map) small.set(key, (small.get(key) ?? 0) + countOf(value));
-  }
-  if (small.size > 0) maps.push(small);
-  const best = new BestOf<[string, number]>(limit, (x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
-  // A slice of keys a turn: a busy day's tens of thousands of questions (or pairs) read at
-  // once held asks for a fifth of a second on a loaded machine.
   let read = 0;
-  for (const [i, map] of maps.entries()) {
-    for (const [key, value] of map) {
-      if (++read % READ_SLICE === 0) await nextTurn();
-      let seen = false;
-      for (let j = 0; j < i && !seen; j++) seen = maps[j]?.has(key) === true;
-      if (seen) continue;
-      let total = countOf(value);
-      for (let j = i + 1; j < maps.length; j++) total += countOf(maps[j]?.get(key));
-      const worst = best.worst;
-      if (best.full && worst !== undefined && total < worst[1]) continue;
-      best.add([key, total]);
+  for (const tables of days) {
+    const { map, ranking } = pick(tables);
+    if (map.size <= TOP_KEPT) {
+      for (const [key, value] of map) small.set(key, (small.get(key) ?? 0) + countOf(value));
+      read += map.size;
+    } else {
+      large.push(map);
+      for (const { key } of await ranking.top(TOP_KEPT)) candidates.add(key);
     }
+    // A slice of keys a turn: 90 closed days hold up to 18,000 of them.
+    if (read >= READ_SLICE) {
+      read = 0;
+      await nextTurn();
+    }
+  }
+  for (const key of small.keys()) candidates.add(key);
+  const best = new BestOf<[string, number]>(limit, (x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+  for (const key of candidates) {
+    if (++read % READ_SLICE === 0) await nextTurn();
+    let total = small.get(key) ?? 0;
+    for (const map of large) total += countOf(map.get(key));
+    best.add([key, total]);
   }
   return best.items;
 }
