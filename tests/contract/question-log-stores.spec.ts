@@ -382,3 +382,60 @@ test('server migration 11 builds the inbox groups’ running figures from the da
     await pool.end();
   }
 });
+
+test('a text search reads a budget of entries a page on both stores, and pages on to the oldest (decisions 97, 132)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kb-qlog-budget-'));
+  const pool = openPool({ url: await freshDatabase('qlog_search'), logger: silentLogger });
+  await migrate(pool, silentLogger);
+  const logs: [string, QuestionLogRepository][] = [
+    ['day files', new DayFileLog({ dataDir: dir, logger: silentLogger, searchBudget: 7 })],
+    ['table', new PostgresQuestionLog({ pool, logger: silentLogger, searchBudget: 7 })],
+  ];
+  const search = (text: string, before: string | null, limit = 5) => ({
+    filter: { from: 0, to: Number.MAX_SAFE_INTEGER, text },
+    before,
+    offset: 0,
+    limit,
+  });
+  try {
+    const found: Record<string, string[]> = {};
+    for (const [name, log] of logs) {
+      await log.open('1/s', figuresMaker().replay);
+      // 30 entries over three days; every seventh holds the text searched.
+      for (let i = 0; i < 30; i++) {
+        const question = i % 7 === 3 ? `where is my parcel ${i}` : `opening hours ${i}`;
+        log.append('1/s', entry(T0 + Math.floor(i / 10) * DAY + i, question), null);
+      }
+      await log.flush();
+      const questions: string[] = [];
+      for (const text of ['Parcel', 'nowhere']) {
+        let before: string | null = null;
+        const progress: number[] = [];
+        do {
+          const page = await log.page('1/s', search(text, before));
+          questions.push(...page.entries.map((e) => e.question));
+          assert.ok(page.searched, `${name}: a text search says how far it got`);
+          assert.equal(page.searched.of, 30, name);
+          progress.push(page.searched.entries);
+          before = page.next;
+          assert.ok(progress.length <= 20, `${name}: the search ends`);
+        } while (before !== null);
+        assert.equal(progress.at(-1), 30, `${name}: the last page has read every entry`);
+        // Each page reads its budget at most (the day files skip a segment its filter rules out
+        // unread, so only the table's is checked).
+        if (name === 'table') {
+          progress.forEach((entries, i) =>
+            assert.ok(entries - (progress[i - 1] ?? 0) <= 7, `${name}: ${progress.join(', ')}`),
+          );
+        }
+      }
+      found[name] = questions;
+    }
+    assert.equal(found.table?.length, 4, 'every match once');
+    assert.deepEqual(found.table, found['day files']);
+  } finally {
+    for (const [, log] of logs) await log.close();
+    await pool.end();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
