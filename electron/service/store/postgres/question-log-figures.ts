@@ -734,14 +734,24 @@ export class PostgresFigures implements LogFigures {
        ORDER BY count DESC, x.rule_id COLLATE "C"`,
       [logId, groups],
     );
+    // Each group's rules and texts in one pass (a large group has tens of thousands of rows:
+    // filtering them again for every group held the loop for a second at 1M asks).
+    const ruleLists = new Map<string, { ruleId: string; count: number }[]>();
+    for (const r of rules.rows) {
+      bump(ruleLists, `${r.kind}\u0000${r.grp}`, () => []).push({
+        ruleId: r.rule_id,
+        count: Number(r.count),
+      });
+    }
+    const textLists = new Map<string, TextCount[]>();
+    for (const t of texts.rows) {
+      bump(textLists, t.grp, () => []).push({ key: t.key, text: t.text, count: Number(t.count) });
+    }
     return rows.map((row) => {
       const fallback = Number(row.fallback);
       const recommended = Number(row.recommended);
       const lowScore = Number(row.low_score);
-      const of = (kind: string) =>
-        rules.rows
-          .filter((r) => r.grp === row.grp && r.kind === kind)
-          .map((r) => ({ ruleId: r.rule_id, count: Number(r.count) }));
+      const of = (kind: string) => ruleLists.get(`${kind}\u0000${row.grp}`) ?? [];
       return {
         group: row.grp,
         count: fallback + recommended + lowScore,
@@ -749,9 +759,7 @@ export class PostgresFigures implements LogFigures {
         outcomes: { fallback, recommended, lowScore },
         chosen: of('c'),
         evidence: of('e'),
-        texts: texts.rows
-          .filter((t) => t.grp === row.grp)
-          .map((t) => ({ key: t.key, text: t.text, count: Number(t.count) })),
+        texts: textLists.get(row.grp) ?? [],
       };
     });
   }
