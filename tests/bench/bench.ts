@@ -39,6 +39,9 @@
  * only the editor's reads of the kept figures, wall and CPU, on a log filled once in D and
  * reused, against another build's headless.js read in the same run
  * (tests/bench/question-log-reads-bench.ts).
+ * `--question-log-pg --database postgres://…/postgres [--log-asks N] [--rounds R]`: only the log
+ * at volume on the team server, in a database of its own, with the reads changed timed against
+ * what they were (tests/bench/question-log-pg-bench.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -61,6 +64,7 @@ import type { PublishFigures } from './publish-bench';
 import { followPeakRss, peakRssMb, percentile, round } from './stats';
 import { measureQuestionLog } from './question-log-bench';
 import { measureLogVolume, volumeLine } from './question-log-volume';
+import { comparedLine, measurePostgresVolume } from './question-log-pg-bench';
 import { measureTeamServer } from './team-server-bench';
 import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
@@ -117,6 +121,7 @@ const { values } = parseArgs({
     'bundle-mb': { type: 'string', default: '116' },
     baseline: { type: 'string' },
     'rule-figures': { type: 'boolean', default: false },
+    'question-log-pg': { type: 'boolean', default: false },
     'rule-days': { type: 'string', default: '90' },
     'log-ratio': { type: 'boolean', default: false },
     'import-rate': { type: 'boolean', default: false },
@@ -151,6 +156,18 @@ if (values['import-rate']) {
   const result = await importRounds(size, rounds, values.service, values['cpu-prof']);
   console.log(importLine(size, result));
   if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
+} else if (values['question-log-pg'] && values.database) {
+  const rules = generateRules(10_000, 42);
+  const rounds = Math.max(1, Number(values.rounds));
+  const pgVolume = await measurePostgresVolume({
+    cluster: values.database,
+    rules,
+    asks: Number(values['log-asks']),
+    rounds,
+  });
+  console.log(volumeLine(pgVolume.volume) + comparedLine(pgVolume));
+  if (values.json) writeFileSync(values.json, JSON.stringify(pgVolume, null, 2));
+  process.exit(0);
 } else if (values['rule-figures'] && values.database) {
   const figures = await measureRuleFigures({
     database: values.database,

@@ -1,18 +1,17 @@
 /**
  * Fills a robot's question log for the volume bench (question-log-volume.ts) through the
  * service's own recorder (`QuestionLog.record`), in-process, on the data directory of a stopped
- * service (or its team server's database), and says how the editor reads it.
+ * service (the team server's database: question-log-pg-fill.ts), and says how the editor reads it.
  * @module
  */
 import { silentLogger } from '../../electron/service/logger';
 import { QuestionLog } from '../../electron/service/question-log/question-log';
-import type { QuestionLogRepository } from '../../electron/service/store/contract/question-log';
 import type { RobotKey } from '../../electron/service/store/contract/records';
 import { DayFileLog } from '../../electron/service/store/embedded/question-log/day-file-log';
 import { openPool } from '../../electron/service/store/postgres/connection';
-import { PostgresQuestionLog } from '../../electron/service/store/postgres/question-log';
 import type { consoleClient } from '../helpers/console-client';
 import type { ChildService } from '../helpers/child-service';
+import { fillPostgresLog } from './question-log-pg-fill';
 import { traffic } from './question-log-traffic';
 import type { TrafficRule } from './question-log-traffic';
 
@@ -43,21 +42,17 @@ export interface FilledLog {
   tableBytes(): Promise<number>;
 }
 
-export async function fillLog(options: FillOptions): Promise<FilledLog> {
-  const pool = options.database
-    ? openPool({ url: options.database, logger: silentLogger })
-    : undefined;
-  const repository: QuestionLogRepository = pool
-    ? new PostgresQuestionLog({ pool, logger: silentLogger })
-    : new DayFileLog({
-        dataDir: options.dataDir,
-        logger: silentLogger,
-        now: () => options.end,
-        // Figures saved once, at the end (the same figures): a checkpoint every 50,000 entries
-        // rewrote the growing day's file some twenty times over a million asks.
-        checkpointEntries: Number.MAX_SAFE_INTEGER,
-        checkpointMs: Number.MAX_SAFE_INTEGER,
-      });
+/** The embedded store: every ask through the recorder, in-process. */
+async function recordInProcess(options: FillOptions): Promise<void> {
+  const repository = new DayFileLog({
+    dataDir: options.dataDir,
+    logger: silentLogger,
+    now: () => options.end,
+    // Figures saved once, at the end (the same figures): a checkpoint every 50,000 entries
+    // rewrote the growing day's file some twenty times over a million asks.
+    checkpointEntries: Number.MAX_SAFE_INTEGER,
+    checkpointMs: Number.MAX_SAFE_INTEGER,
+  });
   const log = new QuestionLog({
     repository,
     now: () => options.end,
@@ -77,9 +72,21 @@ export async function fillLog(options: FillOptions): Promise<FilledLog> {
     if (n % 100_000 === 0) await repository.flush();
   }
   // The closed segments' text filters, as the service makes them (a search skips by them).
-  if (repository instanceof DayFileLog) await repository.filtersBuilt();
+  await repository.filtersBuilt();
   await log.close();
-  await pool?.end();
+}
+
+export async function fillLog(options: FillOptions): Promise<FilledLog> {
+  if (options.database) {
+    // The team server: raw entries written, figures built by the service's upgrade path.
+    const times = await fillPostgresLog({ ...options, database: options.database });
+    console.error(
+      `  entries written in ${Math.round(times.insertMs / 1000)} s, ` +
+        `moved with their figures in ${Math.round(times.rebuildMs / 1000)} s`,
+    );
+  } else {
+    await recordInProcess(options);
+  }
   let total = 0;
   return {
     // The service opens the logs as it starts: a read waits for it.

@@ -78,6 +78,8 @@ export interface VolumeOptions {
   database?: string;
   /** Node arguments for the service read from (e.g. `--cpu-prof` to profile its reads). */
   nodeArgs?: string[];
+  /** Run once the reads are timed, before the size budget drops entries (plans, old reads). */
+  afterReads?: () => Promise<void>;
 }
 
 function rssMb(pid: number | undefined): number {
@@ -275,6 +277,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     ) as Record<keyof VolumeReads, number>;
     probe = undefined;
 
+    await options.afterReads?.();
     const logBytes = options.database
       ? await fill.value.tableBytes()
       : bytesUnder(join(dataDir, 'question-log'));

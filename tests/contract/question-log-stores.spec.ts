@@ -216,6 +216,56 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
     }
   });
 
+  test('inbox groups: running figures equal the day files’ after retention, a forget and clearing (decision 131)', async () => {
+    const asked: LoggedQuestion[] = [];
+    const miss = { answerType: 'BESTMATCH' as const, module: 'NONE', score: 0, ruleId: null };
+    const recommend = (at: number, question: string) =>
+      entry(at, question, {
+        answerType: 'RECOMMEND',
+        ruleId: null,
+        score: 0.6,
+        recommended: ['ra', 'rb'],
+        runnerUp: 0.3,
+      });
+    for (let day = 0; day < 4; day++) {
+      const at = T0 + day * DAY;
+      asked.push(
+        entry(at, 'where is the parcel', miss),
+        entry(at + 1, day < 2 ? 'do you take cash' : 'where is the parcel?', miss),
+        recommend(at + 2, 'card fees'),
+        entry(at + 3, 'How much is the card fee', { ruleId: 'ra', chosenFrom: 'card fees' }),
+        entry(at + 4, 'opening hours', { score: 0.95, ruleId: 'rb' }),
+      );
+    }
+    const { figuresOf } = figuresMaker();
+    const figures = asked.map((e) => figuresOf(e));
+    const inboxes: Record<string, unknown[]> = {};
+    for (const [name, log] of logs) {
+      const seen: unknown[] = [];
+      await log.open('5/inbox', figuresMaker().replay);
+      asked.forEach((e, i) => log.append('5/inbox', e, figures[i] ?? null));
+      await log.flush();
+      seen.push(await log.figures.inbox('5/inbox', 50));
+      await log.enforceRetention('5/inbox', T0 + 2 * DAY, 1e9);
+      seen.push(await log.figures.inbox('5/inbox', 50));
+      const [first] = await log.figures.inbox('5/inbox', 1);
+      await log.figures.forget(
+        '5/inbox',
+        await log.figures.groupTexts('5/inbox', first ? [first.group] : []),
+      );
+      seen.push(await log.figures.inbox('5/inbox', 50));
+      await log.clear('5/inbox');
+      seen.push(await log.figures.inbox('5/inbox', 50));
+      inboxes[name] = seen;
+    }
+    const [before, kept, forgotten, cleared] = inboxes.table ?? [];
+    assert.ok(Array.isArray(before) && before.length >= 3, 'misses, recommends and low scores');
+    assert.ok(Array.isArray(kept) && Array.isArray(forgotten));
+    assert.ok(forgotten.length < kept.length, 'a group forgotten');
+    assert.deepEqual(cleared, []);
+    assert.deepEqual(inboxes.table, inboxes['day files']);
+  });
+
   test('inbox marks are kept per log', async () => {
     for (const [name, log] of logs) {
       assert.deepEqual(await log.marks('2/m'), [], name);
@@ -278,5 +328,114 @@ test('server migration 10 builds the running totals from the day rows of an exis
     }
   } finally {
     await pool.end();
+  }
+});
+
+test('server migration 11 builds the inbox groups’ running figures from the day rows', async () => {
+  const pool = openPool({ url: await freshDatabase('qlog_groups'), logger: silentLogger });
+  try {
+    await migrate(pool, silentLogger, undefined, SERVER_MIGRATIONS.slice(0, 10));
+    await pool.query("INSERT INTO question_logs (log_key) VALUES ('1/old')");
+    await pool.query(
+      `INSERT INTO question_log_groups (log_id, key, grp)
+       VALUES (1, 'parcel', 'parcel'), (1, 'parcels', 'parcel'), (1, 'cash', 'cash')`,
+    );
+    await pool.query(
+      `INSERT INTO question_log_inbox (log_id, day, key, text, fallback, recommended, low_score, last_at)
+       VALUES (1, 10, 'parcel', 'Parcel?', 2, 0, 0, 100), (1, 11, 'parcels', 'parcels', 1, 1, 0, 300),
+              (1, 11, 'cash', 'cash', 5, 0, 1, 200)`,
+    );
+    await pool.query(
+      `INSERT INTO question_log_inbox_rules (log_id, day, key, kind, rule_id, count)
+       VALUES (1, 11, 'parcels', 'c', 'ra', 2), (1, 11, 'cash', 'e', 'rb', 3)`,
+    );
+    await migrate(pool, silentLogger);
+    const log = new PostgresQuestionLog({ pool, logger: silentLogger, flushMs: 60_000 });
+    try {
+      const inbox = await log.figures.inbox('1/old', 10);
+      // Chosen from first, whatever its count.
+      assert.deepEqual(
+        inbox.map((g) => [g.group, g.count, g.lastAt, g.outcomes, g.chosen, g.evidence]),
+        [
+          [
+            'parcel',
+            4,
+            300,
+            { fallback: 3, recommended: 1, lowScore: 0 },
+            [{ ruleId: 'ra', count: 2 }],
+            [],
+          ],
+          [
+            'cash',
+            6,
+            200,
+            { fallback: 5, recommended: 0, lowScore: 1 },
+            [],
+            [{ ruleId: 'rb', count: 3 }],
+          ],
+        ],
+      );
+    } finally {
+      await log.close();
+    }
+  } finally {
+    await pool.end();
+  }
+});
+
+test('a text search reads a budget of entries a page on both stores, and pages on to the oldest (decisions 97, 132)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kb-qlog-budget-'));
+  const pool = openPool({ url: await freshDatabase('qlog_search'), logger: silentLogger });
+  await migrate(pool, silentLogger);
+  const logs: [string, QuestionLogRepository][] = [
+    ['day files', new DayFileLog({ dataDir: dir, logger: silentLogger, searchBudget: 7 })],
+    ['table', new PostgresQuestionLog({ pool, logger: silentLogger, searchBudget: 7 })],
+  ];
+  const search = (text: string, before: string | null, limit = 5) => ({
+    filter: { from: 0, to: Number.MAX_SAFE_INTEGER, text },
+    before,
+    offset: 0,
+    limit,
+  });
+  try {
+    const found: Record<string, string[]> = {};
+    for (const [name, log] of logs) {
+      await log.open('1/s', figuresMaker().replay);
+      // 30 entries over three days; every seventh holds the text searched.
+      for (let i = 0; i < 30; i++) {
+        const question = i % 7 === 3 ? `where is my parcel ${i}` : `opening hours ${i}`;
+        log.append('1/s', entry(T0 + Math.floor(i / 10) * DAY + i, question), null);
+      }
+      await log.flush();
+      const questions: string[] = [];
+      for (const text of ['Parcel', 'nowhere']) {
+        let before: string | null = null;
+        const progress: number[] = [];
+        do {
+          const page = await log.page('1/s', search(text, before));
+          questions.push(...page.entries.map((e) => e.question));
+          assert.ok(page.searched, `${name}: a text search says how far it got`);
+          assert.equal(page.searched.of, 30, name);
+          progress.push(page.searched.entries);
+          before = page.next;
+          assert.ok(progress.length <= 20, `${name}: the search ends`);
+        } while (before !== null);
+        assert.equal(progress.at(-1), 30, `${name}: the last page has read every entry`);
+        // Each page reads its budget at most (the day files skip a segment its filter rules out
+        // unread, so only the table's is checked).
+        if (name === 'table') {
+          progress.forEach((entries, i) =>
+            assert.ok(entries - (progress[i - 1] ?? 0) <= 7, `${name}: ${progress.join(', ')}`),
+          );
+        }
+      }
+      found[name] = questions;
+    }
+    assert.equal(found.table?.length, 4, 'every match once');
+    assert.deepEqual(found.table, found['day files']);
+  } finally {
+    for (const [, log] of logs) await log.close();
+    await pool.end();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

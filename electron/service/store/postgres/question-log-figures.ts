@@ -281,6 +281,9 @@ export class PendingFigures {
         ],
       );
     }
+    if (inbox.length > 0 || inboxRules.length > 0) {
+      await writeGroupTotals(client, logId, inbox, inboxRules);
+    }
   }
 }
 
@@ -345,6 +348,60 @@ async function writePairTotals(
      SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[])
      ON CONFLICT (log_id, a, b) DO UPDATE SET count = question_log_pair_totals.count + EXCLUDED.count`,
     [logId, rows.map((r) => r.a), rows.map((r) => r.b), rows.map((r) => r.count)],
+  );
+}
+
+/**
+ * Adds the inbox rows' deltas to their groups' running figures (decision 131): each question
+ * counted in the group the database holds for it (the first node to group it decided), groups
+ * in byte order (the lock order of every writer of these rows).
+ */
+async function writeGroupTotals(
+  client: Client,
+  logId: number,
+  inbox: readonly InboxDelta[],
+  inboxRules: readonly { key: string; kind: 'c' | 'e'; count: number }[],
+) {
+  const byKey = new Map<
+    string,
+    { fallback: number; recommended: number; lowScore: number; lastAt: number; chosen: number }
+  >();
+  const of = (key: string) =>
+    bump(byKey, key, () => ({ fallback: 0, recommended: 0, lowScore: 0, lastAt: 0, chosen: 0 }));
+  for (const row of inbox) {
+    const sums = of(row.key);
+    sums.fallback += row.fallback;
+    sums.recommended += row.recommended;
+    sums.lowScore += row.lowScore;
+    sums.lastAt = Math.max(sums.lastAt, row.lastAt);
+  }
+  for (const row of inboxRules) if (row.kind === 'c') of(row.key).chosen += row.count;
+  const keys = [...byKey.keys()];
+  const sums = [...byKey.values()];
+  await client.query(
+    `INSERT INTO question_log_inbox_groups
+       (log_id, grp, fallback, recommended, low_score, last_at, chosen)
+     SELECT $1, g.grp, sum(d.fallback), sum(d.recommended), sum(d.low_score), max(d.last_at),
+            sum(d.chosen)
+     FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
+       AS d(key, fallback, recommended, low_score, last_at, chosen)
+     JOIN question_log_groups g ON g.log_id = $1 AND g.key = d.key
+     GROUP BY g.grp ORDER BY g.grp COLLATE "C"
+     ON CONFLICT (log_id, grp) DO UPDATE SET
+       fallback = question_log_inbox_groups.fallback + EXCLUDED.fallback,
+       recommended = question_log_inbox_groups.recommended + EXCLUDED.recommended,
+       low_score = question_log_inbox_groups.low_score + EXCLUDED.low_score,
+       last_at = GREATEST(question_log_inbox_groups.last_at, EXCLUDED.last_at),
+       chosen = question_log_inbox_groups.chosen + EXCLUDED.chosen`,
+    [
+      logId,
+      keys,
+      sums.map((x) => x.fallback),
+      sums.map((x) => x.recommended),
+      sums.map((x) => x.lowScore),
+      sums.map((x) => x.lastAt),
+      sums.map((x) => x.chosen),
+    ],
   );
 }
 
@@ -417,11 +474,74 @@ export async function dropFiguresBefore(pool: Pool, logId: number, firstKept: nu
       [logId, as, bs],
     );
   });
+  // The inbox's day rows and what they take off their groups' running figures (decision 131).
+  await inTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ grp: string }>(
+      `SELECT DISTINCT g.grp FROM question_log_groups g
+       WHERE g.log_id = $1 AND g.key IN (
+         SELECT key FROM question_log_inbox WHERE log_id = $1 AND day < $2
+         UNION SELECT key FROM question_log_inbox_rules WHERE log_id = $1 AND day < $2)`,
+      [logId, firstKept],
+    );
+    if (rows.length === 0) return;
+    const groups = rows.map((row) => row.grp).sort(byteOrder);
+    await client.query(
+      `SELECT 1 FROM question_log_inbox_groups WHERE log_id = $1 AND grp = ANY($2)
+       ORDER BY grp COLLATE "C" FOR UPDATE`,
+      [logId, groups],
+    );
+    // A group's last occurrence is on a day kept while it has occurrences left (days go oldest
+    // first); with none left it has none.
+    await client.query(
+      `WITH gone AS (
+         DELETE FROM question_log_inbox WHERE log_id = $1 AND day < $2
+         RETURNING key, fallback, recommended, low_score),
+       summed AS (
+         SELECT g.grp, sum(gone.fallback) AS fallback, sum(gone.recommended) AS recommended,
+                sum(gone.low_score) AS low_score
+         FROM gone JOIN question_log_groups g ON g.log_id = $1 AND g.key = gone.key
+         GROUP BY g.grp)
+       UPDATE question_log_inbox_groups t SET
+         fallback = t.fallback - s.fallback, recommended = t.recommended - s.recommended,
+         low_score = t.low_score - s.low_score,
+         last_at = CASE WHEN t.fallback + t.recommended + t.low_score
+                             - s.fallback - s.recommended - s.low_score > 0
+                        THEN t.last_at ELSE 0 END
+       FROM summed s WHERE t.log_id = $1 AND t.grp = s.grp`,
+      [logId, firstKept],
+    );
+    await client.query(
+      `WITH gone AS (
+         DELETE FROM question_log_inbox_rules WHERE log_id = $1 AND day < $2
+         RETURNING key, kind, count),
+       summed AS (
+         SELECT g.grp, sum(gone.count) AS chosen
+         FROM gone JOIN question_log_groups g ON g.log_id = $1 AND g.key = gone.key
+         WHERE gone.kind = 'c' GROUP BY g.grp)
+       UPDATE question_log_inbox_groups t SET chosen = t.chosen - s.chosen
+       FROM summed s WHERE t.log_id = $1 AND t.grp = s.grp`,
+      [logId, firstKept],
+    );
+    await client.query(
+      `DELETE FROM question_log_inbox_groups
+       WHERE log_id = $1 AND grp = ANY($2)
+         AND fallback + recommended + low_score <= 0 AND chosen <= 0`,
+      [logId, groups],
+    );
+  });
   for (const table of FIGURE_TABLES) {
-    if (table === 'question_log_rules' || table === 'question_log_pairs') continue;
+    if (KEPT_IN_STEP.has(table)) continue;
     await pool.query(`DELETE FROM ${table} WHERE log_id = $1 AND day < $2`, [logId, firstKept]);
   }
 }
+
+/** Day tables whose rows go with what they take off a running total (above). */
+const KEPT_IN_STEP = new Set<string>([
+  'question_log_rules',
+  'question_log_pairs',
+  'question_log_inbox',
+  'question_log_inbox_rules',
+]);
 
 /** The tables holding figures, by day (what retention and clearing delete). */
 export const FIGURE_TABLES = [
@@ -454,7 +574,11 @@ const ruleRow = (row: TotalRow): RuleRow => ({
 });
 
 /** The running totals over the days kept (no day: clearing deletes them, retention lowers them). */
-export const TOTAL_TABLES = ['question_log_rule_totals', 'question_log_pair_totals'] as const;
+export const TOTAL_TABLES = [
+  'question_log_rule_totals',
+  'question_log_pair_totals',
+  'question_log_inbox_groups',
+] as const;
 
 /** The figures every node reads, from the tables. */
 export class PostgresFigures implements LogFigures {
@@ -573,20 +697,10 @@ export class PostgresFigures implements LogFigures {
       low_score: number;
       last_at: number;
     }>(
-      `WITH chosen AS (
-         SELECT DISTINCT g.grp FROM question_log_inbox_rules x
-         JOIN question_log_groups g ON g.log_id = x.log_id AND g.key = x.key
-         WHERE x.log_id = $1 AND x.kind = 'c'
-       )
-       SELECT g.grp, sum(i.fallback)::bigint AS fallback, sum(i.recommended)::bigint AS recommended,
-              sum(i.low_score)::bigint AS low_score, max(i.last_at) AS last_at
-       FROM question_log_inbox i
-       JOIN question_log_groups g ON g.log_id = i.log_id AND g.key = i.key
-       WHERE i.log_id = $1
-       GROUP BY g.grp
-       HAVING sum(i.fallback + i.recommended + i.low_score) > 0
-       ORDER BY bool_or(g.grp IN (SELECT grp FROM chosen)) DESC,
-                sum(i.fallback + i.recommended + i.low_score) DESC, g.grp COLLATE "C"
+      // The groups' running figures by index (decision 131), not every question's day rows.
+      `SELECT grp, fallback, recommended, low_score, last_at FROM question_log_inbox_groups
+       WHERE log_id = $1 AND fallback + recommended + low_score > 0
+       ORDER BY chosen > 0 DESC, fallback + recommended + low_score DESC, grp COLLATE "C"
        LIMIT $2`,
       [logId, limit],
     );
@@ -620,14 +734,24 @@ export class PostgresFigures implements LogFigures {
        ORDER BY count DESC, x.rule_id COLLATE "C"`,
       [logId, groups],
     );
+    // Each group's rules and texts in one pass (a large group has tens of thousands of rows:
+    // filtering them again for every group held the loop for a second at 1M asks).
+    const ruleLists = new Map<string, { ruleId: string; count: number }[]>();
+    for (const r of rules.rows) {
+      bump(ruleLists, `${r.kind}\u0000${r.grp}`, () => []).push({
+        ruleId: r.rule_id,
+        count: Number(r.count),
+      });
+    }
+    const textLists = new Map<string, TextCount[]>();
+    for (const t of texts.rows) {
+      bump(textLists, t.grp, () => []).push({ key: t.key, text: t.text, count: Number(t.count) });
+    }
     return rows.map((row) => {
       const fallback = Number(row.fallback);
       const recommended = Number(row.recommended);
       const lowScore = Number(row.low_score);
-      const of = (kind: string) =>
-        rules.rows
-          .filter((r) => r.grp === row.grp && r.kind === kind)
-          .map((r) => ({ ruleId: r.rule_id, count: Number(r.count) }));
+      const of = (kind: string) => ruleLists.get(`${kind}\u0000${row.grp}`) ?? [];
       return {
         group: row.grp,
         count: fallback + recommended + lowScore,
@@ -635,9 +759,7 @@ export class PostgresFigures implements LogFigures {
         outcomes: { fallback, recommended, lowScore },
         chosen: of('c'),
         evidence: of('e'),
-        texts: texts.rows
-          .filter((t) => t.grp === row.grp)
-          .map((t) => ({ key: t.key, text: t.text, count: Number(t.count) })),
+        texts: textLists.get(row.grp) ?? [],
       };
     });
   }
@@ -652,13 +774,46 @@ export class PostgresFigures implements LogFigures {
 
   async forget(log: LogKey, keys: readonly string[]): Promise<void> {
     const logId = await this.logId(log);
-    await this.pool.query('DELETE FROM question_log_inbox WHERE log_id = $1 AND key = ANY($2)', [
-      logId,
-      keys,
-    ]);
-    await this.pool.query(
-      'DELETE FROM question_log_inbox_rules WHERE log_id = $1 AND key = ANY($2)',
-      [logId, keys],
-    );
+    // The questions' day rows go, and their groups' running figures are counted again from the
+    // rows left (decision 131), in one transaction.
+    await inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ grp: string }>(
+        'SELECT DISTINCT grp FROM question_log_groups WHERE log_id = $1 AND key = ANY($2)',
+        [logId, keys],
+      );
+      const groups = rows.map((row) => row.grp).sort(byteOrder);
+      await client.query(
+        `SELECT 1 FROM question_log_inbox_groups WHERE log_id = $1 AND grp = ANY($2)
+         ORDER BY grp COLLATE "C" FOR UPDATE`,
+        [logId, groups],
+      );
+      await client.query('DELETE FROM question_log_inbox WHERE log_id = $1 AND key = ANY($2)', [
+        logId,
+        keys,
+      ]);
+      await client.query(
+        'DELETE FROM question_log_inbox_rules WHERE log_id = $1 AND key = ANY($2)',
+        [logId, keys],
+      );
+      if (groups.length === 0) return;
+      await client.query(
+        `WITH counted AS (
+           SELECT g.grp, coalesce(sum(i.fallback), 0) AS fallback,
+                  coalesce(sum(i.recommended), 0) AS recommended,
+                  coalesce(sum(i.low_score), 0) AS low_score, coalesce(max(i.last_at), 0) AS last_at,
+                  (SELECT coalesce(sum(x.count), 0) FROM question_log_inbox_rules x
+                   JOIN question_log_groups h ON h.log_id = x.log_id AND h.key = x.key
+                   WHERE x.log_id = $1 AND x.kind = 'c' AND h.grp = g.grp) AS chosen
+           FROM question_log_groups g
+           LEFT JOIN question_log_inbox i ON i.log_id = g.log_id AND i.key = g.key
+           WHERE g.log_id = $1 AND g.grp = ANY($2)
+           GROUP BY g.grp)
+         UPDATE question_log_inbox_groups t SET
+           fallback = c.fallback, recommended = c.recommended, low_score = c.low_score,
+           last_at = c.last_at, chosen = c.chosen
+         FROM counted c WHERE t.log_id = $1 AND t.grp = c.grp`,
+        [logId, groups],
+      );
+    });
   }
 }

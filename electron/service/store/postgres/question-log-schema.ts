@@ -168,3 +168,42 @@ INSERT INTO question_log_pair_totals (log_id, a, b, count)
 SELECT log_id, a, b, sum(count) FROM question_log_pairs GROUP BY log_id, a, b
 HAVING sum(count) > 0;
 `;
+
+/**
+ * Server migration 11 (decision 131): each inbox group's running figures (its occurrences by
+ * kind, last occurrence, choices made from its RECOMMENDs), kept by the flush's transaction with
+ * the day rows (by the group the database holds for each question), lowered by the retention in
+ * the transaction that deletes day rows and counted again for the groups a mark forgets. The
+ * inbox reads its page of groups by index instead of summing every question of every day; their
+ * examples and rules come by question. Built here from the day rows.
+ */
+export const QUESTION_LOG_INBOX_GROUPS_SQL = `
+CREATE TABLE question_log_inbox_groups (
+  log_id      INT NOT NULL,
+  grp         TEXT NOT NULL,
+  fallback    BIGINT NOT NULL DEFAULT 0,
+  recommended BIGINT NOT NULL DEFAULT 0,
+  low_score   BIGINT NOT NULL DEFAULT 0,
+  last_at     BIGINT NOT NULL DEFAULT 0,
+  chosen      BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, grp)
+);
+-- The inbox's order: groups users chose from first, then by occurrences, then by id in byte order.
+CREATE INDEX question_log_inbox_groups_by_count ON question_log_inbox_groups
+  (log_id, (chosen > 0) DESC, (fallback + recommended + low_score) DESC, grp COLLATE "C")
+  WHERE fallback + recommended + low_score > 0;
+CREATE INDEX question_log_inbox_by_key ON question_log_inbox (log_id, key);
+CREATE INDEX question_log_inbox_rules_by_key ON question_log_inbox_rules (log_id, key);
+
+INSERT INTO question_log_inbox_groups (log_id, grp, fallback, recommended, low_score, last_at)
+SELECT i.log_id, g.grp, sum(i.fallback), sum(i.recommended), sum(i.low_score), max(i.last_at)
+FROM question_log_inbox i JOIN question_log_groups g ON g.log_id = i.log_id AND g.key = i.key
+GROUP BY i.log_id, g.grp;
+
+INSERT INTO question_log_inbox_groups (log_id, grp, chosen)
+SELECT x.log_id, g.grp, sum(x.count)
+FROM question_log_inbox_rules x JOIN question_log_groups g ON g.log_id = x.log_id AND g.key = x.key
+WHERE x.kind = 'c'
+GROUP BY x.log_id, g.grp
+ON CONFLICT (log_id, grp) DO UPDATE SET chosen = EXCLUDED.chosen;
+`;

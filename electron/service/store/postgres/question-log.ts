@@ -20,6 +20,7 @@ import type {
   PageResult,
   QuestionLogRepository,
   Replay,
+  SearchProgress,
 } from '../contract/question-log';
 import { DAY_MS, OUTCOMES, filterOutcome, outcomeOf } from '../contract/question-log';
 import { FlushSchedule } from '../sql/flush-schedule';
@@ -42,6 +43,15 @@ const MOVE_BATCH = 2000;
 /** Entries read per query by an export. */
 const SLICE_ROWS = 5000;
 const TRY_OFFSET = 8;
+/** Past this offset and half the matching entries, a page is read from the oldest end. */
+const FAR_END_OFFSET = 10_000;
+/** Entries a text search reads per page at most (decision 132). */
+const SEARCH_BUDGET = 20_000;
+
+const withProgress = (searched: SearchProgress | undefined) => (searched ? { searched } : {});
+
+const decodeAll = (rows: readonly { line: string }[]): LoggedQuestion[] =>
+  rows.map((row) => decode(row.line)).filter((entry): entry is LoggedQuestion => entry !== null);
 
 interface Buffered {
   entry: LoggedQuestion;
@@ -59,6 +69,8 @@ export interface PostgresQuestionLogOptions {
   logger: Logger;
   /** How often buffered entries are written (ms). */
   flushMs?: number;
+  /** Entries a text search reads per page at most (SEARCH_BUDGET; tests set less). */
+  searchBudget?: number;
   now?: () => number;
 }
 
@@ -82,6 +94,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   private readonly pool: Pool;
   private readonly logger: Logger;
   private readonly now: () => number;
+  private readonly searchBudget: number;
   private readonly writes: FlushSchedule;
   private readonly pending = new Map<LogKey, Log>();
   private readonly ids = new Map<LogKey, Promise<number>>();
@@ -95,6 +108,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     this.pool = options.pool;
     this.logger = options.logger;
     this.now = options.now ?? Date.now;
+    this.searchBudget = options.searchBudget ?? SEARCH_BUDGET;
     this.writes = new FlushSchedule(() => this.writeBuffered(), options.flushMs);
     this.figures = new PostgresFigures(this.pool, async (log) => {
       // This node's asks are in the tables before they are read.
@@ -290,8 +304,8 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     return this.lostEntries.get(log) ?? null;
   }
 
-  /** The WHERE of a filter (from `$2` on), with its values. */
-  private where(request: PageRequest): { sql: string; values: unknown[] } {
+  /** The WHERE of a filter (from `$2` on), with its values; the text's apart (`text`, if any). */
+  private where(request: PageRequest): { sql: string; values: unknown[]; text: string | null } {
     const { filter } = request;
     const values: unknown[] = [
       Math.max(0, filter.from),
@@ -313,28 +327,51 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     }
     if (filter.userId !== undefined) add((n) => `user_hash = ${n}`, hash32(filter.userId));
     if (filter.ruleId !== undefined) add((n) => `rule_hash = ${n}`, hash32(filter.ruleId));
+    let text: string | null = null;
     if (filter.text !== undefined) {
       const variants = textVariants(filter.text);
       // A cheap search of the line first; its question and user id then say for sure.
       const plain = variants.every((v) => !ESCAPED.test(v));
-      add(
-        (n) =>
-          `CASE WHEN ${plain ? `EXISTS (SELECT 1 FROM unnest(${n}::text[]) v WHERE strpos(line, v) > 0)` : 'true'}
+      values.push(variants);
+      const n = `$${values.length + 1}`;
+      text = `CASE WHEN ${plain ? `EXISTS (SELECT 1 FROM unnest(${n}::text[]) v WHERE strpos(line, v) > 0)` : 'true'}
            THEN EXISTS (SELECT 1 FROM unnest(${n}::text[]) v
                         WHERE strpos(line::json->>3, v) > 0 OR strpos(line::json->>1, v) > 0)
-           ELSE false END`,
-        variants,
-      );
+           ELSE false END`;
     }
-    return { sql: parts.join(' AND '), values };
+    return { sql: parts.join(' AND '), values, text };
   }
 
   async page(log: LogKey, request: PageRequest): Promise<PageResult> {
     await this.flush();
     const logId = await this.logId(log);
-    const { sql, values } = this.where(request);
+    const { sql, values, text } = this.where(request);
     const before = request.before === null ? null : Number(request.before);
     const cursor = before !== null && Number.isSafeInteger(before) ? before : null;
+    if (text !== null) return this.search(logId, request, { sql, values, text }, cursor);
+    const counted = true;
+    // A page deep in the log (the oldest, by offset) is read from its far end: an OFFSET of a
+    // million newest first walks a million rows, from the oldest end it walks a few.
+    const deep = counted && cursor === null && request.offset > FAR_END_OFFSET;
+    const known = deep ? await this.count(logId, sql, values, request) : null;
+    if (known !== null && request.offset * 2 > known) {
+      const total = known;
+      if (request.offset >= total) return { entries: [], total, next: null };
+      const end = total - request.offset;
+      const { rows } = await this.pool.query<{ entry_id: number; line: string }>(
+        `SELECT entry_id, line FROM question_log_entries WHERE ${sql}
+         ORDER BY entry_id LIMIT ${Math.min(request.limit, end)}
+         OFFSET ${Math.max(0, end - request.limit)}`,
+        [logId, ...values],
+      );
+      const shown = rows.reverse();
+      const last = shown.at(-1);
+      return {
+        entries: decodeAll(shown),
+        total,
+        next: end > request.limit && last ? String(last.entry_id) : null,
+      };
+    }
     const pageValues = [logId, ...values];
     let pageSql = sql;
     if (cursor !== null) {
@@ -347,15 +384,92 @@ export class PostgresQuestionLog implements QuestionLogRepository {
       pageValues,
     );
     const shown = rows.slice(0, request.limit);
-    const entries = shown
-      .map((row) => decode(row.line))
-      .filter((entry): entry is LoggedQuestion => entry !== null);
     const last = shown.at(-1);
     return {
-      entries,
-      total:
-        request.filter.text !== undefined ? null : await this.count(logId, sql, values, request),
+      entries: decodeAll(shown),
+      total: counted ? (known ?? (await this.count(logId, sql, values, request))) : null,
       next: rows.length > request.limit && last ? String(last.entry_id) : null,
+    };
+  }
+
+  /**
+   * A page of a text search (decision 132): at most `SEARCH_BUDGET` entries of the other filters
+   * read per page, newest first, each tested as it comes (a frequent text stops early). A page
+   * the budget stopped ends where it stopped, with a `next` that continues the search there and
+   * how far it got (`searched`), as the embedded store's (decision 97).
+   */
+  private async search(
+    logId: number,
+    request: PageRequest,
+    where: { sql: string; values: unknown[]; text: string },
+    cursor: number | null,
+  ): Promise<PageResult> {
+    const values = [logId, ...where.values];
+    let sql = where.sql;
+    if (cursor !== null) {
+      values.push(cursor);
+      sql += ` AND entry_id < $${values.length}`;
+    }
+    const { rows } = await this.pool.query<{ entry_id: number; line: string }>(
+      `SELECT entry_id, line FROM (
+         SELECT entry_id, line FROM question_log_entries WHERE ${sql}
+         ORDER BY entry_id DESC LIMIT ${this.searchBudget}) AS scanned
+       WHERE ${where.text}
+       ORDER BY entry_id DESC LIMIT ${request.limit + 1} OFFSET ${request.offset}`,
+      values,
+    );
+    const shown = rows.slice(0, request.limit);
+    const last = shown.at(-1);
+    const period = { filter: { from: request.filter.from, to: request.filter.to } };
+    const periodWhere = this.where({ ...request, ...period });
+    // How far the search got, when the log's count says how many there are to search (a period
+    // ending before now would be counted by reading it: then the page does not say).
+    const whole = request.filter.to >= Number.MAX_SAFE_INTEGER;
+    const of = whole
+      ? await this.count(logId, periodWhere.sql, periodWhere.values, { ...request, ...period })
+      : null;
+    /** Entries of the period from the newest down to `stop`: how far the search got. */
+    const progress = async (stop: number): Promise<SearchProgress | undefined> => {
+      if (of === null) return undefined;
+      const { rows: newer } = await this.pool.query<{ count: string }>(
+        `SELECT count(*) AS count FROM question_log_entries
+         WHERE ${periodWhere.sql} AND entry_id >= $${periodWhere.values.length + 2}`,
+        [logId, ...periodWhere.values, stop],
+      );
+      return { entries: Number(newer[0]?.count ?? 0), of };
+    };
+    if (rows.length > request.limit && last) {
+      const entryId = Number(last.entry_id);
+      return {
+        entries: decodeAll(shown),
+        total: null,
+        next: String(entryId),
+        ...withProgress(await progress(entryId)),
+      };
+    }
+    // Fewer than a page: the log's end, or the budget's. Where the budget stopped, if it did.
+    const { rows: ends } = await this.pool.query<{ read: string; stop: string | null }>(
+      `SELECT count(*) AS read, min(entry_id) AS stop FROM (
+         SELECT entry_id FROM question_log_entries
+         WHERE ${sql} AND $${where.values.length + 1}::text[] IS NOT NULL
+         ORDER BY entry_id DESC LIMIT ${this.searchBudget}) AS scanned`,
+      values,
+    );
+    const stop = ends[0]?.stop ?? null;
+    if (Number(ends[0]?.read ?? 0) < this.searchBudget || stop === null) {
+      // The oldest entry reached: counted when this page searched the whole period.
+      return {
+        entries: decodeAll(shown),
+        total: cursor === null && request.offset === 0 ? shown.length : null,
+        next: null,
+        ...withProgress(of === null ? undefined : { entries: of, of }),
+      };
+    }
+    return {
+      entries: decodeAll(shown),
+      total: null,
+      next: String(stop),
+      ...withProgress(await progress(Number(stop))),
     };
   }
 

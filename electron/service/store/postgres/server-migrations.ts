@@ -7,6 +7,7 @@
 import { CHANGE_FEED_SQL, USED_SIGNATURES_SQL } from './cluster-schema';
 import {
   QUESTION_LOG_FIGURE_INDEXES_SQL,
+  QUESTION_LOG_INBOX_GROUPS_SQL,
   QUESTION_LOG_RULE_TOTALS_SQL,
   QUESTION_LOG_VOLUME_SQL,
 } from './question-log-schema';
@@ -88,4 +89,6 @@ CREATE TABLE embedding_cache (
   { version: 9, name: 'question_log_figure_indexes', sql: QUESTION_LOG_FIGURE_INDEXES_SQL },
   // Rule analytics and rule hits read each rule's running total by index (decision 117).
   { version: 10, name: 'question_log_rule_totals', sql: QUESTION_LOG_RULE_TOTALS_SQL },
+  // The inbox reads its groups' running figures by index (decision 131).
+  { version: 11, name: 'question_log_inbox_groups', sql: QUESTION_LOG_INBOX_GROUPS_SQL },
 ];
