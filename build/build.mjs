@@ -16,6 +16,9 @@ const node = await build({
     // The vector lists' training worker, found next to the bundle that starts it (headless.js,
     // main.cjs): electron/service/embedding/list-training-port.ts.
     'list-training-worker': 'electron/service/embedding/list-training-worker.ts',
+    // The question log export's worker: electron/service/store/embedded/question-log/segment-export.ts.
+    'segment-export-worker':
+      'electron/service/store/embedded/question-log/segment-export-worker.ts',
     ...CLI_ENTRIES,
   },
 });
