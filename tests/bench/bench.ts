@@ -65,6 +65,7 @@ import { followPeakRss, peakRssMb, percentile, round } from './stats';
 import { measureQuestionLog } from './question-log-bench';
 import { measureLogVolume, volumeLine } from './question-log-volume';
 import { comparedLine, measurePostgresVolume } from './question-log-pg-bench';
+import { logReadLine, measureLogReads } from './log-read-bench';
 import { measureTeamServer } from './team-server-bench';
 import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
@@ -592,6 +593,9 @@ if (values['question-log']) {
   if (values.database)
     volume.push(await measureLogVolume({ rules: logRules, asks, database: values.database }));
   for (const figures of volume) console.log(volumeLine(figures));
+  // The embedded log's raw reads in-process (decisions 129-130): tests/bench/log-read-bench.ts.
+  const logReads = await measureLogReads(asks);
+  console.log(logReadLine(logReads));
   if (values.json) {
     const { askLogRatio, logBytesPerMillionAsks, inboxGroup100kMs } = questionLog;
     const askLogCpuRatio = round(questionLog.askLogCpuRatio, 3);
@@ -601,6 +605,7 @@ if (values['question-log']) {
       inboxGroup100kMs,
       askLogCpuRatio,
       volume,
+      logReads,
     };
     writeFileSync(values.json, `${JSON.stringify(figures)}\n`);
   }

@@ -243,6 +243,11 @@ export interface QuestionLogRepository {
   page(log: LogKey, request: PageRequest): Promise<PageResult>;
   /** The entries in [from, to), oldest first, a slice at a time. */
   slices(log: LogKey, from: number, to: number): AsyncIterable<LoggedQuestion[]>;
+  /**
+   * The CSV rows (`csvRow`, no header) of the entries in [from, to), oldest first, as bytes made
+   * apart from the event loop, where the store can (the embedded one: a worker thread).
+   */
+  csvRows?(log: LogKey, from: number, to: number): AsyncIterable<Uint8Array>;
   /** Deletes every entry of the log and its figures; returns how many entries there were. */
   clear(log: LogKey): Promise<number>;
   /**

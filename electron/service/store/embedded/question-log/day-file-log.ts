@@ -41,6 +41,7 @@ import { inboxRowOfLine, loadDay, loadInboxRows, saveDay } from './figure-files'
 import type { InboxLine } from './figure-files';
 import { CLOSED_INBOX_MAX, DayTables, KeptFigures, addInboxRow } from './kept-figures';
 import type { InboxCounts } from './kept-figures';
+import { exportRows } from './segment-export';
 import { SegmentLog, segmentBytesFor } from './segments';
 import type { Position } from './segments';
 
@@ -492,7 +493,7 @@ export class DayFileLog implements QuestionLogRepository {
 
   async page(log: LogKey, request: PageRequest): Promise<PageResult> {
     const robot = await this.segmentsOf(log);
-    await this.flush();
+    // Lines not written yet are read from memory (segments.ts): no write and sync per page.
     return robot.segments.page(request);
   }
 
@@ -500,6 +501,13 @@ export class DayFileLog implements QuestionLogRepository {
     const robot = await this.segmentsOf(log);
     await this.flush();
     yield* robot.segments.slices(from, to);
+  }
+
+  /** The rows of an export, made by a worker thread from the segment files (decision 129). */
+  async *csvRows(log: LogKey, from: number, to: number): AsyncIterable<Uint8Array> {
+    const robot = await this.segmentsOf(log);
+    await this.flush();
+    yield* exportRows(robot.segments.exportJob(from, to));
   }
 
   async clear(log: LogKey): Promise<number> {

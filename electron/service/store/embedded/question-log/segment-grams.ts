@@ -9,12 +9,25 @@
  * The file: a header of 8 bytes (the segment's line bytes the filter covers, as a uint32, and the
  * filter's byte length, as a uint32), then the bits. A filter covering fewer bytes than the
  * segment holds (a line written to it after it closed) is not used.
+ *
+ * Since decision 130 the file goes on with the segment's entries as its index says them (made
+ * from the index's records, not from the lines): the earliest and latest time in its day (two
+ * uint32: a time filter skips a segment outside them), then a Bloom filter of its user ids'
+ * hashes (its byte length as a uint32, then the bits: a search by user id skips a segment that
+ * cannot hold the user without reading its index). A file of the first form is still read (its
+ * segment is searched by its index for users and times, and gets a filter of the second form
+ * in the background).
  * @module
  */
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { FILE_MODE } from '../../../files/durable-fs';
 
 const HEADER_BYTES = 8;
+/** The second form's part before the user bits: first time, last time, user bits' length. */
+const ENTRIES_HEADER_BYTES = 12;
+/** User filter bits per entry, and bits set per user: about one false "maybe" in 400. */
+const USER_BITS_PER_ENTRY = 16;
+const USER_PROBES = 4;
 /** Filter bytes per segment byte (1/64): about 1.5% of the log. */
 const BYTES_PER_FILTER_BYTE = 64;
 const FILTER_MIN = 1024;
@@ -38,6 +51,75 @@ function gramBit(text: string, i: number, mask: number): number {
   return (hash ^ (hash >>> 15)) & mask;
 }
 
+/** Whether `bytes` (a file's length less its header) is a power of two (a first-form file). */
+const isPowerOfTwo = (bytes: number) => bytes > 0 && (bytes & (bytes - 1)) === 0;
+
+/** Whether a filter file of `fileBytes` is of the first form (no user filter, no times). */
+export const isFirstForm = (fileBytes: number): boolean => isPowerOfTwo(fileBytes - HEADER_BYTES);
+
+/**
+ * A segment's entries as its index says them: the earliest and latest time in its day, and a
+ * Bloom filter of its users' hashes (segment-index.ts `textHash`).
+ */
+export class EntryFilter {
+  private readonly mask: number;
+
+  constructor(
+    readonly firstTime: number,
+    readonly lastTime: number,
+    readonly users: Uint8Array,
+  ) {
+    this.mask = users.length * 8 - 1;
+  }
+
+  /** The filter of `count` entries whose user hashes and times `each` gives. */
+  static of(count: number, each: (add: (userHash: number, time: number) => void) => void) {
+    let size = FILTER_MIN;
+    while (size < FILTER_MAX && size * 8 < count * USER_BITS_PER_ENTRY) size *= 2;
+    let firstTime = 0xffffffff;
+    let lastTime = 0;
+    const users = new Uint8Array(size);
+    const filter = new EntryFilter(0, 0, users);
+    each((userHash, time) => {
+      firstTime = Math.min(firstTime, time);
+      lastTime = Math.max(lastTime, time);
+      filter.probe(userHash, (bit) => {
+        users[bit >>> 3] = (users[bit >>> 3] as number) | (1 << (bit & 7));
+        return true;
+      });
+    });
+    return new EntryFilter(count === 0 ? 0 : firstTime, lastTime, users);
+  }
+
+  /** Calls `at` with each bit of a user's hash while it returns true; whether all did. */
+  private probe(userHash: number, at: (bit: number) => boolean): boolean {
+    // Double hashing: a second hash mixed from the first.
+    let second = Math.imul(userHash ^ (userHash >>> 16), 0x45d9f3b);
+    second = (second ^ (second >>> 16)) | 1;
+    for (let i = 0; i < USER_PROBES; i++) {
+      if (!at((userHash + Math.imul(i, second)) & this.mask)) return false;
+    }
+    return true;
+  }
+
+  /** Whether the segment may hold an entry of the user of this hash (false: it holds none). */
+  mayHoldUser(userHash: number): boolean {
+    return this.probe(
+      userHash,
+      (bit) => ((this.users[bit >>> 3] as number) & (1 << (bit & 7))) !== 0,
+    );
+  }
+
+  /** Whether the segment may hold an entry whose time in its day is in [from, to). */
+  mayHoldTime(from: number, to: number): boolean {
+    return this.lastTime >= from && this.firstTime < to;
+  }
+
+  get fileBytes(): number {
+    return ENTRIES_HEADER_BYTES + this.users.length;
+  }
+}
+
 export class GramFilter {
   private readonly mask: number;
 
@@ -45,6 +127,8 @@ export class GramFilter {
     readonly bits: Uint8Array,
     /** The segment's line bytes it covers. */
     readonly covers: number,
+    /** Its entries' users and times (null: a file of the first form). */
+    readonly entries: EntryFilter | null = null,
   ) {
     this.mask = bits.length * 8 - 1;
   }
@@ -69,13 +153,13 @@ export class GramFilter {
     return true;
   }
 
-  /** The same bits, covering `bytes` of the segment. */
-  covering(bytes: number): GramFilter {
-    return new GramFilter(this.bits, bytes);
+  /** The same bits, covering `bytes` of the segment (with its entries' filter, if given). */
+  covering(bytes: number, entries: EntryFilter | null = this.entries): GramFilter {
+    return new GramFilter(this.bits, bytes, entries);
   }
 
   get fileBytes(): number {
-    return HEADER_BYTES + this.bits.length;
+    return HEADER_BYTES + this.bits.length + (this.entries?.fileBytes ?? 0);
   }
 
   /** Writes the filter beside its segment (whole or not at all: a torn file is not read). */
@@ -84,6 +168,14 @@ export class GramFilter {
     bytes.writeUInt32LE(this.covers, 0);
     bytes.writeUInt32LE(this.bits.length, 4);
     bytes.set(this.bits, HEADER_BYTES);
+    const entries = this.entries;
+    if (entries) {
+      const at = HEADER_BYTES + this.bits.length;
+      bytes.writeUInt32LE(entries.firstTime, at);
+      bytes.writeUInt32LE(entries.lastTime, at + 4);
+      bytes.writeUInt32LE(entries.users.length, at + 8);
+      bytes.set(entries.users, at + ENTRIES_HEADER_BYTES);
+    }
     const temporary = `${path}.tmp`;
     try {
       await writeFile(temporary, bytes, { mode: FILE_MODE });
@@ -94,13 +186,22 @@ export class GramFilter {
     }
   }
 
-  /** A filter read back, or null when the file is not a whole one. */
+  /** A filter read back (of either form), or null when the file is not a whole one. */
   static parse(bytes: Buffer): GramFilter | null {
     if (bytes.length < HEADER_BYTES) return null;
     const length = bytes.readUInt32LE(4);
-    if (length === 0 || (length & (length - 1)) !== 0 || bytes.length !== HEADER_BYTES + length)
+    if (!isPowerOfTwo(length) || bytes.length < HEADER_BYTES + length) return null;
+    const bits = new Uint8Array(bytes.subarray(HEADER_BYTES, HEADER_BYTES + length));
+    const covers = bytes.readUInt32LE(0);
+    const at = HEADER_BYTES + length;
+    if (bytes.length === at) return new GramFilter(bits, covers);
+    if (bytes.length < at + ENTRIES_HEADER_BYTES) return null;
+    const usersLength = bytes.readUInt32LE(at + 8);
+    if (!isPowerOfTwo(usersLength) || bytes.length !== at + ENTRIES_HEADER_BYTES + usersLength)
       return null;
-    return new GramFilter(new Uint8Array(bytes.subarray(HEADER_BYTES)), bytes.readUInt32LE(0));
+    const users = new Uint8Array(bytes.subarray(at + ENTRIES_HEADER_BYTES));
+    const entries = new EntryFilter(bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4), users);
+    return new GramFilter(bits, covers, entries);
   }
 }
 

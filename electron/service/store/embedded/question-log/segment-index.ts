@@ -58,6 +58,14 @@ export function writeRecord(into: Buffer, at: number, parts: RecordParts, offset
   into.writeUInt32LE(parts.rule, at + 12);
 }
 
+/** A record's time within its day. */
+export const recordTime = (words: Uint32Array, record: number): number =>
+  (words[record * 4 + 1] as number) & AT_MASK;
+
+/** A record's user hash. */
+export const recordUser = (words: Uint32Array, record: number): number =>
+  words[record * 4 + 2] as number;
+
 /** The records of an index file's bytes, as words (4 per record). */
 export function recordWords(bytes: Buffer): Uint32Array {
   // A buffer of whole records on a word boundary is viewed as it is (no copy of megabytes).

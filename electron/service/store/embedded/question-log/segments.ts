@@ -23,14 +23,18 @@ import { DIRECTORY_MODE, FILE_MODE } from '../../../files/durable-fs';
 import type { PageRequest, PageResult } from '../../contract/question-log';
 import { DAY_MS, dayOf } from '../../sql/question-log-line';
 import { textVariants } from '../../sql/question-log-text';
-import { GramFilter, gramsPathOf, mayHoldAny } from './segment-grams';
+import type { ExportJob } from './segment-csv';
+import { EntryFilter, GramFilter, gramsPathOf, isFirstForm, mayHoldAny } from './segment-grams';
 import { decodeLine, encodeLine } from './segment-line';
 import {
   RECORD_BYTES,
   entryMatches,
   recordParts,
   recordTest,
+  recordTime,
+  recordUser,
   recordWords,
+  textHash,
   writeRecord,
 } from './segment-index';
 import type { RecordParts, RecordTest } from './segment-index';
@@ -48,6 +52,13 @@ const SLICE_ENTRIES = 2000;
  * entry holds read the whole log (1.4 s at a million entries, more on a loaded machine).
  */
 export const SEARCH_BUDGET = 100_000;
+/**
+ * Bytes of segment indexes and filters kept in memory once read (decision 130): all of them for a
+ * log of a million entries (some 27 MB); past it, the least recently used go.
+ */
+const CACHE_BYTES = 48 * 1024 * 1024;
+/** The event loop time a page works before the asks waiting come (ms). */
+const SLICE_MS = 8;
 /** Segment sizes: a twentieth of the budget, within these bounds. */
 const SEGMENT_MIN = 16 * 1024;
 const SEGMENT_MAX = 4 * 1024 * 1024;
@@ -88,6 +99,8 @@ interface Segment<T> {
   writingBytes: number;
   /** Lines not yet handed to a write, in order. */
   pending: Pending<T>[];
+  /** Lines of the write under way (until their index records are written), in order. */
+  writing: Pending<T>[];
   pendingBytes: number;
   /** Its index records as last read (segment.indexBytes of them, or fewer: read the rest). */
   index: Uint32Array | null;
@@ -107,9 +120,26 @@ interface Found<T> {
   segment: Segment<T>;
   words: Uint32Array;
   record: number;
+  /** The entry of a line not written yet (read from memory). */
+  entry?: LoggedQuestion;
 }
 
+const NO_WORDS = new Uint32Array(0);
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The segments (of every robot's log) whose index or filter is in memory, least recently used
+ * first, with their bytes: one budget for the process, however many logs it has open.
+ */
+const cache = { segments: new Map<Segment<unknown>, number>(), bytes: 0 };
+
+function uncache(segment: Segment<unknown>): void {
+  cache.bytes -= cache.segments.get(segment) ?? 0;
+  cache.segments.delete(segment);
+  segment.index = null;
+  segment.grams = null;
+}
 
 /**
  * The records of the segments before index `before` (sorted oldest first) whose day is in
@@ -245,6 +275,7 @@ export class SegmentLog<T> {
       indexBytes: 0,
       writingBytes: 0,
       pending: [],
+      writing: [],
       pendingBytes: 0,
       index: null,
       gramsBytes: 0,
@@ -460,6 +491,7 @@ export class SegmentLog<T> {
       if (segment.pending.length === 0) continue;
       const pending = segment.pending;
       segment.pending = [];
+      segment.writing = pending;
       segment.writingBytes = segment.pendingBytes;
       segment.pendingBytes = 0;
       const { bytes, indexBytes, indexedBytes } = segment;
@@ -473,6 +505,7 @@ export class SegmentLog<T> {
         await this.cutBack(segment);
       } finally {
         segment.writingBytes = 0;
+        segment.writing = [];
       }
     }
     return outcome;
@@ -510,6 +543,8 @@ export class SegmentLog<T> {
     }
     segment.indexBytes += records.length;
     segment.indexedBytes = offset;
+    // Indexed now: a page reads them from the files (no more from memory).
+    segment.writing = [];
     if (isNew) await syncDirectory(this.dir);
   }
 
@@ -546,6 +581,7 @@ export class SegmentLog<T> {
   private async remove(segment: Segment<T>): Promise<number> {
     const removed = this.countOf(segment);
     this.segments.splice(this.segments.indexOf(segment), 1);
+    this.uncache(segment);
     await rm(segment.path, { force: true });
     await rm(indexPathOf(segment.path), { force: true });
     await rm(gramsPathOf(segment.path), { force: true });
@@ -581,7 +617,7 @@ export class SegmentLog<T> {
   filterClosed(): void {
     if (this.stopped) return;
     for (const segment of this.segments) {
-      if (segment.gramsBytes > 0 || this.filterQueued.has(segment) || !this.isClosed(segment))
+      if (this.hasFilter(segment) || this.filterQueued.has(segment) || !this.isClosed(segment))
         continue;
       this.filterQueued.add(segment);
       this.filtering = this.filtering
@@ -595,11 +631,19 @@ export class SegmentLog<T> {
 
   /** Reads a closed segment's lines a slice at a time (yielding between) and writes its filter. */
   private async buildFilter(segment: Segment<T>): Promise<void> {
-    if (this.stopped || !this.segments.includes(segment) || segment.gramsBytes > 0) return;
+    if (this.stopped || !this.segments.includes(segment) || this.hasFilter(segment)) return;
     const covers = segment.indexedBytes;
-    const filter = GramFilter.empty(covers).covering(covers);
+    const words = await this.indexOf(segment);
+    if (segment.indexedBytes !== covers) return;
+    const count = words.length / 4;
+    const entries = EntryFilter.of(count, (add) => {
+      for (let r = 0; r < count; r++) add(recordUser(words, r), recordTime(words, r));
+    });
+    // A filter of the first form covering the same lines keeps its trigrams (no line read).
+    const first = segment.gramsBytes > 0 ? await this.filterOf(segment) : null;
+    const filter = (first ?? GramFilter.empty(covers)).covering(covers, entries);
     let lines = 0;
-    for await (const { text } of this.lineStream(segment.path, 0, covers)) {
+    for await (const { text } of first ? [] : this.lineStream(segment.path, 0, covers)) {
       const entry = decodeLine(text, segment.dayStart);
       if (entry) {
         filter.add(entry.question);
@@ -622,6 +666,12 @@ export class SegmentLog<T> {
     }
     segment.grams = filter;
     segment.gramsBytes = filter.fileBytes;
+    this.touch(segment);
+  }
+
+  /** Whether a segment has a filter of the current form (the first form gets one made again). */
+  private hasFilter(segment: Segment<T>): boolean {
+    return segment.gramsBytes > 0 && !isFirstForm(segment.gramsBytes);
   }
 
   /** A segment's filter if it has one covering all its lines, read once. */
@@ -633,6 +683,7 @@ export class SegmentLog<T> {
       } catch {
         return null;
       }
+      this.touch(segment);
     }
     return segment.grams !== null && segment.grams.covers === segment.indexedBytes
       ? segment.grams
@@ -715,8 +766,80 @@ export class SegmentLog<T> {
     }
     const words = recordWords(bytes);
     // Kept when whole: the length read is still the segment's (no write or cut meanwhile).
-    if (words.byteLength === segment.indexBytes) segment.index = words;
+    if (words.byteLength === segment.indexBytes && this.segments.includes(segment)) {
+      segment.index = words;
+      this.touch(segment);
+    }
     return words;
+  }
+
+  // ——— What is kept in memory of the segments (indexes, filters), within CACHE_BYTES ———
+
+  private static memoryOf(segment: Segment<unknown>): number {
+    return (segment.index?.byteLength ?? 0) + (segment.grams?.fileBytes ?? 0);
+  }
+
+  /** A segment's index or filter was read or used: it is the last to go. */
+  private touch(segment: Segment<T>): void {
+    cache.bytes -= cache.segments.get(segment) ?? 0;
+    cache.segments.delete(segment);
+    const bytes = SegmentLog.memoryOf(segment);
+    if (bytes === 0) return;
+    cache.segments.set(segment, bytes);
+    cache.bytes += bytes;
+    for (const [oldest] of cache.segments) {
+      if (cache.bytes <= CACHE_BYTES || oldest === segment) break;
+      uncache(oldest);
+    }
+  }
+
+  private uncache(segment: Segment<T>): void {
+    uncache(segment);
+  }
+
+  /**
+   * Whether a segment's filter says none of its indexed entries can match: a text none of them
+   * holds, a user none of them is, a time outside theirs (decision 130). Its index is then not
+   * read at all.
+   */
+  private async cannotHold(
+    segment: Segment<T>,
+    filter: PageRequest['filter'],
+    texts: readonly string[],
+  ): Promise<boolean> {
+    const hasTime = filter.from > segment.dayStart || filter.to < segment.dayStart + DAY_MS;
+    if (texts.length === 0 && filter.userId === undefined && !hasTime) return false;
+    const found = await this.filterOf(segment);
+    if (found === null) return false;
+    if (texts.length > 0 && !mayHoldAny(found, texts)) return true;
+    const entries = found.entries;
+    if (entries === null) return false;
+    if (filter.userId !== undefined && !entries.mayHoldUser(textHash(filter.userId))) return true;
+    return (
+      hasTime && !entries.mayHoldTime(filter.from - segment.dayStart, filter.to - segment.dayStart)
+    );
+  }
+
+  /** The indexes of the segments of [firstDay, lastDay] a page may read, a few at a time. */
+  private async readIndexes(
+    segments: readonly Segment<T>[],
+    filter: PageRequest['filter'],
+    firstDay: string,
+    lastDay: string,
+  ): Promise<void> {
+    const queue = segments.filter(
+      (segment) =>
+        segment.day >= firstDay &&
+        segment.day <= lastDay &&
+        segment.indexBytes > 0 &&
+        segment.index?.byteLength !== segment.indexBytes,
+    );
+    const worker = async () => {
+      for (let segment = queue.pop(); segment; segment = queue.pop()) {
+        if (!(await this.cannotHold(segment, filter, []))) await this.indexOf(segment);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
   }
 
   /** Where the line of record `r` ends (its newline excluded). */
@@ -781,6 +904,11 @@ export class SegmentLog<T> {
     let unread = 0;
     // The segments as they are now: the budgets may drop some while the page is read.
     const segments = [...this.segments];
+    let sliceStart = performance.now();
+    // A filter the index answers counts every record of the days: their indexes read at once,
+    // a few files at a time (one after the other, the reads of a cold log took seconds).
+    if (!indexedOnly && variants === null)
+      await this.readIndexes(segments, filter, firstDay, lastDay);
     for (let s = segments.length - 1; s >= 0; s--) {
       const segment = segments[s] as Segment<T>;
       if (segment.day < firstDay || segment.day > lastDay) continue;
@@ -789,22 +917,34 @@ export class SegmentLog<T> {
         (segment.day > cursor.day || (segment.day === cursor.day && segment.seq > cursor.seq))
       )
         continue;
+      // The lines not written yet follow its indexed records (taken together: a write may end
+      // meanwhile), and are read from memory: a page never waits for a write and its sync.
+      const tail =
+        segment.writing.length > 0 ? [...segment.writing, ...segment.pending] : segment.pending;
       const count = segment.indexBytes / RECORD_BYTES;
       const atCursor = cursor !== null && segment.day === cursor.day && segment.seq === cursor.seq;
-      const last = atCursor ? Math.min(count, cursor.record) - 1 : count - 1;
+      const top = atCursor
+        ? Math.min(count + tail.length, cursor.record) - 1
+        : count + tail.length - 1;
       const whole =
         indexedOnly &&
         variants === null &&
         filter.from <= segment.dayStart &&
         segment.dayStart + DAY_MS <= filter.to;
-      if (whole && (matched >= offset + limit || matched + last + 1 <= offset)) {
+      if (whole && (matched >= offset + limit || matched + top + 1 <= offset)) {
         // Counting only: every record of the segment matches, and the page is not in it (after
         // it, or before it: a deep page seeks to its segment without reading the newer ones).
-        matched += last + 1;
+        matched += top + 1;
         continue;
       }
-      const words = await this.indexOf(segment);
-      const test = recordTest(filter, segment.dayStart);
+      for (let r = top; r >= count; r--) {
+        const entry = decodeLine((tail[r - count] as Pending<T>).line, segment.dayStart);
+        if (!entry || !entryMatches(entry, filter)) continue;
+        matched += 1;
+        if (matched > offset && found.length < limit)
+          found.push({ segment, words: NO_WORDS, record: r, entry });
+      }
+      const last = Math.min(top, count - 1);
       if (variants !== null) {
         const wanted = offset + limit + 1 - matched;
         if (wanted <= 0) {
@@ -812,8 +952,13 @@ export class SegmentLog<T> {
           unread = last + 1 + olderRecords(segments, s, firstDay);
           break;
         }
-        // A segment whose filter says it cannot hold the text is searched without being read.
-        if (!mayHoldAny(await this.filterOf(segment), texts)) continue;
+      }
+      // A segment whose filter says it cannot hold a match is searched without being read.
+      if (last >= 0 && (await this.cannotHold(segment, filter, texts))) continue;
+      const words = await this.indexOf(segment);
+      const test = recordTest(filter, segment.dayStart);
+      if (variants !== null) {
+        const wanted = offset + limit + 1 - matched;
         // The records this page may still read: down to `floor` in this segment.
         const floor = Math.max(0, last + 1 - (this.searchBudget - read));
         const scanned = await this.scan(segment, words, last, floor, test, variants, wanted);
@@ -837,13 +982,28 @@ export class SegmentLog<T> {
         matched += 1;
         if (matched > offset && found.length < limit) found.push({ segment, words, record: r });
       }
-      await nextTurn();
+      // The asks come between segments once the page has worked a slice: a turn after each of
+      // a hundred segments cost more than their records' tests on a busy machine.
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
     }
     const entries: LoggedQuestion[] = [];
     for (let i = 0; i < found.length;) {
       const first = found[i] as Found<T>;
+      if (first.entry) {
+        entries.push(first.entry);
+        i += 1;
+        continue;
+      }
       let j = i;
-      while (j < found.length && (found[j] as Found<T>).segment === first.segment) j++;
+      while (
+        j < found.length &&
+        (found[j] as Found<T>).segment === first.segment &&
+        !(found[j] as Found<T>).entry
+      )
+        j++;
       const records = found.slice(i, j).map((f) => f.record);
       for (const entry of await this.linesAt(first.segment, first.words, records)) {
         if (entry && entryMatches(entry, filter)) entries.push(entry);
@@ -922,6 +1082,16 @@ export class SegmentLog<T> {
       await handle.close();
     }
     return { records, stop: record + 1 };
+  }
+
+  /** What an export of the entries in [from, to) reads: the segments as written now. */
+  exportJob(from: number, to: number): ExportJob {
+    const firstDay = dayOf(Math.min(Math.max(0, from), LAST_TIME));
+    const lastDay = dayOf(Math.min(Math.max(0, to - 1), LAST_TIME));
+    const segments = this.segments
+      .filter((segment) => segment.day >= firstDay && segment.day <= lastDay)
+      .map(({ path, dayStart, indexedBytes }) => ({ path, dayStart, bytes: indexedBytes }));
+    return { segments, from, to };
   }
 
   /** The entries in [from, to), oldest first, a slice at a time (written ones). */

@@ -1,0 +1,88 @@
+/**
+ * The CSV rows of the question log's segments (decision 129): what an export streams, made from
+ * the segment files alone (their paths, their day, the bytes their index covered when the export
+ * began), so that a worker thread can make them with its own heap (segment-export.ts). The
+ * rows are those of `csvRow` for each entry decoded from its line, oldest first, in chunks of
+ * about CHUNK_TEXT characters: byte for byte what the export made on the event loop.
+ * @module
+ */
+import { open } from 'node:fs/promises';
+import { csvRow } from '../../../question-log-types';
+import { decodeLine } from './segment-line';
+
+/** A segment as an export reads it. */
+export interface ExportSegment {
+  path: string;
+  dayStart: number;
+  /** Its line bytes when the export began (later lines are not in it). */
+  bytes: number;
+}
+
+export interface ExportJob {
+  segments: ExportSegment[];
+  /** The entries' times: [from, to). */
+  from: number;
+  to: number;
+}
+
+/** Bytes of a segment read at a time. */
+const READ_BYTES = 1024 * 1024;
+/** Characters of CSV handed over at a time. */
+const CHUNK_TEXT = 256 * 1024;
+
+/**
+ * The lines of a segment up to `bytes`, a chunk of lines at a time (nothing when it is gone: the
+ * budgets may drop it meanwhile, and its entries are then no more).
+ */
+async function* lineChunks(segment: ExportSegment): AsyncGenerator<string[]> {
+  let handle;
+  try {
+    handle = await open(segment.path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    const buffer = Buffer.alloc(READ_BYTES);
+    // The bytes after the last newline read: a line (or a character) that two reads cut.
+    let carry = Buffer.alloc(0);
+    for (let at = 0; at < segment.bytes;) {
+      const { bytesRead } = await handle.read(
+        buffer,
+        0,
+        Math.min(READ_BYTES, segment.bytes - at),
+        at,
+      );
+      if (bytesRead === 0) break;
+      at += bytesRead;
+      const read = buffer.subarray(0, bytesRead);
+      const bytes = carry.length > 0 ? Buffer.concat([carry, read]) : read;
+      const last = bytes.lastIndexOf(10);
+      const text = bytes.toString('utf8', 0, last + 1);
+      carry = Buffer.from(bytes.subarray(last + 1));
+      yield text.split('\n');
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The CSV rows of the job's entries (no header), a chunk of text at a time. */
+export async function* csvChunks(job: ExportJob): AsyncGenerator<string> {
+  let text = '';
+  for (const segment of job.segments) {
+    for await (const lines of lineChunks(segment)) {
+      for (const line of lines) {
+        if (line.length === 0) continue;
+        const entry = decodeLine(line, segment.dayStart);
+        if (!entry || entry.at < job.from || entry.at >= job.to) continue;
+        text += `${csvRow(entry)}\r\n`;
+        if (text.length >= CHUNK_TEXT) {
+          yield text;
+          text = '';
+        }
+      }
+    }
+  }
+  if (text.length > 0) yield text;
+}

@@ -1,0 +1,233 @@
+/**
+ * The embedded log's raw reads (decisions 129-130): a page reads the lines not written yet from
+ * memory (no write and sync per page) and its cursor goes on once they are written; a search by
+ * user id skips the closed segments whose filter cannot hold the user without reading their
+ * index; a filter of the first form is still read and made anew; the export's rows made by its
+ * worker (or on the loop when the worker cannot start) are byte for byte the rows of the log.
+ */
+import assert from 'node:assert/strict';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { silentLogger } from '../../../electron/service/logger';
+import { csvRow } from '../../../electron/service/question-log-types';
+import type { PageRequest } from '../../../electron/service/store/contract/question-log';
+import { DayFileLog } from '../../../electron/service/store/embedded/question-log/day-file-log';
+import { exportRows } from '../../../electron/service/store/embedded/question-log/segment-export';
+import {
+  EntryFilter,
+  GramFilter,
+  isFirstForm,
+} from '../../../electron/service/store/embedded/question-log/segment-grams';
+import { textHash } from '../../../electron/service/store/embedded/question-log/segment-index';
+import { figuresMaker, loggedQuestion } from '../../helpers/logged-question';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1, 8);
+const KEY = '1/default';
+
+const request = (
+  filter: Partial<PageRequest['filter']>,
+  before: string | null = null,
+  limit = 10,
+) => ({
+  filter: { from: 0, to: Number.MAX_SAFE_INTEGER, ...filter },
+  before,
+  offset: 0,
+  limit,
+});
+
+function tempLog(name: string) {
+  const dir = mkdtempSync(join(tmpdir(), `kb-qlog-${name}-`));
+  const folder = join(dir, 'question-log', '1', 'default');
+  const open = async () => {
+    const log = new DayFileLog({ dataDir: dir, logger: silentLogger, flushMs: 60_000 });
+    await log.open(KEY, figuresMaker().replay);
+    return log;
+  };
+  return { dir, folder, open, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+test('a page reads the lines not written yet from memory; its cursor goes on once they are written', async () => {
+  const temp = tempLog('tail');
+  const log = await temp.open();
+  try {
+    for (let i = 0; i < 30; i++)
+      log.append(KEY, loggedQuestion(T0 + i, `q${i}`, { userId: `u${i % 3}` }), null);
+    const first = await log.page(KEY, request({}));
+    assert.deepEqual(
+      first.entries.map((e) => e.question),
+      Array.from({ length: 10 }, (_, i) => `q${29 - i}`),
+    );
+    assert.equal(first.total, 30);
+    const jsonl = existsSync(temp.folder)
+      ? readdirSync(temp.folder).filter((name) => name.endsWith('.jsonl'))
+      : [];
+    assert.deepEqual(jsonl, [], 'the page wrote nothing');
+    const user = await log.page(KEY, request({ userId: 'u1' }));
+    assert.deepEqual(
+      user.entries.map((e) => e.question),
+      [28, 25, 22, 19, 16, 13, 10, 7, 4, 1].map((i) => `q${i}`),
+    );
+    assert.equal((await log.page(KEY, request({ text: 'Q2' }, null, 100))).total, 11);
+
+    await log.flush();
+    const second = await log.page(KEY, request({}, first.next));
+    assert.deepEqual(
+      second.entries.map((e) => e.question),
+      Array.from({ length: 10 }, (_, i) => `q${19 - i}`),
+      'the cursor taken on buffered lines names the same entries once written',
+    );
+    // Buffered and written together: the newest from memory, then the files.
+    log.append(KEY, loggedQuestion(T0 + 30, 'q30', { userId: 'u0' }), null);
+    const mixed = await log.page(KEY, request({ userId: 'u0' }, null, 3));
+    assert.deepEqual(
+      mixed.entries.map((e) => e.question),
+      ['q30', 'q27', 'q24'],
+    );
+    assert.equal(mixed.total, 11);
+  } finally {
+    await log.close();
+    temp.remove();
+  }
+});
+
+test('a user filter never says "no" to a user added, nor a time filter to a time inside', () => {
+  const users = Array.from({ length: 3000 }, (_, i) => `user-${i * 7}`);
+  const filter = EntryFilter.of(users.length, (add) =>
+    users.forEach((user, i) => add(textHash(user), 1000 + i)),
+  );
+  for (const user of users) assert.ok(filter.mayHoldUser(textHash(user)), user);
+  let wrong = 0;
+  for (let i = 0; i < 10_000; i++) if (filter.mayHoldUser(textHash(`other-${i}`))) wrong++;
+  assert.ok(wrong < 200, `${wrong} of 10,000 absent users said "maybe"`);
+  assert.ok(filter.mayHoldTime(0, 1001));
+  assert.ok(filter.mayHoldTime(3999, 5000));
+  assert.ok(!filter.mayHoldTime(0, 1000));
+  assert.ok(!filter.mayHoldTime(4000, 9000));
+});
+
+test('a search by user id skips the closed segments that cannot hold the user, unread', async () => {
+  const temp = tempLog('users');
+  let log = await temp.open();
+  try {
+    for (let day = 0; day < 4; day++) {
+      for (let i = 0; i < 40; i++)
+        log.append(
+          KEY,
+          loggedQuestion(T0 + day * DAY + i, `q${i}`, { userId: `user-${day}` }),
+          null,
+        );
+    }
+    await log.filtersBuilt();
+    const grams = readdirSync(temp.folder).filter((name) => name.endsWith('.grams'));
+    assert.equal(grams.length, 3);
+    for (const name of grams)
+      assert.ok(!isFirstForm(statSync(join(temp.folder, name)).size), `${name}: second form`);
+    await log.close();
+
+    // Day 1's index now says every entry is user-2's: read, it would count them (a match by
+    // hash, checked against the lines only for the entries returned).
+    const index = join(temp.folder, '2026-01-02-0000.idx');
+    const words = readFileSync(index);
+    for (let at = 8; at < words.length; at += 16) words.writeUInt32LE(textHash('user-2'), at);
+    writeFileSync(index, words);
+    log = await temp.open();
+    const page = await log.page(KEY, request({ userId: 'user-2' }, null, 100));
+    assert.equal(page.total, 40, 'the segment whose filter lacks the user was not read');
+    assert.deepEqual(new Set(page.entries.map((e) => e.userId)), new Set(['user-2']));
+    assert.equal(
+      (await log.page(KEY, request({ userId: 'user-3' }, null, 100))).entries.length,
+      40,
+    );
+    assert.equal((await log.page(KEY, request({ userId: 'user-9' }))).total, 0);
+  } finally {
+    await log.close();
+    temp.remove();
+  }
+});
+
+test('a filter of the first form is still read, and made anew in the second', async () => {
+  const temp = tempLog('first-form');
+  let log = await temp.open();
+  try {
+    for (let day = 0; day < 3; day++) {
+      for (let i = 0; i < 20; i++)
+        log.append(KEY, loggedQuestion(T0 + day * DAY + i, `parcel ${day} ${i}`), null);
+    }
+    await log.filtersBuilt();
+    await log.close();
+    // Day 0's filter as a version before decision 130 wrote it: trigrams only.
+    const path = join(temp.folder, '2026-01-01-0000.grams');
+    const second = GramFilter.parse(readFileSync(path));
+    assert.ok(second !== null && second.entries !== null);
+    await new GramFilter(second.bits, second.covers).save(path);
+    assert.ok(isFirstForm(statSync(path).size));
+    log = await temp.open();
+    assert.equal((await log.page(KEY, request({ text: 'parcel 0 1' }, null, 100))).total, 11);
+    await log.filtersBuilt();
+    assert.ok(!isFirstForm(statSync(path).size), 'made anew');
+    const again = GramFilter.parse(readFileSync(path));
+    assert.deepEqual(again?.bits, second.bits, 'its trigrams kept');
+    assert.equal((await log.page(KEY, request({ text: 'parcel 0 1' }, null, 100))).total, 11);
+  } finally {
+    await log.close();
+    temp.remove();
+  }
+});
+
+test("the export's rows are the log's, byte for byte, by the worker or on the loop", async () => {
+  const temp = tempLog('export');
+  const log = await temp.open();
+  try {
+    for (let day = 0; day < 3; day++) {
+      for (let i = 0; i < 700; i++) {
+        log.append(
+          KEY,
+          loggedQuestion(T0 + day * DAY + i * 1000, `问题 "${i}", day ${day}\n`, {
+            userId: `user-${i % 13}`,
+            ruleId: i % 5 === 0 ? null : `r${i % 7}`,
+          }),
+          null,
+        );
+      }
+    }
+    const from = T0 + 100_000;
+    const to = T0 + 2 * DAY + 300_000;
+    let expected = '';
+    for await (const slice of log.slices(KEY, from, to))
+      for (const entry of slice) expected += `${csvRow(entry)}\r\n`;
+    assert.ok(expected.length > 100_000);
+    const text = async (chunks: AsyncIterable<Uint8Array>) => {
+      const all: Uint8Array[] = [];
+      for await (const chunk of chunks) all.push(chunk);
+      return Buffer.concat(all).toString('utf8');
+    };
+    assert.equal(await text(log.csvRows(KEY, from, to)), expected, 'by the worker');
+    const segments = readdirSync(temp.folder)
+      .filter((name) => name.endsWith('.jsonl'))
+      .sort()
+      .map((name, day) => ({
+        path: join(temp.folder, name),
+        dayStart: Date.UTC(2026, 0, 1 + day),
+        bytes: statSync(join(temp.folder, name)).size,
+      }));
+    const job = { segments, from, to };
+    const noWorker = () => {
+      throw new Error('no worker here');
+    };
+    assert.equal(await text(exportRows(job, noWorker)), expected, 'on the loop');
+  } finally {
+    await log.close();
+    temp.remove();
+  }
+});
