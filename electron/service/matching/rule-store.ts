@@ -10,6 +10,7 @@ import { normalizeText } from './normalize';
 import { ensureCapacity } from './typed-arrays';
 import type { MatchableRule } from './types';
 import { SlotValues } from './slot-values';
+import { MAX_TERM_BYTES, TermCursor, writeTerm } from './term-bytes';
 import { Vocabulary } from './vocabulary';
 
 /**
@@ -121,9 +122,13 @@ export class RuleStore {
   phrasingTotal = 0;
   deadPhrasings = 0;
 
-  /** Forward lists: the term ids of every phrasing, back to back. */
-  forward = new Int32Array(4096);
+  /**
+   * Forward lists: the term ids of every phrasing, back to back, as varints (term-bytes.ts);
+   * `phrasingStart` gives byte positions. A quarter of the room of one Int32 a term.
+   */
+  forward = new Uint8Array(4096);
   forwardLength = 0;
+  private readonly cursor = new TermCursor();
 
   // Generation stamps make "distinct grams of this rule" O(grams) without clearing a set.
   private gramStamp = new Int32Array(1024);
@@ -370,21 +375,17 @@ export class RuleStore {
       const phrasing = this.phrasingTotal;
       this.phrasingTotal += 1;
       const termCount = words.length + han.length;
-      this.forward = ensureCapacity(this.forward, this.forwardLength + termCount);
+      this.forward = ensureCapacity(this.forward, this.forwardLength + termCount * MAX_TERM_BYTES);
       const forward = this.forward;
       let at = this.forwardLength;
       this.phrasingStart[phrasing] = at;
       let grams = 0;
       for (const word of words) {
         const id = vocab.internWord(word);
-        forward[at] = id;
-        at += 1;
+        at = writeTerm(forward, at, id);
         grams += vocab.gramEnd(id) - vocab.gramStart(id);
       }
-      for (const code of han) {
-        forward[at] = vocab.internHan(code);
-        at += 1;
-      }
+      for (const code of han) at = writeTerm(forward, at, vocab.internHan(code));
       this.forwardLength = at;
       this.phrasingStart[phrasing + 1] = at;
       this.phrasingRule[phrasing] = slot;
@@ -434,7 +435,7 @@ export class RuleStore {
     const stamp = this.stamp;
     const share = this.termShare;
     const gramStamp = this.gramStamp;
-    const forward = this.forward;
+    const cursor = this.cursor;
     const first = this.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (this.rulePhrasingCount[slot] ?? 0);
     let touched = this.ruleTerms;
@@ -442,8 +443,9 @@ export class RuleStore {
     for (let p = first; p < end; p += 1) {
       const weight = 1 / Math.sqrt(this.phrasingTermCount[p] || 1);
       const to = this.phrasingStart[p + 1] ?? 0;
-      for (let i = this.phrasingStart[p] ?? 0; i < to; i += 1) {
-        const term = forward[i] ?? 0;
+      cursor.reset(this.forward, this.phrasingStart[p] ?? 0);
+      while (cursor.at < to) {
+        const term = cursor.next();
         if (share[term] === 0) {
           if (touchedCount === touched.length) {
             this.ruleTerms = ensureCapacity(touched, touchedCount + 1);
@@ -512,7 +514,7 @@ export class RuleStore {
     this.phrasingStart = new Int32Array(capacity + 1);
     this.phrasingHash = new Int32Array(capacity);
     this.nextSameHash = new Int32Array(capacity);
-    this.forward = new Int32Array(Math.max(4096, this.forwardLength));
+    this.forward = new Uint8Array(Math.max(4096, this.forwardLength));
     this.exactBuckets = new Int32Array(this.exactBuckets.length).fill(DEAD);
     this.vocab.clearPostings();
     let phrasing = 0;
@@ -529,12 +531,10 @@ export class RuleStore {
         this.phrasingTermCount[phrasing] = oldTerms[old] ?? 0;
         this.phrasingGramCount[phrasing] = oldGrams[old] ?? 0;
         this.phrasingStart[phrasing] = forwardLength;
+        const from = oldStart[old] ?? 0;
         const to = oldStart[old + 1] ?? 0;
-        for (let i = oldStart[old] ?? 0; i < to; i += 1) {
-          const term = oldForward[i] ?? 0;
-          this.forward[forwardLength] = term;
-          forwardLength += 1;
-        }
+        this.forward.set(oldForward.subarray(from, to), forwardLength);
+        forwardLength += to - from;
         this.phrasingHash[phrasing] = oldHash[old] ?? 0;
         this.chainExact(phrasing);
         phrasing += 1;
