@@ -117,10 +117,11 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
 }
 
 /**
- * Bump when what the index stores changes meaning (weights, term kinds). Changes to
+ * Bump when what the index stores changes meaning (weights, term kinds) or encoding (5: forward
+ * lists as varints; an older file is not opened, the caller re-indexes). Changes to
  * normalisation or tokenisation are caught without a bump by `behaviourFingerprint`.
  */
-const SNAPSHOT_FORMAT = 4;
+const SNAPSHOT_FORMAT = 5;
 const FINGERPRINT_PROBES = [
   'How do I TRANSFER money to my friends’ accounts? I can’t!',
   '怎麼辦理開戶？资料库、天气的预报 😀',

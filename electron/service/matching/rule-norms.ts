@@ -6,6 +6,7 @@
  */
 import type { IdfTable } from './idf';
 import type { RuleStore } from './rule-store';
+import { TermCursor } from './term-bytes';
 import { ensureCapacity } from './typed-arrays';
 
 export class RuleNorms {
@@ -17,6 +18,7 @@ export class RuleNorms {
   ruleCentroidGramNorm = new Float64Array(0);
   phrasingWordNorm = new Float64Array(0);
   phrasingGramNorm = new Float64Array(0);
+  private readonly cursor = new TermCursor();
 
   constructor(
     private readonly store: RuleStore,
@@ -34,7 +36,7 @@ export class RuleNorms {
     const vocab = store.vocab;
     if (this.ruleNormStamp[slot] === store.generation) return;
     const ruleCount = Math.max(store.size, 1);
-    const forward = store.forward;
+    const cursor = this.cursor;
     const gramTable = vocab.gramTable;
     const gramOffsets = vocab.gramTableOffsets;
     const first = store.ruleFirstPhrasing[slot] ?? 0;
@@ -43,8 +45,9 @@ export class RuleNorms {
       const to = store.phrasingStart[p + 1] ?? 0;
       let wordNorm = 0;
       let gramNorm = 0;
-      for (let i = store.phrasingStart[p] ?? 0; i < to; i += 1) {
-        const term = forward[i] ?? 0;
+      cursor.reset(store.forward, store.phrasingStart[p] ?? 0);
+      while (cursor.at < to) {
+        const term = cursor.next();
         const w = this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0);
         wordNorm += w * w;
         const gramTo = gramOffsets[term + 1] as number;
@@ -77,7 +80,7 @@ export class RuleNorms {
     const gramCentroid = this.gramCentroid;
     const touchedTerms: number[] = [];
     const touchedGrams: number[] = [];
-    const forward = store.forward;
+    const cursor = this.cursor;
     const gramTable = vocab.gramTable;
     const gramOffsets = vocab.gramTableOffsets;
     const first = store.ruleFirstPhrasing[slot] ?? 0;
@@ -87,8 +90,9 @@ export class RuleNorms {
       const wordNorm = this.phrasingWordNorm[p] || 1;
       const gramNorm = this.phrasingGramNorm[p] || 1;
       const to = store.phrasingStart[p + 1] ?? 0;
-      for (let i = store.phrasingStart[p] ?? 0; i < to; i += 1) {
-        const term = forward[i] ?? 0;
+      cursor.reset(store.forward, store.phrasingStart[p] ?? 0);
+      while (cursor.at < to) {
+        const term = cursor.next();
         if (termCentroid[term] === 0) touchedTerms.push(term);
         termCentroid[term] =
           (termCentroid[term] ?? 0) + this.idf.get(ruleCount, vocab.ruleDf[term] ?? 0) / wordNorm;

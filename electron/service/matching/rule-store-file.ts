@@ -17,12 +17,12 @@ export function saveRuleStore(store: RuleStore, writer: SnapshotWriter): void {
   writer.strings('rules.names', slots, (slot) => store.ruleNames.peek(slot) as string);
   writer.strings('rules.questions', slots, (slot) => {
     const questions = store.ruleQuestions.peek(slot);
-    // Empty questions index nothing and an author's NUL cannot survive the join: both go.
+    // Every question keeps its place (a phrasing names its question by position: dropping one
+    // read the next phrasings' texts from their neighbours); an author's NUL cannot survive the
+    // join and becomes U+FFFD.
     return typeof questions === 'string'
       ? questions
-      : questions
-          .filter((q) => q.length > 0 && !q.includes(QUESTION_SEPARATOR))
-          .join(QUESTION_SEPARATOR);
+      : questions.map((q) => q.replaceAll(QUESTION_SEPARATOR, '\uFFFD')).join(QUESTION_SEPARATOR);
   });
   writer.array('rules.free', Int32Array.from(store.freeSlots));
   writer.value('rules.scalars', [
@@ -90,7 +90,7 @@ export function loadRuleStore(
   store.phrasingHash = reader.i32('phrasings.hash');
   store.nextSameHash = reader.i32('phrasings.nextSameHash');
   store.exactBuckets = reader.i32('exact.buckets');
-  store.forward = reader.i32('forward');
+  store.forward = reader.u8('forward');
   store.markOpened();
   return store;
 }

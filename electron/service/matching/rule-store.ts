@@ -10,6 +10,7 @@ import { normalizeText } from './normalize';
 import { ensureCapacity } from './typed-arrays';
 import type { MatchableRule } from './types';
 import { SlotValues } from './slot-values';
+import { MAX_TERM_BYTES, TermCursor, writeTerm } from './term-bytes';
 import { Vocabulary } from './vocabulary';
 
 /**
@@ -27,6 +28,30 @@ export const QUESTION_SEPARATOR = '\u0000';
 // Compaction rewrites everything live, so it waits until tombstones are a real share of the data.
 const COMPACT_MIN_DEAD = 4096;
 const COMPACT_DEAD_SHARE = 0.3;
+
+/**
+ * Questions as the store keeps them: joined when the separator can split them back into the
+ * same list (no question holds it, and not the one empty question, which would read as none).
+ */
+function joinQuestions(questions: readonly string[]): string | readonly string[] {
+  if (questions.length === 1 && questions[0] === '') return questions;
+  for (const question of questions) {
+    if (question.includes(QUESTION_SEPARATOR)) return questions;
+  }
+  return questions.join(QUESTION_SEPARATOR);
+}
+
+/** The `n`th question of a joined string, without splitting all of them. */
+function joinedQuestion(joined: string, n: number): string {
+  let from = 0;
+  for (let i = 0; i < n; i += 1) {
+    const at = joined.indexOf(QUESTION_SEPARATOR, from);
+    if (at < 0) return '';
+    from = at + 1;
+  }
+  const to = joined.indexOf(QUESTION_SEPARATOR, from);
+  return joined.slice(from, to < 0 ? joined.length : to);
+}
 
 function hashKey(key: string): number {
   // FNV-1a: fast, and collisions are resolved by comparing the normalised text.
@@ -62,7 +87,10 @@ export class RuleStore {
   ruleLive = new Uint8Array(64);
   ruleIds = new SlotValues<string>('');
   ruleNames = new SlotValues<string>('');
-  /** A rule's questions, or (opened from a saved index) them joined by QUESTION_SEPARATOR. */
+  /**
+   * A rule's questions joined by QUESTION_SEPARATOR (one string per rule rather than an array of
+   * strings: ~20 MB less at 100k rules), or the array when a question holds the separator.
+   */
   ruleQuestions = new SlotValues<readonly string[]>([]);
   ruleActive = new Uint8Array(64);
   /** Effective window; NaN means open on that side. */
@@ -94,9 +122,13 @@ export class RuleStore {
   phrasingTotal = 0;
   deadPhrasings = 0;
 
-  /** Forward lists: the term ids of every phrasing, back to back. */
-  forward = new Int32Array(4096);
+  /**
+   * Forward lists: the term ids of every phrasing, back to back, as varints (term-bytes.ts);
+   * `phrasingStart` gives byte positions. A quarter of the room of one Int32 a term.
+   */
+  forward = new Uint8Array(4096);
   forwardLength = 0;
+  private readonly cursor = new TermCursor();
 
   // Generation stamps make "distinct grams of this rule" O(grams) without clearing a set.
   private gramStamp = new Int32Array(1024);
@@ -196,7 +228,10 @@ export class RuleStore {
     if (slot === DEAD) return '';
     const source = this.phrasingSource[phrasing] ?? 0;
     if (source === NAME_SOURCE) return this.ruleNames.get(slot) as string;
-    return this.questionsOf(slot)[source] ?? '';
+    const questions = this.ruleQuestions.get(slot);
+    return typeof questions === 'string'
+      ? joinedQuestion(questions, source)
+      : (questions[source] ?? '');
   }
 
   /** Whether the store holds exactly this rule (as `upsert` would leave it). */
@@ -232,7 +267,7 @@ export class RuleStore {
     }
     this.ruleIds.set(slot, rule.ruleId);
     this.ruleNames.set(slot, rule.ruleName);
-    this.ruleQuestions.set(slot, rule.questions);
+    this.ruleQuestions.set(slot, joinQuestions(rule.questions));
     this.ruleActive[slot] = rule.active ? 1 : 0;
     this.ruleBegin[slot] = rule.effectBeginMs ?? Number.NaN;
     this.ruleEnd[slot] = rule.effectEndMs ?? Number.NaN;
@@ -276,13 +311,11 @@ export class RuleStore {
     return rules;
   }
 
-  /** Saved indexes keep each rule's questions as one string, split on first use. */
+  /** A rule's questions (split anew from the joined string: kept whole, it costs less). */
   private questionsOf(slot: number): readonly string[] {
     const questions = this.ruleQuestions.get(slot);
     if (typeof questions !== 'string') return questions;
-    const split = questions.length === 0 ? [] : questions.split(QUESTION_SEPARATOR);
-    this.ruleQuestions.set(slot, split);
-    return split;
+    return questions.length === 0 ? [] : questions.split(QUESTION_SEPARATOR);
   }
 
   /** Live phrasings whose normalised text equals `key`. */
@@ -342,21 +375,17 @@ export class RuleStore {
       const phrasing = this.phrasingTotal;
       this.phrasingTotal += 1;
       const termCount = words.length + han.length;
-      this.forward = ensureCapacity(this.forward, this.forwardLength + termCount);
+      this.forward = ensureCapacity(this.forward, this.forwardLength + termCount * MAX_TERM_BYTES);
       const forward = this.forward;
       let at = this.forwardLength;
       this.phrasingStart[phrasing] = at;
       let grams = 0;
       for (const word of words) {
         const id = vocab.internWord(word);
-        forward[at] = id;
-        at += 1;
+        at = writeTerm(forward, at, id);
         grams += vocab.gramEnd(id) - vocab.gramStart(id);
       }
-      for (const code of han) {
-        forward[at] = vocab.internHan(code);
-        at += 1;
-      }
+      for (const code of han) at = writeTerm(forward, at, vocab.internHan(code));
       this.forwardLength = at;
       this.phrasingStart[phrasing + 1] = at;
       this.phrasingRule[phrasing] = slot;
@@ -406,7 +435,7 @@ export class RuleStore {
     const stamp = this.stamp;
     const share = this.termShare;
     const gramStamp = this.gramStamp;
-    const forward = this.forward;
+    const cursor = this.cursor;
     const first = this.ruleFirstPhrasing[slot] ?? 0;
     const end = first + (this.rulePhrasingCount[slot] ?? 0);
     let touched = this.ruleTerms;
@@ -414,8 +443,9 @@ export class RuleStore {
     for (let p = first; p < end; p += 1) {
       const weight = 1 / Math.sqrt(this.phrasingTermCount[p] || 1);
       const to = this.phrasingStart[p + 1] ?? 0;
-      for (let i = this.phrasingStart[p] ?? 0; i < to; i += 1) {
-        const term = forward[i] ?? 0;
+      cursor.reset(this.forward, this.phrasingStart[p] ?? 0);
+      while (cursor.at < to) {
+        const term = cursor.next();
         if (share[term] === 0) {
           if (touchedCount === touched.length) {
             this.ruleTerms = ensureCapacity(touched, touchedCount + 1);
@@ -484,7 +514,7 @@ export class RuleStore {
     this.phrasingStart = new Int32Array(capacity + 1);
     this.phrasingHash = new Int32Array(capacity);
     this.nextSameHash = new Int32Array(capacity);
-    this.forward = new Int32Array(Math.max(4096, this.forwardLength));
+    this.forward = new Uint8Array(Math.max(4096, this.forwardLength));
     this.exactBuckets = new Int32Array(this.exactBuckets.length).fill(DEAD);
     this.vocab.clearPostings();
     let phrasing = 0;
@@ -501,12 +531,10 @@ export class RuleStore {
         this.phrasingTermCount[phrasing] = oldTerms[old] ?? 0;
         this.phrasingGramCount[phrasing] = oldGrams[old] ?? 0;
         this.phrasingStart[phrasing] = forwardLength;
+        const from = oldStart[old] ?? 0;
         const to = oldStart[old + 1] ?? 0;
-        for (let i = oldStart[old] ?? 0; i < to; i += 1) {
-          const term = oldForward[i] ?? 0;
-          this.forward[forwardLength] = term;
-          forwardLength += 1;
-        }
+        this.forward.set(oldForward.subarray(from, to), forwardLength);
+        forwardLength += to - from;
         this.phrasingHash[phrasing] = oldHash[old] ?? 0;
         this.chainExact(phrasing);
         phrasing += 1;

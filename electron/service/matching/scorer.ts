@@ -17,6 +17,7 @@ import type { WeightedTerms } from './query-weights';
 import { NB_ALPHA } from './rule-store';
 import type { RuleStore } from './rule-store';
 import { RuleNorms } from './rule-norms';
+import { TermCursor } from './term-bytes';
 import { TopK } from './top-k';
 import { ensureCapacity } from './typed-arrays';
 
@@ -86,6 +87,8 @@ export class Scorer {
   private readonly weigher: QueryWeigher;
   // Stage 1.
   private order = new Int32Array(16);
+  /** Reads the forward lists (no loop that uses it calls another that does). */
+  private readonly cursor = new TermCursor();
   private bound = new Float64Array(16);
   private rest = new Float64Array(17);
   private ruleLogMass = new Float64Array(0);
@@ -246,8 +249,10 @@ export class Scorer {
     const first = store.ruleFirstPhrasing[slot] ?? 0;
     const from = store.phrasingStart[first] as number;
     const to = store.phrasingStart[first + (store.rulePhrasingCount[slot] ?? 0)] as number;
-    for (let f = from; f < to; f += 1) {
-      if ((termPos[store.forward[f] as number] as number) > 0) return true;
+    const cursor = this.cursor;
+    cursor.reset(store.forward, from);
+    while (cursor.at < to) {
+      if ((termPos[cursor.next()] as number) > 0) return true;
     }
     return false;
   }
@@ -465,14 +470,16 @@ export class Scorer {
     const first = store.ruleFirstPhrasing[slot] as number;
     const end = first + (store.rulePhrasingCount[slot] as number);
     for (let j = read; j < termCount; j += 1) shares[order[j] as number] = 0;
+    const cursor = this.cursor;
     const forward = store.forward;
     const phrasingStart = store.phrasingStart;
     const phrasingTermCount = store.phrasingTermCount;
     for (let p = first; p < end; p += 1) {
       const weight = 1 / Math.sqrt(phrasingTermCount[p] || 1);
       const to = phrasingStart[p + 1] as number;
-      for (let f = phrasingStart[p] as number; f < to; f += 1) {
-        const term = forward[f] as number;
+      cursor.reset(forward, phrasingStart[p] as number);
+      while (cursor.at < to) {
+        const term = cursor.next();
         if (((filter >>> (term & 31)) & 1) === 0) continue;
         // Read terms add to their own (unused) shares, as before: only unread ones are summed.
         const pos = (termPos[term] as number) - 1;
@@ -570,6 +577,7 @@ export class Scorer {
     const wordIdf = words.idf;
     const gramWeights = grams.weights;
     const gramIdf = grams.idf;
+    const cursor = this.cursor;
     const forward = store.forward;
     const phrasingStart = store.phrasingStart;
     const phrasingWordNorm = norms.phrasingWordNorm;
@@ -594,8 +602,9 @@ export class Scorer {
       let wordDot = 0;
       let gramDot = 0;
       let explained = 0;
-      for (let i = from; i < to; i += 1) {
-        const term = forward[i] as number;
+      cursor.reset(forward, from);
+      while (cursor.at < to) {
+        const term = cursor.next();
         const pos = (termPos[term] as number) - 1;
         if (pos >= 0) {
           const termIdf = wordIdf[pos] as number;

@@ -30,11 +30,13 @@ export function isHanCode(code: number): boolean {
 }
 
 function stemWord(word: string): string {
+  // Numbers and one-letter words have no morphology; stemming "2" or "us" only does harm. Nor
+  // are they cached: a knowledge base's numbers and codes (one per rule in the bench's 100k)
+  // would fill the cache with entries that cost more to look up than to test.
+  if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
   const cached = stemCache.get(word);
   if (cached !== undefined) return cached;
-  // Numbers and one-letter words have no morphology; stemming "2" or "us" only does harm.
-  let stem = word;
-  if (word.length > 2 && /^[a-z]+$/.test(word)) stem = stemmer(word);
+  const stem = stemmer(word);
   if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
   stemCache.set(word, stem);
   return stem;

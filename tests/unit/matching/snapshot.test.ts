@@ -11,6 +11,8 @@ import {
   saveRobotIndex,
   writeRobotIndex,
 } from '../../../electron/service/matching/index';
+import type { SynonymAwareRobotIndex } from '../../../electron/service/matching/index';
+import { SnapshotWriter } from '../../../electron/service/matching/binary-snapshot';
 import { isNormalizationStable, normalizeText } from '../../../electron/service/matching/normalize';
 import { toSimplified } from '../../../electron/service/matching/to-simplified';
 import type { MatchableRule, RobotIndex } from '../../../electron/service/matching/types';
@@ -175,7 +177,45 @@ test('an index streamed in pieces is the same bytes, and texts in any script com
   assert.equal(topOf(loaded, 'brand new words for r3'), 'r3');
 });
 
+/** The rule and phrasing an exact match answers with. */
+function exactTop(index: SynonymAwareRobotIndex, question: string): [string, string] | undefined {
+  const decision = index.matchExact(question, NOW);
+  return decision?.kind === 'bestmatch' ? [decision.top.ruleId, decision.top.question] : undefined;
+}
+
 function topOf(index: RobotIndex, question: string): string | undefined {
   const decision = index.match(question, NOW, DEFAULT_MATCH_SETTINGS);
   return decision.kind === 'bestmatch' ? decision.top.ruleId : undefined;
 }
+
+test('a file of an older format is not opened: the caller re-indexes', () => {
+  // Format 4 kept the forward lists as Int32 arrays; 5 reads them as varints.
+  const old = new SnapshotWriter();
+  old.value('format', 4);
+  assert.equal(loadRobotIndex(copyAligned(old.toBytes())), null);
+});
+
+test('every phrasing reads back as written, through term ids of three bytes, compaction and a save', () => {
+  const index = createRobotIndex({ selfCalibration: false });
+  // A number per rule: over 16,384 terms, so the late rules' ids take three bytes.
+  const texts = (i: number) => [`how do i renew card ${i}`, '', `续费 编号${i}`, `last ${i} one`];
+  for (let i = 0; i < 9000; i += 1) index.upsert(rule(`r${i}`, texts(i)));
+  index.upsert(rule('nul', ['before', 'a\u0000b question', 'zebra crossing']));
+  // Replacing enough rules to compact the store (its dead phrasings rewritten away).
+  for (let i = 0; i < 9000; i += 2) index.upsert(rule(`r${i}`, [...texts(i), `extra ${i}`]));
+  const check = (checked: SynonymAwareRobotIndex) => {
+    for (const i of [0, 1, 4, 5, 8191, 8999]) {
+      for (const text of [...texts(i), ...(i % 2 === 0 ? [`extra ${i}`] : [])]) {
+        if (text === '') continue;
+        assert.deepEqual(exactTop(checked, text), [`r${i}`, text]);
+      }
+    }
+    // The question after one holding a NUL keeps its own text, saved or not.
+    assert.deepEqual(exactTop(checked, 'zebra crossing'), ['nul', 'zebra crossing']);
+    assert.equal(topOf(checked, 'how do i renew card 8999'), 'r8999');
+  };
+  check(index);
+  const loaded = loadRobotIndex(copyAligned(saveRobotIndex(index)));
+  assert.ok(loaded);
+  check(loaded);
+});
