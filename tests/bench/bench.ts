@@ -593,7 +593,7 @@ if (values['question-log']) {
   if (values.database)
     volume.push(await measureLogVolume({ rules: logRules, asks, database: values.database }));
   for (const figures of volume) console.log(volumeLine(figures));
-  // The embedded log's raw reads in-process (decisions 129-130): tests/bench/log-read-bench.ts.
+  // The embedded log's raw reads in-process (decisions 133-134): tests/bench/log-read-bench.ts.
   const logReads = await measureLogReads(asks);
   console.log(logReadLine(logReads));
   if (values.json) {

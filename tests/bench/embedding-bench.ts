@@ -61,7 +61,7 @@ export interface EmbeddingFigures {
   fusedInProcess: Spread;
   /**
    * What follows the vector in a real ask: its lexical candidates were worked out while the
-   * provider embedded the question (decision 139), so the search, the fusion and the decision.
+   * provider embedded the question (decision 127), so the search, the fusion and the decision.
    */
   afterVector: Spread;
   fusedExact: Spread;

@@ -7,7 +7,7 @@
  * the preview's time against two asks of the matcher per question asked of both sides (the
  * baseline, same run), its CPU (the process's, the worker's included, and the event loop's busy
  * time), the service's peak memory above its idle, and ask p50/p99/max idle (before it) and
- * while it runs. Each preview on the worker thread (decision 133) and on the loop's slices (the
+ * while it runs. Each preview on the worker thread (decision 128) and on the loop's slices (the
  * service restarted with every preview on the loop), alternating, `--impact-rounds` times. Twice:
  * a knowledge base and log over a Zipf vocabulary (zipf-kb.ts) and the 100-word worst case.
  * `npm run bench -- --impact` (`--impact-questions N`, `--impact-edited 5,300`,

@@ -1,5 +1,5 @@
 /**
- * The embedded question log's raw reads at volume (issue 28, decisions 129-130), in-process on
+ * The embedded question log's raw reads at volume (issue 28, decisions 133-134), in-process on
  * the store itself: one robot's day of asks (question-log-traffic.ts) filled once and kept under
  * the system's temporary folder (`KB_BENCH_LOG_FILL` names another; a copy is read, so that the
  * fill serves every run), then each filtered page (user id, text present and absent, outcome,
@@ -39,7 +39,7 @@ import { round } from './stats';
 const MB = 1024 * 1024;
 const ROBOT = { tenantId: 1, robotId: 'default' };
 const LOG = '1/default';
-/** The form of the segments' filters the fill has (decision 130). */
+/** The form of the segments' filters the fill has (decision 134). */
 const FILTERS = 2;
 
 export interface ReadFigure {

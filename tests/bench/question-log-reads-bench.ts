@@ -1,5 +1,5 @@
 /**
- * The editor's reads of the kept figures at volume, profiled (issue 28, decision 127): one robot's
+ * The editor's reads of the kept figures at volume, profiled (issue 28, decision 129): one robot's
  * log filled once with a day of asks (question-log-fill.ts) in a data directory that is kept and
  * reused by the next run (`--log-dir`), then the built service started on it (with `--cpu-prof`
  * when asked) and each read timed over several rounds: wall time, and the service's CPU per read

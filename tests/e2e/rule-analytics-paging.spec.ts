@@ -1,6 +1,6 @@
 /**
  * The dashboard reads its rules' figures a page at a time and more on demand, in both languages
- * (issue 28, decision 128): a robot of 120 rules shows the first 100, then all of them.
+ * (issue 28, decision 130): a robot of 120 rules shows the first 100, then all of them.
  */
 import { expect, test } from './fixtures';
 import { EditorPage } from './page-models/editor-page';

@@ -205,7 +205,7 @@ export async function ask(
   return withEdition(ctx, robot, edition, async (rules) => {
     // The embedding model's channel (if the robot has one), waited for at most its deadline;
     // the lexical candidates are worked out meanwhile, so the vector is followed only by its
-    // search and the fusion (decision 139).
+    // search and the fusion (decision 127).
     const semantic = ctx.semantic
       ? await ctx.semantic
           .channel(robot, rules.index, asked.question, () =>

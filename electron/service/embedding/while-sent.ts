@@ -1,5 +1,5 @@
 /**
- * Work done while a request to the embedding model is on its way (decision 139).
+ * Work done while a request to the embedding model is on its way (decision 127).
  * @module
  */
 

@@ -1,6 +1,6 @@
 /**
  * The impact preview's count of changed answers, shared by its two runners: the event loop's
- * slices (impact.ts) and the worker thread (impact-worker.ts, decision 133). Both ask each
+ * slices (impact.ts) and the worker thread (impact-worker.ts, decision 128). Both ask each
  * question the same way and count it the same way; the examples' rule names are filled in on
  * the event loop, where the sides' rules are.
  * @module

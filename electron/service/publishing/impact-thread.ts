@@ -1,5 +1,5 @@
 /**
- * An impact preview's replay on a worker thread (decision 133): the two sides' indexes are
+ * An impact preview's replay on a worker thread (decision 128): the two sides' indexes are
  * written out in slices (the saved-index format, calibration and all) and opened by the worker
  * (impact-worker.ts, its TypeScript source under tsx, its bundle beside the service's in dist/),
  * the questions sent in chunks, and its progress and count handed back. The openapi's asks then

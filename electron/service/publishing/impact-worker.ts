@@ -1,5 +1,5 @@
 /**
- * The worker thread that replays an impact preview's questions (decision 133): it opens the two
+ * The worker thread that replays an impact preview's questions (decision 128): it opens the two
  * sides' saved indexes (the event loop wrote them from the live ones, calibration and all),
  * rebuilds the replay's filter, asks each question sent as impact.ts would on the loop, and
  * posts its progress and, once every question is in, the count (impact-compare.ts). The asks

@@ -143,7 +143,7 @@ export async function reachOf(
 
 /**
  * Questions to replay from which a preview runs on a worker thread (impact-thread.ts): below,
- * the loop's slices finish sooner than the indexes are written out and opened (decision 133).
+ * the loop's slices finish sooner than the indexes are written out and opened (decision 128).
  */
 export const IMPACT_WORKER_MIN_QUESTIONS = 1000;
 

@@ -284,7 +284,7 @@ export class QuestionLog {
     const { log } = await this.opened(robot);
     yield `\ufeff${CSV_COLUMNS.join(',')}\r\n`;
     const start = Math.max(from ?? 0, this.keepFrom(log));
-    // Made apart from the event loop where the store can (a worker: decision 129).
+    // Made apart from the event loop where the store can (a worker: decision 133).
     const rows = this.repository.csvRows?.(log, start, to ?? Number.MAX_SAFE_INTEGER);
     if (rows) {
       yield* rows;

@@ -1,6 +1,6 @@
 /**
  * An ask through an embedding model works out its lexical candidates while the model embeds the
- * question (decision 139): the answer is the one `match` alone gives, and the wait for the model
+ * question (decision 127): the answer is the one `match` alone gives, and the wait for the model
  * neither loses a failure nor runs the work twice.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The embedded log's raw reads (decisions 129-130): a page reads the lines not written yet from
+ * The embedded log's raw reads (decisions 133-134): a page reads the lines not written yet from
  * memory (no write and sync per page) and its cursor goes on once they are written; a search by
  * user id skips the closed segments whose filter cannot hold the user without reading their
  * index; a filter of the first form is still read and made anew; the export's rows made by its
@@ -166,7 +166,7 @@ test('a filter of the first form is still read, and made anew in the second', as
     }
     await log.filtersBuilt();
     await log.close();
-    // Day 0's filter as a version before decision 130 wrote it: trigrams only.
+    // Day 0's filter as a version before decision 134 wrote it: trigrams only.
     const path = join(temp.folder, '2026-01-01-0000.grams');
     const second = GramFilter.parse(readFileSync(path));
     assert.ok(second !== null && second.entries !== null);

@@ -161,7 +161,7 @@ export interface TextCount {
 /** An inbox group as the figures hold it (question-log/inbox.ts names rules and suggests one). */
 /**
  * Rules listed per inbox group, most chosen (or most pointed to) first: a group's choices grow
- * with the log towards the robot's rules, and each is named for the editor (decision 128).
+ * with the log towards the robot's rules, and each is named for the editor (decision 130).
  */
 export const INBOX_RULES_MAX = 10;
 

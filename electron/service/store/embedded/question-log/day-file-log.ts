@@ -503,7 +503,7 @@ export class DayFileLog implements QuestionLogRepository {
     yield* robot.segments.slices(from, to);
   }
 
-  /** The rows of an export, made by a worker thread from the segment files (decision 129). */
+  /** The rows of an export, made by a worker thread from the segment files (decision 133). */
   async *csvRows(log: LogKey, from: number, to: number): AsyncIterable<Uint8Array> {
     const robot = await this.segmentsOf(log);
     await this.flush();

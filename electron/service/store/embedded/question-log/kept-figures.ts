@@ -65,7 +65,7 @@ export interface InboxCounts {
 
 /**
  * A group of the inbox summed over its questions as rows change, so that a page of the inbox
- * reads its groups' figures rather than every question of each (decision 127). Counts and
+ * reads its groups' figures rather than every question of each (decision 129). Counts and
  * choices are exact at all times (the ranking reads them); the rest is kept as rows grow, and a
  * group whose rows were taken from (forgotten, pruned, an entry taken back) is summed again from
  * its questions at its next read.
@@ -127,7 +127,7 @@ export class DayTables {
   readonly missed = new Map<string, Tally>();
   /**
    * Its most asked questions, most missed and most frequent pairs, kept ordered as they are
-   * counted (decision 127): the dashboard and analytics read the first TOP_KEPT of a busy day
+   * counted (decision 129): the dashboard and analytics read the first TOP_KEPT of a busy day
    * rather than its tens of thousands of questions.
    */
   readonly ranked = {
@@ -718,7 +718,7 @@ const ruleRowOf = (ruleId: string, counts: RuleCounts): RuleRow => ({
  * The `limit` keys of most count over days, best first (ties by key). A closed day keeps
  * TOP_KEPT keys: those days are summed into one map. A busy open day (today, yesterday: up to
  * TALLY_MAX keys each) gives the TOP_KEPT keys it keeps ranked, as a closed day keeps them
- * (decision 127): the candidates are those, each summed over the days by lookups. Walking every
+ * (decision 129): the candidates are those, each summed over the days by lookups. Walking every
  * key of the open days cost the dashboard most of its time at a million asks.
  */
 async function topCounts<V extends number | Tally>(

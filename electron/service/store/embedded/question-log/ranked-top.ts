@@ -1,5 +1,5 @@
 /**
- * The best few of many keyed figures, kept ordered as the figures change (decision 127): the
+ * The best few of many keyed figures, kept ordered as the figures change (decision 129): the
  * inbox's groups as the inbox ranks them, the rules by hits. A change only marks its key; a read
  * first places the keys changed since the last read (a few comparisons each against the worst
  * kept), then returns the first page. The whole set is walked (a slice a turn) only at the first

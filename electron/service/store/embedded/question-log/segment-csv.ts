@@ -1,5 +1,5 @@
 /**
- * The CSV rows of the question log's segments (decision 129): what an export streams, made from
+ * The CSV rows of the question log's segments (decision 133): what an export streams, made from
  * the segment files alone (their paths, their day, the bytes their index covered when the export
  * began), so that a worker thread can make them with its own heap (segment-export.ts). The
  * rows are those of `csvRow` for each entry decoded from its line, oldest first, in chunks of

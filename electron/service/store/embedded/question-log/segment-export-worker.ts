@@ -1,5 +1,5 @@
 /**
- * The export's worker thread (decision 129): makes the CSV rows of the segments it is given
+ * The export's worker thread (decision 133): makes the CSV rows of the segments it is given
  * (segment-csv.ts) with its own heap, and posts them as bytes (their buffer transferred, not
  * copied) while the main thread has asked for more: the main thread only writes them to the
  * response. Each `credit` message from the main thread allows that many more chunks.

@@ -1,5 +1,5 @@
 /**
- * Streams an export's CSV rows from a worker thread (segment-export-worker.ts, decision 129): an
+ * Streams an export's CSV rows from a worker thread (segment-export-worker.ts, decision 133): an
  * export of a million entries made on the event loop grew the heap by hundreds of megabytes (its
  * decoded entries and rows), and the mark-compact that followed held every ask for about a
  * second. The worker reads the segment files itself; the main thread receives bytes (outside its

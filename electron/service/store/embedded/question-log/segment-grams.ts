@@ -10,7 +10,7 @@
  * filter's byte length, as a uint32), then the bits. A filter covering fewer bytes than the
  * segment holds (a line written to it after it closed) is not used.
  *
- * Since decision 130 the file goes on with the segment's entries as its index says them (made
+ * Since decision 134 the file goes on with the segment's entries as its index says them (made
  * from the index's records, not from the lines): the earliest and latest time in its day (two
  * uint32: a time filter skips a segment outside them), then a Bloom filter of its user ids'
  * hashes (its byte length as a uint32, then the bits: a search by user id skips a segment that

@@ -53,7 +53,7 @@ const SLICE_ENTRIES = 2000;
  */
 export const SEARCH_BUDGET = 100_000;
 /**
- * Bytes of segment indexes and filters kept in memory once read (decision 130): all of them for a
+ * Bytes of segment indexes and filters kept in memory once read (decision 134): all of them for a
  * log of a million entries (some 27 MB); past it, the least recently used go.
  */
 const CACHE_BYTES = 48 * 1024 * 1024;
@@ -799,7 +799,7 @@ export class SegmentLog<T> {
 
   /**
    * Whether a segment's filter says none of its indexed entries can match: a text none of them
-   * holds, a user none of them is, a time outside theirs (decision 130). Its index is then not
+   * holds, a user none of them is, a time outside theirs (decision 134). Its index is then not
    * read at all.
    */
   private async cannotHold(
