@@ -193,4 +193,3 @@ export class SemanticSearch {
     this.robots.clear();
   }
 }
-
