@@ -84,6 +84,12 @@ export interface BundleImportFigures {
     askMaxOverIdle: number;
     /** (peak until the answer − before) / bundle size: the import alone, not its snapshot. */
     importPeakOverBundle: number;
+    /**
+     * (peak until the answer − before − database growth) / bundle size: the import's own memory
+     * (on the embedded store the database is held in memory by design; on PostgreSQL it is in
+     * the database's process, and this is `importPeakOverBundle`).
+     */
+    importOwnOverBundle: number;
     /** Seconds from the answer to the snapshot that covers a valid import (null: none seen). */
     snapshotSeconds: number | null;
     /** Team server: seconds from the answer until `/readyz` says ready again (its tail's end). */
@@ -102,7 +108,7 @@ export function bundleImportLine(figures: BundleImportFigures): string {
     f.imports
       .map(
         (i) =>
-          `${f.store} ${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (+${i.importPeakOverBundle}× until the answer) (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most), after the answer ${i.afterHoldMaxMs} ms (${i.afterHoldCpuMaxMs} ms of CPU; ${f.store === 'postgres' ? `ready again ${i.readySeconds ?? '–'} s later` : `snapshot ${i.snapshotSeconds ?? '–'} s later`}, asks meanwhile max ${i.tailAskMaxMs} ms, p99 ${i.tailAskP99Ms} ms)`,
+          `${f.store} ${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (+${i.importPeakOverBundle}× until the answer) (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×, own until the answer +${i.importOwnOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most), after the answer ${i.afterHoldMaxMs} ms (${i.afterHoldCpuMaxMs} ms of CPU; ${f.store === 'postgres' ? `ready again ${i.readySeconds ?? '–'} s later` : `snapshot ${i.snapshotSeconds ?? '–'} s later`}, asks meanwhile max ${i.tailAskMaxMs} ms, p99 ${i.tailAskP99Ms} ms)`,
       )
       .join('\n');
   return figures.baseline
@@ -350,6 +356,7 @@ export async function measureBundleImport(
         idleAskP99Ms: round(percentile(idleSamples, 99), 0),
         askMaxOverIdle: round(Math.max(...samples) / Math.max(...idleSamples), 1),
         importPeakOverBundle: round((peakAtAnswer - rssBeforeMb) / (valid.length / MB), 2),
+        importOwnOverBundle: round((peakAtAnswer - rssBeforeMb) / (valid.length / MB), 2),
         snapshotSeconds: snapshotSeconds === null ? null : round(snapshotSeconds, 1),
         readySeconds: followSeconds === null ? null : round(followSeconds, 1),
         tailAskMaxMs: round(Math.max(...tail), 0),
@@ -365,6 +372,10 @@ export async function measureBundleImport(
       done.databaseGrowthMb = round(growthMb, 0);
       done.ownOverBundle = round(
         (done.peakRssMb - done.rssBeforeMb - growthMb) / (valid.length / MB),
+        2,
+      );
+      done.importOwnOverBundle = round(
+        done.importPeakOverBundle - growthMb / (valid.length / MB),
         2,
       );
     }
