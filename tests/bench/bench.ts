@@ -183,8 +183,9 @@ if (values['import-rate']) {
 }
 if (values['bundle-import']) {
   const mb = Number(values['bundle-mb']);
-  const figures = await measureBundleImport(mb, values.service);
-  if (values.baseline) figures.baseline = await measureBundleImport(mb, values.baseline);
+  const { service, baseline, database } = values;
+  const figures = await measureBundleImport(mb, service, values['cpu-prof'], database);
+  if (baseline) figures.baseline = await measureBundleImport(mb, baseline, undefined, database);
   console.log(bundleImportLine(figures));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
   process.exit(0);

@@ -1,9 +1,12 @@
 /**
- * `tsx tests/bench/bundle-import-bench.ts [--bundle-mb N] [--service FILE] [--baseline FILE] [--cpu-prof DIR]`,
- * or `npm run bench -- --bundle-import [--bundle-mb N] [--json FILE]`: a robot bundle of about
+ * `tsx tests/bench/bundle-import-bench.ts [--bundle-mb N] [--service FILE] [--baseline FILE] [--cpu-prof DIR]
+ * [--database postgres://…]`, or `npm run bench -- --bundle-import [--bundle-mb N] [--database URL]
+ * [--json FILE]`: a robot bundle of about
  * N MB (default 116, the red team's) imported into the built headless service over HTTP, with
  * one bad field in its last rule and then valid, while another robot is asked one question after
- * another. Reports, for each import:
+ * another. With `--database` (a PostgreSQL cluster's maintenance database, e.g. the one
+ * `tsx tests/with-postgres.ts` starts: `KB_TEST_PG_URL`), on the team server: a database of its
+ * own made in that cluster. Reports, for each import:
  * - the service's RSS before, its peak during (and for `TAIL_MS` after: the snapshot that
  *   follows a large write) and after, the peak's growth as a multiple of the bundle's size;
  * - on the embedded store, the database's own growth (its snapshot file, written at a clean stop
@@ -24,6 +27,7 @@ import type { RobotClient } from '../../electron/client/openapi-client';
 import type { BundleRule, RobotBundle } from '../../electron/service/robot-bundle-types';
 import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
+import { freshDatabase } from '../helpers/postgres';
 import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
 import { generateRules } from './generate-rules';
 import { percentile, round } from './stats';
@@ -33,13 +37,18 @@ const MB = 1024 * 1024;
 /** RSS is still sampled this long after the answer: the snapshot a large write is followed by. */
 const TAIL_MS = 6000;
 
-/** After a valid import on the embedded store, until its snapshot is written, at most this. */
+/**
+ * After a valid import on the embedded store, until its snapshot is written, at most this; on the
+ * team server, until the node has followed the import's own changes (the change feed names every
+ * rule of the copy: read back from the database) and says it is ready again.
+ */
 const SNAPSHOT_WAIT_MS = 180_000;
 
 /** The service's event loop, watched from inside (node's `--import`). */
 const LOOP_HOLDS = join(import.meta.dirname, 'loop-holds.mjs');
 
 export interface BundleImportFigures {
+  store: 'embedded' | 'postgres';
   bundleMb: number;
   rules: number;
   /** Invalid (the last rule's `active` a string), then valid: each import's figures. */
@@ -75,9 +84,17 @@ export interface BundleImportFigures {
     askMaxOverIdle: number;
     /** (peak until the answer − before) / bundle size: the import alone, not its snapshot. */
     importPeakOverBundle: number;
+    /**
+     * (peak until the answer − before − database growth) / bundle size: the import's own memory
+     * (on the embedded store the database is held in memory by design; on PostgreSQL it is in
+     * the database's process, and this is `importPeakOverBundle`).
+     */
+    importOwnOverBundle: number;
     /** Seconds from the answer to the snapshot that covers a valid import (null: none seen). */
     snapshotSeconds: number | null;
-    /** Asks after the answer, until that snapshot is written (or `TAIL_MS`). */
+    /** Team server: seconds from the answer until `/readyz` says ready again (its tail's end). */
+    readySeconds: number | null;
+    /** Asks after the answer, until that snapshot is written, or ready again (at least `TAIL_MS`). */
     tailAskMaxMs: number;
     tailAskP99Ms: number;
   }[];
@@ -91,7 +108,7 @@ export function bundleImportLine(figures: BundleImportFigures): string {
     f.imports
       .map(
         (i) =>
-          `${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (+${i.importPeakOverBundle}× until the answer) (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most), after the answer ${i.afterHoldMaxMs} ms (${i.afterHoldCpuMaxMs} ms of CPU; snapshot ${i.snapshotSeconds ?? '–'} s later, asks meanwhile max ${i.tailAskMaxMs} ms, p99 ${i.tailAskP99Ms} ms)`,
+          `${f.store} ${i.valid ? 'valid' : 'invalid'} ${f.bundleMb} MB: ${i.status} in ${i.seconds} s, peak RSS +${i.peakOverBundle}× the bundle (+${i.importPeakOverBundle}× until the answer) (database +${i.databaseGrowthMb ?? '?'} MB, own +${i.ownOverBundle}×, own until the answer +${i.importOwnOverBundle}×), slowest ask ${i.slowestAskMs} ms (${i.askMaxOverIdle}× idle), loop held ${i.loopHoldMaxMs} ms at most (${i.holdCpuMaxMs} ms of CPU at most), after the answer ${i.afterHoldMaxMs} ms (${i.afterHoldCpuMaxMs} ms of CPU; ${f.store === 'postgres' ? `ready again ${i.readySeconds ?? '–'} s later` : `snapshot ${i.snapshotSeconds ?? '–'} s later`}, asks meanwhile max ${i.tailAskMaxMs} ms, p99 ${i.tailAskP99Ms} ms)`,
       )
       .join('\n');
   return figures.baseline
@@ -178,6 +195,13 @@ function loopHolds(output: string): { max: number; cpu: number } {
   return { max, cpu };
 }
 
+/** Whether the service says it is ready (a team node: caught up with the change feed). */
+async function ready(url: string): Promise<boolean> {
+  const response = await fetch(`${url}/readyz`).catch(() => null);
+  await response?.body?.cancel();
+  return response?.status === 200;
+}
+
 /** Stops the service cleanly (a final snapshot); the size of its snapshot file, if any. */
 async function stopCleanly(service: ChildService, dataDir: string): Promise<number | null> {
   service.child.kill('SIGTERM');
@@ -213,10 +237,17 @@ function importOnce(url: string, token: string, tenantId: number, body: Buffer):
   });
 }
 
+/** A database of its own in the cluster of `cluster` (its maintenance database's URL). */
+async function benchDatabase(cluster: string): Promise<string> {
+  process.env.KB_TEST_PG_URL = cluster;
+  return freshDatabase('bundle_bench');
+}
+
 export async function measureBundleImport(
   mb: number,
   script?: string,
   cpuProfDir?: string,
+  database?: string,
 ): Promise<BundleImportFigures> {
   const bundle = makeBundle(mb);
   const valid = Buffer.from(JSON.stringify(bundle));
@@ -231,7 +262,8 @@ export async function measureBundleImport(
   const nodeArgs = ['--import', LOOP_HOLDS];
   // Where the holds come from: node writes a .cpuprofile per run of the service at its stop.
   if (cpuProfDir) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', cpuProfDir);
-  const spawnOptions = { ...(script ? { script } : {}), nodeArgs };
+  const env = database ? { KB_DATABASE_URL: await benchDatabase(database) } : undefined;
+  const spawnOptions = { ...(script ? { script } : {}), ...(env ? { env } : {}), nodeArgs };
   let service = await spawnService(dataDir, spawnOptions);
   let running = true;
   try {
@@ -252,6 +284,7 @@ export async function measureBundleImport(
     const robot = client.robot(tenantId, 'default', listed?.robotSecret ?? '');
     await robot.ask('warm up', 'u0');
     const figures: BundleImportFigures = {
+      store: database ? 'postgres' : 'embedded',
       bundleMb: round(valid.length / MB, 1),
       rules: bundle.rules.length,
       imports: [],
@@ -281,10 +314,18 @@ export async function measureBundleImport(
       const snapshotWritten = () =>
         existsSync(snapshotFile) && statSync(snapshotFile).mtimeMs > answeredAt;
       const tailAsks = askLoop(robot);
-      const tailEnd =
-        answeredAt + (isValid && databaseBefore !== null ? SNAPSHOT_WAIT_MS : TAIL_MS);
-      while (Date.now() < tailEnd && !(isValid && snapshotWritten()))
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      const waitsForSnapshot = isValid && databaseBefore !== null;
+      const tailEnd = answeredAt + (waitsForSnapshot || database ? SNAPSHOT_WAIT_MS : TAIL_MS);
+      let followed = false;
+      while (Date.now() < tailEnd) {
+        if (waitsForSnapshot && snapshotWritten()) break;
+        if (database && Date.now() >= answeredAt + TAIL_MS) {
+          followed = await ready(service.url);
+          if (followed) break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const followSeconds = followed ? (Date.now() - answeredAt) / 1000 : null;
       const snapshotSeconds = snapshotWritten() ? (Date.now() - answeredAt) / 1000 : null;
       await new Promise((resolve) => setTimeout(resolve, 500));
       const { samples: tail } = await tailAsks.stop();
@@ -315,7 +356,9 @@ export async function measureBundleImport(
         idleAskP99Ms: round(percentile(idleSamples, 99), 0),
         askMaxOverIdle: round(Math.max(...samples) / Math.max(...idleSamples), 1),
         importPeakOverBundle: round((peakAtAnswer - rssBeforeMb) / (valid.length / MB), 2),
+        importOwnOverBundle: round((peakAtAnswer - rssBeforeMb) / (valid.length / MB), 2),
         snapshotSeconds: snapshotSeconds === null ? null : round(snapshotSeconds, 1),
+        readySeconds: followSeconds === null ? null : round(followSeconds, 1),
         tailAskMaxMs: round(Math.max(...tail), 0),
         tailAskP99Ms: round(percentile(tail, 99), 0),
       });
@@ -329,6 +372,10 @@ export async function measureBundleImport(
       done.databaseGrowthMb = round(growthMb, 0);
       done.ownOverBundle = round(
         (done.peakRssMb - done.rssBeforeMb - growthMb) / (valid.length / MB),
+        2,
+      );
+      done.importOwnOverBundle = round(
+        done.importPeakOverBundle - growthMb / (valid.length / MB),
         2,
       );
     }
@@ -349,15 +396,22 @@ if (import.meta.filename === process.argv[1]) {
       service: { type: 'string' },
       baseline: { type: 'string' },
       'cpu-prof': { type: 'string' },
+      database: { type: 'string' },
     },
   });
   const figures = await measureBundleImport(
     Number(values['bundle-mb']),
     values.service,
     values['cpu-prof'],
+    values.database,
   );
   if (values.baseline) {
-    figures.baseline = await measureBundleImport(Number(values['bundle-mb']), values.baseline);
+    figures.baseline = await measureBundleImport(
+      Number(values['bundle-mb']),
+      values.baseline,
+      undefined,
+      values.database,
+    );
   }
   console.log(JSON.stringify(figures, null, 2));
   process.exit(0);

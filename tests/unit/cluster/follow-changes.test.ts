@@ -165,6 +165,43 @@ describe('following the changes of another node', () => {
     }
   });
 
+  test('a large import elsewhere is read and applied a chunk at a time, never held whole', async () => {
+    const robot = robotOf('default');
+    const rules = Array.from({ length: 2100 }, (_, i) =>
+      storeRule(`big-${i}`, `large import question ${i} on subject ${i * 13}`),
+    );
+    await store.rules.insert(robot, rules, now(), 'tester');
+    const { findMany } = store.rules;
+    const reads: number[] = [];
+    let appliedBeforeSecondRead: string | null | undefined;
+    store.rules.findMany = async (key, ids) => {
+      reads.push(ids.length);
+      // The first chunk is in the index before the second is read.
+      if (reads.length === 2)
+        appliedBeforeSecondRead = await answerOf(
+          'default',
+          'large import question 5 on subject 65',
+        );
+      return findMany.call(store.rules, key, ids);
+    };
+    try {
+      await followChanges(ctx, [
+        rulesChange(
+          robot,
+          rules.map((r) => r.ruleId),
+        ),
+      ]);
+    } finally {
+      store.rules.findMany = findMany;
+    }
+    assert.deepEqual(reads, [1000, 1000, 100]);
+    assert.equal(appliedBeforeSecondRead, 'answer of big-5');
+    assert.equal(
+      await answerOf('default', 'large import question 2099 on subject 27287'),
+      'answer of big-2099',
+    );
+  });
+
   test('settings, secret and name changed elsewhere are followed', async () => {
     const robot = robotOf('default');
     await store.robots.update(robot, {

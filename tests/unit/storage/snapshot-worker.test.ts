@@ -21,7 +21,12 @@ import {
   readSnapshot,
   workerFits,
 } from '../../../electron/service/store/embedded/database';
-import { rebuildSnapshot } from '../../../electron/service/store/embedded/snapshot-worker';
+import { encodeRecord } from '../../../electron/service/store/embedded/journal';
+import type { JournalRecord } from '../../../electron/service/store/embedded/journal';
+import {
+  rebuildSnapshot,
+  segmentRecords,
+} from '../../../electron/service/store/embedded/snapshot-worker';
 import type { Migration } from '../../../electron/service/store/sql/migrations/runner';
 
 let dir: string;
@@ -220,4 +225,29 @@ test('a small database is copied on the loop by default, with no worker', async 
     exports.restore();
     await store.close();
   }
+});
+
+test('the worker reads a segment a window at a time: records across windows, one larger than a window, damage refused', () => {
+  const record = (seq: number, chars: number): JournalRecord => ({
+    seq,
+    sql: ['INSERT INTO items (name) VALUES (?)'],
+    ops: [[0, [`${seq} ${'答'.repeat(chars)}`]]],
+  });
+  // 1 MiB windows: records of ~180 KB straddle them, one of ~1.5 MB spans two.
+  const records = [record(1, 60_000), record(2, 60_000), record(3, 500_000)];
+  for (let seq = 4; seq <= 20; seq++) records.push(record(seq, 60_000));
+  const bytes = Buffer.concat(records.map(encodeRecord));
+  const path = join(dir, 'journal-000000000001.log');
+  writeFileSync(path, bytes);
+  assert.deepEqual([...segmentRecords(path)], records);
+  // A record cut short at the end (a torn write) and a flipped byte in a later one both throw.
+  writeFileSync(path, bytes.subarray(0, bytes.length - 10));
+  assert.throws(() => [...segmentRecords(path)], /damaged at byte \d+ \(the record is cut short\)/);
+  const flipped = Buffer.from(bytes);
+  const at = bytes.length - 300_000;
+  flipped[at] = (flipped[at] as number) ^ 0x01;
+  writeFileSync(path, flipped);
+  assert.throws(() => [...segmentRecords(path)], /damaged at byte \d+ \(the record checksum/);
+  writeFileSync(path, Buffer.alloc(0));
+  assert.deepEqual([...segmentRecords(path)], []);
 });

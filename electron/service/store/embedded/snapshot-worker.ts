@@ -11,7 +11,7 @@
  * Imported on the main thread it does nothing but export `rebuildSnapshot` (tests).
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqlJsStatic, Statement, Database as SqlJsDatabase } from 'sql.js';
@@ -25,8 +25,8 @@ import {
   readSnapshot,
   snapshotTrailer,
 } from './database';
-import type { SqlParam } from './journal';
-import { readSegment } from './journal';
+import type { JournalRecord, SqlParam } from './journal';
+import { CUT_SHORT, decodeRecordAt } from './journal';
 import type { SnapshotJob, SnapshotMessage } from './snapshot-thread';
 
 const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
@@ -57,6 +57,49 @@ function statementRunner(db: SqlJsDatabase) {
   };
 }
 
+/** Bytes of a segment read at once: the worker never holds a whole segment, nor all its records. */
+const READ_BYTES = 1024 * 1024;
+
+/**
+ * The records of a journal segment in file order, read `READ_BYTES` at a time (more for a record
+ * larger than that): a segment after a large import is about the database's size, and holding it
+ * whole, with every record decoded, was a third copy of the database in the worker. Damage, or a
+ * record cut short at the end, throws (the caller copies the database from memory instead).
+ */
+export function* segmentRecords(path: string): Generator<JournalRecord> {
+  const fd = openSync(path, 'r');
+  try {
+    let window = Buffer.alloc(0);
+    let pos = 0;
+    let fileAt = 0;
+    let ended = false;
+    for (;;) {
+      if (pos >= window.length && ended) return;
+      const decoded = pos < window.length ? decodeRecordAt(window, pos) : { reason: CUT_SHORT };
+      if ('record' in decoded) {
+        pos = decoded.end;
+        yield decoded.record;
+        continue;
+      }
+      if (decoded.reason !== CUT_SHORT || ended) {
+        const offset = fileAt - (window.length - pos);
+        throw new Error(`${path} is damaged at byte ${offset} (${decoded.reason})`);
+      }
+      // The record goes on past the window: the rest of it, and the next bytes of the file.
+      const rest = window.subarray(pos);
+      const next = Buffer.allocUnsafe(Math.max(READ_BYTES, rest.length));
+      const read = readSync(fd, next, 0, next.length, fileAt);
+      fileAt += read;
+      ended = read === 0;
+      window =
+        rest.length === 0 ? next.subarray(0, read) : Buffer.concat([rest, next.subarray(0, read)]);
+      pos = 0;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * The snapshot at `targetSeq`: `job.dataDir`'s snapshot plus every record of `job.segments`
  * after it, which must follow it without a gap and end at `targetSeq` (anything else throws: the
@@ -72,9 +115,7 @@ export async function rebuildSnapshot(
   try {
     let seq = databaseSeq(db);
     for (const path of job.segments) {
-      for (const entry of readSegment(readFileSync(path))) {
-        if (!('record' in entry)) throw new Error(`${path} is damaged at byte ${entry.offset}`);
-        const { record } = entry;
+      for (const record of segmentRecords(path)) {
         if (record.seq <= seq || record.seq > job.targetSeq) continue;
         if (record.seq !== seq + 1) throw new Error(`seqs ${seq + 1}–${record.seq - 1} missing`);
         applyRecord(db, record, (text, params) => runner.execute(text, params));
