@@ -135,7 +135,9 @@ async function recovers(
     () => service.output(),
   );
   const { lost } = await page();
-  assert.ok((lost?.count ?? 0) > 0 && (lost?.count ?? 0) <= ASKS, `lost: ${lost?.count}`);
+  // At most the asks made while the disk was full, and the first entry: a page shows entries not
+  // written yet (decision 134), so it may still have been in memory when the disk filled.
+  assert.ok((lost?.count ?? 0) > 0 && (lost?.count ?? 0) <= ASKS + 1, `lost: ${lost?.count}`);
   assert.ok(service.alive(), 'still up');
 }
 
