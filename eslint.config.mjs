@@ -97,7 +97,9 @@ const FILE_ROOMS = [
   },
   {
     category: 'service-leaf',
-    pattern: ['errors', 'logger', 'time-slices', 'saved-index'].map((f) => `${SERVICE}/${f}.ts`),
+    pattern: ['errors', 'logger', 'time-slices', 'saved-index', 'worker-threads'].map(
+      (f) => `${SERVICE}/${f}.ts`,
+    ),
   },
   { category: 'service-composition', pattern: [`${SERVICE}/index.ts`, `${SERVICE}/config.ts`] },
   { category: 'host', pattern: 'electron/*.ts' },

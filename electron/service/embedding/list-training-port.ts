@@ -6,37 +6,16 @@
  * or stops tells the driver, which trains on the loop instead.
  * @module
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { TrainerStart } from '../matching/list-trainer';
 import type { TrainingPort, TrainingSink } from '../matching/vector-lists';
 import type { ToWorker } from './list-training-messages';
 import { fromWorker, transferable } from './list-training-messages';
+import { startWorker, workerUrl } from '../worker-threads';
 
-/**
- * The worker's file: next to this module's source under tsx, next to the bundle once built (the
- * service and the desktop shell are bundled to dist/, the worker to dist/list-training-worker.js).
- */
+/** The worker's file (`dist/list-training-worker.js` once built). */
 export function trainingWorkerUrl(here = import.meta.url): URL {
-  return new URL(
-    here.endsWith('.ts') ? './list-training-worker.ts' : './list-training-worker.js',
-    here,
-  );
-}
-
-/**
- * Starts the worker. Under tsx (tests, `npm run bench`) a worker does not get tsx's loader on
- * Node 20, whatever its flags: it registers tsx's hooks itself, then loads the source.
- */
-function startWorker(url: URL): Worker {
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, { execArgv: [] });
-  const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-  const source = fileURLToPath(url);
-  return new Worker(
-    `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`,
-    { eval: true, execArgv: [] },
-  );
+  return workerUrl('list-training-worker', here);
 }
 
 export class WorkerTrainingPort implements TrainingPort {
@@ -50,7 +29,7 @@ export class WorkerTrainingPort implements TrainingPort {
   start(job: TrainerStart, sink: TrainingSink): void {
     this.sink = sink;
     try {
-      const worker = startWorker(this.url);
+      const worker = startWorker(this.url, { execArgv: [] });
       worker.unref();
       worker.on('message', (data: unknown) => this.received(data));
       worker.on('error', (error) => this.fail(error));

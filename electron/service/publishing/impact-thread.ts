@@ -9,13 +9,12 @@
  * stops): the caller replays on the loop instead.
  * @module
  */
-import { createRequire } from 'node:module';
 import { freemem } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { writeRobotIndexInSlices } from '../matching/index';
 import type { MatchSettings, RobotIndex } from '../matching/types';
 import { nextTurn } from '../time-slices';
+import { startWorker, workerUrl } from '../worker-threads';
 import { ReplayPlan } from './impact-bound';
 import { answerDiffers, nameExamples } from './impact-compare';
 import type { Comparison, ImpactSide, ImpactWatch, ReplayedQuestion } from './impact-compare';
@@ -41,21 +40,7 @@ const WORKER_MEMORY_FACTOR = 4;
 
 /** The worker's file: next to this module's source under tsx, next to the bundle once built. */
 export function impactWorkerUrl(here = import.meta.url): URL {
-  return new URL(here.endsWith('.ts') ? './impact-worker.ts' : './impact-worker.js', here);
-}
-
-/**
- * Starts the worker. Under tsx (tests, `npm run bench`) a worker does not get tsx's loader on
- * Node 20: it registers tsx's hooks itself, then loads the source.
- */
-function startWorker(url: URL): Worker {
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, { execArgv: [] });
-  const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-  const source = fileURLToPath(url);
-  return new Worker(
-    `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`,
-    { eval: true, execArgv: [] },
-  );
+  return workerUrl('impact-worker', here);
 }
 
 /**
@@ -141,7 +126,7 @@ export async function compareOnWorker(
   };
   let worker: Worker;
   try {
-    worker = startWorker(options.url ?? impactWorkerUrl());
+    worker = startWorker(options.url ?? impactWorkerUrl(), { execArgv: [] });
   } catch {
     return null;
   }

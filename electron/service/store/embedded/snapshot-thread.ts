@@ -2,7 +2,8 @@
  * Starts the snapshot's worker thread (snapshot-worker.ts) and waits for its bytes.
  * @module
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker as startWorkerAt, workerUrl } from '../../worker-threads';
 
 /** What the worker rebuilds: the snapshot of `dataDir` plus `segments`, up to `targetSeq`. */
 export interface SnapshotJob {
@@ -14,18 +15,9 @@ export interface SnapshotJob {
 /** The worker's one message: the snapshot's bytes and trailer, or why there are none. */
 export type SnapshotMessage = { bytes: Uint8Array; trailer: Uint8Array } | { error: string };
 
-/**
- * The worker: `snapshot-worker.js` beside the bundle once built (build/build.mjs builds it as an
- * entry of its own); from the sources (tsx: tests, the bench), the TypeScript file beside this
- * one, loaded through tsx's loader, which a worker does not inherit on Node 20.
- */
+/** The worker (`dist/snapshot-worker.js` once built; worker-threads.ts). */
 function startWorker(job: SnapshotJob): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./snapshot-worker.js', import.meta.url), { workerData: job });
-  const source = new URL('./snapshot-worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(boot, { eval: true, workerData: job });
+  return startWorkerAt(workerUrl('snapshot-worker', import.meta.url), { workerData: job });
 }
 
 /**

@@ -7,7 +7,8 @@
  * Where the worker cannot start, the rows are made on the event loop, a chunk a turn.
  * @module
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker as startWorkerAt, workerUrl } from '../../../worker-threads';
 import { csvChunks } from './segment-csv';
 import type { ExportJob } from './segment-csv';
 
@@ -22,21 +23,12 @@ const AHEAD = 4;
  */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 };
 
-/**
- * The worker: `segment-export-worker.js` beside the bundle once built (build/build.mjs); from
- * the sources (tsx: tests, the bench), the TypeScript file through tsx's loader, which a worker
- * does not inherit on Node 20 (as snapshot-thread.ts does).
- */
+/** The worker (`dist/segment-export-worker.js` once built; worker-threads.ts). */
 function startWorker(job: ExportJob): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./segment-export-worker.js', import.meta.url), {
-      workerData: job,
-      resourceLimits: RESOURCE_LIMITS,
-    });
-  const source = new URL('./segment-export-worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(boot, { eval: true, workerData: job, resourceLimits: RESOURCE_LIMITS });
+  return startWorkerAt(workerUrl('segment-export-worker', import.meta.url), {
+    workerData: job,
+    resourceLimits: RESOURCE_LIMITS,
+  });
 }
 
 /** The rows on the event loop: the fallback. */
