@@ -105,10 +105,14 @@ describe('the question log on a full disk (real tmpfs)', { skip: EMBEDDED_FILES_
         () => running.output(),
       );
       const { lost, entries } = await page();
-      assert.ok((lost?.count ?? 0) > 0 && (lost?.count ?? 0) <= ASKS, `lost: ${lost?.count}`);
+      // At most the asks made on the full disk, and the first entry: a page shows entries not
+      // written yet (decision 134), so it may still have been in memory when the disk filled.
+      assert.ok((lost?.count ?? 0) > 0 && (lost?.count ?? 0) <= ASKS + 1, `lost: ${lost?.count}`);
       assert.equal(entries[0]?.userId, 'after');
-      await waitFor('the report in the output', () => /writing works again/.test(running.output()));
-      assert.match(running.output(), /entries of \S+ could not be written \(ENOSPC\)/);
+      // The report once writing works again (the failure's own line says "until writing works
+      // again" too): it comes with the first write after the space returned.
+      const report = /entries of \S+ could not be written \(ENOSPC\).*writing works again/;
+      await waitFor('the report in the output', () => report.test(running.output()));
       assert.equal(running.child.exitCode, null, 'still up');
     },
   );
