@@ -44,6 +44,17 @@ export interface ReplayedQuestion {
   asks: number;
 }
 
+/** One replay: the questions asked of both sides, which may change, at what time, how matched. */
+export interface Replay {
+  a: ImpactSide;
+  b: ImpactSide;
+  questions: readonly ReplayedQuestion[];
+  /** Which questions may change answer; null: every one is asked. */
+  reach: ReplayPlan | ReachableQuestions | null;
+  at: number;
+  settings: MatchSettings;
+}
+
 /**
  * The rules whose answer text differs between the sides (in one side only included): a
  * question answered by the same rule on both changes answer only through one of them.

@@ -12,12 +12,12 @@
 import { freemem } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { writeRobotIndexInSlices } from '../matching/index';
-import type { MatchSettings, RobotIndex } from '../matching/types';
+import type { RobotIndex } from '../matching/types';
 import { nextTurn } from '../time-slices';
 import { startWorker, workerUrl } from '../worker-threads';
 import { ReplayPlan } from './impact-bound';
 import { answerDiffers, nameExamples } from './impact-compare';
-import type { Comparison, ImpactSide, ImpactWatch, ReplayedQuestion } from './impact-compare';
+import type { Comparison, ImpactWatch, Replay } from './impact-compare';
 import type { PlanSource, ReplayStart, ToWorker } from './impact-messages';
 import { fromWorker, transferable } from './impact-messages';
 import type { ReachableQuestions } from './impact-reach';
@@ -97,12 +97,7 @@ export interface WorkerOptions {
  * `watch.signal` aborts (the worker is stopped).
  */
 export async function compareOnWorker(
-  a: ImpactSide,
-  b: ImpactSide,
-  questions: readonly ReplayedQuestion[],
-  filter: ReplayPlan | ReachableQuestions | null,
-  at: number,
-  settings: MatchSettings,
+  { a, b, questions, reach: filter, at, settings }: Replay,
   watch: ImpactWatch = {},
   options: WorkerOptions = {},
 ): Promise<Comparison | null> {

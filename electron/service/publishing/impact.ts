@@ -13,13 +13,19 @@ import type { DomainContext } from '../domain/context';
 import type { Robot } from '../domain/robot-directory';
 import { ServiceError } from '../errors';
 import { normalizeText } from '../matching/normalize';
-import type { MatchSettings, RobotIndex } from '../matching/types';
+import type { RobotIndex } from '../matching/types';
 import type { RobotKey, StoredRule } from '../store/contract/records';
 import { DAY_MS } from '../store/contract/question-log';
 import { SLICE_MS, forEachInSlices, nextTurn } from '../time-slices';
 import { ReplayPlan, changesBetween } from './impact-bound';
 import { ImpactTally, answerDiffers, decideOf, mayChange, nameExamples } from './impact-compare';
-import type { Comparison, ImpactSide, ImpactWatch, ReplayedQuestion } from './impact-compare';
+import type {
+  Comparison,
+  ImpactSide,
+  ImpactWatch,
+  Replay,
+  ReplayedQuestion,
+} from './impact-compare';
 import { ReachableQuestions, foundByText } from './impact-reach';
 import { compareOnWorker } from './impact-thread';
 import type { WorkerOptions } from './impact-thread';
@@ -35,7 +41,7 @@ export type LoggedAsks = (
 /** Distinct questions replayed at most, the most asked first (the rest are counted, not asked). */
 export const IMPACT_CAP = 100_000;
 export { IMPACT_EXAMPLES } from './impact-compare';
-export type { Comparison, ImpactSide, ImpactWatch } from './impact-compare';
+export type { Comparison, ImpactSide, ImpactWatch, Replay } from './impact-compare';
 /** Days of the log read when none are given (and by the publish gate: "last week"). */
 export const IMPACT_DAYS = 7;
 
@@ -158,33 +164,21 @@ export interface ReplayOptions extends WorkerOptions {
  * falling back to the loop's slices when the worker cannot be used.
  */
 export async function compareSides(
-  a: ImpactSide,
-  b: ImpactSide,
-  questions: readonly ReplayedQuestion[],
-  reach: ReplayPlan | ReachableQuestions | null,
-  at: number,
-  settings: MatchSettings,
+  replay: Replay,
   watch: ImpactWatch = {},
   options: ReplayOptions = {},
 ): Promise<Comparison> {
-  if (
-    questions.length > 0 &&
-    questions.length >= (options.workerMinQuestions ?? IMPACT_WORKER_MIN_QUESTIONS)
-  ) {
-    const off = await compareOnWorker(a, b, questions, reach, at, settings, watch, options);
+  const count = replay.questions.length;
+  if (count > 0 && count >= (options.workerMinQuestions ?? IMPACT_WORKER_MIN_QUESTIONS)) {
+    const off = await compareOnWorker(replay, watch, options);
     if (off !== null) return off;
   }
-  return compareInSlices(a, b, questions, reach, at, settings, watch);
+  return compareInSlices(replay, watch);
 }
 
 /** `compareSides` on the event loop, in time slices (time-slices.ts). */
 export async function compareInSlices(
-  a: ImpactSide,
-  b: ImpactSide,
-  questions: readonly ReplayedQuestion[],
-  reach: ReplayPlan | ReachableQuestions | null,
-  at: number,
-  settings: MatchSettings,
+  { a, b, questions, reach, at, settings }: Replay,
   watch: ImpactWatch = {},
 ): Promise<Comparison> {
   const tally = new ImpactTally(await answerDiffers(a, b));
@@ -249,12 +243,7 @@ export async function impactOf(
     : { total: 0, distinct: new Map<string, Distinct>() };
   const replayed = await mostAsked([...distinct.values()], cap);
   const { kinds, matched, replayedAsks } = await compareSides(
-    a,
-    b,
-    replayed,
-    reach,
-    ctx.now(),
-    robot.settings,
+    { a, b, questions: replayed, reach, at: ctx.now(), settings: robot.settings },
     watch,
     options,
   );

@@ -4,7 +4,7 @@ import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/serv
 import type { RobotIndex } from '../../../electron/service/matching/types';
 import { toMatchableRule } from '../../../electron/service/domain/rule-views';
 import { compareSides, reachOf } from '../../../electron/service/publishing/impact';
-import type { ImpactSide } from '../../../electron/service/publishing/impact';
+import type { ImpactSide, Replay } from '../../../electron/service/publishing/impact';
 import { ReplayPlan } from '../../../electron/service/publishing/impact-bound';
 import type { StoredRule } from '../../../electron/service/store/contract/records';
 import { prng } from '../../helpers/prng';
@@ -131,12 +131,20 @@ async function boundEqualsFull(
 ) {
   const { before, after, a, b, log } = scenario(seed, edits, answersOnly, calibrated);
   try {
-    const sides = [sideOf('a', a, before), sideOf('b', b, after)] as const;
+    const [sa, sb] = [sideOf('a', a, before), sideOf('b', b, after)];
+    const replay = (reach: Replay['reach']): Replay => ({
+      a: sa,
+      b: sb,
+      questions: log,
+      reach,
+      at: NOW,
+      settings: SETTINGS,
+    });
     const plan = await reachOf({ index: a, stored: before }, { index: b, stored: after });
     if (plan === null) return null;
     assert.ok(plan instanceof ReplayPlan);
-    const bound = await compareSides(...sides, log, plan, NOW, SETTINGS);
-    const full = await compareSides(...sides, log, null, NOW, SETTINGS);
+    const bound = await compareSides(replay(plan));
+    const full = await compareSides(replay(null));
     assert.equal(full.matched, log.length);
     let changed = 0;
     for (const kind of Object.keys(full.kinds) as (keyof typeof full.kinds)[]) {

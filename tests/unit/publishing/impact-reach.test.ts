@@ -4,7 +4,7 @@ import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/serv
 import type { RobotIndex } from '../../../electron/service/matching/types';
 import { toMatchableRule } from '../../../electron/service/domain/rule-views';
 import { compareSides, reachOf } from '../../../electron/service/publishing/impact';
-import type { ImpactSide } from '../../../electron/service/publishing/impact';
+import type { ImpactSide, Replay } from '../../../electron/service/publishing/impact';
 import type { StoredRule } from '../../../electron/service/store/contract/records';
 import { prng } from '../../helpers/prng';
 
@@ -104,11 +104,19 @@ test('the questions no changed rule reaches keep their answer: the fast path cou
       asks: 1 + w.int(5),
     }));
     const [a, b] = [indexOf(before), indexOf(after)];
-    const sides = [sideOf('a', a, before), sideOf('b', b, after)] as const;
+    const [sa, sb] = [sideOf('a', a, before), sideOf('b', b, after)];
+    const replay = (reach: Replay['reach']): Replay => ({
+      a: sa,
+      b: sb,
+      questions: log,
+      reach,
+      at: NOW,
+      settings: DEFAULT_MATCH_SETTINGS,
+    });
     const reach = await reachOf({ index: a, stored: before }, { index: b, stored: after });
     assert.ok(reach, `seed ${seed}: the fast path applies`);
-    const fast = await compareSides(...sides, log, reach, NOW, DEFAULT_MATCH_SETTINGS);
-    const full = await compareSides(...sides, log, null, NOW, DEFAULT_MATCH_SETTINGS);
+    const fast = await compareSides(replay(reach));
+    const full = await compareSides(replay(null));
     assert.equal(full.matched, log.length);
     skipped += log.length - fast.matched;
     for (const kind of Object.keys(full.kinds) as (keyof typeof full.kinds)[]) {

@@ -8,7 +8,7 @@ import {
   compareSides,
   reachOf,
 } from '../../../electron/service/publishing/impact';
-import type { ImpactSide } from '../../../electron/service/publishing/impact';
+import type { ImpactSide, Replay } from '../../../electron/service/publishing/impact';
 import {
   compareOnWorker,
   impactWorkerFits,
@@ -19,6 +19,15 @@ import { prng } from '../../helpers/prng';
 const NOW = Date.UTC(2026, 0, 1);
 const SETTINGS = DEFAULT_MATCH_SETTINGS;
 const SYNONYMS = [['refund', 'money back']];
+
+function replay(
+  a: ImpactSide,
+  b: ImpactSide,
+  questions: Replay['questions'],
+  reach: Replay['reach'],
+): Replay {
+  return { a, b, questions, reach, at: NOW, settings: SETTINGS };
+}
 
 /**
  * A published robot and a draft of it (answers, phrasings and validity changed, a rule removed
@@ -100,9 +109,9 @@ test('the worker counts exactly what the loop counts (filtered and full replays,
     for (const filter of [plan, null]) {
       const progress: [number, number][] = [];
       const watch = { progress: (done: number, total: number) => progress.push([done, total]) };
-      const off = await compareOnWorker(a, b, log, filter, NOW, SETTINGS, watch);
+      const off = await compareOnWorker(replay(a, b, log, filter), watch);
       assert.ok(off !== null, `seed ${seed}: the worker ran`);
-      const on = await compareInSlices(a, b, log, filter, NOW, SETTINGS);
+      const on = await compareInSlices(replay(a, b, log, filter));
       assert.deepEqual(off, on, `seed ${seed}, ${filter === null ? 'full' : 'filtered'}`);
       assert.deepEqual(progress.at(-1), [log.length, log.length]);
       for (const kind of Object.values(on.kinds)) changed += kind.questions;
@@ -116,14 +125,14 @@ test('the worker counts exactly what the loop counts (filtered and full replays,
 test('the loop replays when the worker cannot start, has no memory to run, or the index is not the engine’s', async () => {
   const { before, after, a, b, log } = scenario(5, []);
   const plan = await reachOf({ index: a.index, stored: before }, { index: b.index, stored: after });
-  const on = await compareInSlices(a, b, log, plan, NOW, SETTINGS);
+  const on = await compareInSlices(replay(a, b, log, plan));
   const missing = new URL('./no-such-impact-worker.js', import.meta.url);
-  assert.equal(await compareOnWorker(a, b, log, plan, NOW, SETTINGS, {}, { url: missing }), null);
+  assert.equal(await compareOnWorker(replay(a, b, log, plan), {}, { url: missing }), null);
   assert.deepEqual(
-    await compareSides(a, b, log, plan, NOW, SETTINGS, {}, { url: missing, workerMinQuestions: 0 }),
+    await compareSides(replay(a, b, log, plan), {}, { url: missing, workerMinQuestions: 0 }),
     on,
   );
-  assert.equal(await compareOnWorker(a, b, log, plan, NOW, SETTINGS, {}, { freeBytes: 0 }), null);
+  assert.equal(await compareOnWorker(replay(a, b, log, plan), {}, { freeBytes: 0 }), null);
   assert.equal(impactWorkerFits(1000, 3999), false);
   assert.equal(impactWorkerFits(1000, 4000), true);
   const standIn: RobotIndex = {
@@ -134,7 +143,7 @@ test('the loop replays when the worker cannot start, has no memory to run, or th
     match: () => ({ kind: 'none', candidates: [] }),
   };
   const other = { ...a, index: standIn };
-  assert.equal(await compareOnWorker(other, b, log, plan, NOW, SETTINGS), null);
+  assert.equal(await compareOnWorker(replay(other, b, log, plan)), null);
 });
 
 test('a preview cancelled while the worker asks rejects with the reason, and stops it', async () => {
@@ -147,5 +156,5 @@ test('a preview cancelled while the worker asks rejects with the reason, and sto
       if (done > 0) abort.abort(reason);
     },
   };
-  await assert.rejects(compareOnWorker(a, b, log, null, NOW, SETTINGS, watch), reason);
+  await assert.rejects(compareOnWorker(replay(a, b, log, null), watch), reason);
 });
