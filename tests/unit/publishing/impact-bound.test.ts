@@ -4,9 +4,10 @@ import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/serv
 import type { RobotIndex } from '../../../electron/service/matching/types';
 import { toMatchableRule } from '../../../electron/service/domain/rule-views';
 import { compareSides, reachOf } from '../../../electron/service/publishing/impact';
-import type { ImpactSide, Replay } from '../../../electron/service/publishing/impact';
+import type { Replay } from '../../../electron/service/publishing/impact';
 import { ReplayPlan } from '../../../electron/service/publishing/impact-bound';
 import type { StoredRule } from '../../../electron/service/store/contract/records';
+import { impactSide, storedRule } from '../../helpers/impact-sides';
 import { prng } from '../../helpers/prng';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -28,25 +29,12 @@ function world(seed: number) {
       ? [pick(frame), ...Array.from({ length: 1 + int(4) }, () => pick(words))].join(' ')
       : Array.from({ length: 3 + int(5) }, () => pick(han)).join('');
   let seq = 0;
-  const rule = (id: string): StoredRule => ({
-    seq: seq++,
-    ruleId: id,
-    tenantId: 1,
-    robotId: 'default',
-    ruleName: `${phrase()} ${id}`,
-    nameKey: id,
-    categoryId: '',
-    active: random() < 0.95,
-    allowSimGen: null,
-    effectBegin: null,
-    effectEnd: null,
-    questions: Array.from({ length: 1 + int(4) }, phrase),
-    answer: `answer ${id}`,
-    answerContentType: 'text',
-    createdAt: 0,
-    updatedAt: 0,
-    updatedBy: '',
-  });
+  const rule = (id: string): StoredRule =>
+    storedRule(seq++, id, {
+      ruleName: `${phrase()} ${id}`,
+      active: random() < 0.95,
+      questions: Array.from({ length: 1 + int(4) }, phrase),
+    });
   const answerEdit = (old: StoredRule): StoredRule => ({ ...old, answer: `${old.answer}+` });
   const anyEdit = (old: StoredRule): StoredRule => {
     const what = int(4);
@@ -78,12 +66,6 @@ function indexOf(rules: readonly StoredRule[], selfCalibration: boolean): RobotI
   for (const rule of rules) index.upsert(matchable(rule));
   return index;
 }
-
-const sideOf = (name: string, index: RobotIndex, rules: readonly StoredRule[]): ImpactSide => ({
-  name,
-  index,
-  rules: new Map(rules.map((rule) => [rule.ruleId, rule])),
-});
 
 /**
  * A published side (built from its rules) and a draft (the published rules, then the edits
@@ -131,7 +113,7 @@ async function boundEqualsFull(
 ) {
   const { before, after, a, b, log } = scenario(seed, edits, answersOnly, calibrated);
   try {
-    const [sa, sb] = [sideOf('a', a, before), sideOf('b', b, after)];
+    const [sa, sb] = [impactSide('a', a, before), impactSide('b', b, after)];
     const replay = (reach: Replay['reach']): Replay => ({
       a: sa,
       b: sb,

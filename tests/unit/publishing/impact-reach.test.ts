@@ -4,8 +4,9 @@ import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/serv
 import type { RobotIndex } from '../../../electron/service/matching/types';
 import { toMatchableRule } from '../../../electron/service/domain/rule-views';
 import { compareSides, reachOf } from '../../../electron/service/publishing/impact';
-import type { ImpactSide, Replay } from '../../../electron/service/publishing/impact';
+import type { Replay } from '../../../electron/service/publishing/impact';
 import type { StoredRule } from '../../../electron/service/store/contract/records';
+import { impactSide, storedRule } from '../../helpers/impact-sides';
 import { prng } from '../../helpers/prng';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -27,25 +28,11 @@ function world(seed: number) {
       ? Array.from({ length: 2 + int(4) }, () => pick(words)).join(' ')
       : Array.from({ length: 3 + int(6) }, () => pick(han)).join('');
   let seq = 0;
-  const rule = (id: string): StoredRule => ({
-    seq: seq++,
-    ruleId: id,
-    tenantId: 1,
-    robotId: 'default',
-    ruleName: `${phrase()} ${id}`,
-    nameKey: id,
-    categoryId: '',
-    active: true,
-    allowSimGen: null,
-    effectBegin: null,
-    effectEnd: null,
-    questions: Array.from({ length: 1 + int(4) }, phrase),
-    answer: `answer ${id}`,
-    answerContentType: 'text',
-    createdAt: 0,
-    updatedAt: 0,
-    updatedBy: '',
-  });
+  const rule = (id: string): StoredRule =>
+    storedRule(seq++, id, {
+      ruleName: `${phrase()} ${id}`,
+      questions: Array.from({ length: 1 + int(4) }, phrase),
+    });
   /** A rule edited as an editor would: phrasings, answer, validity. */
   const edit = (old: StoredRule): StoredRule => {
     const what = int(4);
@@ -77,12 +64,6 @@ function indexOf(rules: readonly StoredRule[]): RobotIndex {
   return index;
 }
 
-const sideOf = (name: string, index: RobotIndex, rules: readonly StoredRule[]): ImpactSide => ({
-  name,
-  index,
-  rules: new Map(rules.map((rule) => [rule.ruleId, rule])),
-});
-
 test('the questions no changed rule reaches keep their answer: the fast path counts what the full replay counts', async () => {
   let skipped = 0;
   let changedSeen = 0;
@@ -104,7 +85,7 @@ test('the questions no changed rule reaches keep their answer: the fast path cou
       asks: 1 + w.int(5),
     }));
     const [a, b] = [indexOf(before), indexOf(after)];
-    const [sa, sb] = [sideOf('a', a, before), sideOf('b', b, after)];
+    const [sa, sb] = [impactSide('a', a, before), impactSide('b', b, after)];
     const replay = (reach: Replay['reach']): Replay => ({
       a: sa,
       b: sb,

@@ -14,6 +14,7 @@ import {
   impactWorkerFits,
 } from '../../../electron/service/publishing/impact-thread';
 import type { StoredRule } from '../../../electron/service/store/contract/records';
+import { impactSide, storedRule } from '../../helpers/impact-sides';
 import { prng } from '../../helpers/prng';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -44,25 +45,12 @@ function scenario(seed: number, synonyms: readonly (readonly string[])[]) {
     random() < 0.6
       ? [pick(frame), ...Array.from({ length: 1 + int(3) }, () => pick(words))].join(' ')
       : Array.from({ length: 3 + int(4) }, () => pick(han)).join('');
-  const rule = (id: string, seq: number): StoredRule => ({
-    seq,
-    ruleId: id,
-    tenantId: 1,
-    robotId: 'default',
-    ruleName: `${phrase()} ${id}`,
-    nameKey: id,
-    categoryId: '',
-    active: random() < 0.95,
-    allowSimGen: null,
-    effectBegin: null,
-    effectEnd: null,
-    questions: Array.from({ length: 1 + int(3) }, phrase),
-    answer: `answer ${id}`,
-    answerContentType: 'text',
-    createdAt: 0,
-    updatedAt: 0,
-    updatedBy: '',
-  });
+  const rule = (id: string, seq: number): StoredRule =>
+    storedRule(seq, id, {
+      ruleName: `${phrase()} ${id}`,
+      active: random() < 0.95,
+      questions: Array.from({ length: 1 + int(3) }, phrase),
+    });
   const before = Array.from({ length: 100 }, (_, i) => rule(`r${i}`, i));
   const after = before.map((old, i) => {
     if (i % 9 === 0) return { ...old, answer: `${old.answer}+` };
@@ -87,12 +75,13 @@ function scenario(seed: number, synonyms: readonly (readonly string[])[]) {
     const question = int(3) === 0 ? text.split(' ').slice(1).join(' ') || text : text;
     return { text: i % 5 === 0 ? phrase() : question, asks: 1 + int(6) };
   });
-  const side = (name: string, index: RobotIndex, rules: readonly StoredRule[]): ImpactSide => ({
-    name,
-    index,
-    rules: new Map(rules.map((stored) => [stored.ruleId, stored])),
-  });
-  return { before, after, a: side('published', a, before), b: side('draft', b, after), log };
+  return {
+    before,
+    after,
+    a: impactSide('published', a, before),
+    b: impactSide('draft', b, after),
+    log,
+  };
 }
 
 test('the worker counts exactly what the loop counts (filtered and full replays, with synonyms and calibration)', async () => {
