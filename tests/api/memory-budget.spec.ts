@@ -13,6 +13,7 @@ import type { RobotClient } from '../../electron/client/openapi-client';
 import { bytesForRules } from '../../electron/service/domain/robot-indexes';
 import { consoleClient } from '../helpers/console-client';
 import { registerTenantWithRobot, ruleInput, startTestService } from '../helpers/service';
+import { runTestSet } from '../helpers/test-runs';
 import type { TestService } from '../helpers/service';
 
 const ROBOTS = 5;
@@ -35,6 +36,7 @@ interface Figures {
   fileOpens: number;
   bytes: number;
   budget: number;
+  reserved: number;
 }
 
 async function figures(h: TestService): Promise<Figures> {
@@ -51,6 +53,7 @@ async function figures(h: TestService): Promise<Figures> {
     fileOpens: read('kb_robot_index_file_opens'),
     bytes: read('kb_robot_index_bytes'),
     budget: read('kb_robot_index_budget_bytes'),
+    reserved: read('kb_robot_index_reserved_bytes'),
   };
 }
 
@@ -171,6 +174,33 @@ describe('robots loaded on demand within a memory budget', () => {
     assert.equal(published.status, 200, JSON.stringify(published.body));
     for (const robot of robots.slice(3)) await robot.ask('when do you open');
     assert.equal((await second.ask('delivery cost')).answer, 'free shipping');
+  });
+
+  test("a test run against an old version counts that version's index in the budget while it runs", async () => {
+    const second = robots[1] as RobotClient;
+    const api = consoleClient(h.service.url, h.service.consoleToken);
+    const R = `/tenants/${second.tenantId}/robots/${second.robotId}`;
+    await api.ok('POST', `${R}/test-cases`, {
+      cases: [{ question: 'delivery cost', expect: 'rule', ruleName: 'shipping 1' }],
+    });
+    const rows = await api.ok<{ rows: { ruleId: string; ruleName: string }[] }>(
+      'GET',
+      `${R}/rules`,
+    );
+    const hours = rows.rows.find((row) => row.ruleName === 'hours 1')?.ruleId;
+    await api.ok('PATCH', `${R}/rules/${hours}`, { answer: 'open at noon' });
+    const published = await api.call('POST', `${R}/versions`, { note: 'noon', author: 'admin' });
+    assert.equal(published.status, 200, JSON.stringify(published.body));
+    for (const robot of robots.slice(3)) await robot.ask('when do you open');
+    const before = await figures(h);
+    assert.equal(before.reserved, 0);
+    // Version 1 is no longer the published one: its index is built for the run, and the
+    // robots in memory are let go to make room for it.
+    const run = await runTestSet(api, R, 'v1');
+    assert.equal(run.edition, 'v1');
+    const now = await figures(h);
+    assert.ok(now.evictions > before.evictions, JSON.stringify({ before, now }));
+    assert.equal(now.reserved, 0, 'given back once the run ended');
   });
 
   test('a robot let go of is opened from its saved index file, answering the same', async () => {

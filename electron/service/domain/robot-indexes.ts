@@ -46,6 +46,13 @@ export interface IndexMemoryStatus {
   evictions: number;
   /** Of the loads, those opened from the robot's saved index file (not built from its rules). */
   openedFromFiles: number;
+  /** Bytes reserved by work beside the indexes (`reserve`: old versions' indexes, replays). */
+  reservedBytes: number;
+}
+
+/** Memory counted in the budget until `release` (idempotent). */
+export interface MemoryReservation {
+  release(): void;
 }
 
 /** An index held by a request: it stays in memory until `release`. */
@@ -90,6 +97,7 @@ export class RobotIndexes {
   private readonly loading = new Map<string, Loading>();
   private loads = 0;
   private evictions = 0;
+  private reserved = 0;
 
   /** `onDemand` absent: every index is built at start and kept (the desktop's default). */
   constructor(
@@ -193,12 +201,39 @@ export class RobotIndexes {
     return entry.done;
   }
 
-  /** Lets go of the least recently asked indexes no request holds while the budget is passed. */
-  private keepWithinBudget(): void {
+  /**
+   * Counts `bytes` of other work (an old version's index built for a run, a replay's worker) in
+   * the budget until released, letting go of indexes no request holds to make room. Null when
+   * they cannot make room and `force` is not set: the caller takes a way that needs less memory.
+   * With `force` the bytes are counted however far past the budget they go (work that has no
+   * such way). Without a budget every reservation succeeds and counts nothing.
+   */
+  reserve(bytes: number, force = false): MemoryReservation | null {
+    if (!this.onDemand) return { release: () => undefined };
+    // What stays whatever is let go: checked first, so that a refusal lets nothing go.
+    const kept = this.bytesHeld() - this.bytesLetGo() + this.reserved;
+    if (!force && kept + bytes > this.onDemand.budgetBytes) return null;
+    this.reserved += bytes;
+    this.keepWithinBudget(true);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.reserved -= bytes;
+      },
+    };
+  }
+
+  /**
+   * Lets go of the least recently asked indexes no request holds while the budget is passed
+   * (reservations included). One robot is kept unless `makingRoom` for a reservation.
+   */
+  private keepWithinBudget(makingRoom = false): void {
     if (!this.onDemand) return;
-    let bytes = this.bytesHeld();
+    let bytes = this.bytesHeld() + this.reserved;
     for (const key of this.recent.keys()) {
-      if (bytes <= this.onDemand.budgetBytes || this.recent.size <= 1) break;
+      if (bytes <= this.onDemand.budgetBytes || (!makingRoom && this.recent.size <= 1)) break;
       if (this.pins.has(key)) continue;
       const index = this.indexes.get(key);
       this.indexes.delete(key);
@@ -211,6 +246,16 @@ export class RobotIndexes {
         index.close?.();
       }
     }
+  }
+
+  /** The bytes of the main indexes in memory that no request holds (those that may be let go). */
+  private bytesLetGo(): number {
+    let bytes = 0;
+    for (const key of this.recent.keys()) {
+      const index = this.indexes.get(key);
+      if (index && !this.pins.has(key)) bytes += estimatedBytes(index);
+    }
+    return bytes;
   }
 
   /** The bytes of the main indexes in memory and of every other edition (published indexes). */
@@ -331,6 +376,7 @@ export class RobotIndexes {
       loads: this.loads,
       evictions: this.evictions,
       openedFromFiles: this.onDemand?.loader.openedFromFiles ?? 0,
+      reservedBytes: this.reserved,
     };
   }
 

@@ -88,6 +88,11 @@ function indexGauges(sources: MetricsSources, registers: Registry[], prom: Prom)
       'Matching indexes let go since the start to keep within the memory budget.',
       (s) => s.evictions,
     ],
+    [
+      'kb_robot_index_reserved_bytes',
+      "Bytes counted in the memory budget for work beside the indexes: old versions' indexes, replays.",
+      (s) => s.reservedBytes,
+    ],
   ];
   for (const [name, help, read] of figures) {
     new prom.Gauge({

@@ -29,7 +29,8 @@ import type {
 import { ReachableQuestions, foundByText } from './impact-reach';
 import { compareOnWorker } from './impact-thread';
 import type { WorkerOptions } from './impact-thread';
-import { rulesOf, targetIndex } from './targets';
+import { rulesOf, withTargetIndex } from './targets';
+import type { TargetIndex } from './targets';
 import type { Target } from './targets';
 
 /** The question log's entries since `from` (ms, within its retention), a slice at a time. */
@@ -114,8 +115,8 @@ async function sideOf(
   ctx: DomainContext,
   robot: Robot,
   target: Target,
+  { name, index }: TargetIndex,
 ): Promise<{ side: ImpactSide; stored: StoredRule[] }> {
-  const { name, index } = await targetIndex(ctx, robot, target);
   const stored = await rulesOf(ctx, robot, target);
   const rules = new Map<string, StoredRule>();
   await forEachInSlices(stored, (rule) => rules.set(rule.ruleId, rule));
@@ -229,10 +230,29 @@ export async function impactOf(
   options: ReplayOptions = {},
 ): Promise<ImpactReport> {
   const started = performance.now();
+  // Both sides' indexes are held for the whole replay: an old version's counts in the budget.
+  return withTargetIndex(ctx, robot, request.from, (fromIndex) =>
+    withTargetIndex(ctx, robot, request.to, async (toIndex) => {
+      const from = await sideOf(ctx, robot, request.from, fromIndex);
+      const to = await sideOf(ctx, robot, request.to, toIndex);
+      return impactBetween(ctx, asks, robot, request, from, to, watch, options, started);
+    }),
+  );
+}
+
+async function impactBetween(
+  ctx: DomainContext,
+  asks: LoggedAsks | null,
+  robot: Robot,
+  request: ImpactRequest,
+  from: { side: ImpactSide; stored: StoredRule[] },
+  to: { side: ImpactSide; stored: StoredRule[] },
+  watch: ImpactWatch,
+  options: ReplayOptions,
+  started: number,
+): Promise<ImpactReport> {
   const cap = request.cap ?? IMPACT_CAP;
   const since = ctx.now() - request.days * DAY_MS;
-  const from = await sideOf(ctx, robot, request.from);
-  const to = await sideOf(ctx, robot, request.to);
   const [a, b] = [from.side, to.side];
   const reach = await reachOf(
     { index: a.index, stored: from.stored },
@@ -245,7 +265,7 @@ export async function impactOf(
   const { kinds, matched, replayedAsks } = await compareSides(
     { a, b, questions: replayed, reach, at: ctx.now(), settings: robot.settings },
     watch,
-    options,
+    { reserve: (bytes) => ctx.indexes.reserve(bytes), ...options },
   );
   let changedQuestions = 0;
   let changedAsks = 0;

@@ -6,6 +6,7 @@
 import type { DomainContext } from '../domain/context';
 import { draftEdition } from '../domain/editions';
 import { indexOf } from '../domain/robot-loading';
+import { bytesForRules } from '../domain/robot-indexes';
 import type { Robot } from '../domain/robot-directory';
 import { toMatchableRule } from '../domain/rule-views';
 import { ServiceError } from '../errors';
@@ -21,6 +22,11 @@ export interface TargetIndex {
   name: string;
   index: RobotIndex;
   namesOf(ruleIds: readonly string[]): Promise<Map<string, string>>;
+}
+
+/** A target's index while it is used: an old version's counts in the memory budget till then. */
+interface HeldTarget extends TargetIndex {
+  release?(): void;
 }
 
 export function parseTarget(text: string, field: string): Target {
@@ -40,37 +46,41 @@ async function versionIndex(
   ctx: DomainContext,
   robot: Robot,
   version: number,
-): Promise<TargetIndex> {
+): Promise<HeldTarget> {
   const record = await ctx.store.versions.find(robot, version);
   if (!record) throw new ServiceError('version-not-found', `Version ${version} does not exist.`);
   const latest = await ctx.store.versions.latest(robot);
   const published = ctx.publishing?.published(robot);
   if (published && latest?.version === version) return { name: `v${version}`, ...published };
   const rules = await versionRules(ctx, robot, version);
-  const index = ctx.indexes.createDetached();
-  if (index.setSynonyms && robot.settings.synonyms.length > 0) {
-    index.setSynonyms(robot.settings.synonyms);
+  // Built whatever the budget (nothing else answers for an old version); robots let go make room.
+  const reservation = ctx.indexes.reserve(bytesForRules(rules.length), true);
+  try {
+    const index = ctx.indexes.createDetached();
+    if (index.setSynonyms && robot.settings.synonyms.length > 0) {
+      index.setSynonyms(robot.settings.synonyms);
+    }
+    // Ten thousand rules take longer than a slice: the openapi's questions are answered meanwhile.
+    await forEachInSlices(rules, (rule) => index.upsert(toMatchableRule(rule)));
+    const names = new Map(rules.map((rule) => [rule.ruleId, rule.ruleName]));
+    return {
+      name: `v${version}`,
+      index,
+      namesOf: async (ruleIds) =>
+        new Map(ruleIds.filter((id) => names.has(id)).map((id) => [id, names.get(id) as string])),
+      release: () => reservation?.release(),
+    };
+  } catch (error) {
+    reservation?.release();
+    throw error;
   }
-  // Ten thousand rules take longer than a slice: the openapi's questions are answered meanwhile.
-  await forEachInSlices(rules, (rule) => index.upsert(toMatchableRule(rule)));
-  const names = new Map(rules.map((rule) => [rule.ruleId, rule.ruleName]));
-  return {
-    name: `v${version}`,
-    index,
-    namesOf: async (ruleIds) =>
-      new Map(ruleIds.filter((id) => names.has(id)).map((id) => [id, names.get(id) as string])),
-  };
 }
 
 /**
  * The index a target answers from. `published` is the latest version (the published index of a
  * robot in review mode; in live mode, where the openapi answers the draft, the last publish).
  */
-export async function targetIndex(
-  ctx: DomainContext,
-  robot: Robot,
-  target: Target,
-): Promise<TargetIndex> {
+async function targetIndex(ctx: DomainContext, robot: Robot, target: Target): Promise<HeldTarget> {
   if (target === 'draft') {
     return { name: 'draft', ...draftEdition(ctx, await indexOf(ctx, robot)) };
   }
@@ -82,6 +92,24 @@ export async function targetIndex(
     return { ...(await versionIndex(ctx, robot, latest.version)), name: 'published' };
   }
   return versionIndex(ctx, robot, target);
+}
+
+/**
+ * Runs `use` with the index `target` answers from, held until it ends: an old version's index,
+ * built for the run, counts in the node's memory budget till then (RobotIndexes.reserve).
+ */
+export async function withTargetIndex<T>(
+  ctx: DomainContext,
+  robot: Robot,
+  target: Target,
+  use: (target: TargetIndex) => Promise<T>,
+): Promise<T> {
+  const held = await targetIndex(ctx, robot, target);
+  try {
+    return await use(held);
+  } finally {
+    held.release?.();
+  }
 }
 
 /** Rules read at a time: pages of 5000 held the event loop ~120 ms, of 500 ~50. */

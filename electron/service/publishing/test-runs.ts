@@ -17,7 +17,7 @@ import { ServiceError } from '../errors';
 import type { MatchDecision, MatchSettings } from '../matching/types';
 import type { TestCaseRecord } from '../store/contract/test-sets';
 import { SLICE_MS, nextTurn } from '../time-slices';
-import { targetIndex } from './targets';
+import { withTargetIndex } from './targets';
 import type { Target, TargetIndex } from './targets';
 
 /** Whether an answer is what a case expects. */
@@ -145,21 +145,25 @@ export async function runTestSet(
 ): Promise<TestRun> {
   const started = performance.now();
   const cases = await ctx.store.testSets.cases(robot);
-  const index = await targetIndex(ctx, robot, target);
-  progress?.(0, cases.length);
-  const asked = await askAll(index, cases, robot.settings, ctx.now(), (done) =>
-    progress?.(done, cases.length),
-  );
-  const results = await resultsOf(asked, index, await lastStatuses(ctx, robot));
+  const { edition, results } = await withTargetIndex(ctx, robot, target, async (index) => {
+    progress?.(0, cases.length);
+    const asked = await askAll(index, cases, robot.settings, ctx.now(), (done) =>
+      progress?.(done, cases.length),
+    );
+    return {
+      edition: index.name,
+      results: await resultsOf(asked, index, await lastStatuses(ctx, robot)),
+    };
+  });
   const summary = summarize(results, Math.round(performance.now() - started));
   const createdAt = ctx.now();
   const runId = await ctx.store.testSets.saveRun(robot, {
-    edition: index.name,
+    edition,
     createdAt,
     summary: JSON.stringify(summary),
     results: JSON.stringify(results),
   });
-  return { runId, edition: index.name, createdAt, summary, results };
+  return { runId, edition, createdAt, summary, results };
 }
 
 export async function readRun(ctx: DomainContext, robot: Robot, runId: number): Promise<TestRun> {

@@ -10,7 +10,7 @@ import { decide } from '../matching/decide';
 import type { MatchSettings } from '../matching/types';
 import { askAll, meets } from './test-runs';
 import type { Asked } from './test-runs';
-import { targetIndex } from './targets';
+import { withTargetIndex } from './targets';
 import type { Target } from './targets';
 
 /** Thresholds of the grid: 0 to 1 by 0.02. */
@@ -41,7 +41,9 @@ export async function thresholdCurves(
 ): Promise<ThresholdCurves> {
   const cases = await ctx.store.testSets.cases(robot);
   const settings = robot.settings;
-  const asked = await askAll(await targetIndex(ctx, robot, target), cases, settings, ctx.now());
+  const asked = await withTargetIndex(ctx, robot, target, (held) =>
+    askAll(held, cases, settings, ctx.now()),
+  );
   return {
     cases: cases.length,
     current: {

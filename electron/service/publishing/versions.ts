@@ -22,7 +22,7 @@ import type { VersionRecord } from '../store/contract/versions';
 import type { PublishedEditions } from './published-editions';
 import { diffRules } from './rule-diff';
 import { askAll, meets } from './test-runs';
-import { rulesOf, targetIndex } from './targets';
+import { rulesOf, withTargetIndex } from './targets';
 import type { Target } from './targets';
 
 export { rulesOf };
@@ -46,11 +46,11 @@ export async function checkGate(ctx: DomainContext, robot: Robot): Promise<GateR
   const report: GateReport = { cases: cases.length, failing: 0, nowFailing: [], nowPassing: [] };
   if (cases.length === 0) return report;
   const at = ctx.now();
-  const draft = await askAll(await targetIndex(ctx, robot, 'draft'), cases, robot.settings, at);
+  const askTarget = (target: Target) =>
+    withTargetIndex(ctx, robot, target, (held) => askAll(held, cases, robot.settings, at));
+  const draft = await askTarget('draft');
   const hasPublished = (await ctx.store.versions.latest(robot)) !== undefined;
-  const published = hasPublished
-    ? await askAll(await targetIndex(ctx, robot, 'published'), cases, robot.settings, at)
-    : null;
+  const published = hasPublished ? await askTarget('published') : null;
   draft.forEach(({ test, decision }, i) => {
     const passes = meets(test, decision);
     if (!passes) report.failing++;

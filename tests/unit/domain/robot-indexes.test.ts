@@ -127,3 +127,47 @@ test('an index let go of or dropped stops its self-test (its timer would keep it
   indexes.drop('1/b');
   assert.equal(b?.calibration?.pending, false);
 });
+
+test('a reservation lets go of indexes no request holds, is refused without letting any go when they cannot make room, and frees its bytes once released', async () => {
+  const store = new Map([
+    ['1/a', [rule('a1')]],
+    ['1/b', [rule('b1')]],
+  ]);
+  const gated = gatedLoader(store);
+  const one = bytesForRules(1);
+  const indexes = new RobotIndexes(createRobotIndex, {
+    budgetBytes: 3 * one,
+    loader: gated.loader,
+  });
+  const take = async (key: string) => {
+    const lease = indexes.acquire(key);
+    await new Promise((resolve) => setImmediate(resolve));
+    gated.open();
+    return lease;
+  };
+  const a = await take('1/a');
+  (await take('1/b'))?.release();
+  // a is held: even letting b go leaves too little room for two indexes' worth.
+  assert.equal(indexes.reserve(2.5 * one), null);
+  assert.ok(indexes.peek('1/b'), 'a refused reservation lets nothing go');
+  assert.equal(indexes.status().reservedBytes, 0);
+  // Room for one more once b goes: b (least recently asked, not held) is let go.
+  const reservation = indexes.reserve(1.5 * one);
+  assert.ok(reservation);
+  assert.equal(indexes.peek('1/b'), undefined);
+  assert.ok(indexes.peek('1/a'));
+  assert.equal(indexes.status().reservedBytes, 1.5 * one);
+  // A forced one is counted past the budget; a load meanwhile lets the others go, not a held one.
+  const forced = indexes.reserve(10 * one, true);
+  assert.ok(forced);
+  assert.equal(indexes.status().reservedBytes, 11.5 * one);
+  reservation.release();
+  reservation.release();
+  forced.release();
+  assert.equal(indexes.status().reservedBytes, 0);
+  a?.release();
+  // Without a budget every reservation succeeds and counts nothing.
+  const free = new RobotIndexes(createRobotIndex);
+  assert.ok(free.reserve(1e12));
+  assert.equal(free.status().reservedBytes, 0);
+});

@@ -122,6 +122,18 @@ test('the loop replays when the worker cannot start, has no memory to run, or th
     on,
   );
   assert.equal(await compareOnWorker(replay(a, b, log, plan), {}, { freeBytes: 0 }), null);
+  // A node's memory budget with no room for the worker: the loop replays.
+  assert.equal(await compareOnWorker(replay(a, b, log, plan), {}, { reserve: () => null }), null);
+  let reserved = 0;
+  let most = 0;
+  const reserve = (bytes: number) => {
+    reserved += bytes;
+    most = Math.max(most, reserved);
+    return { release: () => void (reserved -= bytes) };
+  };
+  assert.deepEqual(await compareOnWorker(replay(a, b, log, plan), {}, { reserve }), on);
+  assert.ok(most > 0, 'the worker counted its memory');
+  assert.equal(reserved, 0, 'and gave it back');
   assert.equal(impactWorkerFits(1000, 3999), false);
   assert.equal(impactWorkerFits(1000, 4000), true);
   const standIn: RobotIndex = {
