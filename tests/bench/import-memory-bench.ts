@@ -1,0 +1,116 @@
+/**
+ * `npx tsx tests/bench/import-memory-bench.ts [--rules N] [--rounds N] [--service FILE]`: where an
+ * import's memory goes, for work on the import path (issue 31). A service of its own per round
+ * imports N generated rules (default 100,000) through the HTTP batch route in batches of 1000;
+ * the service runs with `--trace-gc`, so beside its RSS (VmRSS every 10 ms, VmHWM) the V8 heap
+ * each full collection left is known: the import's peak RSS, RSS at its end, the live heap after
+ * the last mark-compact, and the main thread's CPU per 1000 rules. `--service` alternates rounds
+ * with another build of the headless service (e.g. the base's, built into dist/base/).
+ * @module
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { OpenApiClient } from '../../electron/client/openapi-client';
+import { spawnService } from '../helpers/child-service';
+import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
+import { generateRules } from './generate-rules';
+import type { RuleInput } from '../../electron/service/api-types';
+
+interface Figures {
+  peakRssMb: number;
+  rssAtEndMb: number;
+  /** The V8 heap the last mark-compact of the import left (live objects, MB). */
+  liveHeapMb: number;
+  cpuMsPer1000: number;
+  /** VmHWM once the snapshot an idle spell after the import takes has had time to run. */
+  peakAfterMb: number;
+  /** Most threads seen (a snapshot worker adds a thread and a copy of the database). */
+  threads: number;
+}
+
+const statusMb = (pid: number, field: string): number =>
+  Number(
+    new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1],
+  ) / 1024;
+
+const onCpuMs = (pid: number): number =>
+  Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+
+/** The heap after the last full collection in `--trace-gc` output (`… -> 123.4 (…) MB`). */
+function lastLiveHeap(output: string): number {
+  const marks = [...output.matchAll(/Mark-Compact[^\n]*?-> ([\d.]+) \(/g)];
+  return Number(marks.at(-1)?.[1] ?? Number.NaN);
+}
+
+async function measure(rules: readonly RuleInput[], script?: string): Promise<Figures> {
+  const dataDir = makeDataDir('bench-import-memory');
+  try {
+    const service = await spawnService(dataDir, {
+      ...(script ? { script } : {}),
+      nodeArgs: ['--trace-gc'],
+    });
+    const pid = service.child.pid ?? 0;
+    const client = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS });
+    const { tenantId } = await client.registerTenant(tenantRequest());
+    const [listed] = await client.listRobots(tenantId);
+    const robot = client.robot(tenantId, 'default', listed?.robotSecret ?? '');
+    const cpuBefore = onCpuMs(pid);
+    let threads = 0;
+    const watch = setInterval(() => {
+      threads = Math.max(
+        threads,
+        Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]),
+      );
+    }, 20);
+    for (let i = 0; i < rules.length; i += 1000) {
+      const result = await robot.importRules(rules.slice(i, i + 1000));
+      if (result.failInfo.length > 0) throw new Error('import failed');
+    }
+    const figures = {
+      peakRssMb: statusMb(pid, 'VmHWM'),
+      rssAtEndMb: statusMb(pid, 'VmRSS'),
+      liveHeapMb: lastLiveHeap(service.output()),
+      cpuMsPer1000: (onCpuMs(pid) - cpuBefore) / (rules.length / 1000),
+      peakAfterMb: 0,
+      threads: 0,
+    };
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+    clearInterval(watch);
+    figures.peakAfterMb = statusMb(pid, 'VmHWM');
+    figures.threads = threads;
+    service.child.kill('SIGTERM');
+    await service.exited;
+    return figures;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+const line = (label: string, runs: Figures[]): string =>
+  `${label}: peak RSS ${median(runs.map((f) => f.peakRssMb)).toFixed(0)} MB, at the end ` +
+  `${median(runs.map((f) => f.rssAtEndMb)).toFixed(0)} MB, live heap ` +
+  `${median(runs.map((f) => f.liveHeapMb)).toFixed(0)} MB, CPU per 1000 rules ` +
+  `${median(runs.map((f) => f.cpuMsPer1000)).toFixed(0)} ms (median of ${runs.length}; ` +
+  `peak with the snapshot after ${median(runs.map((f) => f.peakAfterMb)).toFixed(0)} MB, ` +
+  `threads ${median(runs.map((f) => f.threads))}; ` +
+  `peaks ${runs.map((f) => f.peakRssMb.toFixed(0)).join(' / ')})`;
+
+const { values } = parseArgs({
+  options: {
+    rules: { type: 'string', default: '100000' },
+    rounds: { type: 'string', default: '1' },
+    service: { type: 'string' },
+  },
+});
+const rules = generateRules(Number(values.rules), 42);
+const current: Figures[] = [];
+const other: Figures[] = [];
+for (let round = 0; round < Number(values.rounds); round++) {
+  if (values.service) other.push(await measure(rules, values.service));
+  current.push(await measure(rules));
+}
+console.log(line(`this build, ${rules.length} rules`, current));
+if (values.service) console.log(line(values.service, other));
