@@ -5,7 +5,8 @@
  * the service runs with `--trace-gc`, so beside its RSS (VmRSS every 10 ms, VmHWM) the V8 heap
  * each full collection left is known: the import's peak RSS, RSS at its end, the live heap after
  * the last mark-compact, and the main thread's CPU per 1000 rules. `--service` alternates rounds
- * with another build of the headless service (e.g. the base's, built into dist/base/).
+ * with another build of the headless service (e.g. the base's, built into dist/base/);
+ * `--node-args="…"` gives the service's node flags (both builds).
  * @module
  */
 import { readFileSync, rmSync } from 'node:fs';
@@ -26,6 +27,11 @@ interface Figures {
   peakAfterMb: number;
   /** Most threads seen (a snapshot worker adds a thread and a copy of the database). */
   threads: number;
+  /**
+   * VmRSS of a new start on the same data once it has answered a question (the saved index
+   * opened): the floor the same rules cost at rest, without the import's leftovers.
+   */
+  restartedRssMb: number;
 }
 
 const statusMb = (pid: number, field: string): number =>
@@ -42,12 +48,16 @@ function lastLiveHeap(output: string): number {
   return Number(marks.at(-1)?.[1] ?? Number.NaN);
 }
 
-async function measure(rules: readonly RuleInput[], script?: string): Promise<Figures> {
+async function measure(
+  rules: readonly RuleInput[],
+  script?: string,
+  nodeArgs: string[] = [],
+): Promise<Figures> {
   const dataDir = makeDataDir('bench-import-memory');
   try {
     const service = await spawnService(dataDir, {
       ...(script ? { script } : {}),
-      nodeArgs: ['--trace-gc'],
+      nodeArgs: ['--trace-gc', ...nodeArgs],
     });
     const pid = service.child.pid ?? 0;
     const client = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS });
@@ -73,6 +83,7 @@ async function measure(rules: readonly RuleInput[], script?: string): Promise<Fi
       cpuMsPer1000: (onCpuMs(pid) - cpuBefore) / (rules.length / 1000),
       peakAfterMb: 0,
       threads: 0,
+      restartedRssMb: 0,
     };
     await new Promise((resolve) => setTimeout(resolve, 8000));
     clearInterval(watch);
@@ -80,6 +91,14 @@ async function measure(rules: readonly RuleInput[], script?: string): Promise<Fi
     figures.threads = threads;
     service.child.kill('SIGTERM');
     await service.exited;
+    const again = await spawnService(dataDir, script ? { script } : {});
+    const client2 = new OpenApiClient({ baseUrl: again.url, ...TEST_CREDENTIALS });
+    await client2
+      .robot(tenantId, 'default', listed?.robotSecret ?? '')
+      .ask('how do i reset my card');
+    figures.restartedRssMb = statusMb(again.child.pid ?? 0, 'VmRSS');
+    again.child.kill('SIGTERM');
+    await again.exited;
     return figures;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -95,7 +114,8 @@ const line = (label: string, runs: Figures[]): string =>
   `${median(runs.map((f) => f.liveHeapMb)).toFixed(0)} MB, CPU per 1000 rules ` +
   `${median(runs.map((f) => f.cpuMsPer1000)).toFixed(0)} ms (median of ${runs.length}; ` +
   `peak with the snapshot after ${median(runs.map((f) => f.peakAfterMb)).toFixed(0)} MB, ` +
-  `threads ${median(runs.map((f) => f.threads))}; ` +
+  `threads ${median(runs.map((f) => f.threads))}; a new start on the same data ` +
+  `${median(runs.map((f) => f.restartedRssMb)).toFixed(0)} MB; ` +
   `peaks ${runs.map((f) => f.peakRssMb.toFixed(0)).join(' / ')})`;
 
 const { values } = parseArgs({
@@ -103,14 +123,17 @@ const { values } = parseArgs({
     rules: { type: 'string', default: '100000' },
     rounds: { type: 'string', default: '1' },
     service: { type: 'string' },
+    // Flags for the service's node (both builds), e.g. `--node-args=--max-semi-space-size=4`.
+    'node-args': { type: 'string', default: '' },
   },
 });
 const rules = generateRules(Number(values.rules), 42);
 const current: Figures[] = [];
 const other: Figures[] = [];
+const nodeArgs = values['node-args'].split(' ').filter((arg) => arg.length > 0);
 for (let round = 0; round < Number(values.rounds); round++) {
-  if (values.service) other.push(await measure(rules, values.service));
-  current.push(await measure(rules));
+  if (values.service) other.push(await measure(rules, values.service, nodeArgs));
+  current.push(await measure(rules, undefined, nodeArgs));
 }
 console.log(line(`this build, ${rules.length} rules`, current));
 if (values.service) console.log(line(values.service, other));
