@@ -22,6 +22,8 @@ interface Figures {
   rssAtEndMb: number;
   /** The V8 heap the last mark-compact of the import left (live objects, MB). */
   liveHeapMb: number;
+  /** The V8 heap kept for it then (committed, MB). */
+  committedHeapMb: number;
   cpuMsPer1000: number;
   /** VmHWM once the snapshot an idle spell after the import takes has had time to run. */
   peakAfterMb: number;
@@ -42,10 +44,13 @@ const statusMb = (pid: number, field: string): number =>
 const onCpuMs = (pid: number): number =>
   Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 
-/** The heap after the last full collection in `--trace-gc` output (`… -> 123.4 (…) MB`). */
-function lastLiveHeap(output: string): number {
-  const marks = [...output.matchAll(/Mark-Compact[^\n]*?-> ([\d.]+) \(/g)];
-  return Number(marks.at(-1)?.[1] ?? Number.NaN);
+/**
+ * The heap after the last full collection in `--trace-gc` output (`… -> 123.4 (130.0) MB`): live
+ * objects, and the heap V8 keeps for them (committed).
+ */
+function lastFullCollection(output: string): { live: number; committed: number } {
+  const last = [...output.matchAll(/Mark-Compact[^\n]*?-> ([\d.]+) \(([\d.]+)\)/g)].at(-1);
+  return { live: Number(last?.[1] ?? Number.NaN), committed: Number(last?.[2] ?? Number.NaN) };
 }
 
 async function measure(
@@ -79,7 +84,8 @@ async function measure(
     const figures = {
       peakRssMb: statusMb(pid, 'VmHWM'),
       rssAtEndMb: statusMb(pid, 'VmRSS'),
-      liveHeapMb: lastLiveHeap(service.output()),
+      liveHeapMb: lastFullCollection(service.output()).live,
+      committedHeapMb: lastFullCollection(service.output()).committed,
       cpuMsPer1000: (onCpuMs(pid) - cpuBefore) / (rules.length / 1000),
       peakAfterMb: 0,
       threads: 0,
@@ -111,7 +117,8 @@ const median = (values: number[]): number =>
 const line = (label: string, runs: Figures[]): string =>
   `${label}: peak RSS ${median(runs.map((f) => f.peakRssMb)).toFixed(0)} MB, at the end ` +
   `${median(runs.map((f) => f.rssAtEndMb)).toFixed(0)} MB, live heap ` +
-  `${median(runs.map((f) => f.liveHeapMb)).toFixed(0)} MB, CPU per 1000 rules ` +
+  `${median(runs.map((f) => f.liveHeapMb)).toFixed(0)} MB of ` +
+  `${median(runs.map((f) => f.committedHeapMb)).toFixed(0)} MB kept, CPU per 1000 rules ` +
   `${median(runs.map((f) => f.cpuMsPer1000)).toFixed(0)} ms (median of ${runs.length}; ` +
   `peak with the snapshot after ${median(runs.map((f) => f.peakAfterMb)).toFixed(0)} MB, ` +
   `threads ${median(runs.map((f) => f.threads))}; a new start on the same data ` +
