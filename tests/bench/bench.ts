@@ -157,6 +157,7 @@ if (values['import-rate']) {
   const result = await importRounds(size, rounds, values.service, values['cpu-prof']);
   console.log(importLine(size, result));
   if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
+  process.exit(0);
 } else if (values['question-log-pg'] && values.database) {
   const rules = generateRules(10_000, 42);
   const rounds = Math.max(1, Number(values.rounds));
