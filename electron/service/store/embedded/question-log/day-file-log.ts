@@ -487,6 +487,10 @@ export class DayFileLog implements QuestionLogRepository {
     return this.failures;
   }
 
+  unwritten(log: LogKey): number {
+    return this.robots.get(log)?.segments.unwritten() ?? 0;
+  }
+
   lost(log: LogKey): LostEntries | null {
     return this.robots.get(log)?.lost ?? null;
   }
