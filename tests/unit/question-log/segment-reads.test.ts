@@ -322,6 +322,13 @@ test("the export's rows are the log's, byte for byte, by the worker or on the lo
       throw new Error('no worker here');
     };
     assert.equal(await text(exportRows(job, noWorker)), expected, 'on the loop');
+    // The head made on the loop while the worker starts, cut anywhere (a line's start is found):
+    // the same bytes, whether the worker or the loop makes the rest.
+    const total = segments.reduce((sum, segment) => sum + segment.bytes, 0);
+    for (const head of [0, 1, 5_000, segments[0]?.bytes ?? 0, Math.floor(total / 2), total + 1]) {
+      assert.equal(await text(exportRows(job, undefined, head)), expected, `head ${head}`);
+      assert.equal(await text(exportRows(job, noWorker, head)), expected, `head ${head}, loop`);
+    }
   } finally {
     await log.close();
     temp.remove();
