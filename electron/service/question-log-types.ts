@@ -87,6 +87,12 @@ export interface QuestionLogPage {
   /** Entries of this robot the log could not write since the service started, or null. */
   lost: LostQuestions | null;
   /**
+   * Entries of this robot recorded and not yet written and synced when the page was answered
+   * (about a second's worth at most): 0 once every entry recorded before the page is durable
+   * (or, failing, counted in `lost`). What a test waits for before it kills the service.
+   */
+  unwritten: number;
+  /**
    * With a text filter (`q`): how far the search got. A search reads a bounded number of entries
    * per page, so a page may hold fewer entries than asked with a `next` that continues it: the
    * editor says "searched `entries` of `of`" and offers to continue.

@@ -4,7 +4,8 @@
  * reused by the next run (`--log-dir`), then the built service started on it (with `--cpu-prof`
  * when asked) and each read timed over several rounds: wall time, and the service's CPU per read
  * (from /proc: wall time on a loaded machine counts other engineers' work too), with the slowest
- * ask of a probe asking meanwhile.
+ * ask of a probe asking meanwhile, and the longest hold of the service's event loop with the main
+ * thread's own CPU in it (main-thread-holds.mjs). Pages by outcome and by rule too (decision 138).
  * @module
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,12 @@ export interface ReadFigures {
   cpuMs: number;
   /** The slowest probe ask while the read's rounds ran. */
   askMaxMs: number;
+  /**
+   * The longest hold of the service's event loop while the read's rounds ran (wall ms), and the
+   * most main-thread CPU spent in one hold (main-thread-holds.mjs): the steadier figure here.
+   */
+  holdMaxMs: number;
+  holdCpuMaxMs: number;
 }
 
 export interface ReadsFigures {
@@ -63,7 +70,21 @@ const READS: Record<string, string> = {
   analytics: '/analytics',
   analyticsPage: '/analytics?offset=0&limit=50',
   ruleHits: '/rule-hits',
+  logByOutcome: '/question-log?limit=50&outcome=fallback',
 };
+
+const HOLDS = join(import.meta.dirname, 'main-thread-holds.mjs');
+
+/** The longest hold and the most main-thread CPU in one, in lines of main-thread-holds.mjs. */
+function holdsIn(output: string): { holdMaxMs: number; holdCpuMaxMs: number } {
+  let holdMaxMs = 0;
+  let holdCpuMaxMs = 0;
+  for (const [, held, cpu] of output.matchAll(/main-hold (\d+) cpu (\d+)/g)) {
+    holdMaxMs = Math.max(holdMaxMs, Number(held));
+    holdCpuMaxMs = Math.max(holdCpuMaxMs, Number(cpu));
+  }
+  return { holdMaxMs, holdCpuMaxMs };
+}
 
 /** The service's user + system CPU, in ms (from /proc; clock ticks of 10 ms). */
 function cpuMsOf(pid: number | undefined): number {
@@ -115,6 +136,8 @@ export async function measureReads(options: ReadsOptions): Promise<ReadsFigures>
     wallMs: (a.wallMs + b.wallMs) / 2,
     cpuMs: (a.cpuMs + b.cpuMs) / 2,
     askMaxMs: Math.max(a.askMaxMs, b.askMaxMs),
+    holdMaxMs: Math.max(a.holdMaxMs, b.holdMaxMs),
+    holdCpuMaxMs: Math.max(a.holdCpuMaxMs, b.holdCpuMaxMs),
   });
   const reads = Object.fromEntries(
     Object.entries(figures.reads).map(([name, read]) => [
@@ -137,12 +160,23 @@ async function readsOf(
   options: ReadsOptions,
   script: string | undefined,
 ): Promise<ReadsFigures> {
-  const nodeArgs = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
+  const nodeArgs = [
+    '--import',
+    HOLDS,
+    ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []),
+  ];
   const service = await spawnService(dataDir, { nodeArgs, ...(script ? { script } : {}) });
   try {
     const api = consoleClient(service.url, tokenOf(service));
     const R = `/tenants/${filled.tenantId}/robots/default`;
     await api.ok('GET', `${R}/dashboard?days=1`);
+    // A page by rule: the most hit rule's (decision 138).
+    const hit = await api.ok<{ rules: { ruleId: string; hits: number }[] }>(
+      'GET',
+      `${R}/rule-hits`,
+    );
+    const top = hit.rules.reduce((a, b) => (b.hits > a.hits ? b : a), { ruleId: 'none', hits: 0 });
+    const paths = { ...READS, logByRule: `/question-log?limit=50&ruleId=${top.ruleId}` };
     const robot = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS }).robot(
       filled.tenantId,
       'default',
@@ -157,9 +191,10 @@ async function readsOf(
     }
     askTimes.sort((a, b) => a - b);
     const reads: Record<string, ReadFigures> = {};
-    for (const [name, path] of Object.entries(READS)) {
+    for (const [name, path] of Object.entries(paths)) {
       const walls: number[] = [];
       let askMaxMs = 0;
+      const outputBefore = service.output().length;
       const cpuBefore = cpuMsOf(service.child.pid);
       for (let round = 0; round < options.rounds; round++) {
         // An ask sent with the read: how long the read holds it.
@@ -176,7 +211,8 @@ async function readsOf(
       }
       const cpuMs = (cpuMsOf(service.child.pid) - cpuBefore) / options.rounds;
       walls.sort((a, b) => a - b);
-      reads[name] = { wallMs: walls[walls.length >> 1] ?? Number.NaN, cpuMs, askMaxMs };
+      const holds = holdsIn(service.output().slice(outputBefore));
+      reads[name] = { wallMs: walls[walls.length >> 1] ?? Number.NaN, cpuMs, askMaxMs, ...holds };
     }
     return {
       asks: options.asks,
@@ -194,7 +230,8 @@ async function readsOf(
 export function readsLine(figures: ReadsFigures): string {
   const parts = Object.entries(figures.reads).map(
     ([name, r]) =>
-      `${name} ${round(r.wallMs, 0)} ms (CPU ${round(r.cpuMs, 0)} ms, ask max ${round(r.askMaxMs, 0)})`,
+      `${name} ${round(r.wallMs, 0)} ms (CPU ${round(r.cpuMs, 0)} ms, ask max ${round(r.askMaxMs, 0)}, ` +
+      `longest hold ${round(r.holdMaxMs, 0)} ms with ${round(r.holdCpuMaxMs, 0)} ms of main-thread CPU)`,
   );
   const base = figures.baseline;
   const against = base

@@ -249,7 +249,7 @@ export class QuestionLog {
   }
 
   async page(robot: RobotKey, filter: PageFilter): Promise<QuestionLogPage> {
-    const { log } = await this.opened(robot);
+    const { log, state } = await this.opened(robot);
     const q = filter.q?.trim();
     const logFilter: LogFilter = {
       from: Math.max(filter.from ?? 0, this.keepFrom(log)),
@@ -260,13 +260,17 @@ export class QuestionLog {
       ...(filter.userId !== undefined ? { userId: filter.userId } : {}),
       ...(q ? { text: q } : {}),
     };
+    // A store that cannot say what it has not written yet writes it first (the team server's
+    // page flushes anyway): the page then says every entry recorded before it is durable.
+    if (!this.repository.unwritten) await this.repository.flush();
     const page = await this.repository.page(log, {
       filter: logFilter,
       before: filter.before ?? null,
       offset: filter.offset,
       limit: filter.limit,
     });
-    return { ...page, lost: this.repository.lost(log) };
+    const unwritten = (this.repository.unwritten?.(log) ?? 0) + state.waiting.length;
+    return { ...page, lost: this.repository.lost(log), unwritten };
   }
 
   /**

@@ -310,3 +310,64 @@ test('an entry appended while the figures are being saved counts in the next rea
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a read during a checkpoint waits for no disk: the flush and the files come after the figures count', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kb-qlog-'));
+  const log = new DayFileLog({
+    dataDir: dir,
+    logger: silentLogger,
+    flushMs: 60_000,
+    checkpointEntries: 1,
+    // The entries' day is today's: an open day (a day closing is saved as before).
+    now: () => T0 + 60_000,
+  });
+  const { figuresOf, replay } = figuresMaker();
+  await log.open('1/r', replay);
+  const ask = (i: number) => {
+    const e = entry(T0 + i, `question ${i}`);
+    log.append('1/r', e, figuresOf(e));
+  };
+  // The checkpoint's flush stays under way (a slow disk) until the test lets it go.
+  let letGo = (): void => undefined;
+  const gate = new Promise<void>((resolve) => (letGo = resolve));
+  const flush = log.flush.bind(log);
+  let flushing = false;
+  log.flush = async () => {
+    flushing = true;
+    await gate;
+    return flush();
+  };
+  try {
+    ask(0);
+    const saving = (log as unknown as { checkpointDue(): Promise<void> }).checkpointDue();
+    while (!flushing) await new Promise((resolve) => setImmediate(resolve));
+    ask(1);
+    let hits: number | undefined;
+    void log.figures.rules('1/r').then((rows) => (hits = rows.find((r) => r.ruleId === 'r')?.hits));
+    for (let turn = 0; turn < 1000 && hits === undefined; turn++)
+      await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(hits, 2, 'answered, the ask made during the checkpoint counted');
+    letGo();
+    await saving;
+    assert.equal((await log.figures.rules('1/r')).find((r) => r.ruleId === 'r')?.hits, 2);
+    await log.close();
+    // Saved at the position the figures covered: reopened, the same count (nothing twice).
+    const reopened = new DayFileLog({
+      dataDir: dir,
+      logger: silentLogger,
+      flushMs: 60_000,
+      now: () => T0 + 60_000,
+    });
+    try {
+      await reopened.open('1/r', figuresMaker().replay);
+      const rows = await reopened.figures.rules('1/r');
+      assert.equal(rows.find((r) => r.ruleId === 'r')?.hits, 2);
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    letGo();
+    await log.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -27,8 +27,12 @@ import {
   EntryFilter,
   GramFilter,
   isFirstForm,
+  isThirdForm,
 } from '../../../electron/service/store/embedded/question-log/segment-grams';
-import { textHash } from '../../../electron/service/store/embedded/question-log/segment-index';
+import {
+  entryMatches,
+  textHash,
+} from '../../../electron/service/store/embedded/question-log/segment-index';
 import { figuresMaker, loggedQuestion } from '../../helpers/logged-question';
 
 const DAY = 86_400_000;
@@ -73,6 +77,7 @@ test('a page reads the lines not written yet from memory; its cursor goes on onc
       ? readdirSync(temp.folder).filter((name) => name.endsWith('.jsonl'))
       : [];
     assert.deepEqual(jsonl, [], 'the page wrote nothing');
+    assert.equal(log.unwritten(KEY), 30, 'none written yet');
     const user = await log.page(KEY, request({ userId: 'u1' }));
     assert.deepEqual(
       user.entries.map((e) => e.question),
@@ -81,6 +86,7 @@ test('a page reads the lines not written yet from memory; its cursor goes on onc
     assert.equal((await log.page(KEY, request({ text: 'Q2' }, null, 100))).total, 11);
 
     await log.flush();
+    assert.equal(log.unwritten(KEY), 0, 'all written and synced');
     const second = await log.page(KEY, request({}, first.next));
     assert.deepEqual(
       second.entries.map((e) => e.question),
@@ -185,6 +191,96 @@ test('a filter of the first form is still read, and made anew in the second', as
   }
 });
 
+test("a page by outcome, source or rule counts its total from the closed segments' counts: a recount", async () => {
+  const temp = tempLog('counts');
+  let log = await temp.open();
+  const all: ReturnType<typeof loggedQuestion>[] = [];
+  // Each entry's kind by its number: the fallback, a RECOMMEND, small talk, a menu reply, a
+  // BESTMATCH of one of five rules; every seventh from the try pane.
+  const entryOf = (at: number, i: number) => {
+    const kind = i % 6;
+    return loggedQuestion(at, `q${i}`, {
+      userId: `u${i % 5}`,
+      source: i % 7 === 0 ? 'try' : 'api',
+      module: kind === 0 ? 'NONE' : kind === 2 ? 'CHAT' : 'KB',
+      answerType: kind === 1 ? 'RECOMMEND' : 'BESTMATCH',
+      ruleId: kind === 0 || kind === 1 || kind === 2 ? null : `r${i % 5}`,
+      menuEntry: kind === 3 ? 2 : null,
+    });
+  };
+  try {
+    for (let day = 0; day < 4; day++) {
+      for (let i = 0; i < 90; i++) {
+        const entry = entryOf(T0 + day * DAY + i * 60_000, day * 90 + i);
+        all.push(entry);
+        log.append(KEY, entry, null);
+      }
+    }
+    await log.flush();
+    await log.filtersBuilt();
+    const grams = readdirSync(temp.folder).filter((name) => name.endsWith('.grams'));
+    assert.equal(grams.length, 3, 'the three closed days have filters');
+    for (const name of grams)
+      assert.ok(isThirdForm(statSync(join(temp.folder, name)).size), `${name}: with counts`);
+    // The newest day's last entries still buffered (read from memory).
+    for (let i = 0; i < 5; i++) {
+      const entry = entryOf(T0 + 3 * DAY + (90 + i) * 60_000, 400 + i);
+      all.push(entry);
+      log.append(KEY, entry, null);
+    }
+    const filters: Partial<PageRequest['filter']>[] = [
+      {},
+      { outcome: 'fallback' },
+      { outcome: 'recommended' },
+      { outcome: 'answered' },
+      { source: 'try' },
+      { outcome: 'answered', source: 'api' },
+      { ruleId: 'r3' },
+      { ruleId: 'r4', outcome: 'answered' },
+      { ruleId: 'r4', source: 'try' },
+      { ruleId: 'nowhere' },
+      { outcome: 'fallback', from: T0 + DAY + 30 * 60_000, to: T0 + 3 * DAY },
+      { outcome: 'answered', from: T0 + DAY, to: T0 + 3 * DAY },
+    ];
+    for (const filter of filters) {
+      const wanted = all.filter((e) => entryMatches(e, { ...request(filter).filter }));
+      for (const offset of [0, 7, 100]) {
+        const page = await log.page(KEY, { ...request(filter, null, 5), offset });
+        assert.equal(page.total, wanted.length, `${JSON.stringify(filter)} at ${offset}`);
+      }
+      // Paged to the oldest by cursor: every entry once; a page's total counts from its cursor.
+      const seen: string[] = [];
+      let before: string | null = null;
+      do {
+        const page = await log.page(KEY, request(filter, before, 8));
+        assert.equal(page.total, wanted.length - seen.length, JSON.stringify(filter));
+        seen.push(...page.entries.map((e) => e.question));
+        before = page.next;
+      } while (before !== null);
+      assert.deepEqual(seen, wanted.map((e) => e.question).reverse(), JSON.stringify(filter));
+    }
+    await log.close();
+
+    // Day 1's index now says every entry is a fallback of rule r3: read, it would count them.
+    const index = join(temp.folder, '2026-01-02-0000.idx');
+    const words = readFileSync(index);
+    for (let at = 0; at < words.length; at += 16) {
+      words.writeUInt32LE(((words.readUInt32LE(at + 4) & ~(7 << 27)) | (2 << 27)) >>> 0, at + 4);
+      words.writeUInt32LE(textHash('r3'), at + 12);
+    }
+    writeFileSync(index, words);
+    log = await temp.open();
+    for (const filter of [{ outcome: 'fallback' as const }, { ruleId: 'r3' }]) {
+      const wanted = all.filter((e) => entryMatches(e, { ...request(filter).filter }));
+      const page = await log.page(KEY, request(filter, null, 5));
+      assert.equal(page.total, wanted.length, `${JSON.stringify(filter)}: day 1 counted, unread`);
+    }
+  } finally {
+    await log.close();
+    temp.remove();
+  }
+});
+
 test("the export's rows are the log's, byte for byte, by the worker or on the loop", async () => {
   const temp = tempLog('export');
   const log = await temp.open();
@@ -226,6 +322,13 @@ test("the export's rows are the log's, byte for byte, by the worker or on the lo
       throw new Error('no worker here');
     };
     assert.equal(await text(exportRows(job, noWorker)), expected, 'on the loop');
+    // The head made on the loop while the worker starts, cut anywhere (a line's start is found):
+    // the same bytes, whether the worker or the loop makes the rest.
+    const total = segments.reduce((sum, segment) => sum + segment.bytes, 0);
+    for (const head of [0, 1, 5_000, segments[0]?.bytes ?? 0, Math.floor(total / 2), total + 1]) {
+      assert.equal(await text(exportRows(job, undefined, head)), expected, `head ${head}`);
+      assert.equal(await text(exportRows(job, noWorker, head)), expected, `head ${head}, loop`);
+    }
   } finally {
     await log.close();
     temp.remove();

@@ -239,6 +239,11 @@ export interface QuestionLogRepository {
   append(log: LogKey, entry: LoggedQuestion, figures: EntryFigures | null): void;
   /** Writes and syncs what is buffered. */
   flush(): Promise<void>;
+  /**
+   * Entries of the log appended and not yet written and synced (or lost). A store without it
+   * has its log's page made durable by a flush first (the page's `unwritten` is then 0).
+   */
+  unwritten?(log: LogKey): number;
   /** A page of the log, newest first (unflushed entries included). */
   page(log: LogKey, request: PageRequest): Promise<PageResult>;
   /** The entries in [from, to), oldest first, a slice at a time. */

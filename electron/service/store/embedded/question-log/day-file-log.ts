@@ -37,7 +37,7 @@ import type {
 import { DIRECTORY_MODE, writeFileAtomicAsync } from '../../../files/durable-fs';
 import { FlushSchedule } from '../../sql/flush-schedule';
 import { DAY_MS, dayOf } from '../../sql/question-log-line';
-import { inboxRowOfLine, loadDay, loadInboxRows, saveDay } from './figure-files';
+import { encodeDay, inboxRowOfLine, loadDay, loadInboxRows, saveDay } from './figure-files';
 import type { InboxLine } from './figure-files';
 import { CLOSED_INBOX_MAX, DayTables, KeptFigures, addInboxRow } from './kept-figures';
 import type { InboxCounts } from './kept-figures';
@@ -306,7 +306,9 @@ export class DayFileLog implements QuestionLogRepository {
 
   /**
    * Saves the figures of the days changed since their last save, closing the days before
-   * yesterday. New figures are held back meanwhile, and count once it is done.
+   * yesterday. New figures are held back meanwhile, and count once it is done; when no day
+   * closes (nearly always), only while the days are encoded: the log's flush and the files'
+   * writes and syncs come after, so a read waits for no disk (decision 139).
    */
   private checkpoint(robot: RobotLog): Promise<void> {
     return robot.exclusive(async () => {
@@ -319,8 +321,19 @@ export class DayFileLog implements QuestionLogRepository {
       robot.held = [];
       let counted = (): void => undefined;
       robot.heldCounted = new Promise((resolve) => (counted = resolve));
+      const release = () => {
+        const held = robot.held;
+        robot.held = null;
+        for (const figures of held ?? []) robot.figures.apply(figures, 1);
+        counted();
+      };
       try {
         const ends = new Map(days.map((t) => [t.day, robot.segments.endOf(dayName(t.day))]));
+        const closing = days.some((t) => t.closed || t.day < closedBefore);
+        if (!closing) {
+          await this.saveOpenDays(robot, days, ends, release);
+          return;
+        }
         const lostBefore = robot.lost?.count ?? 0;
         await this.flush();
         // Entries counted in the figures were lost: their positions are not the log's any more.
@@ -346,12 +359,50 @@ export class DayFileLog implements QuestionLogRepository {
       } catch (error) {
         this.logger.error(`could not save the question log figures of ${robot.key}`, error);
       } finally {
-        const held = robot.held;
-        robot.held = null;
-        for (const figures of held) robot.figures.apply(figures, 1);
-        counted();
+        release();
       }
     });
+  }
+
+  /**
+   * A checkpoint of open days only: each day encoded at its position while new figures are held
+   * back (`release` then counts them), then the log flushed up to those positions and the files
+   * written (a figure file never covers lines not yet on disk).
+   */
+  private async saveOpenDays(
+    robot: RobotLog,
+    days: readonly DayTables[],
+    ends: ReadonlyMap<DayNumber, Position | null>,
+    release: () => void,
+  ): Promise<void> {
+    const savedAt = this.now();
+    const unsaved = robot.unsaved;
+    const encoded: {
+      tables: DayTables;
+      position: Position | null;
+      bytes: Buffer;
+      unsaved: number;
+    }[] = [];
+    for (const tables of days) {
+      const position = ends.get(tables.day) ?? null;
+      const bytes = await encodeDay(tables, { savedAt, position }, tables.inbox ?? []);
+      encoded.push({ tables, position, bytes, unsaved: tables.unsaved });
+    }
+    release();
+    const lostBefore = robot.lost?.count ?? 0;
+    await this.flush();
+    // Entries counted in the figures were lost: their positions are not the log's any more.
+    if ((robot.lost?.count ?? 0) > lostBefore) return;
+    await mkdir(robot.figuresDir, { recursive: true, mode: DIRECTORY_MODE });
+    for (const { tables, position, bytes, unsaved: dayUnsaved } of encoded) {
+      await writeFileAtomicAsync(join(robot.figuresDir, `${dayName(tables.day)}.jsonl`), bytes);
+      robot.saved.set(tables.day, { position, savedAt });
+      robot.figureBytes.set(tables.day, bytes.length);
+      // Figures counted since the encoding stay to save.
+      tables.unsaved = Math.max(0, tables.unsaved - dayUnsaved);
+    }
+    robot.unsaved = Math.max(0, robot.unsaved - unsaved);
+    robot.lastCheckpoint = this.now();
   }
 
   private async checkpointDue(): Promise<void> {
@@ -485,6 +536,10 @@ export class DayFileLog implements QuestionLogRepository {
 
   writeFailures(): number {
     return this.failures;
+  }
+
+  unwritten(log: LogKey): number {
+    return this.robots.get(log)?.segments.unwritten() ?? 0;
   }
 
   lost(log: LogKey): LostEntries | null {

@@ -86,6 +86,17 @@ export async function saveDay(
   header: Omit<DayHeader, 'format' | 'day' | 'hours'>,
   inbox: Iterable<[string, InboxCounts]>,
 ): Promise<number> {
+  const bytes = await encodeDay(tables, header, inbox);
+  await writeFileAtomicAsync(path, bytes);
+  return bytes.length;
+}
+
+/** A day's figure file's bytes, made a slice of rows a turn (what `saveDay` writes). */
+export async function encodeDay(
+  tables: DayTables,
+  header: Omit<DayHeader, 'format' | 'day' | 'hours'>,
+  inbox: Iterable<[string, InboxCounts]>,
+): Promise<Buffer> {
   const first = JSON.stringify({
     ...header,
     format: FIGURES_FORMAT,
@@ -112,9 +123,7 @@ export async function saveDay(
     await nextTurn();
   }
   if (slice.length > 0) parts.push(Buffer.from(`${slice.join('\n')}\n`));
-  const bytes = Buffer.concat(parts);
-  await writeFileAtomicAsync(path, bytes);
-  return bytes.length;
+  return Buffer.concat(parts);
 }
 
 /** What a day file holds, read a slice at a time: the header, then rows to `onRow`. */

@@ -17,6 +17,13 @@
  * cannot hold the user without reading its index). A file of the first form is still read (its
  * segment is searched by its index for users and times, and gets a filter of the second form
  * in the background).
+ *
+ * Since decision 138 it ends with the entries' counts, made from the index too: 16 uint32 (the
+ * entries of each index code: outcome and source, segment-index.ts `recordCode`), the number of
+ * (rule, code) pairs as a uint32, each pair as its rule hash and `code << 28 | count` (two
+ * uint32), and one byte, 3: the form (a file of this form is the only one of odd length). A
+ * page filtered by outcome, source or rule counts such a segment for its total without reading
+ * its index (the files of the second form get one made in the background).
  * @module
  */
 import { rename, rm, writeFile } from 'node:fs/promises';
@@ -31,6 +38,12 @@ const USER_PROBES = 4;
 /** Filter bytes per segment byte (1/64): about 1.5% of the log. */
 const BYTES_PER_FILTER_BYTE = 64;
 const FILTER_MIN = 1024;
+/** The third form's counts: one per index code, then the pairs' number; its last byte. */
+const CODES = 16;
+const COUNTS_HEADER_BYTES = CODES * 4 + 4;
+const THIRD_FORM = 3;
+const COUNT_BITS = 28;
+const COUNT_MASK = (1 << COUNT_BITS) - 1;
 const FILTER_MAX = 64 * 1024;
 
 /** The filter's size for a segment of `bytes`: a power of two within bounds. */
@@ -56,6 +69,88 @@ const isPowerOfTwo = (bytes: number) => bytes > 0 && (bytes & (bytes - 1)) === 0
 
 /** Whether a filter file of `fileBytes` is of the first form (no user filter, no times). */
 export const isFirstForm = (fileBytes: number): boolean => isPowerOfTwo(fileBytes - HEADER_BYTES);
+
+/**
+ * Whether a filter file of `fileBytes` is of the third form (with counts): the only odd length
+ * (the other forms are a header of 8 or 20 bytes and powers of two of at least 1,024 bytes).
+ */
+export const isThirdForm = (fileBytes: number): boolean => fileBytes % 2 === 1;
+
+/**
+ * How many of a segment's entries have each index code (outcome and source) and each rule with
+ * each code, as its index says them: a filter by outcome, source or rule counts the segment from
+ * them (decision 138).
+ */
+export class EntryCounts {
+  constructor(
+    /** Entries per code. */
+    readonly codes: Uint32Array,
+    /** Entries per rule hash and code: `hash * CODES + code` → count. */
+    readonly rules: ReadonlyMap<number, number>,
+  ) {}
+
+  /** The counts of the entries whose codes and rule hashes (0: none) `each` gives. */
+  static of(each: (add: (code: number, ruleHash: number) => void) => void) {
+    const codes = new Uint32Array(CODES);
+    const rules = new Map<number, number>();
+    each((code, ruleHash) => {
+      codes[code] = (codes[code] as number) + 1;
+      if (ruleHash === 0) return;
+      const key = ruleHash * CODES + code;
+      rules.set(key, (rules.get(key) ?? 0) + 1);
+    });
+    return new EntryCounts(codes, rules);
+  }
+
+  /** Entries of the codes `wanted` accepts, and of rule `ruleHash` when given. */
+  count(wanted: (code: number) => boolean, ruleHash: number | null): number {
+    let total = 0;
+    for (let code = 0; code < CODES; code++) {
+      if (!wanted(code)) continue;
+      total +=
+        ruleHash === null
+          ? (this.codes[code] as number)
+          : (this.rules.get(ruleHash * CODES + code) ?? 0);
+    }
+    return total;
+  }
+
+  get fileBytes(): number {
+    return COUNTS_HEADER_BYTES + this.rules.size * 8 + 1;
+  }
+
+  write(into: Buffer, at: number): void {
+    for (let code = 0; code < CODES; code++)
+      into.writeUInt32LE(this.codes[code] as number, at + code * 4);
+    into.writeUInt32LE(this.rules.size, at + CODES * 4);
+    let pair = at + COUNTS_HEADER_BYTES;
+    for (const [key, count] of this.rules) {
+      into.writeUInt32LE(Math.floor(key / CODES), pair);
+      into.writeUInt32LE(
+        (((key % CODES) << COUNT_BITS) | Math.min(count, COUNT_MASK)) >>> 0,
+        pair + 4,
+      );
+      pair += 8;
+    }
+    into.writeUInt8(THIRD_FORM, pair);
+  }
+
+  /** The counts written at `at` (to the end of `bytes`), or null when they are not whole. */
+  static parse(bytes: Buffer, at: number): EntryCounts | null {
+    if (bytes.length < at + COUNTS_HEADER_BYTES + 1) return null;
+    const pairs = bytes.readUInt32LE(at + CODES * 4);
+    const end = at + COUNTS_HEADER_BYTES + pairs * 8;
+    if (bytes.length !== end + 1 || bytes[end] !== THIRD_FORM) return null;
+    const codes = new Uint32Array(CODES);
+    for (let code = 0; code < CODES; code++) codes[code] = bytes.readUInt32LE(at + code * 4);
+    const rules = new Map<number, number>();
+    for (let pair = at + COUNTS_HEADER_BYTES; pair < end; pair += 8) {
+      const packed = bytes.readUInt32LE(pair + 4);
+      rules.set(bytes.readUInt32LE(pair) * CODES + (packed >>> COUNT_BITS), packed & COUNT_MASK);
+    }
+    return new EntryCounts(codes, rules);
+  }
+}
 
 /**
  * A segment's entries as its index says them: the earliest and latest time in its day, and a
@@ -129,6 +224,8 @@ export class GramFilter {
     readonly covers: number,
     /** Its entries' users and times (null: a file of the first form). */
     readonly entries: EntryFilter | null = null,
+    /** Its entries' counts by code and rule (null: a file of the first or second form). */
+    readonly counts: EntryCounts | null = null,
   ) {
     this.mask = bits.length * 8 - 1;
   }
@@ -153,13 +250,18 @@ export class GramFilter {
     return true;
   }
 
-  /** The same bits, covering `bytes` of the segment (with its entries' filter, if given). */
-  covering(bytes: number, entries: EntryFilter | null = this.entries): GramFilter {
-    return new GramFilter(this.bits, bytes, entries);
+  /** The same bits, covering `bytes` of the segment (with its entries' filter and counts). */
+  covering(
+    bytes: number,
+    entries: EntryFilter | null = this.entries,
+    counts: EntryCounts | null = this.counts,
+  ): GramFilter {
+    return new GramFilter(this.bits, bytes, entries, entries === null ? null : counts);
   }
 
   get fileBytes(): number {
-    return HEADER_BYTES + this.bits.length + (this.entries?.fileBytes ?? 0);
+    const counts = this.entries === null ? 0 : (this.counts?.fileBytes ?? 0);
+    return HEADER_BYTES + this.bits.length + (this.entries?.fileBytes ?? 0) + counts;
   }
 
   /** Writes the filter beside its segment (whole or not at all: a torn file is not read). */
@@ -175,6 +277,7 @@ export class GramFilter {
       bytes.writeUInt32LE(entries.lastTime, at + 4);
       bytes.writeUInt32LE(entries.users.length, at + 8);
       bytes.set(entries.users, at + ENTRIES_HEADER_BYTES);
+      this.counts?.write(bytes, at + entries.fileBytes);
     }
     const temporary = `${path}.tmp`;
     try {
@@ -197,11 +300,13 @@ export class GramFilter {
     if (bytes.length === at) return new GramFilter(bits, covers);
     if (bytes.length < at + ENTRIES_HEADER_BYTES) return null;
     const usersLength = bytes.readUInt32LE(at + 8);
-    if (!isPowerOfTwo(usersLength) || bytes.length !== at + ENTRIES_HEADER_BYTES + usersLength)
-      return null;
-    const users = new Uint8Array(bytes.subarray(at + ENTRIES_HEADER_BYTES));
+    const usersEnd = at + ENTRIES_HEADER_BYTES + usersLength;
+    if (!isPowerOfTwo(usersLength) || bytes.length < usersEnd) return null;
+    const users = new Uint8Array(bytes.subarray(at + ENTRIES_HEADER_BYTES, usersEnd));
     const entries = new EntryFilter(bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4), users);
-    return new GramFilter(bits, covers, entries);
+    if (bytes.length === usersEnd) return new GramFilter(bits, covers, entries);
+    const counts = EntryCounts.parse(bytes, usersEnd);
+    return counts === null ? null : new GramFilter(bits, covers, entries, counts);
   }
 }
 

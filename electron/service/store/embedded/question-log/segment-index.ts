@@ -62,6 +62,26 @@ export function writeRecord(into: Buffer, at: number, parts: RecordParts, offset
 export const recordTime = (words: Uint32Array, record: number): number =>
   (words[record * 4 + 1] as number) & AT_MASK;
 
+/** A record's code: its outcome (OUTCOMES' index) and whether the try pane asked it (bit 3). */
+export const recordCode = (words: Uint32Array, record: number): number =>
+  ((words[record * 4 + 1] as number) >>> AT_BITS) & 15;
+
+/** A record's rule hash (0: none). */
+export const recordRule = (words: Uint32Array, record: number): number =>
+  words[record * 4 + 3] as number;
+
+/** Which record codes (recordCode) the filter's outcome and source accept. */
+export function codeTest(filter: LogFilter): (code: number) => boolean {
+  const outcomes = new Set<number>();
+  OUTCOMES.forEach((outcome: Outcome, code) => {
+    if (filter.outcome === undefined || filterOutcome(outcome) === filter.outcome)
+      outcomes.add(code);
+  });
+  const source = filter.source;
+  return (code) =>
+    outcomes.has(code & 7) && (source === undefined || ((code & 8) !== 0) === (source === 'try'));
+}
+
 /** A record's user hash. */
 export const recordUser = (words: Uint32Array, record: number): number =>
   words[record * 4 + 2] as number;

@@ -24,12 +24,22 @@ import type { PageRequest, PageResult } from '../../contract/question-log';
 import { DAY_MS, dayOf } from '../../sql/question-log-line';
 import { textVariants } from '../../sql/question-log-text';
 import type { ExportJob } from './segment-csv';
-import { EntryFilter, GramFilter, gramsPathOf, isFirstForm, mayHoldAny } from './segment-grams';
+import {
+  EntryCounts,
+  EntryFilter,
+  GramFilter,
+  gramsPathOf,
+  isThirdForm,
+  mayHoldAny,
+} from './segment-grams';
 import { decodeLine, encodeLine } from './segment-line';
 import {
   RECORD_BYTES,
+  codeTest,
   entryMatches,
+  recordCode,
   recordParts,
+  recordRule,
   recordTest,
   recordTime,
   recordUser,
@@ -477,6 +487,13 @@ export class SegmentLog<T> {
     segment.pendingBytes += bytes;
   }
 
+  /** Lines buffered or being written (not yet synced with their index records). */
+  unwritten(): number {
+    let count = 0;
+    for (const segment of this.segments) count += segment.pending.length + segment.writing.length;
+    return count;
+  }
+
   get hasPending(): boolean {
     return this.segments.some((segment) => segment.pending.length > 0);
   }
@@ -639,9 +656,12 @@ export class SegmentLog<T> {
     const entries = EntryFilter.of(count, (add) => {
       for (let r = 0; r < count; r++) add(recordUser(words, r), recordTime(words, r));
     });
-    // A filter of the first form covering the same lines keeps its trigrams (no line read).
+    const counts = EntryCounts.of((add) => {
+      for (let r = 0; r < count; r++) add(recordCode(words, r), recordRule(words, r));
+    });
+    // A filter of an older form covering the same lines keeps its trigrams (no line read).
     const first = segment.gramsBytes > 0 ? await this.filterOf(segment) : null;
-    const filter = (first ?? GramFilter.empty(covers)).covering(covers, entries);
+    const filter = (first ?? GramFilter.empty(covers)).covering(covers, entries, counts);
     let lines = 0;
     for await (const { text } of first ? [] : this.lineStream(segment.path, 0, covers)) {
       const entry = decodeLine(text, segment.dayStart);
@@ -669,9 +689,27 @@ export class SegmentLog<T> {
     this.touch(segment);
   }
 
-  /** Whether a segment has a filter of the current form (the first form gets one made again). */
+  /** Whether a segment has a filter of the current form (older forms get one made again). */
   private hasFilter(segment: Segment<T>): boolean {
-    return segment.gramsBytes > 0 && !isFirstForm(segment.gramsBytes);
+    return isThirdForm(segment.gramsBytes);
+  }
+
+  /**
+   * A closed segment's counts, when they answer the filter for all its records (decision 138):
+   * no text or user in it, and every entry of the segment within its time.
+   */
+  private async countsFor(
+    segment: Segment<T>,
+    filter: PageRequest['filter'],
+  ): Promise<EntryCounts | null> {
+    if (filter.text !== undefined || filter.userId !== undefined) return null;
+    if (!isThirdForm(segment.gramsBytes) || !this.idle(segment)) return null;
+    const found = await this.filterOf(segment);
+    if (!found?.entries || found.counts === null) return null;
+    const { firstTime, lastTime } = found.entries;
+    const inside =
+      filter.from <= segment.dayStart + firstTime && segment.dayStart + lastTime < filter.to;
+    return inside ? found.counts : null;
   }
 
   /** A segment's filter if it has one covering all its lines, read once. */
@@ -836,7 +874,9 @@ export class SegmentLog<T> {
     );
     const worker = async () => {
       for (let segment = queue.pop(); segment; segment = queue.pop()) {
-        if (!(await this.cannotHold(segment, filter, []))) await this.indexOf(segment);
+        if (await this.cannotHold(segment, filter, [])) continue;
+        // Counted from its filter's counts unless the page is in it (read then, in the page).
+        if ((await this.countsFor(segment, filter)) === null) await this.indexOf(segment);
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
@@ -896,6 +936,7 @@ export class SegmentLog<T> {
     const texts = filter.text === undefined ? [] : textVariants(filter.text);
     const variants = filter.text === undefined ? null : texts.map((v) => Buffer.from(v));
     const found: Found<T>[] = [];
+    const codes = codeTest(filter);
     let matched = 0;
     let complete = true;
     /** Records a text search read, the cursor where the budget stopped it, what it left. */
@@ -955,6 +996,17 @@ export class SegmentLog<T> {
       }
       // A segment whose filter says it cannot hold a match is searched without being read.
       if (last >= 0 && (await this.cannotHold(segment, filter, texts))) continue;
+      // A closed segment the page is not in (after it, or before it) is counted from its
+      // filter's counts, its index not read (decision 138).
+      const counts = !atCursor && tail.length === 0 ? await this.countsFor(segment, filter) : null;
+      if (counts !== null) {
+        const ruleHash = filter.ruleId === undefined ? null : textHash(filter.ruleId);
+        const n = counts.count(codes, ruleHash);
+        if (matched >= offset + limit || matched + n <= offset) {
+          matched += n;
+          continue;
+        }
+      }
       const words = await this.indexOf(segment);
       const test = recordTest(filter, segment.dayStart);
       if (variants !== null) {
