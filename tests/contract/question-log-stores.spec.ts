@@ -495,3 +495,38 @@ test('a text search reads a budget of entries a page on both stores, and pages o
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the team server’s size budget bounds the entries’ live bytes, rows and indexes (decision 141)', async () => {
+  const pool = openPool({ url: await freshDatabase('qlog_budget'), logger: silentLogger });
+  const log = new PostgresQuestionLog({ pool, logger: silentLogger, flushMs: 60_000 });
+  try {
+    await migrate(pool, silentLogger);
+    await log.open('7/budget', figuresMaker().replay);
+    for (let i = 0; i < 30_000; i++) {
+      log.append(
+        '7/budget',
+        entry(T0 + i, `question number ${i} about parcels`, { userId: `user-${i % 997}` }),
+        null,
+      );
+    }
+    await log.flush();
+    const budget = Math.floor((await log.size('7/budget')) / 3);
+    assert.ok((await log.enforceRetention('7/budget', 0, budget)) > 15_000);
+    await pool.query('VACUUM question_log_entries');
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pgstattuple');
+    const { rows } = await pool.query<{ heap: string; indexes: string }>(
+      `SELECT (SELECT tuple_len + 4 * tuple_count FROM pgstattuple('question_log_entries')) AS heap,
+              (SELECT sum((s).leaf_pages * 8192 * (s).avg_leaf_density / 100
+                          + (s).internal_pages * 8192)
+               FROM (SELECT pgstatindex(indexrelid) AS s FROM pg_index
+                     WHERE indrelid = 'question_log_entries'::regclass) t) AS indexes`,
+    );
+    const live = Number(rows[0]?.heap) + Number(rows[0]?.indexes);
+    // The lines alone are under half of it: a budget of lines let the table hold twice as much.
+    assert.ok(live <= budget * 1.05, `live ${live} bytes over the budget of ${budget}`);
+    assert.ok(live >= budget * 0.75, `live ${live} bytes far under the budget of ${budget}`);
+  } finally {
+    await log.close();
+    await pool.end();
+  }
+});

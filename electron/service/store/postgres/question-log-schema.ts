@@ -241,6 +241,13 @@ CREATE TABLE question_log_inbox_group_rules (
 CREATE INDEX question_log_inbox_group_rules_by_count
   ON question_log_inbox_group_rules (log_id, grp, kind, count DESC, rule_id COLLATE "C");
 
+-- The size budget counts each entry's row and index entries too (decision 141: 170 bytes, as
+-- ENTRY_ROW_BYTES in question-log.ts), and the space its purges free is reused soon: the table's
+-- own autovacuum threshold is 1% of its rows (20% by default: a purge of a tenth waited).
+UPDATE question_logs SET bytes = bytes + entries * 170;
+ALTER TABLE question_log_entries SET (
+  autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_threshold = 5000);
+
 INSERT INTO question_log_inbox_group_texts (log_id, grp, key, count)
 SELECT i.log_id, g.grp, i.key, sum(i.fallback + i.recommended + i.low_score)
 FROM question_log_inbox i JOIN question_log_groups g ON g.log_id = i.log_id AND g.key = i.key
