@@ -86,8 +86,8 @@ export interface PgReadFigures {
   loadAverage: number[];
   /** Medians over HTTP (ms), the baseline build then this one, on the same copy of the log. */
   reads: Record<ReadName, { beforeMs: number; afterMs: number; ratio: number }>;
-  /** This build's first start on the copy: its migrations (ms). */
-  migrateMs: number;
+  /** From spawning each build to its listening (ms): this build's includes its migrations. */
+  startMs: { before: number; after: number };
   sql: { name: string; beforeMs: number; afterMs: number; ratio: number; plans: string[] }[];
   budget: {
     budgetBytes: number;
@@ -369,7 +369,7 @@ export async function measurePgReads(options: {
       rounds: options.rounds,
       loadAverage: load,
       reads,
-      migrateMs: after.startMs - before.startMs,
+      startMs: { before: before.startMs, after: after.startMs },
       sql,
       budget,
     };
