@@ -42,6 +42,9 @@
  * `--question-log-pg --database postgres://…/postgres [--log-asks N] [--rounds R]`: only the log
  * at volume on the team server, in a database of its own, with the reads changed timed against
  * what they were (tests/bench/question-log-pg-bench.ts).
+ * `--log-pg-reads --database postgres://…/FILLED --baseline JS [--rounds R]`: only the team
+ * server's editor reads and size budget on a copy of a filled log, another build's headless.js
+ * read first in the same run (tests/bench/question-log-pg-reads.ts).
  * The machine is shared and noisy: compare the ratios, not the absolute figures.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -65,6 +68,7 @@ import { followPeakRss, peakRssMb, percentile, round } from './stats';
 import { measureQuestionLog } from './question-log-bench';
 import { measureLogVolume, volumeLine } from './question-log-volume';
 import { comparedLine, measurePostgresVolume } from './question-log-pg-bench';
+import { measurePgReads, pgReadsLine } from './question-log-pg-reads';
 import { logReadLine, measureLogReads } from './log-read-bench';
 import { measureTeamServer } from './team-server-bench';
 import { measureMemory } from './memory-bench';
@@ -123,6 +127,7 @@ const { values } = parseArgs({
     baseline: { type: 'string' },
     'rule-figures': { type: 'boolean', default: false },
     'question-log-pg': { type: 'boolean', default: false },
+    'log-pg-reads': { type: 'boolean', default: false },
     'rule-days': { type: 'string', default: '90' },
     'log-ratio': { type: 'boolean', default: false },
     'import-rate': { type: 'boolean', default: false },
@@ -157,6 +162,15 @@ if (values['import-rate']) {
   const result = await importRounds(size, rounds, values.service, values['cpu-prof']);
   console.log(importLine(size, result));
   if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
+  process.exit(0);
+} else if (values['log-pg-reads'] && values.database && values.baseline) {
+  const f = await measurePgReads({
+    database: values.database,
+    baseline: values.baseline,
+    rounds: Math.max(1, Number(values.rounds)),
+  });
+  console.log(pgReadsLine(f));
+  if (values.json) writeFileSync(values.json, JSON.stringify(f, null, 2));
   process.exit(0);
 } else if (values['question-log-pg'] && values.database) {
   const rules = generateRules(10_000, 42);

@@ -266,6 +266,56 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
     assert.deepEqual(inboxes.table, inboxes['day files']);
   });
 
+  test('a large inbox group shows its 10 most counted examples, choices and evidence, equal on both stores after retention and a forget (decision 140)', async () => {
+    const asked: LoggedQuestion[] = [];
+    const miss = { answerType: 'BESTMATCH' as const, module: 'NONE', score: 0, ruleId: null };
+    const places = ['paris', 'lyon', 'nice', 'lille', 'nantes', 'brest', 'dijon', 'metz'];
+    const more = ['tours', 'reims', 'caen', 'pau', 'nimes', 'rouen'];
+    for (let day = 0; day < 3; day++) {
+      const at = T0 + day * DAY;
+      // 14 questions of one group, asked 1..14 times (a day's share), and 14 rules chosen and
+      // pointed to as many times: more than a group shows.
+      [...places, ...more].forEach((place, i) => {
+        for (let n = 0; n <= i; n++) {
+          const t = at + i * 1000 + n * 10;
+          asked.push(entry(t, `parcel delivery to ${place}`, miss));
+          asked.push(
+            entry(t + 1, 'parcel delivery', {
+              answerType: 'RECOMMEND',
+              ruleId: null,
+              score: 0.9,
+              recommended: [`e${(i + day) % 14}`, 'rz'],
+              runnerUp: 0.2,
+            }),
+            entry(t + 2, 'the parcel delivery', { ruleId: `c${i}`, chosenFrom: 'parcel delivery' }),
+          );
+        }
+      });
+    }
+    const { figuresOf } = figuresMaker();
+    const figures = asked.map((e) => figuresOf(e));
+    const inboxes: Record<string, unknown[]> = {};
+    for (const [name, log] of logs) {
+      const seen: unknown[] = [];
+      await log.open('6/large', figuresMaker().replay);
+      asked.forEach((e, i) => log.append('6/large', e, figures[i] ?? null));
+      await log.flush();
+      seen.push(await log.figures.inbox('6/large', 50));
+      await log.enforceRetention('6/large', T0 + DAY, 1e9);
+      seen.push(await log.figures.inbox('6/large', 50));
+      await log.figures.forget('6/large', ['parcel delivery to rouen', 'parcel delivery to nimes']);
+      seen.push(await log.figures.inbox('6/large', 50));
+      inboxes[name] = seen;
+    }
+    const [before] = inboxes.table ?? [];
+    const large = Array.isArray(before) ? before[0] : undefined;
+    assert.ok(large && typeof large === 'object' && 'texts' in large && 'chosen' in large);
+    assert.equal(large.texts.length, 10, 'examples bounded');
+    assert.equal(large.chosen.length, 10, 'choices bounded');
+    assert.equal(large.evidence.length, 10, 'evidence bounded');
+    assert.deepEqual(inboxes.table, inboxes['day files']);
+  });
+
   test('inbox marks are kept per log', async () => {
     for (const [name, log] of logs) {
       assert.deepEqual(await log.marks('2/m'), [], name);
@@ -331,7 +381,7 @@ test('server migration 10 builds the running totals from the day rows of an exis
   }
 });
 
-test('server migration 11 builds the inbox groups’ running figures from the day rows', async () => {
+test('server migrations 11 and 12 build the inbox groups’ running figures, examples and rules from the day rows', async () => {
   const pool = openPool({ url: await freshDatabase('qlog_groups'), logger: silentLogger });
   try {
     await migrate(pool, silentLogger, undefined, SERVER_MIGRATIONS.slice(0, 10));
@@ -355,7 +405,7 @@ test('server migration 11 builds the inbox groups’ running figures from the da
       const inbox = await log.figures.inbox('1/old', 10);
       // Chosen from first, whatever its count.
       assert.deepEqual(
-        inbox.map((g) => [g.group, g.count, g.lastAt, g.outcomes, g.chosen, g.evidence]),
+        inbox.map((g) => [g.group, g.count, g.lastAt, g.outcomes, g.chosen, g.evidence, g.texts]),
         [
           [
             'parcel',
@@ -364,6 +414,11 @@ test('server migration 11 builds the inbox groups’ running figures from the da
             { fallback: 3, recommended: 1, lowScore: 0 },
             [{ ruleId: 'ra', count: 2 }],
             [],
+            // Built by migration 12 (decision 140).
+            [
+              { key: 'parcel', text: 'Parcel?', count: 2 },
+              { key: 'parcels', text: 'parcels', count: 2 },
+            ],
           ],
           [
             'cash',
@@ -372,6 +427,7 @@ test('server migration 11 builds the inbox groups’ running figures from the da
             { fallback: 5, recommended: 0, lowScore: 1 },
             [],
             [{ ruleId: 'rb', count: 3 }],
+            [{ key: 'cash', text: 'cash', count: 6 }],
           ],
         ],
       );
@@ -437,5 +493,40 @@ test('a text search reads a budget of entries a page on both stores, and pages o
     for (const [, log] of logs) await log.close();
     await pool.end();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the team server’s size budget bounds the entries’ live bytes, rows and indexes (decision 141)', async () => {
+  const pool = openPool({ url: await freshDatabase('qlog_budget'), logger: silentLogger });
+  const log = new PostgresQuestionLog({ pool, logger: silentLogger, flushMs: 60_000 });
+  try {
+    await migrate(pool, silentLogger);
+    await log.open('7/budget', figuresMaker().replay);
+    for (let i = 0; i < 30_000; i++) {
+      log.append(
+        '7/budget',
+        entry(T0 + i, `question number ${i} about parcels`, { userId: `user-${i % 997}` }),
+        null,
+      );
+    }
+    await log.flush();
+    const budget = Math.floor((await log.size('7/budget')) / 3);
+    assert.ok((await log.enforceRetention('7/budget', 0, budget)) > 15_000);
+    await pool.query('VACUUM question_log_entries');
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pgstattuple');
+    const { rows } = await pool.query<{ heap: string; indexes: string }>(
+      `SELECT (SELECT tuple_len + 4 * tuple_count FROM pgstattuple('question_log_entries')) AS heap,
+              (SELECT sum((s).leaf_pages * 8192 * (s).avg_leaf_density / 100
+                          + (s).internal_pages * 8192)
+               FROM (SELECT pgstatindex(indexrelid) AS s FROM pg_index
+                     WHERE indrelid = 'question_log_entries'::regclass) t) AS indexes`,
+    );
+    const live = Number(rows[0]?.heap) + Number(rows[0]?.indexes);
+    // The lines alone are under half of it: a budget of lines let the table hold twice as much.
+    assert.ok(live <= budget * 1.05, `live ${live} bytes over the budget of ${budget}`);
+    assert.ok(live >= budget * 0.75, `live ${live} bytes far under the budget of ${budget}`);
+  } finally {
+    await log.close();
+    await pool.end();
   }
 });

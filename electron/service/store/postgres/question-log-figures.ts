@@ -14,7 +14,7 @@ import type {
   RuleRow,
   TextCount,
 } from '../contract/question-log';
-import { OUTCOMES } from '../contract/question-log';
+import { INBOX_RULES_MAX, OUTCOMES } from '../contract/question-log';
 import type { Client, Pool } from './connection';
 import { inTransaction } from './connection';
 
@@ -360,7 +360,7 @@ async function writeGroupTotals(
   client: Client,
   logId: number,
   inbox: readonly InboxDelta[],
-  inboxRules: readonly { key: string; kind: 'c' | 'e'; count: number }[],
+  inboxRules: readonly { key: string; kind: 'c' | 'e'; ruleId: string; count: number }[],
 ) {
   const byKey = new Map<
     string,
@@ -403,6 +403,59 @@ async function writeGroupTotals(
       sums.map((x) => x.chosen),
     ],
   );
+  // What each group shows (decision 140), after the group's own row (every writer's lock order).
+  await client.query(
+    `INSERT INTO question_log_inbox_group_texts (log_id, grp, key, count)
+     SELECT $1, g.grp, d.key, sum(d.count)
+     FROM unnest($2::text[], $3::bigint[]) AS d(key, count)
+     JOIN question_log_groups g ON g.log_id = $1 AND g.key = d.key
+     WHERE d.count > 0
+     GROUP BY g.grp, d.key ORDER BY g.grp COLLATE "C", d.key COLLATE "C"
+     ON CONFLICT (log_id, grp, key) DO UPDATE SET
+       count = question_log_inbox_group_texts.count + EXCLUDED.count`,
+    [logId, keys, sums.map((x) => x.fallback + x.recommended + x.lowScore)],
+  );
+  if (inboxRules.length === 0) return;
+  await client.query(
+    `INSERT INTO question_log_inbox_group_rules (log_id, grp, kind, rule_id, count)
+     SELECT $1, g.grp, d.kind, d.rule_id, sum(d.count)
+     FROM unnest($2::text[], $3::char[], $4::text[], $5::bigint[]) AS d(key, kind, rule_id, count)
+     JOIN question_log_groups g ON g.log_id = $1 AND g.key = d.key
+     GROUP BY g.grp, d.kind, d.rule_id
+     ORDER BY g.grp COLLATE "C", d.kind, d.rule_id COLLATE "C"
+     ON CONFLICT (log_id, grp, kind, rule_id) DO UPDATE SET
+       count = question_log_inbox_group_rules.count + EXCLUDED.count`,
+    [
+      logId,
+      inboxRules.map((r) => r.key),
+      inboxRules.map((r) => r.kind),
+      inboxRules.map((r) => r.ruleId),
+      inboxRules.map((r) => r.count),
+    ],
+  );
+}
+
+/**
+ * CTEs (after a `gone` of deleted `question_log_inbox_rules` rows: key, kind, rule_id, count)
+ * taking them off their groups' rules (decision 140); `keyed` is what went per group and rule.
+ */
+const LOWER_GROUP_RULES = `keyed AS (
+         SELECT g.grp, gone.kind, gone.rule_id, sum(gone.count) AS count
+         FROM gone JOIN question_log_groups g ON g.log_id = $1 AND g.key = gone.key
+         GROUP BY g.grp, gone.kind, gone.rule_id),
+       lowered AS (
+         UPDATE question_log_inbox_group_rules t SET count = t.count - k.count
+         FROM keyed k
+         WHERE t.log_id = $1 AND t.grp = k.grp AND t.kind = k.kind AND t.rule_id = k.rule_id)`;
+
+/** Rows of groups' examples and rules whose counts went to nothing (decision 140). */
+async function dropEmptyGroupParts(client: Client, logId: number, groups: readonly string[]) {
+  for (const table of ['question_log_inbox_group_texts', 'question_log_inbox_group_rules']) {
+    await client.query(`DELETE FROM ${table} WHERE log_id = $1 AND grp = ANY($2) AND count <= 0`, [
+      logId,
+      groups,
+    ]);
+  }
 }
 
 /**
@@ -496,11 +549,19 @@ export async function dropFiguresBefore(pool: Pool, logId: number, firstKept: nu
       `WITH gone AS (
          DELETE FROM question_log_inbox WHERE log_id = $1 AND day < $2
          RETURNING key, fallback, recommended, low_score),
-       summed AS (
-         SELECT g.grp, sum(gone.fallback) AS fallback, sum(gone.recommended) AS recommended,
-                sum(gone.low_score) AS low_score
+       keyed AS (
+         SELECT g.grp, gone.key, sum(gone.fallback) AS fallback,
+                sum(gone.recommended) AS recommended, sum(gone.low_score) AS low_score
          FROM gone JOIN question_log_groups g ON g.log_id = $1 AND g.key = gone.key
-         GROUP BY g.grp)
+         GROUP BY g.grp, gone.key),
+       texts AS (
+         UPDATE question_log_inbox_group_texts t
+         SET count = t.count - k.fallback - k.recommended - k.low_score
+         FROM keyed k WHERE t.log_id = $1 AND t.grp = k.grp AND t.key = k.key),
+       summed AS (
+         SELECT grp, sum(fallback) AS fallback, sum(recommended) AS recommended,
+                sum(low_score) AS low_score
+         FROM keyed GROUP BY grp)
        UPDATE question_log_inbox_groups t SET
          fallback = t.fallback - s.fallback, recommended = t.recommended - s.recommended,
          low_score = t.low_score - s.low_score,
@@ -513,15 +574,14 @@ export async function dropFiguresBefore(pool: Pool, logId: number, firstKept: nu
     await client.query(
       `WITH gone AS (
          DELETE FROM question_log_inbox_rules WHERE log_id = $1 AND day < $2
-         RETURNING key, kind, count),
-       summed AS (
-         SELECT g.grp, sum(gone.count) AS chosen
-         FROM gone JOIN question_log_groups g ON g.log_id = $1 AND g.key = gone.key
-         WHERE gone.kind = 'c' GROUP BY g.grp)
+         RETURNING key, kind, rule_id, count),
+       ${LOWER_GROUP_RULES},
+       summed AS (SELECT grp, sum(count) AS chosen FROM keyed WHERE kind = 'c' GROUP BY grp)
        UPDATE question_log_inbox_groups t SET chosen = t.chosen - s.chosen
        FROM summed s WHERE t.log_id = $1 AND t.grp = s.grp`,
       [logId, firstKept],
     );
+    await dropEmptyGroupParts(client, logId, groups);
     await client.query(
       `DELETE FROM question_log_inbox_groups
        WHERE log_id = $1 AND grp = ANY($2)
@@ -578,6 +638,8 @@ export const TOTAL_TABLES = [
   'question_log_rule_totals',
   'question_log_pair_totals',
   'question_log_inbox_groups',
+  'question_log_inbox_group_texts',
+  'question_log_inbox_group_rules',
 ] as const;
 
 /** The figures every node reads, from the tables. */
@@ -706,32 +768,40 @@ export class PostgresFigures implements LogFigures {
     );
     if (rows.length === 0) return [];
     const groups = rows.map((row) => row.grp);
-    const texts = await this.pool.query<{ grp: string; key: string; text: string; count: number }>(
-      `SELECT grp, key, text, count FROM (
-         SELECT g.grp, i.key, (array_agg(i.text ORDER BY i.day))[1] AS text,
-                sum(i.fallback + i.recommended + i.low_score)::bigint AS count,
-                row_number() OVER (PARTITION BY g.grp
-                  ORDER BY sum(i.fallback + i.recommended + i.low_score) DESC, i.key COLLATE "C") AS n
-         FROM question_log_inbox i
-         JOIN question_log_groups g ON g.log_id = i.log_id AND g.key = i.key
-         WHERE i.log_id = $1 AND g.grp = ANY($2)
-         GROUP BY g.grp, i.key
-         HAVING sum(i.fallback + i.recommended + i.low_score) > 0
-       ) t WHERE n <= ${EXAMPLES_MAX} ORDER BY grp, n`,
+    // Each group's first examples and rules by index (decision 140): never its every question's
+    // day rows (the largest group of a million asks had 31k rule rows).
+    const examples = await this.pool.query<{ grp: string; key: string; count: number }>(
+      `SELECT g.grp, t.key, t.count FROM unnest($2::text[]) AS g(grp)
+       CROSS JOIN LATERAL (
+         SELECT key, count FROM question_log_inbox_group_texts
+         WHERE log_id = $1 AND grp = g.grp AND count > 0
+         ORDER BY count DESC, key COLLATE "C" LIMIT ${EXAMPLES_MAX}) t
+       ORDER BY g.grp, t.count DESC, t.key COLLATE "C"`,
       [logId, groups],
     );
+    // Each example as first typed: its oldest day row's text.
+    const typed = await this.pool.query<{ key: string; text: string }>(
+      `SELECT DISTINCT ON (key) key, text FROM question_log_inbox
+       WHERE log_id = $1 AND key = ANY($2) ORDER BY key, day`,
+      [logId, examples.rows.map((row) => row.key)],
+    );
+    const textOf = new Map(typed.rows.map((row) => [row.key, row.text]));
+    const texts = {
+      rows: examples.rows.map((row) => ({ ...row, text: textOf.get(row.key) ?? row.key })),
+    };
     const rules = await this.pool.query<{
       grp: string;
       kind: string;
       rule_id: string;
       count: number;
     }>(
-      `SELECT g.grp, x.kind, x.rule_id, sum(x.count)::bigint AS count
-       FROM question_log_inbox_rules x
-       JOIN question_log_groups g ON g.log_id = x.log_id AND g.key = x.key
-       WHERE x.log_id = $1 AND g.grp = ANY($2)
-       GROUP BY g.grp, x.kind, x.rule_id
-       ORDER BY count DESC, x.rule_id COLLATE "C"`,
+      `SELECT g.grp, k.kind, r.rule_id, r.count
+       FROM unnest($2::text[]) AS g(grp) CROSS JOIN (VALUES ('c'::char), ('e'::char)) AS k(kind)
+       CROSS JOIN LATERAL (
+         SELECT rule_id, count FROM question_log_inbox_group_rules
+         WHERE log_id = $1 AND grp = g.grp AND kind = k.kind AND count > 0
+         ORDER BY count DESC, rule_id COLLATE "C" LIMIT ${INBOX_RULES_MAX}) r
+       ORDER BY g.grp, k.kind, r.count DESC, r.rule_id COLLATE "C"`,
       [logId, groups],
     );
     // Each group's rules and texts in one pass (a large group has tens of thousands of rows:
@@ -792,10 +862,21 @@ export class PostgresFigures implements LogFigures {
         keys,
       ]);
       await client.query(
-        'DELETE FROM question_log_inbox_rules WHERE log_id = $1 AND key = ANY($2)',
+        `WITH gone AS (
+           DELETE FROM question_log_inbox_rules WHERE log_id = $1 AND key = ANY($2)
+           RETURNING key, kind, rule_id, count),
+         ${LOWER_GROUP_RULES}
+         SELECT 1`,
         [logId, keys],
       );
       if (groups.length === 0) return;
+      // The questions' examples go whole: every day row of theirs went.
+      await client.query(
+        `DELETE FROM question_log_inbox_group_texts
+         WHERE log_id = $1 AND grp = ANY($2) AND key = ANY($3)`,
+        [logId, groups, keys],
+      );
+      await dropEmptyGroupParts(client, logId, groups);
       await client.query(
         `WITH counted AS (
            SELECT g.grp, coalesce(sum(i.fallback), 0) AS fallback,

@@ -207,3 +207,56 @@ WHERE x.kind = 'c'
 GROUP BY x.log_id, g.grp
 ON CONFLICT (log_id, grp) DO UPDATE SET chosen = EXCLUDED.chosen;
 `;
+
+/**
+ * Server migration 12 (decision 140): what an inbox group shows, kept as asks are recorded, in
+ * the order it is shown. A group's examples (its questions' occurrences) and its rules (chosen
+ * from its RECOMMENDs, `c`; pointed to by its misses, `e`) were summed from every day row of
+ * every question of the group per read: the largest group of a million asks had 31k rule rows
+ * and 679 questions. Each (group, question) and (group, kind, rule) now has one running count,
+ * written by the flush's transaction with the day rows (after the group's own row: the lock
+ * order), lowered by the retention in the transaction that deletes the day rows and counted
+ * again for the groups a mark forgets; the inbox reads each group's first `EXAMPLES_MAX` and
+ * `INBOX_RULES_MAX` by index. Built here from the day rows.
+ */
+export const QUESTION_LOG_INBOX_GROUP_PARTS_SQL = `
+CREATE TABLE question_log_inbox_group_texts (
+  log_id INT NOT NULL,
+  grp    TEXT NOT NULL,
+  key    TEXT NOT NULL,
+  count  BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, grp, key)
+);
+CREATE INDEX question_log_inbox_group_texts_by_count
+  ON question_log_inbox_group_texts (log_id, grp, count DESC, key COLLATE "C");
+
+CREATE TABLE question_log_inbox_group_rules (
+  log_id  INT NOT NULL,
+  grp     TEXT NOT NULL,
+  kind    CHAR(1) NOT NULL,
+  rule_id TEXT NOT NULL,
+  count   BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (log_id, grp, kind, rule_id)
+);
+CREATE INDEX question_log_inbox_group_rules_by_count
+  ON question_log_inbox_group_rules (log_id, grp, kind, count DESC, rule_id COLLATE "C");
+
+-- The size budget counts each entry's row and index entries too (decision 141: 195 bytes, as
+-- ENTRY_ROW_BYTES in question-log.ts), and the space its purges free is reused soon: the table's
+-- own autovacuum threshold is 1% of its rows (20% by default: a purge of a tenth waited).
+UPDATE question_logs SET bytes = bytes + entries * 195;
+ALTER TABLE question_log_entries SET (
+  autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_threshold = 5000);
+
+INSERT INTO question_log_inbox_group_texts (log_id, grp, key, count)
+SELECT i.log_id, g.grp, i.key, sum(i.fallback + i.recommended + i.low_score)
+FROM question_log_inbox i JOIN question_log_groups g ON g.log_id = i.log_id AND g.key = i.key
+GROUP BY i.log_id, g.grp, i.key
+HAVING sum(i.fallback + i.recommended + i.low_score) > 0;
+
+INSERT INTO question_log_inbox_group_rules (log_id, grp, kind, rule_id, count)
+SELECT x.log_id, g.grp, x.kind, x.rule_id, sum(x.count)
+FROM question_log_inbox_rules x JOIN question_log_groups g ON g.log_id = x.log_id AND g.key = x.key
+GROUP BY x.log_id, g.grp, x.kind, x.rule_id
+HAVING sum(x.count) > 0;
+`;

@@ -8,6 +8,7 @@ import { CHANGE_FEED_SQL, USED_SIGNATURES_SQL } from './cluster-schema';
 import {
   QUESTION_LOG_FIGURE_INDEXES_SQL,
   QUESTION_LOG_INBOX_GROUPS_SQL,
+  QUESTION_LOG_INBOX_GROUP_PARTS_SQL,
   QUESTION_LOG_RULE_TOTALS_SQL,
   QUESTION_LOG_VOLUME_SQL,
 } from './question-log-schema';
@@ -91,4 +92,10 @@ CREATE TABLE embedding_cache (
   { version: 10, name: 'question_log_rule_totals', sql: QUESTION_LOG_RULE_TOTALS_SQL },
   // The inbox reads its groups' running figures by index (decision 131).
   { version: 11, name: 'question_log_inbox_groups', sql: QUESTION_LOG_INBOX_GROUPS_SQL },
+  // An inbox group's examples and rules kept as asks arrive, read by index (decision 140).
+  {
+    version: 12,
+    name: 'question_log_inbox_group_parts',
+    sql: QUESTION_LOG_INBOX_GROUP_PARTS_SQL,
+  },
 ];
