@@ -310,9 +310,18 @@ export class QuestionLog {
   private async applyBudgets(log: LogKey, state: LogState): Promise<number> {
     const settings = this.settingsOf(log);
     const now = this.options.now();
-    state.budgets = `${settings.retentionDays}/${settings.maxBytes}`;
+    // Marked at the start so that the next check does not run it again meanwhile; forgotten if
+    // it fails (a purge past the database's timeout), so that the next check tries again.
+    const budgets = `${settings.retentionDays}/${settings.maxBytes}`;
+    state.budgets = budgets;
     const keepFrom = now - settings.retentionDays * DAY_MS;
-    const removed = await this.repository.enforceRetention(log, keepFrom, settings.maxBytes);
+    let removed: number;
+    try {
+      removed = await this.repository.enforceRetention(log, keepFrom, settings.maxBytes);
+    } catch (error) {
+      if (state.budgets === budgets) state.budgets = '';
+      throw error;
+    }
     const marks = await this.repository.marks(log);
     // A test case's expected fallback stays expected as long as the log lasts; a review-mode fix
     // remembers its version as long as that version may answer.

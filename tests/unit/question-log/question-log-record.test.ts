@@ -122,3 +122,48 @@ test('an entry that cannot be recorded is logged as an error; the others are rec
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('changed budgets whose pass failed are tried again at the next check, not left till the hourly pass', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kb-qlog-budgets-'));
+  const repository = new DayFileLog({ dataDir: dir, logger: silentLogger, flushMs: 60_000 });
+  let maxBytes = 1e9;
+  const passes: number[] = [];
+  let failNext = false;
+  let secondTry: () => void = () => undefined;
+  const tried = new Promise<void>((resolve) => (secondTry = resolve));
+  const enforce = repository.enforceRetention.bind(repository);
+  // A purge that fails once, as one past the database's statement timeout does.
+  repository.enforceRetention = async (log, keepFrom, bytes) => {
+    passes.push(bytes);
+    if (bytes === 5e8 && failNext) {
+      failNext = false;
+      throw new Error('canceling statement due to statement timeout');
+    }
+    if (bytes === 5e8) secondTry();
+    return enforce(log, keepFrom, bytes);
+  };
+  const log = new QuestionLog({
+    repository,
+    now: () => T0,
+    logger: silentLogger,
+    robot: () => ({ ...settings(), maxBytes }),
+    budgetCheckMs: 5,
+  });
+  try {
+    log.record(robot, loggedQuestion(T0, 'card trouble', { ruleId: 'r1' }), null);
+    await log.page(robot, { offset: 0, limit: 10 });
+    failNext = true;
+    maxBytes = 5e8;
+    const bound = setTimeout(() => secondTry(), 20_000);
+    await tried;
+    clearTimeout(bound);
+    assert.deepEqual(
+      passes.filter((bytes) => bytes === 5e8).length >= 2,
+      true,
+      `the changed budget was tried again: ${JSON.stringify(passes)}`,
+    );
+  } finally {
+    await log.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
