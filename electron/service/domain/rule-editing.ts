@@ -34,17 +34,24 @@ import { toConsoleRule } from './rule-views';
 
 /** A page of the robot's rules, filtered and sorted by the store so that 100k rules stay quick. */
 /**
- * A page of the robot's rules. `hitFigures` (the question log's, when it is on) sorts by hits
- * and last hit, and gives each row its figures.
+ * The question log's hits of a robot's rules: of every rule hit (no ids), or of these rules.
+ */
+export type RuleHitReader = (ruleIds?: readonly string[]) => Promise<RuleHitFigure[]>;
+
+/**
+ * A page of the robot's rules. `hits` (the question log's, when it is on) gives each row its
+ * figures; every rule's are read only to sort by hits or last hit, else the page's alone.
  */
 export async function queryRules(
   ctx: DomainContext,
   robot: Robot,
   query: RuleQuery,
-  hitFigures?: readonly RuleHitFigure[],
+  hits?: RuleHitReader,
 ): Promise<RulePage> {
   const text = query.q?.trim();
   const now = ctx.now();
+  const byHits = query.sort === 'hits' || query.sort === 'lastHit';
+  const hitFigures = hits && byHits ? await hits() : undefined;
   const ruleIds = query.conflicts ? await lastCollidingRuleIds(ctx, robot) : undefined;
   const [{ rows, total }, names] = await Promise.all([
     ctx.store.rules.query(robot, {
@@ -63,8 +70,9 @@ export async function queryRules(
     categoryNames(ctx, robot),
   ]);
   const views = rows.map((rule) => toConsoleRule(rule, now, names));
-  if (hitFigures === undefined) return { rows: views, total };
-  const byRule = new Map(hitFigures.map((figure) => [figure.ruleId, figure]));
+  if (hits === undefined) return { rows: views, total };
+  const figures = hitFigures ?? (await hits(views.map((view) => view.ruleId)));
+  const byRule = new Map(figures.map((figure) => [figure.ruleId, figure]));
   return {
     rows: views.map((view) => {
       const figure = byRule.get(view.ruleId);

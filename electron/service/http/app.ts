@@ -309,7 +309,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   registerConsoleRuleRoutes(
     app,
     deps.ctx,
-    questionLog ? async (robot) => questionLog.ruleHits(robot) : undefined,
+    questionLog ? async (robot, ruleIds) => questionLog.ruleHits(robot, ruleIds) : undefined,
   );
   registerCategoryRoutes(app, deps.ctx);
   registerRobotBundleRoutes(app, deps.ctx);

@@ -416,10 +416,15 @@ export class QuestionLog {
     return found;
   }
 
-  /** Hits and last hit of every rule hit or recommended in the days kept (the rules grid's). */
-  async ruleHits(robot: RobotKey): Promise<RuleHits[]> {
+  /**
+   * Hits and last hit of every rule hit or recommended in the days kept, or of these rules only
+   * (a page of the rules grid).
+   */
+  async ruleHits(robot: RobotKey, ruleIds?: readonly string[]): Promise<RuleHits[]> {
     const { log } = await this.opened(robot);
-    return this.repository.figures.rules(log);
+    return ruleIds === undefined
+      ? this.repository.figures.rules(log)
+      : this.repository.figures.rulesOf(log, ruleIds);
   }
 
   async analytics(robot: RobotKey, rules: readonly RuleFacts[]): Promise<RuleAnalytics> {

@@ -34,8 +34,11 @@ import { actorOf } from '../../console-gate';
 
 const RULES = `${CONSOLE}/tenants/:tenantId/robots/:robotId/rules`;
 
-/** The question log's figures of a robot's rules (absent when the log is off). */
-export type HitFigures = (robot: Robot) => Promise<RuleHitFigure[]>;
+/**
+ * The question log's figures of a robot's rules, of every rule hit or of these (absent when the
+ * log is off).
+ */
+export type HitFigures = (robot: Robot, ruleIds?: readonly string[]) => Promise<RuleHitFigure[]>;
 
 export function registerConsoleRuleRoutes(
   app: FastifyInstance,
@@ -72,7 +75,7 @@ export function registerConsoleRuleRoutes(
           ...(query.sort !== undefined ? { sort: query.sort } : {}),
           ...(query.dir !== undefined ? { dir: query.dir } : {}),
         },
-        await hitFigures?.(robot),
+        hitFigures && ((ruleIds) => hitFigures(robot, ruleIds)),
       ),
     );
   });
