@@ -30,11 +30,14 @@ export interface FusionProbe {
 const GAIN_MIN = 3;
 /**
  * Ridge on the weights: a model that separates the probes perfectly keeps finite weights. Where
- * only the traffic has positive rows (one phrasing a rule) the probes and examples are
- * separable and the ridge alone bounds the weights: 0.5 held a perfect model's weight to a
- * quarter of what the data asked (BESTMATCH for 0.25 of the right answers, 0.37 at 0.1).
+ * the self-test has rows of the probe's own rule, the data bound the weights and 0.5 is what
+ * was measured (decision 78). Where only the traffic has them (one phrasing a rule) its examples
+ * and the probes (their rule absent) are separable and the ridge alone sets the weights: 0.5
+ * held a perfect model to BESTMATCH for 0.25 of the right answers on pairs-dev, 0.1 for 0.37,
+ * while 0.1 everywhere made the weak models of the other sets overweighted (decision 143).
  */
-const RIDGE = 0.1;
+const RIDGE = 0.5;
+const RIDGE_TRAFFIC_ONLY = 0.1;
 const ITERATIONS = 30;
 
 interface Fit {
@@ -46,7 +49,12 @@ interface Fit {
  * Logistic regression with offset (`offsets[i]` added to each row's log-odds) by Newton's
  * method; `features[i]` are a row's features, the last weight the intercept (not penalised).
  */
-function fitLogistic(features: number[][], offsets: number[], labels: number[]): Fit {
+function fitLogistic(
+  features: number[][],
+  offsets: number[],
+  labels: number[],
+  ridge: number,
+): Fit {
   const n = features.length;
   const k = (features[0]?.length ?? 0) + 1;
   const w = new Array<number>(k).fill(0);
@@ -71,8 +79,8 @@ function fitLogistic(features: number[][], offsets: number[], labels: number[]):
       }
     }
     for (let a = 0; a < k - 1; a += 1) {
-      gradient[a] = (gradient[a] ?? 0) - RIDGE * (w[a] ?? 0);
-      (hessian[a] as number[])[a] = (hessian[a]?.[a] ?? 0) + RIDGE;
+      gradient[a] = (gradient[a] ?? 0) - ridge * (w[a] ?? 0);
+      (hessian[a] as number[])[a] = (hessian[a]?.[a] ?? 0) + ridge;
     }
     const step = solve(hessian, gradient);
     let size = 0;
@@ -163,12 +171,17 @@ export function fitFusion(
     }
   }
   if (labels.length === 0 || !labels.includes(1)) return { ...NO_FUSION, ...counts };
+  const selfTestPositive = selfTest.some((probe) =>
+    probe.rows.some((row) => !row.exact && row.ruleId === probe.ruleId),
+  );
+  const ridge = selfTestPositive ? RIDGE : RIDGE_TRAFFIC_ONLY;
   const lexicalOnly = fitLogistic(
     features.map(() => []),
     offsets,
     labels,
+    ridge,
   );
-  const fused = fitLogistic(features, offsets, labels);
+  const fused = fitLogistic(features, offsets, labels, ridge);
   const gain = fused.logLikelihood - lexicalOnly.logLikelihood;
   const [gap = 0, cosine = 0, intercept = 0] = fused.weights;
   // A model worth nothing, or one that reads nearer as less likely, is left out.
