@@ -38,6 +38,13 @@ const GAIN_MIN = 3;
  */
 const RIDGE = 0.5;
 const RIDGE_TRAFFIC_ONLY = 0.1;
+/**
+ * How far the offset may be raised where only the traffic has the probes' own rules: there every
+ * self-test probe has its rule absent, so any BESTMATCH on it is wrong, and an example is wrong
+ * when the fused answer leaves the lexical BESTMATCH; the offset is the highest (from +3 down)
+ * at which at most 1% of both would be. Elsewhere it is never raised, as the lexical channel's.
+ */
+const MAX_RAISE = 3;
 const ITERATIONS = 30;
 
 interface Fit {
@@ -191,6 +198,8 @@ export function fitFusion(
   const offset = calibrationOffset(
     probes.map((probe) => asProbe(probe, model)),
     decision,
+    undefined,
+    selfTestPositive ? 0 : MAX_RAISE,
   );
   return { ...model, offset };
 }
