@@ -81,7 +81,7 @@ try {
           pad(f(fused.bestmatchShare), 8) + ` (${f(lex.bestmatchShare)})`,
           pad(f(fused.bestmatchOfRight), 11) + ` (${f(lex.bestmatchOfRight)})`,
           fused.fusion
-            ? `g${fused.fusion.gap} c${fused.fusion.cosine} s${fused.fusion.shift} o${fused.fusion.offset} LL+${fused.fusion.gain}`
+            ? `g${fused.fusion.gap} c${fused.fusion.cosine} s${fused.fusion.shift} o${fused.fusion.offset} LL+${fused.fusion.gain} ex${fused.fusion.examples}`
             : '',
         ].join('  '),
       );

@@ -65,7 +65,15 @@ export interface EvalRow {
   /** With --embeddings only: of the right top-ranked answers, the share given as BESTMATCH. */
   bestmatchOfRight?: number | null;
   /** With --embeddings only (kbstudio+emb): the fused channel's fitted weights. */
-  fusion?: { gap: number; cosine: number; shift: number; offset: number; gain: number };
+  fusion?: {
+    gap: number;
+    cosine: number;
+    shift: number;
+    offset: number;
+    gain: number;
+    /** Examples from the evaluated questions (the traffic) the last fit used. */
+    examples: number;
+  };
 }
 
 interface Answer {
@@ -76,7 +84,8 @@ interface Answer {
 
 type Engine = ((question: string) => Answer) & {
   offset?: number;
-  fusion?: EvalRow['fusion'];
+  /** The fused channel's weights as they stand (after the traffic so far). */
+  fusion?: () => EvalRow['fusion'];
 };
 
 const NOW = Date.UTC(2025, 0, 1);
@@ -102,8 +111,12 @@ export function kbstudioEngine(
   const semantic = embeddings && semanticIndexOf(index, embeddings, NOW, settings);
   const engine: Engine = (question) => {
     const vector = embeddings?.vectorOf(question);
-    const channel = semantic && vector ? semantic.channel(vector) : undefined;
+    // The questions are the robot's traffic: those the lexical channel answers BESTMATCH teach
+    // the fusion (fusion-traffic.ts), refitted as soon as enough came, as the service does.
+    const channel =
+      semantic && vector ? semantic.channel(vector, { question, decision: settings }) : undefined;
     const decision = index.match(question, NOW, settings, channel);
+    if (semantic && !semantic.calibration.current) semantic.calibrate(NOW, settings);
     const ranked = decision.candidates.map((c) => c.ruleId);
     // As the service asks: small talk only where the knowledge base has no BESTMATCH.
     if (smallTalk.reply(question, decision, SMALL_TALK_SETTINGS, NOW)) {
@@ -118,11 +131,21 @@ export function kbstudioEngine(
   };
   engine.offset = index.calibration.offset;
   if (semantic) {
-    const { gap, cosine, shift, offset, gain } = semantic.calibration.model;
-    const round = (x: number) => Math.round(x * 1000) / 1000;
-    engine.fusion = fusionActive(semantic.calibration.model)
-      ? { gap: round(gap), cosine: round(cosine), shift: round(shift), offset, gain: round(gain) }
-      : { gap: 0, cosine: 0, shift: 0, offset: 0, gain: round(gain) };
+    // The weights as they stand after the traffic so far (read when the row is made).
+    engine.fusion = () => {
+      const { gap, cosine, shift, offset, gain, examples } = semantic.calibration.model;
+      const round = (x: number) => Math.round(x * 1000) / 1000;
+      return fusionActive(semantic.calibration.model)
+        ? {
+            gap: round(gap),
+            cosine: round(cosine),
+            shift: round(shift),
+            offset,
+            gain: round(gain),
+            examples,
+          }
+        : { gap: 0, cosine: 0, shift: 0, offset: 0, gain: round(gain), examples };
+    };
   }
   return engine;
 }
@@ -225,7 +248,7 @@ export function evaluate(
     p99Ms: percentile(times, 99),
     offset: engine.offset ?? null,
     ...(withEmbeddings ? { bestmatchOfRight: decides ? ratio(bestmatchTop1, top1) : null } : {}),
-    ...(engine.fusion ? { fusion: engine.fusion } : {}),
+    ...(engine.fusion ? { fusion: engine.fusion() } : {}),
   };
 }
 

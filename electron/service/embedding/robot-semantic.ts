@@ -10,6 +10,7 @@
 import type { EmbeddingStatus } from '../console-types';
 import type { Logger } from '../logger';
 import { fusionActive } from '../matching/fusion';
+import { FusionTraffic } from '../matching/fusion-traffic';
 import type { FusionCalibrationRun } from '../matching/semantic-index';
 import { SemanticIndex } from '../matching/semantic-index';
 import type { RobotIndex } from '../matching/types';
@@ -50,6 +51,8 @@ export interface RobotSemanticOptions {
 export class RobotSemantic {
   readonly space = new VectorSpace();
   readonly questions = new QuestionVectors();
+  /** Questions the lexical channel answered BESTMATCH: the fusion's examples (this model's). */
+  readonly traffic = new FusionTraffic(() => this.wake());
   private readonly indexes = new Map<RobotIndex, SemanticIndex>();
   private readonly failures: Record<FailureKind, number> = {
     timeout: 0,
@@ -79,6 +82,11 @@ export class RobotSemantic {
     return this.options.timeoutMs;
   }
 
+  /** The robot's BESTMATCH threshold and margin now. */
+  decision(): { bestmatchThreshold: number; margin: number } {
+    return this.options.decision();
+  }
+
   /** The semantic channel of `index`, following its rules from now on. */
   semanticOf(index: RobotIndex): SemanticIndex {
     let semantic = this.indexes.get(index);
@@ -88,7 +96,7 @@ export class RobotSemantic {
       this.indexes.set(index, semantic);
       return semantic;
     }
-    semantic = new SemanticIndex(index, this.space, () => this.wake());
+    semantic = new SemanticIndex(index, this.space, () => this.wake(), this.traffic);
     this.indexes.set(index, semantic);
     if (this.indexes.size > INDEXES_MAX) {
       const [oldIndex, oldest] = this.indexes.entries().next().value as [RobotIndex, SemanticIndex];
@@ -231,8 +239,8 @@ export class RobotSemantic {
       const { model } = current.semantic.calibration;
       this.options.logger.info(
         fusionActive(model)
-          ? `embedding model ${this.provider.model}: fused with weight ${model.gap.toFixed(2)} (offset ${model.offset}, ${model.probes} probes)`
-          : `embedding model ${this.provider.model}: its self-test found it adds nothing (${model.probes} probes)`,
+          ? `embedding model ${this.provider.model}: fused with weight ${model.gap.toFixed(2)} (offset ${model.offset}, ${model.probes} probes, ${model.examples} examples from traffic)`
+          : `embedding model ${this.provider.model}: its self-test found it adds nothing (${model.probes} probes, ${model.examples} examples from traffic)`,
       );
     }
     this.nextStep();

@@ -146,7 +146,10 @@ export class SemanticSearch {
           }
         : {}),
     };
-    return { channel: semantic.channel(vector), note };
+    return {
+      channel: semantic.channel(vector, { question: text, decision: state.decision() }),
+      note,
+    };
   }
 
   /** The robot's model at work; null when it has none. */

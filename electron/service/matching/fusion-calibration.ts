@@ -8,16 +8,19 @@
  * would be answered BESTMATCH with another rule.
  * @module
  */
-import type { FusionModel, FusionRow } from './fusion';
+import type { FusionFeatures, FusionModel } from './fusion';
 import { NO_FUSION, fusedLogit } from './fusion';
 import { calibrationOffset } from './self-calibration';
 import type { Probe } from './self-test';
 import { CERTAIN_LOGIT } from './self-test';
 
-/** One probe's union of candidates, and the rule it belongs to. */
+/**
+ * One probe's union of candidates, and the rule it belongs to; or one question of the robot's
+ * traffic that the lexical channel answered BESTMATCH, and that answer's rule (fusion-traffic.ts).
+ */
 export interface FusionProbe {
   ruleId: string;
-  rows: FusionRow[];
+  rows: readonly FusionFeatures[];
 }
 
 /**
@@ -25,8 +28,23 @@ export interface FusionProbe {
  * intercept): twice it is a likelihood-ratio statistic of 2 degrees of freedom, 6 ≈ p < 0.05.
  */
 const GAIN_MIN = 3;
-/** Ridge on the weights: a model that separates the probes perfectly keeps finite weights. */
+/**
+ * Ridge on the weights: a model that separates the probes perfectly keeps finite weights. Where
+ * the self-test has rows of the probe's own rule, the data bound the weights and 0.5 is what
+ * was measured (decision 78). Where only the traffic has them (one phrasing a rule) its examples
+ * and the probes (their rule absent) are separable and the ridge alone sets the weights: 0.5
+ * held a perfect model to BESTMATCH for 0.25 of the right answers on pairs-dev, 0.1 for 0.37,
+ * while 0.1 everywhere made the weak models of the other sets overweighted (decision 143).
+ */
 const RIDGE = 0.5;
+const RIDGE_TRAFFIC_ONLY = 0.1;
+/**
+ * How far the offset may be raised where only the traffic has the probes' own rules: there every
+ * self-test probe has its rule absent, so any BESTMATCH on it is wrong, and an example is wrong
+ * when the fused answer leaves the lexical BESTMATCH; the offset is the highest (from +3 down)
+ * at which at most 1% of both would be. Elsewhere it is never raised, as the lexical channel's.
+ */
+const MAX_RAISE = 3;
 const ITERATIONS = 30;
 
 interface Fit {
@@ -38,7 +56,12 @@ interface Fit {
  * Logistic regression with offset (`offsets[i]` added to each row's log-odds) by Newton's
  * method; `features[i]` are a row's features, the last weight the intercept (not penalised).
  */
-function fitLogistic(features: number[][], offsets: number[], labels: number[]): Fit {
+function fitLogistic(
+  features: number[][],
+  offsets: number[],
+  labels: number[],
+  ridge: number,
+): Fit {
   const n = features.length;
   const k = (features[0]?.length ?? 0) + 1;
   const w = new Array<number>(k).fill(0);
@@ -63,8 +86,8 @@ function fitLogistic(features: number[][], offsets: number[], labels: number[]):
       }
     }
     for (let a = 0; a < k - 1; a += 1) {
-      gradient[a] = (gradient[a] ?? 0) - RIDGE * (w[a] ?? 0);
-      (hessian[a] as number[])[a] = (hessian[a]?.[a] ?? 0) + RIDGE;
+      gradient[a] = (gradient[a] ?? 0) - ridge * (w[a] ?? 0);
+      (hessian[a] as number[])[a] = (hessian[a]?.[a] ?? 0) + ridge;
     }
     const step = solve(hessian, gradient);
     let size = 0;
@@ -137,9 +160,12 @@ function asProbe(probe: FusionProbe, model: FusionModel): Probe {
  * offset, as its questions are). `decision`: the BESTMATCH threshold and margin it is fitted for.
  */
 export function fitFusion(
-  probes: readonly FusionProbe[],
+  selfTest: readonly FusionProbe[],
   decision?: { bestmatchThreshold: number; margin: number },
+  traffic: readonly FusionProbe[] = [],
 ): FusionModel {
+  const probes = traffic.length === 0 ? selfTest : [...selfTest, ...traffic];
+  const counts = { probes: selfTest.length, examples: traffic.length };
   const features: number[][] = [];
   const offsets: number[] = [];
   const labels: number[] = [];
@@ -151,22 +177,29 @@ export function fitFusion(
       labels.push(row.ruleId === probe.ruleId ? 1 : 0);
     }
   }
-  if (labels.length === 0 || !labels.includes(1)) return { ...NO_FUSION, probes: probes.length };
+  if (labels.length === 0 || !labels.includes(1)) return { ...NO_FUSION, ...counts };
+  const selfTestPositive = selfTest.some((probe) =>
+    probe.rows.some((row) => !row.exact && row.ruleId === probe.ruleId),
+  );
+  const ridge = selfTestPositive ? RIDGE : RIDGE_TRAFFIC_ONLY;
   const lexicalOnly = fitLogistic(
     features.map(() => []),
     offsets,
     labels,
+    ridge,
   );
-  const fused = fitLogistic(features, offsets, labels);
+  const fused = fitLogistic(features, offsets, labels, ridge);
   const gain = fused.logLikelihood - lexicalOnly.logLikelihood;
   const [gap = 0, cosine = 0, intercept = 0] = fused.weights;
   // A model worth nothing, or one that reads nearer as less likely, is left out.
-  if (!(gain >= GAIN_MIN) || gap <= 0) return { ...NO_FUSION, probes: probes.length, gain };
+  if (!(gain >= GAIN_MIN) || gap <= 0) return { ...NO_FUSION, ...counts, gain };
   const shift = intercept - (lexicalOnly.weights[0] ?? 0);
-  const model: FusionModel = { gap, cosine, shift, offset: 0, probes: probes.length, gain };
+  const model: FusionModel = { gap, cosine, shift, offset: 0, ...counts, gain };
   const offset = calibrationOffset(
     probes.map((probe) => asProbe(probe, model)),
     decision,
+    undefined,
+    selfTestPositive ? 0 : MAX_RAISE,
   );
   return { ...model, offset };
 }

@@ -24,8 +24,10 @@ export interface FusionModel {
   shift: number;
   /** The robot's correction, never above 0: at most 1% of its probes answered wrongly. */
   offset: number;
-  /** Probes the model was fitted on. */
+  /** Self-test probes the model was fitted on… */
   probes: number;
+  /** …and examples from the robot's traffic (fusion-traffic.ts). */
+  examples: number;
   /** Log-likelihood the semantic terms gained on the probes (0: not worth using). */
   gain: number;
 }
@@ -37,6 +39,7 @@ export const NO_FUSION: FusionModel = {
   shift: 0,
   offset: 0,
   probes: 0,
+  examples: 0,
   gain: 0,
 };
 
@@ -55,8 +58,8 @@ export const logit = (p: number): number => {
 };
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
-/** One rule of the union of both channels, with what the fusion reads of it. */
-export interface FusionRow {
+/** What the fusion reads of one rule of the union of both channels. */
+export interface FusionFeatures {
   ruleId: string;
   exact: boolean;
   /** Lexical log-odds (a rule the lexical list does not hold: below every rule it holds). */
@@ -64,6 +67,10 @@ export interface FusionRow {
   /** The rule's best cosine (0 without a vector) and its lead over the nearest other rule. */
   cosine: number;
   gap: number;
+}
+
+/** One rule of the union of both channels, with its candidate and nearest phrasing. */
+export interface FusionRow extends FusionFeatures {
   candidate: Candidate | undefined;
   nearest: { question: string; cosine: number } | undefined;
 }
@@ -98,7 +105,7 @@ export function fusionRows(lexical: readonly Candidate[], search: VectorSearch):
 }
 
 /** The fused log-odds of a row under a model. */
-export function fusedLogit(row: FusionRow, model: FusionModel): number {
+export function fusedLogit(row: FusionFeatures, model: FusionModel): number {
   return row.lexical + model.gap * row.gap + model.cosine * row.cosine + model.shift + model.offset;
 }
 
@@ -113,7 +120,11 @@ export function fuse(
   search: VectorSearch,
   model: FusionModel,
 ): Candidate[] {
-  const rows = fusionRows(lexical, search);
+  return fuseRows(fusionRows(lexical, search), model);
+}
+
+/** `fuse` of rows already made (`fusionRows`). */
+export function fuseRows(rows: readonly FusionRow[], model: FusionModel): Candidate[] {
   const active = fusionActive(model);
   const scored = rows
     .filter((row) => active || row.candidate !== undefined)
@@ -161,6 +172,7 @@ export function roundedModel(model: FusionModel): FusionModel {
     shift: round4(model.shift),
     offset: model.offset,
     probes: model.probes,
+    examples: model.examples,
     gain: round4(model.gain),
   };
 }

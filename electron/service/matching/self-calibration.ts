@@ -21,10 +21,11 @@ export function calibrationOffset(
   probes: readonly Probe[],
   decision: DecisionSettings = DEFAULT_DECISION,
   rate = WRONG_ANSWER_RATE,
+  highest = 0,
 ): number {
   if (probes.length === 0) return 0;
   const allowed = Math.floor(rate * probes.length);
-  for (let offset = 0; offset > -MAX_LOWER; offset -= STEP) {
+  for (let offset = highest; offset > -MAX_LOWER; offset -= STEP) {
     let wrong = 0;
     for (const probe of probes) {
       if (probe.topRuleId !== probe.ruleId && answers(probe, offset, decision)) wrong += 1;

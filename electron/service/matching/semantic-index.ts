@@ -5,12 +5,13 @@
  * @module
  */
 import type { FusionModel } from './fusion';
-import { NO_FUSION, SEMANTIC_COUNT, fuse, fusionRows } from './fusion';
+import { NO_FUSION, SEMANTIC_COUNT, fuseRows, fusionRows } from './fusion';
 import type { FusionProbe } from './fusion-calibration';
 import { fitFusion } from './fusion-calibration';
+import { FusionTraffic } from './fusion-traffic';
 import { RuleVectors } from './rule-vectors';
 import type { VectorSearch } from './rule-vectors';
-import type { CandidateChannel, ProbeSource, RobotIndex } from './types';
+import type { Candidate, CandidateChannel, ProbeSource, RobotIndex } from './types';
 import { quantize } from './vector-space';
 import type { VectorSpace } from './vector-space';
 
@@ -19,6 +20,26 @@ const PROBES_MAX = 1000;
 /** …and fewer in a large knowledge base: about this many vector components compared in all. */
 const PROBE_WORK = 400_000_000;
 const PROBES_MIN = 100;
+
+/** The BESTMATCH rule the fusion is fitted for, and the teacher's examples are chosen by. */
+export interface DecisionRule {
+  bestmatchThreshold: number;
+  margin: number;
+}
+
+/**
+ * Whether the lexical channel alone answers BESTMATCH with its top candidate, as decide.ts
+ * decides it (an exact phrasing left out: it teaches the fusion nothing).
+ */
+export function lexicalBestmatch(
+  candidates: readonly Candidate[],
+  decision: DecisionRule,
+): boolean {
+  const top = candidates[0];
+  if (top === undefined || top.score >= 1) return false;
+  const runnerUp = candidates[1]?.score ?? 0;
+  return top.score >= decision.bestmatchThreshold && top.score - runnerUp >= decision.margin;
+}
 
 /** The state of the channel's calibration, for the robot's status and the try pane. */
 export interface SemanticCalibration {
@@ -33,20 +54,36 @@ export class SemanticIndex {
   /** The rules' and vectors' state the model was fitted at. */
   private fittedAt = '';
   private readonly stop: () => void;
+  /** The last self-test's probes and the rules' state they were asked at (refits reuse them). */
+  private probes: { at: string; probes: FusionProbe[] } | null = null;
 
-  /** `changed`: told after every change of the index's rules (new texts may need vectors). */
+  /**
+   * `changed`: told after every change of the index's rules (new texts may need vectors).
+   * `traffic`: the robot's examples (shared by its indexes under one model).
+   */
   constructor(
     readonly index: RobotIndex,
     readonly space: VectorSpace,
     changed?: () => void,
+    readonly traffic = new FusionTraffic(),
   ) {
     this.vectors = new RuleVectors(space, changed);
     this.stop = index.observe?.(this.vectors) ?? (() => undefined);
   }
 
-  /** What the calibration reads: a change of rules, vectors or lexical offset refits. */
-  private state(): string {
+  /** The rules' state the self-test reads: rules, vectors, lexical offset. */
+  private rulesState(): string {
     return `${this.vectors.version}:${this.space.generation}:${this.index.calibration?.offset ?? 0}`;
+  }
+
+  /** What the calibration reads: the rules' state, and enough new traffic, refit. */
+  private state(): string {
+    return `${this.rulesState()}:${this.traffic.version}`;
+  }
+
+  /** Keeps a finished self-test's probes for the refits that only new traffic asks for. */
+  probed(probes: FusionProbe[], state: string): void {
+    if (state === this.state()) this.probes = { at: this.rulesState(), probes };
   }
 
   get calibration(): SemanticCalibration {
@@ -69,13 +106,25 @@ export class SemanticIndex {
     return this.vectors.search(quantize(vector), k, nowMs);
   }
 
-  /** The channel for a question's vector (its length is the space's: checked by the caller). */
-  channel(vector: ArrayLike<number>): CandidateChannel & { search?: VectorSearch } {
+  /**
+   * The channel for a question's vector (its length is the space's: checked by the caller).
+   * `asked`: the question as asked, and the robot's decision rule: when the lexical channel
+   * alone answers it BESTMATCH, it is kept as an example for the fusion (fusion-traffic.ts).
+   */
+  channel(
+    vector: ArrayLike<number>,
+    asked?: { question: string; decision: DecisionRule },
+  ): CandidateChannel & { search?: VectorSearch } {
     const holder: CandidateChannel & { search?: VectorSearch } = {
       fuse: (candidates, nowMs) => {
         const search = this.search(vector, nowMs);
         holder.search = search;
-        return fuse(candidates, search, this.model);
+        const rows = fusionRows(candidates, search);
+        const top = candidates[0];
+        if (asked && top && lexicalBestmatch(candidates, asked.decision)) {
+          this.traffic.record(asked.question.trim(), top.ruleId, rows);
+        }
+        return fuseRows(rows, this.model);
       },
     };
     return holder;
@@ -86,9 +135,14 @@ export class SemanticIndex {
     nowMs: number,
     decision?: { bestmatchThreshold: number; margin: number },
   ): FusionCalibrationRun | null {
+    const state = this.state();
+    if (this.probes?.at === this.rulesState()) {
+      // Only the traffic is new: the last self-test's probes stand.
+      return new FusionCalibrationRun(this, null, nowMs, state, decision, this.probes.probes);
+    }
     const source = this.index.probeSource?.(this.probeLimit());
     if (!source) return null;
-    return new FusionCalibrationRun(this, source, nowMs, this.state(), decision);
+    return new FusionCalibrationRun(this, source, nowMs, state, decision);
   }
 
   private probeLimit(): number {
@@ -111,26 +165,27 @@ export class SemanticIndex {
 
 /** The fusion's self-test spread over time, as the lexical one is (self-test.ts). */
 export class FusionCalibrationRun {
-  private readonly probes: FusionProbe[] = [];
   private next = 0;
 
+  /** `source` null: `probes` were asked already (the rules have not changed since). */
   constructor(
     private readonly semantic: SemanticIndex,
-    private readonly source: ProbeSource,
+    private readonly source: ProbeSource | null,
     private readonly nowMs: number,
     private readonly state: string,
     private readonly decision?: { bestmatchThreshold: number; margin: number },
+    private readonly probes: FusionProbe[] = [],
   ) {}
 
   get done(): boolean {
-    return this.next >= this.source.phrasings.length;
+    return this.next >= (this.source?.phrasings.length ?? 0);
   }
 
   /** Runs probes for about `budgetMs`; returns whether the run is complete (and applied). */
   step(budgetMs = Infinity): boolean {
     const start = performance.now();
     const { space, vectors } = this.semantic;
-    while (!this.done) {
+    while (this.source && !this.done) {
       const phrasing = this.source.phrasings[this.next] as number;
       this.next += 1;
       const asked = this.source.ask(phrasing, this.nowMs);
@@ -145,7 +200,9 @@ export class FusionCalibrationRun {
       if (performance.now() - start >= budgetMs) break;
     }
     if (!this.done) return false;
-    this.semantic.fitted(fitFusion(this.probes, this.decision), this.state);
+    const model = fitFusion(this.probes, this.decision, this.semantic.traffic.sample());
+    this.semantic.probed(this.probes, this.state);
+    this.semantic.fitted(model, this.state);
     return true;
   }
 }
