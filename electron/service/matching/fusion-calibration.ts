@@ -56,59 +56,75 @@ interface Fit {
  * Logistic regression with offset (`offsets[i]` added to each row's log-odds) by Newton's
  * method; `features[i]` are a row's features, the last weight the intercept (not penalised).
  */
-function fitLogistic(
-  features: number[][],
-  offsets: number[],
-  labels: number[],
+function* fitLogistic(
+  features: Float64Array,
+  width: number,
+  offsets: Float64Array,
+  labels: Uint8Array,
   ridge: number,
-): Fit {
-  const n = features.length;
-  const k = (features[0]?.length ?? 0) + 1;
-  const w = new Array<number>(k).fill(0);
-  const x = (i: number, j: number) => (j === k - 1 ? 1 : (features[i]?.[j] ?? 0));
+): Generator<void, Fit> {
+  // Flat typed arrays, no closure per element: a refit of 1,000 probes and 1,000 examples
+  // (~25k rows) must stay well within one turn of the event loop.
+  const n = offsets.length;
+  const k = width + 1;
+  const w = new Float64Array(k);
+  const x = new Float64Array(k);
+  const gradient = new Float64Array(k);
+  const hessian = new Float64Array(k * k);
+  const load = (i: number) => {
+    for (let j = 0; j < width; j += 1) x[j] = features[i * width + j] as number;
+    x[width] = 1;
+  };
   const linear = (i: number) => {
-    let z = offsets[i] ?? 0;
-    for (let j = 0; j < k; j += 1) z += (w[j] ?? 0) * x(i, j);
+    let z = offsets[i] as number;
+    for (let j = 0; j < k; j += 1) z += (w[j] as number) * (x[j] as number);
     return z;
   };
   for (let iteration = 0; iteration < ITERATIONS; iteration += 1) {
-    const gradient = new Array<number>(k).fill(0);
-    const hessian = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+    gradient.fill(0);
+    hessian.fill(0);
     for (let i = 0; i < n; i += 1) {
+      load(i);
       const p = 1 / (1 + Math.exp(-linear(i)));
-      const error = (labels[i] ?? 0) - p;
+      const error = (labels[i] as number) - p;
       const weight = Math.max(p * (1 - p), 1e-9);
       for (let a = 0; a < k; a += 1) {
-        const xa = x(i, a);
-        (gradient as number[])[a] = (gradient[a] ?? 0) + error * xa;
-        const rowH = hessian[a] as number[];
-        for (let b = 0; b < k; b += 1) rowH[b] = (rowH[b] ?? 0) + weight * xa * x(i, b);
+        const xa = x[a] as number;
+        gradient[a] = (gradient[a] as number) + error * xa;
+        for (let b = 0; b < k; b += 1) {
+          hessian[a * k + b] = (hessian[a * k + b] as number) + weight * xa * (x[b] as number);
+        }
       }
     }
     for (let a = 0; a < k - 1; a += 1) {
-      gradient[a] = (gradient[a] ?? 0) - ridge * (w[a] ?? 0);
-      (hessian[a] as number[])[a] = (hessian[a]?.[a] ?? 0) + ridge;
+      gradient[a] = (gradient[a] as number) - ridge * (w[a] as number);
+      hessian[a * k + a] = (hessian[a * k + a] as number) + ridge;
     }
-    const step = solve(hessian, gradient);
+    const rows = Array.from({ length: k }, (_, a) =>
+      Array.from(hessian.subarray(a * k, a * k + k)),
+    );
+    const step = solve(rows, Array.from(gradient));
     let size = 0;
     for (let j = 0; j < k; j += 1) {
-      w[j] = (w[j] ?? 0) + (step[j] ?? 0);
+      w[j] = (w[j] as number) + (step[j] ?? 0);
       size = Math.max(size, Math.abs(step[j] ?? 0));
     }
     if (size < 1e-6) break;
+    // One Newton step over every row at a time: the caller may hand the event loop back here.
+    yield;
   }
   let logLikelihood = 0;
   for (let i = 0; i < n; i += 1) {
+    load(i);
     const z = linear(i);
     // log(sigmoid(z)) and log(1 − sigmoid(z)) without overflow.
     const logP = -Math.log1p(Math.exp(-Math.abs(z))) + Math.min(0, z);
     const logQ = logP - z;
     logLikelihood += labels[i] === 1 ? logP : logQ;
   }
-  return { weights: w, logLikelihood };
+  return { weights: Array.from(w), logLikelihood };
 }
 
-/** Solves a small symmetric system by Gaussian elimination with partial pivoting. */
 function solve(matrix: number[][], vector: number[]): number[] {
   const n = vector.length;
   const a = matrix.map((row, i) => [...row, vector[i] ?? 0]);
@@ -164,37 +180,54 @@ export function fitFusion(
   decision?: { bestmatchThreshold: number; margin: number },
   traffic: readonly FusionProbe[] = [],
 ): FusionModel {
+  const fitting = fitFusionInSteps(selfTest, decision, traffic);
+  for (;;) {
+    const next = fitting.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * `fitFusion` one Newton step at a time (each a pass over the rows, ~1 ms at 25k rows): the
+ * calibration's run hands the event loop back between steps (semantic-index.ts).
+ */
+export function* fitFusionInSteps(
+  selfTest: readonly FusionProbe[],
+  decision?: { bestmatchThreshold: number; margin: number },
+  traffic: readonly FusionProbe[] = [],
+): Generator<void, FusionModel> {
   const probes = traffic.length === 0 ? selfTest : [...selfTest, ...traffic];
   const counts = { probes: selfTest.length, examples: traffic.length };
-  const features: number[][] = [];
-  const offsets: number[] = [];
-  const labels: number[] = [];
+  let n = 0;
+  for (const probe of probes) for (const row of probe.rows) if (!row.exact) n += 1;
+  const features = new Float64Array(2 * n);
+  const offsets = new Float64Array(n);
+  const labels = new Uint8Array(n);
+  let at = 0;
   for (const probe of probes) {
     for (const row of probe.rows) {
       if (row.exact) continue;
-      features.push([row.gap, row.cosine]);
-      offsets.push(row.lexical);
-      labels.push(row.ruleId === probe.ruleId ? 1 : 0);
+      features[2 * at] = row.gap;
+      features[2 * at + 1] = row.cosine;
+      offsets[at] = row.lexical;
+      labels[at] = row.ruleId === probe.ruleId ? 1 : 0;
+      at += 1;
     }
   }
-  if (labels.length === 0 || !labels.includes(1)) return { ...NO_FUSION, ...counts };
+  if (n === 0 || !labels.includes(1)) return { ...NO_FUSION, ...counts };
   const selfTestPositive = selfTest.some((probe) =>
     probe.rows.some((row) => !row.exact && row.ruleId === probe.ruleId),
   );
   const ridge = selfTestPositive ? RIDGE : RIDGE_TRAFFIC_ONLY;
-  const lexicalOnly = fitLogistic(
-    features.map(() => []),
-    offsets,
-    labels,
-    ridge,
-  );
-  const fused = fitLogistic(features, offsets, labels, ridge);
+  const lexicalOnly = yield* fitLogistic(new Float64Array(0), 0, offsets, labels, ridge);
+  const fused = yield* fitLogistic(features, 2, offsets, labels, ridge);
   const gain = fused.logLikelihood - lexicalOnly.logLikelihood;
   const [gap = 0, cosine = 0, intercept = 0] = fused.weights;
   // A model worth nothing, or one that reads nearer as less likely, is left out.
   if (!(gain >= GAIN_MIN) || gap <= 0) return { ...NO_FUSION, ...counts, gain };
   const shift = intercept - (lexicalOnly.weights[0] ?? 0);
   const model: FusionModel = { gap, cosine, shift, offset: 0, ...counts, gain };
+  yield;
   const offset = calibrationOffset(
     probes.map((probe) => asProbe(probe, model)),
     decision,

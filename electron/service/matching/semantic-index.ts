@@ -7,7 +7,7 @@
 import type { FusionModel } from './fusion';
 import { NO_FUSION, SEMANTIC_COUNT, fuseRows, fusionRows } from './fusion';
 import type { FusionProbe } from './fusion-calibration';
-import { fitFusion } from './fusion-calibration';
+import { fitFusionInSteps } from './fusion-calibration';
 import { FusionTraffic } from './fusion-traffic';
 import { RuleVectors } from './rule-vectors';
 import type { VectorSearch } from './rule-vectors';
@@ -166,6 +166,7 @@ export class SemanticIndex {
 /** The fusion's self-test spread over time, as the lexical one is (self-test.ts). */
 export class FusionCalibrationRun {
   private next = 0;
+  private fitting: Generator<void, FusionModel> | null = null;
 
   /** `source` null: `probes` were asked already (the rules have not changed since). */
   constructor(
@@ -200,7 +201,14 @@ export class FusionCalibrationRun {
       if (performance.now() - start >= budgetMs) break;
     }
     if (!this.done) return false;
-    const model = fitFusion(this.probes, this.decision, this.semantic.traffic.sample());
+    // The fit too is spread over turns (a refit of 1,000 probes and 1,000 examples is tens of ms).
+    this.fitting ??= fitFusionInSteps(this.probes, this.decision, this.semantic.traffic.sample());
+    let fitted = this.fitting.next();
+    while (!fitted.done) {
+      if (performance.now() - start >= budgetMs) return false;
+      fitted = this.fitting.next();
+    }
+    const model = fitted.value;
     this.semantic.probed(this.probes, this.state);
     this.semantic.fitted(model, this.state);
     return true;
