@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fusionActive } from '../../../electron/service/matching/fusion';
+import { fitFusion, fitFusionInSteps } from '../../../electron/service/matching/fusion-calibration';
 import { FusionTraffic, WARM_UP } from '../../../electron/service/matching/fusion-traffic';
 import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/service/matching/index';
 import { SemanticIndex } from '../../../electron/service/matching/semantic-index';
@@ -146,4 +147,36 @@ test('the traffic keeps distinct questions, the most recent, and asks for refits
     100,
     'the most recent hundred',
   );
+});
+
+test('the fit spread over turns gives the fit made at once, in many steps', () => {
+  const random = prng(9);
+  const probe = (i: number) => {
+    const rows = Array.from({ length: 8 }, (_, j) => ({
+      ruleId: `r${(i * 7 + j) % 50}`,
+      lexical: random() * 6 - 3,
+      gap: random() - 0.5,
+      cosine: random(),
+      exact: false,
+    }));
+    const own = rows[0] as (typeof rows)[number];
+    own.ruleId = `r${i % 50}`;
+    own.cosine += 0.3;
+    own.gap += 0.2;
+    return { ruleId: `r${i % 50}`, rows };
+  };
+  const selfTest = Array.from({ length: 200 }, (_, i) => probe(i));
+  const traffic = Array.from({ length: 100 }, (_, i) => probe(i + 1000));
+  const decision = { bestmatchThreshold: 0.9, margin: 0.1 };
+  const steps = fitFusionInSteps(selfTest, decision, traffic);
+  let turns = 0;
+  let next = steps.next();
+  while (!next.done) {
+    turns += 1;
+    next = steps.next();
+  }
+  const atOnce = fitFusion(selfTest, decision, traffic);
+  assert.deepEqual(next.value, atOnce);
+  assert.ok(atOnce.cosine > 0, 'a model worth weighing');
+  assert.ok(turns >= 3, `handed back ${turns} times`);
 });
