@@ -118,13 +118,16 @@ async function followRobot(ctx: DomainContext, key: RobotKey): Promise<void> {
 }
 
 /** Rule ids waiting for their robot's write queue, by context and robot (not started yet). */
-const waiting = new WeakMap<DomainContext, Map<string, Set<string>>>();
+const waiting = new WeakMap<
+  DomainContext,
+  Map<string, { ids: Set<string>; done: Promise<void> }>
+>();
 
 /**
  * The robot's rules `ruleIds` made as stored now in its index, caches, menus and order, in its
- * write queue. Ids named again before the work queued for them starts join it: the changes of a
- * 90k-rule import (one per 200 rules, all waiting behind the import on the node that writes it)
- * are one read after it, not 450.
+ * write queue. Ids named again before the work queued for them starts join it (and share its
+ * outcome): the changes of a 90k-rule import (one per 200 rules, all waiting behind the import
+ * on the node that writes it) are one read after it, not 450.
  */
 export function followRules(
   ctx: DomainContext,
@@ -140,17 +143,17 @@ export function followRules(
   }
   const queued = robots.get(key);
   if (queued) {
-    for (const id of ruleIds) queued.add(id);
-    // Applied by the work already queued; waited for through the queue (same robot, later).
-    return ctx.writes.run(key, () => Promise.resolve());
+    for (const id of ruleIds) queued.ids.add(id);
+    return queued.done;
   }
-  const ids = new Set(ruleIds);
-  robots.set(key, ids);
   const pending = robots;
-  return ctx.writes.run(key, () => {
+  const ids = new Set(ruleIds);
+  const done = ctx.writes.run(key, () => {
     pending.delete(key);
     return applyRules(ctx, tenantId, robotId, [...ids]);
   });
+  pending.set(key, { ids, done });
+  return done;
 }
 
 /**
