@@ -13,6 +13,7 @@ import type { Change } from '../../../electron/service/cluster/change-feed';
 import { followChanges } from '../../../electron/service/cluster/follow-changes';
 import { ask } from '../../../electron/service/domain/ask';
 import type { DomainContext } from '../../../electron/service/domain/context';
+import { robotKey } from '../../../electron/service/domain/robot-directory';
 import { RobotIndexes } from '../../../electron/service/domain/robot-indexes';
 import { indexKey, indexLoader, loadRobots } from '../../../electron/service/domain/robot-loading';
 import { silentLogger } from '../../../electron/service/logger';
@@ -27,7 +28,7 @@ let store: EmbeddedStore;
 let ctx: DomainContext;
 let robot: RobotKey;
 /** Rules read whole by the follower (findMany) and menus read alone (menusOf). */
-const reads = { rules: 0, menus: 0 };
+const reads = { rules: 0, menus: 0, queries: 0 };
 
 /** The store's rules, counting reads; with `menusOf` as the PostgreSQL store has it. */
 function countingRules(rules: RuleRepository): RuleRepository {
@@ -36,6 +37,7 @@ function countingRules(rules: RuleRepository): RuleRepository {
       if (prop === 'findMany') {
         return (key: RobotKey, ids: readonly string[]) => {
           reads.rules += ids.length;
+          reads.queries += 1;
           return target.findMany(key, ids);
         };
       }
@@ -136,5 +138,24 @@ describe('following on a node that loads indexes on demand', () => {
     assert.equal(ctx.indexes.peek(indexKey(robot)), undefined, 'let go of');
     assert.equal(await answerOf('bulk question number 1234'), 'answer of bulk-1234');
     assert.equal(await answerOf('warm question number 2'), 'answer of warm-2');
+  });
+
+  test("changes named while the robot's queue is held join one read after it", async () => {
+    assert.ok(await answerOf('bulk question number 1'), 'loaded again');
+    let release = () => undefined as void;
+    const held = ctx.writes.run(robotKey(robot), () => new Promise<void>((r) => (release = r)));
+    const first = await writeRules('late', 2);
+    const second = await writeRules('later', 2);
+    reads.queries = 0;
+    const following = [
+      followChanges(ctx, [rulesChange(first)]),
+      followChanges(ctx, [rulesChange(second)]),
+    ];
+    release();
+    await held;
+    await Promise.all(following);
+    assert.equal(reads.queries, 1, 'one read for both changes');
+    assert.equal(await answerOf('later question number 1'), 'answer of later-1');
+    assert.equal(await answerOf('late question number 1'), 'answer of late-1');
   });
 });
