@@ -17,6 +17,7 @@ import { ask } from '../../electron/service/domain/ask';
 import type { DomainContext } from '../../electron/service/domain/context';
 import type { Robot } from '../../electron/service/domain/robot-directory';
 import { indexKey, loadRobots } from '../../electron/service/domain/robot-loading';
+import { robotKey } from '../../electron/service/domain/robot-directory';
 import { patchRobot } from '../../electron/service/domain/robots';
 import { silentLogger } from '../../electron/service/logger';
 import { normalizeText } from '../../electron/service/matching/index';
@@ -171,6 +172,60 @@ describe('two nodes on one database', () => {
     await one.cluster.catchUp();
     assert.equal(one.ctx.indexes.of(indexKey(robot)).size, size);
     assert.equal(size, (await one.store.rules.matchable(robot)).length);
+  });
+
+  test("a robot whose write queue is held (an import under way) holds up no other robot's changes", async () => {
+    const busy = { tenantId, robotId: 'busy' };
+    await two.store.robots.insert({
+      ...busy,
+      name: 'Busy',
+      secret: 's2',
+      settingsJson: '{}',
+      createdAt: 0,
+    });
+    assert.ok(await eventually(() => one.ctx.robots.get(tenantId, 'busy') !== undefined));
+    // Node one's queue for the busy robot is held, as its own import of 90k rules holds it.
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holding = one.ctx.writes.run(robotKey(busy), () => held);
+    try {
+      await two.store.rules.insert(busy, [storeRule('busy-1', 'is this robot busy')], 0, 't');
+      const written = Date.now();
+      // Node one reads the feed again after that write (before the fix, its reads stopped
+      // there until the queue was free: the node was "catching-up" for the whole import).
+      assert.ok(
+        await eventually(() => Date.now() - (one.cluster.feedLagMs() ?? Infinity) > written),
+        "the feed is read past the held robot's change",
+      );
+      await two.store.rules.insert(
+        robotOn(two),
+        [storeRule('free-1', 'can I pay by card')],
+        0,
+        't',
+      );
+      assert.ok(
+        await eventually(
+          async () => (await answerOn(one, 'can I pay by card')) === 'answer of free-1',
+        ),
+        "another robot's change is followed while the held one waits",
+      );
+    } finally {
+      release();
+      await holding;
+    }
+    // The held robot's change is applied once its queue is free.
+    await one.cluster.catchUp();
+    const robot = one.ctx.robots.get(tenantId, 'busy');
+    assert.ok(robot);
+    const { result } = await ask(one.ctx, robot, {
+      question: 'is this robot busy',
+      userId: 'u',
+      channel: 'API',
+    });
+    assert.equal(
+      result.module === 'KB' && result.answerType === 'BESTMATCH' ? result.answer : null,
+      'answer of busy-1',
+    );
   });
 
   test('a node whose listening connection was cut catches up once it is back', async () => {

@@ -79,6 +79,8 @@ import type { ImpactEdits, ImpactKb, ImpactRunner } from './impact-bench';
 import { collisionLine, measureCollisions } from './collision-bench';
 import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
 import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
+import { feedImportLine, measureFeedImport } from './feed-import-bench';
+import type { FeedImportFigures } from './feed-import-bench';
 import { measureVersionReads, versionReadLine } from './version-read-bench';
 import {
   logRatiosLine,
@@ -123,6 +125,7 @@ const { values } = parseArgs({
     'budget-mb': { type: 'string', default: '0' },
     'budget-cpu-prof': { type: 'string' },
     'bundle-import': { type: 'boolean', default: false },
+    'feed-import': { type: 'boolean', default: false },
     'bundle-mb': { type: 'string', default: '116' },
     baseline: { type: 'string' },
     'rule-figures': { type: 'boolean', default: false },
@@ -194,6 +197,14 @@ if (values['import-rate']) {
   });
   console.log(ruleFiguresLine(figures));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
+if (values['feed-import'] && values.database) {
+  const mb = Number(values['bundle-mb']);
+  const figures: FeedImportFigures = await measureFeedImport(mb, values.database, values.service);
+  if (values.baseline)
+    figures.baseline = await measureFeedImport(mb, values.database, values.baseline);
+  console.log(feedImportLine(figures));
   process.exit(0);
 }
 if (values['bundle-import']) {

@@ -20,17 +20,25 @@ import { parseStoredSettings } from '../domain/robot-settings';
 import { indexKey } from '../domain/robot-loading';
 import { applySynonyms } from '../domain/robot-synonyms';
 import { toMatchableRule } from '../domain/rule-views';
-import type { RobotKey, RobotRecord, StoredRule } from '../store/contract/records';
+import type { MenuEntry, RobotKey, RobotRecord, StoredRule } from '../store/contract/records';
 import type { Change } from './change-feed';
 
 /** Rules read in one query. */
 const READ_CHUNK = 1000;
 
-/** Applies a batch of changes: robots first (a new robot is loaded whole), then rules, versions. */
+/**
+ * Applies a batch of changes. Each robot's part is queued in that robot's write queue at once,
+ * and no robot's part waits for another's: a robot busy with a long write of this node (a bundle
+ * import of 90k rules holds its queue for the whole import) delays its own changes only, never
+ * the other robots'. The order of the robot and rules parts of one robot does not matter: each
+ * reads the store as it is now (a robot loaded after its rules were skipped reads them whole).
+ * Resolves once every part is applied.
+ */
 export async function followChanges(ctx: DomainContext, changes: readonly Change[]): Promise<void> {
   if (changes.length === 0) return;
+  const work: Promise<void>[] = [];
   const robotsChanged = changes.some((c) => c.kind === 'robot' || c.kind === 'tenant');
-  if (robotsChanged) await followRobots(ctx);
+  if (robotsChanged) work.push(followRobots(ctx));
   const rules = new Map<string, { tenantId: number; robotId: string; ids: Set<string> }>();
   const versions = new Map<string, { tenantId: number; robotId: string }>();
   for (const change of changes) {
@@ -47,14 +55,15 @@ export async function followChanges(ctx: DomainContext, changes: readonly Change
       versions.set(key, { tenantId: change.tenantId, robotId: change.robotId });
     }
   }
-  await Promise.all(
-    [...rules.values()].map(({ tenantId, robotId, ids }) =>
-      followRules(ctx, tenantId, robotId, [...ids]),
-    ),
-  );
-  await Promise.all(
-    [...versions.values()].map(({ tenantId, robotId }) => followVersions(ctx, tenantId, robotId)),
-  );
+  for (const { tenantId, robotId, ids } of rules.values()) {
+    work.push(followRules(ctx, tenantId, robotId, [...ids]));
+  }
+  for (const { tenantId, robotId } of versions.values()) {
+    work.push(followVersions(ctx, tenantId, robotId));
+  }
+  // Every part settles before the first failure is told (none is left running unseen).
+  const failed = (await Promise.allSettled(work)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 const sameFields = (robot: Robot, record: RobotRecord): boolean =>
@@ -108,11 +117,17 @@ async function followRobot(ctx: DomainContext, key: RobotKey): Promise<void> {
   await ctx.publishing?.followStored(updated);
 }
 
+/** Rule ids waiting for their robot's write queue, by context and robot (not started yet). */
+const waiting = new WeakMap<
+  DomainContext,
+  Map<string, { ids: Set<string>; done: Promise<void> }>
+>();
+
 /**
- * The robot's rules `ruleIds` made as stored now in its index, caches, menus and order, read and
- * applied `READ_CHUNK` at a time: an import's changes name every rule of the copy (90k for a
- * 116 MB bundle, followed by the node that wrote them too), and holding them all read at once was
- * the whole copy again in this node's heap.
+ * The robot's rules `ruleIds` made as stored now in its index, caches, menus and order, in its
+ * write queue. Ids named again before the work queued for them starts join it (and share its
+ * outcome): the changes of a 90k-rule import (one per 200 rules, all waiting behind the import
+ * on the node that writes it) are one read after it, not 450.
  */
 export function followRules(
   ctx: DomainContext,
@@ -120,34 +135,86 @@ export function followRules(
   robotId: string,
   ruleIds: readonly string[],
 ): Promise<void> {
-  return ctx.writes.run(robotKey({ tenantId, robotId }), async () => {
-    const robot = ctx.robots.get(tenantId, robotId);
-    // A robot not in memory (deleted, or not loaded yet) has nothing to follow: it is read whole
-    // when it comes (followRobots).
-    if (!robot) return;
-    const menus = ctx.menus;
-    const key = indexKey(robot);
-    for (let at = 0; at < ruleIds.length; at += READ_CHUNK) {
-      const ids = ruleIds.slice(at, at + READ_CHUNK);
-      const stored = new Map<string, StoredRule>();
-      for (const rule of await ctx.store.rules.findMany(robot, ids)) stored.set(rule.ruleId, rule);
-      ctx.answers.forget(ids);
-      const gone = ids.filter((id) => !stored.has(id));
-      ctx.indexes.update(key, (index) => {
-        for (const id of gone) index.remove(id);
-      });
-      await ctx.indexes.updateEach(key, [...stored.values()], (index, rule) =>
-        index.upsert(toMatchableRule(rule)),
-      );
-      if (menus) {
-        for (const id of gone) menus.set(id, null);
-        for (const [id, rule] of stored) menus.set(id, rule.menu);
-      }
-    }
-    // Rebuilt from the store at the next list that needs it (a keyed seek, then exact again).
-    ctx.orders.set(robotKey(robot), undefined);
-    ctx.robots.countRules(robot, await ctx.store.rules.languageCounts(robot));
+  const key = robotKey({ tenantId, robotId });
+  let robots = waiting.get(ctx);
+  if (!robots) {
+    robots = new Map();
+    waiting.set(ctx, robots);
+  }
+  const queued = robots.get(key);
+  if (queued) {
+    for (const id of ruleIds) queued.ids.add(id);
+    return queued.done;
+  }
+  const pending = robots;
+  const ids = new Set(ruleIds);
+  const done = ctx.writes.run(key, () => {
+    pending.delete(key);
+    return applyRules(ctx, tenantId, robotId, [...ids]);
   });
+  pending.set(key, { ids, done });
+  return done;
+}
+
+/**
+ * `followRules`' work, read and applied `READ_CHUNK` at a time (holding a 90k-rule import read at
+ * once was the whole copy again in this node's heap). Where indexes are loaded on demand, an
+ * index neither in memory nor loading needs nothing (it is read from the store when asked), and
+ * one that most of the change concerns is let go of and read again when next asked instead of
+ * followed a chunk at a time: only the menus and the answers are followed then.
+ */
+async function applyRules(
+  ctx: DomainContext,
+  tenantId: number,
+  robotId: string,
+  ruleIds: readonly string[],
+): Promise<void> {
+  const robot = ctx.robots.get(tenantId, robotId);
+  // A robot not in memory (deleted, or not loaded yet) has nothing to follow: it is read whole
+  // when it comes (followRobots).
+  if (!robot) return;
+  const menus = ctx.menus;
+  const key = indexKey(robot);
+  const indexes = ctx.indexes;
+  const loaded = indexes.peek(key);
+  if (
+    indexes.loadsOnDemand &&
+    loaded &&
+    ruleIds.length > READ_CHUNK &&
+    ruleIds.length * 2 >= loaded.size
+  ) {
+    indexes.drop(key);
+  }
+  const follow = !indexes.loadsOnDemand || indexes.held(key);
+  for (let at = 0; at < ruleIds.length; at += READ_CHUNK) {
+    const ids = ruleIds.slice(at, at + READ_CHUNK);
+    ctx.answers.forget(ids);
+    if (!follow && ctx.store.rules.menusOf) {
+      if (!menus) continue;
+      const found = new Map<string, MenuEntry[]>();
+      for (const { ruleId, menu } of await ctx.store.rules.menusOf(robot, ids)) {
+        found.set(ruleId, menu);
+      }
+      for (const id of ids) menus.set(id, found.get(id) ?? null);
+      continue;
+    }
+    const stored = new Map<string, StoredRule>();
+    for (const rule of await ctx.store.rules.findMany(robot, ids)) stored.set(rule.ruleId, rule);
+    const gone = ids.filter((id) => !stored.has(id));
+    indexes.update(key, (index) => {
+      for (const id of gone) index.remove(id);
+    });
+    await indexes.updateEach(key, [...stored.values()], (index, rule) =>
+      index.upsert(toMatchableRule(rule)),
+    );
+    if (menus) {
+      for (const id of gone) menus.set(id, null);
+      for (const [id, rule] of stored) menus.set(id, rule.menu);
+    }
+  }
+  // Rebuilt from the store at the next list that needs it (a keyed seek, then exact again).
+  ctx.orders.set(robotKey(robot), undefined);
+  ctx.robots.countRules(robot, await ctx.store.rules.languageCounts(robot));
 }
 
 /** A publish or rollback on another node: the robot's published index follows its latest version. */

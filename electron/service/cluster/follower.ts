@@ -13,7 +13,7 @@ import { DatabaseAvailability } from '../store/postgres/availability';
 import { clientConfig } from '../store/postgres/connection';
 import type { DatabaseTimeouts, Pool } from '../store/postgres/connection';
 import { pruneChanges } from './change-feed';
-import type { ChangeFeed } from './change-feed';
+import type { Change, ChangeFeed } from './change-feed';
 import { followChanges, followEverything } from './follow-changes';
 import { CHANGES_CHANNEL } from '../store/postgres/cluster-schema';
 
@@ -54,8 +54,12 @@ export class Follower {
   private lastRead = Date.now();
   /** A failure to follow was logged: its end is logged too. */
   private failing = false;
-  /** Reads in a row whose changes could not be applied (not those the database failed). */
+  /** Batches in a row whose changes could not be applied (not those the database failed). */
   private unapplied = 0;
+  /** Batches read and handed to their robots' write queues, not applied yet. */
+  private readonly applying = new Set<Promise<void>>();
+  /** Changes of batches whose application failed: applied again with the next read. */
+  private retry: Change[] = [];
   private readonly pollMs: number;
   private readonly keepMs: number;
   private readonly availability: DatabaseAvailability;
@@ -87,12 +91,18 @@ export class Follower {
 
   /**
    * Reads and applies what is new; resolves once a read that started after this call is applied
-   * (a caller knows every change committed before its call is then in memory).
+   * (a caller knows every change committed before its call is then in memory). The reads
+   * themselves never wait for an application (see `readOnce`).
    */
   wake(): Promise<void> {
     this.pending = true;
     this.running ??= this.drain().finally(() => (this.running = null));
-    return this.running;
+    return this.running.then(() => this.applied());
+  }
+
+  /** Resolves once every batch handed over so far is applied (or has failed). */
+  private async applied(): Promise<void> {
+    await Promise.allSettled([...this.applying]);
   }
 
   private async drain(): Promise<void> {
@@ -129,21 +139,44 @@ export class Follower {
           : 'changes could not be applied: reloading every robot',
       );
       await feed.start();
-      await followEverything(ctx);
-      this.lastRead = now;
+      this.retry = [];
       this.unapplied = 0;
+      this.lastRead = now;
+      // Handed over as a batch is (below): each robot is read again in its own write queue.
+      this.handOver(followEverything(ctx), []);
       return;
     }
     const batch = await feed.read();
-    try {
-      await followChanges(ctx, batch.changes);
-    } catch (error) {
-      this.unapplied += 1;
-      throw error;
-    }
+    const changes = this.retry.length > 0 ? [...this.retry, ...batch.changes] : batch.changes;
+    this.retry = [];
+    // Handed over, not awaited: each robot's part waits in that robot's write queue only, so a
+    // long write of this node (a 90k-rule import held following for its whole 36 min) delays
+    // nothing but its own robot, and the node stays current (and ready) for every other one.
+    // The position moves on; a batch that fails to apply is applied again with the next read.
+    this.handOver(followChanges(ctx, changes), changes);
     batch.advance();
     this.lastRead = now;
-    this.unapplied = 0;
+  }
+
+  /** Keeps track of an application under way; its changes are retried if it fails. */
+  private handOver(work: Promise<void>, changes: readonly Change[]): void {
+    const applying = work.then(
+      () => {
+        this.unapplied = 0;
+      },
+      (error: unknown) => {
+        // Logged once per streak, as a failed read is; the next read applies them again.
+        if (this.unapplied === 0 && !(error instanceof StorageUnavailable)) {
+          this.options.logger.warn(
+            `changes could not be applied: ${(error as Error).message}; retrying`,
+          );
+        }
+        this.unapplied += 1;
+        this.retry.push(...changes);
+      },
+    );
+    this.applying.add(applying);
+    void applying.finally(() => this.applying.delete(applying));
   }
 
   private async listen(): Promise<void> {
@@ -191,5 +224,6 @@ export class Follower {
     this.listener = null;
     await listener?.end().catch(() => undefined);
     await this.running;
+    await this.applied();
   }
 }

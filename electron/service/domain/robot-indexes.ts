@@ -135,6 +135,11 @@ export class RobotIndexes {
     return this.indexes.get(key);
   }
 
+  /** True when the index under `key` is in memory or being loaded (a write must reach it). */
+  held(key: string): boolean {
+    return this.indexes.has(key) || this.loading.has(key);
+  }
+
   /**
    * The index under `key` for the time of a request, loaded first if it is not in memory: it
    * stays until `release`. Null: the robot went away during the load.

@@ -143,6 +143,64 @@ function isExempt(list: BlockList, address: string): boolean {
   }
 }
 
+/** Requests whose route lifted the whole-request deadline (a robot bundle's upload). */
+const lifted = new WeakSet<IncomingMessage>();
+
+/**
+ * Frees `request` from the whole-request deadline: a robot bundle of 100 MB is read as fast as
+ * its check goes, which on a loaded machine is longer than any deadline fit for every other
+ * route (its upload was cut with a 408 at 60 s). The idle timeout still closes a silent client.
+ */
+export function liftRequestDeadline(request: IncomingMessage): void {
+  lifted.add(request);
+}
+
+/**
+ * The whole-request deadline, kept here rather than by Node (whose `requestTimeout` no route can
+ * lift): a request whose body has not all arrived `timeoutMs` after its headers is answered 408
+ * (the framework's client error answer) and its connection closed. Checked on a timer, as Node
+ * checks its own.
+ */
+class RequestDeadlines {
+  private readonly open = new Map<IncomingMessage, { res: ServerResponse; at: number }>();
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly server: () => Server,
+  ) {}
+
+  started(req: IncomingMessage, res: ServerResponse): void {
+    if (this.timeoutMs === 0 || req.complete) return;
+    this.open.set(req, { res, at: Date.now() + this.timeoutMs });
+  }
+
+  ended(req: IncomingMessage): void {
+    this.open.delete(req);
+  }
+
+  check(): void {
+    const now = Date.now();
+    for (const [req, { res, at }] of this.open) {
+      if (req.complete || req.destroyed || lifted.has(req)) this.open.delete(req);
+      else if (now >= at) {
+        this.open.delete(req);
+        this.expire(req, res);
+      }
+    }
+  }
+
+  /** As Node's own deadline does: the client error answer when no answer began, then closed. */
+  private expire(req: IncomingMessage, res: ServerResponse): void {
+    const server = this.server();
+    if (res.headersSent || server.listenerCount('clientError') === 0) {
+      req.socket.destroy();
+      return;
+    }
+    const error = Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+    server.emit('clientError', error, req.socket);
+  }
+}
+
 /** The open connections of a server, by address, and the room made for new ones. */
 class ConnectionBook {
   private readonly held = new Map<Socket, Held>();
@@ -259,6 +317,13 @@ export function connectionStats(server: Server): ConnectionStats {
   };
 }
 
+/** A quarter of the shorter deadline, at most every second. */
+const checkEveryMs = (limits: ConnectionLimits) =>
+  Math.min(
+    1000,
+    Math.max(10, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)),
+  );
+
 /**
  * The HTTP server with the limits. Node checks the deadlines on a timer (every 30 s by
  * default, which would let a request overstay by as much); it is run at a quarter of the
@@ -271,23 +336,28 @@ export function createLimitedServer(
   exempt: readonly string[] = [],
 ): Server {
   const book = new ConnectionBook(limits, exemptAddresses(exempt));
+  const deadlines = new RequestDeadlines(limits.requestTimeoutMs, () => server);
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(
-        1000,
-        Math.max(10, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)),
-      ),
+      // Kept by `deadlines`, so that the bundle route can lift it (Node's cannot be).
+      requestTimeout: 0,
+      connectionsCheckingInterval: checkEveryMs(limits),
       keepAliveTimeout: Math.min(KEEP_ALIVE_MS, limits.idleTimeoutMs),
     },
     (req, res) => {
       const socket = req.socket;
       book.requestStarted(socket);
-      res.once('close', () => book.requestEnded(socket));
+      deadlines.started(req, res);
+      res.once('close', () => {
+        book.requestEnded(socket);
+        deadlines.ended(req);
+      });
       handler(req, res);
     },
   );
+  const checking = setInterval(() => deadlines.check(), checkEveryMs(limits)).unref();
+  server.once('close', () => clearInterval(checking));
   server.setTimeout(limits.idleTimeoutMs);
   // Node's own cap would refuse before looking for an idle connection to close: the book keeps it.
   server.on('connection', (socket: Socket) => {
@@ -302,7 +372,8 @@ export function limitsOf(server: Server, limits: ConnectionLimits): ConnectionLi
   return {
     ...limits,
     headersTimeoutMs: server.headersTimeout,
-    requestTimeoutMs: server.requestTimeout,
+    // Node's is off: the service keeps this one itself (RequestDeadlines).
+    requestTimeoutMs: limits.requestTimeoutMs,
     idleTimeoutMs: server.timeout,
   };
 }

@@ -99,6 +99,14 @@ export interface RuleRepository {
   matchable(robot?: RobotKey): Promise<MatchableRecord[]>;
   /** Every rule of every robot that has a menu, with its entries (loaded once at start). */
   menus(): Promise<{ ruleId: string; menu: MenuEntry[] }[]>;
+  /**
+   * The menus of those of `ruleIds` (of the robot) that have one: what a team node follows of
+   * rules whose index is not in memory. Optional: without it the rules are read whole.
+   */
+  menusOf?(
+    robot: RobotKey,
+    ruleIds: readonly string[],
+  ): Promise<{ ruleId: string; menu: MenuEntry[] }[]>;
   /** Every rule's id and phrasings, in creation order (duplicate checks). */
   questions(robot: RobotKey): Promise<{ ruleId: string; questions: string[] }[]>;
   /** Every rule's id, name and end of validity, in creation order (analytics: no phrasings read). */

@@ -356,6 +356,15 @@ export class PostgresRuleRepository implements RuleRepository {
     );
   }
 
+  async menusOf(robot: RobotKey, ruleIds: readonly string[]) {
+    if (ruleIds.length === 0) return [];
+    const rows = await this.db.all<{ rule_id: string; menu: string }>(
+      `SELECT rule_id, menu FROM rules WHERE ${OF_RULES} AND menu IS NOT NULL`,
+      [robot.tenantId, robot.robotId, ruleIds],
+    );
+    return rows.map(ruleRows.toRuleMenu);
+  }
+
   async questions(robot: RobotKey) {
     const key = [robot.tenantId, robot.robotId];
     const rows = await this.db.all<{ rule_id: string; questions: string }>(SQL.questions, key);
