@@ -39,7 +39,7 @@ import { round } from './stats';
 const MB = 1024 * 1024;
 const ROBOT = { tenantId: 1, robotId: 'default' };
 const LOG = '1/default';
-/** The form of the segments' filters the fill has (decisions 134, 138). */
+/** The form of the segments' filters the fill has (decisions 134, 140). */
 const FILTERS = 3;
 
 export interface ReadFigure {

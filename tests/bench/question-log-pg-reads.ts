@@ -34,7 +34,7 @@ const MB = 1024 * 1024;
  */
 const FLUSH_ENTRIES = 1000;
 
-/** The inbox's examples as they were read (before decision 140). */
+/** The inbox's examples as they were read (before decision 142). */
 const TEXTS_SUMMED_SQL = `SELECT grp, key, text, count FROM (
     SELECT g.grp, i.key, (array_agg(i.text ORDER BY i.day))[1] AS text,
            sum(i.fallback + i.recommended + i.low_score)::bigint AS count,
@@ -46,7 +46,7 @@ const TEXTS_SUMMED_SQL = `SELECT grp, key, text, count FROM (
     GROUP BY g.grp, i.key
     HAVING sum(i.fallback + i.recommended + i.low_score) > 0
   ) t WHERE n <= 10 ORDER BY grp, n`;
-/** The inbox's rules as they were read (before decision 140). */
+/** The inbox's rules as they were read (before decision 142). */
 const RULES_SUMMED_SQL = `SELECT g.grp, x.kind, x.rule_id, sum(x.count)::bigint AS count
   FROM question_log_inbox_rules x
   JOIN question_log_groups g ON g.log_id = x.log_id AND g.key = x.key

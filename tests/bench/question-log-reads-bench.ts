@@ -5,7 +5,7 @@
  * when asked) and each read timed over several rounds: wall time, and the service's CPU per read
  * (from /proc: wall time on a loaded machine counts other engineers' work too), with the slowest
  * ask of a probe asking meanwhile, and the longest hold of the service's event loop with the main
- * thread's own CPU in it (main-thread-holds.mjs). Pages by outcome and by rule too (decision 138).
+ * thread's own CPU in it (main-thread-holds.mjs). Pages by outcome and by rule too (decision 140).
  * @module
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -170,7 +170,7 @@ async function readsOf(
     const api = consoleClient(service.url, tokenOf(service));
     const R = `/tenants/${filled.tenantId}/robots/default`;
     await api.ok('GET', `${R}/dashboard?days=1`);
-    // A page by rule: the most hit rule's (decision 138).
+    // A page by rule: the most hit rule's (decision 140).
     const hit = await api.ok<{ rules: { ruleId: string; hits: number }[] }>(
       'GET',
       `${R}/rule-hits`,

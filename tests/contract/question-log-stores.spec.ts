@@ -266,7 +266,7 @@ describe('question log: day files and the PostgreSQL table answer alike', () => 
     assert.deepEqual(inboxes.table, inboxes['day files']);
   });
 
-  test('a large inbox group shows its 10 most counted examples, choices and evidence, equal on both stores after retention and a forget (decision 140)', async () => {
+  test('a large inbox group shows its 10 most counted examples, choices and evidence, equal on both stores after retention and a forget (decision 142)', async () => {
     const asked: LoggedQuestion[] = [];
     const miss = { answerType: 'BESTMATCH' as const, module: 'NONE', score: 0, ruleId: null };
     const places = ['paris', 'lyon', 'nice', 'lille', 'nantes', 'brest', 'dijon', 'metz'];
@@ -414,7 +414,7 @@ test('server migrations 11 and 12 build the inbox groups’ running figures, exa
             { fallback: 3, recommended: 1, lowScore: 0 },
             [{ ruleId: 'ra', count: 2 }],
             [],
-            // Built by migration 12 (decision 140).
+            // Built by migration 12 (decision 142).
             [
               { key: 'parcel', text: 'Parcel?', count: 2 },
               { key: 'parcels', text: 'parcels', count: 2 },
@@ -496,7 +496,7 @@ test('a text search reads a budget of entries a page on both stores, and pages o
   }
 });
 
-test('the team server’s size budget bounds the entries’ live bytes, rows and indexes (decision 141)', async () => {
+test('the team server’s size budget bounds the entries’ live bytes, rows and indexes (decision 143)', async () => {
   const pool = openPool({ url: await freshDatabase('qlog_budget'), logger: silentLogger });
   const log = new PostgresQuestionLog({ pool, logger: silentLogger, flushMs: 60_000 });
   try {

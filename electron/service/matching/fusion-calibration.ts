@@ -34,7 +34,7 @@ const GAIN_MIN = 3;
  * was measured (decision 78). Where only the traffic has them (one phrasing a rule) its examples
  * and the probes (their rule absent) are separable and the ridge alone sets the weights: 0.5
  * held a perfect model to BESTMATCH for 0.25 of the right answers on pairs-dev, 0.1 for 0.37,
- * while 0.1 everywhere made the weak models of the other sets overweighted (decision 143).
+ * while 0.1 everywhere made the weak models of the other sets overweighted (decision 145).
  */
 const RIDGE = 0.5;
 const RIDGE_TRAFFIC_ONLY = 0.1;

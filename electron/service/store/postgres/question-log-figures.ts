@@ -403,7 +403,7 @@ async function writeGroupTotals(
       sums.map((x) => x.chosen),
     ],
   );
-  // What each group shows (decision 140), after the group's own row (every writer's lock order).
+  // What each group shows (decision 142), after the group's own row (every writer's lock order).
   await client.query(
     `INSERT INTO question_log_inbox_group_texts (log_id, grp, key, count)
      SELECT $1, g.grp, d.key, sum(d.count)
@@ -437,7 +437,7 @@ async function writeGroupTotals(
 
 /**
  * CTEs (after a `gone` of deleted `question_log_inbox_rules` rows: key, kind, rule_id, count)
- * taking them off their groups' rules (decision 140); `keyed` is what went per group and rule.
+ * taking them off their groups' rules (decision 142); `keyed` is what went per group and rule.
  */
 const LOWER_GROUP_RULES = `keyed AS (
          SELECT g.grp, gone.kind, gone.rule_id, sum(gone.count) AS count
@@ -448,7 +448,7 @@ const LOWER_GROUP_RULES = `keyed AS (
          FROM keyed k
          WHERE t.log_id = $1 AND t.grp = k.grp AND t.kind = k.kind AND t.rule_id = k.rule_id)`;
 
-/** Rows of groups' examples and rules whose counts went to nothing (decision 140). */
+/** Rows of groups' examples and rules whose counts went to nothing (decision 142). */
 async function dropEmptyGroupParts(client: Client, logId: number, groups: readonly string[]) {
   for (const table of ['question_log_inbox_group_texts', 'question_log_inbox_group_rules']) {
     await client.query(`DELETE FROM ${table} WHERE log_id = $1 AND grp = ANY($2) AND count <= 0`, [
@@ -768,7 +768,7 @@ export class PostgresFigures implements LogFigures {
     );
     if (rows.length === 0) return [];
     const groups = rows.map((row) => row.grp);
-    // Each group's first examples and rules by index (decision 140): never its every question's
+    // Each group's first examples and rules by index (decision 142): never its every question's
     // day rows (the largest group of a million asks had 31k rule rows).
     const examples = await this.pool.query<{ grp: string; key: string; count: number }>(
       `SELECT g.grp, t.key, t.count FROM unnest($2::text[]) AS g(grp)

@@ -209,7 +209,7 @@ ON CONFLICT (log_id, grp) DO UPDATE SET chosen = EXCLUDED.chosen;
 `;
 
 /**
- * Server migration 12 (decision 140): what an inbox group shows, kept as asks are recorded, in
+ * Server migration 12 (decision 142): what an inbox group shows, kept as asks are recorded, in
  * the order it is shown. A group's examples (its questions' occurrences) and its rules (chosen
  * from its RECOMMENDs, `c`; pointed to by its misses, `e`) were summed from every day row of
  * every question of the group per read: the largest group of a million asks had 31k rule rows
@@ -241,7 +241,7 @@ CREATE TABLE question_log_inbox_group_rules (
 CREATE INDEX question_log_inbox_group_rules_by_count
   ON question_log_inbox_group_rules (log_id, grp, kind, count DESC, rule_id COLLATE "C");
 
--- The size budget counts each entry's row and index entries too (decision 141: 195 bytes, as
+-- The size budget counts each entry's row and index entries too (decision 143: 195 bytes, as
 -- ENTRY_ROW_BYTES in question-log.ts), and the space its purges free is reused soon: the table's
 -- own autovacuum threshold is 1% of its rows (20% by default: a purge of a tenth waited).
 UPDATE question_logs SET bytes = bytes + entries * 195;

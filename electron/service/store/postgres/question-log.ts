@@ -37,7 +37,7 @@ import {
 } from './question-log-figures';
 
 /**
- * What an entry takes on disk besides its line (decision 141): its heap tuple (item pointer,
+ * What an entry takes on disk besides its line (decision 143): its heap tuple (item pointer,
  * header, columns: 72 bytes), its three index entries (~100 bytes at the B-trees' fill) and its
  * share of the pages' free space. The size budget counts it, so that it bounds the table's files:
  * a log kept under its budget from its first entry holds 1.01 of it on disk (0.85 live), where

@@ -92,7 +92,7 @@ CREATE TABLE embedding_cache (
   { version: 10, name: 'question_log_rule_totals', sql: QUESTION_LOG_RULE_TOTALS_SQL },
   // The inbox reads its groups' running figures by index (decision 131).
   { version: 11, name: 'question_log_inbox_groups', sql: QUESTION_LOG_INBOX_GROUPS_SQL },
-  // An inbox group's examples and rules kept as asks arrive, read by index (decision 140).
+  // An inbox group's examples and rules kept as asks arrive, read by index (decision 142).
   {
     version: 12,
     name: 'question_log_inbox_group_parts',

@@ -308,7 +308,7 @@ export class DayFileLog implements QuestionLogRepository {
    * Saves the figures of the days changed since their last save, closing the days before
    * yesterday. New figures are held back meanwhile, and count once it is done; when no day
    * closes (nearly always), only while the days are encoded: the log's flush and the files'
-   * writes and syncs come after, so a read waits for no disk (decision 139).
+   * writes and syncs come after, so a read waits for no disk (decision 141).
    */
   private checkpoint(robot: RobotLog): Promise<void> {
     return robot.exclusive(async () => {

@@ -96,7 +96,7 @@ async function lineStartFrom(path: string, at: number, end: number): Promise<num
 
 /**
  * The job cut in two at a line's start about `headBytes` of lines into it: the first part's rows
- * followed by the second's are the job's (decision 139: the loop makes the first while a
+ * followed by the second's are the job's (decision 141: the loop makes the first while a
  * worker starts for the second).
  */
 export async function splitJob(job: ExportJob, headBytes: number): Promise<[ExportJob, ExportJob]> {

@@ -8,7 +8,7 @@
  *
  * A worker takes a while to give its first chunk (its start and its first rows in code not yet
  * optimised: 0.5–1 s on the shared machine, seconds under load), so the first rows are made on
- * the event loop, small chunks a turn, while the worker makes the rest (decision 139).
+ * the event loop, small chunks a turn, while the worker makes the rest (decision 141).
  * @module
  */
 import type { Worker } from 'node:worker_threads';

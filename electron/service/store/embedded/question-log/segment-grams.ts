@@ -18,7 +18,7 @@
  * segment is searched by its index for users and times, and gets a filter of the second form
  * in the background).
  *
- * Since decision 138 it ends with the entries' counts, made from the index too: 16 uint32 (the
+ * Since decision 140 it ends with the entries' counts, made from the index too: 16 uint32 (the
  * entries of each index code: outcome and source, segment-index.ts `recordCode`), the number of
  * (rule, code) pairs as a uint32, each pair as its rule hash and `code << 28 | count` (two
  * uint32), and one byte, 3: the form (a file of this form is the only one of odd length). A
@@ -79,7 +79,7 @@ export const isThirdForm = (fileBytes: number): boolean => fileBytes % 2 === 1;
 /**
  * How many of a segment's entries have each index code (outcome and source) and each rule with
  * each code, as its index says them: a filter by outcome, source or rule counts the segment from
- * them (decision 138).
+ * them (decision 140).
  */
 export class EntryCounts {
   constructor(

@@ -695,7 +695,7 @@ export class SegmentLog<T> {
   }
 
   /**
-   * A closed segment's counts, when they answer the filter for all its records (decision 138):
+   * A closed segment's counts, when they answer the filter for all its records (decision 140):
    * no text or user in it, and every entry of the segment within its time.
    */
   private async countsFor(
@@ -997,7 +997,7 @@ export class SegmentLog<T> {
       // A segment whose filter says it cannot hold a match is searched without being read.
       if (last >= 0 && (await this.cannotHold(segment, filter, texts))) continue;
       // A closed segment the page is not in (after it, or before it) is counted from its
-      // filter's counts, its index not read (decision 138).
+      // filter's counts, its index not read (decision 140).
       const counts = !atCursor && tail.length === 0 ? await this.countsFor(segment, filter) : null;
       if (counts !== null) {
         const ruleHash = filter.ruleId === undefined ? null : textHash(filter.ruleId);
