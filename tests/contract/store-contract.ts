@@ -507,6 +507,34 @@ export function storeContract(name: string, factory: StoreFactory): void {
       assert.ok(everything.length > matchable.length, 'without a robot: every robot');
     });
 
+    test('a robot’s facts past a page of the store are read whole, in creation order', async () => {
+      const many: RobotKey = { tenantId, robotId: 'many-facts' };
+      await store.robots.insert({
+        ...many,
+        name: 'Many facts',
+        secret: 'm'.repeat(43),
+        settingsJson: '{}',
+        createdAt: NOW,
+      });
+      // Past two of the embedded store's pages of facts (2,000), with a hole in the sequence.
+      const added = await store.rules.insert(
+        many,
+        Array.from({ length: 4_100 }, (_, i) =>
+          rule(`fact ${i}`, i % 7 === 0 ? { effectEnd: '2031-01-01T00:00:00.000Z' } : {}),
+        ),
+        NOW,
+        'tester',
+      );
+      await store.rules.remove(many, [(added[2_000] as { ruleId: string }).ruleId], NOW, 'tester');
+      const facts = await store.rules.facts(many);
+      const matchable = await store.rules.matchable(many);
+      assert.equal(facts.length, 4_099);
+      assert.deepEqual(
+        facts,
+        matchable.map(({ ruleId, ruleName, effectEnd }) => ({ ruleId, ruleName, effectEnd })),
+      );
+    });
+
     test('effective states at a time: active, inactive, scheduled, expired', async () => {
       const timed: RobotKey = { tenantId, robotId: 'timed' };
       await store.robots.insert({

@@ -53,6 +53,9 @@ export function statements<L>(dialect: Dialect<L>) {
     menus: 'SELECT rule_id, menu FROM rules WHERE menu IS NOT NULL ORDER BY rule_seq',
     questions: `SELECT rule_id, questions FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,
     facts: `SELECT rule_id, rule_name, effect_end FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,
+    /** A page of `facts` from rule_seq ?3 on, at most ?4 (a synchronous engine reads in pages). */
+    factsFrom: `SELECT rule_seq, rule_id, rule_name, effect_end FROM rules
+      WHERE ${OF_ROBOT} AND rule_seq >= ?3 ORDER BY rule_seq LIMIT ?4`,
     /** A rule's content replaced: `updateParams`. */
     update: `UPDATE rules SET rule_name = ?4, name_key = ?5, category_id = ?6, active = ?7,
       allow_sim_gen = ?8, effect_begin = ?9, effect_end = ?10, questions = ?11, answer = ?12,

@@ -9,6 +9,7 @@ import type {
   NewRule,
   RobotKey,
   RuleContent,
+  RuleFacts,
   RuleFilter,
   StoredRule,
 } from '../../contract/records';
@@ -59,6 +60,8 @@ JOIN rules AS r ON r.rule_id = j.value`;
 
 /** Rules looked up per statement: a bounded statement whatever the page's size. */
 const NAMES_SLICE = 500;
+/** Rules' facts read per statement (a few ms of the event loop each). */
+const FACTS_PAGE = 2000;
 
 /**
  * A page sorted by a figure of the question log (`figures`: a JSON array of [ruleId, figure] of
@@ -378,10 +381,21 @@ export class SqlJsRuleRepository implements RuleRepository {
   }
 
   async facts(robot: RobotKey) {
-    type Row = Parameters<typeof ruleRows.toRuleFacts>[0];
-    return this.store
-      .all<Row>(SQL.facts, [robot.tenantId, robot.robotId])
-      .map(ruleRows.toRuleFacts);
+    type Row = Parameters<typeof ruleRows.toRuleFacts>[0] & { rule_seq: number };
+    // sql.js reads on the event loop: 100k rules in one statement held it for hundreds of ms.
+    const facts: RuleFacts[] = [];
+    for (let from = 0; ;) {
+      if (from > 0) await nextTurn();
+      const rows = this.store.all<Row>(SQL.factsFrom, [
+        robot.tenantId,
+        robot.robotId,
+        from,
+        FACTS_PAGE,
+      ]);
+      for (const row of rows) facts.push(ruleRows.toRuleFacts(row));
+      if (rows.length < FACTS_PAGE) return facts;
+      from = (rows[rows.length - 1] as Row).rule_seq + 1;
+    }
   }
 
   async languageCounts(robot: RobotKey) {
