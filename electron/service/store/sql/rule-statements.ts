@@ -53,7 +53,14 @@ export function statements<L>(dialect: Dialect<L>) {
     menus: 'SELECT rule_id, menu FROM rules WHERE menu IS NOT NULL ORDER BY rule_seq',
     questions: `SELECT rule_id, questions FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,
     facts: `SELECT rule_id, rule_name, effect_end FROM rules WHERE ${OF_ROBOT} ORDER BY rule_seq`,
-    /** A page of `facts` from rule_seq ?3 on, at most ?4 (a synchronous engine reads in pages). */
+    /**
+     * Pages of `matchableOfRobot`, `questions` and `facts`: from rule_seq ?3 on, at most ?4 (a
+     * synchronous engine reads a robot's rules a page at a time).
+     */
+    matchableOfRobotFrom: `SELECT rule_seq, ${MATCHABLE_COLUMNS} FROM rules
+      WHERE ${OF_ROBOT} AND rule_seq >= ?3 ORDER BY rule_seq LIMIT ?4`,
+    questionsFrom: `SELECT rule_seq, rule_id, questions FROM rules
+      WHERE ${OF_ROBOT} AND rule_seq >= ?3 ORDER BY rule_seq LIMIT ?4`,
     factsFrom: `SELECT rule_seq, rule_id, rule_name, effect_end FROM rules
       WHERE ${OF_ROBOT} AND rule_seq >= ?3 ORDER BY rule_seq LIMIT ?4`,
     /** A rule's content replaced: `updateParams`. */
