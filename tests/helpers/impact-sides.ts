@@ -1,5 +1,6 @@
 /** Rules as the store hands them back, and the impact preview's sides built over them. */
-import type { ImpactSide } from '../../electron/service/publishing/impact';
+import type { ImpactSide, Replay } from '../../electron/service/publishing/impact';
+import type { MatchSettings } from '../../electron/service/matching/types';
 import type { RobotIndex } from '../../electron/service/matching/types';
 import type { StoredRule } from '../../electron/service/store/contract/records';
 
@@ -36,4 +37,16 @@ export function impactSide(
   rules: readonly StoredRule[],
 ): ImpactSide {
   return { name, index, rules: new Map(rules.map((rule) => [rule.ruleId, rule])) };
+}
+
+/** A replay of `questions` from `before` (side a) to `after` (side b), asking only `reach`'s. */
+export function replayBetween(
+  [a, before]: [RobotIndex, readonly StoredRule[]],
+  [b, after]: [RobotIndex, readonly StoredRule[]],
+  questions: Replay['questions'],
+  at: number,
+  settings: MatchSettings,
+): (reach: Replay['reach']) => Replay {
+  const sides = { a: impactSide('a', a, before), b: impactSide('b', b, after) };
+  return (reach) => ({ ...sides, questions, reach, at, settings });
 }

@@ -36,6 +36,18 @@ function gatedLoader(store: Map<string, MatchableRule[]>) {
   return { loader, open: () => gates.splice(0).forEach((go) => go()), loads: () => loads };
 }
 
+/** Acquires `key`, letting its gated load finish. */
+async function acquireOpened(
+  indexes: RobotIndexes,
+  gated: ReturnType<typeof gatedLoader>,
+  key: string,
+) {
+  const lease = indexes.acquire(key);
+  await new Promise((resolve) => setImmediate(resolve));
+  gated.open();
+  return lease;
+}
+
 test('two asks at once load once; a write during the load is applied to what it loaded', async () => {
   const store = new Map([['1/a', [rule('r1', 'hello there')]]]);
   const gated = gatedLoader(store);
@@ -63,12 +75,7 @@ test('a robot not in memory takes no update; the least recently asked is let go,
   const gated = gatedLoader(store);
   const budget = Math.floor(bytesForRules(1) * 2.5);
   const indexes = new RobotIndexes(createRobotIndex, { budgetBytes: budget, loader: gated.loader });
-  const take = async (key: string) => {
-    const lease = indexes.acquire(key);
-    await new Promise((resolve) => setImmediate(resolve));
-    gated.open();
-    return lease;
-  };
+  const take = (key: string) => acquireOpened(indexes, gated, key);
   const a = await take('1/a');
   (await take('1/b'))?.release();
   const c = await take('1/c');
@@ -139,12 +146,7 @@ test('a reservation lets go of indexes no request holds, is refused without lett
     budgetBytes: 3 * one,
     loader: gated.loader,
   });
-  const take = async (key: string) => {
-    const lease = indexes.acquire(key);
-    await new Promise((resolve) => setImmediate(resolve));
-    gated.open();
-    return lease;
-  };
+  const take = (key: string) => acquireOpened(indexes, gated, key);
   const a = await take('1/a');
   (await take('1/b'))?.release();
   // a is held: even letting b go leaves too little room for two indexes' worth.

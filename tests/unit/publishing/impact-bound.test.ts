@@ -4,10 +4,9 @@ import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/serv
 import type { RobotIndex } from '../../../electron/service/matching/types';
 import { toMatchableRule } from '../../../electron/service/domain/rule-views';
 import { compareSides, reachOf } from '../../../electron/service/publishing/impact';
-import type { Replay } from '../../../electron/service/publishing/impact';
 import { ReplayPlan } from '../../../electron/service/publishing/impact-bound';
 import type { StoredRule } from '../../../electron/service/store/contract/records';
-import { impactSide, storedRule } from '../../helpers/impact-sides';
+import { replayBetween, storedRule } from '../../helpers/impact-sides';
 import { prng } from '../../helpers/prng';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -113,15 +112,7 @@ async function boundEqualsFull(
 ) {
   const { before, after, a, b, log } = scenario(seed, edits, answersOnly, calibrated);
   try {
-    const [sa, sb] = [impactSide('a', a, before), impactSide('b', b, after)];
-    const replay = (reach: Replay['reach']): Replay => ({
-      a: sa,
-      b: sb,
-      questions: log,
-      reach,
-      at: NOW,
-      settings: SETTINGS,
-    });
+    const replay = replayBetween([a, before], [b, after], log, NOW, SETTINGS);
     const plan = await reachOf({ index: a, stored: before }, { index: b, stored: after });
     if (plan === null) return null;
     assert.ok(plan instanceof ReplayPlan);

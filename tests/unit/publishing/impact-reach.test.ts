@@ -4,9 +4,8 @@ import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/serv
 import type { RobotIndex } from '../../../electron/service/matching/types';
 import { toMatchableRule } from '../../../electron/service/domain/rule-views';
 import { compareSides, reachOf } from '../../../electron/service/publishing/impact';
-import type { Replay } from '../../../electron/service/publishing/impact';
 import type { StoredRule } from '../../../electron/service/store/contract/records';
-import { impactSide, storedRule } from '../../helpers/impact-sides';
+import { replayBetween, storedRule } from '../../helpers/impact-sides';
 import { prng } from '../../helpers/prng';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -85,15 +84,7 @@ test('the questions no changed rule reaches keep their answer: the fast path cou
       asks: 1 + w.int(5),
     }));
     const [a, b] = [indexOf(before), indexOf(after)];
-    const [sa, sb] = [impactSide('a', a, before), impactSide('b', b, after)];
-    const replay = (reach: Replay['reach']): Replay => ({
-      a: sa,
-      b: sb,
-      questions: log,
-      reach,
-      at: NOW,
-      settings: DEFAULT_MATCH_SETTINGS,
-    });
+    const replay = replayBetween([a, before], [b, after], log, NOW, DEFAULT_MATCH_SETTINGS);
     const reach = await reachOf({ index: a, stored: before }, { index: b, stored: after });
     assert.ok(reach, `seed ${seed}: the fast path applies`);
     const fast = await compareSides(replay(reach));
