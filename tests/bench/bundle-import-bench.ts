@@ -214,7 +214,12 @@ async function stopCleanly(service: ChildService, dataDir: string): Promise<numb
  * Posts the bundle; the answer's status. Over node:http, not fetch: fetch gives up on an answer
  * that takes over 5 minutes to start (a 116 MB import on a loaded machine).
  */
-function importOnce(url: string, token: string, tenantId: number, body: Buffer): Promise<number> {
+export function importOnce(
+  url: string,
+  token: string,
+  tenantId: number,
+  body: Buffer,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       `${url}/console/api/tenants/${tenantId}/robots/import`,

@@ -10,7 +10,6 @@
  * for the whole import (36 min at 116 MB). `--baseline`: the same with another build, same run.
  * @module
  */
-import { request as httpRequest } from 'node:http';
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -18,7 +17,7 @@ import { OpenApiClient } from '../../electron/client/openapi-client';
 import { spawnService } from '../helpers/child-service';
 import { freshDatabase } from '../helpers/postgres';
 import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
-import { makeBundle } from './bundle-import-bench';
+import { importOnce, makeBundle } from './bundle-import-bench';
 import { generateRules } from './generate-rules';
 import { round } from './stats';
 
@@ -44,29 +43,6 @@ async function ready(url: string): Promise<boolean> {
   const response = await fetch(`${url}/readyz`).catch(() => null);
   await response?.body?.cancel();
   return response?.status === 200;
-}
-
-function importOnce(url: string, token: string, tenantId: number, body: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      `${url}/console/api/tenants/${tenantId}/robots/import`,
-      {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': body.length,
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
 }
 
 export async function measureFeedImport(
