@@ -374,12 +374,20 @@ export interface EmbeddingStatus {
   lastFailure: { kind: string; message: string; at: string } | null;
   /** Questions answered with the model's vector, and without (a failure or a timeout). */
   questions: { withVector: number; without: number };
+  /**
+   * Questions of the robot's traffic the lexical channel answered BESTMATCH, kept as the fusion's
+   * examples (at most 1,000, saved across restarts, dropped when their rule is written), and
+   * whether enough came for the fit to use them (docs/matching.md, "Learning from traffic").
+   */
+  examples: { kept: number; warmedUp: boolean };
   /** The draft's fusion as its self-test fitted it (null: not yet). */
   calibration: {
     gap: number;
     cosine: number;
     offset: number;
     probes: number;
+    /** Examples from the traffic the fit used. */
+    examples: number;
     active: boolean;
     current: boolean;
   } | null;

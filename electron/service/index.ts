@@ -95,6 +95,7 @@ interface NodeMemory {
 async function buildMemory(backend: Backend, config: ServiceConfig): Promise<NodeMemory> {
   const semantic = new SemanticSearch({
     cache: backend.store.vectors,
+    examples: backend.store.fusionExamples,
     defaults: config.embedding,
     logger: config.logger,
   });
@@ -302,7 +303,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
       // snapshot and the saved indexes are of the same position.
       await ctx.writes.idle();
       await running.questionLog?.stop();
-      running.semantic.stop();
+      await running.semantic.stop();
       await keepSavedIndexes(ctx, running.savedIndexes, () => backend.store.position);
       await backend.close(await indexesAtStop(running, backend, reusableAt));
     };
@@ -324,7 +325,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
       stop: () => (stopping ??= stop()),
     };
   } catch (error) {
-    memory?.semantic.stop();
+    await memory?.semantic.stop();
     await memory?.questionLog?.stop();
     await backend.abort();
     throw error;

@@ -16,7 +16,10 @@ import { SemanticIndex } from '../matching/semantic-index';
 import type { RobotIndex } from '../matching/types';
 import type { ListLayout, ListTraining } from '../matching/vector-lists';
 import { VectorSpace, quantize } from '../matching/vector-space';
+import type { FusionExampleStore } from '../store/contract/fusion-examples';
+import type { RobotKey } from '../store/contract/records';
 import type { VectorCache } from '../store/contract/vectors';
+import { decodeFusionExamples, encodeFusionExamples, providerKey } from './fusion-example-codec';
 import { WorkerTrainingPort } from './list-training-port';
 import { EmbeddingFailure, embedTexts } from './provider-client';
 import type { EmbeddingFailureKind, EmbeddingProvider } from './provider-client';
@@ -35,6 +38,11 @@ const INDEXES_MAX = 3;
 /** Longest slice of the fusion's self-test, and the pause between slices. */
 const SLICE_MS = 2;
 const GAP_MS = 5;
+/**
+ * Wait after the traffic's examples changed before saving them (one write however many came;
+ * a clean stop saves at once).
+ */
+const SAVE_MS = 10_000;
 
 export type FailureKind = EmbeddingFailureKind | 'dimension';
 
@@ -43,6 +51,8 @@ export interface RobotSemanticOptions {
   timeoutMs: number;
   source: 'default' | 'custom';
   cache: VectorCache;
+  /** Where the traffic's examples are kept across restarts, and whose they are. */
+  examples?: { store: FusionExampleStore; robot: RobotKey };
   logger: Logger;
   /** The robot's BESTMATCH threshold and margin now (the fusion's offset is fitted for them). */
   decision: () => { bestmatchThreshold: number; margin: number };
@@ -52,7 +62,11 @@ export class RobotSemantic {
   readonly space = new VectorSpace();
   readonly questions = new QuestionVectors();
   /** Questions the lexical channel answered BESTMATCH: the fusion's examples (this model's). */
-  readonly traffic = new FusionTraffic(() => this.wake());
+  readonly traffic = new FusionTraffic(
+    () => this.wake(),
+    undefined,
+    () => this.saveSoon(),
+  );
   private readonly indexes = new Map<RobotIndex, SemanticIndex>();
   private readonly failures: Record<FailureKind, number> = {
     timeout: 0,
@@ -71,8 +85,58 @@ export class RobotSemantic {
   private training: ListTraining | ListLayout | null = null;
   private readonly abort = new AbortController();
   private closed = false;
+  /** The saved examples being read back, then each save in turn. */
+  private saving: Promise<void>;
+  private saveTimer: NodeJS.Timeout | null = null;
+  private unsaved = false;
 
-  constructor(private readonly options: RobotSemanticOptions) {}
+  constructor(private readonly options: RobotSemanticOptions) {
+    this.saving = this.loadExamples();
+  }
+
+  /**
+   * The examples saved before a restart, when of this model: the fusion is refitted from them
+   * (a refit is due) instead of warming up again.
+   */
+  private async loadExamples(): Promise<void> {
+    const kept = this.options.examples;
+    if (!kept) return;
+    try {
+      const bytes = await kept.store.load(kept.robot);
+      const saved = bytes && (await decodeFusionExamples(providerKey(this.provider), bytes));
+      if (saved && !this.closed) this.traffic.restore(saved);
+    } catch (error) {
+      this.options.logger.warn(`the fusion's saved examples could not be read: ${String(error)}`);
+    }
+  }
+
+  /** The examples changed: saved once they have been quiet a while (or at a clean stop). */
+  private saveSoon(): void {
+    this.unsaved = true;
+    if (this.closed || this.saveTimer !== null || !this.options.examples) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      void this.saveExamples();
+    }, SAVE_MS);
+    this.saveTimer.unref();
+  }
+
+  /** Writes the examples if they changed since the last write (after any write under way). */
+  saveExamples(): Promise<void> {
+    const kept = this.options.examples;
+    if (!kept || !this.unsaved) return this.saving;
+    this.unsaved = false;
+    const provider = providerKey(this.provider);
+    this.saving = this.saving.then(async () => {
+      try {
+        const bytes = await encodeFusionExamples(provider, this.traffic.snapshot());
+        await kept.store.save(kept.robot, bytes);
+      } catch (error) {
+        this.options.logger.warn(`the fusion's examples could not be saved: ${String(error)}`);
+      }
+    });
+    return this.saving;
+  }
 
   get provider(): EmbeddingProvider {
     return this.options.provider;
@@ -117,8 +181,14 @@ export class RobotSemantic {
     else this.asked.without += 1;
   }
 
-  /** Stops every timer and call; lets go of the indexes. */
-  close(): void {
+  /**
+   * Stops every timer and call; lets go of the indexes. The examples not yet saved are written
+   * (the promise), unless the model changed (`save` false: they are of the old one).
+   */
+  close(save = true): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    const saved = save ? this.saveExamples() : this.saving;
     this.closed = true;
     this.abort.abort();
     this.space.lists.stop();
@@ -127,6 +197,7 @@ export class RobotSemantic {
     this.timer = null;
     for (const semantic of this.indexes.values()) semantic.close();
     this.indexes.clear();
+    return saved;
   }
 
   /** Something changed: embed (and calibrate) once writes settle. */
@@ -282,6 +353,7 @@ export class RobotSemantic {
         at: new Date(this.lastFailure.at).toISOString(),
       },
       questions: { ...this.asked },
+      examples: { kept: this.traffic.size, warmedUp: this.traffic.warmed },
       calibration:
         model && model.probes > 0
           ? {
@@ -289,6 +361,7 @@ export class RobotSemantic {
               cosine: Math.round(model.cosine * 1000) / 1000,
               offset: model.offset,
               probes: model.probes,
+              examples: model.examples,
               active: fusionActive(model),
               current,
             }

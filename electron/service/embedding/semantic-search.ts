@@ -10,6 +10,7 @@ import type { EmbeddingStatus, EmbeddingTest, SemanticNote } from '../console-ty
 import type { Logger } from '../logger';
 import { fusionActive } from '../matching/fusion';
 import type { CandidateChannel, RobotIndex } from '../matching/types';
+import type { FusionExampleStore } from '../store/contract/fusion-examples';
 import type { VectorCache } from '../store/contract/vectors';
 import { EmbeddingFailure, embedTexts } from './provider-client';
 import type { EmbeddingProvider } from './provider-client';
@@ -40,6 +41,8 @@ export class SemanticSearch {
   constructor(
     private readonly options: {
       cache: VectorCache;
+      /** Where each robot's traffic examples are kept across restarts (none: in memory only). */
+      examples?: FusionExampleStore;
       defaults: DefaultEmbedding | null;
       logger: Logger;
     },
@@ -56,7 +59,8 @@ export class SemanticSearch {
         !sameProvider(state.provider, wanted.provider) ||
         state.timeoutMs !== wanted.timeoutMs)
     ) {
-      state.close();
+      // Another model's examples do not carry over (the next save overwrites them).
+      void state.close(false);
       this.robots.delete(key);
       state = undefined;
     }
@@ -67,6 +71,14 @@ export class SemanticSearch {
         timeoutMs: wanted.timeoutMs,
         source: robot.settings.embeddingMode === 'custom' ? 'custom' : 'default',
         cache: this.options.cache,
+        ...(this.options.examples
+          ? {
+              examples: {
+                store: this.options.examples,
+                robot: { tenantId: robot.tenantId, robotId: robot.robotId },
+              },
+            }
+          : {}),
         logger: this.options.logger,
         decision: () => ({
           bestmatchThreshold: robot.settings.bestmatchThreshold,
@@ -83,10 +95,10 @@ export class SemanticSearch {
     this.stateOf(robot)?.semanticOf(index);
   }
 
-  /** The robot went away: its vectors leave memory. */
+  /** The robot went away (or out of memory): its vectors leave memory, its examples are saved. */
   forget(robot: { tenantId: number; robotId: string }): void {
     const key = `${robot.tenantId}/${robot.robotId}`;
-    this.robots.get(key)?.close();
+    void this.robots.get(key)?.close();
     this.robots.delete(key);
   }
 
@@ -190,9 +202,10 @@ export class SemanticSearch {
     }
   }
 
-  /** Stops every robot's background work. */
-  stop(): void {
-    for (const state of this.robots.values()) state.close();
+  /** Stops every robot's background work; resolves once their examples are saved. */
+  async stop(): Promise<void> {
+    const saved = [...this.robots.values()].map((state) => state.close());
     this.robots.clear();
+    await Promise.all(saved);
   }
 }

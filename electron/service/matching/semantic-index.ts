@@ -68,7 +68,22 @@ export class SemanticIndex {
     readonly traffic = new FusionTraffic(),
   ) {
     this.vectors = new RuleVectors(space, changed);
-    this.stop = index.observe?.(this.vectors) ?? (() => undefined);
+    // The rules held now are told first (not writes); every upsert or remove after is a write
+    // to that rule, and its traffic examples may be stale (decision 151).
+    let held = true;
+    const vectors = this.vectors;
+    this.stop =
+      index.observe?.({
+        upsert: (rule) => {
+          vectors.upsert(rule);
+          if (!held) traffic.forgetRule(rule.ruleId);
+        },
+        remove: (ruleId) => {
+          vectors.remove(ruleId);
+          if (!held) traffic.forgetRule(ruleId);
+        },
+      }) ?? (() => undefined);
+    held = false;
   }
 
   /** The rules' state the self-test reads: rules, vectors, lexical offset. */

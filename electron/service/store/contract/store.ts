@@ -9,6 +9,7 @@
  * @module
  */
 import type { CategoryRepository } from './categories';
+import type { FusionExampleStore } from './fusion-examples';
 import type { RobotRepository } from './robots';
 import type { RuleRepository } from './rules';
 import type { SessionRepository, SignInFailureRepository } from './sessions';
@@ -31,6 +32,8 @@ export interface KbStore {
   readonly signInFailures: SignInFailureRepository;
   /** Embedding models' vectors by (model, text) (embedding/). */
   readonly vectors: VectorCache;
+  /** The fusion's examples from each robot's traffic (embedding/robot-semantic.ts). */
+  readonly fusionExamples: FusionExampleStore;
   /**
    * A number that grows with every committed write: a saved matching index is valid only for the
    * position it was saved at.

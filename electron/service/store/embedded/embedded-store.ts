@@ -15,6 +15,7 @@ import type { TextKey } from '../sql/rule-rows';
 import { SqlJsTenantRepository, SqlJsUserRepository } from './repositories/tenant-repository';
 import { SqlJsTestSetRepository } from './repositories/test-set-repository';
 import { SqlJsVersionRepository } from './repositories/version-repository';
+import { FusionExampleFiles } from './fusion-example-files';
 import { VectorFile } from './vector-file';
 
 /**
@@ -53,6 +54,8 @@ export class EmbeddedStore implements KbStore {
   readonly signInFailures: SqlJsSignInFailureRepository;
   /** Beside the database, in its own file (vector-file.ts). */
   readonly vectors: VectorFile;
+  /** Beside the database too, a file per robot (fusion-example-files.ts). */
+  readonly fusionExamples: FusionExampleFiles;
 
   private constructor(
     private readonly db: Store,
@@ -60,6 +63,7 @@ export class EmbeddedStore implements KbStore {
     dataDir: string,
   ) {
     this.vectors = new VectorFile(dataDir);
+    this.fusionExamples = new FusionExampleFiles(dataDir);
     this.tenants = afterSteps(db, new SqlJsTenantRepository(db));
     this.users = afterSteps(db, new SqlJsUserRepository(db));
     this.robots = afterSteps(db, new SqlJsRobotRepository(db));

@@ -19,6 +19,7 @@ import { PostgresSessionRepository } from './repositories/sessions';
 import { PostgresSignInFailureRepository } from './repositories/sign-in-failures';
 import { PostgresTenantRepository, PostgresUserRepository } from './repositories/tenants';
 import { PostgresTestSetRepository } from './repositories/test-sets';
+import { PostgresFusionExamples } from './repositories/fusion-examples';
 import { PostgresVectorCache } from './repositories/vectors';
 import { PostgresVersionRepository } from './repositories/versions';
 
@@ -45,6 +46,7 @@ export class PostgresStore implements KbStore {
   readonly sessions: PostgresSessionRepository;
   readonly signInFailures: PostgresSignInFailureRepository;
   readonly vectors: PostgresVectorCache;
+  readonly fusionExamples: PostgresFusionExamples;
   /** A server keeps no state of its own that an unclean stop could leave behind. */
   readonly recoveredFromUncleanStop = false;
   private closing: Promise<void> | undefined;
@@ -69,6 +71,7 @@ export class PostgresStore implements KbStore {
     this.sessions = new PostgresSessionRepository(db);
     this.signInFailures = new PostgresSignInFailureRepository(db);
     this.vectors = new PostgresVectorCache(db);
+    this.fusionExamples = new PostgresFusionExamples(db);
   }
 
   /**

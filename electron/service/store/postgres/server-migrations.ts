@@ -98,4 +98,19 @@ CREATE TABLE embedding_cache (
     name: 'question_log_inbox_group_parts',
     sql: QUESTION_LOG_INBOX_GROUP_PARTS_SQL,
   },
+  {
+    version: 13,
+    name: 'fusion_examples',
+    sql: `
+-- The fusion's examples from a robot's traffic (store/contract/fusion-examples.ts, decision 150):
+-- one compressed record per robot, replaced whole, which names the model it is of.
+CREATE TABLE fusion_examples (
+  tenant_id INTEGER NOT NULL,
+  robot_id  TEXT NOT NULL,
+  examples  BYTEA NOT NULL,
+  saved_at  TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY (tenant_id, robot_id)
+);
+`,
+  },
 ];
