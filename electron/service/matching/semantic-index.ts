@@ -193,7 +193,14 @@ export class FusionCalibrationRun {
     private readonly probes: FusionProbe[] = [],
   ) {}
 
+  private finished = false;
+
+  /** Whether the run is complete: its probes asked and its fit made (and applied). */
   get done(): boolean {
+    return this.finished;
+  }
+
+  private get asked(): boolean {
     return this.next >= (this.source?.phrasings.length ?? 0);
   }
 
@@ -201,7 +208,8 @@ export class FusionCalibrationRun {
   step(budgetMs = Infinity): boolean {
     const start = performance.now();
     const { space, vectors } = this.semantic;
-    while (this.source && !this.done) {
+    if (this.finished) return true;
+    while (this.source && !this.asked) {
       const phrasing = this.source.phrasings[this.next] as number;
       this.next += 1;
       const asked = this.source.ask(phrasing, this.nowMs);
@@ -215,7 +223,7 @@ export class FusionCalibrationRun {
       }
       if (performance.now() - start >= budgetMs) break;
     }
-    if (!this.done) return false;
+    if (!this.asked) return false;
     // The fit too is spread over turns (a refit of 1,000 probes and 1,000 examples is tens of ms).
     this.fitting ??= fitFusionInSteps(this.probes, this.decision, this.semantic.traffic.sample());
     let fitted = this.fitting.next();
@@ -226,6 +234,9 @@ export class FusionCalibrationRun {
     const model = fitted.value;
     this.semantic.probed(this.probes, this.state);
     this.semantic.fitted(model, this.state);
+    // Not before: a run whose probes are asked but whose fit is under way (a loaded machine, a
+    // fit of many steps) is carried on, not started again from its first probe.
+    this.finished = true;
     return true;
   }
 }
