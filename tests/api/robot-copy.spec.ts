@@ -594,3 +594,64 @@ describe('robot bundles: sizes and races', () => {
     assert.equal(trash.robots.length, 0, 'no half robot left in the trash');
   });
 });
+
+describe('a copy is indexed when first asked', () => {
+  let h: TestService;
+  before(async () => {
+    h = await startTestService({ metrics: 'on' });
+  });
+  after(() => h.close());
+
+  const indexesLoaded = async () => {
+    const text = await (await fetch(`${h.service.url}/metrics`)).text();
+    return Number(/^kb_robot_indexes_loaded (\d+)$/m.exec(text)?.[1]);
+  };
+
+  test('the import builds no matching index; the first ask reads the copy with the writes since', async () => {
+    const { tenantId } = await registerTenantWithRobot(h.client);
+    const api = consoleClient(h.service.url, h.service.consoleToken);
+    const loaded = await indexesLoaded();
+    const bundle = bundleOf('lazy', [
+      bundleRule('lazy-1', 'opening hours', { questions: ['when do you open'], answer: 'at nine' }),
+      bundleRule('lazy-2', 'returns', {
+        questions: ['how do I return an item'],
+        answer: '30 days',
+      }),
+    ]);
+    bundle.robot.settings = { synonyms: [['parcel', 'package']] };
+    const made = await api.ok<RobotImportResult>(
+      'POST',
+      `/tenants/${tenantId}/robots/import`,
+      bundle,
+    );
+    // Built during the import it was about twice the bundle in memory, for a robot nobody asked.
+    assert.equal(await indexesLoaded(), loaded, 'no index built by the import');
+    const R = `/tenants/${tenantId}/robots/${made.robot.robotId}`;
+    await api.ok('POST', `${R}/rules`, {
+      ruleName: 'shipping',
+      questions: ['where is my parcel'],
+      answer: 'on its way',
+    });
+    const robot = h.client.robot(tenantId, made.robot.robotId, made.robot.robotSecret);
+    assert.equal((await robot.ask('when do you open', 'u1')).answer, 'at nine');
+    assert.equal((await robot.ask('where is my package', 'u1')).answer, 'on its way');
+    assert.equal(await indexesLoaded(), loaded + 1);
+  });
+
+  test('a copy never asked before a restart answers after it', async () => {
+    const { tenantId } = await registerTenantWithRobot(h.client);
+    const api = consoleClient(h.service.url, h.service.consoleToken);
+    const bundle = bundleOf('unasked', [
+      bundleRule('unasked-1', 'opening hours', { questions: ['when do you open'], answer: 'at 8' }),
+    ]);
+    const made = await api.ok<RobotImportResult>(
+      'POST',
+      `/tenants/${tenantId}/robots/import`,
+      bundle,
+    );
+    // The indexes saved at the stop must not take the copy's unbuilt index for an empty one.
+    await h.restart();
+    const robot = h.client.robot(tenantId, made.robot.robotId, made.robot.robotSecret);
+    assert.equal((await robot.ask('when do you open', 'u1')).answer, 'at 8');
+  });
+});

@@ -16,7 +16,6 @@ import type { MenuEntry, NewRule, RobotKey, StoredRule } from '../store/contract
 import type { TestCaseContent } from '../store/contract/test-sets';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LIMITS } from '../limits';
-import type { RobotIndex } from '../matching/types';
 import type { BundleRule, RobotBundle, RobotImportResult } from '../robot-bundle-types';
 import { forEachInSlices, nextTurn } from '../time-slices';
 import { createAjv, describeValidationErrors } from '../validation/ajv';
@@ -29,9 +28,8 @@ import {
 import { effectiveWindowProblems } from '../validation/effective-window';
 import { readBundle } from './bundle-stream';
 import type { DomainContext } from './context';
-import { indexKey } from './robot-loading';
+import { indexKey, indexLoader } from './robot-loading';
 import { applySynonyms } from './robot-synonyms';
-import { toMatchableRule } from './rule-views';
 import { timeOrderedUuid } from './ids';
 import { hasHan, robotKey } from './robot-directory';
 import type { Robot } from './robot-directory';
@@ -322,7 +320,7 @@ async function toNewRule(
 /** Rules written per transaction: a few milliseconds of the store's time each. */
 const WRITE_BATCH = 200;
 
-/** What the writing of a bundle made, for the answer and the robot's index. */
+/** What the writing of a bundle made, for the answer and the robot's memory. */
 interface Filled {
   rules: number;
   /**
@@ -330,20 +328,14 @@ interface Filled {
    * without reading every rule back (a scan of 90k rules held the event loop at the end).
    */
   han: number;
-  /**
-   * The robot's matching index, built as the rules were written (not yet in use); null where
-   * indexes are loaded on demand (a team node): read from the store when the copy is first
-   * asked, as after a restart, not held by an import nobody may ask.
-   */
-  index: RobotIndex | null;
   /** The menus by rule id, for the menus in memory once the robot is out (not the whole rules). */
   menus: [string, MenuEntry[]][];
 }
 
 /**
  * Writes the robot's content, the robot hidden meanwhile: each category, then the rules as they
- * are read again, `WRITE_BATCH` per transaction with a turn of the event loop between, each
- * batch also put in a new matching index; then the test cases.
+ * are read again, `WRITE_BATCH` per transaction with a turn of the event loop between; then the
+ * test cases.
  */
 async function fillRobot(
   ctx: DomainContext,
@@ -360,10 +352,7 @@ async function fillRobot(
     const made = await ctx.store.categories.create(key, category.name, name, now);
     categoryIds.set(name, made.categoryId);
   }
-  const index = ctx.indexes.loadsOnDemand ? null : ctx.indexes.createDetached();
-  const groups = settingsInForce(head.robot.settings as Partial<RobotSettings>, 'en').synonyms;
-  if (groups.length > 0) index?.setSynonyms?.(groups);
-  const filled: Filled = { rules: 0, han: 0, index, menus: [] };
+  const filled: Filled = { rules: 0, han: 0, menus: [] };
   const { rule: isRule } = bundleValidators();
   let batch: NewRule[] = [];
   const write = async () => {
@@ -374,7 +363,6 @@ async function fillRobot(
     await forEachInSlices(stored, (rule) => {
       if (rule.menu && rule.menu.length > 0) filled.menus.push([rule.ruleId, rule.menu]);
       if (hasHan(rule.ruleName)) filled.han += 1;
-      index?.upsert(toMatchableRule(rule));
     });
     await nextTurn();
   };
@@ -462,8 +450,11 @@ export async function importRobot(
       }
       throw error;
     }
-    // loadRobot's work, but for the index: built while the rules were written.
-    if (filled.index) ctx.indexes.replace(indexKey(key), filled.index);
+    // loadRobot's work but for the index, which is built from the store when the copy is first
+    // asked (as on a team node, where every index is): built here, it was most of the import's
+    // memory (about twice the bundle in the heap) for a robot nobody may ask yet.
+    const loader = indexLoader(() => ctx);
+    ctx.indexes.deferUntilAsked(indexKey(key), (k) => loader.load(k));
     ctx.robots.countRules(record, { rules: filled.rules, han: filled.han });
     const robot = ctx.robots.put(record);
     applySynonyms(ctx, robot);

@@ -13,6 +13,10 @@
  * unloaded robot never answers from an index that missed one. Editions other than the main one
  * (a robot's published index) stay in memory as before, and their bytes count in the budget:
  * main indexes are let go of to make room for them.
+ *
+ * Without a budget every index is kept, but one can still be left unbuilt until first asked
+ * (`deferUntilAsked`: a robot copied from a bundle, whose index would double the import's memory
+ * while nobody may ask it yet); it then follows the same load as under a budget.
  * @module
  */
 import type { CreateRobotIndex, RobotIndex } from '../matching/types';
@@ -95,6 +99,8 @@ export class RobotIndexes {
   private readonly recent = new Map<string, true>();
   private readonly pins = new Map<string, number>();
   private readonly loading = new Map<string, Loading>();
+  /** Main keys without a budget whose index is built when first asked (`deferUntilAsked`). */
+  private readonly deferred = new Map<string, IndexLoader['load']>();
   private loads = 0;
   private evictions = 0;
   private reserved = 0;
@@ -111,7 +117,26 @@ export class RobotIndexes {
   }
 
   private managed(key: string): boolean {
-    return this.onDemand !== null && isMain(key);
+    return (this.onDemand !== null && isMain(key)) || this.deferred.has(key);
+  }
+
+  /**
+   * Leaves the main index of `key` unbuilt, without a budget, until a request asks for it:
+   * `load` builds it then (writes meanwhile reach only the store, which the load reads). Under a
+   * budget every main index is already loaded that way, by the budget's loader.
+   */
+  deferUntilAsked(key: string, load: IndexLoader['load']): void {
+    if (this.onDemand) return;
+    this.drop(key);
+    this.deferred.set(key, load);
+  }
+
+  /**
+   * The index of `key` if the robot has one in memory: made empty on first use for an index kept
+   * from the start (`of`), never made nor loaded for one loaded when asked (none yet).
+   */
+  inMemory(key: string): RobotIndex | undefined {
+    return this.managed(key) ? this.peek(key) : this.of(key);
   }
 
   /** The index under `key`, made empty on first use (a robot's main index when loaded at start). */
@@ -151,6 +176,8 @@ export class RobotIndexes {
       index = (await this.load(key)) ?? undefined;
       if (!index) return null;
     }
+    // Built when first asked without a budget: kept from now on, like those built at start.
+    if (!this.onDemand) return { index, release: () => undefined };
     this.recent.delete(key);
     this.recent.set(key, true);
     this.pins.set(key, (this.pins.get(key) ?? 0) + 1);
@@ -184,19 +211,22 @@ export class RobotIndexes {
   private load(key: string): Promise<RobotIndex | null> {
     const running = this.loading.get(key);
     if (running) return running.done;
-    const loader = (this.onDemand as OnDemand).loader;
+    const load =
+      this.deferred.get(key) ?? ((k: string) => (this.onDemand as OnDemand).loader.load(k));
     const entry: Loading = { pending: [], done: Promise.resolve(null) };
     entry.done = (async () => {
       try {
-        const index = await loader.load(key);
+        const index = await load(key);
         // Dropped meanwhile (the robot was deleted): nothing is kept.
         if (!index || this.loading.get(key) !== entry) return null;
         // Appended to while it runs: a write during the replay is applied after it, in order.
         for (const update of entry.pending) await update(index);
         if (this.loading.get(key) !== entry) return null;
         this.indexes.set(key, index);
-        this.recent.set(key, true);
         this.loads++;
+        // Without a budget it is an index like those built at start from now on.
+        if (this.deferred.delete(key)) return index;
+        this.recent.set(key, true);
         return index;
       } finally {
         if (this.loading.get(key) === entry) this.loading.delete(key);
@@ -279,6 +309,7 @@ export class RobotIndexes {
 
   /** Puts an index opened from a saved file (or built aside) in place of the one held. */
   replace(key: string, index: RobotIndex): void {
+    this.deferred.delete(key);
     this.indexes.set(key, index);
     this.changedKey(key);
     if (this.managed(key)) {
@@ -353,6 +384,7 @@ export class RobotIndexes {
     this.indexes.delete(key);
     this.tainted.delete(key);
     this.recent.delete(key);
+    this.deferred.delete(key);
     // A load under way is of the state before: its result is not kept.
     this.loading.delete(key);
   }
@@ -390,5 +422,6 @@ export class RobotIndexes {
     this.tainted.clear();
     this.recent.clear();
     this.loading.clear();
+    this.deferred.clear();
   }
 }

@@ -269,8 +269,9 @@ export async function planIndexSave(
       ctx.logger.warn(`the index of robot ${key} missed an update: it is not saved`);
       continue;
     }
-    // Loaded on demand: only those in memory (the others are read from the store when asked).
-    const index = ctx.indexes.loadsOnDemand ? ctx.indexes.peek(key) : ctx.indexes.of(key);
+    // Loaded when asked: only those in memory (the others are read from the store when asked;
+    // a copy never asked is built at the next start).
+    const index = ctx.indexes.inMemory(key);
     if (!index) continue;
     robots.push({
       tenantId: robot.tenantId,

@@ -9,7 +9,7 @@ import { indexKey } from './robot-loading';
 
 export function followSemantic(ctx: DomainContext, robot: Robot): void {
   const key = indexKey(robot);
-  // Loaded on demand: one not in memory is followed once loaded (robot-loading.ts).
-  const index = ctx.indexes.loadsOnDemand ? ctx.indexes.peek(key) : ctx.indexes.of(key);
+  // Loaded when asked: one not in memory is followed once loaded (robot-loading.ts).
+  const index = ctx.indexes.inMemory(key);
   if (index) ctx.semantic?.follow(robot, index);
 }

@@ -11,6 +11,8 @@ import type { NewRule, RobotKey, RuleContent, RuleFilter } from '../../contract/
 import type { RuleRepository } from '../../contract/rules';
 import { mapInSlices } from '../../../time-slices';
 import { postgres } from '../../sql/dialect';
+
+const ANSWER_IN_SEARCH_TEXT = postgres.answerKey === null;
 import * as ruleRows from '../../sql/rule-rows';
 import * as ruleSql from '../../sql/rule-statements';
 import type { Database, Reader, Tx } from '../database';
@@ -187,7 +189,9 @@ export class PostgresRuleRepository implements RuleRepository {
   async insert(robot: RobotKey, rules: readonly NewRule[], now: number, actor: string) {
     if (rules.length === 0) return [];
     // In slices: the search texts of a batch take tens of milliseconds.
-    const rows = await mapInSlices(rules, (rule) => ruleRows.jsonRow(rule, this.textKey));
+    const rows = await mapInSlices(rules, (rule) =>
+      ruleRows.jsonRow(rule, this.textKey, ANSWER_IN_SEARCH_TEXT),
+    );
     const seqs = await this.db.write(async (tx) => {
       const seqs = await newSeqs(tx, rules.length);
       const positioned = rows.map((row, i) => [seqs[i], ...row]);
@@ -214,7 +218,10 @@ export class PostgresRuleRepository implements RuleRepository {
         tx,
         rules.map((rule) => rule.seq),
       );
-      const rows = rules.map((rule, i) => [seqs[i], ...ruleRows.jsonRow(rule, this.textKey)]);
+      const rows = rules.map((rule, i) => [
+        seqs[i],
+        ...ruleRows.jsonRow(rule, this.textKey, ANSWER_IN_SEARCH_TEXT),
+      ]);
       await insertRows(tx, robot, rows, { now, actor });
       const ids = rules.map((rule) => rule.ruleId);
       await tx.run('DELETE FROM deleted_rules WHERE rule_id = ANY($1::text[])', [ids]);
@@ -239,10 +246,15 @@ export class PostgresRuleRepository implements RuleRepository {
   }
 
   async update(robot: RobotKey, ruleId: string, content: RuleContent, now: number, actor: string) {
-    const params = ruleSql.updateParams(robot, ruleId, content, this.textKey, {
-      now,
-      actor,
-    });
+    const stamp = { now, actor };
+    const params = ruleSql.updateParams(
+      robot,
+      ruleId,
+      content,
+      this.textKey,
+      stamp,
+      ANSWER_IN_SEARCH_TEXT,
+    );
     return this.db.write(async (tx) => {
       const row = await tx.get<ruleRows.RuleRow>(
         `${SQL.update} RETURNING ${ruleRows.RULE_COLUMNS}`,
