@@ -866,6 +866,110 @@ export function storeContract(name: string, factory: StoreFactory): void {
       );
     });
 
+    test("pages past the embedded walk's window: every sort both ways, a text filter and deep offsets, in byte order", async () => {
+      // 2,300 rules: more than two of the embedded store's windows (rule-page-scan.ts), names
+      // whose UTF-8 and UTF-16 orders differ (an emoji against U+E000), hits on some rules.
+      const many = await robotNamed('many-pages');
+      const prefixes = ['a', 'B', '啊', '😀', '\uE000', 'é', 'Z'];
+      const model = Array.from({ length: 2300 }, (_, i) => ({
+        i,
+        name: `${prefixes[(i * 5) % prefixes.length] ?? ''}${(i * 7919) % 10007}`,
+        categoryId: String(i % 13),
+        active: i % 3 !== 0,
+        marked: i % 7 === 0,
+      }));
+      const ids: string[] = [];
+      for (let from = 0; from < model.length; from += 500) {
+        const batch = model.slice(from, from + 500).map((m) =>
+          rule(m.name, {
+            categoryId: m.categoryId,
+            active: m.active,
+            answer: m.marked ? `marker ${m.i}` : `plain ${m.i}`,
+          }),
+        );
+        ids.push(...(await store.rules.insert(many, batch, NOW, 'tester')).map((r) => r.ruleId));
+      }
+      const hitFigures = model
+        .filter((m) => m.i % 11 === 0)
+        .map((m) => ({ ruleId: ids[m.i] ?? '', hits: (m.i * 31) % 17, lastHit: NOW + (m.i % 5) }));
+      let turned = false;
+      setImmediate(() => (turned = true));
+      await store.rules.query(many, {
+        offset: 0,
+        limit: 50,
+        sort: 'ruleName',
+        descending: false,
+        now: NOW,
+        text: 'marker',
+      });
+      assert.ok(turned, 'the event loop turned while a page read every rule');
+      const figureOf = new Map(hitFigures.map((h) => [h.ruleId, h]));
+      const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+      const keyOf = (m: (typeof model)[number], sort: RuleFilter['sort']): number | string => {
+        const hit = figureOf.get(ids[m.i] ?? '');
+        switch (sort) {
+          case 'ruleName':
+            return m.name;
+          case 'category':
+            return m.categoryId;
+          case 'active':
+            return m.active ? 1 : 0;
+          case 'updated':
+            return NOW; // every rule written at NOW: creation order decides
+          case 'hits':
+          case 'lastHit':
+            return hit && hit.hits > 0 ? (hit[sort] ?? 0) : 0;
+          default:
+            return m.i;
+        }
+      };
+      const sorts: RuleFilter['sort'][] = [
+        'created',
+        'updated',
+        'ruleName',
+        'category',
+        'active',
+        'hits',
+        'lastHit',
+      ];
+      for (const sort of sorts) {
+        for (const descending of [false, true]) {
+          for (const text of [undefined, 'marker']) {
+            const kept = model.filter((m) => text === undefined || m.marked);
+            const ordered = [...kept].sort((x, y) => {
+              const a = keyOf(x, sort);
+              const b = keyOf(y, sort);
+              const byKey =
+                typeof a === 'number' && typeof b === 'number'
+                  ? a - b
+                  : bytes(String(a), String(b));
+              return (descending ? -byKey : byKey) || x.i - y.i;
+            });
+            for (const [offset, limit] of [
+              [0, 50],
+              [990, 20],
+              [kept.length - 30, 100],
+            ] as const) {
+              const page = await store.rules.query(many, {
+                offset,
+                limit,
+                sort,
+                descending,
+                now: NOW,
+                hitFigures,
+                ...(text === undefined ? {} : { text }),
+              });
+              assert.deepEqual(
+                [page.total, page.rows.map((r) => r.ruleName)],
+                [kept.length, ordered.slice(offset, offset + limit).map((m) => m.name)],
+                `${sort} ${descending ? 'desc' : 'asc'} text=${String(text)} offset=${offset}`,
+              );
+            }
+          }
+        }
+      }
+    });
+
     test('bulk changes and deletes answer in the order asked; the trash lists the latest first', async () => {
       const bulk = await robotNamed('bulk');
       const [a, b, c] = await store.rules.insert(
