@@ -182,8 +182,11 @@ class RuleLedger {
       this.menuEntries.push([i, j, entry.ruleId]);
   }
 
-  /** What needs the whole bundle: categories used exist, menus lead to rules of it. */
-  finish(categories: ReadonlySet<string>): void {
+  /**
+   * What needs the whole bundle: categories used exist, menus lead to rules of it (in slices:
+   * a bundle's menu entries can number as many as its rules).
+   */
+  async finish(categories: ReadonlySet<string>): Promise<void> {
     let missing: [string, number] | undefined;
     for (const [name, i] of this.categoryUses) {
       if (!categories.has(name) && (missing === undefined || i < missing[1])) missing = [name, i];
@@ -192,14 +195,14 @@ class RuleLedger {
       const at = `rules[${missing[1]}].categoryName`;
       throw invalid(at, `${at} "${missing[0]}" is not one of the bundle's categories.`);
     }
-    for (const [i, j, id] of this.menuEntries) {
+    await forEachInSlices(this.menuEntries, ([i, j, id]) => {
       if (!this.ids.has(id)) {
         throw invalid(
           `rules[${i}].menu[${j}].ruleId`,
           `Menu entry ${j + 1} of rules[${i}] leads to ${id}, which is not a rule of the bundle.`,
         );
       }
-    }
+    });
   }
 }
 
@@ -242,7 +245,7 @@ export async function checkBundle(
     }
     categories.add(key);
   }
-  ledger.finish(categories);
+  await ledger.finish(categories);
   for (const [i, test] of head.testCases.entries()) {
     const at = `testCases[${i}].ruleId`;
     if (test.expect === 'fallback' ? test.ruleId !== null : test.ruleId === null) {
@@ -268,6 +271,8 @@ export async function checkBundle(
  */
 class RuleIds {
   readonly map = new Map<string, string>();
+  /** Counted as ids are decided: a pass over the map at the end grew with the bundle. */
+  changed = 0;
   constructor(
     private readonly ctx: DomainContext,
     private readonly keep: boolean,
@@ -279,13 +284,8 @@ class RuleIds {
     const free = this.keep && !(await this.ctx.store.rules.idExists(id));
     const here = free ? id : timeOrderedUuid(this.ctx.now());
     this.map.set(id, here);
+    if (here !== id) this.changed += 1;
     return here;
-  }
-
-  changed(): number {
-    let changed = 0;
-    for (const [from, to] of this.map) if (from !== to) changed += 1;
-    return changed;
   }
 }
 
@@ -455,17 +455,18 @@ export async function importRobot(
     // memory (about twice the bundle in the heap) for a robot nobody may ask yet.
     const loader = indexLoader(() => ctx);
     ctx.indexes.deferUntilAsked(indexKey(key), (k) => loader.load(k));
+    // Before the robot is put: no ask reaches it without its menus. In slices: one per rule at most.
+    await forEachInSlices(filled.menus, ([ruleId, menu]) => ctx.menus?.set(ruleId, menu));
     ctx.robots.countRules(record, { rules: filled.rules, han: filled.han });
     const robot = ctx.robots.put(record);
     applySynonyms(ctx, robot);
     await ctx.publishing?.robotRestored(robot);
-    for (const [ruleId, menu] of filled.menus) ctx.menus?.set(ruleId, menu);
     return {
       robot: toConsoleRobot(ctx, robot),
       categories: head.categories.length,
       rules: filled.rules,
       testCases: head.testCases.length,
-      ruleIdsChanged: ids.changed(),
+      ruleIdsChanged: ids.changed,
     };
   });
 }

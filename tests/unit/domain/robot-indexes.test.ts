@@ -173,3 +173,30 @@ test('a reservation lets go of indexes no request holds, is refused without lett
   assert.ok(free.reserve(1e12));
   assert.equal(free.status().reservedBytes, 0);
 });
+
+test('without a budget, an index deferred until asked is built once when asked, with the writes during its build, then kept', async () => {
+  const store = new Map([['1/copy', [rule('c1', 'hello there')]]]);
+  const gated = gatedLoader(store);
+  const indexes = new RobotIndexes(createRobotIndex);
+  indexes.deferUntilAsked('1/copy', (key) => gated.loader.load(key));
+  // Before it is asked: nothing built, a write reaches only the store, nothing to save.
+  store.set('1/copy', [...(store.get('1/copy') ?? []), rule('c2', 'good evening')]);
+  indexes.update('1/copy', (index) => index.upsert(rule('c2', 'good evening')));
+  assert.equal(indexes.inMemory('1/copy'), undefined);
+  assert.deepEqual(indexes.loadedKeys(), []);
+  const first = indexes.acquire('1/copy');
+  const second = indexes.acquire('1/copy');
+  await new Promise((resolve) => setImmediate(resolve));
+  indexes.update('1/copy', (index) => index.upsert(rule('c3', 'good morning')));
+  gated.open();
+  const [a, b] = await Promise.all([first, second]);
+  assert.equal(gated.loads(), 1);
+  assert.equal(a?.index, b?.index);
+  assert.equal(a?.index.size, 3);
+  // From now on an index like those built at start: updated in place, never loaded again.
+  indexes.update('1/copy', (index) => index.upsert(rule('c4', 'good night')));
+  assert.equal(indexes.inMemory('1/copy')?.size, 4);
+  assert.equal((await indexes.acquire('1/copy'))?.index, a?.index);
+  assert.equal(gated.loads(), 1);
+  assert.deepEqual(indexes.recentKeys(), [], 'no budget: nothing to let go of');
+});

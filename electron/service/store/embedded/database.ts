@@ -260,14 +260,6 @@ export class Store {
     return this.lock.tookOverStaleLock;
   }
 
-  /**
-   * A scalar SQL function computed in JavaScript, for reads (writes are replayed from the journal
-   * by the snapshot worker, which has no such function).
-   */
-  defineFunction(name: string, compute: (value: unknown) => unknown): void {
-    this.db.create_function(name, compute);
-  }
-
   /** Sequence number of the last committed write transaction. */
   get lastSeq(): number {
     return this.seq;

@@ -64,8 +64,6 @@ export class EmbeddedStore implements KbStore {
   ) {
     this.vectors = new VectorFile(dataDir);
     this.fusionExamples = new FusionExampleFiles(dataDir);
-    // The editor's text filter keys answers as it reads them (`sqlite.answerKey`, decision 152).
-    db.defineFunction('kb_norm', (text) => (typeof text === 'string' ? textKey(text) : text));
     this.tenants = afterSteps(db, new SqlJsTenantRepository(db));
     this.users = afterSteps(db, new SqlJsUserRepository(db));
     this.robots = afterSteps(db, new SqlJsRobotRepository(db));

@@ -32,12 +32,6 @@ export interface Dialect<List> {
   list(values: readonly string[] | readonly number[]): List;
   /** `expression` is one of the values of the list bound at `placeholder`. */
   inList(expression: string, placeholder: string, type: ColumnType): string;
-  /**
-   * A rule's answer as its search key, computed as it is read (SQLite: `kb_norm`, the matcher's
-   * normalisation registered by the embedded store), so that `search_text` need not hold the
-   * answer a second time; null: `search_text` holds it (decision 152).
-   */
-  answerKey: ((column: string) => string) | null;
 }
 
 export const sqlite: Dialect<string> = {
@@ -50,7 +44,6 @@ export const sqlite: Dialect<string> = {
   list: (values) => JSON.stringify(values),
   inList: (expression, placeholder) =>
     `${expression} IN (SELECT value FROM json_each(CAST(${placeholder} AS TEXT)))`,
-  answerKey: (column) => `kb_norm(${column})`,
 };
 
 export const postgres: Dialect<readonly string[] | readonly number[]> = {
@@ -62,8 +55,6 @@ export const postgres: Dialect<readonly string[] | readonly number[]> = {
   unindexed: (column) => column,
   list: (values) => values,
   inList: (expression, placeholder, type) => `${expression} = ANY(${placeholder}::${type}[])`,
-  // The text is in PostgreSQL's memory, not the node's: stored, it costs a team node nothing.
-  answerKey: null,
 };
 
 /** Each statement of a set (written with `?n` parameters) as `dialect` reads it. */

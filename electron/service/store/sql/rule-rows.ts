@@ -154,18 +154,12 @@ export const toMs = (iso: string | null): number | null => {
 /** Turns text into the store's search key (the matcher's normalisation: case, width, script). */
 export type TextKey = (text: string) => string;
 
-/**
- * What a rule is searched by: its name and phrasings, each as a text key, and its answer's unless
- * the store keys the answer as it reads it (`Dialect.answerKey`: the answer is not stored twice).
- */
+/** What a rule is searched by: its name, phrasings and answer, each as a text key (every store). */
 export function ruleSearchText(
   textKey: TextKey,
   rule: Pick<RuleContent, 'ruleName' | 'questions' | 'answer'>,
-  withAnswer: boolean,
 ): string {
-  const texts = [rule.ruleName, ...rule.questions];
-  if (withAnswer) texts.push(rule.answer);
-  return texts.map(textKey).join('\n');
+  return [rule.ruleName, ...rule.questions, rule.answer].map(textKey).join('\n');
 }
 
 /** `text` matched literally by LIKE … ESCAPE '\'. */
@@ -177,7 +171,7 @@ export function escapeLike(text: string): string {
  * A rule's values in the order of a batch insert's JSON row (each store puts the position,
  * robot, time and author beside them), with its search text.
  */
-export function jsonRow(rule: NewRule, textKey: TextKey, withAnswer: boolean): unknown[] {
+export function jsonRow(rule: NewRule, textKey: TextKey): unknown[] {
   return [
     rule.ruleId,
     rule.ruleName,
@@ -192,7 +186,7 @@ export function jsonRow(rule: NewRule, textKey: TextKey, withAnswer: boolean): u
     rule.createdAt,
     toMs(rule.effectBegin),
     toMs(rule.effectEnd),
-    ruleSearchText(textKey, rule, withAnswer),
+    ruleSearchText(textKey, rule),
     rule.matchPolicy ?? 'similarity',
     JSON.stringify(rule.negativeKeywords ?? []),
     sqlMenu(rule.menu),

@@ -79,7 +79,6 @@ export function updateParams(
   content: RuleContent,
   textKey: TextKey,
   stamp: Stamp,
-  withAnswer: boolean,
 ): Scalar[] {
   return [
     robot.tenantId,
@@ -98,7 +97,7 @@ export function updateParams(
     stamp.actor,
     toMs(content.effectBegin),
     toMs(content.effectEnd),
-    ruleSearchText(textKey, content, withAnswer),
+    ruleSearchText(textKey, content),
     content.matchPolicy ?? 'similarity',
     JSON.stringify(content.negativeKeywords ?? []),
     sqlMenu(content.menu),
@@ -191,13 +190,7 @@ export function rulePage<L>(
   const key = filter.text === undefined ? '' : textKey(filter.text);
   if (key !== '') {
     const pattern = dialect.typed(params.add(`%${escapeLike(key)}%`), 'text');
-    // A row written before decision 152 still has its answer in search_text: found either way.
-    const answer = dialect.answerKey?.('answer');
-    where.push(
-      answer
-        ? `(search_text LIKE ${pattern} ESCAPE '\\' OR ${answer} LIKE ${pattern} ESCAPE '\\')`
-        : `search_text LIKE ${pattern} ESCAPE '\\'`,
-    );
+    where.push(`search_text LIKE ${pattern} ESCAPE '\\'`);
   }
   if (filter.ruleIds !== undefined) {
     where.push(dialect.inList('rule_id', params.add(dialect.list(filter.ruleIds)), 'text'));

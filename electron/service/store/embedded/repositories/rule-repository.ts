@@ -15,9 +15,6 @@ import type {
 import type { RuleRepository } from '../../contract/rules';
 import { mapInSlices, nextTurn } from '../../../time-slices';
 import { sqlite } from '../../sql/dialect';
-
-/** The answer keyed as it is read, not kept again in search_text (decision 152). */
-const ANSWER_IN_SEARCH_TEXT = sqlite.answerKey === null;
 import * as ruleRows from '../../sql/rule-rows';
 import * as ruleSql from '../../sql/rule-statements';
 import type { Reader, Store, Tx } from '../database';
@@ -90,7 +87,7 @@ export function reinsertRule(
 ): number {
   const seqFree = !tx.get('SELECT 1 AS found FROM rules WHERE rule_seq = ?1', [rule.seq]);
   const seq = seqFree ? rule.seq : nextSeq(tx);
-  const row = { utf8: JSON.stringify([ruleRows.jsonRow(rule, textKey, ANSWER_IN_SEARCH_TEXT)]) };
+  const row = { utf8: JSON.stringify([ruleRows.jsonRow(rule, textKey)]) };
   tx.run('DELETE FROM deleted_rules WHERE rule_id = ?1', [rule.ruleId]);
   tx.run(INSERT_RULES, [seq, robot.tenantId, robot.robotId, stamp.now, row, stamp.actor]);
   return seq;
@@ -150,15 +147,11 @@ export class SqlJsRuleRepository implements RuleRepository {
       if (rows.length === 0) return filled;
       this.store.write((tx) => {
         for (const row of rows) {
-          const text = ruleRows.ruleSearchText(
-            this.textKey,
-            {
-              ruleName: row.rule_name,
-              questions: JSON.parse(row.questions) as string[],
-              answer: row.answer,
-            },
-            ANSWER_IN_SEARCH_TEXT,
-          );
+          const text = ruleRows.ruleSearchText(this.textKey, {
+            ruleName: row.rule_name,
+            questions: JSON.parse(row.questions) as string[],
+            answer: row.answer,
+          });
           tx.run('UPDATE rules SET search_text = ?1 WHERE rule_id = ?2', [text, row.rule_id]);
         }
       });
@@ -224,9 +217,7 @@ export class SqlJsRuleRepository implements RuleRepository {
   async insert(robot: RobotKey, rules: readonly NewRule[], now: number, actor: string) {
     if (rules.length === 0) return [];
     // Before the write, in slices: the search texts of a batch take tens of milliseconds.
-    const rows = await mapInSlices(rules, (rule) =>
-      ruleRows.jsonRow(rule, this.textKey, ANSWER_IN_SEARCH_TEXT),
-    );
+    const rows = await mapInSlices(rules, (rule) => ruleRows.jsonRow(rule, this.textKey));
     // One transaction, its statements a slice of rows each (made into JSON in its own step)
     // with a turn of the event loop between them, and the disk waited for off the event loop
     // (Store.writeInSteps).
@@ -281,15 +272,10 @@ export class SqlJsRuleRepository implements RuleRepository {
   }
 
   async update(robot: RobotKey, ruleId: string, content: RuleContent, now: number, actor: string) {
-    const stamp = { now, actor };
-    const params = ruleSql.updateParams(
-      robot,
-      ruleId,
-      content,
-      this.textKey,
-      stamp,
-      ANSWER_IN_SEARCH_TEXT,
-    );
+    const params = ruleSql.updateParams(robot, ruleId, content, this.textKey, {
+      now,
+      actor,
+    });
     return mappingUniqueViolations(() =>
       this.store.write((tx) =>
         tx.run(SQL.update, params) === 0 ? undefined : this.findIn(tx, robot, ruleId),

@@ -11,8 +11,6 @@ import type { NewRule, RobotKey, RuleContent, RuleFilter } from '../../contract/
 import type { RuleRepository } from '../../contract/rules';
 import { mapInSlices } from '../../../time-slices';
 import { postgres } from '../../sql/dialect';
-
-const ANSWER_IN_SEARCH_TEXT = postgres.answerKey === null;
 import * as ruleRows from '../../sql/rule-rows';
 import * as ruleSql from '../../sql/rule-statements';
 import type { Database, Reader, Tx } from '../database';
@@ -189,9 +187,7 @@ export class PostgresRuleRepository implements RuleRepository {
   async insert(robot: RobotKey, rules: readonly NewRule[], now: number, actor: string) {
     if (rules.length === 0) return [];
     // In slices: the search texts of a batch take tens of milliseconds.
-    const rows = await mapInSlices(rules, (rule) =>
-      ruleRows.jsonRow(rule, this.textKey, ANSWER_IN_SEARCH_TEXT),
-    );
+    const rows = await mapInSlices(rules, (rule) => ruleRows.jsonRow(rule, this.textKey));
     const seqs = await this.db.write(async (tx) => {
       const seqs = await newSeqs(tx, rules.length);
       const positioned = rows.map((row, i) => [seqs[i], ...row]);
@@ -218,10 +214,7 @@ export class PostgresRuleRepository implements RuleRepository {
         tx,
         rules.map((rule) => rule.seq),
       );
-      const rows = rules.map((rule, i) => [
-        seqs[i],
-        ...ruleRows.jsonRow(rule, this.textKey, ANSWER_IN_SEARCH_TEXT),
-      ]);
+      const rows = rules.map((rule, i) => [seqs[i], ...ruleRows.jsonRow(rule, this.textKey)]);
       await insertRows(tx, robot, rows, { now, actor });
       const ids = rules.map((rule) => rule.ruleId);
       await tx.run('DELETE FROM deleted_rules WHERE rule_id = ANY($1::text[])', [ids]);
@@ -246,15 +239,10 @@ export class PostgresRuleRepository implements RuleRepository {
   }
 
   async update(robot: RobotKey, ruleId: string, content: RuleContent, now: number, actor: string) {
-    const stamp = { now, actor };
-    const params = ruleSql.updateParams(
-      robot,
-      ruleId,
-      content,
-      this.textKey,
-      stamp,
-      ANSWER_IN_SEARCH_TEXT,
-    );
+    const params = ruleSql.updateParams(robot, ruleId, content, this.textKey, {
+      now,
+      actor,
+    });
     return this.db.write(async (tx) => {
       const row = await tx.get<ruleRows.RuleRow>(
         `${SQL.update} RETURNING ${ruleRows.RULE_COLUMNS}`,

@@ -191,10 +191,7 @@ export class PostgresVersionRepository implements VersionRepository {
       await tx.run('DELETE FROM deleted_rules WHERE rule_id = ANY($1::text[])', [
         coming.map((rule) => rule.ruleId),
       ]);
-      const rows = coming.map((rule, i) => [
-        seqs[i],
-        ...ruleRows.jsonRow(rule, this.textKey, postgres.answerKey === null),
-      ]);
+      const rows = coming.map((rule, i) => [seqs[i], ...ruleRows.jsonRow(rule, this.textKey)]);
       await insertRows(tx, robot, rows, stamp);
     }
     return {
