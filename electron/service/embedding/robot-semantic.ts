@@ -30,12 +30,12 @@ const BATCH = 64;
 /** Deadline of a batch (a provider loading its model may take a while on the first one). */
 const BATCH_TIMEOUT_MS = 60_000;
 /**
- * Quiet after the last write before embedding (an import comes in batches, one after the other):
- * the embedding's work (the provider's answers parsed, the vectors kept) would otherwise share
- * the main thread with the import and halve its rate (decision 151). Under writes that never
- * stop, a batch still goes every MAX_QUIET_WAIT_MS.
+ * Quiet after the last write before embedding (an import comes in batches, one after the other,
+ * with the client's turn between them): the embedding's work (the provider's answers parsed, the
+ * vectors kept) would otherwise share the main thread with the import and halve its rate
+ * (decision 151). Under writes that never stop, a batch still goes every MAX_QUIET_WAIT_MS.
  */
-const SETTLE_MS = 200;
+const SETTLE_MS = 1_000;
 const MAX_QUIET_WAIT_MS = 5_000;
 /** Wait before trying again after a failed batch: doubled up to the last. */
 const RETRY_MS = [1_000, 5_000, 30_000, 120_000];
