@@ -20,7 +20,7 @@ import { MenuMemory } from './conversation/menu-memory';
 import { AnswerCache } from './domain/answer-cache';
 import type { DomainContext } from './domain/context';
 import { GRACE_MS, purgeExpired } from './domain/deletions';
-import { RobotDirectory } from './domain/robot-directory';
+import { RobotDirectory, robotKey } from './domain/robot-directory';
 import { RobotIndexes } from './domain/robot-indexes';
 import {
   indexLoader,
@@ -93,9 +93,11 @@ interface NodeMemory {
 
 /** Builds the context once, with its ports: small talk, menus, the question log, publishing. */
 async function buildMemory(backend: Backend, config: ServiceConfig): Promise<NodeMemory> {
+  const writes = new WriteQueue();
   const semantic = new SemanticSearch({
     cache: backend.store.vectors,
     examples: backend.store.fusionExamples,
+    writing: (robot) => writes.busy(robotKey(robot)),
     defaults: config.embedding,
     logger: config.logger,
   });
@@ -129,7 +131,7 @@ async function buildMemory(backend: Backend, config: ServiceConfig): Promise<Nod
     smallTalk: new SmallTalk(),
     openMenus: new MenuMemory(),
     orders: new RuleOrders(),
-    writes: new WriteQueue(),
+    writes,
     now: config.now,
     logger: config.logger,
     semantic,

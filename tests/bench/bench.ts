@@ -29,6 +29,8 @@
  * version diff, paged against read whole (tests/bench/version-read-bench.ts).
  * `--import-rate [--import-rules N] [--rounds N] [--service FILE] [--cpu-prof DIR]`: only the
  * import rate and its peak RSS (tests/bench/import-bench.ts).
+ * `--embedding-import [--import-rules N] [--rounds N] [--embedding-dimensions D]`: only the import
+ * rate with an embedding provider against without, alternating (embedding-import-bench.ts).
  * `--collisions [--collision-sizes 1000,100000]`: only the collision report's time against the
  * same number of plain asks, and its longest hold (tests/bench/collision-bench.ts).
  * `--rule-figures --database postgres://… [--log-asks N] [--rule-days D] [--rounds R]`: only rule
@@ -74,6 +76,7 @@ import { measureTeamServer } from './team-server-bench';
 import { measureMemory } from './memory-bench';
 import type { MemoryFigures } from './memory-bench';
 import { embeddingLine, measureEmbedding } from './embedding-bench';
+import { embeddingImportLine, measureEmbeddingImport } from './embedding-import-bench';
 import { impactLine, measureImpact } from './impact-bench';
 import type { ImpactEdits, ImpactKb, ImpactRunner } from './impact-bench';
 import { collisionLine, measureCollisions } from './collision-bench';
@@ -134,6 +137,7 @@ const { values } = parseArgs({
     'rule-days': { type: 'string', default: '90' },
     'log-ratio': { type: 'boolean', default: false },
     'import-rate': { type: 'boolean', default: false },
+    'embedding-import': { type: 'boolean', default: false },
     'import-rules': { type: 'string', default: '100000' },
     'cpu-prof': { type: 'string' },
     'log-reads': { type: 'boolean', default: false },
@@ -156,6 +160,16 @@ if (values['log-reads']) {
     ...(values.baseline ? { baseline: values.baseline } : {}),
   });
   console.log(readsLine(figures));
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
+if (values['embedding-import']) {
+  const figures = await measureEmbeddingImport(
+    Number(values['import-rules']),
+    Math.max(1, Number(values.rounds)),
+    Number(values['embedding-dimensions']),
+  );
+  console.log(embeddingImportLine(figures));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
   process.exit(0);
 }

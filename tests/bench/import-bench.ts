@@ -38,16 +38,18 @@ const processCpuMs = (pid: number): number => {
 const onCpuNs = (pid: number): number =>
   Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
 
-/** One import of `rules` into a new service (`script`: another build). */
+/** One import of `rules` into a new service (`script`: another build; `env`: its environment). */
 export async function measureImport(
   rules: readonly RuleInput[],
   script?: string,
   cpuProfDir?: string,
+  env?: Record<string, string>,
 ): Promise<ImportFigures> {
   const dataDir = makeDataDir('bench-import');
   try {
     const service = await spawnService(dataDir, {
       ...(script ? { script } : {}),
+      ...(env ? { env } : {}),
       nodeArgs: cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [],
     });
     const client = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS });

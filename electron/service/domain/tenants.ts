@@ -11,6 +11,7 @@ import { ServiceError } from '../errors';
 import type { DomainContext } from './context';
 import type { RobotLanguage } from './robot-settings';
 import { DEFAULT_ROBOT_ID, newRobotRecord } from './robots';
+import { followSemantic } from './semantic';
 import { newUser, usernameKey } from './users';
 
 /** Registrations run one at a time, so that two identical ones cannot both pass the check. */
@@ -75,7 +76,8 @@ export async function registerTenant(
       admin,
       robot,
     });
-    ctx.robots.put({ ...robot, tenantId });
+    // A service-wide embedding provider embeds the first robot's rules from its first import on.
+    followSemantic(ctx, ctx.robots.put({ ...robot, tenantId }));
     return { tenantId };
   });
 }

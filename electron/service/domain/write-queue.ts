@@ -25,6 +25,11 @@ export class WriteQueue {
     return next;
   }
 
+  /** Whether a work of `key` is queued or running. */
+  busy(key: string): boolean {
+    return this.tails.has(key);
+  }
+
   /** Resolves once every queued work has settled (a stop waits for it before saving state). */
   async idle(): Promise<void> {
     while (this.tails.size > 0) await Promise.all(this.tails.values());

@@ -29,8 +29,14 @@ import { QuestionVectors } from './question-vectors';
 const BATCH = 64;
 /** Deadline of a batch (a provider loading its model may take a while on the first one). */
 const BATCH_TIMEOUT_MS = 60_000;
-/** Wait after a write before embedding (an import comes in batches). */
-const SETTLE_MS = 200;
+/**
+ * Quiet after the last write before embedding (an import comes in batches, one after the other,
+ * with the client's turn between them): the embedding's work (the provider's answers parsed, the
+ * vectors kept) would otherwise share the main thread with the import and halve its rate
+ * (decision 151). Under writes that never stop, a batch still goes every MAX_QUIET_WAIT_MS.
+ */
+const SETTLE_MS = 1_000;
+const MAX_QUIET_WAIT_MS = 5_000;
 /** Wait before trying again after a failed batch: doubled up to the last. */
 const RETRY_MS = [1_000, 5_000, 30_000, 120_000];
 /** Indexes of a robot followed at most (the draft, the published edition, an older one). */
@@ -54,6 +60,8 @@ export interface RobotSemanticOptions {
   /** Where the traffic's examples are kept across restarts, and whose they are. */
   examples?: { store: FusionExampleStore; robot: RobotKey };
   logger: Logger;
+  /** Whether a write of the robot's is queued or running (the embedding waits for it). */
+  writing?: () => boolean;
   /** The robot's BESTMATCH threshold and margin now (the fusion's offset is fitted for them). */
   decision: () => { bestmatchThreshold: number; margin: number };
 }
@@ -81,6 +89,9 @@ export class RobotSemantic {
   private timer: NodeJS.Timeout | null = null;
   private pumping = false;
   private retries = 0;
+  /** When the robot's rules were last written, and the last batch embedded (performance.now). */
+  private writtenAt = -Infinity;
+  private batchAt = -Infinity;
   private calibration: { semantic: SemanticIndex; run: FusionCalibrationRun } | null = null;
   private training: ListTraining | ListLayout | null = null;
   private readonly abort = new AbortController();
@@ -160,7 +171,7 @@ export class RobotSemantic {
       this.indexes.set(index, semantic);
       return semantic;
     }
-    semantic = new SemanticIndex(index, this.space, () => this.wake(), this.traffic);
+    semantic = new SemanticIndex(index, this.space, () => this.written(), this.traffic);
     this.indexes.set(index, semantic);
     if (this.indexes.size > INDEXES_MAX) {
       const [oldIndex, oldest] = this.indexes.entries().next().value as [RobotIndex, SemanticIndex];
@@ -200,6 +211,12 @@ export class RobotSemantic {
     return saved;
   }
 
+  /** A rule was written: its texts are embedded once the writes settle. */
+  private written(): void {
+    this.writtenAt = performance.now();
+    this.wake();
+  }
+
   /** Something changed: embed (and calibrate) once writes settle. */
   private wake(delay = SETTLE_MS): void {
     if (this.closed || this.timer !== null) return;
@@ -212,6 +229,14 @@ export class RobotSemantic {
 
   private async work(): Promise<void> {
     if (this.pumping || this.closed) return;
+    const now = performance.now();
+    if (this.options.writing?.() === true) this.writtenAt = now;
+    const quiet = now - this.writtenAt;
+    if (quiet < SETTLE_MS && now - this.batchAt < MAX_QUIET_WAIT_MS) {
+      this.wake(Math.ceil(SETTLE_MS - quiet));
+      return;
+    }
+    this.batchAt = now;
     this.pumping = true;
     try {
       const more = await this.embedBatch();

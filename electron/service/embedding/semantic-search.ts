@@ -43,6 +43,8 @@ export class SemanticSearch {
       cache: VectorCache;
       /** Where each robot's traffic examples are kept across restarts (none: in memory only). */
       examples?: FusionExampleStore;
+      /** Whether a write of the robot's is queued or running (its embedding waits for quiet). */
+      writing?: (robot: { tenantId: number; robotId: string }) => boolean;
       defaults: DefaultEmbedding | null;
       logger: Logger;
     },
@@ -80,6 +82,7 @@ export class SemanticSearch {
             }
           : {}),
         logger: this.options.logger,
+        ...(this.options.writing ? { writing: () => this.options.writing?.(robot) === true } : {}),
         decision: () => ({
           bestmatchThreshold: robot.settings.bestmatchThreshold,
           margin: robot.settings.margin,
