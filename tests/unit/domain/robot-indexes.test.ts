@@ -179,23 +179,23 @@ test('asks to many robots not in memory run two loads at a time, each counted in
   const gated = gatedLoader(new Map(keys.map((key) => [key, [rule(`${key}-1`)]])));
   const one = bytesForRules(1);
   const budget = Math.floor(one * 2.5);
-  let indexes: RobotIndexes | undefined;
   /** What was counted (indexes and loads under way) each time a load began reading. */
   const countedAtStart: number[] = [];
   const loader: IndexLoader = {
     load(key) {
-      const status = (indexes as RobotIndexes).status();
+      // Called only once `indexes` below is made.
+      const status = indexes.status();
       countedAtStart.push(status.bytes + status.reservedBytes);
       return gated.loader.load(key);
     },
     estimate: () => one,
   };
-  indexes = new RobotIndexes(createRobotIndex, { budgetBytes: budget, loader });
+  const indexes = new RobotIndexes(createRobotIndex, { budgetBytes: budget, loader });
   // Two robots in memory, not held.
   for (const key of keys.slice(0, 2)) (await acquireOpened(indexes, gated, key))?.release();
   // Each answered as soon as it is loaded (a held index could not be let go).
   const asks = keys.slice(2).map(async (key) => {
-    const lease = await (indexes as RobotIndexes).acquire(key);
+    const lease = await indexes.acquire(key);
     lease?.release();
     return lease;
   });
@@ -213,7 +213,10 @@ test('asks to many robots not in memory run two loads at a time, each counted in
   for (const lease of await Promise.all(asks)) assert.ok(lease);
   // The fifth may start while a robot just loaded is still held by its ask (never let go).
   const beforeAnyHeld = countedAtStart.slice(0, 4);
-  assert.ok(Math.max(...beforeAnyHeld) <= budget, `counted ${beforeAnyHeld.join(', ')} > ${budget}`);
+  assert.ok(
+    Math.max(...beforeAnyHeld) <= budget,
+    `counted ${beforeAnyHeld.join(', ')} > ${budget}`,
+  );
   assert.equal(indexes.status().reservedBytes, 0);
   assert.ok(indexes.status().bytes <= budget);
 });
