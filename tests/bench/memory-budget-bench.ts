@@ -50,6 +50,22 @@ export interface BudgetFigures {
   startPeakRssMb: number;
   /** RSS of the budget node after every round. */
   endRssMb: number;
+  /** Peak RSS of the round that builds every robot from its rules, and of the rounds from files. */
+  buildPeakRssMb: number;
+  filePeakRssMb: number;
+  /**
+   * The budget node's own view (`/metrics`, read after each ask), highest over the rounds from
+   * files: the indexes' counted bytes, V8's heap used and held, and memory outside the heap
+   * (array buffers: an index opened from its file is mostly its file's buffer).
+   */
+  fileIndexBytesMb: number;
+  fileHeapUsedMb: number;
+  fileHeapTotalMb: number;
+  fileExternalMb: number;
+  /** The same over the build round. */
+  buildHeapUsedMb: number;
+  buildHeapTotalMb: number;
+  buildExternalMb: number;
   /** Peak RSS of the node without a budget, over the same asks. */
   unbudgetedPeakRssMb: number;
   /** First asks of robots built from their rules (no saved file yet). */
@@ -84,7 +100,7 @@ const start = (dataDir: string, budget: string, cpuProfDir?: string): Promise<Ch
       'tsx',
       ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
     ],
-    env: { KB_MEMORY_BUDGET: budget, KB_QUESTION_LOG: '0' },
+    env: { KB_MEMORY_BUDGET: budget, KB_QUESTION_LOG: '0', KB_METRICS: 'loopback' },
   });
 
 async function stop(service: ChildService): Promise<void> {
@@ -120,6 +136,34 @@ function schedMs(pid: number): { cpu: number; wait: number } {
     return { cpu: (cpu ?? Number.NaN) / 1e6, wait: (wait ?? Number.NaN) / 1e6 };
   } catch {
     return { cpu: Number.NaN, wait: Number.NaN };
+  }
+}
+
+/** The figures of the service's `/metrics` a phase's memory is read from, in MB. */
+const MEMORY_METRICS = {
+  indexBytes: 'kb_robot_index_bytes',
+  heapUsed: 'nodejs_heap_size_used_bytes',
+  heapTotal: 'nodejs_heap_size_total_bytes',
+  external: 'nodejs_external_memory_bytes',
+} as const;
+type MemoryFigures = Record<keyof typeof MEMORY_METRICS, number>;
+
+async function memoryOf(url: string): Promise<MemoryFigures> {
+  const page = await (await fetch(`${url}/metrics`)).text();
+  const read = (name: string) =>
+    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(page)?.[1] ?? Number.NaN) / 1024 ** 2;
+  const entries = Object.entries(MEMORY_METRICS).map(([key, name]) => [key, read(name)]);
+  return Object.fromEntries(entries) as MemoryFigures;
+}
+
+/** The highest of each figure over a phase. */
+class MemoryPeaks {
+  readonly peak: MemoryFigures = { indexBytes: 0, heapUsed: 0, heapTotal: 0, external: 0 };
+  async sample(url: string): Promise<void> {
+    const now = await memoryOf(url);
+    for (const key of Object.keys(now) as (keyof MemoryFigures)[]) {
+      this.peak[key] = Math.max(this.peak[key], now[key]);
+    }
   }
 }
 
@@ -203,10 +247,17 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
     const fileAsks: number[] = [];
     const fileCpu: number[] = [];
     const fileWait: number[] = [];
+    const buildMemory = new MemoryPeaks();
+    const fileMemory = new MemoryPeaks();
+    let buildPeakRssMb = Number.NaN;
     // Each robot in turn: with room for a fifth of them, every ask is a load.
     for (let round = 0; round < 3; round++) {
       // From the second round on, once every robot's file is written (in the background).
-      if (round === 1) await savedFiles(dataDir, options.robots);
+      if (round === 1) {
+        await savedFiles(dataDir, options.robots);
+        buildPeakRssMb = peakRssMb(pid);
+        resetPeakRss(pid);
+      }
       for (const [n, robot] of robots.entries()) {
         const question = deriveQueries(seeded[n]?.rules ?? [], 1, round)[0] ?? 'hello';
         const before = schedMs(pid);
@@ -216,8 +267,11 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
           fileCpu.push(after.cpu - before.cpu);
           fileWait.push(after.wait - before.wait);
         }
+        // Outside the timed ask: what the node holds right after a load.
+        await (round === 0 ? buildMemory : fileMemory).sample(service.url);
       }
     }
+    const filePeakRssMb = peakRssMb(pid);
     const loaded = await loadedAsks(robots[0] as RobotClient, seeded[0]?.rules ?? [], count);
     const endRssMb = rssMb(pid);
     const figures: BudgetFigures = {
@@ -227,6 +281,15 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
       peakRssMb: round(peakRssMb(pid), 0),
       startPeakRssMb: round(startPeakRssMb, 0),
       endRssMb: round(endRssMb, 0),
+      buildPeakRssMb: round(buildPeakRssMb, 0),
+      filePeakRssMb: round(filePeakRssMb, 0),
+      fileIndexBytesMb: round(fileMemory.peak.indexBytes, 0),
+      fileHeapUsedMb: round(fileMemory.peak.heapUsed, 0),
+      fileHeapTotalMb: round(fileMemory.peak.heapTotal, 0),
+      fileExternalMb: round(fileMemory.peak.external, 0),
+      buildHeapUsedMb: round(buildMemory.peak.heapUsed, 0),
+      buildHeapTotalMb: round(buildMemory.peak.heapTotal, 0),
+      buildExternalMb: round(buildMemory.peak.external, 0),
       unbudgetedPeakRssMb: round(unbudgetedPeakRssMb, 0),
       firstAskP50Ms: round(percentile(firstAsks, 50), 1),
       firstAskP99Ms: round(percentile(firstAsks, 99), 1),
@@ -256,6 +319,8 @@ export function budgetLine(f: BudgetFigures): string {
     `${f.robots} robots × ${f.rulesPerRobot} rules, budget ${f.budgetMb} MB: ` +
     `peak RSS over the asks ${f.peakRssMb} MB, at the end ${f.endRssMb} MB, at start ${f.startPeakRssMb} MB ` +
     `(budget + 150 = ${f.budgetMb + 150}; without a budget ${f.unbudgetedPeakRssMb} MB)\n` +
+    `  peak RSS building from rules ${f.buildPeakRssMb} MB (heap used/held ${f.buildHeapUsedMb}/${f.buildHeapTotalMb} MB, outside the heap ${f.buildExternalMb} MB), ` +
+    `from files ${f.filePeakRssMb} MB (indexes counted ${f.fileIndexBytesMb} MB, heap used/held ${f.fileHeapUsedMb}/${f.fileHeapTotalMb} MB, outside the heap ${f.fileExternalMb} MB)\n` +
     `  first ask of a robot not in memory, built from its rules: p50 ${f.firstAskP50Ms} ms, p99 ${f.firstAskP99Ms} ms (${f.firstAsks} asks)\n` +
     `  first ask of a robot not in memory, opened from its saved file: p50 ${f.fileAskP50Ms} ms, p99 ${f.fileAskP99Ms} ms (${f.fileAsks} asks; ratio p50 ${round(f.fileAskP50Ms / f.firstAskP50Ms, 2)}); ` +
     `its main thread on a CPU p50/p99 ${f.fileAskCpuP50Ms}/${f.fileAskCpuP99Ms} ms, waiting for one ${f.fileAskWaitP50Ms}/${f.fileAskWaitP99Ms} ms\n` +

@@ -35,7 +35,19 @@ export interface IndexLoader {
   changed?(key: string): void;
   /** Loads served from a saved file rather than built from the rules, since the start. */
   readonly openedFromFiles?: number;
+  /**
+   * The estimated bytes the index of `key` will hold once loaded (from its rule count), counted
+   * in the budget from the load's start: room is made before the memory is taken, not after.
+   */
+  estimate?(key: string): number;
 }
+
+/**
+ * Loads run at once at most: each holds what it reads (a saved file's buffer, or the rows and
+ * the index being built) before it is counted as an index, so asks to many robots not in memory
+ * would otherwise take that memory all at once (decision 158).
+ */
+export const LOADS_AT_ONCE = 2;
 
 /** What `/metrics` shows of the indexes held (no label per robot). */
 export interface IndexMemoryStatus {
@@ -104,6 +116,9 @@ export class RobotIndexes {
   private loads = 0;
   private evictions = 0;
   private reserved = 0;
+  private loadsRunning = 0;
+  /** Loads waiting for one of the `LOADS_AT_ONCE` slots, first come first served. */
+  private readonly loadQueue: (() => void)[] = [];
 
   /** `onDemand` absent: every index is built at start and kept (the desktop's default). */
   constructor(
@@ -215,7 +230,16 @@ export class RobotIndexes {
       this.deferred.get(key) ?? ((k: string) => (this.onDemand as OnDemand).loader.load(k));
     const entry: Loading = { pending: [], done: Promise.resolve(null) };
     entry.done = (async () => {
+      await this.loadSlot();
+      let room: MemoryReservation | null = null;
       try {
+        // Dropped while it waited for its turn: nothing to read.
+        if (this.loading.get(key) !== entry) return null;
+        // Counted from now, letting others go first: the load's memory is taken before it is an
+        // index (a deferred copy has no budget to count in).
+        if (!this.deferred.has(key)) {
+          room = this.reserve((this.onDemand as OnDemand).loader.estimate?.(key) ?? 0, true);
+        }
         const index = await load(key);
         // Dropped meanwhile (the robot was deleted): nothing is kept.
         if (!index || this.loading.get(key) !== entry) return null;
@@ -229,11 +253,25 @@ export class RobotIndexes {
         this.recent.set(key, true);
         return index;
       } finally {
+        room?.release();
         if (this.loading.get(key) === entry) this.loading.delete(key);
+        // The slot goes to the next load waiting, if any.
+        const next = this.loadQueue.shift();
+        if (next) next();
+        else this.loadsRunning--;
       }
     })();
     this.loading.set(key, entry);
     return entry.done;
+  }
+
+  /** Resolves once the caller holds one of the `LOADS_AT_ONCE` slots (handed over in `load`). */
+  private async loadSlot(): Promise<void> {
+    if (this.loadsRunning < LOADS_AT_ONCE) {
+      this.loadsRunning++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.loadQueue.push(resolve));
   }
 
   /**

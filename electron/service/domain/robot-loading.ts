@@ -68,6 +68,11 @@ export function indexLoader(
     get openedFromFiles() {
       return openedFromFiles;
     },
+    estimate(key) {
+      const ctx = context();
+      const robot = ctx.robots.byKey(key);
+      return robot ? bytesForRules(ctx.robots.ruleCount(robot)) : 0;
+    },
     async load(key) {
       const ctx = context();
       const robot = ctx.robots.byKey(key);

@@ -200,3 +200,50 @@ test('without a budget, an index deferred until asked is built once when asked, 
   assert.equal(gated.loads(), 1);
   assert.deepEqual(indexes.recentKeys(), [], 'no budget: nothing to let go of');
 });
+
+test('asks to many robots not in memory run two loads at a time, each counted in the budget from its start', async () => {
+  const keys = ['1/a', '1/b', '1/c', '1/d', '1/e'];
+  const gated = gatedLoader(new Map(keys.map((key) => [key, [rule(`${key}-1`)]])));
+  const one = bytesForRules(1);
+  const budget = Math.floor(one * 2.5);
+  /** What was counted (indexes and loads under way) each time a load began reading. */
+  const countedAtStart: number[] = [];
+  const loader: IndexLoader = {
+    load(key) {
+      // Called only once `indexes` below is made.
+      const status = indexes.status();
+      countedAtStart.push(status.bytes + status.reservedBytes);
+      return gated.loader.load(key);
+    },
+    estimate: () => one,
+  };
+  const indexes = new RobotIndexes(createRobotIndex, { budgetBytes: budget, loader });
+  // Two robots in memory, not held.
+  for (const key of keys.slice(0, 2)) (await acquireOpened(indexes, gated, key))?.release();
+  // Each answered as soon as it is loaded (a held index could not be let go).
+  const asks = keys.slice(2).map(async (key) => {
+    const lease = await indexes.acquire(key);
+    lease?.release();
+    return lease;
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  // Three asked at once: two read, the third waits for a slot.
+  assert.equal(gated.loads(), 4);
+  // Room was made before the reads: the least recently asked robots went first.
+  assert.equal(indexes.peek('1/a'), undefined);
+  assert.equal(indexes.peek('1/b'), undefined);
+  while (gated.loads() < 5) {
+    gated.open();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  gated.open();
+  for (const lease of await Promise.all(asks)) assert.ok(lease);
+  // The fifth may start while a robot just loaded is still held by its ask (never let go).
+  const beforeAnyHeld = countedAtStart.slice(0, 4);
+  assert.ok(
+    Math.max(...beforeAnyHeld) <= budget,
+    `counted ${beforeAnyHeld.join(', ')} > ${budget}`,
+  );
+  assert.equal(indexes.status().reservedBytes, 0);
+  assert.ok(indexes.status().bytes <= budget);
+});
