@@ -5,7 +5,8 @@
  */
 import type { MatchSettings } from '../matching/types';
 import type { StoredRule } from '../store/contract/records';
-import type { Comparison } from './impact-compare';
+import type { Comparison, ExamplePositions } from './impact-compare';
+import { IMPACT_KINDS } from '../publishing-types';
 
 /** What the worker rebuilds the replay's filter from (impact-bound.ts's `ReplayPlan`). */
 export interface PlanSource {
@@ -23,17 +24,19 @@ export interface ReplayStart {
   differs: string[];
   at: number;
   settings: MatchSettings;
-  /** Questions that will be sent. */
+  /** Questions that will be sent to this worker (its share of them). */
   total: number;
 }
 
 export type ToWorker =
-  ({ type: 'start' } & ReplayStart) | { type: 'questions'; texts: string[]; asks: Float64Array };
+  | ({ type: 'start' } & ReplayStart)
+  /** `from`: the first question's place among all those replayed (the examples' order). */
+  | { type: 'questions'; texts: string[]; asks: Float64Array; from: number };
 
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'progress'; done: number }
-  | { type: 'done'; comparison: Comparison }
+  | { type: 'done'; comparison: Comparison; positions: ExamplePositions }
   | { type: 'failed'; message: string };
 
 /** The buffers that can be moved to the other thread rather than copied. */
@@ -96,9 +99,10 @@ export function toWorker(data: unknown): ToWorker | null {
   if (
     data['type'] === 'questions' &&
     isStrings(data['texts']) &&
-    data['asks'] instanceof Float64Array
+    data['asks'] instanceof Float64Array &&
+    typeof data['from'] === 'number'
   )
-    return { type: 'questions', texts: data['texts'], asks: data['asks'] };
+    return { type: 'questions', texts: data['texts'], asks: data['asks'], from: data['from'] };
   return null;
 }
 
@@ -111,14 +115,20 @@ function isComparison(value: unknown): value is Comparison {
   );
 }
 
+const isPositions = (value: unknown): value is ExamplePositions =>
+  isObject(value) &&
+  IMPACT_KINDS.every(
+    (kind) => Array.isArray(value[kind]) && value[kind].every((item) => typeof item === 'number'),
+  );
+
 /** A message from the worker, or null when it is not one. */
 export function fromWorker(data: unknown): FromWorker | null {
   if (!isObject(data)) return null;
   const { type } = data;
   if (type === 'ready') return { type };
   if (type === 'progress' && typeof data['done'] === 'number') return { type, done: data['done'] };
-  if (type === 'done' && isComparison(data['comparison']))
-    return { type, comparison: data['comparison'] };
+  if (type === 'done' && isComparison(data['comparison']) && isPositions(data['positions']))
+    return { type, comparison: data['comparison'], positions: data['positions'] };
   if (type === 'failed' && typeof data['message'] === 'string')
     return { type, message: data['message'] };
   return null;

@@ -56,11 +56,11 @@ function planOf(source: PlanSource | null): ReplayPlan | null {
 
 function finishIfDone(run: Replay): void {
   if (run.done < run.start.total) return;
-  reply({ type: 'done', comparison: run.tally.result() });
+  reply({ type: 'done', comparison: run.tally.result(), positions: run.tally.positions() });
   replay = null;
 }
 
-function ask(run: Replay, texts: readonly string[], asks: Float64Array): void {
+function ask(run: Replay, texts: readonly string[], asks: Float64Array, from: number): void {
   const { at, settings } = run.start;
   for (let i = 0; i < texts.length; i++) {
     const question = { text: texts[i] as string, asks: asks[i] as number };
@@ -68,7 +68,7 @@ function ask(run: Replay, texts: readonly string[], asks: Float64Array): void {
     else {
       const before = decideOf(run.from, question.text, at, settings);
       const after = decideOf(run.to, question.text, at, settings);
-      run.tally.asked(question, before, after);
+      run.tally.asked(question, before, after, from + i);
     }
     run.done++;
     const now = performance.now();
@@ -102,7 +102,7 @@ parentPort?.on('message', (data: unknown) => {
       return;
     }
     if (replay === null) throw new Error('no replay started');
-    ask(replay, message.texts, message.asks);
+    ask(replay, message.texts, message.asks, message.from);
     finishIfDone(replay);
   } catch (error) {
     replay = null;
