@@ -34,7 +34,8 @@ export type ToWorker =
   | { type: 'questions'; texts: string[]; asks: Float64Array; from: number };
 
 export type FromWorker =
-  | { type: 'ready' }
+  /** `nice`: the worker's niceness, null when it could not lower it (not Linux). */
+  | { type: 'ready'; nice: number | null }
   | { type: 'progress'; done: number }
   | { type: 'done'; comparison: Comparison; positions: ExamplePositions }
   | { type: 'failed'; message: string };
@@ -125,7 +126,8 @@ const isPositions = (value: unknown): value is ExamplePositions =>
 export function fromWorker(data: unknown): FromWorker | null {
   if (!isObject(data)) return null;
   const { type } = data;
-  if (type === 'ready') return { type };
+  if (type === 'ready' && (data['nice'] === null || typeof data['nice'] === 'number'))
+    return { type, nice: data['nice'] };
   if (type === 'progress' && typeof data['done'] === 'number') return { type, done: data['done'] };
   if (type === 'done' && isComparison(data['comparison']) && isPositions(data['positions']))
     return { type, comparison: data['comparison'], positions: data['positions'] };

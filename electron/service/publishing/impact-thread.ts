@@ -106,6 +106,8 @@ export interface WorkerOptions {
   url?: URL;
   /** Workers to share the questions among (default IMPACT_WORKERS). */
   workers?: number;
+  /** Told each worker's niceness once it has its indexes (null: not lowered). */
+  onReady?: (nice: number | null) => void;
   /** Free memory to gate on (default: the machine's). */
   freeBytes?: number;
   /**
@@ -217,6 +219,7 @@ async function replayOnWorkers(
       thread.on('message', (data: unknown) => {
         const message = fromWorker(data);
         if (message === null || message.type === 'failed') settle(() => resolve(null));
+        else if (message.type === 'ready') options.onReady?.(message.nice);
         else if (message.type === 'progress') {
           done[j] = message.done;
           watch.progress?.(

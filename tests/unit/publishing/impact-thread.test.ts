@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getPriority } from 'node:os';
 import { test } from 'node:test';
 import { toMatchableRule } from '../../../electron/service/domain/rule-views';
 import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/service/matching/index';
@@ -142,6 +143,23 @@ test('two workers sharing the questions count exactly what the loop counts, exam
     const examples = Object.values(on.kinds).flatMap((kind) => kind.examples);
     assert.ok(examples.length > 10, 'examples kept');
   }
+});
+
+test('the replay’s workers run below the event loop’s priority, the loop’s own unchanged', async () => {
+  const { a, b, log } = scenario(4, []);
+  const ours = getPriority();
+  const nices: (number | null)[] = [];
+  const counted = await compareOnWorker(
+    replay(a, b, log, null),
+    {},
+    {
+      onReady: (nice) => nices.push(nice),
+    },
+  );
+  assert.ok(counted !== null);
+  assert.equal(nices.length, 1);
+  if (process.platform === 'linux') assert.equal(nices[0], 10);
+  assert.equal(getPriority(), ours, 'the event loop’s thread keeps its priority');
 });
 
 test('the loop replays when the worker cannot start, has no memory to run, or the index is not the engine’s', async () => {
