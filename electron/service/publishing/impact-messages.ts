@@ -16,7 +16,7 @@ export interface PlanSource {
 }
 
 export interface ReplayStart {
-  /** Each side's saved index (matching's `writeRobotIndex`), in pieces. */
+  /** Each side's saved index (matching's `writeRobotIndex`), in pieces of shared memory. */
   sides: [Uint8Array[], Uint8Array[]];
   /** Null: every question is asked of both sides. */
   plan: PlanSource | null;
@@ -39,10 +39,6 @@ export type FromWorker =
   | { type: 'progress'; done: number }
   | { type: 'done'; comparison: Comparison; positions: ExamplePositions }
   | { type: 'failed'; message: string };
-
-/** The buffers that can be moved to the other thread rather than copied. */
-export const transferable = (buffers: readonly ArrayBufferLike[]): ArrayBuffer[] =>
-  buffers.filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
