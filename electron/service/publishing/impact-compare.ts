@@ -110,15 +110,30 @@ const answerOf = (decision: MatchDecision): ImpactAnswer => ({
 
 const emptyKind = (): ImpactKind => ({ questions: 0, asks: 0, share: 0, examples: [] });
 
-/** Keeps `example` among the most asked of `kind` (at most IMPACT_EXAMPLES, most asked first). */
-function keepExample(kind: ImpactKind, example: ImpactExample): void {
-  const { examples } = kind;
-  if (examples.length === IMPACT_EXAMPLES && example.asks <= (examples.at(-1)?.asks ?? 0)) return;
+/** An example and the place of its question among those replayed (ties: the earlier first). */
+interface Kept {
+  example: ImpactExample;
+  position: number;
+}
+
+const ranksBefore = (x: Kept, y: Kept): boolean =>
+  x.example.asks > y.example.asks || (x.example.asks === y.example.asks && x.position < y.position);
+
+/**
+ * Keeps `kept` among the most asked (at most IMPACT_EXAMPLES, most asked first, the earlier
+ * question first among equals): the same examples whichever thread counted which questions.
+ */
+function keepExample(examples: Kept[], kept: Kept): void {
+  const last = examples.at(-1);
+  if (examples.length === IMPACT_EXAMPLES && last !== undefined && !ranksBefore(kept, last)) return;
   let at = examples.length;
-  while (at > 0 && (examples[at - 1] as ImpactExample).asks < example.asks) at--;
-  examples.splice(at, 0, example);
+  while (at > 0 && ranksBefore(kept, examples[at - 1] as Kept)) at--;
+  examples.splice(at, 0, kept);
   if (examples.length > IMPACT_EXAMPLES) examples.pop();
 }
+
+/** The examples' places among the replayed questions, by kind (what merges two tallies). */
+export type ExamplePositions = Record<ImpactKindName, number[]>;
 
 /** The count of changed answers, question by question. */
 export class ImpactTally {
@@ -126,6 +141,9 @@ export class ImpactTally {
     ImpactKindName,
     ImpactKind
   >;
+  private readonly kept = Object.fromEntries(
+    IMPACT_KINDS.map((kind): [ImpactKindName, Kept[]] => [kind, []]),
+  ) as Record<ImpactKindName, Kept[]>;
   matched = 0;
   replayedAsks = 0;
 
@@ -147,8 +165,16 @@ export class ImpactTally {
     this.replayedAsks += question.asks;
   }
 
-  /** A question asked of both sides. */
-  asked(question: ReplayedQuestion, before: MatchDecision, after: MatchDecision): void {
+  /**
+   * A question asked of both sides; `position`: its place among the questions replayed (the
+   * order examples of equal asks are kept in).
+   */
+  asked(
+    question: ReplayedQuestion,
+    before: MatchDecision,
+    after: MatchDecision,
+    position: number,
+  ): void {
     this.replayedAsks += question.asks;
     this.matched++;
     const change = this.changeOf(before, after);
@@ -156,17 +182,64 @@ export class ImpactTally {
     const kind = this.kinds[change];
     kind.questions++;
     kind.asks += question.asks;
-    keepExample(kind, {
+    const example = {
       question: question.text,
       asks: question.asks,
       before: answerOf(before),
       after: answerOf(after),
-    });
+    };
+    keepExample(this.kept[change], { example, position });
   }
 
   result(): Comparison {
+    for (const name of IMPACT_KINDS) {
+      this.kinds[name].examples = this.kept[name].map(({ example }) => example);
+    }
     return { kinds: this.kinds, matched: this.matched, replayedAsks: this.replayedAsks };
   }
+
+  /** Where each kind's examples stand among the questions replayed (`mergeComparisons`). */
+  positions(): ExamplePositions {
+    return Object.fromEntries(
+      IMPACT_KINDS.map((name) => [name, this.kept[name].map(({ position }) => position)]),
+    ) as ExamplePositions;
+  }
+}
+
+/** A comparison of some of the questions, and where its examples stand among all of them. */
+export interface PartialComparison {
+  comparison: Comparison;
+  positions: ExamplePositions;
+}
+
+/**
+ * The comparison of all the questions from those of parts of them (each question counted in
+ * one part): the same counts and examples as one tally over all of them.
+ */
+export function mergeComparisons(parts: readonly PartialComparison[]): Comparison {
+  const kinds = Object.fromEntries(IMPACT_KINDS.map((kind) => [kind, emptyKind()])) as Record<
+    ImpactKindName,
+    ImpactKind
+  >;
+  let matched = 0;
+  let replayedAsks = 0;
+  for (const name of IMPACT_KINDS) {
+    const kept: Kept[] = [];
+    for (const { comparison, positions } of parts) {
+      const part = comparison.kinds[name];
+      kinds[name].questions += part.questions;
+      kinds[name].asks += part.asks;
+      part.examples.forEach((example, i) => {
+        keepExample(kept, { example, position: positions[name][i] ?? Number.MAX_SAFE_INTEGER });
+      });
+    }
+    kinds[name].examples = kept.map(({ example }) => example);
+  }
+  for (const { comparison } of parts) {
+    matched += comparison.matched;
+    replayedAsks += comparison.replayedAsks;
+  }
+  return { kinds, matched, replayedAsks };
 }
 
 /** Fills in the examples' rule names from the sides' rules (`before` from `a`, `after` from `b`). */

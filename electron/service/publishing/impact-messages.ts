@@ -5,7 +5,8 @@
  */
 import type { MatchSettings } from '../matching/types';
 import type { StoredRule } from '../store/contract/records';
-import type { Comparison } from './impact-compare';
+import type { Comparison, ExamplePositions } from './impact-compare';
+import { IMPACT_KINDS } from '../publishing-types';
 
 /** What the worker rebuilds the replay's filter from (impact-bound.ts's `ReplayPlan`). */
 export interface PlanSource {
@@ -15,7 +16,7 @@ export interface PlanSource {
 }
 
 export interface ReplayStart {
-  /** Each side's saved index (matching's `writeRobotIndex`), in pieces. */
+  /** Each side's saved index (matching's `writeRobotIndex`), in pieces of shared memory. */
   sides: [Uint8Array[], Uint8Array[]];
   /** Null: every question is asked of both sides. */
   plan: PlanSource | null;
@@ -23,22 +24,21 @@ export interface ReplayStart {
   differs: string[];
   at: number;
   settings: MatchSettings;
-  /** Questions that will be sent. */
+  /** Questions that will be sent to this worker (its share of them). */
   total: number;
 }
 
 export type ToWorker =
-  ({ type: 'start' } & ReplayStart) | { type: 'questions'; texts: string[]; asks: Float64Array };
+  | ({ type: 'start' } & ReplayStart)
+  /** `from`: the first question's place among all those replayed (the examples' order). */
+  | { type: 'questions'; texts: string[]; asks: Float64Array; from: number };
 
 export type FromWorker =
-  | { type: 'ready' }
+  /** `nice`: the worker's niceness, null when it could not lower it (not Linux). */
+  | { type: 'ready'; nice: number | null }
   | { type: 'progress'; done: number }
-  | { type: 'done'; comparison: Comparison }
+  | { type: 'done'; comparison: Comparison; positions: ExamplePositions }
   | { type: 'failed'; message: string };
-
-/** The buffers that can be moved to the other thread rather than copied. */
-export const transferable = (buffers: readonly ArrayBufferLike[]): ArrayBuffer[] =>
-  buffers.filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
@@ -96,9 +96,10 @@ export function toWorker(data: unknown): ToWorker | null {
   if (
     data['type'] === 'questions' &&
     isStrings(data['texts']) &&
-    data['asks'] instanceof Float64Array
+    data['asks'] instanceof Float64Array &&
+    typeof data['from'] === 'number'
   )
-    return { type: 'questions', texts: data['texts'], asks: data['asks'] };
+    return { type: 'questions', texts: data['texts'], asks: data['asks'], from: data['from'] };
   return null;
 }
 
@@ -111,14 +112,21 @@ function isComparison(value: unknown): value is Comparison {
   );
 }
 
+const isPositions = (value: unknown): value is ExamplePositions =>
+  isObject(value) &&
+  IMPACT_KINDS.every(
+    (kind) => Array.isArray(value[kind]) && value[kind].every((item) => typeof item === 'number'),
+  );
+
 /** A message from the worker, or null when it is not one. */
 export function fromWorker(data: unknown): FromWorker | null {
   if (!isObject(data)) return null;
   const { type } = data;
-  if (type === 'ready') return { type };
+  if (type === 'ready' && (data['nice'] === null || typeof data['nice'] === 'number'))
+    return { type, nice: data['nice'] };
   if (type === 'progress' && typeof data['done'] === 'number') return { type, done: data['done'] };
-  if (type === 'done' && isComparison(data['comparison']))
-    return { type, comparison: data['comparison'] };
+  if (type === 'done' && isComparison(data['comparison']) && isPositions(data['positions']))
+    return { type, comparison: data['comparison'], positions: data['positions'] };
   if (type === 'failed' && typeof data['message'] === 'string')
     return { type, message: data['message'] };
   return null;

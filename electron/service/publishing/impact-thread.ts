@@ -9,7 +9,7 @@
  * stops): the caller replays on the loop instead.
  * @module
  */
-import { freemem } from 'node:os';
+import { availableParallelism, freemem } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { writeRobotIndexInSlices } from '../matching/index';
 import type { RobotIndex } from '../matching/types';
@@ -17,11 +17,18 @@ import { nextTurn } from '../time-slices';
 import type { MemoryReservation } from '../domain/robot-indexes';
 import { startWorker, workerUrl } from '../worker-threads';
 import { ReplayPlan } from './impact-bound';
-import { answerDiffers, nameExamples } from './impact-compare';
-import type { Comparison, ImpactWatch, Replay } from './impact-compare';
+import { answerDiffers, mergeComparisons, nameExamples } from './impact-compare';
+import type { Comparison, ImpactWatch, PartialComparison, Replay } from './impact-compare';
 import type { PlanSource, ReplayStart, ToWorker } from './impact-messages';
-import { fromWorker, transferable } from './impact-messages';
+import { fromWorker } from './impact-messages';
 import type { ReachableQuestions } from './impact-reach';
+
+/**
+ * Workers a replay is shared among (decision 156): each asks its share of the questions of its
+ * own copy of both indexes, so a second core halves the wait; no more than the machine's cores,
+ * nor than its free memory holds copies.
+ */
+export const IMPACT_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
 
 /** Questions sent to the worker in one message (cloned on the loop: ~1 ms each). */
 const CHUNK = 2048;
@@ -60,13 +67,15 @@ export function impactWorkerUrl(here = import.meta.url): URL {
 async function written(index: RobotIndex): Promise<Uint8Array[] | null> {
   const version = index.version;
   const blocks: Uint8Array[] = [];
-  let block = new Uint8Array(0);
+  let block: Uint8Array = new Uint8Array(0);
   let used = 0;
   const sink = (chunk: Uint8Array) => {
     for (let from = 0; from < chunk.length;) {
       if (used === block.length) {
         if (block.length > 0) blocks.push(block);
-        block = new Uint8Array(BLOCK);
+        // Shared: every worker reads the same bytes, none is copied on the loop (cloning 20 MB
+        // for a second worker held it ~320 ms on the loaded machine).
+        block = new Uint8Array(new SharedArrayBuffer(BLOCK));
         used = 0;
       }
       const take = Math.min(chunk.length - from, block.length - used);
@@ -97,6 +106,10 @@ function planSource(filter: ReplayPlan | ReachableQuestions | null): PlanSource 
 /** Where the replay runs, for tests: the worker's file (one that fails, to see the fallback). */
 export interface WorkerOptions {
   url?: URL;
+  /** Workers to share the questions among (default IMPACT_WORKERS). */
+  workers?: number;
+  /** Told each worker's niceness once it has its indexes (null: not lowered). */
+  onReady?: (nice: number | null) => void;
   /** Free memory to gate on (default: the machine's). */
   freeBytes?: number;
   /**
@@ -125,77 +138,131 @@ export async function compareOnWorker(
   watch.signal?.throwIfAborted();
   if (from === null || to === null) return null;
   const bytes = bytesOf(from) + bytesOf(to);
-  if (!impactWorkerFits(bytes, options.freeBytes)) return null;
-  const reservation = options.reserve ? options.reserve(impactWorkerBytes(bytes)) : null;
-  if (options.reserve && reservation === null) return null;
+  const room = roomFor(bytes, Math.min(options.workers ?? IMPACT_WORKERS, chunks(total)), options);
+  if (room === null) return null;
   try {
-    return await replayOnWorker(
+    return await replayOnWorkers(
       from,
       to,
+      room.workers,
       { a, b, questions, reach: filter, at, settings },
       watch,
       options,
     );
   } finally {
-    reservation?.release();
+    room.reservation?.release();
   }
 }
 
-/** The written sides replayed by a worker; null when it fails (the loop replays then). */
-async function replayOnWorker(
+const chunks = (questions: number): number => Math.max(1, Math.ceil(questions / CHUNK));
+
+/**
+ * How many workers (at most `wanted`) the machine's free memory and the node's budget have room
+ * for, each holding both indexes, and their reservation; null: not even one.
+ */
+function roomFor(
+  bytes: number,
+  wanted: number,
+  options: WorkerOptions,
+): { workers: number; reservation: MemoryReservation | null } | null {
+  for (let workers = wanted; workers >= 1; workers--) {
+    if (!impactWorkerFits(bytes * workers, options.freeBytes)) continue;
+    if (!options.reserve) return { workers, reservation: null };
+    const reservation = options.reserve(workers * impactWorkerBytes(bytes));
+    if (reservation !== null) return { workers, reservation };
+  }
+  return null;
+}
+
+/** Which worker asks the questions from `from` on: chunks dealt in turn (equal shares of work). */
+const workerOf = (from: number, workers: number): number => Math.floor(from / CHUNK) % workers;
+
+/** The written sides replayed by `workers` workers; null when one fails (the loop replays then). */
+async function replayOnWorkers(
   from: Uint8Array[],
   to: Uint8Array[],
+  workers: number,
   { a, b, questions, reach: filter, at, settings }: Replay,
   watch: ImpactWatch,
   options: WorkerOptions,
 ): Promise<Comparison | null> {
   const total = questions.length;
-  const differs = await answerDiffers(a, b);
-  const start: ReplayStart = {
-    sides: [from, to],
-    plan: planSource(filter),
-    differs: [...differs],
-    at,
-    settings: { ...settings },
-    total,
-  };
-  let worker: Worker;
+  const differs = [...(await answerDiffers(a, b))];
+  const shares = new Array<number>(workers).fill(0);
+  for (let i = 0; i < total; i += CHUNK) {
+    const j = workerOf(i, workers);
+    shares[j] = (shares[j] as number) + Math.min(CHUNK, total - i);
+  }
+  const threads: Worker[] = [];
   try {
-    worker = startWorker(options.url ?? impactWorkerUrl(), { execArgv: [] });
+    for (let j = 0; j < workers; j++) {
+      const thread = startWorker(options.url ?? impactWorkerUrl(), { execArgv: [] });
+      thread.unref();
+      threads.push(thread);
+    }
   } catch {
+    for (const thread of threads) void thread.terminate();
     return null;
   }
-  worker.unref();
   const comparison = await new Promise<Comparison | null>((resolve, reject) => {
     let settled = false;
+    const done = new Array<number>(workers).fill(0);
+    const parts: (PartialComparison | undefined)[] = new Array(workers).fill(undefined);
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       watch.signal?.removeEventListener('abort', aborted);
-      void worker.terminate();
+      for (const thread of threads) void thread.terminate();
       outcome();
     };
     const aborted = () => settle(() => reject(watch.signal?.reason));
     watch.signal?.addEventListener('abort', aborted);
-    worker.on('message', (data: unknown) => {
-      const message = fromWorker(data);
-      if (message === null || message.type === 'failed') settle(() => resolve(null));
-      else if (message.type === 'progress') watch.progress?.(message.done, total);
-      else if (message.type === 'done') settle(() => resolve(message.comparison));
+    threads.forEach((thread, j) => {
+      thread.on('message', (data: unknown) => {
+        const message = fromWorker(data);
+        if (message === null || message.type === 'failed') settle(() => resolve(null));
+        else if (message.type === 'ready') options.onReady?.(message.nice);
+        else if (message.type === 'progress') {
+          done[j] = message.done;
+          watch.progress?.(
+            done.reduce((sum, count) => sum + count, 0),
+            total,
+          );
+        } else if (message.type === 'done') {
+          parts[j] = { comparison: message.comparison, positions: message.positions };
+          if (parts.every((part) => part !== undefined)) {
+            settle(() => resolve(mergeComparisons(parts as PartialComparison[])));
+          }
+        }
+      });
+      thread.on('error', () => settle(() => resolve(null)));
+      // A worker stops only when told to (settle): one stopping before is a failure.
+      thread.on('exit', () => settle(() => resolve(null)));
     });
-    worker.on('error', () => settle(() => resolve(null)));
-    worker.on('exit', () => settle(() => resolve(null)));
-    const send = (message: ToWorker, transfer: ArrayBufferLike[] = []) =>
-      worker.postMessage(message, transferable(transfer));
     void (async () => {
-      send(
-        { type: 'start', ...start },
-        [...from, ...to].map((piece) => piece.buffer),
-      );
+      // The blocks are shared memory: each worker joins them into its own index, off the loop.
+      for (let j = workers - 1; j >= 0; j--) {
+        const start: ReplayStart = {
+          sides: [from, to],
+          plan: planSource(filter),
+          differs,
+          at,
+          settings: { ...settings },
+          total: shares[j] as number,
+        };
+        (threads[j] as Worker).postMessage({ type: 'start', ...start });
+        await nextTurn();
+      }
       for (let i = 0; i < total && !settled; i += CHUNK) {
         const chunk = questions.slice(i, i + CHUNK);
         const asks = Float64Array.from(chunk, (question) => question.asks);
-        send({ type: 'questions', texts: chunk.map((q) => q.text), asks }, [asks.buffer]);
+        const message: ToWorker = {
+          type: 'questions',
+          texts: chunk.map((q) => q.text),
+          asks,
+          from: i,
+        };
+        (threads[workerOf(i, workers)] as Worker).postMessage(message, [asks.buffer]);
         await nextTurn();
       }
     })();

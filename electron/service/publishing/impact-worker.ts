@@ -7,6 +7,8 @@
  * (build/build.mjs).
  * @module
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { loadRobotIndex } from '../matching/index';
 import type { RobotIndex } from '../matching/types';
@@ -28,6 +30,29 @@ interface Replay {
   done: number;
   posted: number;
 }
+
+/**
+ * The replay's niceness (decision 157): below the event loop's, so that on a machine whose
+ * cores are all busy the openapi's asks get the core first and the replay the rest.
+ */
+const REPLAY_NICE = 10;
+
+/**
+ * Lowers this thread's priority alone (Linux: a thread's id, read from /proc/thread-self, is a
+ * `setpriority` target of its own); the niceness it has then, or null where that cannot be done.
+ */
+function yieldToTheLoop(): number | null {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0) return null;
+    setPriority(tid, REPLAY_NICE);
+    return REPLAY_NICE;
+  } catch {
+    return null;
+  }
+}
+
+const nice = yieldToTheLoop();
 
 let replay: Replay | null = null;
 
@@ -56,11 +81,11 @@ function planOf(source: PlanSource | null): ReplayPlan | null {
 
 function finishIfDone(run: Replay): void {
   if (run.done < run.start.total) return;
-  reply({ type: 'done', comparison: run.tally.result() });
+  reply({ type: 'done', comparison: run.tally.result(), positions: run.tally.positions() });
   replay = null;
 }
 
-function ask(run: Replay, texts: readonly string[], asks: Float64Array): void {
+function ask(run: Replay, texts: readonly string[], asks: Float64Array, from: number): void {
   const { at, settings } = run.start;
   for (let i = 0; i < texts.length; i++) {
     const question = { text: texts[i] as string, asks: asks[i] as number };
@@ -68,7 +93,7 @@ function ask(run: Replay, texts: readonly string[], asks: Float64Array): void {
     else {
       const before = decideOf(run.from, question.text, at, settings);
       const after = decideOf(run.to, question.text, at, settings);
-      run.tally.asked(question, before, after);
+      run.tally.asked(question, before, after, from + i);
     }
     run.done++;
     const now = performance.now();
@@ -97,12 +122,12 @@ parentPort?.on('message', (data: unknown) => {
       };
       // The pieces were joined into each index's bytes: let them go.
       message.sides = [[], []];
-      reply({ type: 'ready' });
+      reply({ type: 'ready', nice });
       finishIfDone(replay);
       return;
     }
     if (replay === null) throw new Error('no replay started');
-    ask(replay, message.texts, message.asks);
+    ask(replay, message.texts, message.asks, message.from);
     finishIfDone(replay);
   } catch (error) {
     replay = null;

@@ -188,7 +188,8 @@ export async function compareInSlices(
     // Thousands of questions asked twice must not hold up the openapi: a slice, then a turn.
     const sliceEnd = performance.now() + SLICE_MS;
     do {
-      const question = questions[done++] as ReplayedQuestion;
+      const position = done++;
+      const question = questions[position] as ReplayedQuestion;
       if (!mayChange(reach, question.text, a.index, at, settings)) {
         tally.skipped(question);
         continue;
@@ -197,6 +198,7 @@ export async function compareInSlices(
         question,
         decideOf(a.index, question.text, at, settings),
         decideOf(b.index, question.text, at, settings),
+        position,
       );
     } while (done < questions.length && performance.now() < sliceEnd);
     watch.progress?.(done, questions.length);

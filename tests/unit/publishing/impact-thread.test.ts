@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getPriority } from 'node:os';
 import { test } from 'node:test';
 import { toMatchableRule } from '../../../electron/service/domain/rule-views';
 import { DEFAULT_MATCH_SETTINGS, createRobotIndex } from '../../../electron/service/matching/index';
@@ -109,6 +110,56 @@ test('the worker counts exactly what the loop counts (filtered and full replays,
   }
   // Not vacuous: answers changed, and examples carry the sides' rule names.
   assert.ok(changed > 0);
+});
+
+test('two workers sharing the questions count exactly what the loop counts, examples in the same order', async () => {
+  const { before, after, a, b, log } = scenario(3, SYNONYMS);
+  // Past two chunks of 2,048, so that each worker asks some; few distinct ask counts, so that
+  // the examples kept among equals depend on the questions' order.
+  const many = Array.from({ length: 5000 }, (_, i) => {
+    const question = log[i % log.length] as Replay['questions'][number];
+    return {
+      text: i < log.length ? question.text : `${question.text} w${i % 89}`,
+      asks: 1 + (i % 3),
+    };
+  });
+  const plan = await reachOf({ index: a.index, stored: before }, { index: b.index, stored: after });
+  for (const filter of [plan, null]) {
+    const reserved: number[] = [];
+    const reserve = (bytes: number) => {
+      reserved.push(bytes);
+      return { release: () => undefined };
+    };
+    const progress: number[] = [];
+    const watch = { progress: (done: number) => progress.push(done) };
+    const one = await compareOnWorker(replay(a, b, many, filter), {}, { workers: 1, reserve });
+    const two = await compareOnWorker(replay(a, b, many, filter), watch, { workers: 2, reserve });
+    assert.equal(reserved.length, 2);
+    assert.equal(reserved[1], 2 * (reserved[0] as number), 'two workers ran (and were counted)');
+    const on = await compareInSlices(replay(a, b, many, filter));
+    assert.deepEqual(one, on);
+    assert.deepEqual(two, on, filter === null ? 'full' : 'filtered');
+    assert.equal(progress.at(-1), many.length);
+    const examples = Object.values(on.kinds).flatMap((kind) => kind.examples);
+    assert.ok(examples.length > 10, 'examples kept');
+  }
+});
+
+test('the replay’s workers run below the event loop’s priority, the loop’s own unchanged', async () => {
+  const { a, b, log } = scenario(4, []);
+  const ours = getPriority();
+  const nices: (number | null)[] = [];
+  const counted = await compareOnWorker(
+    replay(a, b, log, null),
+    {},
+    {
+      onReady: (nice) => nices.push(nice),
+    },
+  );
+  assert.ok(counted !== null);
+  assert.equal(nices.length, 1);
+  if (process.platform === 'linux') assert.equal(nices[0], 10);
+  assert.equal(getPriority(), ours, 'the event loop’s thread keeps its priority');
 });
 
 test('the loop replays when the worker cannot start, has no memory to run, or the index is not the engine’s', async () => {
