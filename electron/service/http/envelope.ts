@@ -11,7 +11,7 @@ export function failure(code: string, msg: string): FailureEnvelope {
 }
 
 /** Items of a list serialised by one call: a few hundred KB at most, a turn of the loop between. */
-const JSON_ITEMS = 500;
+const JSON_ITEMS = 2000;
 
 /**
  * The JSON text of `success(data)`, its lists made `JSON_ITEMS` at a time with a turn of the

@@ -14,7 +14,6 @@ import type {
 } from '../store/contract/question-log';
 import { DAY_MS, OUTCOMES } from '../store/contract/question-log';
 import type { RuleFacts } from '../store/contract/records';
-import { forEachInSlices } from '../time-slices';
 
 export const dayName = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
@@ -24,6 +23,17 @@ export type { RuleFacts };
 export const PAIRS_MAX = 50;
 export const HITS_BY_DAY_RULES = 20;
 const TOP_MAX = 20;
+/** Rules made into rows per turn of the event loop (a few ms of work). */
+const ROWS_SLICE = 2000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function forEachInCounts<T>(items: readonly T[], each: (item: T) => void): Promise<void> {
+  for (let i = 0; i < items.length; i += ROWS_SLICE) {
+    if (i > 0) await nextTurn();
+    for (let j = i; j < Math.min(items.length, i + ROWS_SLICE); j++) each(items[j] as T);
+  }
+}
 
 /** A rule's line of analytics: its figures (0 and null if never hit) beside its name. */
 export function analyticsRow(
@@ -62,17 +72,17 @@ export async function ruleAnalytics(
   rules: readonly RuleFacts[],
   now: number,
 ): Promise<RuleAnalytics> {
-  const hits = new Map<string, RuleRow>();
-  await forEachInSlices(await figures.rules(log), (row) => hits.set(row.ruleId, row));
+  const hits = new Map((await figures.rules(log)).map((row) => [row.ruleId, row]));
   const known = new Set<string>();
   const soon = now + 30 * DAY_MS;
   const rows: RuleAnalytics['rules'] = [];
   const neverHit: string[] = [];
   const expiring: RuleAnalytics['expiring'] = [];
   const top: RuleRow[] = [];
-  // Every per-rule step in one pass cut in slices of a millisecond: 10k rules (or 100k) never
-  // hold the asks meanwhile (decision 154).
-  await forEachInSlices(rules, (rule) => {
+  // Every per-rule step in one pass, ROWS_SLICE rules a turn: 100k rules never hold the asks
+  // meanwhile (decision 154). Slices of a millisecond took a turn each on a loaded machine and
+  // shared them with the service's other batch work: 2.3x the wall time of 10k rules.
+  await forEachInCounts(rules, (rule) => {
     known.add(rule.ruleId);
     const hit = hits.get(rule.ruleId);
     const row = analyticsRow(rule, hit);
