@@ -33,7 +33,7 @@
  * rate with an embedding provider against without, alternating (embedding-import-bench.ts).
  * `--collisions [--collision-sizes 1000,100000]`: only the collision report's time against the
  * same number of plain asks, and its longest hold (tests/bench/collision-bench.ts).
- * `--rule-figures --database postgres://… [--log-asks N] [--rule-days D] [--rounds R]`: only rule
+ * `--rule-figures --database postgres://… [--log-asks N] [--rule-days D] [--rounds R] [--baseline JS]`: only rule
  * analytics and rule hits on the team server, every day summed against running totals
  * (tests/bench/rule-figures-bench.ts); `--log-ratio --database postgres://…`: only askLogRatio and
  * askLogCpuRatio on both stores.
@@ -208,6 +208,7 @@ if (values['import-rate']) {
     asks: Number(values['log-asks']),
     days: Number(values['rule-days']),
     rounds: Number(values.rounds),
+    ...(values.baseline ? { baseline: values.baseline } : {}),
   });
   console.log(ruleFiguresLine(figures));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));

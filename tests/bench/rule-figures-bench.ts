@@ -11,6 +11,8 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import type { RuleInput } from '../../electron/service/api-types';
 import { OpenApiClient } from '../../electron/client/openapi-client';
 import { silentLogger } from '../../electron/service/logger';
@@ -51,6 +53,15 @@ export interface RuleFigures {
   analyticsMs: number;
   analyticsPageMs: number;
   ruleHitsMs: number;
+  /** The longest hold of this build's event loop during the HTTP reads, and its own CPU in one. */
+  holdMaxMs: number;
+  holdCpuMaxMs: number;
+  /** The same reads of another build (`--baseline`), alternated with this one's. */
+  baseline?: Pick<
+    RuleFigures,
+    'analyticsMs' | 'analyticsPageMs' | 'ruleHitsMs' | 'holdMaxMs' | 'holdCpuMaxMs'
+  >;
+  loadAverage: number;
   plans: { summed: string; totals: string; allTotals: string };
 }
 
@@ -60,6 +71,59 @@ export interface RuleFiguresOptions {
   asks: number;
   days: number;
   rounds: number;
+  /** Another build's headless.js, read in turn with this one. */
+  baseline?: string;
+}
+
+const HOLDS = join(import.meta.dirname, 'main-thread-holds.mjs');
+
+/** One build's HTTP reads: their times (ms), and the longest hold of its loop meanwhile. */
+interface BuildReads {
+  analytics: number[];
+  analyticsPage: number[];
+  ruleHits: number[];
+  holdMaxMs: number;
+  holdCpuMaxMs: number;
+}
+
+const emptyReads = (): BuildReads => ({
+  analytics: [],
+  analyticsPage: [],
+  ruleHits: [],
+  holdMaxMs: 0,
+  holdCpuMaxMs: 0,
+});
+
+/** `rounds` of the three reads over HTTP, their holds (main-thread-holds.mjs) added to `read`. */
+async function readRules(
+  service: ChildService,
+  tenantId: string | number,
+  read: BuildReads,
+  rounds: number,
+): Promise<void> {
+  const api = consoleClient(service.url, /token=([\w-]+)/.exec(service.output())?.[1] ?? '');
+  const R = `/tenants/${tenantId}/robots/default`;
+  // A first read opens the log (and warms the caches) before anything is timed.
+  await api.ok('GET', `${R}/dashboard?days=1`);
+  const from = service.output().length;
+  for (let i = 0; i < rounds; i++) {
+    for (const [path, times] of [
+      ['/analytics', read.analytics],
+      ['/analytics?limit=100', read.analyticsPage],
+      ['/rule-hits', read.ruleHits],
+    ] as const) {
+      const start = performance.now();
+      await api.ok<unknown>('GET', `${R}${path}`);
+      times.push(performance.now() - start);
+    }
+  }
+  for (const [, held, cpu] of service
+    .output()
+    .slice(from)
+    .matchAll(/main-hold (\d+) cpu (\d+)/g)) {
+    read.holdMaxMs = Math.max(read.holdMaxMs, Number(held));
+    read.holdCpuMaxMs = Math.max(read.holdCpuMaxMs, Number(cpu));
+  }
 }
 
 async function timed(run: () => Promise<unknown>, rounds: number): Promise<number> {
@@ -160,11 +224,34 @@ export async function measureRuleFigures(options: RuleFiguresOptions): Promise<R
       allTotals.push(await timed(() => pool.query(ALL_TOTALS_SQL, [logId]), 1));
     }
 
-    service = await spawnService(dataDir, { env });
-    const api = consoleClient(service.url, /token=([\w-]+)/.exec(service.output())?.[1] ?? '');
-    const R = `/tenants/${tenantId}/robots/default`;
-    await api.ok('GET', `${R}/dashboard?days=1`);
-    const get = (path: string) => () => api.ok<unknown>('GET', `${R}${path}`);
+    // This build and the baseline's read in turn, twice each: the machine's load falls on both.
+    const builds: (string | undefined)[] = options.baseline
+      ? [undefined, options.baseline]
+      : [undefined];
+    const reads = new Map<string | undefined, BuildReads>();
+    for (let block = 0; block < 2; block++) {
+      for (const script of builds) {
+        service = await spawnService(dataDir, {
+          env,
+          nodeArgs: ['--import', HOLDS],
+          ...(script ? { script } : {}),
+        });
+        const read = reads.get(script) ?? emptyReads();
+        reads.set(script, read);
+        await readRules(service, tenantId, read, Math.ceil(options.rounds / 2));
+        service.child.kill('SIGTERM');
+        await service.exited;
+        service = undefined;
+      }
+    }
+    const summary = (read: BuildReads) => ({
+      analyticsMs: median(read.analytics),
+      analyticsPageMs: median(read.analyticsPage),
+      ruleHitsMs: median(read.ruleHits),
+      holdMaxMs: read.holdMaxMs,
+      holdCpuMaxMs: read.holdCpuMaxMs,
+    });
+    const base = options.baseline ? reads.get(options.baseline) : undefined;
     return {
       asks: options.asks,
       rules: rules.length,
@@ -174,9 +261,9 @@ export async function measureRuleFigures(options: RuleFiguresOptions): Promise<R
       summedMs: median(summed),
       totalsMs: median(totals),
       allTotalsMs: median(allTotals),
-      analyticsMs: await timed(get('/analytics'), options.rounds),
-      analyticsPageMs: await timed(get('/analytics?limit=100'), options.rounds),
-      ruleHitsMs: await timed(get('/rule-hits'), options.rounds),
+      ...summary(reads.get(undefined) ?? emptyReads()),
+      ...(base ? { baseline: summary(base) } : {}),
+      loadAverage: loadavg()[0] ?? 0,
       plans,
     };
   } finally {
@@ -196,7 +283,13 @@ export function ruleFiguresLine(f: RuleFigures): string {
     `running totals of a page of 100 rules ${ms(f.totalsMs)} ms (ratio ${round(f.summedMs / f.totalsMs, 1)}), ` +
     `of every rule ${ms(f.allTotalsMs)} ms (ratio ${round(f.summedMs / f.allTotalsMs, 1)}); ` +
     `GET analytics ${ms(f.analyticsMs)} ms whole, ${ms(f.analyticsPageMs)} ms a page of 100; ` +
-    `rule hits ${ms(f.ruleHitsMs)} ms`
+    `rule hits ${ms(f.ruleHitsMs)} ms; longest hold ${f.holdMaxMs} ms (its CPU ${f.holdCpuMaxMs} ms)` +
+    (f.baseline
+      ? `; the baseline: GET analytics ${ms(f.baseline.analyticsMs)} ms whole, ` +
+        `${ms(f.baseline.analyticsPageMs)} ms a page, rule hits ${ms(f.baseline.ruleHitsMs)} ms, ` +
+        `longest hold ${f.baseline.holdMaxMs} ms (its CPU ${f.baseline.holdCpuMaxMs} ms)`
+      : '') +
+    `; load ${round(f.loadAverage, 1)}`
   );
 }
 

@@ -371,3 +371,73 @@ test('a read during a checkpoint waits for no disk: the flush and the files come
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a checkpoint that closes a day holds no read through its flush: the day reads open or closed, and counts once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kb-qlog-'));
+  // The entries' day is two days ago: the checkpoint closes it.
+  const now = () => T0 + 2 * DAY;
+  const log = new DayFileLog({
+    dataDir: dir,
+    logger: silentLogger,
+    flushMs: 60_000,
+    checkpointEntries: 1,
+    now,
+  });
+  const { figuresOf, replay } = figuresMaker();
+  await log.open('1/r', replay);
+  const ask = (at: number, text: string) => {
+    const e = entry(at, text);
+    log.append('1/r', e, figuresOf(e));
+  };
+  // Each flush of the checkpoint stays under way (a slow disk) until the test lets it go.
+  let letGo = (): void => undefined;
+  let gate = new Promise<void>((resolve) => (letGo = resolve));
+  const flush = log.flush.bind(log);
+  let flushes = 0;
+  log.flush = async () => {
+    flushes += 1;
+    await gate;
+    return flush();
+  };
+  const hitsNow = async () => {
+    let hits: number | undefined;
+    void log.figures.rules('1/r').then((rows) => (hits = rows.find((r) => r.ruleId === 'r')?.hits));
+    for (let turn = 0; turn < 1000 && hits === undefined; turn++)
+      await new Promise((resolve) => setImmediate(resolve));
+    return hits;
+  };
+  try {
+    ask(T0, 'question 0');
+    const saving = (log as unknown as { checkpointDue(): Promise<void> }).checkpointDue();
+    for (let passed = 0; passed < 2; passed++) {
+      const before = flushes;
+      while (flushes === before) await new Promise((resolve) => setImmediate(resolve));
+      ask(now() + passed, `question today ${passed}`);
+      assert.equal(
+        await hitsNow(),
+        2 + passed,
+        `answered during flush ${passed + 1}, the ask counted`,
+      );
+      const wasGate = letGo;
+      gate = new Promise<void>((resolve) => (letGo = resolve));
+      wasGate();
+    }
+    letGo();
+    await saving;
+    log.flush = flush;
+    assert.equal(await hitsNow(), 3);
+    await log.close();
+    const reopened = new DayFileLog({ dataDir: dir, logger: silentLogger, flushMs: 60_000, now });
+    try {
+      await reopened.open('1/r', figuresMaker().replay);
+      const rows = await reopened.figures.rules('1/r');
+      assert.equal(rows.find((r) => r.ruleId === 'r')?.hits, 3, 'reopened: each ask counted once');
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    letGo();
+    await log.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

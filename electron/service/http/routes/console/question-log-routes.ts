@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
 import type { Robot } from '../../../domain/robot-directory';
 import { createRule } from '../../../domain/rule-editing';
@@ -27,7 +27,7 @@ import {
   QuestionLogExportQuery,
   QuestionLogQuery,
 } from '../../../validation/question-log-schemas';
-import { success } from '../../envelope';
+import { success, successJsonInSlices } from '../../envelope';
 import { CONSOLE, robotFromParams, robotRoute } from './workspace-routes';
 import type { RobotParams } from './workspace-routes';
 import { actorOf } from '../../console-gate';
@@ -44,6 +44,11 @@ function bounded(value: string | undefined, fallback: number, max: number, field
     });
   }
   return n;
+}
+
+/** A reply whose lists are serialised a slice at a time: the same bytes as `success(data)`. */
+async function sendInSlices(reply: FastifyReply, data: Record<string, unknown>) {
+  return reply.type('application/json; charset=utf-8').send(await successJsonInSlices(data));
 }
 
 const timeOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
@@ -191,37 +196,43 @@ export function registerQuestionLogRoutes(
     return success({ dismissed: await log.mark(robot, keys, 'dismissed') });
   });
 
-  typed.get(`${R}/rule-hits`, robotRoute({}), async (request) =>
-    success({ rules: await log.ruleHits(await robotOf(request.params)) }),
+  // Every rule's figures (10k rules: ~1 MB of JSON) serialised in slices, never in one hold.
+  typed.get(`${R}/rule-hits`, robotRoute({}), async (request, reply) =>
+    sendInSlices(reply, { rules: await log.ruleHits(await robotOf(request.params)) }),
   );
 
-  typed.get(`${R}/analytics`, robotRoute({ querystring: AnalyticsQuery }), async (request) => {
-    const { offset, limit } = request.query;
-    const robot = await robotOf(request.params);
-    if (limit === undefined) {
-      // Names and validity only: a robot's phrasings are not read for its figures.
-      return success(await log.analytics(robot, await ctx.store.rules.facts(robot)));
-    }
-    // A page in creation order, as the rules grid pages (decision 118).
-    const { rows, total } = await ctx.store.rules.query(robot, {
-      offset: Number(offset ?? 0),
-      limit: bounded(limit, 100, LIMITS.pageSizeMax, 'limit'),
-      now: ctx.now(),
-      sort: 'created',
-      descending: false,
-    });
-    return success(
-      await log.analyticsPage(robot, {
-        rules: rows.map((rule) => ({
-          ruleId: rule.ruleId,
-          ruleName: rule.ruleName,
-          effectEnd: rule.effectEnd,
-        })),
-        total,
-        existing: async (ruleIds) => new Set((await ctx.store.rules.namesOf(ruleIds)).keys()),
-      }),
-    );
-  });
+  typed.get(
+    `${R}/analytics`,
+    robotRoute({ querystring: AnalyticsQuery }),
+    async (request, reply) => {
+      const { offset, limit } = request.query;
+      const robot = await robotOf(request.params);
+      if (limit === undefined) {
+        // Names and validity only: a robot's phrasings are not read for its figures.
+        const analytics = await log.analytics(robot, await ctx.store.rules.facts(robot));
+        return sendInSlices(reply, { ...analytics });
+      }
+      // A page in creation order, as the rules grid pages (decision 118).
+      const { rows, total } = await ctx.store.rules.query(robot, {
+        offset: Number(offset ?? 0),
+        limit: bounded(limit, 100, LIMITS.pageSizeMax, 'limit'),
+        now: ctx.now(),
+        sort: 'created',
+        descending: false,
+      });
+      return success(
+        await log.analyticsPage(robot, {
+          rules: rows.map((rule) => ({
+            ruleId: rule.ruleId,
+            ruleName: rule.ruleName,
+            effectEnd: rule.effectEnd,
+          })),
+          total,
+          existing: async (ruleIds) => new Set((await ctx.store.rules.namesOf(ruleIds)).keys()),
+        }),
+      );
+    },
+  );
 
   typed.get(`${R}/dashboard`, robotRoute({ querystring: DashboardQuery }), async (request) => {
     const { days } = request.query;

@@ -39,7 +39,14 @@ import { FlushSchedule } from '../../sql/flush-schedule';
 import { DAY_MS, dayOf } from '../../sql/question-log-line';
 import { encodeDay, inboxRowOfLine, loadDay, loadInboxRows, saveDay } from './figure-files';
 import type { InboxLine } from './figure-files';
-import { CLOSED_INBOX_MAX, DayTables, KeptFigures, addInboxRow } from './kept-figures';
+import {
+  CLOSED_INBOX_MAX,
+  DayTables,
+  KeptFigures,
+  addInboxRow,
+  keepMostFrequent,
+  occurrences,
+} from './kept-figures';
 import type { InboxCounts } from './kept-figures';
 import { exportRows } from './segment-export';
 import { SegmentLog, segmentBytesFor } from './segments';
@@ -306,17 +313,26 @@ export class DayFileLog implements QuestionLogRepository {
 
   /**
    * Saves the figures of the days changed since their last save, closing the days before
-   * yesterday. New figures are held back meanwhile, and count once it is done; when no day
-   * closes (nearly always), only while the days are encoded: the log's flush and the files'
-   * writes and syncs come after, so a read waits for no disk (decision 141).
+   * yesterday. New figures are held back only while the days are encoded: the log's flush and
+   * the files' writes and syncs come after, so a read waits for no disk (decision 141), a day
+   * closing included (decision 154: what is buffered is flushed first, without a hold, and the
+   * days close in one step, so that a read sees a day open or closed, never half of it).
    */
   private checkpoint(robot: RobotLog): Promise<void> {
     return robot.exclusive(async () => {
       if (!robot.opened) return;
       const closedBefore = this.closedBefore();
-      const days = [...robot.figures.days.values()].filter(
-        (tables) => tables.unsaved > 0 || (tables.day < closedBefore && !tables.closed),
-      );
+      const due = () =>
+        [...robot.figures.days.values()].filter(
+          (tables) => tables.unsaved > 0 || (tables.day < closedBefore && !tables.closed),
+        );
+      if (due().some((t) => t.closed || t.day < closedBefore)) {
+        const lostBefore = robot.lost?.count ?? 0;
+        await this.flush();
+        // Entries counted in the figures were lost: their positions are not the log's any more.
+        if ((robot.lost?.count ?? 0) > lostBefore) return;
+      }
+      const days = due();
       if (days.length === 0) return;
       robot.held = [];
       let counted = (): void => undefined;
@@ -329,33 +345,7 @@ export class DayFileLog implements QuestionLogRepository {
       };
       try {
         const ends = new Map(days.map((t) => [t.day, robot.segments.endOf(dayName(t.day))]));
-        const closing = days.some((t) => t.closed || t.day < closedBefore);
-        if (!closing) {
-          await this.saveOpenDays(robot, days, ends, release);
-          return;
-        }
-        const lostBefore = robot.lost?.count ?? 0;
-        await this.flush();
-        // Entries counted in the figures were lost: their positions are not the log's any more.
-        if ((robot.lost?.count ?? 0) > lostBefore) return;
-        for (const tables of days) {
-          const position = ends.get(tables.day) ?? null;
-          if (tables.day < closedBefore && !tables.closed) {
-            const rows = tables.inbox ?? new Map<string, InboxCounts>();
-            robot.figures.pruneInbox(rows, CLOSED_INBOX_MAX);
-            await this.saveDay(robot, tables, position, rows);
-            robot.figures.close(tables);
-          } else if (tables.closed) {
-            const rows = await this.closedRows(robot, tables);
-            await this.saveDay(robot, tables, position, rows);
-            tables.late.clear();
-          } else {
-            await this.saveDay(robot, tables, position, tables.inbox ?? []);
-          }
-          await nextTurn();
-        }
-        robot.unsaved = 0;
-        robot.lastCheckpoint = this.now();
+        await this.saveDays(robot, days, ends, closedBefore, release);
       } catch (error) {
         this.logger.error(`could not save the question log figures of ${robot.key}`, error);
       } finally {
@@ -365,14 +355,16 @@ export class DayFileLog implements QuestionLogRepository {
   }
 
   /**
-   * A checkpoint of open days only: each day encoded at its position while new figures are held
-   * back (`release` then counts them), then the log flushed up to those positions and the files
-   * written (a figure file never covers lines not yet on disk).
+   * Each day encoded at its position while new figures are held back (a day closing from a
+   * pruned copy of its inbox, a closed day from its file and what came late), the closing days
+   * then closed and `release` called in one step; then the log flushed up to those positions and
+   * the files written (a figure file never covers lines not yet on disk).
    */
-  private async saveOpenDays(
+  private async saveDays(
     robot: RobotLog,
     days: readonly DayTables[],
     ends: ReadonlyMap<DayNumber, Position | null>,
+    closedBefore: DayNumber,
     release: () => void,
   ): Promise<void> {
     const savedAt = this.now();
@@ -382,17 +374,42 @@ export class DayFileLog implements QuestionLogRepository {
       position: Position | null;
       bytes: Buffer;
       unsaved: number;
+      closes: boolean;
+      late: Map<string, InboxCounts> | null;
     }[] = [];
     for (const tables of days) {
       const position = ends.get(tables.day) ?? null;
-      const bytes = await encodeDay(tables, { savedAt, position }, tables.inbox ?? []);
-      encoded.push({ tables, position, bytes, unsaved: tables.unsaved });
+      const closes = tables.day < closedBefore && !tables.closed;
+      let rows: Iterable<[string, InboxCounts]> = tables.inbox ?? [];
+      let late: Map<string, InboxCounts> | null = null;
+      if (closes) {
+        const copy = new Map(tables.inbox ?? []);
+        keepMostFrequent(copy, CLOSED_INBOX_MAX, occurrences);
+        rows = copy;
+      } else if (tables.closed) {
+        rows = await this.closedRows(robot, tables);
+        // What comes late from now on is the next save's.
+        late = tables.late;
+        tables.late = new Map();
+      }
+      const bytes = await encodeDay(tables, { savedAt, position }, rows);
+      encoded.push({ tables, position, bytes, unsaved: tables.unsaved, closes, late });
+    }
+    for (const { tables, closes } of encoded) {
+      if (!closes) continue;
+      robot.figures.pruneInbox(tables.inbox ?? new Map(), CLOSED_INBOX_MAX);
+      robot.figures.close(tables);
     }
     release();
     const lostBefore = robot.lost?.count ?? 0;
     await this.flush();
     // Entries counted in the figures were lost: their positions are not the log's any more.
-    if ((robot.lost?.count ?? 0) > lostBefore) return;
+    if ((robot.lost?.count ?? 0) > lostBefore) {
+      for (const { tables, late } of encoded) {
+        for (const [key, row] of late ?? []) addInboxRow(tables.late, key, row, 1);
+      }
+      return;
+    }
     await mkdir(robot.figuresDir, { recursive: true, mode: DIRECTORY_MODE });
     for (const { tables, position, bytes, unsaved: dayUnsaved } of encoded) {
       await writeFileAtomicAsync(join(robot.figuresDir, `${dayName(tables.day)}.jsonl`), bytes);
