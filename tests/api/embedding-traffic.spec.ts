@@ -13,25 +13,14 @@ import type { EmbeddingStatus } from '../../electron/service/console-types';
 import { consoleClient } from '../helpers/console-client';
 import { startEmbeddingServer } from '../helpers/embedding-server';
 import type { EmbeddingServer } from '../helpers/embedding-server';
-import { prng } from '../helpers/prng';
+import { madeUpWord, prng } from '../helpers/prng';
 import { registerTenantWithRobot, ruleInput, startTestService } from '../helpers/service';
 import type { TestService } from '../helpers/service';
-
-/** A made-up word (no rule shares one with another). */
-function word(random: () => number): string {
-  const letters = 'bcdfghjklmnprstvz';
-  let out = '';
-  for (let i = 0; i < 3; i += 1) {
-    out += letters[Math.floor(random() * letters.length)] ?? 'b';
-    out += 'aeiou'[Math.floor(random() * 5)] ?? 'a';
-  }
-  return out;
-}
 
 const random = prng(30);
 /** Rules of two phrasings of their own words; each asked with a word more (a clear lexical win). */
 const RULES = Array.from({ length: 24 }, (_, i) => {
-  const phrasings = [0, 1].map(() => Array.from({ length: 3 }, () => word(random)).join(' '));
+  const phrasings = [0, 1].map(() => Array.from({ length: 3 }, () => madeUpWord(random)).join(' '));
   return { input: ruleInput(`Topic ${i}`, phrasings), asked: `${phrasings[0]} please` };
 });
 const LABELS = new Map<string, string>(

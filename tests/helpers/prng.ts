@@ -9,3 +9,14 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A made-up word of three syllables, drawn from `random` (rules that share no word). */
+export function madeUpWord(random: () => number): string {
+  const letters = 'bcdfghjklmnprstvz';
+  let out = '';
+  for (let i = 0; i < 3; i += 1) {
+    out += letters[Math.floor(random() * letters.length)] ?? 'b';
+    out += 'aeiou'[Math.floor(random() * 5)] ?? 'a';
+  }
+  return out;
+}

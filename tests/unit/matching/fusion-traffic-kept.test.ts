@@ -21,20 +21,10 @@ import { SemanticIndex } from '../../../electron/service/matching/semantic-index
 import { VectorSpace, quantize } from '../../../electron/service/matching/vector-space';
 import { FusionExampleFiles } from '../../../electron/service/store/embedded/fusion-example-files';
 import { knownQualityVector } from '../../helpers/embedding-server';
-import { prng } from '../../helpers/prng';
+import { madeUpWord, prng } from '../../helpers/prng';
 
 const NOW = Date.UTC(2025, 0, 1);
 const DIMENSIONS = 32;
-
-function word(random: () => number): string {
-  const letters = 'bcdfghjklmnprstvz';
-  let out = '';
-  for (let i = 0; i < 3; i += 1) {
-    out += letters[Math.floor(random() * letters.length)] ?? 'b';
-    out += 'aeiou'[Math.floor(random() * 5)] ?? 'a';
-  }
-  return out;
-}
 
 /** Rules of two phrasings of their own words, and each asked again with a word more. */
 function robot() {
@@ -42,7 +32,9 @@ function robot() {
   const labels = new Map<string, string>();
   const rules = Array.from({ length: 30 }, (_, i) => {
     const ruleId = `rule-${i}`;
-    const phrasings = [0, 1].map(() => Array.from({ length: 3 }, () => word(random)).join(' '));
+    const phrasings = [0, 1].map(() =>
+      Array.from({ length: 3 }, () => madeUpWord(random)).join(' '),
+    );
     const asked = `${phrasings[0]} please`;
     for (const text of [...phrasings, asked]) labels.set(text, ruleId);
     return { ruleId, phrasings, asked };
