@@ -79,15 +79,17 @@ describe('a full disk (real tmpfs)', { skip: EMBEDDED_FILES_ONLY }, () => {
     robot = client.robot(tenantId, 'default', first?.robotSecret ?? '');
     // A database of about 2 MB, snapshotted.
     for (let k = 0; k < 10; k++) assert.equal((await importBatch(`pre${k}`, 200)).status, 200);
-    // Every snapshot they called for written, none under way: one still writing when the disk
-    // is filled below would free the old snapshot's bytes at its rename, and the snapshot the
-    // first test needs to fail would then fit.
+    // Every snapshot they called for written, none under way or due: one still writing when the
+    // disk is filled below would free the old snapshot's bytes at its rename, and the snapshot
+    // the first test needs to fail would then fit. A written snapshot deletes the journal it
+    // covers and the next segment starts only with the next write, so no journal file at all
+    // means none is pending (one segment alone may be one a snapshot is being built from).
     await waitFor('the snapshot of the first batches', () => {
       const names = readdirSync(dataDir);
       return (
         names.includes('kb.sqlite') &&
         statSync(join(dataDir, 'kb.sqlite')).size > 1.5 * MB &&
-        names.filter((name) => name.startsWith('journal-')).length <= 1 &&
+        !names.some((name) => name.startsWith('journal-')) &&
         tempFiles(dataDir).length === 0
       );
     });
@@ -97,8 +99,11 @@ describe('a full disk (real tmpfs)', { skip: EMBEDDED_FILES_ONLY }, () => {
     'a snapshot that does not fit leaves no temporary file and wedges no write',
     { skip },
     async () => {
-      // Leave ~900 KB: enough for the journal, not for a 2 MB snapshot.
-      fillDisk(filler, 900 * 1024);
+      // Leave ~900 KB: enough for the journal, not for a 2 MB snapshot. Filled again before
+      // every batch and while waiting, so that space freed meanwhile (by anything) cannot let
+      // the snapshot fit.
+      const keepFull = () => fillDisk(filler, 900 * 1024);
+      keepFull();
       const failuresBefore = (service?.output().match(/snapshot failed/g) ?? []).length;
       const snapshotFailed = () =>
         (service?.output().match(/snapshot failed/g) ?? []).length > failuresBefore;
@@ -107,13 +112,26 @@ describe('a full disk (real tmpfs)', { skip: EMBEDDED_FILES_ONLY }, () => {
       // (~160 KB) call for a snapshot; more would fill the disk with journal while the snapshot
       // is built (on a worker thread, seconds), leaving no room for the writes after it.
       for (let k = 0; k < 8 && !snapshotFailed(); k++) {
+        keepFull();
         const response = await importBatch(`full${k}`, 20);
         if (response.status !== 200) {
           assert.equal(response.body.code, 'storage-failure', `batch ${k}: ${response.status}`);
           refused.push(`full${k}`);
         }
       }
-      await waitFor('a failed snapshot', snapshotFailed);
+      await waitFor(
+        'a failed snapshot',
+        () => {
+          if (snapshotFailed()) return true;
+          keepFull();
+          return false;
+        },
+        20_000,
+        () =>
+          `\nfiles: ${readdirSync(dataDir)
+            .map((n) => `${n} ${statSync(join(dataDir, n)).size}`)
+            .join(', ')}\nservice output:\n${service?.output()}`,
+      );
       assert.deepEqual(tempFiles(dataDir), [], 'the failed snapshot left its temporary file');
       // Writes still work after the failure: the space the snapshot took is free again.
       for (let k = 0; k < 3; k++) {
