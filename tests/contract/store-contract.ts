@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { UniqueViolation } from '../../electron/service/store/contract/errors';
+import { RULE_SORT_KEYS } from '../../electron/service/validation/console-schemas';
 import type { NewRule, RobotKey, RuleFilter } from '../../electron/service/store/contract/records';
 import type { TestCaseContent } from '../../electron/service/store/contract/test-sets';
 import type { KbStore } from '../../electron/service/store/contract/store';
@@ -923,16 +924,8 @@ export function storeContract(name: string, factory: StoreFactory): void {
             return m.i;
         }
       };
-      const sorts: RuleFilter['sort'][] = [
-        'created',
-        'updated',
-        'ruleName',
-        'category',
-        'active',
-        'hits',
-        'lastHit',
-      ];
-      for (const sort of sorts) {
+      // Every key the API accepts: a new one is walked here without a change to this test.
+      for (const sort of RULE_SORT_KEYS) {
         for (const descending of [false, true]) {
           for (const text of [undefined, 'marker']) {
             const kept = model.filter((m) => text === undefined || m.marked);

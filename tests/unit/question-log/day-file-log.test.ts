@@ -19,6 +19,18 @@ async function read(log: DayFileLog, key: string, from: number, to: number) {
   return entries;
 }
 
+/** Rule `r`'s hits in robot `1/r` as a log reopened on `dir` counts them (what was saved). */
+async function hitsReopened(dir: string, now: () => number): Promise<number | undefined> {
+  const reopened = new DayFileLog({ dataDir: dir, logger: silentLogger, flushMs: 60_000, now });
+  try {
+    await reopened.open('1/r', figuresMaker().replay);
+    const rows = await reopened.figures.rules('1/r');
+    return rows.find((r) => r.ruleId === 'r')?.hits;
+  } finally {
+    await reopened.close();
+  }
+}
+
 function withLog(run: (log: DayFileLog, dir: string) => Promise<void>) {
   return async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kb-qlog-'));
@@ -352,19 +364,7 @@ test('a read during a checkpoint waits for no disk: the flush and the files come
     assert.equal((await log.figures.rules('1/r')).find((r) => r.ruleId === 'r')?.hits, 2);
     await log.close();
     // Saved at the position the figures covered: reopened, the same count (nothing twice).
-    const reopened = new DayFileLog({
-      dataDir: dir,
-      logger: silentLogger,
-      flushMs: 60_000,
-      now: () => T0 + 60_000,
-    });
-    try {
-      await reopened.open('1/r', figuresMaker().replay);
-      const rows = await reopened.figures.rules('1/r');
-      assert.equal(rows.find((r) => r.ruleId === 'r')?.hits, 2);
-    } finally {
-      await reopened.close();
-    }
+    assert.equal(await hitsReopened(dir, () => T0 + 60_000), 2);
   } finally {
     letGo();
     await log.close();
@@ -427,14 +427,7 @@ test('a checkpoint that closes a day holds no read through its flush: the day re
     log.flush = flush;
     assert.equal(await hitsNow(), 3);
     await log.close();
-    const reopened = new DayFileLog({ dataDir: dir, logger: silentLogger, flushMs: 60_000, now });
-    try {
-      await reopened.open('1/r', figuresMaker().replay);
-      const rows = await reopened.figures.rules('1/r');
-      assert.equal(rows.find((r) => r.ruleId === 'r')?.hits, 3, 'reopened: each ask counted once');
-    } finally {
-      await reopened.close();
-    }
+    assert.equal(await hitsReopened(dir, now), 3, 'reopened: each ask counted once');
   } finally {
     letGo();
     await log.close();
