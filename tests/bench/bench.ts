@@ -80,7 +80,7 @@ import { embeddingImportLine, measureEmbeddingImport } from './embedding-import-
 import { impactLine, measureImpact } from './impact-bench';
 import type { ImpactEdits, ImpactKb, ImpactRunner } from './impact-bench';
 import { collisionLine, measureCollisions } from './collision-bench';
-import { budgetLine, measureMemoryBudget } from './memory-budget-bench';
+import { allocatorRuns, budgetLine, measureMemoryBudget } from './memory-budget-bench';
 import { bundleImportLine, measureBundleImport } from './bundle-import-bench';
 import { feedImportLine, measureFeedImport } from './feed-import-bench';
 import type { FeedImportFigures } from './feed-import-bench';
@@ -127,6 +127,7 @@ const { values } = parseArgs({
     'budget-rules': { type: 'string', default: '10000' },
     'budget-mb': { type: 'string', default: '0' },
     'budget-cpu-prof': { type: 'string' },
+    'budget-allocator': { type: 'string', default: 'default' },
     'bundle-import': { type: 'boolean', default: false },
     'feed-import': { type: 'boolean', default: false },
     'bundle-mb': { type: 'string', default: '116' },
@@ -237,8 +238,9 @@ if (values['memory-budget']) {
     rulesPerRobot: Number(values['budget-rules']),
     budgetMb: Number(values['budget-mb']),
     cpuProfDir: values['budget-cpu-prof'],
+    allocators: allocatorRuns(values['budget-allocator']),
   });
-  console.log(budgetLine(figures));
+  for (const run of figures) console.log(budgetLine(run));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
   process.exit(0);
 }

@@ -10,6 +10,9 @@
  * Each first ask from a file is also split into the main thread's time on a CPU and in the run
  * queue (Linux schedstat), and the RSS into the start's peak, the peak over the asks and the end.
  * `--budget-cpu-prof <dir>` profiles the budget node (`node --cpu-prof`).
+ * `--budget-allocator default|tuned|both`: the budget node under glibc's default malloc settings,
+ * under those the README's systemd unit sets (`TUNED_ALLOCATOR`), or both on the same database,
+ * alternated (default, tuned, tuned, default), each a fresh process from the same saved state.
  * `KB_TEST_STORE=postgres` (tests/with-postgres.ts) runs it on PostgreSQL.
  * @module
  */
@@ -38,9 +41,20 @@ export interface BudgetOptions {
   loadedAsks?: number;
   /** A folder: the budget node runs with `--cpu-prof` and writes its profile there. */
   cpuProfDir?: string;
+  /** The budget node's malloc settings, one budget run each in this order (default: `default`). */
+  allocators?: Allocator[];
 }
 
+/**
+ * glibc's malloc as a team node is advised to run it (README's systemd unit, docs/storage.md
+ * "Memory outside the indexes"): a fixed mmap threshold, so that an index's buffer freed goes back
+ * to the system instead of raising the threshold and being kept in the heap, and two arenas.
+ */
+export const TUNED_ALLOCATOR = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+export type Allocator = 'default' | 'tuned';
+
 export interface BudgetFigures {
+  allocator: Allocator;
   robots: number;
   rulesPerRobot: number;
   budgetMb: number;
@@ -92,7 +106,12 @@ export interface BudgetFigures {
   unbudgetedAskP99Ms: number;
 }
 
-const start = (dataDir: string, budget: string, cpuProfDir?: string): Promise<ChildService> =>
+const start = (
+  dataDir: string,
+  budget: string,
+  cpuProfDir?: string,
+  allocator: Allocator = 'default',
+): Promise<ChildService> =>
   spawnService(dataDir, {
     script: HEADLESS_TS,
     nodeArgs: [
@@ -100,7 +119,12 @@ const start = (dataDir: string, budget: string, cpuProfDir?: string): Promise<Ch
       'tsx',
       ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
     ],
-    env: { KB_MEMORY_BUDGET: budget, KB_QUESTION_LOG: '0', KB_METRICS: 'loopback' },
+    env: {
+      KB_MEMORY_BUDGET: budget,
+      KB_QUESTION_LOG: '0',
+      KB_METRICS: 'loopback',
+      ...(allocator === 'tuned' ? TUNED_ALLOCATOR : {}),
+    },
   });
 
 async function stop(service: ChildService): Promise<void> {
@@ -213,102 +237,121 @@ async function loadedAsks(robot: RobotClient, rules: readonly RuleInput[], count
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
-export async function measureMemoryBudget(options: BudgetOptions): Promise<BudgetFigures> {
+/** One budget node's run over the seeded robots; `unbudgeted` is the node without a budget's. */
+async function budgetRun(
+  dataDir: string,
+  seeded: readonly Seeded[],
+  options: BudgetOptions,
+  budgetBytes: number,
+  allocator: Allocator,
+  unbudgeted: { peakRssMb: number; p50: number; p99: number },
+): Promise<BudgetFigures> {
+  const count = options.loadedAsks ?? 500;
+  // No saved file at first: the first round builds every robot from its rules (and saves it).
+  rmSync(join(dataDir, 'indexes'), { recursive: true, force: true });
+  const service = await start(dataDir, String(budgetBytes), options.cpuProfDir, allocator);
+  const pid = service.child.pid ?? 0;
+  const startPeakRssMb = peakRssMb(pid);
+  resetPeakRss(pid);
+  const robots = robotsOf(service.url, seeded);
+  const firstAsks: number[] = [];
+  const fileAsks: number[] = [];
+  const fileCpu: number[] = [];
+  const fileWait: number[] = [];
+  const buildMemory = new MemoryPeaks();
+  const fileMemory = new MemoryPeaks();
+  let buildPeakRssMb = Number.NaN;
+  // Each robot in turn: with room for a fifth of them, every ask is a load.
+  for (let round = 0; round < 3; round++) {
+    // From the second round on, once every robot's file is written (in the background).
+    if (round === 1) {
+      await savedFiles(dataDir, options.robots);
+      buildPeakRssMb = peakRssMb(pid);
+      resetPeakRss(pid);
+    }
+    for (const [n, robot] of robots.entries()) {
+      const question = deriveQueries(seeded[n]?.rules ?? [], 1, round)[0] ?? 'hello';
+      const before = schedMs(pid);
+      (round === 0 ? firstAsks : fileAsks).push(await timed(() => robot.ask(question)));
+      const after = schedMs(pid);
+      if (round > 0) {
+        fileCpu.push(after.cpu - before.cpu);
+        fileWait.push(after.wait - before.wait);
+      }
+      // Outside the timed ask: what the node holds right after a load.
+      await (round === 0 ? buildMemory : fileMemory).sample(service.url);
+    }
+  }
+  const filePeakRssMb = peakRssMb(pid);
+  const loaded = await loadedAsks(robots[0] as RobotClient, seeded[0]?.rules ?? [], count);
+  const endRssMb = rssMb(pid);
+  const figures: BudgetFigures = {
+    allocator,
+    robots: options.robots,
+    rulesPerRobot: options.rulesPerRobot,
+    budgetMb: round(budgetBytes / 1024 ** 2, 0),
+    peakRssMb: round(peakRssMb(pid), 0),
+    startPeakRssMb: round(startPeakRssMb, 0),
+    endRssMb: round(endRssMb, 0),
+    buildPeakRssMb: round(buildPeakRssMb, 0),
+    filePeakRssMb: round(filePeakRssMb, 0),
+    fileIndexBytesMb: round(fileMemory.peak.indexBytes, 0),
+    fileHeapUsedMb: round(fileMemory.peak.heapUsed, 0),
+    fileHeapTotalMb: round(fileMemory.peak.heapTotal, 0),
+    fileExternalMb: round(fileMemory.peak.external, 0),
+    buildHeapUsedMb: round(buildMemory.peak.heapUsed, 0),
+    buildHeapTotalMb: round(buildMemory.peak.heapTotal, 0),
+    buildExternalMb: round(buildMemory.peak.external, 0),
+    unbudgetedPeakRssMb: round(unbudgeted.peakRssMb, 0),
+    firstAskP50Ms: round(percentile(firstAsks, 50), 1),
+    firstAskP99Ms: round(percentile(firstAsks, 99), 1),
+    firstAsks: firstAsks.length,
+    fileAskP50Ms: round(percentile(fileAsks, 50), 1),
+    fileAskP99Ms: round(percentile(fileAsks, 99), 1),
+    fileAsks: fileAsks.length,
+    fileAskCpuP50Ms: round(percentile(fileCpu, 50), 1),
+    fileAskCpuP99Ms: round(percentile(fileCpu, 99), 1),
+    fileAskWaitP50Ms: round(percentile(fileWait, 50), 1),
+    fileAskWaitP99Ms: round(percentile(fileWait, 99), 1),
+    loadAverage: round(loadavg()[0] ?? 0, 1),
+    loadedAskP50Ms: round(loaded.p50, 2),
+    loadedAskP99Ms: round(loaded.p99, 2),
+    unbudgetedAskP50Ms: round(unbudgeted.p50, 2),
+    unbudgetedAskP99Ms: round(unbudgeted.p99, 2),
+  };
+  await stop(service);
+  return figures;
+}
+
+/** Seeds the robots once, then one budget run per entry of `options.allocators`. */
+export async function measureMemoryBudget(options: BudgetOptions): Promise<BudgetFigures[]> {
   const dataDir = makeDataDir('bench-memory-budget');
   const budgetBytes =
     (options.budgetMb ?? 0) * 1024 ** 2 ||
     bytesForRules(options.rulesPerRobot) * Math.max(1, Math.floor(options.robots / 5));
-  const budget = String(budgetBytes);
   const count = options.loadedAsks ?? 500;
   try {
     console.error(`seeding ${options.robots} robots of ${options.rulesPerRobot} rules…`);
-    let service = await start(dataDir, budget);
+    let service = await start(dataDir, String(budgetBytes));
     const seeded = await seed(service.url, options);
     await stop(service);
 
     // The node without a budget first, then the budget's (a fresh process each: peak RSS).
     service = await start(dataDir, 'none');
-    let robots = robotsOf(service.url, seeded);
+    const robots = robotsOf(service.url, seeded);
     const plain = await loadedAsks(robots[0] as RobotClient, seeded[0]?.rules ?? [], count);
     for (const [n, robot] of robots.entries()) {
       await robot.ask(deriveQueries(seeded[n]?.rules ?? [], 1)[0] ?? 'hello');
     }
-    const unbudgetedPeakRssMb = peakRssMb(service.child.pid ?? 0);
+    const unbudgeted = { ...plain, peakRssMb: peakRssMb(service.child.pid ?? 0) };
     await stop(service);
 
-    // No saved file at first: the first round builds every robot from its rules (and saves it).
-    rmSync(join(dataDir, 'indexes'), { recursive: true, force: true });
-    service = await start(dataDir, budget, options.cpuProfDir);
-    const pid = service.child.pid ?? 0;
-    const startPeakRssMb = peakRssMb(pid);
-    resetPeakRss(pid);
-    robots = robotsOf(service.url, seeded);
-    const firstAsks: number[] = [];
-    const fileAsks: number[] = [];
-    const fileCpu: number[] = [];
-    const fileWait: number[] = [];
-    const buildMemory = new MemoryPeaks();
-    const fileMemory = new MemoryPeaks();
-    let buildPeakRssMb = Number.NaN;
-    // Each robot in turn: with room for a fifth of them, every ask is a load.
-    for (let round = 0; round < 3; round++) {
-      // From the second round on, once every robot's file is written (in the background).
-      if (round === 1) {
-        await savedFiles(dataDir, options.robots);
-        buildPeakRssMb = peakRssMb(pid);
-        resetPeakRss(pid);
-      }
-      for (const [n, robot] of robots.entries()) {
-        const question = deriveQueries(seeded[n]?.rules ?? [], 1, round)[0] ?? 'hello';
-        const before = schedMs(pid);
-        (round === 0 ? firstAsks : fileAsks).push(await timed(() => robot.ask(question)));
-        const after = schedMs(pid);
-        if (round > 0) {
-          fileCpu.push(after.cpu - before.cpu);
-          fileWait.push(after.wait - before.wait);
-        }
-        // Outside the timed ask: what the node holds right after a load.
-        await (round === 0 ? buildMemory : fileMemory).sample(service.url);
-      }
+    const runs: BudgetFigures[] = [];
+    for (const allocator of options.allocators ?? ['default']) {
+      console.error(`budget node, ${allocator} allocator…`);
+      runs.push(await budgetRun(dataDir, seeded, options, budgetBytes, allocator, unbudgeted));
     }
-    const filePeakRssMb = peakRssMb(pid);
-    const loaded = await loadedAsks(robots[0] as RobotClient, seeded[0]?.rules ?? [], count);
-    const endRssMb = rssMb(pid);
-    const figures: BudgetFigures = {
-      robots: options.robots,
-      rulesPerRobot: options.rulesPerRobot,
-      budgetMb: round(budgetBytes / 1024 ** 2, 0),
-      peakRssMb: round(peakRssMb(pid), 0),
-      startPeakRssMb: round(startPeakRssMb, 0),
-      endRssMb: round(endRssMb, 0),
-      buildPeakRssMb: round(buildPeakRssMb, 0),
-      filePeakRssMb: round(filePeakRssMb, 0),
-      fileIndexBytesMb: round(fileMemory.peak.indexBytes, 0),
-      fileHeapUsedMb: round(fileMemory.peak.heapUsed, 0),
-      fileHeapTotalMb: round(fileMemory.peak.heapTotal, 0),
-      fileExternalMb: round(fileMemory.peak.external, 0),
-      buildHeapUsedMb: round(buildMemory.peak.heapUsed, 0),
-      buildHeapTotalMb: round(buildMemory.peak.heapTotal, 0),
-      buildExternalMb: round(buildMemory.peak.external, 0),
-      unbudgetedPeakRssMb: round(unbudgetedPeakRssMb, 0),
-      firstAskP50Ms: round(percentile(firstAsks, 50), 1),
-      firstAskP99Ms: round(percentile(firstAsks, 99), 1),
-      firstAsks: firstAsks.length,
-      fileAskP50Ms: round(percentile(fileAsks, 50), 1),
-      fileAskP99Ms: round(percentile(fileAsks, 99), 1),
-      fileAsks: fileAsks.length,
-      fileAskCpuP50Ms: round(percentile(fileCpu, 50), 1),
-      fileAskCpuP99Ms: round(percentile(fileCpu, 99), 1),
-      fileAskWaitP50Ms: round(percentile(fileWait, 50), 1),
-      fileAskWaitP99Ms: round(percentile(fileWait, 99), 1),
-      loadAverage: round(loadavg()[0] ?? 0, 1),
-      loadedAskP50Ms: round(loaded.p50, 2),
-      loadedAskP99Ms: round(loaded.p99, 2),
-      unbudgetedAskP50Ms: round(plain.p50, 2),
-      unbudgetedAskP99Ms: round(plain.p99, 2),
-    };
-    await stop(service);
-    return figures;
+    return runs;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -316,7 +359,7 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
 
 export function budgetLine(f: BudgetFigures): string {
   return (
-    `${f.robots} robots × ${f.rulesPerRobot} rules, budget ${f.budgetMb} MB: ` +
+    `${f.robots} robots × ${f.rulesPerRobot} rules, budget ${f.budgetMb} MB, ${f.allocator} allocator: ` +
     `peak RSS over the asks ${f.peakRssMb} MB, at the end ${f.endRssMb} MB, at start ${f.startPeakRssMb} MB ` +
     `(budget + 150 = ${f.budgetMb + 150}; without a budget ${f.unbudgetedPeakRssMb} MB)\n` +
     `  peak RSS building from rules ${f.buildPeakRssMb} MB (heap used/held ${f.buildHeapUsedMb}/${f.buildHeapTotalMb} MB, outside the heap ${f.buildExternalMb} MB), ` +
@@ -328,4 +371,11 @@ export function budgetLine(f: BudgetFigures): string {
     `without a budget ${f.unbudgetedAskP50Ms}/${f.unbudgetedAskP99Ms} ms ` +
     `(ratio p50 ${round(f.loadedAskP50Ms / f.unbudgetedAskP50Ms, 2)}); load average ${f.loadAverage}`
   );
+}
+
+/** `--budget-allocator`'s runs: `both` alternates, so that the machine's drift weighs on each. */
+export function allocatorRuns(flag: string | undefined): Allocator[] {
+  if (flag === 'both') return ['default', 'tuned', 'tuned', 'default'];
+  if (flag === 'tuned') return ['tuned'];
+  return ['default'];
 }
