@@ -17,6 +17,7 @@ import type {
 import { INBOX_RULES_MAX, OUTCOMES } from '../contract/question-log';
 import type { Client, Pool } from './connection';
 import { inTransaction } from './connection';
+import { PostgresFiguresJson } from './question-log-json';
 
 /** Examples shown per inbox group. */
 const EXAMPLES_MAX = 10;
@@ -644,11 +645,15 @@ export const TOTAL_TABLES = [
 
 /** The figures every node reads, from the tables. */
 export class PostgresFigures implements LogFigures {
+  readonly json: PostgresFiguresJson;
+
   constructor(
     private readonly pool: Pool,
     /** The log's number, once its pending figures are written (reads see this node's asks). */
     private readonly logId: (log: LogKey) => Promise<number>,
-  ) {}
+  ) {
+    this.json = new PostgresFiguresJson(pool, logId);
+  }
 
   async hours(log: LogKey, fromDay: DayNumber, toDay: DayNumber): Promise<HourRow[]> {
     const { rows } = await this.pool.query<{
@@ -674,7 +679,9 @@ export class PostgresFigures implements LogFigures {
   /** Each rule's running total (decision 117): one row a rule, never every day's rows summed. */
   async rules(log: LogKey): Promise<RuleRow[]> {
     const { rows } = await this.pool.query<TotalRow>(
-      `SELECT ${TOTAL_COLUMNS} FROM question_log_rule_totals WHERE log_id = $1`,
+      // In the order the JSON of `json.ruleHits` lists them (by the primary key's index).
+      `SELECT ${TOTAL_COLUMNS} FROM question_log_rule_totals WHERE log_id = $1
+       ORDER BY rule_id COLLATE "C"`,
       [await this.logId(log)],
     );
     return rows.map(ruleRow);

@@ -51,6 +51,13 @@ async function sendInSlices(reply: FastifyReply, data: Record<string, unknown>) 
   return reply.type('application/json; charset=utf-8').send(await successJsonInSlices(data));
 }
 
+/** A success whose data is JSON text already made (decision 164): `success(data)`'s bytes. */
+function sendJson(reply: FastifyReply, data: string) {
+  return reply
+    .type('application/json; charset=utf-8')
+    .send(`{"code":"0","msg":"success","data":${data}}`);
+}
+
 const timeOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 
 /**
@@ -197,9 +204,13 @@ export function registerQuestionLogRoutes(
   });
 
   // Every rule's figures (10k rules: ~1 MB of JSON) serialised in slices, never in one hold.
-  typed.get(`${R}/rule-hits`, robotRoute({}), async (request, reply) =>
-    sendInSlices(reply, { rules: await log.ruleHits(await robotOf(request.params)) }),
-  );
+  // On the team server PostgreSQL makes the JSON (decision 164).
+  typed.get(`${R}/rule-hits`, robotRoute({}), async (request, reply) => {
+    const robot = await robotOf(request.params);
+    const json = await log.ruleHitsJson(robot);
+    if (json !== undefined) return sendJson(reply, json);
+    return sendInSlices(reply, { rules: await log.ruleHits(robot) });
+  });
 
   typed.get(
     `${R}/analytics`,
@@ -208,6 +219,8 @@ export function registerQuestionLogRoutes(
       const { offset, limit } = request.query;
       const robot = await robotOf(request.params);
       if (limit === undefined) {
+        const json = await log.analyticsJson(robot);
+        if (json !== undefined) return sendJson(reply, json);
         // Names and validity only: a robot's phrasings are not read for its figures.
         const analytics = await log.analytics(robot, await ctx.store.rules.facts(robot));
         return sendInSlices(reply, { ...analytics });
