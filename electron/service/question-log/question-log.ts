@@ -443,14 +443,6 @@ export class QuestionLog {
     return ruleAnalyticsJson(this.repository.figures, json, log, robot, this.options.now());
   }
 
-  /** Every rule's hits as the JSON text of `{ rules }`, as `analyticsJson`. */
-  async ruleHitsJson(robot: RobotKey): Promise<string | undefined> {
-    const { json } = this.repository.figures;
-    if (!json) return undefined;
-    const { log } = await this.opened(robot);
-    return `{"rules":[${(await json.ruleHits(log)).join(',')}]}`;
-  }
-
   /** A page of rule analytics (decision 118): the page's rules read by index. */
   async analyticsPage(robot: RobotKey, page: AnalyticsPageInput): Promise<RuleAnalyticsPage> {
     const { log } = await this.opened(robot);

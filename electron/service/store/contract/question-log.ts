@@ -199,13 +199,11 @@ export interface AnalyticsSlices {
 }
 
 /**
- * The long lists of whole rule analytics and rule hits made as JSON text by the store itself
+ * The long lists of whole rule analytics made as JSON text by the store itself
  * (PostgreSQL, decision 164): the same bytes as `JSON.stringify` of what the reads of
  * `LogFigures` give, a slice of items at a time.
  */
 export interface LogFiguresJson {
-  /** `rules(log)`'s items, in byte order of rule id. */
-  ruleHits(log: LogKey): Promise<string[]>;
   /** Every rule of the robot with its totals, and those never hit, in creation order. */
   analytics(log: LogKey, robot: RobotKey, mostHit: number): Promise<AnalyticsSlices>;
   /** Those of these rule ids that are the robot's. */

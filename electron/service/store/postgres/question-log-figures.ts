@@ -679,9 +679,7 @@ export class PostgresFigures implements LogFigures {
   /** Each rule's running total (decision 117): one row a rule, never every day's rows summed. */
   async rules(log: LogKey): Promise<RuleRow[]> {
     const { rows } = await this.pool.query<TotalRow>(
-      // In the order the JSON of `json.ruleHits` lists them (by the primary key's index).
-      `SELECT ${TOTAL_COLUMNS} FROM question_log_rule_totals WHERE log_id = $1
-       ORDER BY rule_id COLLATE "C"`,
+      `SELECT ${TOTAL_COLUMNS} FROM question_log_rule_totals WHERE log_id = $1`,
       [await this.logId(log)],
     );
     return rows.map(ruleRow);
@@ -786,10 +784,13 @@ export class PostgresFigures implements LogFigures {
        ORDER BY g.grp, t.count DESC, t.key COLLATE "C"`,
       [logId, groups],
     );
-    // Each example as first typed: its oldest day row's text.
+    // Each example as first typed: its oldest day row's text, one row read per example (server
+    // migration 14; every day row of each example, sorted, was a third of the inbox's time).
     const typed = await this.pool.query<{ key: string; text: string }>(
-      `SELECT DISTINCT ON (key) key, text FROM question_log_inbox
-       WHERE log_id = $1 AND key = ANY($2) ORDER BY key, day`,
+      `SELECT k.key, t.text FROM unnest($2::text[]) AS k(key)
+       CROSS JOIN LATERAL (
+         SELECT text FROM question_log_inbox WHERE log_id = $1 AND key = k.key
+         ORDER BY day LIMIT 1) t`,
       [logId, examples.rows.map((row) => row.key)],
     );
     const textOf = new Map(typed.rows.map((row) => [row.key, row.text]));

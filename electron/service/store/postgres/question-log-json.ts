@@ -1,8 +1,7 @@
 /**
- * Whole rule analytics and rule hits on the team server, their long lists made as JSON text by
+ * Whole rule analytics on the team server, its long lists made as JSON text by
  * PostgreSQL (decision 164): at 10k rules the service spent most of these reads building 10k
- * objects from two result sets, joining them and serialising them again (836 and 249 ms at load
- * 24). Here each statement returns every item already serialised, a string per rule that the
+ * objects from two result sets, joining them and serialising them again (836 ms at load 24). Here each statement returns every item already serialised, a string per rule that the
  * node joins (rows parsed a socket's chunk at a time: the loop is never held for the list).
  *
  * The text is the bytes `JSON.stringify` makes of the objects the other path builds: keys in the
@@ -14,25 +13,6 @@
 import type { AnalyticsSlices, LogFiguresJson, LogKey } from '../contract/question-log';
 import type { RobotKey } from '../contract/records';
 import type { Pool } from './connection';
-
-/**
- * A row of figures as `JSON.stringify` makes it: `row_to_json` writes no spaces (unlike
- * `json_build_object` and `json_agg`), in the columns' order, and builds each item in one
- * buffer (a chain of `||` copied it once a field, twice the statement's time at 10k rules).
- */
-const HITS_COLUMNS = `t.rule_id AS "ruleId", coalesce(t.hits, 0) AS hits,
-  coalesce(t.chosen, 0) AS chosen, coalesce(t.from_menu, 0) AS "fromMenu",
-  coalesce(t.recommended, 0) AS recommended,
-  CASE WHEN t.last_hit > 0 THEN t.last_hit END AS "lastHit"`;
-
-/**
- * Every rule total of the log, in byte order of id. A row per rule: the node reads each as one
- * string, a socket's chunk at a time (aggregating them in slices cost the server two more sorts).
- */
-const RULE_HITS_SQL = `SELECT row_to_json(x)::text AS item FROM (
-    SELECT ${HITS_COLUMNS} FROM question_log_rule_totals t WHERE t.log_id = $1
-    ORDER BY t.rule_id COLLATE "C"
-  ) x`;
 
 /**
  * Every rule of the robot in creation order with its totals (0 and null if none), and the id of
@@ -64,14 +44,6 @@ export class PostgresFiguresJson implements LogFiguresJson {
     private readonly pool: Pool,
     private readonly logId: (log: LogKey) => Promise<number>,
   ) {}
-
-  /** `rules(log)` as JSON items, in rule id order (byte order). */
-  async ruleHits(log: LogKey): Promise<string[]> {
-    const { rows } = await this.pool.query<{ item: string }>(RULE_HITS_SQL, [
-      await this.logId(log),
-    ]);
-    return rows.map((row) => row.item);
-  }
 
   async analytics(log: LogKey, robot: RobotKey, mostHit: number): Promise<AnalyticsSlices> {
     const values = [robot.tenantId, robot.robotId, await this.logId(log)];

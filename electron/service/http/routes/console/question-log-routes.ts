@@ -204,13 +204,9 @@ export function registerQuestionLogRoutes(
   });
 
   // Every rule's figures (10k rules: ~1 MB of JSON) serialised in slices, never in one hold.
-  // On the team server PostgreSQL makes the JSON (decision 164).
-  typed.get(`${R}/rule-hits`, robotRoute({}), async (request, reply) => {
-    const robot = await robotOf(request.params);
-    const json = await log.ruleHitsJson(robot);
-    if (json !== undefined) return sendJson(reply, json);
-    return sendInSlices(reply, { rules: await log.ruleHits(robot) });
-  });
+  typed.get(`${R}/rule-hits`, robotRoute({}), async (request, reply) =>
+    sendInSlices(reply, { rules: await log.ruleHits(await robotOf(request.params)) }),
+  );
 
   typed.get(
     `${R}/analytics`,
@@ -219,6 +215,7 @@ export function registerQuestionLogRoutes(
       const { offset, limit } = request.query;
       const robot = await robotOf(request.params);
       if (limit === undefined) {
+        // On the team server PostgreSQL makes the rules' JSON (decision 164).
         const json = await log.analyticsJson(robot);
         if (json !== undefined) return sendJson(reply, json);
         // Names and validity only: a robot's phrasings are not read for its figures.
