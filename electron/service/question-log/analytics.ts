@@ -8,12 +8,13 @@ import type { Dashboard, DashboardCounts, RuleAnalytics } from '../question-log-
 import type {
   HourRow,
   LogFigures,
+  LogFiguresJson,
   LogKey,
   RuleRow,
   TextCount,
 } from '../store/contract/question-log';
 import { DAY_MS, OUTCOMES } from '../store/contract/question-log';
-import type { RuleFacts } from '../store/contract/records';
+import type { RobotKey, RuleFacts } from '../store/contract/records';
 
 export const dayName = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
@@ -95,26 +96,85 @@ export async function ruleAnalytics(
         expiring.push({ ruleId: rule.ruleId, effectEnd: rule.effectEnd });
     }
   });
-  const days = await figures.ruleDays(
-    log,
-    top.map((row) => row.ruleId),
-  );
-  // Pairs of rules since deleted are left out: more are read than shown.
-  const pairs = (await figures.pairs(log, PAIRS_MAX * 4))
-    .filter((pair) => known.has(pair.a) && known.has(pair.b))
-    .slice(0, PAIRS_MAX);
   return {
     rules: rows,
     neverHit,
-    confusable: pairs,
+    confusable: await confusable(figures, log, (ruleId) => known.has(ruleId)),
     expiring,
-    hitsByDay: top.map((row) => ({
-      ruleId: row.ruleId,
-      days: days
-        .filter((day) => day.ruleId === row.ruleId)
-        .map((day) => ({ day: dayName(day.day), hits: day.hits })),
-    })),
+    hitsByDay: await hitsByDay(
+      figures,
+      log,
+      top.map((row) => row.ruleId),
+    ),
   };
+}
+
+/** Hits per day of these rules (the most hit), in their order. */
+async function hitsByDay(
+  figures: LogFigures,
+  log: LogKey,
+  ruleIds: readonly string[],
+): Promise<RuleAnalytics['hitsByDay']> {
+  const days = await figures.ruleDays(log, ruleIds);
+  return ruleIds.map((ruleId) => ({
+    ruleId,
+    days: days
+      .filter((day) => day.ruleId === ruleId)
+      .map((day) => ({ day: dayName(day.day), hits: day.hits })),
+  }));
+}
+
+/** The pairs most recommended together, those with a rule since deleted left out. */
+async function confusable(
+  figures: LogFigures,
+  log: LogKey,
+  known: (ruleId: string) => boolean,
+): Promise<RuleAnalytics['confusable']> {
+  // More are read than shown, for those left out.
+  return (await figures.pairs(log, PAIRS_MAX * 4))
+    .filter((pair) => known(pair.a) && known(pair.b))
+    .slice(0, PAIRS_MAX);
+}
+
+/**
+ * Whole rule analytics as the JSON text of `ruleAnalytics`' answer (same bytes), its two long
+ * lists serialised by the store (decision 164): the node never holds 10k rules' objects.
+ */
+export async function ruleAnalyticsJson(
+  figures: LogFigures,
+  json: LogFiguresJson,
+  log: LogKey,
+  robot: RobotKey,
+  now: number,
+): Promise<string> {
+  const slices = await json.analytics(log, robot, HITS_BY_DAY_RULES);
+  const soon = now + 30 * DAY_MS;
+  const expiring = slices.ending.filter(({ effectEnd }) => {
+    const end = Date.parse(effectEnd);
+    return end >= now && end <= soon;
+  });
+  const pairs = await figures.pairs(log, PAIRS_MAX * 4);
+  const known = await json.known(
+    robot,
+    pairs.flatMap((pair) => [pair.a, pair.b]),
+  );
+  const fields: [keyof RuleAnalytics, string][] = [
+    ['rules', `[${slices.rules.join(',')}]`],
+    ['neverHit', `[${slices.neverHit.join(',')}]`],
+    ['confusable', JSON.stringify(await confusable(figures, log, (ruleId) => known.has(ruleId)))],
+    ['expiring', JSON.stringify(expiring)],
+    [
+      'hitsByDay',
+      JSON.stringify(
+        await hitsByDay(
+          figures,
+          log,
+          slices.mostHit.map((row) => row.ruleId),
+        ),
+      ),
+    ],
+  ];
+  return `{${fields.map(([key, value]) => `"${key}":${value}`).join(',')}}`;
 }
 
 const zero = (): DashboardCounts => ({

@@ -28,7 +28,7 @@ import type {
 } from '../store/contract/question-log';
 import { DAY_MS } from '../store/contract/question-log';
 import type { RobotKey } from '../store/contract/records';
-import { dashboard, ruleAnalytics } from './analytics';
+import { dashboard, ruleAnalytics, ruleAnalyticsJson } from './analytics';
 import type { RuleFacts } from './analytics';
 import { ruleAnalyticsPage } from './analytics-page';
 import type { AnalyticsPageInput } from './analytics-page';
@@ -430,6 +430,17 @@ export class QuestionLog {
   async analytics(robot: RobotKey, rules: readonly RuleFacts[]): Promise<RuleAnalytics> {
     const { log } = await this.opened(robot);
     return ruleAnalytics(this.repository.figures, log, rules, this.options.now());
+  }
+
+  /**
+   * Whole rule analytics' JSON text (the answer's data) when the store serialises the rules
+   * itself (PostgreSQL, decision 164); undefined otherwise (`analytics` then).
+   */
+  async analyticsJson(robot: RobotKey): Promise<string | undefined> {
+    const { json } = this.repository.figures;
+    if (!json) return undefined;
+    const { log } = await this.opened(robot);
+    return ruleAnalyticsJson(this.repository.figures, json, log, robot, this.options.now());
   }
 
   /** A page of rule analytics (decision 118): the page's rules read by index. */

@@ -9,6 +9,7 @@
  * @module
  */
 import type { LoggedQuestion } from '../../question-log-types';
+import type { RobotKey } from './records';
 
 /** A UTC day in ms. */
 export const DAY_MS = 86_400_000;
@@ -187,7 +188,31 @@ export interface LostEntries {
 }
 
 /** The figures of every log, as kept: reads answer from them, never from the raw log. */
+/** The lists of whole rule analytics, serialised: each slice the items of a list, comma-joined. */
+export interface AnalyticsSlices {
+  rules: string[];
+  neverHit: string[];
+  /** The `limit` most hit rules of the robot, most first (ties in byte order of id). */
+  mostHit: { ruleId: string; hits: number }[];
+  /** The robot's rules with an end to their window, in creation order. */
+  ending: { ruleId: string; effectEnd: string }[];
+}
+
+/**
+ * The long lists of whole rule analytics made as JSON text by the store itself
+ * (PostgreSQL, decision 164): the same bytes as `JSON.stringify` of what the reads of
+ * `LogFigures` give, a slice of items at a time.
+ */
+export interface LogFiguresJson {
+  /** Every rule of the robot with its totals, and those never hit, in creation order. */
+  analytics(log: LogKey, robot: RobotKey, mostHit: number): Promise<AnalyticsSlices>;
+  /** Those of these rule ids that are the robot's. */
+  known(robot: RobotKey, ruleIds: readonly string[]): Promise<Set<string>>;
+}
+
 export interface LogFigures {
+  /** Set by a store that serialises the long lists itself. */
+  readonly json?: LogFiguresJson;
   /** Per hour of the days in [fromDay, toDay] that have questions. */
   hours(log: LogKey, fromDay: DayNumber, toDay: DayNumber): Promise<HourRow[]>;
   /** Every rule hit or recommended in the days kept. */

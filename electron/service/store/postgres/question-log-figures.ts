@@ -17,6 +17,7 @@ import type {
 import { INBOX_RULES_MAX, OUTCOMES } from '../contract/question-log';
 import type { Client, Pool } from './connection';
 import { inTransaction } from './connection';
+import { PostgresFiguresJson } from './question-log-json';
 
 /** Examples shown per inbox group. */
 const EXAMPLES_MAX = 10;
@@ -644,11 +645,15 @@ export const TOTAL_TABLES = [
 
 /** The figures every node reads, from the tables. */
 export class PostgresFigures implements LogFigures {
+  readonly json: PostgresFiguresJson;
+
   constructor(
     private readonly pool: Pool,
     /** The log's number, once its pending figures are written (reads see this node's asks). */
     private readonly logId: (log: LogKey) => Promise<number>,
-  ) {}
+  ) {
+    this.json = new PostgresFiguresJson(pool, logId);
+  }
 
   async hours(log: LogKey, fromDay: DayNumber, toDay: DayNumber): Promise<HourRow[]> {
     const { rows } = await this.pool.query<{
@@ -779,10 +784,13 @@ export class PostgresFigures implements LogFigures {
        ORDER BY g.grp, t.count DESC, t.key COLLATE "C"`,
       [logId, groups],
     );
-    // Each example as first typed: its oldest day row's text.
+    // Each example as first typed: its oldest day row's text, one row read per example (server
+    // migration 14; every day row of each example, sorted, was a third of the inbox's time).
     const typed = await this.pool.query<{ key: string; text: string }>(
-      `SELECT DISTINCT ON (key) key, text FROM question_log_inbox
-       WHERE log_id = $1 AND key = ANY($2) ORDER BY key, day`,
+      `SELECT k.key, t.text FROM unnest($2::text[]) AS k(key)
+       CROSS JOIN LATERAL (
+         SELECT text FROM question_log_inbox WHERE log_id = $1 AND key = k.key
+         ORDER BY day LIMIT 1) t`,
       [logId, examples.rows.map((row) => row.key)],
     );
     const textOf = new Map(typed.rows.map((row) => [row.key, row.text]));

@@ -113,4 +113,13 @@ CREATE TABLE fusion_examples (
 );
 `,
   },
+  // An inbox example's first text: its first day row read by index (decision 165).
+  {
+    version: 14,
+    name: 'question_log_inbox_key_days',
+    sql: `
+CREATE INDEX question_log_inbox_by_key_day ON question_log_inbox (log_id, key, day);
+DROP INDEX question_log_inbox_by_key;
+`,
+  },
 ];
