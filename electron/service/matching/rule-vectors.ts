@@ -61,12 +61,13 @@ export class RuleVectors implements RuleObserver {
   private readonly top = new TopK(64);
   /** Bumped by every rule change. */
   version = 0;
+  /**
+   * Rules written since their rows were last followed (semantic-index.ts queues the writes): their
+   * rows may be of texts the rule no longer has, so no search finds them until they are followed.
+   */
+  readonly stale = new Set<string>();
 
-  /** `changed`: told after every rule change (the embedder wakes up). */
-  constructor(
-    readonly space: VectorSpace,
-    private readonly changed: () => void = () => undefined,
-  ) {}
+  constructor(readonly space: VectorSpace) {}
 
   get size(): number {
     return this.rules.size;
@@ -90,18 +91,17 @@ export class RuleVectors implements RuleObserver {
       else this.holders[row] = [holder, held];
     }
     this.version += 1;
-    this.changed();
   }
 
   remove(ruleId: string): void {
     if (!this.drop(ruleId)) return;
     this.version += 1;
-    this.changed();
   }
 
   /** Lets go of every row (the index is no longer used). */
   clear(): void {
     for (const ruleId of [...this.rules.keys()]) this.drop(ruleId);
+    this.stale.clear();
     this.version += 1;
   }
 
@@ -123,7 +123,7 @@ export class RuleVectors implements RuleObserver {
   /** Whether the rule is held, switched on and in its window at `nowMs`. */
   isEligible(ruleId: string, nowMs: number): boolean {
     const rule = this.rules.get(ruleId);
-    return rule !== undefined && rule.active && !(nowMs < rule.begin) && !(nowMs > rule.end);
+    return rule !== undefined && this.eligible(rule, nowMs);
   }
 
   /** Phrasings held and how many of them have their vector. */
@@ -150,7 +150,12 @@ export class RuleVectors implements RuleObserver {
   }
 
   private eligible(rule: RuleRows, nowMs: number): boolean {
-    return rule.active && !(nowMs < rule.begin) && !(nowMs > rule.end);
+    return (
+      rule.active &&
+      !(nowMs < rule.begin) &&
+      !(nowMs > rule.end) &&
+      (this.stale.size === 0 || !this.stale.has(rule.ruleId))
+    );
   }
 
   /**
