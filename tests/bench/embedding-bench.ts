@@ -3,7 +3,8 @@
  * channel's cost (docs/matching.md, "Embedding channel"), in-process, at each N rules (1k, 10k
  * and 100k by default) of the bench's generated rules:
  *   - indexing: the rules upserted into a matching index alone, and into one whose rules an
- *     embedding space follows (the vectors themselves are made later, in the background);
+ *     embedding space follows (the writes only queued, decision 160), then the queue followed
+ *     as the embedder does in its turns (the vectors themselves are made later);
  *   - vectors: their memory (int8 + scale per distinct text) once every text has one, made with
  *     a structure like a real model's (topics, rules near a topic, phrasings near their rule:
  *     `clusteredVectors`), and the inverted lists' build time and memory (vector-lists.ts; below

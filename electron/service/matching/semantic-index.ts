@@ -80,7 +80,7 @@ export class SemanticIndex {
     const queued = index.rule !== undefined;
     const written = (ruleId: string): void => {
       this.writes += 1;
-      if (queued) vectors.stale.add(ruleId);
+      if (queued) vectors.markWritten(ruleId);
       traffic.forgetRule(ruleId);
       this.changed();
     };
@@ -100,7 +100,7 @@ export class SemanticIndex {
 
   /** Rules written whose rows are not followed yet. */
   get unfollowed(): number {
-    return this.vectors.stale.size;
+    return this.vectors.unfollowed;
   }
 
   /**
@@ -109,13 +109,13 @@ export class SemanticIndex {
    * times costs one update; a rule removed meanwhile lets its rows go).
    */
   followWrites(enough: () => boolean = () => false): boolean {
-    const stale = this.vectors.stale;
-    for (const ruleId of stale) {
+    const vectors = this.vectors;
+    while (vectors.unfollowed > 0) {
       if (enough()) return false;
+      const ruleId = vectors.nextWritten() as string;
       const rule = this.index.rule?.(ruleId);
-      stale.delete(ruleId);
-      if (rule) this.vectors.upsert(rule);
-      else this.vectors.remove(ruleId);
+      if (rule) vectors.upsert(rule);
+      else vectors.remove(ruleId);
     }
     return true;
   }
@@ -142,7 +142,7 @@ export class SemanticIndex {
 
   /** Whether every write is followed and every phrasing has its vector. */
   get complete(): boolean {
-    if (this.vectors.stale.size > 0) return false;
+    if (this.vectors.unfollowed > 0) return false;
     const { phrasings, embedded } = this.vectors.coverage();
     return embedded === phrasings;
   }
@@ -176,7 +176,7 @@ export class SemanticIndex {
         if (
           asked &&
           top &&
-          !this.vectors.stale.has(top.ruleId) &&
+          !this.vectors.isStale(top.ruleId) &&
           lexicalBestmatch(candidates, asked.decision)
         ) {
           this.traffic.record(asked.question.trim(), top.ruleId, rows);
