@@ -3,7 +3,8 @@
  * channel's cost (docs/matching.md, "Embedding channel"), in-process, at each N rules (1k, 10k
  * and 100k by default) of the bench's generated rules:
  *   - indexing: the rules upserted into a matching index alone, and into one whose rules an
- *     embedding space follows (the vectors themselves are made later, in the background);
+ *     embedding space follows (the writes only queued, decision 160), then the queue followed
+ *     as the embedder does in its turns (the vectors themselves are made later);
  *   - vectors: their memory (int8 + scale per distinct text) once every text has one, made with
  *     a structure like a real model's (topics, rules near a topic, phrasings near their rule:
  *     `clusteredVectors`), and the inverted lists' build time and memory (vector-lists.ts; below
@@ -43,6 +44,8 @@ export interface EmbeddingFigures {
   dimensions: number;
   indexMs: number;
   indexFollowedMs: number;
+  /** The queued writes followed afterwards, in the embedder's turns (decision 160). */
+  followMs: number;
   vectorMb: number;
   /** Lists (0: the space is below the threshold), their build and memory, lists probed. */
   lists: { count: number; buildMs: number; mb: number; probed: number };
@@ -136,6 +139,9 @@ export async function measureEmbedding(
   started = performance.now();
   fillIndex(index, rules);
   const indexFollowedMs = performance.now() - started;
+  started = performance.now();
+  semantic.followWrites();
+  const followMs = performance.now() - started;
 
   space.takeMissing(Infinity);
   const directions = clusteredVectors(rules, space, dimensions);
@@ -245,6 +251,7 @@ export async function measureEmbedding(
     dimensions,
     indexMs: round(indexMs, 0),
     indexFollowedMs: round(indexFollowedMs, 0),
+    followMs: round(followMs, 0),
     vectorMb: round(space.bytes / 1e6, 1),
     lists: {
       count: space.lists.usable ? space.lists.lists : 0,
@@ -284,7 +291,7 @@ export async function measureEmbedding(
 export function embeddingLine(f: EmbeddingFigures): string {
   return (
     `embedding at ${f.rules} rules (${f.texts} texts × ${f.dimensions}): indexing ${f.indexMs} ms, ` +
-    `followed ${f.indexFollowedMs} ms (×${round(f.indexFollowedMs / f.indexMs, 2)}); vectors ${f.vectorMb} MB; ` +
+    `followed ${f.indexFollowedMs} ms (×${round(f.indexFollowedMs / f.indexMs, 2)}), then its vectors' rows ${f.followMs} ms; vectors ${f.vectorMb} MB; ` +
     `ask p50/p99 lexical ${f.lexical.p50}/${f.lexical.p99} ms, provider ${f.provider.p50}/${f.provider.p99} ms, ` +
     `${f.lists.count > 0 ? `${f.lists.count} lists (${f.lists.probed} probed) built in ${f.lists.buildMs} ms, ${f.lists.mb} MB` : 'exact (no lists)'}; ` +
     `search alone ${f.search.p50}/${f.search.p99} ms over ${f.rowsPerSearch} rows (${f.searchGbPerS} GB/s at p50; ` +

@@ -33,16 +33,20 @@ const BATCH_TIMEOUT_MS = 60_000;
  * Quiet after the last write before embedding (an import comes in batches, one after the other,
  * with the client's turn between them): the embedding's work (the provider's answers parsed, the
  * vectors kept) would otherwise share the main thread with the import and halve its rate
- * (decision 151). Under writes that never stop, a batch still goes every MAX_QUIET_WAIT_MS.
+ * (decision 151). Under writes that never stop, a batch still goes every MAX_QUIET_WAIT_MS: 30 s,
+ * not 5 (decision 160), since each such batch (64 texts parsed, cached, their rules followed)
+ * cost an import ~5% of its main thread; the trickle it embeds meanwhile never kept up anyway.
  */
 const SETTLE_MS = 1_000;
-const MAX_QUIET_WAIT_MS = 5_000;
+const MAX_QUIET_WAIT_MS = 30_000;
 /** Wait before trying again after a failed batch: doubled up to the last. */
 const RETRY_MS = [1_000, 5_000, 30_000, 120_000];
 /** Indexes of a robot followed at most (the draft, the published edition, an older one). */
 const INDEXES_MAX = 3;
 /** Longest slice of the fusion's self-test, and the pause between slices. */
 const SLICE_MS = 2;
+/** Longest slice of the queued writes followed before each batch (decision 160). */
+const FOLLOW_MS = 4;
 const GAP_MS = 5;
 /**
  * Wait after the traffic's examples changed before saving them (one write however many came;
@@ -91,6 +95,8 @@ export class RobotSemantic {
   private retries = 0;
   /** When the robot's rules were last written, and the last batch embedded (performance.now). */
   private writtenAt = -Infinity;
+  /** A write came since `work` last looked (it dates it: no clock read per written rule). */
+  private wrote = false;
   private batchAt = -Infinity;
   private calibration: { semantic: SemanticIndex; run: FusionCalibrationRun } | null = null;
   private training: ListTraining | ListLayout | null = null;
@@ -213,7 +219,7 @@ export class RobotSemantic {
 
   /** A rule was written: its texts are embedded once the writes settle. */
   private written(): void {
-    this.writtenAt = performance.now();
+    this.wrote = true;
     this.wake();
   }
 
@@ -230,7 +236,8 @@ export class RobotSemantic {
   private async work(): Promise<void> {
     if (this.pumping || this.closed) return;
     const now = performance.now();
-    if (this.options.writing?.() === true) this.writtenAt = now;
+    if (this.wrote || this.options.writing?.() === true) this.writtenAt = now;
+    this.wrote = false;
     const quiet = now - this.writtenAt;
     if (quiet < SETTLE_MS && now - this.batchAt < MAX_QUIET_WAIT_MS) {
       this.wake(Math.ceil(SETTLE_MS - quiet));
@@ -239,9 +246,10 @@ export class RobotSemantic {
     this.batchAt = now;
     this.pumping = true;
     try {
+      const followed = this.followWrites();
       const more = await this.embedBatch();
       this.retries = 0;
-      if (more) this.wake(0);
+      if (more || !followed) this.wake(0);
       else this.calibrateStep();
     } catch (error) {
       const failure = error instanceof EmbeddingFailure ? error : null;
@@ -259,6 +267,26 @@ export class RobotSemantic {
     } finally {
       this.pumping = false;
     }
+  }
+
+  /**
+   * Follows the indexes' queued writes, in the embedder's turn (never a write's): until a batch
+   * of new texts is waiting or a slice is spent. Returns whether none is left.
+   */
+  private followWrites(): boolean {
+    const started = performance.now();
+    const enough = () => this.space.missing >= BATCH || performance.now() - started >= FOLLOW_MS;
+    for (const semantic of this.indexes.values()) {
+      if (!semantic.followWrites(enough)) return false;
+    }
+    return true;
+  }
+
+  /** Rules written and not followed yet, over the indexes. */
+  private get unfollowed(): number {
+    let count = 0;
+    for (const semantic of this.indexes.values()) count += semantic.unfollowed;
+    return count;
   }
 
   /** One batch of texts without vectors: from the cache, else the provider. False: none left. */
@@ -348,7 +376,7 @@ export class RobotSemantic {
       this.timer = setTimeout(() => {
         this.timer = null;
         // New texts (a write meanwhile) are embedded first; the calibration starts again after.
-        if (this.space.missing > 0) void this.work();
+        if (this.space.missing > 0 || this.unfollowed > 0) void this.work();
         else if (!this.pumping) this.calibrateStep();
       }, GAP_MS);
       this.timer.unref();
@@ -358,7 +386,9 @@ export class RobotSemantic {
   /** The draft's channel state and the counts, for `GET R/embedding`. */
   status(draft: RobotIndex | undefined): EmbeddingStatus {
     const semantic = draft ? this.indexes.get(draft) : undefined;
-    const texts = this.space.size;
+    // A rule written and not followed yet counts as one text without its vector: progress is
+    // approximate while writes are followed, and complete only once every one is.
+    const texts = this.space.size + this.unfollowed;
     const { model, current } = semantic?.calibration ?? { model: null, current: false };
     const { timeout, http, network, shape, dimension } = this.failures;
     const failures = { timeout, http, network, shape, dimension };
@@ -370,7 +400,7 @@ export class RobotSemantic {
       timeoutMs: this.timeoutMs,
       dimensions: this.space.dimensions,
       texts,
-      embedded: texts - this.space.missing,
+      embedded: this.space.size - this.space.missing,
       vectorBytes: this.space.bytes,
       failures,
       lastFailure: this.lastFailure && {

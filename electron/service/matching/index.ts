@@ -245,6 +245,10 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     return () => this.observers.delete(observer);
   }
 
+  rule(ruleId: string): MatchableRule | undefined {
+    return this.store.rule(ruleId);
+  }
+
   probeSource(limit: number): ProbeSource {
     const store = this.store;
     return {

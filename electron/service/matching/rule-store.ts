@@ -296,19 +296,28 @@ export class RuleStore {
   rules(): MatchableRule[] {
     const rules: MatchableRule[] = [];
     for (let slot = 0; slot < this.slotCount; slot += 1) {
-      if (this.ruleLive[slot] !== 1) continue;
-      const begin = this.ruleBegin[slot] ?? Number.NaN;
-      const end = this.ruleEnd[slot] ?? Number.NaN;
-      rules.push({
-        ruleId: this.ruleIds.get(slot) as string,
-        ruleName: this.ruleNames.get(slot) as string,
-        questions: this.questionsOf(slot),
-        active: this.ruleActive[slot] === 1,
-        effectBeginMs: Number.isNaN(begin) ? null : begin,
-        effectEndMs: Number.isNaN(end) ? null : end,
-      });
+      if (this.ruleLive[slot] === 1) rules.push(this.ruleAt(slot));
     }
     return rules;
+  }
+
+  /** A live rule as held, or undefined (an embedding model's vectors follow it later). */
+  rule(ruleId: string): MatchableRule | undefined {
+    const slot = this.slotIndex().get(ruleId);
+    return slot === undefined ? undefined : this.ruleAt(slot);
+  }
+
+  private ruleAt(slot: number): MatchableRule {
+    const begin = this.ruleBegin[slot] ?? Number.NaN;
+    const end = this.ruleEnd[slot] ?? Number.NaN;
+    return {
+      ruleId: this.ruleIds.get(slot) as string,
+      ruleName: this.ruleNames.get(slot) as string,
+      questions: this.questionsOf(slot),
+      active: this.ruleActive[slot] === 1,
+      effectBeginMs: Number.isNaN(begin) ? null : begin,
+      effectEndMs: Number.isNaN(end) ? null : end,
+    };
   }
 
   /** A rule's questions (split anew from the joined string: kept whole, it costs less). */

@@ -17,6 +17,8 @@ interface RuleRows {
   active: boolean;
   begin: number;
   end: number;
+  /** Written since these rows were made: they may be of texts the rule no longer has. */
+  stale: boolean;
 }
 
 /** A rule near the question: its best phrasing and that phrasing's cosine. */
@@ -61,12 +63,15 @@ export class RuleVectors implements RuleObserver {
   private readonly top = new TopK(64);
   /** Bumped by every rule change. */
   version = 0;
+  /**
+   * Ids of rules written since their rows were last followed, oldest first from `writtenHead`
+   * (semantic-index.ts queues the writes; an id may come several times). An array, not a Set:
+   * a Set's add cost ~3 µs a rule at 100k on an import's write path, a push nothing.
+   */
+  private written: string[] = [];
+  private writtenHead = 0;
 
-  /** `changed`: told after every rule change (the embedder wakes up). */
-  constructor(
-    readonly space: VectorSpace,
-    private readonly changed: () => void = () => undefined,
-  ) {}
+  constructor(readonly space: VectorSpace) {}
 
   get size(): number {
     return this.rules.size;
@@ -81,6 +86,7 @@ export class RuleVectors implements RuleObserver {
       active: rule.active,
       begin: rule.effectBeginMs ?? -Infinity,
       end: rule.effectEndMs ?? Infinity,
+      stale: false,
     };
     this.rules.set(rule.ruleId, held);
     for (const row of rows) {
@@ -90,18 +96,18 @@ export class RuleVectors implements RuleObserver {
       else this.holders[row] = [holder, held];
     }
     this.version += 1;
-    this.changed();
   }
 
   remove(ruleId: string): void {
     if (!this.drop(ruleId)) return;
     this.version += 1;
-    this.changed();
   }
 
   /** Lets go of every row (the index is no longer used). */
   clear(): void {
     for (const ruleId of [...this.rules.keys()]) this.drop(ruleId);
+    this.written = [];
+    this.writtenHead = 0;
     this.version += 1;
   }
 
@@ -120,10 +126,44 @@ export class RuleVectors implements RuleObserver {
     return true;
   }
 
+  /**
+   * A write to the rule, to be followed later (`nextWritten`): until then no search finds it by
+   * the rows it has now.
+   */
+  markWritten(ruleId: string): void {
+    const held = this.rules.get(ruleId);
+    if (held) held.stale = true;
+    this.written.push(ruleId);
+  }
+
+  /** Writes marked and not taken yet (a rule written twice counts twice). */
+  get unfollowed(): number {
+    return this.written.length - this.writtenHead;
+  }
+
+  /** The oldest write not taken yet (its rule to be followed as the index holds it now). */
+  nextWritten(): string | undefined {
+    if (this.writtenHead >= this.written.length) return undefined;
+    const ruleId = this.written[this.writtenHead++];
+    if (this.writtenHead === this.written.length) {
+      this.written = [];
+      this.writtenHead = 0;
+    } else if (this.writtenHead > 4096 && this.writtenHead * 2 > this.written.length) {
+      this.written = this.written.slice(this.writtenHead);
+      this.writtenHead = 0;
+    }
+    return ruleId;
+  }
+
+  /** Whether the rule was written since its rows were made. */
+  isStale(ruleId: string): boolean {
+    return this.rules.get(ruleId)?.stale === true;
+  }
+
   /** Whether the rule is held, switched on and in its window at `nowMs`. */
   isEligible(ruleId: string, nowMs: number): boolean {
     const rule = this.rules.get(ruleId);
-    return rule !== undefined && rule.active && !(nowMs < rule.begin) && !(nowMs > rule.end);
+    return rule !== undefined && this.eligible(rule, nowMs);
   }
 
   /** Phrasings held and how many of them have their vector. */
@@ -150,7 +190,7 @@ export class RuleVectors implements RuleObserver {
   }
 
   private eligible(rule: RuleRows, nowMs: number): boolean {
-    return rule.active && !(nowMs < rule.begin) && !(nowMs > rule.end);
+    return rule.active && !(nowMs < rule.begin) && !(nowMs > rule.end) && !rule.stale;
   }
 
   /**

@@ -56,39 +56,74 @@ export class SemanticIndex {
   private readonly stop: () => void;
   /** The last self-test's probes and the rules' state they were asked at (refits reuse them). */
   private probes: { at: string; probes: FusionProbe[] } | null = null;
+  /** Writes told since the index was first followed (queued ones included). */
+  private writes = 0;
 
   /**
-   * `changed`: told after every change of the index's rules (new texts may need vectors).
+   * `changed`: told after every write to the index's rules (`followWrites` catches up with it).
    * `traffic`: the robot's examples (shared by its indexes under one model).
    */
   constructor(
     readonly index: RobotIndex,
     readonly space: VectorSpace,
-    changed?: () => void,
+    private readonly changed: () => void = () => undefined,
     readonly traffic = new FusionTraffic(),
   ) {
-    this.vectors = new RuleVectors(space, changed);
-    // The rules held now are told first (not writes); every upsert or remove after is a write
-    // to that rule, and its traffic examples may be stale (decision 151).
+    this.vectors = new RuleVectors(space);
+    // The rules held now are followed at once (not writes). A write after is only queued: an
+    // acknowledged write does no vector work (a rule's texts held in the space cost ~15 µs and
+    // heap, decision 160); the rule is left out of searches until `followWrites` reaches it, and
+    // its traffic examples may be stale (decision 151). An index that cannot tell a rule later
+    // is followed at once.
     let held = true;
     const vectors = this.vectors;
+    const queued = index.rule !== undefined;
+    const written = (ruleId: string): void => {
+      this.writes += 1;
+      if (queued) vectors.markWritten(ruleId);
+      traffic.forgetRule(ruleId);
+      this.changed();
+    };
     this.stop =
       index.observe?.({
         upsert: (rule) => {
-          vectors.upsert(rule);
-          if (!held) traffic.forgetRule(rule.ruleId);
+          if (held || !queued) vectors.upsert(rule);
+          if (!held) written(rule.ruleId);
         },
         remove: (ruleId) => {
-          vectors.remove(ruleId);
-          if (!held) traffic.forgetRule(ruleId);
+          if (!queued) vectors.remove(ruleId);
+          written(ruleId);
         },
       }) ?? (() => undefined);
     held = false;
   }
 
-  /** The rules' state the self-test reads: rules, vectors, lexical offset. */
+  /** Rules written whose rows are not followed yet. */
+  get unfollowed(): number {
+    return this.vectors.unfollowed;
+  }
+
+  /**
+   * Follows queued writes (oldest first) until `enough` says stop or none is left; returns
+   * whether none is left. Each rule is followed as the index holds it now (a rule written many
+   * times costs one update; a rule removed meanwhile lets its rows go).
+   */
+  followWrites(enough: () => boolean = () => false): boolean {
+    const vectors = this.vectors;
+    while (vectors.unfollowed > 0) {
+      if (enough()) return false;
+      const ruleId = vectors.nextWritten() as string;
+      const rule = this.index.rule?.(ruleId);
+      if (rule) vectors.upsert(rule);
+      else vectors.remove(ruleId);
+    }
+    return true;
+  }
+
+  /** The rules' state the self-test reads: rules (written or followed), vectors, lexical offset. */
   private rulesState(): string {
-    return `${this.vectors.version}:${this.space.generation}:${this.index.calibration?.offset ?? 0}`;
+    const offset = this.index.calibration?.offset ?? 0;
+    return `${this.vectors.version}:${this.writes}:${this.space.generation}:${offset}`;
   }
 
   /** What the calibration reads: the rules' state, and enough new traffic, refit. */
@@ -105,8 +140,9 @@ export class SemanticIndex {
     return { model: this.model, current: this.fittedAt === this.state() };
   }
 
-  /** Whether every phrasing has its vector. */
+  /** Whether every write is followed and every phrasing has its vector. */
   get complete(): boolean {
+    if (this.vectors.unfollowed > 0) return false;
     const { phrasings, embedded } = this.vectors.coverage();
     return embedded === phrasings;
   }
@@ -136,7 +172,13 @@ export class SemanticIndex {
         holder.search = search;
         const rows = fusionRows(candidates, search);
         const top = candidates[0];
-        if (asked && top && lexicalBestmatch(candidates, asked.decision)) {
+        // A rule not followed since its write has no cosine here: not an example of the model.
+        if (
+          asked &&
+          top &&
+          !this.vectors.isStale(top.ruleId) &&
+          lexicalBestmatch(candidates, asked.decision)
+        ) {
           this.traffic.record(asked.question.trim(), top.ruleId, rows);
         }
         return fuseRows(rows, this.model);

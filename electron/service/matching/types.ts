@@ -182,6 +182,8 @@ export interface RobotIndex {
    * index applies them). Returns a function that stops telling it.
    */
   observe?(observer: RuleObserver): () => void;
+  /** A rule as the index holds it now (undefined: not held), for observers that catch up later. */
+  rule?(ruleId: string): MatchableRule | undefined;
   /** The self-test's phrasings and how each is asked (for the fusion's calibration). */
   probeSource?(limit: number): ProbeSource;
 }
