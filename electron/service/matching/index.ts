@@ -448,7 +448,12 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   }
 
   private candidatesOf(question: string, nowMs: number): Candidate[] {
-    const text = this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question);
+    if (this.synonymTable.isEmpty) {
+      // The scorer normalised the question already (decision 166).
+      const scored = this.scorer.score(question, nowMs);
+      return this.explain(scored.key, scored, this.calibrationOffset);
+    }
+    const text = this.synonymTable.rewrite(question);
     return this.explain(
       normalizeText(question),
       this.scorer.score(text, nowMs),
@@ -520,7 +525,11 @@ class MatchingIndex implements SynonymAwareRobotIndex {
    */
   probe(phrasing: number, nowMs: number, offset = 0): Candidate[] {
     const text = this.store.phrasingText(phrasing);
-    const rewritten = this.synonymTable.isEmpty ? text : this.synonymTable.rewrite(text);
+    if (this.synonymTable.isEmpty) {
+      const scored = this.scorer.score(text, nowMs, phrasing);
+      return this.explain(scored.key, scored, offset);
+    }
+    const rewritten = this.synonymTable.rewrite(text);
     return this.explain(normalizeText(text), this.scorer.score(rewritten, nowMs, phrasing), offset);
   }
 

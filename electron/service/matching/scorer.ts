@@ -74,6 +74,8 @@ export interface ScoredQuestion {
   termCount: number;
   /** Share of the question's weight in content terms no rule contains. */
   unknownContent: number;
+  /** The question as `normalizeText` gives it (the explanation's fuzzy score reads it). */
+  key: string;
 }
 
 /**
@@ -91,13 +93,23 @@ export class Scorer {
   private readonly cursor = new TermCursor();
   private bound = new Float64Array(16);
   private rest = new Float64Array(17);
+  /**
+   * Per slot: log(rule word mass + α·V) when the rule is eligible at `logMassNow`, NaN when not
+   * (decision 166): stage 1 reads it once per touched rule, so eligibility costs no reads of
+   * the rules' flags and windows. Valid for the store's generation it was filled at and, within
+   * it, while no rule's window opens or closes (`logMassAfter` < now < `logMassBefore`).
+   */
   private ruleLogMass = new Float64Array(0);
   private logMassGeneration = -1;
+  private logMassNow = Number.NaN;
+  private logMassAfter = 0;
+  private logMassBefore = 0;
+  /** The least of `ruleLogMass` (+Infinity when no rule is eligible): bounds every score. */
+  private leastLogMass = Number.POSITIVE_INFINITY;
   private unreadShare = new Float64Array(16);
   private where = new Int32Array(0);
   private touched = new Int32Array(0);
   private touchedScore = new Float64Array(0);
-  private touchedLogMass = new Float64Array(0);
   private readonly heap = new TopK(COMPLETED);
   private readonly completed = new TopK(SHORTLIST);
   /** The shortlist of the question being scored (then its exact phrasings' rules). */
@@ -182,7 +194,7 @@ export class Scorer {
         grams.total *
         Math.log(store.totalMassGrams / rules + NB_ALPHA * Math.max(vocab.liveGrams, 1));
     const termCount = distinctCount(questionWords) + distinctCount(han);
-    return { rules: scored, baseline, termCount, unknownContent: words.unknownContent };
+    return { rules: scored, baseline, termCount, unknownContent: words.unknownContent, key };
   }
 
   /**
@@ -237,6 +249,7 @@ export class Scorer {
       baseline,
       termCount,
       unknownContent,
+      key,
       exactRules: exactSlots.length,
       listedAtMost: SHORTLIST,
     };
@@ -303,16 +316,12 @@ export class Scorer {
     this.where = ensureCapacity(this.where, slots);
     this.touched = ensureCapacity(this.touched, slots);
     this.touchedScore = ensureCapacity(this.touchedScore, slots);
-    this.touchedLogMass = ensureCapacity(this.touchedLogMass, slots);
-    this.refreshLogMass();
+    this.refreshLogMass(nowMs);
     const where = this.where;
     const touched = this.touched;
     const touchedScore = this.touchedScore;
-    const touchedLogMass = this.touchedLogMass;
     const logMass = this.ruleLogMass;
-    const active = store.ruleActive;
-    const begin = store.ruleBegin;
-    const end = store.ruleEnd;
+    const leastLogMass = this.leastLogMass;
     const total = words.total;
     const termCount = words.length;
     const ids = words.ids;
@@ -376,7 +385,6 @@ export class Scorer {
             where[slot] = touchedCount;
             touched[touchedCount] = slot;
             touchedScore[touchedCount] = value;
-            touchedLogMass[touchedCount] = logMass[slot] as number;
             touchedCount += 1;
           }
           if (value > best) best = value;
@@ -392,8 +400,13 @@ export class Scorer {
         const needed = restBound - floor;
         let reaching = 0;
         for (let t = 0; t < touchedCount; t += 1) {
-          const value = (touchedScore[t] as number) - total * (touchedLogMass[t] as number);
-          if (value >= needed && this.eligible(touched[t] as number, nowMs, active, begin, end)) {
+          // A rule's length term is read only when its score could reach: most touched rules
+          // share one common term, and that read is a cache miss (decision 166).
+          if (!((touchedScore[t] as number) - total * leastLogMass >= needed)) continue;
+          const value =
+            (touchedScore[t] as number) - total * (logMass[touched[t] as number] as number);
+          // NaN (a rule not eligible now) is never >= needed.
+          if (value >= needed) {
             reaching += 1;
             if (reaching >= SHORTLIST) break;
           }
@@ -407,11 +420,13 @@ export class Scorer {
     const heap = this.heap;
     heap.reset(read === termCount ? SHORTLIST : COMPLETED);
     for (let t = 0; t < touchedCount; t += 1) {
-      const value = (touchedScore[t] as number) - total * (touchedLogMass[t] as number);
-      if (heap.wouldTake(value)) {
-        const slot = touched[t] as number;
-        if (this.eligible(slot, nowMs, active, begin, end)) heap.push(slot, value);
-      }
+      // At most its score with the least length term: a rule that could not enter even so is
+      // not looked up (a push that would change nothing).
+      if (!heap.wouldTake((touchedScore[t] as number) - total * leastLogMass)) continue;
+      const slot = touched[t] as number;
+      const value = (touchedScore[t] as number) - total * (logMass[slot] as number);
+      // value === value: not NaN, the rule is eligible now.
+      if (value === value && heap.wouldTake(value)) heap.push(slot, value);
     }
     if (read === termCount) return this.list(heap);
     // The unread terms (by position in the question) complete the best partial scores.
@@ -429,24 +444,11 @@ export class Scorer {
     for (let h = 0; h < heap.size; h += 1) {
       const slot = heap.slotAt(h);
       const at = where[slot] as number;
-      const partial = (touchedScore[at] as number) - total * (touchedLogMass[at] as number);
+      const partial = (touchedScore[at] as number) - total * (logMass[slot] as number);
       if (completed.size >= SHORTLIST && partial + unreadBound <= completed.min) continue;
       completed.push(slot, partial + this.unreadEvidence(slot, words, read, filter));
     }
     return this.list(completed);
-  }
-
-  /** `RuleStore.isEligible`, on the arrays passed in. */
-  private eligible(
-    slot: number,
-    nowMs: number,
-    active: Uint8Array,
-    begin: Float64Array,
-    end: Float64Array,
-  ): boolean {
-    return (
-      active[slot] === 1 && !(nowMs < (begin[slot] as number)) && !(nowMs > (end[slot] as number))
-    );
   }
 
   /** Copies a heap's slots (in heap order) to `listed`; returns how many. */
@@ -496,26 +498,49 @@ export class Scorer {
   }
 
   /**
-   * log(rule word mass + α·V), the Naive Bayes length term of every rule. V (the live
-   * vocabulary) changes with every write, so the table is recomputed on the first question after
-   * a write (one pass over the rules).
+   * log(rule word mass + α·V), the Naive Bayes length term of every rule, NaN for a rule not
+   * eligible at `nowMs`. V (the live vocabulary) changes with every write, so the table is
+   * recomputed on the first question after a write (one pass over the rules), and after one
+   * that comes once a rule's window opened or closed.
    */
-  private refreshLogMass(): void {
+  private refreshLogMass(nowMs: number): void {
     const store = this.store;
     const slots = store.slotCount;
-    if (this.logMassGeneration === store.generation && this.ruleLogMass.length >= slots) return;
+    if (
+      this.logMassGeneration === store.generation &&
+      this.ruleLogMass.length >= slots &&
+      (nowMs === this.logMassNow || (this.logMassAfter < nowMs && nowMs < this.logMassBefore))
+    ) {
+      return;
+    }
     this.ruleLogMass = ensureCapacity(this.ruleLogMass, slots);
     const smoothing = NB_ALPHA * Math.max(store.vocab.liveTerms, 1);
     const mass = store.ruleMassWords;
+    const active = store.ruleActive;
+    const begin = store.ruleBegin;
+    const end = store.ruleEnd;
+    let least = Number.POSITIVE_INFINITY;
     for (let slot = 0; slot < slots; slot += 1) {
-      this.ruleLogMass[slot] = Math.log((mass[slot] ?? 0) + smoothing);
+      const eligible =
+        active[slot] === 1 &&
+        !(nowMs < (begin[slot] as number)) &&
+        !(nowMs > (end[slot] as number));
+      const value = eligible ? Math.log((mass[slot] ?? 0) + smoothing) : Number.NaN;
+      this.ruleLogMass[slot] = value;
+      if (value < least) least = value;
     }
+    this.leastLogMass = least;
+    const window = store.eligibilityWindow(nowMs);
     this.logMassGeneration = store.generation;
+    this.logMassNow = nowMs;
+    this.logMassAfter = window.after;
+    this.logMassBefore = window.before;
   }
 
+  /** The length term of the rule in `slot`, eligible or not (the same number as the table's). */
   private logMass(slot: number): number {
-    this.refreshLogMass();
-    return this.ruleLogMass[slot] ?? 0;
+    const smoothing = NB_ALPHA * Math.max(this.store.vocab.liveTerms, 1);
+    return Math.log((this.store.ruleMassWords[slot] ?? 0) + smoothing);
   }
 
   /**

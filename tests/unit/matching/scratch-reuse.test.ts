@@ -73,3 +73,38 @@ test('a scorer reused across questions scores each exactly as a fresh one', () =
   }
   assert.ok(compared > questions.length * 5, `${compared} scored rules compared`);
 });
+
+test('a reused scorer follows rules entering and leaving their windows with no write between', () => {
+  const random = seeded(166);
+  const word = () => WORDS[Math.floor(random() * WORDS.length)] ?? 'card';
+  const phrase = (n: number) => Array.from({ length: n }, word).join(' ');
+  const store = new RuleStore();
+  const hour = 3_600_000;
+  for (let i = 0; i < 300; i += 1) {
+    // A third always on; the others open or close at one of four hours after NOW.
+    const at = NOW + (1 + (i % 4)) * hour;
+    store.upsert({
+      ruleId: `r${i}`,
+      ruleName: `${phrase(2)} ${i}`,
+      questions: [phrase(3), phrase(2 + (i % 4))],
+      active: true,
+      effectBeginMs: i % 3 === 1 ? at : null,
+      effectEndMs: i % 3 === 2 ? at : null,
+    });
+  }
+  const reused = new Scorer(store);
+  // Before, at and after each boundary, forward then back: the same store generation throughout.
+  const times = [0, 1, 2, 3, 4, 5, 4, 2, 0].flatMap((h) => [
+    NOW + h * hour - 1,
+    NOW + h * hour,
+    NOW + h * hour + 1,
+  ]);
+  for (const [n, nowMs] of times.entries()) {
+    const question = phrase(2 + (n % 4));
+    assert.deepEqual(
+      reused.score(question, nowMs),
+      new Scorer(store).score(question, nowMs),
+      `${question} at ${nowMs - NOW} ms`,
+    );
+  }
+});
