@@ -5,7 +5,7 @@
  * (`catchUp`: a stop, the readiness check) waits for all of them. The work that waiting costs must
  * grow with the waiters plus the batches, not with their product: a `Promise.allSettled` over
  * every pending batch per wake made a 50 MB import end with ~200 ms of promise reactions and no
- * turn of the event loop, and a 116 MB one (36 min of reads) with seconds (decision 162).
+ * turn of the event loop, and a 116 MB one (36 min of reads) with seconds (decision 161).
  *
  * Counted as the promises made (async_hooks), not timed: a count does not depend on the load.
  */

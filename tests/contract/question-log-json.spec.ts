@@ -1,6 +1,6 @@
 /**
  * The team server's whole rule analytics, its lists serialised by PostgreSQL
- * (decision 164), is the bytes the service made of the same figures: the rules of a robot
+ * (decision 162), is the bytes the service made of the same figures: the rules of a robot
  * (more than a slice of them, names that need escaping, windows that end soon or not at all)
  * with totals (a rule since deleted among them), pairs and days, read both ways on a database
  * in the default collation and one in an ICU locale (where text sorts otherwise than bytes).
@@ -38,7 +38,7 @@ const NAMES = [
 const ruleId = (i: number) => (i % 3 === 0 ? `R${i}` : `r-${String(i).padStart(5, '0')}é`);
 
 for (const icuLocale of [undefined, 'de-DE']) {
-  test(`whole rule analytics made by PostgreSQL is the service's bytes (decision 164${icuLocale ? `, ICU ${icuLocale}` : ''})`, async () => {
+  test(`whole rule analytics made by PostgreSQL is the service's bytes (decision 162${icuLocale ? `, ICU ${icuLocale}` : ''})`, async () => {
     const url = await freshDatabase('qlog_json', icuLocale ? { icuLocale } : {});
     const pool = openPool({
       url,

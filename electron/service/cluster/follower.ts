@@ -63,7 +63,7 @@ export class Follower {
    * minutes) every read leaves a batch pending and every wake (the timer's, each notification's)
    * took all of them again, and the reactions, quadratic in the import's length, all ran in one
    * stretch of microtasks when the import ended (a 50 MB import: ~200 ms with no turn of the
-   * event loop; decision 162).
+   * event loop; decision 161).
    */
   private allApplied: Promise<void> = Promise.resolve();
   /** Changes of batches whose application failed: applied again with the next read. */

@@ -449,7 +449,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
 
   private candidatesOf(question: string, nowMs: number): Candidate[] {
     if (this.synonymTable.isEmpty) {
-      // The scorer normalised the question already (decision 166).
+      // The scorer normalised the question already (decision 164).
       const scored = this.scorer.score(question, nowMs);
       return this.explain(scored.key, scored, this.calibrationOffset);
     }

@@ -95,7 +95,7 @@ export class Scorer {
   private rest = new Float64Array(17);
   /**
    * Per slot: log(rule word mass + α·V) when the rule is eligible at `logMassNow`, NaN when not
-   * (decision 166): stage 1 reads it once per touched rule, so eligibility costs no reads of
+   * (decision 164): stage 1 reads it once per touched rule, so eligibility costs no reads of
    * the rules' flags and windows. Valid for the store's generation it was filled at and, within
    * it, while no rule's window opens or closes (`logMassAfter` < now < `logMassBefore`).
    */
@@ -401,7 +401,7 @@ export class Scorer {
         let reaching = 0;
         for (let t = 0; t < touchedCount; t += 1) {
           // A rule's length term is read only when its score could reach: most touched rules
-          // share one common term, and that read is a cache miss (decision 166).
+          // share one common term, and that read is a cache miss (decision 164).
           if (!((touchedScore[t] as number) - total * leastLogMass >= needed)) continue;
           const value =
             (touchedScore[t] as number) - total * (logMass[touched[t] as number] as number);

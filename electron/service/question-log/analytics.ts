@@ -138,7 +138,7 @@ async function confusable(
 
 /**
  * Whole rule analytics as the JSON text of `ruleAnalytics`' answer (same bytes), its two long
- * lists serialised by the store (decision 164): the node never holds 10k rules' objects.
+ * lists serialised by the store (decision 162): the node never holds 10k rules' objects.
  */
 export async function ruleAnalyticsJson(
   figures: LogFigures,

@@ -434,7 +434,7 @@ export class QuestionLog {
 
   /**
    * Whole rule analytics' JSON text (the answer's data) when the store serialises the rules
-   * itself (PostgreSQL, decision 164); undefined otherwise (`analytics` then).
+   * itself (PostgreSQL, decision 162); undefined otherwise (`analytics` then).
    */
   async analyticsJson(robot: RobotKey): Promise<string | undefined> {
     const { json } = this.repository.figures;

@@ -200,7 +200,7 @@ export interface AnalyticsSlices {
 
 /**
  * The long lists of whole rule analytics made as JSON text by the store itself
- * (PostgreSQL, decision 164): the same bytes as `JSON.stringify` of what the reads of
+ * (PostgreSQL, decision 162): the same bytes as `JSON.stringify` of what the reads of
  * `LogFigures` give, a slice of items at a time.
  */
 export interface LogFiguresJson {

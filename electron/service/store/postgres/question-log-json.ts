@@ -1,6 +1,6 @@
 /**
  * Whole rule analytics on the team server, its long lists made as JSON text by
- * PostgreSQL (decision 164): at 10k rules the service spent most of these reads building 10k
+ * PostgreSQL (decision 162): at 10k rules the service spent most of these reads building 10k
  * objects from two result sets, joining them and serialising them again (836 ms at load 24). Here each statement returns every item already serialised, a string per rule that the
  * node joins (rows parsed a socket's chunk at a time: the loop is never held for the list).
  *

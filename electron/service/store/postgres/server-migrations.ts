@@ -113,7 +113,7 @@ CREATE TABLE fusion_examples (
 );
 `,
   },
-  // An inbox example's first text: its first day row read by index (decision 165).
+  // An inbox example's first text: its first day row read by index (decision 163).
   {
     version: 14,
     name: 'question_log_inbox_key_days',

@@ -51,7 +51,7 @@ async function sendInSlices(reply: FastifyReply, data: Record<string, unknown>) 
   return reply.type('application/json; charset=utf-8').send(await successJsonInSlices(data));
 }
 
-/** A success whose data is JSON text already made (decision 164): `success(data)`'s bytes. */
+/** A success whose data is JSON text already made (decision 162): `success(data)`'s bytes. */
 function sendJson(reply: FastifyReply, data: string) {
   return reply
     .type('application/json; charset=utf-8')
@@ -215,7 +215,7 @@ export function registerQuestionLogRoutes(
       const { offset, limit } = request.query;
       const robot = await robotOf(request.params);
       if (limit === undefined) {
-        // On the team server PostgreSQL makes the rules' JSON (decision 164).
+        // On the team server PostgreSQL makes the rules' JSON (decision 162).
         const json = await log.analyticsJson(robot);
         if (json !== undefined) return sendJson(reply, json);
         // Names and validity only: a robot's phrasings are not read for its figures.
