@@ -19,6 +19,7 @@ import {
   loadSqlJs,
   openDatabase,
   readSnapshot,
+  snapshotProblem,
   workerFits,
 } from '../../../electron/service/store/embedded/database';
 import { encodeRecord } from '../../../electron/service/store/embedded/journal';
@@ -250,4 +251,55 @@ test('the worker reads a segment a window at a time: records across windows, one
   assert.throws(() => [...segmentRecords(path)], /damaged at byte \d+ \(the record checksum/);
   writeFileSync(path, Buffer.alloc(0));
   assert.deepEqual([...segmentRecords(path)], []);
+});
+
+/** A rebuild of `dir` up to the store's last seq, as the worker runs it, with exports counted. */
+async function rebuildCounted(store: Store, databaseBytes?: number) {
+  const segments = readdirSync(dir)
+    .filter((name) => name.startsWith('journal-'))
+    .map((name) => join(dir, name));
+  const exports = await countExports();
+  try {
+    const built = await rebuildSnapshot({
+      dataDir: dir,
+      segments,
+      targetSeq: store.lastSeq,
+      ...(databaseBytes === undefined ? {} : { databaseBytes }),
+    });
+    const db = openDatabase(await loadSqlJs(), built.bytes);
+    try {
+      const names = db.exec('SELECT name FROM items ORDER BY id')[0]?.values.flat() ?? [];
+      return {
+        exports: exports.calls,
+        seq: databaseSeq(db),
+        names,
+        file: snapshotProblem(Buffer.concat([built.bytes, built.trailer])),
+      };
+    } finally {
+      db.close();
+    }
+  } finally {
+    exports.restore();
+  }
+}
+
+test('the worker holds the database once: the file it rebuilt is the snapshot, no export copies it', async () => {
+  const store = await open();
+  for (let i = 0; i < 50; i++) insert(store, `first ${i}`);
+  await store.snapshot();
+  // Several megabytes past the last snapshot: the file grows well beyond the room read for it.
+  for (let batch = 0; batch < 30; batch++)
+    store.write((tx) => {
+      for (let i = 0; i < 100; i++)
+        tx.run('INSERT INTO items (name) VALUES (?)', [`second ${batch}.${i} ${'x'.repeat(1000)}`]);
+    });
+  const expected = store.all('SELECT name FROM items ORDER BY id').map((row) => row.name);
+  const databaseBytes = Number(store.get('PRAGMA page_count')?.page_count) * 4096;
+  const inPlace = await rebuildCounted(store, databaseBytes);
+  assert.deepEqual(inPlace, { exports: 0, seq: store.lastSeq, names: expected, file: null });
+  // Without the main thread's size the room is too small: sql.js moves the file, the rebuild
+  // sees it and exports, as before.
+  const moved = await rebuildCounted(store);
+  assert.deepEqual(moved, { exports: 1, seq: store.lastSeq, names: expected, file: null });
+  await store.close();
 });

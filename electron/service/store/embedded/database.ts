@@ -472,12 +472,13 @@ export class Store {
         ? this.exportFromMemory()
         : null;
     const targetSeq = this.seq;
+    const databaseBytes = fromMemory ? 0 : this.databaseBytes();
     const coveredSegments = this.journal.rotate();
     const coveredBytes = this.journalBytes;
     this.dirtySinceSnapshot = false;
     const built = fromMemory
       ? Promise.resolve(fromMemory)
-      : this.buildOffThread(coveredSegments, targetSeq);
+      : this.buildOffThread(coveredSegments, targetSeq, databaseBytes);
     this.snapshotting = built
       .then((snapshot) => this.writeSnapshot(snapshot, coveredSegments, coveredBytes))
       .finally(() => {
@@ -505,10 +506,17 @@ export class Store {
    * The snapshot at `targetSeq`, built on a worker thread; if that fails, copied from memory
    * (a later state, which covers the same segments) once no stepped transaction is open.
    */
-  private async buildOffThread(segments: string[], targetSeq: number): Promise<BuiltSnapshot> {
+  private async buildOffThread(
+    segments: string[],
+    targetSeq: number,
+    databaseBytes: number,
+  ): Promise<BuiltSnapshot> {
     const { dataDir, logger } = this.options;
     try {
-      return await buildSnapshotOnWorker({ dataDir, segments, targetSeq }, this.stopping.signal);
+      return await buildSnapshotOnWorker(
+        { dataDir, segments, targetSeq, databaseBytes },
+        this.stopping.signal,
+      );
     } catch (error) {
       if (!this.stopping.signal.aborted)
         logger.warn(
@@ -787,6 +795,18 @@ export async function readSnapshot(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
+  return snapshotDatabaseBytes(file, path, { verify });
+}
+
+/**
+ * The SQLite bytes of a snapshot file read into `file` (a view, not a copy), checked against its
+ * trailer as `readSnapshot` says.
+ */
+export function snapshotDatabaseBytes(
+  file: Buffer,
+  path: string,
+  { verify = true }: { verify?: boolean } = {},
+): Buffer {
   const problem = snapshotProblem(file);
   if (problem && verify) throw new SnapshotDamagedError(path, problem);
   const trailerAt = file.length - TRAILER_BYTES;
@@ -924,6 +944,19 @@ function copyDatabase(SQL: SqlJsStatic, from: SqlJsDatabase, to: SqlJsDatabase):
   }
 }
 
+/** The settings the store runs on, and its own two tables (a database opened or rebuilt). */
+export function applyStoreSettings(db: SqlJsDatabase): void {
+  db.run('PRAGMA foreign_keys = ON');
+  // Durability is the journal's job (the database lives in memory): SQLite's own rollback
+  // journal only has to support ROLLBACK.
+  db.run('PRAGMA journal_mode = MEMORY');
+  db.run('PRAGMA temp_store = MEMORY');
+  db.run('CREATE TABLE IF NOT EXISTS _store (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
+  db.run(
+    'CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)',
+  );
+}
+
 /** A sql.js database on the snapshot's bytes (or empty), with the settings the store runs on. */
 export function openDatabase(SQL: SqlJsStatic, snapshot: Uint8Array | null): SqlJsDatabase {
   const MemoryDatabase = memoryDatabaseClass(SQL);
@@ -938,15 +971,7 @@ export function openDatabase(SQL: SqlJsStatic, snapshot: Uint8Array | null): Sql
         file.close();
       }
     }
-    db.run('PRAGMA foreign_keys = ON');
-    // Durability is the journal's job (the database lives in memory): SQLite's own rollback
-    // journal only has to support ROLLBACK.
-    db.run('PRAGMA journal_mode = MEMORY');
-    db.run('PRAGMA temp_store = MEMORY');
-    db.run('CREATE TABLE IF NOT EXISTS _store (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
-    db.run(
-      'CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)',
-    );
+    applyStoreSettings(db);
   } catch (error) {
     db.close();
     throw new Error(`${SNAPSHOT_FILE} is not a readable SQLite database: ${String(error)}`, {

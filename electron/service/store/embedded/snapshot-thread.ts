@@ -10,6 +10,8 @@ export interface SnapshotJob {
   dataDir: string;
   segments: string[];
   targetSeq: number;
+  /** The main thread's database at the rotation, bytes: the room the rebuilt file is given. */
+  databaseBytes?: number;
 }
 
 /** The worker's one message: the snapshot's bytes and trailer, or why there are none. */
