@@ -69,37 +69,49 @@ const READ_BYTES = 1024 * 1024;
 /**
  * The records of a journal segment in file order, read `READ_BYTES` at a time (more for a record
  * larger than that): a segment after a large import is about the database's size, and holding it
- * whole, with every record decoded, was a third copy of the database in the worker. Damage, or a
- * record cut short at the end, throws (the caller copies the database from memory instead).
+ * whole, with every record decoded, was a third copy of the database in the worker. The reads go
+ * into one buffer, reused (records are parsed out of it, never views on it): a new one per read
+ * left megabytes a second of garbage outside V8's heap, which its collector lets pile up by tens
+ * of megabytes (decision 170). Damage, or a record cut short at the end, throws (the caller
+ * copies the database from memory instead).
  */
 export function* segmentRecords(path: string): Generator<JournalRecord> {
   const fd = openSync(path, 'r');
   try {
-    let window = Buffer.alloc(0);
+    let buffer = Buffer.allocUnsafe(READ_BYTES);
+    // The bytes read and not yet decoded are buffer[pos, end).
     let pos = 0;
+    let end = 0;
     let fileAt = 0;
     let ended = false;
     for (;;) {
-      if (pos >= window.length && ended) return;
-      const decoded = pos < window.length ? decodeRecordAt(window, pos) : { reason: CUT_SHORT };
+      if (pos >= end && ended) return;
+      const decoded =
+        pos < end ? decodeRecordAt(buffer.subarray(0, end), pos) : { reason: CUT_SHORT };
       if ('record' in decoded) {
         pos = decoded.end;
         yield decoded.record;
         continue;
       }
       if (decoded.reason !== CUT_SHORT || ended) {
-        const offset = fileAt - (window.length - pos);
+        const offset = fileAt - (end - pos);
         throw new Error(`${path} is damaged at byte ${offset} (${decoded.reason})`);
       }
-      // The record goes on past the window: the rest of it, and the next bytes of the file.
-      const rest = window.subarray(pos);
-      const next = Buffer.allocUnsafe(Math.max(READ_BYTES, rest.length));
-      const read = readSync(fd, next, 0, next.length, fileAt);
-      fileAt += read;
-      ended = read === 0;
-      window =
-        rest.length === 0 ? next.subarray(0, read) : Buffer.concat([rest, next.subarray(0, read)]);
+      // The record goes on past what was read: its start moves to the front, and the next bytes
+      // of the file follow it (at least as many as it has, so that a large record takes few reads).
+      const rest = end - pos;
+      const room = Math.max(READ_BYTES, rest);
+      if (buffer.length - rest < room) {
+        const larger = Buffer.allocUnsafe(rest + room);
+        buffer.copy(larger, 0, pos, end);
+        buffer = larger;
+      } else if (pos > 0) buffer.copy(buffer, 0, pos, end);
       pos = 0;
+      end = rest;
+      const read = readSync(fd, buffer, end, room, fileAt);
+      fileAt += read;
+      end += read;
+      ended = read === 0;
     }
   } finally {
     closeSync(fd);
