@@ -207,10 +207,10 @@ test('a stop during a snapshot abandons the worker and copies memory at once', a
   );
 });
 
-test('the worker builds a snapshot only while free memory holds four copies of the database', () => {
+test('the worker builds a snapshot only while free memory holds two copies of the database', () => {
   const mb = 2 ** 20;
-  assert.equal(workerFits(100 * mb, 400 * mb), true);
-  assert.equal(workerFits(100 * mb, 399 * mb), false);
+  assert.equal(workerFits(100 * mb, 200 * mb), true);
+  assert.equal(workerFits(100 * mb, 199 * mb), false);
   assert.equal(workerFits(0, 0), true);
 });
 

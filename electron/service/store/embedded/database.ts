@@ -54,14 +54,15 @@ const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 const DEFAULT_SNAPSHOT_JOURNAL_BYTES = 32 * 1024 * 1024;
 
 /**
- * A worker rebuilding the snapshot holds about three copies of the database at its peak (the
- * last snapshot read, the database, its export): it runs only while the machine's free memory
- * holds four, so a large database on a tight machine is copied on the loop instead (decision 121).
+ * A worker rebuilding the snapshot holds the database once, in the file it rebuilds, plus its
+ * own heap (about 1.5× the database at its peak, decision 170; three copies before): it runs
+ * only while the machine's free memory holds two, so a large database on a tight machine is
+ * copied on the loop instead (decisions 121, 171).
  */
 export function workerFits(databaseBytes: number, freeBytes = freemem()): boolean {
   return freeBytes >= WORKER_MEMORY_FACTOR * databaseBytes;
 }
-const WORKER_MEMORY_FACTOR = 4;
+const WORKER_MEMORY_FACTOR = 2;
 /** Below this a snapshot copies the database on the loop (`StoreOptions.snapshotWorkerMinBytes`). */
 const SNAPSHOT_WORKER_MIN_BYTES = 8 * 2 ** 20;
 

@@ -179,7 +179,7 @@ function readIntoRoom(
   try {
     const size = fstatSync(fd).size;
     const room = new Uint8Array(roomFor(job, size));
-    for (let at = 0; at < size; ) {
+    for (let at = 0; at < size;) {
       const read = readSync(fd, room, at, Math.min(size - at, 2 ** 24), at);
       if (read === 0) throw new Error(`${path} ended at byte ${at} of ${size}`);
       at += read;
