@@ -30,6 +30,11 @@ const named = (names: string[], value: unknown): string =>
  * RECOMMEND's runner-up score 14th (the 13th then null), on those lines only.
  */
 export function encode(entry: LoggedQuestion): string {
+  return JSON.stringify(lineValues(entry));
+}
+
+/** A line's values before JSON (the team server stores them shortened: postgres/question-log-row.ts). */
+export function lineValues(entry: LoggedQuestion): unknown[] {
   const values: unknown[] = [
     entry.at,
     entry.userId,
@@ -48,7 +53,7 @@ export function encode(entry: LoggedQuestion): string {
   ];
   if (entry.runnerUp !== undefined) values.push(entry.menuEntry, entry.runnerUp);
   else if (entry.menuEntry !== null) values.push(entry.menuEntry);
-  return JSON.stringify(values);
+  return values;
 }
 
 export function decode(line: string): LoggedQuestion | null {
