@@ -1,7 +1,8 @@
 /**
- * A question log entry as both stores keep it: one line of JSON, the entry's values in a fixed
- * order (the embedded store's day files hold the lines, the team server's `question_log` table
- * one per row), so that both keep the same bytes and count the same size.
+ * A question log entry as the embedded store keeps it: one line of JSON, the entry's values in a
+ * fixed order (its day files and segments hold the lines). The team server stores the same values
+ * shortened (store/postgres/question-log-row.ts: no time, rule ids as numbers; decision 166) and
+ * reads this form in rows written before.
  * @module
  */
 import type { LoggedQuestion } from '../../question-log-types';
