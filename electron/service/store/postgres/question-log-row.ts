@@ -49,40 +49,44 @@ export function parseStored(line: string): unknown[] | null {
   }
 }
 
-/** Rule numbers a parsed line holds (a line of text ids holds none). */
-export function ruleNumbersOf(values: readonly unknown[]): number[] {
-  const numbers: number[] = [];
-  if (typeof values[RULE] === 'number') numbers.push(values[RULE]);
+/** Adds to `into` the rule numbers of a parsed line that `known` lacks (text ids are none). */
+export function unknownRuleNumbers(
+  values: readonly unknown[],
+  known: (ruleNumber: number) => boolean,
+  into: Set<number>,
+): void {
+  const rule = values[RULE];
+  if (typeof rule === 'number' && !known(rule)) into.add(rule);
   const recommended = values[RECOMMENDED];
-  if (Array.isArray(recommended)) {
-    for (const id of recommended) if (typeof id === 'number') numbers.push(id);
-  }
-  return numbers;
+  if (!Array.isArray(recommended)) return;
+  for (const id of recommended) if (typeof id === 'number' && !known(id)) into.add(id);
 }
 
 /**
- * The entry of a parsed stored line, its time from the row. A number no rule has (never written
- * by this code: numbers are made before the lines that use them) reads as no rule.
+ * The entry of a parsed stored line (changed in place: an export decodes every entry), its time
+ * from the row. A number no rule has (never written by this code: numbers are made before the
+ * lines that use them) reads as no rule.
  */
 export function decodeStored(
-  values: readonly unknown[],
+  values: unknown[],
   at: number,
   ruleOf: (ruleNumber: number) => string | undefined,
 ): LoggedQuestion | null {
-  if (values.length <= RULE - 1) return null;
-  const full = [...values];
-  for (let i = full.length; i < RULE + DEFAULTS.length; i++) {
+  if (values.length < RULE) return null;
+  for (let i = values.length; i < RULE + DEFAULTS.length; i++) {
     const fallback = DEFAULTS[i - RULE];
-    full.push(Array.isArray(fallback) ? [] : fallback);
+    values.push(Array.isArray(fallback) ? [] : fallback);
   }
-  full[AT] = at;
-  const idOf = (id: unknown) => (typeof id === 'number' ? (ruleOf(id) ?? null) : id);
-  full[RULE] = idOf(full[RULE]);
-  const recommended = full[RECOMMENDED];
-  if (Array.isArray(recommended)) {
-    full[RECOMMENDED] = recommended.map(idOf).filter((id) => id !== null);
+  values[AT] = at;
+  const rule = values[RULE];
+  if (typeof rule === 'number') values[RULE] = ruleOf(rule) ?? null;
+  const recommended = values[RECOMMENDED];
+  if (Array.isArray(recommended) && recommended.some((id) => typeof id === 'number')) {
+    values[RECOMMENDED] = recommended
+      .map((id: unknown) => (typeof id === 'number' ? ruleOf(id) : id))
+      .filter((id) => id !== undefined);
   }
-  return decodeRow(full);
+  return decodeRow(values);
 }
 
 /**
@@ -135,10 +139,10 @@ export class RuleNumbers {
 
   ruleOf = (ruleNumber: number): string | undefined => this.byNumber.get(ruleNumber);
 
-  /** Learns the rules of `numbers` this node has not seen (numbered by other nodes). */
-  async learnNumbers(numbers: Iterable<number>): Promise<void> {
-    const missing = new Set<number>();
-    for (const n of numbers) if (!this.byNumber.has(n)) missing.add(n);
+  knows = (ruleNumber: number): boolean => this.byNumber.has(ruleNumber);
+
+  /** Learns the rules of `missing` (numbered by other nodes). */
+  async learnNumbers(missing: ReadonlySet<number>): Promise<void> {
     if (missing.size === 0) return;
     const { rows } = await this.pool.query<{ rule_num: number; rule_id: string }>(
       'SELECT rule_num, rule_id FROM question_log_rule_numbers WHERE rule_num = ANY($1::int[])',

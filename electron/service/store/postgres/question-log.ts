@@ -40,7 +40,7 @@ import {
   decodeStored,
   encodeStored,
   parseStored,
-  ruleNumbersOf,
+  unknownRuleNumbers,
 } from './question-log-row';
 
 /**
@@ -354,13 +354,18 @@ export class PostgresQuestionLog implements QuestionLogRepository {
 
   /** Rows' entries, the rules other nodes numbered learnt first (one query, when there are any). */
   private async decodeAll(rows: readonly StoredRow[]): Promise<LoggedQuestion[]> {
-    const parsed = rows.map((row) => ({ at: Number(row.at), values: parseStored(row.line) }));
-    await this.rules.learnNumbers(
-      parsed.flatMap(({ values }) => (values ? ruleNumbersOf(values) : [])),
-    );
-    return parsed
-      .map(({ at, values }) => (values ? decodeStored(values, at, this.rules.ruleOf) : null))
-      .filter((entry): entry is LoggedQuestion => entry !== null);
+    const parsed = rows.map((row) => parseStored(row.line));
+    const missing = new Set<number>();
+    for (const values of parsed) {
+      if (values) unknownRuleNumbers(values, this.rules.knows, missing);
+    }
+    await this.rules.learnNumbers(missing);
+    const entries: LoggedQuestion[] = [];
+    parsed.forEach((values, i) => {
+      const entry = values && decodeStored(values, Number(rows[i]?.at), this.rules.ruleOf);
+      if (entry) entries.push(entry);
+    });
+    return entries;
   }
 
   /** The WHERE of a filter (from `$2` on), with its values; the text's apart (`text`, if any). */
