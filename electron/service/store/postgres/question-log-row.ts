@@ -63,30 +63,41 @@ export function unknownRuleNumbers(
 }
 
 /**
- * The entry of a parsed stored line (changed in place: an export decodes every entry), its time
- * from the row. A number no rule has (never written by this code: numbers are made before the
- * lines that use them) reads as no rule.
+ * The entry of a parsed stored line, its time from the row. A number no rule has (never written
+ * by this code: numbers are made before the lines that use them) reads as no rule. The full
+ * line is made as one literal: padding the parsed array (an export decodes every entry) cost
+ * as much again as the parse.
  */
 export function decodeStored(
-  values: unknown[],
+  values: readonly unknown[],
   at: number,
   ruleOf: (ruleNumber: number) => string | undefined,
 ): LoggedQuestion | null {
-  if (values.length < RULE) return null;
-  for (let i = values.length; i < RULE + DEFAULTS.length; i++) {
-    const fallback = DEFAULTS[i - RULE];
-    values.push(Array.isArray(fallback) ? [] : fallback);
-  }
-  values[AT] = at;
+  const length = values.length;
+  if (length < RULE) return null;
   const rule = values[RULE];
-  if (typeof rule === 'number') values[RULE] = ruleOf(rule) ?? null;
-  const recommended = values[RECOMMENDED];
+  let recommended = values[RECOMMENDED] ?? [];
   if (Array.isArray(recommended) && recommended.some((id) => typeof id === 'number')) {
-    values[RECOMMENDED] = recommended
+    recommended = recommended
       .map((id: unknown) => (typeof id === 'number' ? ruleOf(id) : id))
       .filter((id) => id !== undefined);
   }
-  return decodeRow(values);
+  return decodeRow([
+    at,
+    values[1],
+    values[2],
+    values[3],
+    values[4],
+    values[5],
+    values[6],
+    typeof rule === 'number' ? (ruleOf(rule) ?? null) : (rule ?? null),
+    recommended,
+    values[9] ?? null,
+    length > 10 ? values[10] : 0,
+    values[11] ?? null,
+    values[12],
+    values[13],
+  ]);
 }
 
 /**
