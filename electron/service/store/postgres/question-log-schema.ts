@@ -260,3 +260,34 @@ FROM question_log_inbox_rules x JOIN question_log_groups g ON g.log_id = x.log_i
 GROUP BY x.log_id, g.grp, x.kind, x.rule_id
 HAVING sum(x.count) > 0;
 `;
+
+/**
+ * Server migration 15 (decisions 166-167): rule ids in the stored lines as numbers of their own
+ * table (store/postgres/question-log-row.ts): a line named its rule (and a RECOMMEND's) by its
+ * 36-character id. Lines written before keep their text ids and read as they did: no row is
+ * rewritten. And the emptied table of migration 2 gives its files back: its entries were moved a
+ * batch at a time (DELETE leaves the files their size: 267 MB after a million), so once it holds
+ * no row it is truncated; one that still holds rows is left to the nodes, which truncate it when
+ * their move has emptied it.
+ */
+export const QUESTION_LOG_RULE_NUMBERS_SQL = `
+-- A user's entries are few: the index holds each user once with the row pointers of its entries
+-- (B-tree deduplication: ~10 bytes an entry instead of ~40 with the entry's number in every key),
+-- and a read sorts them. A user frequent enough to be in the planner's statistics is read from
+-- the newest entry back instead. A rule's entries are many: its index keeps their order.
+DROP INDEX question_log_entries_by_user;
+CREATE INDEX question_log_entries_by_user ON question_log_entries (log_id, user_hash);
+
+CREATE TABLE question_log_rule_numbers (
+  rule_num INT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  rule_id  TEXT NOT NULL UNIQUE
+);
+
+LOCK TABLE question_log IN ACCESS EXCLUSIVE MODE;
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM question_log) THEN
+    TRUNCATE question_log;
+  END IF;
+END $$;
+`;

@@ -24,7 +24,7 @@ import type {
 } from '../contract/question-log';
 import { DAY_MS, OUTCOMES, filterOutcome, outcomeOf } from '../contract/question-log';
 import { FlushSchedule } from '../sql/flush-schedule';
-import { decode, encode } from '../sql/question-log-line';
+import { decode } from '../sql/question-log-line';
 import { textVariants } from '../sql/question-log-text';
 import type { Pool } from './connection';
 import { inTransaction } from './connection';
@@ -35,6 +35,13 @@ import {
   PostgresFigures,
   dropFiguresBefore,
 } from './question-log-figures';
+import {
+  RuleNumbers,
+  decodeStored,
+  encodeStored,
+  parseStored,
+  unknownRuleNumbers,
+} from './question-log-row';
 
 /**
  * What an entry takes on disk besides its line (decision 143): its heap tuple (item pointer,
@@ -60,12 +67,13 @@ const SEARCH_BUDGET = 20_000;
 
 const withProgress = (searched: SearchProgress | undefined) => (searched ? { searched } : {});
 
-const decodeAll = (rows: readonly { line: string }[]): LoggedQuestion[] =>
-  rows.map((row) => decode(row.line)).filter((entry): entry is LoggedQuestion => entry !== null);
+interface StoredRow {
+  at: number | string;
+  line: string;
+}
 
 interface Buffered {
   entry: LoggedQuestion;
-  line: string;
 }
 
 interface Log {
@@ -112,6 +120,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   private readonly lostEntries = new Map<LogKey, LostEntries>();
   private failing: { count: number; since: number; code: string } | null = null;
   private failures = 0;
+  private readonly rules: RuleNumbers;
   readonly figures: PostgresFigures;
 
   constructor(options: PostgresQuestionLogOptions) {
@@ -120,6 +129,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     this.now = options.now ?? Date.now;
     this.searchBudget = options.searchBudget ?? SEARCH_BUDGET;
     this.writes = new FlushSchedule(() => this.writeBuffered(), options.flushMs);
+    this.rules = new RuleNumbers(this.pool);
     this.figures = new PostgresFigures(this.pool, async (log) => {
       // This node's asks are in the tables before they are read.
       await this.flush();
@@ -176,6 +186,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     replay.known(new Map(rows.map((row) => [row.key, row.grp])));
     // Entries of the table of an older version move over with their figures, a batch at a time;
     // several nodes may move at once: each takes rows the others have not locked.
+    let movedAny = false;
     for (;;) {
       const moved = await inTransaction(this.pool, async (client) => {
         const batch = await client.query<{ line: string }>(
@@ -197,12 +208,34 @@ export class PostgresQuestionLog implements QuestionLogRepository {
         await this.insertEntries(
           client,
           logId,
-          entries.map((entry) => ({ entry, line: encode(entry) })),
+          entries.map((entry) => ({ entry })),
         );
         await figures.write(client, logId);
         return batch.rows.length;
       });
+      movedAny ||= moved > 0;
       if (moved < MOVE_BATCH) break;
+    }
+    if (movedAny) await this.truncateMovedTable();
+  }
+
+  /**
+   * The table of an older version, once a move has emptied it, gives its files back (decision
+   * 167): deleted rows leave them their size. Only when no node is using it (NOWAIT: a node
+   * still moving keeps it, and truncates it itself when its own move ends) and it holds no row.
+   */
+  private async truncateMovedTable(): Promise<void> {
+    try {
+      await inTransaction(this.pool, async (client) => {
+        await client.query('LOCK TABLE question_log IN ACCESS EXCLUSIVE MODE NOWAIT');
+        const { rows } = await client.query('SELECT 1 FROM question_log LIMIT 1');
+        if (rows.length === 0) await client.query('TRUNCATE question_log');
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException | null)?.code ?? String(error);
+      this.logger.warn(
+        `question log: the old table of moved entries is left to the next move (${code})`,
+      );
     }
   }
 
@@ -212,6 +245,8 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     batch: readonly Buffered[],
   ): Promise<number> {
     if (batch.length === 0) return 0;
+    await this.rules.number(batch.map((b) => b.entry));
+    const lines = batch.map((b) => encodeStored(b.entry, this.rules.numberOf));
     await client.query(
       `INSERT INTO question_log_entries (log_id, at, outcome, user_hash, rule_hash, line)
        SELECT $1, * FROM unnest($2::bigint[], $3::smallint[], $4::int[], $5::int[], $6::text[])`,
@@ -221,11 +256,11 @@ export class PostgresQuestionLog implements QuestionLogRepository {
         batch.map((b) => outcomeCode(b.entry)),
         batch.map((b) => hash32(b.entry.userId)),
         batch.map((b) => (b.entry.ruleId === null ? 0 : hash32(b.entry.ruleId))),
-        batch.map((b) => b.line),
+        lines,
       ],
     );
-    const bytes = batch.reduce(
-      (sum, b) => sum + Buffer.byteLength(b.line) + 1 + ENTRY_ROW_BYTES,
+    const bytes = lines.reduce(
+      (sum, line) => sum + Buffer.byteLength(line) + 1 + ENTRY_ROW_BYTES,
       0,
     );
     const { rows } = await client.query<{ bytes: number }>(
@@ -238,7 +273,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
 
   append(log: LogKey, entry: LoggedQuestion, figures: EntryFigures | null): void {
     const pending = this.logOf(log);
-    pending.buffer.push({ entry, line: encode(entry) });
+    pending.buffer.push({ entry });
     if (figures) pending.figures.add(figures);
   }
 
@@ -317,6 +352,22 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     return this.lostEntries.get(log) ?? null;
   }
 
+  /** Rows' entries, the rules other nodes numbered learnt first (one query, when there are any). */
+  private async decodeAll(rows: readonly StoredRow[]): Promise<LoggedQuestion[]> {
+    const parsed = rows.map((row) => parseStored(row.line));
+    const missing = new Set<number>();
+    for (const values of parsed) {
+      if (values) unknownRuleNumbers(values, this.rules.knows, missing);
+    }
+    await this.rules.learnNumbers(missing);
+    const entries: LoggedQuestion[] = [];
+    parsed.forEach((values, i) => {
+      const entry = values && decodeStored(values, Number(rows[i]?.at), this.rules.ruleOf);
+      if (entry) entries.push(entry);
+    });
+    return entries;
+  }
+
   /** The WHERE of a filter (from `$2` on), with its values; the text's apart (`text`, if any). */
   private where(request: PageRequest): { sql: string; values: unknown[]; text: string | null } {
     const { filter } = request;
@@ -371,8 +422,8 @@ export class PostgresQuestionLog implements QuestionLogRepository {
       const total = known;
       if (request.offset >= total) return { entries: [], total, next: null };
       const end = total - request.offset;
-      const { rows } = await this.pool.query<{ entry_id: number; line: string }>(
-        `SELECT entry_id, line FROM question_log_entries WHERE ${sql}
+      const { rows } = await this.pool.query<StoredRow & { entry_id: number }>(
+        `SELECT entry_id, at, line FROM question_log_entries WHERE ${sql}
          ORDER BY entry_id LIMIT ${Math.min(request.limit, end)}
          OFFSET ${Math.max(0, end - request.limit)}`,
         [logId, ...values],
@@ -380,7 +431,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
       const shown = rows.reverse();
       const last = shown.at(-1);
       return {
-        entries: decodeAll(shown),
+        entries: await this.decodeAll(shown),
         total,
         next: end > request.limit && last ? String(last.entry_id) : null,
       };
@@ -391,15 +442,15 @@ export class PostgresQuestionLog implements QuestionLogRepository {
       pageValues.push(cursor);
       pageSql += ` AND entry_id < $${pageValues.length}`;
     }
-    const { rows } = await this.pool.query<{ entry_id: number; line: string }>(
-      `SELECT entry_id, line FROM question_log_entries WHERE ${pageSql}
+    const { rows } = await this.pool.query<StoredRow & { entry_id: number }>(
+      `SELECT entry_id, at, line FROM question_log_entries WHERE ${pageSql}
        ORDER BY entry_id DESC LIMIT ${request.limit + 1} OFFSET ${request.offset}`,
       pageValues,
     );
     const shown = rows.slice(0, request.limit);
     const last = shown.at(-1);
     return {
-      entries: decodeAll(shown),
+      entries: await this.decodeAll(shown),
       total: counted ? (known ?? (await this.count(logId, sql, values, request))) : null,
       next: rows.length > request.limit && last ? String(last.entry_id) : null,
     };
@@ -423,9 +474,9 @@ export class PostgresQuestionLog implements QuestionLogRepository {
       values.push(cursor);
       sql += ` AND entry_id < $${values.length}`;
     }
-    const { rows } = await this.pool.query<{ entry_id: number; line: string }>(
-      `SELECT entry_id, line FROM (
-         SELECT entry_id, line FROM question_log_entries WHERE ${sql}
+    const { rows } = await this.pool.query<StoredRow & { entry_id: number }>(
+      `SELECT entry_id, at, line FROM (
+         SELECT entry_id, at, line FROM question_log_entries WHERE ${sql}
          ORDER BY entry_id DESC LIMIT ${this.searchBudget}) AS scanned
        WHERE ${where.text}
        ORDER BY entry_id DESC LIMIT ${request.limit + 1} OFFSET ${request.offset}`,
@@ -454,7 +505,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     if (rows.length > request.limit && last) {
       const entryId = Number(last.entry_id);
       return {
-        entries: decodeAll(shown),
+        entries: await this.decodeAll(shown),
         total: null,
         next: String(entryId),
         ...withProgress(await progress(entryId)),
@@ -472,14 +523,14 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     if (Number(ends[0]?.read ?? 0) < this.searchBudget || stop === null) {
       // The oldest entry reached: counted when this page searched the whole period.
       return {
-        entries: decodeAll(shown),
+        entries: await this.decodeAll(shown),
         total: cursor === null && request.offset === 0 ? shown.length : null,
         next: null,
         ...withProgress(of === null ? undefined : { entries: of, of }),
       };
     }
     return {
-      entries: decodeAll(shown),
+      entries: await this.decodeAll(shown),
       total: null,
       next: String(stop),
       ...withProgress(await progress(Number(stop))),
@@ -524,17 +575,15 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     const logId = await this.logId(log);
     let after = 0;
     for (;;) {
-      const { rows } = await this.pool.query<{ entry_id: number; line: string }>(
-        `SELECT entry_id, line FROM question_log_entries
+      const { rows } = await this.pool.query<StoredRow & { entry_id: number }>(
+        `SELECT entry_id, at, line FROM question_log_entries
          WHERE log_id = $1 AND entry_id > $2 AND at >= $3 AND at < $4
          ORDER BY entry_id LIMIT ${SLICE_ROWS}`,
         [logId, after, Math.max(0, from), Math.min(to, Number.MAX_SAFE_INTEGER)],
       );
       if (rows.length === 0) return;
       after = Number(rows.at(-1)?.entry_id ?? after);
-      yield rows
-        .map((row) => decode(row.line))
-        .filter((entry): entry is LoggedQuestion => entry !== null);
+      yield await this.decodeAll(rows);
     }
   }
 

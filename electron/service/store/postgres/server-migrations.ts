@@ -9,6 +9,7 @@ import {
   QUESTION_LOG_FIGURE_INDEXES_SQL,
   QUESTION_LOG_INBOX_GROUPS_SQL,
   QUESTION_LOG_INBOX_GROUP_PARTS_SQL,
+  QUESTION_LOG_RULE_NUMBERS_SQL,
   QUESTION_LOG_RULE_TOTALS_SQL,
   QUESTION_LOG_VOLUME_SQL,
 } from './question-log-schema';
@@ -122,4 +123,6 @@ CREATE INDEX question_log_inbox_by_key_day ON question_log_inbox (log_id, key, d
 DROP INDEX question_log_inbox_by_key;
 `,
   },
+  // Stored lines name rules by number; migration 2's emptied table truncated (decisions 166-167).
+  { version: 15, name: 'question_log_rule_numbers', sql: QUESTION_LOG_RULE_NUMBERS_SQL },
 ];

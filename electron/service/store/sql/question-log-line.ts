@@ -1,7 +1,8 @@
 /**
- * A question log entry as both stores keep it: one line of JSON, the entry's values in a fixed
- * order (the embedded store's day files hold the lines, the team server's `question_log` table
- * one per row), so that both keep the same bytes and count the same size.
+ * A question log entry as the embedded store keeps it: one line of JSON, the entry's values in a
+ * fixed order (its day files and segments hold the lines). The team server stores the same values
+ * shortened (store/postgres/question-log-row.ts: no time, rule ids as numbers; decision 166) and
+ * reads this form in rows written before.
  * @module
  */
 import type { LoggedQuestion } from '../../question-log-types';
@@ -30,6 +31,11 @@ const named = (names: string[], value: unknown): string =>
  * RECOMMEND's runner-up score 14th (the 13th then null), on those lines only.
  */
 export function encode(entry: LoggedQuestion): string {
+  return JSON.stringify(lineValues(entry));
+}
+
+/** A line's values before JSON (the team server stores them shortened: postgres/question-log-row.ts). */
+export function lineValues(entry: LoggedQuestion): unknown[] {
   const values: unknown[] = [
     entry.at,
     entry.userId,
@@ -48,7 +54,7 @@ export function encode(entry: LoggedQuestion): string {
   ];
   if (entry.runnerUp !== undefined) values.push(entry.menuEntry, entry.runnerUp);
   else if (entry.menuEntry !== null) values.push(entry.menuEntry);
-  return JSON.stringify(values);
+  return values;
 }
 
 export function decode(line: string): LoggedQuestion | null {
