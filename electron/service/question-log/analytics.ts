@@ -58,7 +58,7 @@ const hitBefore = (a: RuleRow, b: RuleRow) =>
   a.hits > b.hits || (a.hits === b.hits && a.ruleId < b.ruleId);
 
 /** Keeps `top` the `max` best rows seen, best first, without sorting every rule hit. */
-export function keepBest(top: RuleRow[], row: RuleRow, max: number): void {
+function keepBest(top: RuleRow[], row: RuleRow, max: number): void {
   const last = top[top.length - 1];
   if (top.length === max && last !== undefined && !hitBefore(row, last)) return;
   let at = top.length;
@@ -110,7 +110,7 @@ export async function ruleAnalytics(
 }
 
 /** Hits per day of these rules (the most hit), in their order. */
-export async function hitsByDay(
+async function hitsByDay(
   figures: LogFigures,
   log: LogKey,
   ruleIds: readonly string[],
@@ -125,7 +125,7 @@ export async function hitsByDay(
 }
 
 /** The pairs most recommended together, those with a rule since deleted left out. */
-export async function confusable(
+async function confusable(
   figures: LogFigures,
   log: LogKey,
   known: (ruleId: string) => boolean,

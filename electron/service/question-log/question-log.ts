@@ -14,6 +14,7 @@ import type {
   InboxGroup,
   LoggedQuestion,
   QuestionLogPage,
+  RuleAnalytics,
   RuleAnalyticsPage,
   RuleHits,
 } from '../question-log-types';
@@ -27,10 +28,9 @@ import type {
 } from '../store/contract/question-log';
 import { DAY_MS } from '../store/contract/question-log';
 import type { RobotKey } from '../store/contract/records';
-import { dashboard, ruleAnalyticsJson } from './analytics';
+import { dashboard, ruleAnalytics, ruleAnalyticsJson } from './analytics';
+import type { RuleFacts } from './analytics';
 import { ruleAnalyticsPage } from './analytics-page';
-import { ruleAnalyticsText, ruleHitsText } from './analytics-text';
-import type { RuleFactsText } from './analytics-text';
 import type { AnalyticsPageInput } from './analytics-page';
 import { ClickMemory } from './click-memory';
 import { DISMISS_MS, MarkIndex, TextKeys, entryFigures } from './entry-figures';
@@ -427,6 +427,11 @@ export class QuestionLog {
       : this.repository.figures.rulesOf(log, ruleIds);
   }
 
+  async analytics(robot: RobotKey, rules: readonly RuleFacts[]): Promise<RuleAnalytics> {
+    const { log } = await this.opened(robot);
+    return ruleAnalytics(this.repository.figures, log, rules, this.options.now());
+  }
+
   /**
    * Whole rule analytics' JSON text (the answer's data) when the store serialises the rules
    * itself (PostgreSQL, decision 162); undefined otherwise (`analytics` then).
@@ -436,20 +441,6 @@ export class QuestionLog {
     if (!json) return undefined;
     const { log } = await this.opened(robot);
     return ruleAnalyticsJson(this.repository.figures, json, log, robot, this.options.now());
-  }
-
-  /**
-   * Whole rule analytics' JSON text on a store that does not serialise the rules itself (the
-   * embedded one): the same bytes as `analytics`, from the rules' facts kept as text (decision 168).
-   */
-  async analyticsText(robot: RobotKey, facts: RuleFactsText): Promise<string> {
-    const { log } = await this.opened(robot);
-    return ruleAnalyticsText(this.repository.figures, log, facts, this.options.now());
-  }
-
-  /** `ruleHits` of every rule as the JSON text of `{ rules }`, the same bytes. */
-  async ruleHitsText(robot: RobotKey): Promise<string> {
-    return ruleHitsText(await this.ruleHits(robot));
   }
 
   /** A page of rule analytics (decision 118): the page's rules read by index. */

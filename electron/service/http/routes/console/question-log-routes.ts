@@ -16,7 +16,7 @@ import { LIMITS } from '../../../limits';
 import { normalizeText } from '../../../matching/normalize';
 import { addCases } from '../../../publishing/test-sets';
 import type { QuestionLog } from '../../../question-log/question-log';
-import { RuleFactsCache } from '../../../question-log/analytics-text';
+import { RuleFactsCache } from '../../../question-log/rule-facts-cache';
 import type { InboxAddResult, InboxTestCasesResult } from '../../../question-log-types';
 import {
   AnalyticsQuery,
@@ -29,7 +29,7 @@ import {
   QuestionLogExportQuery,
   QuestionLogQuery,
 } from '../../../validation/question-log-schemas';
-import { success } from '../../envelope';
+import { success, successJsonInSlices } from '../../envelope';
 import { CONSOLE, robotFromParams, robotRoute } from './workspace-routes';
 import type { RobotParams } from './workspace-routes';
 import { actorOf } from '../../console-gate';
@@ -46,6 +46,11 @@ function bounded(value: string | undefined, fallback: number, max: number, field
     });
   }
   return n;
+}
+
+/** A reply whose lists are serialised a slice at a time: the same bytes as `success(data)`. */
+async function sendInSlices(reply: FastifyReply, data: Record<string, unknown>) {
+  return reply.type('application/json; charset=utf-8').send(await successJsonInSlices(data));
 }
 
 /** A success whose data is JSON text already made (decision 162): `success(data)`'s bytes. */
@@ -73,7 +78,7 @@ export function registerQuestionLogRoutes(
 ): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const robotOf = (params: RobotParams): Promise<Robot> => robotFromParams(ctx, params);
-  const factsText = new RuleFactsCache();
+  const factsOf = new RuleFactsCache();
 
   typed.get(`${R}/question-log`, robotRoute({ querystring: QuestionLogQuery }), async (request) => {
     const query = request.query;
@@ -201,9 +206,9 @@ export function registerQuestionLogRoutes(
     return success({ dismissed: await log.mark(robot, keys, 'dismissed') });
   });
 
-  // Every rule's figures (10k rules: ~1 MB of JSON) written in slices, never in one hold.
+  // Every rule's figures (10k rules: ~1 MB of JSON) serialised in slices, never in one hold.
   typed.get(`${R}/rule-hits`, robotRoute({}), async (request, reply) =>
-    sendJson(reply, await log.ruleHitsText(await robotOf(request.params))),
+    sendInSlices(reply, { rules: await log.ruleHits(await robotOf(request.params)) }),
   );
 
   typed.get(
@@ -216,11 +221,13 @@ export function registerQuestionLogRoutes(
         // On the team server PostgreSQL makes the rules' JSON (decision 162).
         const json = await log.analyticsJson(robot);
         if (json !== undefined) return sendJson(reply, json);
-        // Names and validity only, kept as text until the store's next write (decision 168).
-        const facts = await factsText.of(robotKey(robot), ctx.store.position, () =>
+        // Names and validity only (not phrasings), kept until the store's next write (decision
+        // 168). The team server's path is above: its other nodes' writes do not move `position`.
+        const facts = await factsOf.of(robotKey(robot), ctx.store.position, () =>
           ctx.store.rules.facts(robot),
         );
-        return sendJson(reply, await log.analyticsText(robot, facts));
+        const analytics = await log.analytics(robot, facts);
+        return sendInSlices(reply, { ...analytics });
       }
       // A page in creation order, as the rules grid pages (decision 118).
       const { rows, total } = await ctx.store.rules.query(robot, {

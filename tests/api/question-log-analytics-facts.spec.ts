@@ -1,10 +1,10 @@
 /**
- * Whole rule analytics and rule hits written as text (decision 168) are the bytes of
- * `JSON.stringify(success(…))` of what the figures hold: the whole answer equals the pages of
- * rule analytics (decision 118: read by another path, rule by rule) put together, for more rules
- * than a slice, names that need escaping and windows ending soon; and it follows the rules'
- * writes (a rename, a window set, a rule deleted, rules added) and new asks, though the rules'
- * facts are kept as text between reads.
+ * Whole rule analytics, its rules' facts kept between reads until the store's next write
+ * (decision 168), is the bytes of `JSON.stringify(success(…))` of what the figures and the rules
+ * hold: it equals the pages of rule analytics (decision 118: read by another path, a page of
+ * rules at a time) put together, for more rules than a slice, names that need escaping and
+ * windows ending soon; and it follows every kind of write (a rename, a window set, a rule
+ * deleted, rules added) and new asks. Rule hits agree with it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -34,7 +34,7 @@ const NAMES = [
 const nameOf = (i: number) => `${NAMES[i % NAMES.length]} ${i}`;
 const questionOf = (i: number) => `question number ${i} about topic ${i}`;
 
-describe('whole rule analytics and rule hits as text (decision 168)', () => {
+describe("whole rule analytics with the rules' facts kept (decision 168)", () => {
   const clock = { now: Date.UTC(2026, 10, 2, 9) };
   let h: TestService;
   let api: ReturnType<typeof consoleClient>;
@@ -120,7 +120,7 @@ describe('whole rule analytics and rule hits as text (decision 168)', () => {
     });
     await assertSameBytes('after asks');
 
-    // The facts are kept as text between reads: each kind of write shows in the next read.
+    // The facts are kept between reads: each kind of write shows in the next read.
     await api.ok('PATCH', `${R}/rules/${second.ruleId}`, { ruleName: 'renamed "now" \\ \u0001' });
     await assertSameBytes('after a rename');
     await api.ok('PATCH', `${R}/rules/${third.ruleId}`, {
