@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DomainContext } from '../../../domain/context';
+import { robotKey } from '../../../domain/robot-directory';
 import type { Robot } from '../../../domain/robot-directory';
 import { createRule } from '../../../domain/rule-editing';
 import { addPhrasings } from '../../../domain/rule-phrasings';
@@ -15,6 +16,7 @@ import { LIMITS } from '../../../limits';
 import { normalizeText } from '../../../matching/normalize';
 import { addCases } from '../../../publishing/test-sets';
 import type { QuestionLog } from '../../../question-log/question-log';
+import { RuleFactsCache } from '../../../question-log/rule-facts-cache';
 import type { InboxAddResult, InboxTestCasesResult } from '../../../question-log-types';
 import {
   AnalyticsQuery,
@@ -76,6 +78,7 @@ export function registerQuestionLogRoutes(
 ): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const robotOf = (params: RobotParams): Promise<Robot> => robotFromParams(ctx, params);
+  const factsOf = new RuleFactsCache();
 
   typed.get(`${R}/question-log`, robotRoute({ querystring: QuestionLogQuery }), async (request) => {
     const query = request.query;
@@ -218,8 +221,12 @@ export function registerQuestionLogRoutes(
         // On the team server PostgreSQL makes the rules' JSON (decision 162).
         const json = await log.analyticsJson(robot);
         if (json !== undefined) return sendJson(reply, json);
-        // Names and validity only: a robot's phrasings are not read for its figures.
-        const analytics = await log.analytics(robot, await ctx.store.rules.facts(robot));
+        // Names and validity only (not phrasings), kept until the store's next write (decision
+        // 168). The team server's path is above: its other nodes' writes do not move `position`.
+        const facts = await factsOf.of(robotKey(robot), ctx.store.position, () =>
+          ctx.store.rules.facts(robot),
+        );
+        const analytics = await log.analytics(robot, facts);
         return sendInSlices(reply, { ...analytics });
       }
       // A page in creation order, as the rules grid pages (decision 118).

@@ -204,9 +204,14 @@ export class DayFileLog implements QuestionLogRepository {
 
   open(log: LogKey, replay: Replay): Promise<void> {
     const robot = this.robot(log);
-    robot.opened ??= this.segmentsOf(log).then(() =>
-      robot.exclusive(() => this.loadFigures(robot, replay)),
-    );
+    robot.opened ??= this.segmentsOf(log)
+      .then(() => robot.exclusive(() => this.loadFigures(robot, replay)))
+      .then(() => {
+        // Not awaited: a read meanwhile waits for the walk it would have made itself.
+        robot.figures.rank().catch((error: unknown) => {
+          this.logger.error(`could not rank the question log figures of ${robot.key}`, error);
+        });
+      });
     return robot.opened;
   }
 

@@ -387,6 +387,23 @@ export class KeptFigures {
     RULES_RANKED,
   );
 
+  /**
+   * Ranks once what the reads rank: every inbox group, every rule, each busy day's questions,
+   * misses and pairs, a slice a turn (decision 169). Done as the log opens, so that the first
+   * inbox or dashboard read after a start places only what changed since, rather than walking a
+   * million asks' groups while the editor waits.
+   */
+  async rank(): Promise<void> {
+    await this.groupRanking.top(1);
+    await this.ruleRanking.top(1);
+    for (const tables of [...this.days.values()]) {
+      const { questions, missed, pairs } = tables.ranked;
+      if (tables.questions.size > TOP_KEPT) await questions.top(1);
+      if (tables.missed.size > TOP_KEPT) await missed.top(1);
+      if (tables.pairs.size > TOP_KEPT) await pairs.top(1);
+    }
+  }
+
   dayOf(day: DayNumber): DayTables {
     let tables = this.days.get(day);
     if (!tables) {
