@@ -6,7 +6,9 @@
  * (`--expose-gc`): the index's bytes are the V8 heap plus array buffers after a full GC, less
  * the same before indexing, once 500 questions were asked (the norms and the scorer's tables are
  * made on first use); then 2000 new questions after 1000 others, wall p50 / p99 and CPU time per
- * question. For work on the index's memory (issue 31, docs/matching.md "Memory at 100k rules").
+ * question; then the index saved, dropped and opened from its bytes (as a new start or a budgeted
+ * node's load does), its bytes plus what it holds besides once 500 questions were asked. For work
+ * on the index's memory (issue 31, docs/matching.md "Memory at 100k rules").
  * @module
  */
 import { execFileSync } from 'node:child_process';
@@ -33,10 +35,16 @@ export interface IndexMemoryFigures {
   askP50Ms: number;
   askP99Ms: number;
   askCpuMs: number;
+  /** The same rules saved and opened again (as a new start or a budgeted node's load does). */
+  savedMb: number;
+  openedMb: number;
+  openedHeapMb: number;
 }
 
 interface Engine {
   createRobotIndex(options: { selfCalibration: boolean }): RobotIndex;
+  saveRobotIndex(index: RobotIndex): Uint8Array;
+  loadRobotIndex(bytes: Uint8Array<ArrayBuffer>): RobotIndex | null;
 }
 
 async function settled(): Promise<{ heap: number; buffers: number }> {
@@ -75,6 +83,16 @@ async function measureHere(root: string, size: number): Promise<IndexMemoryFigur
   }
   const used = process.cpuUsage(cpu);
   const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
+  // Opened from its saved bytes, read as a difference (the built index may still be alive): the
+  // bytes exist on both sides of it, and since the opened arrays are views on them they count
+  // in full, added below.
+  const saved = engine.saveRobotIndex(index) as Uint8Array<ArrayBuffer>;
+  const beforeOpen = await settled();
+  const reopened = engine.loadRobotIndex(saved);
+  if (reopened === null) throw new Error('the saved index did not open');
+  for (const question of warmUp.slice(0, 500)) reopened.match(question, NOW, SETTINGS);
+  const opened = await settled();
+  const savedBytes = saved.byteLength;
   return {
     size,
     indexMb: mb(after.heap - before.heap + after.buffers - before.buffers),
@@ -83,6 +101,9 @@ async function measureHere(root: string, size: number): Promise<IndexMemoryFigur
     askP50Ms: round(percentile(times, 50), 3),
     askP99Ms: round(percentile(times, 99), 3),
     askCpuMs: round((used.user + used.system) / 1000 / queries.length, 3),
+    savedMb: mb(savedBytes),
+    openedMb: mb(opened.heap - beforeOpen.heap + opened.buffers - beforeOpen.buffers + savedBytes),
+    openedHeapMb: mb(opened.heap - beforeOpen.heap),
   };
 }
 
@@ -111,6 +132,9 @@ function medians(rows: IndexMemoryFigures[]): IndexMemoryFigures {
     askP50Ms: of('askP50Ms'),
     askP99Ms: of('askP99Ms'),
     askCpuMs: of('askCpuMs'),
+    savedMb: of('savedMb'),
+    openedMb: of('openedMb'),
+    openedHeapMb: of('openedHeapMb'),
   };
 }
 

@@ -327,6 +327,11 @@ export class SnapshotReader {
     return { start, length: entry.length };
   }
 
+  /** Whether the snapshot holds an array of that name (older formats hold some others). */
+  hasArray(name: string): boolean {
+    return this.header.arrays[name] !== undefined;
+  }
+
   // Views on the snapshot's own buffer (a private copy of the file): writes stay inside each
   // view's bounds, and growing an array copies it.
   i32(name: string): Int32Array<ArrayBuffer> {

@@ -118,10 +118,13 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
 
 /**
  * Bump when what the index stores changes meaning (weights, term kinds) or encoding (5: forward
- * lists as varints; an older file is not opened, the caller re-indexes). Changes to
- * normalisation or tokenisation are caught without a bump by `behaviourFingerprint`.
+ * lists as varints; an older file is not opened, the caller re-indexes; 6: postings without
+ * their keys, tombstones as ~key). Changes to normalisation or tokenisation are caught without
+ * a bump by `behaviourFingerprint`.
  */
-const SNAPSHOT_FORMAT = 5;
+const SNAPSHOT_FORMAT = 6;
+/** Formats still opened: 5 differs only in its postings' keys, which opening folds in. */
+const OPENED_FORMATS: readonly number[] = [5, SNAPSHOT_FORMAT];
 const FINGERPRINT_PROBES = [
   'How do I TRANSFER money to my friends’ accounts? I can’t!',
   '怎麼辦理開戶？资料库、天气的预报 😀',
@@ -185,7 +188,7 @@ class MatchingIndex implements SynonymAwareRobotIndex {
 
   static load(bytes: Uint8Array<ArrayBuffer>): MatchingIndex | null {
     const reader = new SnapshotReader(bytes);
-    if (reader.value<number>('format') !== SNAPSHOT_FORMAT) return null;
+    if (!OPENED_FORMATS.includes(reader.value<number>('format'))) return null;
     if (reader.value<string>('fingerprint') !== behaviourFingerprint()) return null;
     const groups = reader.value<string[][]>('synonyms');
     const synonyms = new SynonymTable(groups);

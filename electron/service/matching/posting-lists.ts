@@ -28,7 +28,12 @@ const OWN_CHUNK = 512;
  * each posting is then copied about four times while the list grows, 12 bytes a copy).
  */
 const OWN_GROWTH = 1.25;
-const FIRST_ROOM = 4;
+/**
+ * A new list's room: one posting, since most terms of a large knowledge base stay in one rule
+ * (100k benchmark rules: ~100k such terms, 2.4 MB of room for 4 left unused), and a run left
+ * by a list that moved on is taken by the next list growing to its size.
+ */
+const FIRST_ROOM = 1;
 
 export class PostingLists {
   /**
@@ -187,59 +192,32 @@ export class PostingLists {
   }
 
   /**
-   * Writes the lists of terms `0..terms-1` as flat arrays plus offsets (the saved format: slots
-   * with −1 for a tombstone, keys, weights), run by run as the snapshot is written, never
-   * gathered into arrays of their own first. `firstPhrasing` as for `remove`, read then too.
+   * Writes the lists of terms `0..terms-1` as flat arrays plus offsets (the saved format since
+   * index format 6: slots as held, a tombstone's ~key included, and weights), run by run as the
+   * snapshot is written, never gathered into arrays of their own first. Format 5 also wrote
+   * every posting's key beside its slot: 4 bytes a posting (15 MB at 100k benchmark rules) that
+   * an opened index kept in memory as part of the file's buffer, though only tombstones need one.
    */
-  save(
-    writer: SnapshotWriter,
-    prefix: string,
-    terms: number,
-    firstPhrasing: ArrayLike<number>,
-  ): void {
+  save(writer: SnapshotWriter, prefix: string, terms: number): void {
     const offsets = new Int32Array(terms + 1);
     for (let t = 0; t < terms; t += 1) offsets[t + 1] = (offsets[t] ?? 0) + (this.length[t] ?? 0);
     const total = offsets[terms] ?? 0;
-    // Slots and keys are derived run by run in a block of their own (`put` copies it).
-    let scratch = new Int32Array(OWN_CHUNK);
-    const derived = (value: (slot: number) => number) => (put: (piece: Int32Array) => void) => {
-      for (let t = 0; t < terms; t += 1) {
-        const length = this.length[t] ?? 0;
-        if (length === 0) continue;
-        const from = this.start[t] ?? 0;
-        const slots = this.slotChunks[this.chunk[t] ?? 0] as Int32Array;
-        scratch = ensureCapacity(scratch, length);
-        for (let k = 0; k < length; k += 1) scratch[k] = value(slots[from + k] ?? 0);
-        put(scratch.subarray(0, length));
-      }
-    };
-    const kinds: [
-      string,
-      'i32' | 'f32',
-      (put: (piece: Int32Array | Float32Array) => void) => void,
-    ][] = [
-      ['postings', 'i32', derived((slot) => (slot < 0 ? -1 : slot))],
-      ['postingKeys', 'i32', derived((slot) => keyAt(slot, firstPhrasing))],
-      [
-        'postingWeights',
-        'f32',
-        (put) => {
-          for (let t = 0; t < terms; t += 1) {
-            const length = this.length[t] ?? 0;
-            if (length === 0) continue;
-            const from = this.start[t] ?? 0;
-            put(
-              (this.weightChunks[this.chunk[t] ?? 0] as Float32Array).subarray(from, from + length),
-            );
-          }
-        },
-      ],
-    ];
-    for (const [list, kind, each] of kinds) {
-      writer.array(`${prefix}.${list}.offsets`, offsets);
-      // The chunks are read when the snapshot is written (right after this, in one turn).
-      writer.pieces(`${prefix}.${list}.data`, kind, total, each);
-    }
+    const runs =
+      (chunks: readonly (Int32Array | Float32Array)[]) =>
+      (put: (piece: Int32Array | Float32Array) => void) => {
+        for (let t = 0; t < terms; t += 1) {
+          const length = this.length[t] ?? 0;
+          if (length === 0) continue;
+          const from = this.start[t] ?? 0;
+          put(
+            (chunks[this.chunk[t] ?? 0] as Int32Array | Float32Array).subarray(from, from + length),
+          );
+        }
+      };
+    writer.array(`${prefix}.postings.offsets`, offsets);
+    // The chunks are read when the snapshot is written (right after this, in one turn).
+    writer.pieces(`${prefix}.postings.data`, 'i32', total, runs(this.slotChunks));
+    writer.pieces(`${prefix}.postingWeights.data`, 'f32', total, runs(this.weightChunks));
   }
 
   /** Opens saved lists as one chunk holding them all, each term's run exactly its length. */
@@ -249,10 +227,12 @@ export class PostingLists {
     const terms = Math.max(0, offsets.length - 1);
     lists.ensureTerms(terms);
     const slots = reader.i32(`${prefix}.postings.data`);
-    const keys = reader.i32(`${prefix}.postingKeys.data`);
-    // Tombstones take their keys into their slots; live postings' keys are their rules'.
-    for (let k = 0; k < slots.length; k += 1) {
-      if ((slots[k] ?? 0) < 0) slots[k] = ~(keys[k] ?? 0);
+    if (reader.hasArray(`${prefix}.postingKeys.data`)) {
+      // Format 5: tombstones saved as −1 beside every posting's key take their keys back.
+      const keys = reader.i32(`${prefix}.postingKeys.data`);
+      for (let k = 0; k < slots.length; k += 1) {
+        if ((slots[k] ?? 0) < 0) slots[k] = ~(keys[k] ?? 0);
+      }
     }
     lists.slotChunks = [slots];
     const weights = reader.f32(`${prefix}.postingWeights.data`);

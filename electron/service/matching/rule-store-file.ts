@@ -51,7 +51,7 @@ export function saveRuleStore(store: RuleStore, writer: SnapshotWriter): void {
   writer.array('phrasings.nextSameHash', store.nextSameHash, phrasings);
   writer.array('exact.buckets', store.exactBuckets);
   writer.array('forward', store.forward, store.forwardLength);
-  store.vocab.save(writer, 'vocab', store.ruleFirstPhrasing);
+  store.vocab.save(writer, 'vocab');
 }
 
 /** Opens a store written by `saveRuleStore`; the arrays are views on the reader's bytes. */

@@ -25,6 +25,13 @@ const DEAD = -1;
 /** Joins a rule's questions in a saved index (rule-store-file.ts). */
 export const QUESTION_SEPARATOR = '\u0000';
 
+/**
+ * Phrasings per bucket of the exact-text table, on average: one an exact lookup walks through
+ * comparing stored hashes (a question costs one lookup), a quarter of the table's 4 bytes a
+ * phrasing (4 MB at 100k benchmark rules for a table of one bucket a phrasing).
+ */
+const EXACT_CHAIN = 4;
+
 // Compaction rewrites everything live, so it waits until tombstones are a real share of the data.
 const COMPACT_MIN_DEAD = 4096;
 const COMPACT_DEAD_SHARE = 0.3;
@@ -415,9 +422,14 @@ export class RuleStore {
     this.indexRule(slot, 'add');
   }
 
-  /** Puts a phrasing at the head of its bucket's chain, doubling the table when it fills. */
+  /**
+   * Puts a phrasing at the head of its bucket's chain, doubling the table when chains reach
+   * EXACT_CHAIN phrasings on average. A chain keeps its phrasings in decreasing order whatever
+   * the table's size, so the size changes no answer; a table opened from an older file (one
+   * bucket a phrasing) is used as it is.
+   */
   private chainExact(phrasing: number): void {
-    if (phrasing >= this.exactBuckets.length) {
+    if (phrasing >= this.exactBuckets.length * EXACT_CHAIN) {
       this.exactBuckets = new Int32Array(this.exactBuckets.length * 2).fill(DEAD);
       for (let p = 0; p < phrasing; p += 1) this.linkExact(p);
     }

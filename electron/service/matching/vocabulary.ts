@@ -174,18 +174,15 @@ export class Vocabulary {
     this.postings.clear();
   }
 
-  /**
-   * Writes everything but the scratch space under `prefix`; `firstPhrasing` as for
-   * `removePosting` (the saved postings keep their keys).
-   */
-  save(writer: SnapshotWriter, prefix: string, firstPhrasing: ArrayLike<number>): void {
+  /** Writes everything but the scratch space under `prefix`. */
+  save(writer: SnapshotWriter, prefix: string): void {
     const terms = this.termStrings.length;
     writer.value(`${prefix}.terms`, this.termStrings);
     writer.value(`${prefix}.grams`, this.gramStrings);
     writer.value(`${prefix}.live`, [this.liveTerms, this.liveGrams]);
     writer.array(`${prefix}.ruleDf`, this.ruleDf, terms);
     writer.array(`${prefix}.gramRuleDf`, this.gramRuleDf, this.gramStrings.length);
-    this.postings.save(writer, prefix, terms, firstPhrasing);
+    this.postings.save(writer, prefix, terms);
     writer.array(`${prefix}.termGrams.offsets`, this.gramOffsets, terms + 1);
     writer.array(`${prefix}.termGrams.data`, this.gramData, this.gramOffsets[terms] ?? 0);
     writeLists(

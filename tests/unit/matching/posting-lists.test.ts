@@ -42,10 +42,7 @@ function check(lists: PostingLists, model: Model[]): void {
 /** The first phrasing id of each slot's rule: the key of its live postings. */
 const firstPhrasing: number[] = [];
 
-function saveAndLoad(lists: PostingLists, terms: number, model: Model[]): PostingLists {
-  const writer = new SnapshotWriter();
-  writer.value('probe', 1);
-  lists.save(writer, 'vocab', terms, firstPhrasing);
+function bytesOf(writer: SnapshotWriter): Uint8Array<ArrayBuffer> {
   const parts: Uint8Array[] = [];
   const length = writer.write((chunk) => parts.push(chunk.slice()));
   const bytes = new Uint8Array(new ArrayBuffer(length));
@@ -54,19 +51,43 @@ function saveAndLoad(lists: PostingLists, terms: number, model: Model[]): Postin
     bytes.set(part, at);
     at += part.length;
   }
-  const reader = new SnapshotReader(bytes);
-  // The saved format is unchanged: slots with −1 for a tombstone, every posting's key.
+  return bytes;
+}
+
+function saveAndLoad(lists: PostingLists, terms: number, model: Model[]): PostingLists {
+  const writer = new SnapshotWriter();
+  writer.value('probe', 1);
+  lists.save(writer, 'vocab', terms);
+  const reader = new SnapshotReader(bytesOf(writer));
+  // Saved as held (format 6): a tombstone's slot is its ~key, and no other key is written.
   const saved = reader.i32('vocab.postings.data');
-  const keys = reader.i32('vocab.postingKeys.data');
   assert.deepEqual(
     Array.from(saved),
-    model.flatMap((m) => m.slots.map((slot) => (slot < 0 ? -1 : slot))),
+    model.flatMap((m) => m.slots),
   );
-  assert.deepEqual(
-    Array.from(keys),
-    model.flatMap((m) => m.keys),
-  );
+  assert.equal(reader.hasArray('vocab.postingKeys.data'), false);
   return PostingLists.load(reader, 'vocab');
+}
+
+/** The lists as format 5 saved them: tombstones as −1, every posting's key beside its slot. */
+function loadFormat5(terms: number, model: Model[]): PostingLists {
+  const writer = new SnapshotWriter();
+  writer.value('probe', 1);
+  const offsets = new Int32Array(terms + 1);
+  model.forEach((m, t) => {
+    offsets[t + 1] = (offsets[t] ?? 0) + m.slots.length;
+  });
+  const all = (pick: (m: Model) => number[]) => model.flatMap(pick);
+  for (const list of ['postings', 'postingKeys', 'postingWeights']) {
+    writer.array(`vocab.${list}.offsets`, offsets);
+  }
+  writer.array(
+    'vocab.postings.data',
+    Int32Array.from(all((m) => m.slots.map((s) => (s < 0 ? -1 : s)))),
+  );
+  writer.array('vocab.postingKeys.data', Int32Array.from(all((m) => m.keys)));
+  writer.array('vocab.postingWeights.data', Float32Array.from(all((m) => m.weights)));
+  return PostingLists.load(new SnapshotReader(bytesOf(writer)), 'vocab');
 }
 
 function randomOps(lists: PostingLists, model: Model[], seed: number, ops: number): void {
@@ -107,8 +128,15 @@ test('lists read back what was added and tombstoned, across moves, a clear and a
   randomOps(lists, model, 7, 60_000);
   check(lists, model);
 
-  lists = saveAndLoad(lists, terms, model);
+  const saved = lists;
+  lists = saveAndLoad(saved, terms, model);
   check(lists, model);
+  // A file of format 5 opens to the same lists (its tombstones take their keys back).
+  const format5 = loadFormat5(terms, model);
+  check(format5, model);
+  for (let term = 0; term < terms; term += 1) {
+    assert.deepEqual(read(format5, term), read(lists, term), `term ${term} from format 5`);
+  }
   // Lists opened from a save grow out of the loaded chunk into new ones.
   randomOps(lists, model, 8, 30_000);
   check(lists, model);
@@ -130,8 +158,9 @@ test('short lists share chunks; runs left by moved lists are reused', () => {
   for (let term = 0; term < 10_000; term += 1) lists.add(term, term, 1);
   // 10,000 one-posting lists: one chunk, not 30,000 arrays.
   assert.equal(lists.slotChunks.length, 1);
-  // Growing every list past its first run (4) moves each to a run of 8; the runs of 4 they
-  // leave take the next 10,000 new lists without a new chunk beyond those the moves needed.
+  // Growing every list past its first run (1) moves each through runs of 2 and 4 to one of 8;
+  // the runs of 1 they leave take the next 10,000 new lists without a new chunk beyond those
+  // the moves needed.
   for (let term = 0; term < 10_000; term += 1) {
     for (let k = 1; k <= 4; k += 1) lists.add(term, term, 1);
   }
