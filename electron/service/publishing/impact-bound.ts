@@ -25,7 +25,7 @@ import { toMatchableRule } from '../domain/rule-views';
 import type { MatchSettings, RobotIndex } from '../matching/types';
 import type { StoredRule } from '../store/contract/records';
 import { forEachInSlices } from '../time-slices';
-import type { Outcome } from './impact-compare';
+import type { Outcome } from './impact-outcome';
 import type { ReachableQuestions } from './impact-reach';
 
 const matchable = (rule: StoredRule): string => JSON.stringify(toMatchableRule(rule));

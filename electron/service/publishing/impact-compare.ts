@@ -11,7 +11,8 @@ import type { MatchDecision, MatchSettings, RobotIndex } from '../matching/types
 import type { StoredRule } from '../store/contract/records';
 import { forEachInSlices } from '../time-slices';
 import { ReplayPlan } from './impact-bound';
-import type { FromOutcomes } from './impact-from-cache';
+import { outcomeOf } from './impact-outcome';
+import type { KeptOutcomes, KnownOutcomes, Outcome } from './impact-outcome';
 import type { ReachableQuestions } from './impact-reach';
 
 /** Examples kept per kind of change, the most asked first. */
@@ -55,7 +56,7 @@ export interface Replay {
   at: number;
   settings: MatchSettings;
   /** The `from` side's outcomes kept from earlier previews (impact-from-cache.ts), if any. */
-  known?: FromOutcomes | null;
+  known?: KeptOutcomes | null;
 }
 
 /**
@@ -86,32 +87,6 @@ export const decideOf = (
   index.decide?.(question, at, settings) ??
   index.matchExact?.(question, at) ??
   index.match(question, at, settings);
-
-/**
- * All a replay keeps of a decision (decision 172): its kind and the rule that answered. The
- * candidates and recommendations are not compared, and a side's outcomes can be kept from one
- * preview to the next (impact-from-cache.ts).
- */
-export interface Outcome {
-  kind: MatchDecision['kind'];
-  ruleId: string | null;
-}
-
-const NONE: Outcome = Object.freeze({ kind: 'none', ruleId: null });
-const RECOMMEND: Outcome = Object.freeze({ kind: 'recommend', ruleId: null });
-
-export const outcomeOf = (decision: MatchDecision): Outcome =>
-  decision.kind === 'bestmatch'
-    ? { kind: 'bestmatch', ruleId: decision.top.ruleId }
-    : decision.kind === 'recommend'
-      ? RECOMMEND
-      : NONE;
-
-/** Where a replay finds the `from` side's outcomes already known, and keeps those it works out. */
-export interface KnownOutcomes {
-  get(question: string): Outcome | undefined;
-  learn(question: string, outcome: Outcome): void;
-}
 
 /** One replay's asking of a question, on the loop or a worker: the same calls, the same counts. */
 export class QuestionReplay {

@@ -12,7 +12,7 @@
  * @module
  */
 import type { MatchSettings, RobotIndex } from '../matching/types';
-import type { KnownOutcomes, Outcome } from './impact-compare';
+import type { KeptOutcomes, Outcome } from './impact-outcome';
 
 /** Sides whose outcomes are kept (a node of many robots keeps the last previewed ones only). */
 export const KEPT_SIDES = 2;
@@ -32,7 +32,7 @@ const conditionsOf = (index: RobotIndex, settings: MatchSettings): string =>
   ]);
 
 /** One side's outcomes, good while its conditions hold and the time stays inside its window. */
-export class FromOutcomes implements KnownOutcomes {
+export class FromOutcomes implements KeptOutcomes {
   private readonly outcomes = new Map<string, Outcome>();
 
   /** The index's version the outcomes were worked out at. */

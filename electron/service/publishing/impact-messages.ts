@@ -5,7 +5,8 @@
  */
 import type { MatchSettings } from '../matching/types';
 import type { StoredRule } from '../store/contract/records';
-import type { Comparison, ExamplePositions, Outcome } from './impact-compare';
+import type { Comparison, ExamplePositions } from './impact-compare';
+import type { Outcome } from './impact-outcome';
 import { IMPACT_KINDS } from '../publishing-types';
 
 /** What the worker rebuilds the replay's filter from (impact-bound.ts's `ReplayPlan`). */

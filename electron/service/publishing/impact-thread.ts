@@ -19,7 +19,7 @@ import { startWorker, workerUrl } from '../worker-threads';
 import { ReplayPlan } from './impact-bound';
 import { answerDiffers, mergeComparisons, nameExamples } from './impact-compare';
 import type { Comparison, ImpactWatch, PartialComparison, Replay } from './impact-compare';
-import type { FromOutcomes } from './impact-from-cache';
+import type { KeptOutcomes } from './impact-outcome';
 import type { Learned, PlanSource, ReplayStart, ToWorker } from './impact-messages';
 import { fromWorker, packOutcomes, unpackOutcome } from './impact-messages';
 import type { ReachableQuestions } from './impact-reach';
@@ -189,7 +189,7 @@ async function replayOnWorkers(
   { a, b, questions, reach: filter, at, settings }: Replay,
   watch: ImpactWatch,
   options: WorkerOptions,
-  known: FromOutcomes | null,
+  known: KeptOutcomes | null,
 ): Promise<Comparison | null> {
   const total = questions.length;
   const differs = [...(await answerDiffers(a, b))];
@@ -281,7 +281,7 @@ async function replayOnWorkers(
 
 /** Keeps the outcomes the workers worked out for the next preview, in slices. */
 async function keep(
-  known: FromOutcomes,
+  known: KeptOutcomes,
   parts: readonly Learned[],
   questions: Replay['questions'],
 ): Promise<void> {

@@ -14,7 +14,7 @@ import { loadRobotIndex } from '../matching/index';
 import type { RobotIndex } from '../matching/types';
 import { ReplayPlan } from './impact-bound';
 import { ImpactTally, QuestionReplay } from './impact-compare';
-import type { KnownOutcomes, Outcome } from './impact-compare';
+import type { KnownOutcomes, Outcome } from './impact-outcome';
 import type { FromWorker, Outcomes, PlanSource, ReplayStart } from './impact-messages';
 import { packOutcomes, toWorker, unpackOutcome } from './impact-messages';
 import { ReachableQuestions } from './impact-reach';

@@ -10,8 +10,8 @@ import {
   answerDiffers,
   decideOf,
   nameExamples,
-  outcomeOf,
 } from '../../../electron/service/publishing/impact-compare';
+import { outcomeOf } from '../../../electron/service/publishing/impact-outcome';
 import { fromOutcomesFor } from '../../../electron/service/publishing/impact-from-cache';
 import { compareOnWorker } from '../../../electron/service/publishing/impact-thread';
 import type { StoredRule } from '../../../electron/service/store/contract/records';
