@@ -25,6 +25,7 @@ import { toMatchableRule } from '../domain/rule-views';
 import type { MatchSettings, RobotIndex } from '../matching/types';
 import type { StoredRule } from '../store/contract/records';
 import { forEachInSlices } from '../time-slices';
+import type { Outcome } from './impact-outcome';
 import type { ReachableQuestions } from './impact-reach';
 
 const matchable = (rule: StoredRule): string => JSON.stringify(toMatchableRule(rule));
@@ -83,9 +84,16 @@ export class ReplayPlan {
   /**
    * Whether `question` may change answer: a matchable change reaches it, or a rule whose answer
    * changed may be its BESTMATCH on `index` (the `from` side; the same rules score the same on
-   * the other).
+   * the other). `before`: the `from` side's outcome, worked out once for the filter and the
+   * count (impact-compare.ts's `QuestionReplay`).
    */
-  mayChange(question: string, index: RobotIndex, at: number, settings: MatchSettings): boolean {
+  mayChange(
+    question: string,
+    index: RobotIndex,
+    at: number,
+    settings: MatchSettings,
+    before: () => Outcome,
+  ): boolean {
     if (this.reach.reaches(question)) return true;
     if (this.answers.length === 0) return false;
     const threshold = settings.bestmatchThreshold;
@@ -93,8 +101,9 @@ export class ReplayPlan {
       const ceiling = index.scoreCeiling?.(question, this.answers, at, threshold);
       return ceiling === undefined || ceiling >= threshold;
     }
-    const decision = index.decide?.(question, at, settings);
-    if (decision === undefined) return true;
-    return decision.kind === 'bestmatch' && this.answerSet.has(decision.top.ruleId);
+    // An engine without `decide` (a stand-in) is asked in full, as before.
+    if (index.decide === undefined) return true;
+    const outcome = before();
+    return outcome.kind === 'bestmatch' && this.answerSet.has(outcome.ruleId as string);
   }
 }

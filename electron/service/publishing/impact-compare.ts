@@ -11,6 +11,8 @@ import type { MatchDecision, MatchSettings, RobotIndex } from '../matching/types
 import type { StoredRule } from '../store/contract/records';
 import { forEachInSlices } from '../time-slices';
 import { ReplayPlan } from './impact-bound';
+import { outcomeOf } from './impact-outcome';
+import type { KeptOutcomes, KnownOutcomes, Outcome } from './impact-outcome';
 import type { ReachableQuestions } from './impact-reach';
 
 /** Examples kept per kind of change, the most asked first. */
@@ -53,6 +55,8 @@ export interface Replay {
   reach: ReplayPlan | ReachableQuestions | null;
   at: number;
   settings: MatchSettings;
+  /** The `from` side's outcomes kept from earlier previews (impact-from-cache.ts), if any. */
+  known?: KeptOutcomes | null;
 }
 
 /**
@@ -84,27 +88,52 @@ export const decideOf = (
   index.matchExact?.(question, at) ??
   index.match(question, at, settings);
 
-/** Whether `question` may change answer (every question without a filter). */
-export function mayChange(
-  filter: ReplayPlan | ReachableQuestions | null,
-  question: string,
-  from: RobotIndex,
-  at: number,
-  settings: MatchSettings,
-): boolean {
-  if (filter === null) return true;
-  return filter instanceof ReplayPlan
-    ? filter.mayChange(question, from, at, settings)
-    : filter.reaches(question);
+/** One replay's asking of a question, on the loop or a worker: the same calls, the same counts. */
+export class QuestionReplay {
+  constructor(
+    private readonly filter: ReplayPlan | ReachableQuestions | null,
+    private readonly from: RobotIndex,
+    private readonly to: RobotIndex,
+    private readonly at: number,
+    private readonly settings: MatchSettings,
+    private readonly known: KnownOutcomes | null = null,
+  ) {}
+
+  /** The `from` side's outcome: known, or decided once (the filter and the tally share it). */
+  private before(question: string): Outcome {
+    const known = this.known?.get(question);
+    if (known !== undefined) return known;
+    const outcome = outcomeOf(decideOf(this.from, question, this.at, this.settings));
+    this.known?.learn(question, outcome);
+    return outcome;
+  }
+
+  /** Asks `question` (its place among those replayed: `position`) and counts it in `tally`. */
+  replay(question: ReplayedQuestion, position: number, tally: ImpactTally): void {
+    const { filter, from, at, settings } = this;
+    let before: Outcome | undefined;
+    const was = (): Outcome => (before ??= this.before(question.text));
+    const asked =
+      filter === null ||
+      (filter instanceof ReplayPlan
+        ? filter.mayChange(question.text, from, at, settings, was)
+        : filter.reaches(question.text));
+    if (!asked) {
+      tally.skipped(question);
+      return;
+    }
+    const after = outcomeOf(decideOf(this.to, question.text, at, settings));
+    tally.asked(question, was(), after, position);
+  }
 }
 
-const ruleOf = (decision: MatchDecision): string | null =>
-  decision.kind === 'bestmatch' ? decision.top.ruleId : null;
+const ruleOf = (outcome: Outcome): string | null =>
+  outcome.kind === 'bestmatch' ? outcome.ruleId : null;
 
 /** An answer as an example shows it, its rule's name filled in later (`nameExamples`). */
-const answerOf = (decision: MatchDecision): ImpactAnswer => ({
-  kind: decision.kind,
-  ruleId: ruleOf(decision),
+const answerOf = (outcome: Outcome): ImpactAnswer => ({
+  kind: outcome.kind,
+  ruleId: ruleOf(outcome),
   ruleName: null,
 });
 
@@ -151,7 +180,7 @@ export class ImpactTally {
   constructor(private readonly differs: ReadonlySet<string>) {}
 
   /** How a question's answer changes between two decisions, or null when it does not. */
-  private changeOf(before: MatchDecision, after: MatchDecision): ImpactKindName | null {
+  private changeOf(before: Outcome, after: Outcome): ImpactKindName | null {
     const was = ruleOf(before);
     const is = ruleOf(after);
     if (was === null) return is === null ? null : 'newlyAnswered';
@@ -169,12 +198,7 @@ export class ImpactTally {
    * A question asked of both sides; `position`: its place among the questions replayed (the
    * order examples of equal asks are kept in).
    */
-  asked(
-    question: ReplayedQuestion,
-    before: MatchDecision,
-    after: MatchDecision,
-    position: number,
-  ): void {
+  asked(question: ReplayedQuestion, before: Outcome, after: Outcome, position: number): void {
     this.replayedAsks += question.asks;
     this.matched++;
     const change = this.changeOf(before, after);

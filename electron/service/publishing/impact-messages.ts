@@ -6,6 +6,7 @@
 import type { MatchSettings } from '../matching/types';
 import type { StoredRule } from '../store/contract/records';
 import type { Comparison, ExamplePositions } from './impact-compare';
+import type { Outcome } from './impact-outcome';
 import { IMPACT_KINDS } from '../publishing-types';
 
 /** What the worker rebuilds the replay's filter from (impact-bound.ts's `ReplayPlan`). */
@@ -28,16 +29,54 @@ export interface ReplayStart {
   total: number;
 }
 
+/**
+ * Outcomes of the `from` side, one per question (impact-from-cache.ts): each question's kind
+ * (OUTCOME_KINDS' index + 1, 0 where unknown) and the rule that answered ('' but for BESTMATCH).
+ */
+export interface Outcomes {
+  kinds: Uint8Array;
+  rules: string[];
+}
+
+/** The kinds of an outcome, by their code in `Outcomes` (minus 1). */
+const OUTCOME_KINDS: readonly Outcome['kind'][] = ['none', 'recommend', 'bestmatch'];
+
+/** `outcomes` (undefined where unknown) as a message carries them. */
+export function packOutcomes(outcomes: readonly (Outcome | undefined)[]): Outcomes {
+  const kinds = new Uint8Array(outcomes.length);
+  const rules = outcomes.map((outcome, i) => {
+    if (outcome === undefined) return '';
+    kinds[i] = OUTCOME_KINDS.indexOf(outcome.kind) + 1;
+    return outcome.ruleId ?? '';
+  });
+  return { kinds, rules };
+}
+
+/** The `i`th outcome of `packed`, undefined where unknown. */
+export function unpackOutcome(packed: Outcomes, i: number): Outcome | undefined {
+  const kind = OUTCOME_KINDS[(packed.kinds[i] ?? 0) - 1];
+  if (kind === undefined) return undefined;
+  return { kind, ruleId: kind === 'bestmatch' ? (packed.rules[i] ?? '') : null };
+}
+
 export type ToWorker =
   | ({ type: 'start' } & ReplayStart)
-  /** `from`: the first question's place among all those replayed (the examples' order). */
-  | { type: 'questions'; texts: string[]; asks: Float64Array; from: number };
+  /**
+   * `from`: the first question's place among all those replayed (the examples' order);
+   * `known`: the `from` side's outcomes already known, one per text.
+   */
+  | { type: 'questions'; texts: string[]; asks: Float64Array; from: number; known: Outcomes };
+
+/** The `from` side's outcomes a worker worked out, by the questions' places among all replayed. */
+export interface Learned extends Outcomes {
+  positions: Int32Array;
+}
 
 export type FromWorker =
   /** `nice`: the worker's niceness, null when it could not lower it (not Linux). */
   | { type: 'ready'; nice: number | null }
   | { type: 'progress'; done: number }
-  | { type: 'done'; comparison: Comparison; positions: ExamplePositions }
+  | { type: 'done'; comparison: Comparison; positions: ExamplePositions; learned: Learned }
   | { type: 'failed'; message: string };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -97,11 +136,29 @@ export function toWorker(data: unknown): ToWorker | null {
     data['type'] === 'questions' &&
     isStrings(data['texts']) &&
     data['asks'] instanceof Float64Array &&
-    typeof data['from'] === 'number'
+    typeof data['from'] === 'number' &&
+    isOutcomes(data['known'])
   )
-    return { type: 'questions', texts: data['texts'], asks: data['asks'], from: data['from'] };
+    return {
+      type: 'questions',
+      texts: data['texts'],
+      asks: data['asks'],
+      from: data['from'],
+      known: data['known'],
+    };
   return null;
 }
+
+const isOutcomes = (value: unknown): value is Outcomes =>
+  isObject(value) &&
+  value['kinds'] instanceof Uint8Array &&
+  isStrings(value['rules']) &&
+  value['rules'].length === value['kinds'].length;
+
+const isLearned = (value: unknown): value is Learned =>
+  isOutcomes(value) &&
+  (value as { positions?: unknown }).positions instanceof Int32Array &&
+  (value as Learned).positions.length === value.kinds.length;
 
 function isComparison(value: unknown): value is Comparison {
   return (
@@ -125,8 +182,18 @@ export function fromWorker(data: unknown): FromWorker | null {
   if (type === 'ready' && (data['nice'] === null || typeof data['nice'] === 'number'))
     return { type, nice: data['nice'] };
   if (type === 'progress' && typeof data['done'] === 'number') return { type, done: data['done'] };
-  if (type === 'done' && isComparison(data['comparison']) && isPositions(data['positions']))
-    return { type, comparison: data['comparison'], positions: data['positions'] };
+  if (
+    type === 'done' &&
+    isComparison(data['comparison']) &&
+    isPositions(data['positions']) &&
+    isLearned(data['learned'])
+  )
+    return {
+      type,
+      comparison: data['comparison'],
+      positions: data['positions'],
+      learned: data['learned'],
+    };
   if (type === 'failed' && typeof data['message'] === 'string')
     return { type, message: data['message'] };
   return null;

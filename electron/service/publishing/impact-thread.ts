@@ -13,14 +13,15 @@ import { availableParallelism, freemem } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { writeRobotIndexInSlices } from '../matching/index';
 import type { RobotIndex } from '../matching/types';
-import { nextTurn } from '../time-slices';
+import { forEachInSlices, nextTurn } from '../time-slices';
 import type { MemoryReservation } from '../domain/robot-indexes';
 import { startWorker, workerUrl } from '../worker-threads';
 import { ReplayPlan } from './impact-bound';
 import { answerDiffers, mergeComparisons, nameExamples } from './impact-compare';
 import type { Comparison, ImpactWatch, PartialComparison, Replay } from './impact-compare';
-import type { PlanSource, ReplayStart, ToWorker } from './impact-messages';
-import { fromWorker } from './impact-messages';
+import type { KeptOutcomes } from './impact-outcome';
+import type { Learned, PlanSource, ReplayStart, ToWorker } from './impact-messages';
+import { fromWorker, packOutcomes, unpackOutcome } from './impact-messages';
 import type { ReachableQuestions } from './impact-reach';
 
 /**
@@ -125,11 +126,12 @@ export interface WorkerOptions {
  * `watch.signal` aborts (the worker is stopped).
  */
 export async function compareOnWorker(
-  { a, b, questions, reach: filter, at, settings }: Replay,
+  { a, b, questions, reach: filter, at, settings, known }: Replay,
   watch: ImpactWatch = {},
   options: WorkerOptions = {},
 ): Promise<Comparison | null> {
   const total = questions.length;
+  const fromVersion = a.index.version;
   // The job takes the robot's state at its first progress: a change while the indexes are
   // written cancels it, as one while they are asked does.
   watch.progress?.(0, total);
@@ -148,6 +150,8 @@ export async function compareOnWorker(
       { a, b, questions, reach: filter, at, settings },
       watch,
       options,
+      // The outcomes the workers work out are kept only if asked of the version kept.
+      known && known.version === fromVersion ? known : null,
     );
   } finally {
     room.reservation?.release();
@@ -185,6 +189,7 @@ async function replayOnWorkers(
   { a, b, questions, reach: filter, at, settings }: Replay,
   watch: ImpactWatch,
   options: WorkerOptions,
+  known: KeptOutcomes | null,
 ): Promise<Comparison | null> {
   const total = questions.length;
   const differs = [...(await answerDiffers(a, b))];
@@ -204,6 +209,7 @@ async function replayOnWorkers(
     for (const thread of threads) void thread.terminate();
     return null;
   }
+  const learned: Learned[] = [];
   const comparison = await new Promise<Comparison | null>((resolve, reject) => {
     let settled = false;
     const done = new Array<number>(workers).fill(0);
@@ -230,6 +236,7 @@ async function replayOnWorkers(
           );
         } else if (message.type === 'done') {
           parts[j] = { comparison: message.comparison, positions: message.positions };
+          learned.push(message.learned);
           if (parts.every((part) => part !== undefined)) {
             settle(() => resolve(mergeComparisons(parts as PartialComparison[])));
           }
@@ -256,17 +263,33 @@ async function replayOnWorkers(
       for (let i = 0; i < total && !settled; i += CHUNK) {
         const chunk = questions.slice(i, i + CHUNK);
         const asks = Float64Array.from(chunk, (question) => question.asks);
-        const message: ToWorker = {
-          type: 'questions',
-          texts: chunk.map((q) => q.text),
-          asks,
-          from: i,
-        };
-        (threads[workerOf(i, workers)] as Worker).postMessage(message, [asks.buffer]);
+        const texts = chunk.map((q) => q.text);
+        const sent = packOutcomes(texts.map((text) => known?.get(text)));
+        const message: ToWorker = { type: 'questions', texts, asks, from: i, known: sent };
+        (threads[workerOf(i, workers)] as Worker).postMessage(message, [
+          asks.buffer,
+          sent.kinds.buffer as ArrayBuffer,
+        ]);
         await nextTurn();
       }
     })();
   });
   watch.signal?.throwIfAborted();
+  if (comparison !== null && known !== null) await keep(known, learned, questions);
   return comparison && nameExamples(comparison, a, b);
+}
+
+/** Keeps the outcomes the workers worked out for the next preview, in slices. */
+async function keep(
+  known: KeptOutcomes,
+  parts: readonly Learned[],
+  questions: Replay['questions'],
+): Promise<void> {
+  for (const part of parts) {
+    await forEachInSlices(Array.from(part.positions.keys()), (i) => {
+      const question = questions[part.positions[i] as number];
+      const outcome = unpackOutcome(part, i);
+      if (question !== undefined && outcome !== undefined) known.learn(question.text, outcome);
+    });
+  }
 }

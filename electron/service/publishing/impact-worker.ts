@@ -13,19 +13,53 @@ import { parentPort } from 'node:worker_threads';
 import { loadRobotIndex } from '../matching/index';
 import type { RobotIndex } from '../matching/types';
 import { ReplayPlan } from './impact-bound';
-import { ImpactTally, decideOf, mayChange } from './impact-compare';
-import type { FromWorker, PlanSource, ReplayStart } from './impact-messages';
-import { toWorker } from './impact-messages';
+import { ImpactTally, QuestionReplay } from './impact-compare';
+import type { KnownOutcomes, Outcome } from './impact-outcome';
+import type { FromWorker, Outcomes, PlanSource, ReplayStart } from './impact-messages';
+import { packOutcomes, toWorker, unpackOutcome } from './impact-messages';
 import { ReachableQuestions } from './impact-reach';
 
 /** Progress is posted at most this often (the job's poll and its cancellation read it). */
 const PROGRESS_MS = 50;
 
+/**
+ * The `from` side's outcomes the loop sent with the chunk being asked, and those this worker
+ * works out, handed back at the end for the loop to keep (impact-from-cache.ts).
+ */
+class ChunkOutcomes implements KnownOutcomes {
+  private sent: Outcomes = { kinds: new Uint8Array(0), rules: [] };
+  private texts: readonly string[] = [];
+  /** The current question's place in the chunk, and the chunk's among all replayed. */
+  at = 0;
+  private from = 0;
+  private readonly positions: number[] = [];
+  private readonly learned: Outcome[] = [];
+
+  chunk(texts: readonly string[], sent: Outcomes, from: number): void {
+    this.texts = texts;
+    this.sent = sent;
+    this.from = from;
+  }
+
+  get(question: string): Outcome | undefined {
+    return this.texts[this.at] === question ? unpackOutcome(this.sent, this.at) : undefined;
+  }
+
+  learn(question: string, outcome: Outcome): void {
+    if (this.texts[this.at] !== question) return;
+    this.positions.push(this.from + this.at);
+    this.learned.push(outcome);
+  }
+
+  result() {
+    return { ...packOutcomes(this.learned), positions: Int32Array.from(this.positions) };
+  }
+}
+
 interface Replay {
   start: ReplayStart;
-  from: RobotIndex;
-  to: RobotIndex;
-  plan: ReplayPlan | null;
+  asker: QuestionReplay;
+  known: ChunkOutcomes;
   tally: ImpactTally;
   done: number;
   posted: number;
@@ -81,20 +115,26 @@ function planOf(source: PlanSource | null): ReplayPlan | null {
 
 function finishIfDone(run: Replay): void {
   if (run.done < run.start.total) return;
-  reply({ type: 'done', comparison: run.tally.result(), positions: run.tally.positions() });
+  reply({
+    type: 'done',
+    comparison: run.tally.result(),
+    positions: run.tally.positions(),
+    learned: run.known.result(),
+  });
   replay = null;
 }
 
-function ask(run: Replay, texts: readonly string[], asks: Float64Array, from: number): void {
-  const { at, settings } = run.start;
+function ask(
+  run: Replay,
+  texts: readonly string[],
+  asks: Float64Array,
+  from: number,
+  known: Outcomes,
+): void {
+  run.known.chunk(texts, known, from);
   for (let i = 0; i < texts.length; i++) {
-    const question = { text: texts[i] as string, asks: asks[i] as number };
-    if (!mayChange(run.plan, question.text, run.from, at, settings)) run.tally.skipped(question);
-    else {
-      const before = decideOf(run.from, question.text, at, settings);
-      const after = decideOf(run.to, question.text, at, settings);
-      run.tally.asked(question, before, after, from + i);
-    }
+    run.known.at = i;
+    run.asker.replay({ text: texts[i] as string, asks: asks[i] as number }, from + i, run.tally);
     run.done++;
     const now = performance.now();
     if (now - run.posted >= PROGRESS_MS) {
@@ -111,11 +151,12 @@ parentPort?.on('message', (data: unknown) => {
     if (message === null) throw new Error('not an impact message');
     if (message.type === 'start') {
       const [from, to] = message.sides;
+      const known = new ChunkOutcomes();
+      const { at, settings } = message;
       replay = {
         start: message,
-        from: open(from),
-        to: open(to),
-        plan: planOf(message.plan),
+        asker: new QuestionReplay(planOf(message.plan), open(from), open(to), at, settings, known),
+        known,
         tally: new ImpactTally(new Set(message.differs)),
         done: 0,
         posted: performance.now(),
@@ -127,7 +168,7 @@ parentPort?.on('message', (data: unknown) => {
       return;
     }
     if (replay === null) throw new Error('no replay started');
-    ask(replay, message.texts, message.asks, message.from);
+    ask(replay, message.texts, message.asks, message.from, message.known);
     finishIfDone(replay);
   } catch (error) {
     replay = null;

@@ -18,7 +18,7 @@ import type { RobotKey, StoredRule } from '../store/contract/records';
 import { DAY_MS } from '../store/contract/question-log';
 import { SLICE_MS, forEachInSlices, nextTurn } from '../time-slices';
 import { ReplayPlan, changesBetween } from './impact-bound';
-import { ImpactTally, answerDiffers, decideOf, mayChange, nameExamples } from './impact-compare';
+import { ImpactTally, QuestionReplay, answerDiffers, nameExamples } from './impact-compare';
 import type {
   Comparison,
   ImpactSide,
@@ -26,6 +26,7 @@ import type {
   Replay,
   ReplayedQuestion,
 } from './impact-compare';
+import { fromOutcomesFor } from './impact-from-cache';
 import { ReachableQuestions, foundByText } from './impact-reach';
 import { compareOnWorker } from './impact-thread';
 import type { WorkerOptions } from './impact-thread';
@@ -179,27 +180,18 @@ export async function compareSides(
 
 /** `compareSides` on the event loop, in time slices (time-slices.ts). */
 export async function compareInSlices(
-  { a, b, questions, reach, at, settings }: Replay,
+  { a, b, questions, reach, at, settings, known }: Replay,
   watch: ImpactWatch = {},
 ): Promise<Comparison> {
   const tally = new ImpactTally(await answerDiffers(a, b));
+  const replay = new QuestionReplay(reach, a.index, b.index, at, settings, known ?? null);
   let done = 0;
   while (done < questions.length) {
     // Thousands of questions asked twice must not hold up the openapi: a slice, then a turn.
     const sliceEnd = performance.now() + SLICE_MS;
     do {
       const position = done++;
-      const question = questions[position] as ReplayedQuestion;
-      if (!mayChange(reach, question.text, a.index, at, settings)) {
-        tally.skipped(question);
-        continue;
-      }
-      tally.asked(
-        question,
-        decideOf(a.index, question.text, at, settings),
-        decideOf(b.index, question.text, at, settings),
-        position,
-      );
+      replay.replay(questions[position] as ReplayedQuestion, position, tally);
     } while (done < questions.length && performance.now() < sliceEnd);
     watch.progress?.(done, questions.length);
     if (done < questions.length) {
@@ -264,8 +256,10 @@ async function impactBetween(
     ? await distinctQuestions(asks, robot, since)
     : { total: 0, distinct: new Map<string, Distinct>() };
   const replayed = await mostAsked([...distinct.values()], cap);
+  const at = ctx.now();
+  const known = fromOutcomesFor(a.index, at, robot.settings);
   const { kinds, matched, replayedAsks } = await compareSides(
-    { a, b, questions: replayed, reach, at: ctx.now(), settings: robot.settings },
+    { a, b, questions: replayed, reach, at, settings: robot.settings, known },
     watch,
     { reserve: (bytes) => ctx.indexes.reserve(bytes), ...options },
   );
