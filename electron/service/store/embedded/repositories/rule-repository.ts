@@ -387,17 +387,22 @@ export class SqlJsRuleRepository implements RuleRepository {
   /**
    * Every rule of the robot read `ROBOT_PAGE` at a time, with a turn of the event loop between
    * (sql.js reads on it: one statement over 100k rules held it ~215 ms for their facts alone).
+   * Each page waits for a batch written in steps to end, as the first does (`afterSteps`): a
+   * page read inside a batch's open transaction would list rows its rollback then takes back,
+   * and a list kept until the store's next write (decision 168) would keep them.
    */
   private async inPages<Row, T>(sql: string, robot: RobotKey, map: (row: Row) => T): Promise<T[]> {
     const out: T[] = [];
     for (let from = 0; ;) {
       if (from > 0) await nextTurn();
-      const rows = this.store.all<Row & { rule_seq: number }>(sql, [
-        robot.tenantId,
-        robot.robotId,
-        from,
-        ROBOT_PAGE,
-      ]);
+      const rows = await this.store.unlocked(() =>
+        this.store.all<Row & { rule_seq: number }>(sql, [
+          robot.tenantId,
+          robot.robotId,
+          from,
+          ROBOT_PAGE,
+        ]),
+      );
       for (const row of rows) out.push(map(row));
       const last = rows[rows.length - 1];
       if (rows.length < ROBOT_PAGE || last === undefined) return out;
