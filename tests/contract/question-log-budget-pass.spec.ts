@@ -33,6 +33,22 @@ async function sizeOfRows(pool: Pool): Promise<number> {
   return Number(rows[0]?.bytes ?? 0);
 }
 
+/**
+ * Runs a pass that removes nothing (so it can be run again) on the pool of tight timeouts. A window
+ * takes a few milliseconds; on a machine at a load of 20+ one can still be descheduled past the
+ * timeout, so a cancelled pass is tried twice more. A pass reading the whole log in one statement
+ * is cancelled every time.
+ */
+async function passWithinTimeout(pass: () => Promise<number>): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pass();
+    } catch (error) {
+      if (attempt >= 3 || !/statement timeout/.test(String(error))) throw error;
+    }
+  }
+}
+
 test('a budget pass over a large log on the team server runs in statements shorter than a tight timeout (decision 155)', async () => {
   const url = await freshDatabase('qlog_pass');
   // The log is written and checked by a pool of long timeouts (a bulk write on a loaded machine).
@@ -68,7 +84,7 @@ test('a budget pass over a large log on the team server runs in statements short
     await setup.query('VACUUM ANALYZE question_log_entries');
     const size = await log.size(KEY);
     // Nothing older than the retention, the size within its budget: the pass reads one window.
-    assert.equal(await log.enforceRetention(KEY, T0 - DAY, size), 0);
+    assert.equal(await passWithinTimeout(() => log.enforceRetention(KEY, T0 - DAY, size)), 0);
     // The first day goes by retention, window by window (a pool of long timeouts: 5,000 rows
     // deleted a statement take more than the tight timeout on a loaded machine).
     const dayGone = await bulk.enforceRetention(KEY, T0 + DAY, size);
