@@ -2,7 +2,7 @@
 // `N passed, N failed, N skipped` over all the suites. Exits non-zero if anything failed.
 import { spawn } from 'node:child_process';
 import { checkPrerequisites } from './prerequisites.mjs';
-import { countTests } from './test-counts.mjs';
+import { countTests, failedTests } from './test-counts.mjs';
 
 // Stops at once, with the command to run, when the machine lacks what the tests need.
 checkPrerequisites();
@@ -47,6 +47,7 @@ function run(step) {
 
 const total = { passed: 0, failed: 0, skipped: 0 };
 const report = [];
+const failures = [];
 for (const step of steps) {
   console.log(`\n=== ${step.name}: ${step.command}`);
   const started = Date.now();
@@ -59,6 +60,8 @@ for (const step of steps) {
     total.passed += counts.passed;
     total.failed += counts.failed;
     total.skipped += counts.skipped;
+    for (const failure of failedTests(step.counts, output))
+      failures.push(`${step.name}: ${failure}`);
     report.push(
       `${step.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds} s)`,
     );
@@ -67,6 +70,7 @@ for (const step of steps) {
     report.push(`${step.name}: ${code === 0 ? 'ok' : 'FAILED'} (${seconds} s)`);
   }
 }
+if (failures.length > 0) console.log(`\n=== failed\n${failures.join('\n')}`);
 console.log(`\n=== summary\n${report.join('\n')}`);
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(total.failed > 0 ? 1 : 0);

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { countTests } from '../test-counts.mjs';
+import { countTests, failedTests } from '../test-counts.mjs';
 
 const FILES = {
   'a.test.mjs': `import { describe, test } from 'node:test';
@@ -47,4 +47,43 @@ test("a suite skipped as a whole counts as a skip, beside the runner's own count
 test("Playwright's list reporter", () => {
   const output = '\n  2 skipped\n  40 passed (3.1m)\n';
   assert.deepEqual(countTests('playwright', output), { passed: 40, failed: 0, skipped: 2 });
+});
+
+test('the failed tests are named with where they are and why, each once', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kbstudio-failures-'));
+  try {
+    writeFileSync(
+      join(dir, 'c.test.mjs'),
+      `import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+test('passes', () => {});
+test('fails', () => { throw new Error('no'); });
+describe('outer', () => { test('inner fails', () => { assert.equal(1, 2); }); test('ok', () => {}); });`,
+    );
+    const env = { ...process.env };
+    delete env.NODE_TEST_CONTEXT;
+    const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'c.test.mjs'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env,
+    });
+    const where = join(dir, 'c.test.mjs');
+    assert.deepEqual(failedTests('node', run.stdout), [
+      `fails (${where}:4:1): no`,
+      `inner fails (${where}:5:27): Expected values to be strictly equal:`,
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("Playwright's failed tests", () => {
+  const output = [
+    '  ✓  1 tests/e2e/a.spec.ts:3:5 › en › works (1.0s)',
+    '  ✘  2 tests/e2e/a.spec.ts:9:5 › zh-CN › breaks (2.0s)',
+    '  1 failed',
+  ].join('\n');
+  assert.deepEqual(failedTests('playwright', output), [
+    'tests/e2e/a.spec.ts:9:5 › zh-CN › breaks (2.0s)',
+  ]);
 });
