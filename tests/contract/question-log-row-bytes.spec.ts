@@ -1,7 +1,7 @@
 /**
  * What an entry of the team server's log costs beside its line (decision 177, server migration
  * 16): its row and its index entries, measured on a log filled through the repository, and the
- * user's and the rule's pages still read by their indexes (which now read both from the line).
+ * user's and the rule's pages still read by their indexes (the rule's now holds each rule once).
  * Sizes on disk do not depend on the machine's load; the index use is polled from the
  * statistics, which each connection reports when idle (no tight deadline).
  */

@@ -300,14 +300,14 @@ END $$;
  *   the newest entry back by the primary key (the planner's choice).
  * - Rows are never updated and the primary key grows at its right end: its leaves are filled
  *   whole instead of to 90% (pages split from here on; those there are stay as they are).
- * - The size budget counts what an entry now takes beside its line (`ENTRY_ROW_BYTES`, 195 ->
- *   170): each log's count of bytes is lowered by as much per entry.
- * Building the rule's index reads the table once (about a second at a million); writes wait.
+ * - The size budget counts what an entry now takes beside its line on disk (`ENTRY_ROW_BYTES`,
+ *   195 -> 130): each log's count of bytes is lowered by as much per entry.
+ * Building the rule's index reads the table once (0.47 s on 200k rows); writes wait meanwhile.
  */
 export const QUESTION_LOG_LEANER_INDEXES_SQL = `
 DROP INDEX question_log_entries_by_rule;
 CREATE INDEX question_log_entries_by_rule ON question_log_entries (log_id, rule_hash)
   WITH (fillfactor = 100) WHERE rule_hash <> 0;
 ALTER INDEX question_log_entries_pkey SET (fillfactor = 100);
-UPDATE question_logs SET bytes = greatest(0, bytes - entries * (195 - 170));
+UPDATE question_logs SET bytes = greatest(0, bytes - entries * (195 - 130));
 `;
