@@ -20,7 +20,6 @@ import type { LoggedQuestion } from '../../electron/service/question-log-types';
 import { openPool } from '../../electron/service/store/postgres/connection';
 import { migrate } from '../../electron/service/store/postgres/migrate';
 import { PostgresQuestionLog } from '../../electron/service/store/postgres/question-log';
-import { decode } from '../../electron/service/store/sql/question-log-line';
 import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { consoleClient } from '../helpers/console-client';
@@ -293,13 +292,16 @@ async function measureBudget(
   const disk = await diskBytes(client);
   // As many entries again as the budget holds, written under it 10,000 at a time, the table
   // vacuumed between (autovacuum's threshold is ~3,000 rows of such a table).
-  const { rows: lines } = await client.query<{ line: string }>(
-    'SELECT line FROM question_log_entries WHERE log_id = $1 ORDER BY entry_id DESC LIMIT 10000',
-    [row.log_id],
-  );
-  const entries = lines.map((l) => decode(l.line)).filter((e): e is LoggedQuestion => e !== null);
+  // Read through the repository: a stored line is not the shared line since server migration 15
+  // (decoding them as shared lines gave entries whose rule ids were numbers: every flush failed).
   const pool = openPool({ url: database, logger: silentLogger });
   const log = new PostgresQuestionLog({ pool, logger: silentLogger, flushMs: 3_600_000 });
+  const { entries } = await log.page(row.log_key, {
+    filter: { from: 0, to: Number.MAX_SAFE_INTEGER },
+    before: null,
+    offset: 0,
+    limit: 10_000,
+  });
   const { rows: count } = await client.query<{ entries: string }>(
     'SELECT entries FROM question_logs WHERE log_id = $1',
     [row.log_id],

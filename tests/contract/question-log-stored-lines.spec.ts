@@ -29,6 +29,7 @@ const RULE_A = '6f1c2a9e-52b4-4c1e-9a57-0d1b8e2f3a41';
 const RULE_B = 'c0ffee00-1234-4abc-8def-0123456789ab';
 const RULE_C = 'plain-rule-id';
 const KEY = '1/upgrade';
+const BASE_ROW_BYTES = 195;
 
 /** One entry of every shape a line has: answered, RECOMMEND (runner-up), fallback, menu, try. */
 function shapes(at: number, tag: string): LoggedQuestion[] {
@@ -83,7 +84,8 @@ async function writeAsBase(pool: Pool, entries: readonly LoggedQuestion[]): Prom
       lines,
     ],
   );
-  const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1 + ENTRY_ROW_BYTES, 0);
+  // What the base code counted an entry's row at (migration 16 lowers it to ENTRY_ROW_BYTES).
+  const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1 + BASE_ROW_BYTES, 0);
   await pool.query('UPDATE question_logs SET entries = $1, bytes = $2', [entries.length, bytes]);
 }
 
@@ -112,6 +114,12 @@ test('rows the base code wrote read back alike after migration 15, beside shorte
     const reader = new PostgresQuestionLog({ pool, logger: silentLogger, flushMs: 60_000 });
     try {
       await writer.open(KEY, figuresMaker().replay);
+      // Migration 16 counts the rows written before at what an entry now takes (decision 178).
+      const oldLines = old.map(encode);
+      assert.equal(
+        await writer.size(KEY),
+        oldLines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1 + ENTRY_ROW_BYTES, 0),
+      );
       const added = shapes(T0 + 1000, 'new');
       for (const entry of added) writer.append(KEY, entry, null);
       await writer.flush();

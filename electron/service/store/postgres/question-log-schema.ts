@@ -291,3 +291,23 @@ BEGIN
   END IF;
 END $$;
 `;
+
+/**
+ * Server migration 16 (decisions 177-178): an entry's index entries without what nobody uses.
+ * - `by_rule` holds each rule once with its entries' row pointers (B-tree deduplication: ~6
+ *   bytes an entry instead of ~30 with the entry's number in every key), as `by_user` does since
+ *   migration 15. A rule's page sorts its entries; a rule frequent enough to matter is read from
+ *   the newest entry back by the primary key (the planner's choice).
+ * - Rows are never updated and the primary key grows at its right end: its leaves are filled
+ *   whole instead of to 90% (pages split from here on; those there are stay as they are).
+ * - The size budget counts what an entry now takes beside its line on disk (`ENTRY_ROW_BYTES`,
+ *   195 -> 130): each log's count of bytes is lowered by as much per entry.
+ * Building the rule's index reads the table once (0.47 s on 200k rows); writes wait meanwhile.
+ */
+export const QUESTION_LOG_LEANER_INDEXES_SQL = `
+DROP INDEX question_log_entries_by_rule;
+CREATE INDEX question_log_entries_by_rule ON question_log_entries (log_id, rule_hash)
+  WITH (fillfactor = 100) WHERE rule_hash <> 0;
+ALTER INDEX question_log_entries_pkey SET (fillfactor = 100);
+UPDATE question_logs SET bytes = greatest(0, bytes - entries * (195 - 130));
+`;

@@ -10,6 +10,7 @@ import {
   QUESTION_LOG_INBOX_GROUPS_SQL,
   QUESTION_LOG_INBOX_GROUP_PARTS_SQL,
   QUESTION_LOG_RULE_NUMBERS_SQL,
+  QUESTION_LOG_LEANER_INDEXES_SQL,
   QUESTION_LOG_RULE_TOTALS_SQL,
   QUESTION_LOG_VOLUME_SQL,
 } from './question-log-schema';
@@ -125,4 +126,6 @@ DROP INDEX question_log_inbox_by_key;
   },
   // Stored lines name rules by number; migration 2's emptied table truncated (decisions 166-167).
   { version: 15, name: 'question_log_rule_numbers', sql: QUESTION_LOG_RULE_NUMBERS_SQL },
+  // A rule's index entries deduplicated, the key's leaves filled whole (decisions 177-178).
+  { version: 16, name: 'question_log_leaner_indexes', sql: QUESTION_LOG_LEANER_INDEXES_SQL },
 ];
