@@ -87,4 +87,3 @@ export async function plainReplay(
   });
   return nameExamples(tally.result(), a, b).kinds;
 }
-

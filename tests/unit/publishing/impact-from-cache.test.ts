@@ -7,14 +7,7 @@ import { fromOutcomesFor } from '../../../electron/service/publishing/impact-fro
 import { compareOnWorker } from '../../../electron/service/publishing/impact-thread';
 import type { StoredRule } from '../../../electron/service/store/contract/records';
 import { impactSide } from '../../helpers/impact-sides';
-import {
-  HOUR,
-  NOW,
-  SETTINGS,
-  indexOf,
-  plainReplay,
-  scenario,
-} from '../../helpers/impact-scenario';
+import { HOUR, NOW, SETTINGS, indexOf, plainReplay, scenario } from '../../helpers/impact-scenario';
 
 const kindsOf = (comparison: Comparison | null) => {
   assert.ok(comparison !== null, 'the worker ran');

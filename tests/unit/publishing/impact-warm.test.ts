@@ -6,14 +6,7 @@ import { fromOutcomesFor } from '../../../electron/service/publishing/impact-fro
 import { compareOnWorker } from '../../../electron/service/publishing/impact-thread';
 import { warmSide } from '../../../electron/service/publishing/impact-warm';
 import { impactSide } from '../../helpers/impact-sides';
-import {
-  HOUR,
-  NOW,
-  SETTINGS,
-  indexOf,
-  plainReplay,
-  scenario,
-} from '../../helpers/impact-scenario';
+import { HOUR, NOW, SETTINGS, indexOf, plainReplay, scenario } from '../../helpers/impact-scenario';
 
 test('after the published side is warmed, the first preview asks the draft only and counts exactly what a plain replay counts', async () => {
   const { before, after, questions } = scenario(11, 5);
