@@ -297,6 +297,7 @@ export async function createService(backend: Backend, config: ServiceConfig): Pr
     const running = memory;
     const stop = async () => {
       clearInterval(purgeTimer);
+      running.publishing.close();
       await http.close();
       // The other nodes' writes are no longer followed (nothing is answered any more).
       await backend.stopFollowing();

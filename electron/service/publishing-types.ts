@@ -298,6 +298,11 @@ export interface ImpactReport {
    * (the others keep their answer), or every one when a change moves every answer.
    */
   matched: number;
+  /**
+   * Replayed questions asked of `from` by this preview: the others' answers there were kept
+   * from an earlier preview or worked out ahead, after a publish (decision 179), or not needed.
+   */
+  fromAsked: number;
   cap: number;
   /** More distinct questions than `cap`: the least asked were not replayed. */
   capped: boolean;

@@ -9,7 +9,9 @@
  * of the comparison (to check that two builds count the same). Written to run from a checkout
  * of an older build as well (`git worktree add`, then copy this file): what only a newer build
  * has is looked up at run time.
- * `npx tsx tests/bench/impact-replay-ab.ts --questions 20000 --edited 300 --workers 2`.
+ * With `--warm`, the `from` side's outcomes are worked out first as the service does after a
+ * publish (impact-warm.ts: one worker), timed on its own line (`preview: 0`).
+ * `npx tsx tests/bench/impact-replay-ab.ts --questions 20000 --edited 300 --workers 2 --warm`.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -31,6 +33,8 @@ const { values } = parseArgs({
     rules: { type: 'string', default: '10000' },
     workers: { type: 'string', default: '2' },
     previews: { type: 'string', default: '2' },
+    /** Warm the `from` side first (impact-warm.ts, decision 179), timed on its own. */
+    warm: { type: 'boolean', default: false },
   },
 });
 const count = Number(values.questions);
@@ -91,6 +95,39 @@ const keptFor = await import('../../electron/service/publishing/impact-from-cach
   () => undefined,
 );
 
+/** The longest the event loop went without a turn while `run` ran, and its wall and CPU. */
+async function timed<T>(run: () => Promise<T>) {
+  let held = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    held = Math.max(held, now - last);
+    last = now;
+  }, 1);
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  const result = await run();
+  const ms = performance.now() - t;
+  const spent = process.cpuUsage(cpu);
+  clearInterval(timer);
+  return {
+    result,
+    wallMs: Math.round(ms),
+    cpuMs: Math.round((spent.user + spent.system) / 1000),
+    heldMs: Math.round(held),
+  };
+}
+
+if (values.warm) {
+  const warmSide = await import('../../electron/service/publishing/impact-warm').then(
+    (module) => module.warmSide,
+  );
+  const { result, ...times } = await timed(() =>
+    warmSide(a.index, questions, at, settings, new AbortController().signal, { workers: 1 }),
+  );
+  console.log(JSON.stringify({ preview: 0, warm: result, questions: count, edited, ...times }));
+}
+
 for (let preview = 1; preview <= Number(values.previews); preview++) {
   const known = keptFor?.(a.index, at, settings) ?? null;
   const replay: Replay = { a, b, questions, reach: plan, at, settings, known };
@@ -111,7 +148,9 @@ for (let preview = 1; preview <= Number(values.previews); preview++) {
   const ms = performance.now() - t;
   const spent = process.cpuUsage(cpu);
   clearInterval(timer);
-  const digest = createHash('sha256').update(JSON.stringify(result)).digest('hex').slice(0, 16);
+  // What the report counts (not how many questions were asked of `from`): equal across builds.
+  const counted = { kinds: result.kinds, matched: result.matched, asks: result.replayedAsks };
+  const digest = createHash('sha256').update(JSON.stringify(counted)).digest('hex').slice(0, 16);
   console.log(
     JSON.stringify({
       preview,
@@ -119,6 +158,7 @@ for (let preview = 1; preview <= Number(values.previews); preview++) {
       edited,
       workers,
       matched: result.matched,
+      fromAsked: (result as { fromAsked?: number }).fromAsked ?? null,
       changed: Object.fromEntries(Object.entries(result.kinds).map(([k, v]) => [k, v.questions])),
       wallMs: Math.round(ms),
       cpuMs: Math.round((spent.user + spent.system) / 1000),

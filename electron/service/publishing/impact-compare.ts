@@ -29,6 +29,11 @@ export interface Comparison {
   kinds: Record<ImpactKindName, ImpactKind>;
   /** Questions asked of both sides (the others cannot change answer). */
   matched: number;
+  /**
+   * Questions asked of the `from` side by this replay: the others' outcomes were kept from an
+   * earlier preview or the warm-up (impact-warm.ts), or not needed.
+   */
+  fromAsked: number;
   replayedAsks: number;
 }
 
@@ -57,6 +62,11 @@ export interface Replay {
   settings: MatchSettings;
   /** The `from` side's outcomes kept from earlier previews (impact-from-cache.ts), if any. */
   known?: KeptOutcomes | null;
+  /**
+   * Only the `from` side is asked (its outcomes learned into `known`) and nothing is counted:
+   * the warm-up of the published side before any preview (impact-warm.ts).
+   */
+  warm?: boolean;
 }
 
 /**
@@ -97,12 +107,14 @@ export class QuestionReplay {
     private readonly at: number,
     private readonly settings: MatchSettings,
     private readonly known: KnownOutcomes | null = null,
+    private readonly warm = false,
   ) {}
 
   /** The `from` side's outcome: known, or decided once (the filter and the tally share it). */
-  private before(question: string): Outcome {
+  private before(question: string, tally: ImpactTally): Outcome {
     const known = this.known?.get(question);
     if (known !== undefined) return known;
+    tally.fromAsked++;
     const outcome = outcomeOf(decideOf(this.from, question, this.at, this.settings));
     this.known?.learn(question, outcome);
     return outcome;
@@ -111,8 +123,14 @@ export class QuestionReplay {
   /** Asks `question` (its place among those replayed: `position`) and counts it in `tally`. */
   replay(question: ReplayedQuestion, position: number, tally: ImpactTally): void {
     const { filter, from, at, settings } = this;
+    if (this.warm) {
+      // The filter is the next preview's business: a warm-up learns every question's outcome.
+      this.before(question.text, tally);
+      tally.skipped(question);
+      return;
+    }
     let before: Outcome | undefined;
-    const was = (): Outcome => (before ??= this.before(question.text));
+    const was = (): Outcome => (before ??= this.before(question.text, tally));
     const asked =
       filter === null ||
       (filter instanceof ReplayPlan
@@ -174,6 +192,7 @@ export class ImpactTally {
     IMPACT_KINDS.map((kind): [ImpactKindName, Kept[]] => [kind, []]),
   ) as Record<ImpactKindName, Kept[]>;
   matched = 0;
+  fromAsked = 0;
   replayedAsks = 0;
 
   /** `differs`: the rules whose answer text differs between the sides (`answerDiffers`). */
@@ -219,7 +238,12 @@ export class ImpactTally {
     for (const name of IMPACT_KINDS) {
       this.kinds[name].examples = this.kept[name].map(({ example }) => example);
     }
-    return { kinds: this.kinds, matched: this.matched, replayedAsks: this.replayedAsks };
+    return {
+      kinds: this.kinds,
+      matched: this.matched,
+      fromAsked: this.fromAsked,
+      replayedAsks: this.replayedAsks,
+    };
   }
 
   /** Where each kind's examples stand among the questions replayed (`mergeComparisons`). */
@@ -246,6 +270,7 @@ export function mergeComparisons(parts: readonly PartialComparison[]): Compariso
     ImpactKind
   >;
   let matched = 0;
+  let fromAsked = 0;
   let replayedAsks = 0;
   for (const name of IMPACT_KINDS) {
     const kept: Kept[] = [];
@@ -261,9 +286,10 @@ export function mergeComparisons(parts: readonly PartialComparison[]): Compariso
   }
   for (const { comparison } of parts) {
     matched += comparison.matched;
+    fromAsked += comparison.fromAsked;
     replayedAsks += comparison.replayedAsks;
   }
-  return { kinds, matched, replayedAsks };
+  return { kinds, matched, fromAsked, replayedAsks };
 }
 
 /** Fills in the examples' rule names from the sides' rules (`before` from `a`, `after` from `b`). */

@@ -27,6 +27,11 @@ export interface ReplayStart {
   settings: MatchSettings;
   /** Questions that will be sent to this worker (its share of them). */
   total: number;
+  /**
+   * Only the `from` side is asked, its outcomes learned, nothing counted (impact-warm.ts): the
+   * second side's pieces are empty, the first is opened once.
+   */
+  warm?: boolean;
 }
 
 /**
@@ -124,7 +129,8 @@ function isStart(value: unknown): value is { type: 'start' } & ReplayStart {
     isStrings(value['differs']) &&
     typeof value['at'] === 'number' &&
     isSettings(value['settings']) &&
-    typeof value['total'] === 'number'
+    typeof value['total'] === 'number' &&
+    (value['warm'] === undefined || typeof value['warm'] === 'boolean')
   );
 }
 
@@ -165,6 +171,7 @@ function isComparison(value: unknown): value is Comparison {
     isObject(value) &&
     isObject(value['kinds']) &&
     typeof value['matched'] === 'number' &&
+    typeof value['fromAsked'] === 'number' &&
     typeof value['replayedAsks'] === 'number'
   );
 }

@@ -126,7 +126,7 @@ export interface WorkerOptions {
  * `watch.signal` aborts (the worker is stopped).
  */
 export async function compareOnWorker(
-  { a, b, questions, reach: filter, at, settings, known }: Replay,
+  { a, b, questions, reach: filter, at, settings, known, warm }: Replay,
   watch: ImpactWatch = {},
   options: WorkerOptions = {},
 ): Promise<Comparison | null> {
@@ -136,7 +136,8 @@ export async function compareOnWorker(
   // written cancels it, as one while they are asked does.
   watch.progress?.(0, total);
   const from = await written(a.index);
-  const to = from && (await written(b.index));
+  // A warm-up asks the `from` side alone: the other is neither written nor opened.
+  const to = from && (warm === true ? [] : await written(b.index));
   watch.signal?.throwIfAborted();
   if (from === null || to === null) return null;
   const bytes = bytesOf(from) + bytesOf(to);
@@ -147,7 +148,7 @@ export async function compareOnWorker(
       from,
       to,
       room.workers,
-      { a, b, questions, reach: filter, at, settings },
+      { a, b, questions, reach: filter, at, settings, warm },
       watch,
       options,
       // The outcomes the workers work out are kept only if asked of the version kept.
@@ -186,7 +187,7 @@ async function replayOnWorkers(
   from: Uint8Array[],
   to: Uint8Array[],
   workers: number,
-  { a, b, questions, reach: filter, at, settings }: Replay,
+  { a, b, questions, reach: filter, at, settings, warm }: Replay,
   watch: ImpactWatch,
   options: WorkerOptions,
   known: KeptOutcomes | null,
@@ -256,6 +257,7 @@ async function replayOnWorkers(
           at,
           settings: { ...settings },
           total: shares[j] as number,
+          warm: warm === true,
         };
         (threads[j] as Worker).postMessage({ type: 'start', ...start });
         await nextTurn();

@@ -153,9 +153,21 @@ parentPort?.on('message', (data: unknown) => {
       const [from, to] = message.sides;
       const known = new ChunkOutcomes();
       const { at, settings } = message;
+      const warm = message.warm === true;
+      const fromIndex = open(from);
+      // A warm-up asks one side: the other is not sent, nor opened.
+      const toIndex = warm ? fromIndex : open(to);
       replay = {
         start: message,
-        asker: new QuestionReplay(planOf(message.plan), open(from), open(to), at, settings, known),
+        asker: new QuestionReplay(
+          planOf(message.plan),
+          fromIndex,
+          toIndex,
+          at,
+          settings,
+          known,
+          warm,
+        ),
         known,
         tally: new ImpactTally(new Set(message.differs)),
         done: 0,

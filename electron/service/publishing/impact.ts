@@ -63,7 +63,7 @@ const isCustomerQuestion = (entry: LoggedQuestion): boolean =>
  * answer for each spelling), and how many asks there were. Counted by exact text first (cheap
  * per entry), then merged by normalised text once per distinct spelling.
  */
-async function distinctQuestions(
+export async function distinctQuestions(
   asks: LoggedAsks,
   robot: RobotKey,
   from: number,
@@ -94,7 +94,7 @@ async function distinctQuestions(
  * The `cap` most asked questions (all of them when there are fewer), by buckets of ask counts:
  * linear, in slices, where a sort of a million questions would hold the event loop.
  */
-async function mostAsked(questions: readonly Distinct[], cap: number): Promise<Distinct[]> {
+export async function mostAsked(questions: readonly Distinct[], cap: number): Promise<Distinct[]> {
   if (questions.length <= cap) return [...questions];
   const byCount = new Map<number, Distinct[]>();
   await forEachInSlices(questions, (question) => {
@@ -180,11 +180,11 @@ export async function compareSides(
 
 /** `compareSides` on the event loop, in time slices (time-slices.ts). */
 export async function compareInSlices(
-  { a, b, questions, reach, at, settings, known }: Replay,
+  { a, b, questions, reach, at, settings, known, warm }: Replay,
   watch: ImpactWatch = {},
 ): Promise<Comparison> {
   const tally = new ImpactTally(await answerDiffers(a, b));
-  const replay = new QuestionReplay(reach, a.index, b.index, at, settings, known ?? null);
+  const replay = new QuestionReplay(reach, a.index, b.index, at, settings, known ?? null, warm);
   let done = 0;
   while (done < questions.length) {
     // Thousands of questions asked twice must not hold up the openapi: a slice, then a turn.
@@ -258,7 +258,7 @@ async function impactBetween(
   const replayed = await mostAsked([...distinct.values()], cap);
   const at = ctx.now();
   const known = fromOutcomesFor(a.index, at, robot.settings);
-  const { kinds, matched, replayedAsks } = await compareSides(
+  const { kinds, matched, fromAsked, replayedAsks } = await compareSides(
     { a, b, questions: replayed, reach, at, settings: robot.settings, known },
     watch,
     { reserve: (bytes) => ctx.indexes.reserve(bytes), ...options },
@@ -280,6 +280,7 @@ async function impactBetween(
     replayed: replayed.length,
     replayedAsks,
     matched,
+    fromAsked,
     cap,
     capped: distinct.size > cap,
     changed: {

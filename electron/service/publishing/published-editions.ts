@@ -34,6 +34,11 @@ export class PublishedEditions implements PublishingHooks {
    * `actor` (`api` when unknown).
    */
   onModeChange: ((robot: Robot, actor: string) => Promise<void>) | null = null;
+  /**
+   * Told when a robot's published index was built or followed a publish (set by the publishing
+   * room: the impact preview's warm-up, impact-warm.ts).
+   */
+  onPublishedChanged: ((robot: Robot) => void) | null = null;
 
   constructor(private readonly ctx: EditionsContext) {}
 
@@ -114,6 +119,7 @@ export class PublishedEditions implements PublishingHooks {
     this.built.set(key, latest.version);
     // Saved with the synonyms of its time.
     await this.robotChanged(robot, robot);
+    this.onPublishedChanged?.(robot);
     return true;
   }
 
@@ -160,6 +166,7 @@ export class PublishedEditions implements PublishingHooks {
       for (const ruleId of change.closed) if (!opened.has(ruleId)) index.remove(ruleId);
       for (const rule of change.opened) index.upsert(toMatchableRule(rule));
     });
+    this.onPublishedChanged?.(robot);
   }
 
   robotRemoved(robot: Robot): void {
@@ -202,5 +209,6 @@ export class PublishedEditions implements PublishingHooks {
       index.upsert(toMatchableRule(rule));
     }
     this.built.set(key, latest?.version ?? null);
+    this.onPublishedChanged?.(robot);
   }
 }

@@ -13,6 +13,7 @@ import type { PublishedEditions } from './published-editions';
 import { impactGate, impactOf } from './impact';
 import type { LoggedAsks, PublishGate, ReplayOptions } from './impact';
 import { ImpactJobs } from './impact-jobs';
+import { ImpactWarmer } from './impact-warm';
 import { RunJobs } from './run-jobs';
 import { publishInQueue } from './versions';
 
@@ -26,6 +27,8 @@ export class PublishingRoom {
   readonly impacts: ImpactJobs;
   /** The publish gate on customers' questions (a no-op without a question log). */
   readonly impactGate: PublishGate;
+  /** The published side of the next preview, worked out ahead (impact-warm.ts). */
+  readonly impactWarmer: ImpactWarmer;
   /** The version the last change of mode of a robot published (read back by `switchMode`). */
   private readonly switched = new Map<string, VersionRecord>();
 
@@ -56,9 +59,13 @@ export class PublishingRoom {
       );
     };
     this.runs = new RunJobs(ctx);
-    this.impacts = new ImpactJobs(ctx, (robot, request, watch) =>
-      impactOf(ctx, asks, robot, request, watch, replay),
-    );
+    this.impactWarmer = new ImpactWarmer(ctx, asks, replay);
+    this.editions.onPublishedChanged = (robot) => this.impactWarmer.schedule(robot);
+    this.impacts = new ImpactJobs(ctx, async (robot, request, watch) => {
+      // A warm-up under way is asking the published side of this very preview.
+      if (request.from === 'published') await this.impactWarmer.settled(robot);
+      return impactOf(ctx, asks, robot, request, watch, replay);
+    });
     this.impactGate = impactGate(ctx, asks, replay);
   }
 
@@ -88,5 +95,10 @@ export class PublishingRoom {
    */
   load(saved?: SavedIndexes, codec?: IndexCodec | null): Promise<number> {
     return this.editions.load(saved, codec);
+  }
+
+  /** Stops the background work (the service stops). */
+  close(): void {
+    this.impactWarmer.close();
   }
 }

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { compareInSlices, reachOf } from '../../../electron/service/publishing/impact';
+import type { Replay } from '../../../electron/service/publishing/impact';
+import { fromOutcomesFor } from '../../../electron/service/publishing/impact-from-cache';
+import { compareOnWorker } from '../../../electron/service/publishing/impact-thread';
+import { warmSide } from '../../../electron/service/publishing/impact-warm';
+import { impactSide } from '../../helpers/impact-sides';
+import { HOUR, NOW, SETTINGS, indexOf, plainReplay, scenario } from '../../helpers/impact-scenario';
+
+test('after the published side is warmed, the first preview asks the draft only and counts exactly what a plain replay counts', async () => {
+  const { before, after, questions } = scenario(11, 5);
+  const distinct = new Set(questions.map((question) => question.text)).size;
+  const b = impactSide('draft', indexOf(after), after);
+  const first = impactSide('published', indexOf(before), before);
+  const plan = await reachOf(
+    { index: first.index, stored: before },
+    { index: b.index, stored: after },
+  );
+  for (const reach of [null, plan]) {
+    const what = reach === null ? 'every question' : 'filtered';
+    // A published side of its own each time: nothing kept from the previous round.
+    const a = reach === null ? first : impactSide('published', indexOf(before), before);
+    const replay = (at: number, known = fromOutcomesFor(a.index, at, SETTINGS)): Replay => ({
+      a,
+      b,
+      questions,
+      reach,
+      at,
+      settings: SETTINGS,
+      known,
+    });
+    const cold = await compareInSlices(replay(NOW, null));
+    const expected = reach === null ? await plainReplay(a, b, questions, NOW) : cold.kinds;
+    assert.deepEqual(cold.kinds, expected, `the reference (${what})`);
+    assert.ok(cold.fromAsked > 0, 'a cold preview asks the published side');
+    const changed = Object.values(expected).reduce((sum, kind) => sum + kind.questions, 0);
+    assert.ok(changed > 20, `not vacuous: ${changed} questions change answer (${what})`);
+
+    const warmed = await warmSide(a.index, questions, NOW, SETTINGS, new AbortController().signal, {
+      workers: 1,
+    });
+    assert.equal(warmed.asked, questions.length, 'the warm-up asked every question once');
+    assert.equal(warmed.kept, distinct, 'and kept every distinct question’s outcome');
+    const again = await warmSide(a.index, questions, NOW, SETTINGS, new AbortController().signal);
+    assert.equal(again.asked, 0, 'a second warm-up has nothing left to ask');
+
+    // Later, as the editor would preview: on the loop, then on two workers.
+    const onLoop = await compareInSlices(replay(NOW + HOUR));
+    assert.equal(onLoop.fromAsked, 0, `the preview asked the draft only (${what})`);
+    assert.deepEqual(onLoop.kinds, expected, `on the loop (${what})`);
+    assert.equal(onLoop.matched, cold.matched, 'the same questions asked of the draft');
+    const onWorkers = await compareOnWorker(replay(NOW + HOUR), {}, { workers: 2 });
+    assert.ok(onWorkers !== null, 'the workers ran');
+    assert.equal(onWorkers.fromAsked, 0, `on workers too (${what})`);
+    assert.deepEqual(onWorkers.kinds, expected, `on workers (${what})`);
+  }
+});
