@@ -53,6 +53,12 @@ export class ImpactWarmer {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Map<string, Promise<Warmed>>();
   private readonly closing = new AbortController();
+  /**
+   * Background warm-ups run one at a time across robots: a node that builds many robots'
+   * published indexes at once (a start, a team node following publishes) would otherwise start
+   * a worker for each. A preview's own warm-up (`settled`) does not queue behind them.
+   */
+  private background: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly ctx: DomainContext,
@@ -68,9 +74,11 @@ export class ImpactWarmer {
     clearTimeout(this.timers.get(key));
     const timer = setTimeout(() => {
       this.timers.delete(key);
-      this.warm(robot, 1).catch((error: unknown) => {
-        this.ctx.logger.warn(`the impact preview's warm-up stopped: ${String(error)}`);
-      });
+      this.background = this.background.then(() =>
+        this.warm(robot, 1).catch((error: unknown) => {
+          this.ctx.logger.warn(`the impact preview's warm-up stopped: ${String(error)}`);
+        }),
+      );
     }, this.delayMs);
     timer.unref();
     this.timers.set(key, timer);
