@@ -66,6 +66,11 @@ export interface VolumeFigures {
   askDuringReadsP99Ms: number;
   askDuringReadsMaxMs: number;
   asksDuringReads: number;
+  /**
+   * The service's CPU per read (ms, /proc, 10 ms ticks; the probe's asks meanwhile included):
+   * on a loaded machine the wall times count other work too.
+   */
+  readsCpuMs: Record<keyof VolumeReads, number>;
   /** The slowest ask while each read ran (which read holds asks). */
   askMaxByReadMs: Record<keyof VolumeReads, number>;
   /** Asks that failed (the connection reset, an error) while the reads ran. */
@@ -105,6 +110,16 @@ function rssMb(pid: number | undefined): number {
   try {
     const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb ? Number(kb) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A process's user + system CPU in ms (from /proc; clock ticks of 10 ms). */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return Number.NaN;
   }
@@ -275,9 +290,12 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     const reads = {} as VolumeReads;
     /** When each read ran (epoch ms), to find the asks it held. */
     const ran = {} as Record<keyof VolumeReads, { from: number; to: number }>;
+    const readsCpuMs = {} as Record<keyof VolumeReads, number>;
     const read = async (name: keyof VolumeReads, run: () => Promise<unknown>) => {
       const from = Date.now();
+      const cpuBefore = cpuMsOf(pid);
       reads[name] = (await timed(run)).ms;
+      readsCpuMs[name] = cpuMsOf(pid) - cpuBefore;
       ran[name] = { from, to: Date.now() };
     };
     await read('inboxMs', () => get('/inbox?limit=50'));
@@ -291,6 +309,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     await read('userSearchMs', () => fill.value.userSearch(api, R));
     await read('missingTextMs', () => fill.value.missingText(api, R));
     const exportFrom = Date.now();
+    const exportCpu = cpuMsOf(pid);
     const exportStart = performance.now();
     const response = await fetch(`${service.url}/console/api${R}/question-log/export.csv`, {
       headers: { authorization: `Bearer ${tokenOf(service)}` },
@@ -301,11 +320,15 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     for (;;) {
       const chunk = await reader?.read();
       if (!chunk || chunk.done) break;
-      if (Number.isNaN(firstByte)) firstByte = performance.now() - exportStart;
+      if (Number.isNaN(firstByte)) {
+        firstByte = performance.now() - exportStart;
+        readsCpuMs.exportFirstByteMs = cpuMsOf(pid) - exportCpu;
+      }
       exported += chunk.value.length;
     }
     reads.exportFirstByteMs = firstByte;
     reads.exportTotalMs = performance.now() - exportStart;
+    readsCpuMs.exportTotalMs = cpuMsOf(pid) - exportCpu;
     ran.exportFirstByteMs = { from: exportFrom, to: exportFrom + firstByte };
     ran.exportTotalMs = { from: exportFrom, to: Date.now() };
     console.error(`  exported ${round(exported / MB, 1)} MB of CSV`);
@@ -355,6 +378,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       askDuringReadsP99Ms: percentile(during, 99),
       askDuringReadsMaxMs: Math.max(...during),
       asksDuringReads: during.length,
+      readsCpuMs,
       askMaxByReadMs,
       asksFailedDuringReads,
       rssBeforeReadsMb,
@@ -390,7 +414,9 @@ export function volumeLine(figures: VolumeFigures): string {
     `(${figures.asksDuringReads} asks, ${figures.asksFailedDuringReads} failed; the slowest during ` +
     `each read: ${Object.entries(figures.askMaxByReadMs)
       .map(([name, max]) => `${name.replace(/Ms$/, '')} ${ms(max)}`)
-      .join(', ')}); ` +
+      .join(', ')}); service CPU per read: ${Object.entries(figures.readsCpuMs)
+      .map(([name, cpu]) => `${name.replace(/Ms$/, '')} ${ms(cpu)}`)
+      .join(', ')} ms; ` +
     `RSS ${ms(figures.rssBeforeReadsMb)} MB before, ${ms(figures.rssPeakDuringReadsMb)} MB peak during; ` +
     `${round(figures.logBytesPerMillionAsks / MB, 0)} MB of log per million asks; ` +
     `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it; figures ready ${ms(figures.openMs)} ms after start`
