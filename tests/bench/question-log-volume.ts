@@ -4,8 +4,9 @@
  * service's data directory (or its team server's database); then the service is started on it
  * and the editor's reads are timed over HTTP while another process asks one question at a time
  * (ask-probe.ts):
- *   inbox, dashboard (30 days), analytics, rule hits, the log's first and oldest page, a filtered
- *   search, the export's first byte and total;
+ *   inbox, dashboard (30 days), analytics (the editor's first page; the whole answer apart),
+ *   rule hits, the log's first and oldest page, a filtered search, the export's first byte
+ *   and total; the service's CPU for each;
  *   ask p99 and max idle (before the reads) and while the reads run;
  *   the service's RSS before the reads and its peak during them;
  *   the log's bytes on disk (per million asks), and the size budget: the robot's
