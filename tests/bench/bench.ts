@@ -18,7 +18,9 @@
  * million asks, and the inbox of 100k logged questions (tests/bench/question-log-bench.ts);
  * `--question-log [--log-asks N] [--database postgres://…]` measures only that, and the log at
  * volume: N asks (default 1,000,000) recorded, then the editor's reads timed while asks go on,
- * RSS, bytes and the size budget (tests/bench/question-log-volume.ts), on both stores.
+ * RSS, bytes and the size budget (tests/bench/question-log-volume.ts), on both stores;
+ * `--question-log --log-dir D [--baseline JS] [--rounds R]`: only the log at volume, on a log
+ * filled once in D and kept (no size budget), read by this build and the baseline's in turn.
  * `--memory [--rounds N] [--heap-snapshot DIR] [--service FILE]`: only the peak RSS at 100k
  * rules (tests/bench/memory-bench.ts), medians of N rounds.
  * Publishing at 10k and 100k rules (tests/bench/publish-bench.ts; --quick: 20 edits, not 100).
@@ -609,6 +611,29 @@ if (values['under-import'] && underImport) {
 
 console.error(`measuring the question log at ${RPS_SIZE} rules…`);
 const logRules = generateRules(RPS_SIZE, 42);
+if (values['question-log'] && values['log-dir']) {
+  // Only the log at volume, on a log filled once in --log-dir and kept: with --baseline, that
+  // build and this one read it in turn (base, new, new, base, … --rounds pairs).
+  const [asks, dir, baseline] = [Number(values['log-asks']), values['log-dir'], values.baseline];
+  const builds = baseline
+    ? Array.from({ length: Math.max(1, Number(values.rounds)) }, (_, i) =>
+        i % 2 === 0 ? [baseline, undefined] : [undefined, baseline],
+      ).flat()
+    : [undefined];
+  const volume = [];
+  for (const script of builds) {
+    const figures = await measureLogVolume({
+      rules: logRules,
+      asks,
+      dir,
+      ...(script ? { script } : {}),
+    });
+    console.log(volumeLine(figures));
+    volume.push(figures);
+  }
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ volume })}\n`);
+  process.exit(0);
+}
 const questionLog = await measureQuestionLog({
   rules: logRules,
   questions: deriveQueries(logRules, LATENCY_QUERIES),

@@ -87,6 +87,11 @@ export async function fillLog(options: FillOptions): Promise<FilledLog> {
   } else {
     await recordInProcess(options);
   }
+  return filledReads(options.database);
+}
+
+/** How the editor reads a log filled before (a kept data directory, or the team server's). */
+export function filledReads(database: string | undefined): FilledLog {
   let total = 0;
   return {
     // The service opens the logs as it starts: a read waits for it.
@@ -106,8 +111,8 @@ export async function fillLog(options: FillOptions): Promise<FilledLog> {
     missingText: (api, R) => api.ok('GET', `${R}/question-log?limit=50&q=nowhere-to-be-found`),
     enforce: () => new Promise((resolve) => setTimeout(resolve, 5000)),
     tableBytes: async () => {
-      if (!options.database) return 0;
-      const again = openPool({ url: options.database, logger: silentLogger });
+      if (!database) return 0;
+      const again = openPool({ url: database, logger: silentLogger });
       try {
         // The entries with their indexes (the figures' tables apart: they do not grow with it).
         const { rows } = await again.query<{ bytes: string }>(

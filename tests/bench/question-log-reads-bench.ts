@@ -33,7 +33,7 @@ export interface ReadsOptions {
   baseline?: string;
 }
 
-interface Filled {
+export interface Filled {
   tenantId: number;
   robotSecret: string;
 }
@@ -95,7 +95,11 @@ function cpuMsOf(pid: number | undefined): number {
 const tokenOf = (service: ChildService) =>
   /token=([\w-]+)/.exec(service.output())?.[1] ?? 'missing-token';
 
-async function fillOnce(dataDir: string, options: ReadsOptions): Promise<Filled> {
+/** Fills `dataDir` with `asks` asks on `rules`, unless a run before did (its marker file). */
+export async function fillOnce(
+  dataDir: string,
+  options: Pick<ReadsOptions, 'rules' | 'asks'>,
+): Promise<Filled> {
   const marker = join(dataDir, 'bench-filled.json');
   if (existsSync(marker)) return JSON.parse(readFileSync(marker, 'utf8')) as Filled;
   const service = await spawnService(dataDir);

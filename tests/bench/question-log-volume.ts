@@ -4,8 +4,9 @@
  * service's data directory (or its team server's database); then the service is started on it
  * and the editor's reads are timed over HTTP while another process asks one question at a time
  * (ask-probe.ts):
- *   inbox, dashboard (30 days), analytics, rule hits, the log's first and oldest page, a filtered
- *   search, the export's first byte and total;
+ *   inbox, dashboard (30 days), analytics (the editor's first page; the whole answer apart),
+ *   rule hits, the log's first and oldest page, a filtered search, the export's first byte
+ *   and total; the service's CPU for each;
  *   ask p99 and max idle (before the reads) and while the reads run;
  *   the service's RSS before the reads and its peak during them;
  *   the log's bytes on disk (per million asks), and the size budget: the robot's
@@ -22,7 +23,8 @@ import { spawnService } from '../helpers/child-service';
 import type { ChildService } from '../helpers/child-service';
 import { consoleClient } from '../helpers/console-client';
 import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
-import { fillLog } from './question-log-fill';
+import { fillLog, filledReads } from './question-log-fill';
+import { fillOnce } from './question-log-reads-bench';
 import type { TrafficRule } from './question-log-traffic';
 import { percentile, round } from './stats';
 import { deriveQueries } from './typed-questions';
@@ -33,7 +35,10 @@ const MB = 1024 * 1024;
 export interface VolumeReads {
   inboxMs: number;
   dashboardMs: number;
+  /** Rule analytics as the editor reads it: its first page (DashboardPage's ANALYTICS_PAGE). */
   analyticsMs: number;
+  /** Every rule's analytics in one answer: the API's, which the editor no longer asks. */
+  wholeAnalyticsMs: number;
   ruleHitsMs: number;
   firstPageMs: number;
   oldestPageMs: number;
@@ -47,6 +52,10 @@ export interface VolumeReads {
 
 export interface VolumeFigures {
   store: 'embedded' | 'postgres';
+  /** The build read: `new` (dist/headless.js) or the baseline's headless.js. */
+  build: string;
+  /** /proc/loadavg once the reads ended. */
+  load: string;
   asks: number;
   /** Filling the log in-process through the recorder (asks/s). */
   fillAsksPerSec: number;
@@ -58,6 +67,11 @@ export interface VolumeFigures {
   askDuringReadsP99Ms: number;
   askDuringReadsMaxMs: number;
   asksDuringReads: number;
+  /**
+   * The service's CPU per read (ms, /proc, 10 ms ticks; the probe's asks meanwhile included):
+   * on a loaded machine the wall times count other work too.
+   */
+  readsCpuMs: Record<keyof VolumeReads, number>;
   /** The slowest ask while each read ran (which read holds asks). */
   askMaxByReadMs: Record<keyof VolumeReads, number>;
   /** Asks that failed (the connection reset, an error) while the reads ran. */
@@ -80,12 +94,33 @@ export interface VolumeOptions {
   nodeArgs?: string[];
   /** Run once the reads are timed, before the size budget drops entries (plans, old reads). */
   afterReads?: () => Promise<void>;
+  /**
+   * A data directory kept between runs (embedded store): filled when it holds no log, then only
+   * read, so that builds are read in turn on the same log. The size budget is not enforced on it
+   * (it would drop the entries the next run reads): its figures are NaN.
+   */
+  dir?: string;
+  /** Another build's headless.js to read with (the baseline); the built one by default. */
+  script?: string;
 }
+
+/** The rules per page of the editor's rule analytics (renderer DashboardPage's ANALYTICS_PAGE). */
+const ANALYTICS_PAGE = 100;
 
 function rssMb(pid: number | undefined): number {
   try {
     const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb ? Number(kb) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A process's user + system CPU in ms (from /proc; clock ticks of 10 ms). */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return Number.NaN;
   }
@@ -159,11 +194,9 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: n
   }
 }
 
-export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFigures> {
-  const dataDir = makeDataDir('bench-log-volume');
-  const env: Record<string, string> = options.database ? { KB_DATABASE_URL: options.database } : {};
+/** Imports the rules into a new tenant and fills its robot's log (the timed fill). */
+async function fillFresh(dataDir: string, env: Record<string, string>, options: VolumeOptions) {
   let service: ChildService | undefined;
-  let probe: ReturnType<typeof startProbe> | undefined;
   try {
     service = await spawnService(dataDir, { env });
     const client = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS });
@@ -178,7 +211,6 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     service.child.kill('SIGTERM');
     await service.exited;
     service = undefined;
-
     const fill = await timed(() =>
       fillLog({
         dataDir,
@@ -189,11 +221,43 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
         end: Date.now(),
       }),
     );
-    const fillAsksPerSec = options.asks / (fill.ms / 1000);
     console.error(`  filled ${options.asks} asks in ${round(fill.ms / 1000, 1)} s`);
+    return {
+      tenantId,
+      robotSecret: robot.robotSecret,
+      filled: fill.value,
+      fillAsksPerSec: options.asks / (fill.ms / 1000),
+    };
+  } finally {
+    if (service) {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  }
+}
+
+export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFigures> {
+  const kept = options.dir !== undefined && !options.database;
+  const dataDir = kept && options.dir ? options.dir : makeDataDir('bench-log-volume');
+  const env: Record<string, string> = options.database ? { KB_DATABASE_URL: options.database } : {};
+  let service: ChildService | undefined;
+  let probe: ReturnType<typeof startProbe> | undefined;
+  try {
+    const { tenantId, robotSecret, filled, fillAsksPerSec } = kept
+      ? {
+          ...(await fillOnce(dataDir, options)),
+          filled: filledReads(undefined),
+          fillAsksPerSec: NaN,
+        }
+      : await fillFresh(dataDir, env, options);
+    const fill = { value: filled };
 
     const opened = performance.now();
-    service = await spawnService(dataDir, { env, nodeArgs: options.nodeArgs ?? [] });
+    service = await spawnService(dataDir, {
+      env,
+      nodeArgs: options.nodeArgs ?? [],
+      ...(options.script ? { script: options.script } : {}),
+    });
     const api = consoleClient(service.url, tokenOf(service));
     const R = `/tenants/${tenantId}/robots/default`;
     await waitFor('the figures', () => fill.value.ready(api, R), 600_000);
@@ -201,7 +265,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     const askRobot = new OpenApiClient({ baseUrl: service.url, ...TEST_CREDENTIALS }).robot(
       tenantId,
       'default',
-      robot.robotSecret,
+      robotSecret,
     );
     const questions = deriveQueries(options.rules, 2000, 5_000_000);
     for (const question of questions.slice(0, 200)) await askRobot.ask(question, 'warm-up');
@@ -227,14 +291,18 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     const reads = {} as VolumeReads;
     /** When each read ran (epoch ms), to find the asks it held. */
     const ran = {} as Record<keyof VolumeReads, { from: number; to: number }>;
+    const readsCpuMs = {} as Record<keyof VolumeReads, number>;
     const read = async (name: keyof VolumeReads, run: () => Promise<unknown>) => {
       const from = Date.now();
+      const cpuBefore = cpuMsOf(pid);
       reads[name] = (await timed(run)).ms;
+      readsCpuMs[name] = cpuMsOf(pid) - cpuBefore;
       ran[name] = { from, to: Date.now() };
     };
     await read('inboxMs', () => get('/inbox?limit=50'));
     await read('dashboardMs', () => get('/dashboard?days=30'));
-    await read('analyticsMs', () => get('/analytics'));
+    await read('analyticsMs', () => get(`/analytics?offset=0&limit=${ANALYTICS_PAGE}`));
+    await read('wholeAnalyticsMs', () => get('/analytics'));
     await read('ruleHitsMs', () => get('/rule-hits'));
     await read('firstPageMs', () => fill.value.firstPage(api, R));
     await read('oldestPageMs', () => fill.value.oldestPage(api, R));
@@ -242,6 +310,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     await read('userSearchMs', () => fill.value.userSearch(api, R));
     await read('missingTextMs', () => fill.value.missingText(api, R));
     const exportFrom = Date.now();
+    const exportCpu = cpuMsOf(pid);
     const exportStart = performance.now();
     const response = await fetch(`${service.url}/console/api${R}/question-log/export.csv`, {
       headers: { authorization: `Bearer ${tokenOf(service)}` },
@@ -252,15 +321,20 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     for (;;) {
       const chunk = await reader?.read();
       if (!chunk || chunk.done) break;
-      if (Number.isNaN(firstByte)) firstByte = performance.now() - exportStart;
+      if (Number.isNaN(firstByte)) {
+        firstByte = performance.now() - exportStart;
+        readsCpuMs.exportFirstByteMs = cpuMsOf(pid) - exportCpu;
+      }
       exported += chunk.value.length;
     }
     reads.exportFirstByteMs = firstByte;
     reads.exportTotalMs = performance.now() - exportStart;
+    readsCpuMs.exportTotalMs = cpuMsOf(pid) - exportCpu;
     ran.exportFirstByteMs = { from: exportFrom, to: exportFrom + firstByte };
     ran.exportTotalMs = { from: exportFrom, to: Date.now() };
     console.error(`  exported ${round(exported / MB, 1)} MB of CSV`);
     const readsEnd = Date.now();
+    const load = readFileSync('/proc/loadavg', 'utf8').trim();
     clearInterval(rssTimer);
     await new Promise((resolve) => setTimeout(resolve, 200));
     await probe.stop();
@@ -281,15 +355,21 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     const logBytes = options.database
       ? await fill.value.tableBytes()
       : bytesUnder(join(dataDir, 'question-log'));
-    // The size budget: a third of the log.
-    const budgetMb = Math.max(1, Math.floor(logBytes / MB / 3));
-    await api.ok('PATCH', R, { settings: { logMaxMegabytes: budgetMb } });
-    await fill.value.enforce(api, R, service);
-    const kept = options.database
-      ? await fill.value.tableBytes()
-      : bytesUnder(join(dataDir, 'question-log'));
+    // The size budget: a third of the log (not on a kept log: the next run reads it whole).
+    const budgetMb = kept ? Number.NaN : Math.max(1, Math.floor(logBytes / MB / 3));
+    if (!kept) {
+      await api.ok('PATCH', R, { settings: { logMaxMegabytes: budgetMb } });
+      await fill.value.enforce(api, R, service);
+    }
+    const keptBytes = kept
+      ? Number.NaN
+      : options.database
+        ? await fill.value.tableBytes()
+        : bytesUnder(join(dataDir, 'question-log'));
     return {
       store: options.database ? 'postgres' : 'embedded',
+      build: options.script ?? 'new',
+      load,
       asks: options.asks,
       fillAsksPerSec,
       openMs,
@@ -299,6 +379,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       askDuringReadsP99Ms: percentile(during, 99),
       askDuringReadsMaxMs: Math.max(...during),
       asksDuringReads: during.length,
+      readsCpuMs,
       askMaxByReadMs,
       asksFailedDuringReads,
       rssBeforeReadsMb,
@@ -306,7 +387,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       logBytes,
       logBytesPerMillionAsks: (logBytes / options.asks) * 1_000_000,
       budgetBytes: budgetMb * MB,
-      budgetKeptRatio: kept / (budgetMb * MB),
+      budgetKeptRatio: keptBytes / (budgetMb * MB),
     };
   } finally {
     await probe?.stop();
@@ -314,7 +395,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       service.child.kill('SIGTERM');
       await service.exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!kept) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -323,8 +404,9 @@ export function volumeLine(figures: VolumeFigures): string {
   const r = figures.reads;
   const ms = (value: number) => round(value, 0);
   return (
-    `\nQuestion log at ${figures.asks} asks (${figures.store}): inbox ${ms(r.inboxMs)} ms, ` +
-    `dashboard ${ms(r.dashboardMs)}, analytics ${ms(r.analyticsMs)}, rule hits ${ms(r.ruleHitsMs)}, ` +
+    `\nQuestion log at ${figures.asks} asks (${figures.store}, ${figures.build}, load ${figures.load}): ` +
+    `inbox ${ms(r.inboxMs)} ms, dashboard ${ms(r.dashboardMs)}, ` +
+    `analytics ${ms(r.analyticsMs)} (whole ${ms(r.wholeAnalyticsMs)}), rule hits ${ms(r.ruleHitsMs)}, ` +
     `first page ${ms(r.firstPageMs)}, oldest page ${ms(r.oldestPageMs)}, ` +
     `filtered search ${ms(r.searchMs)} (user ${ms(r.userSearchMs)}, absent text ${ms(r.missingTextMs)}), ` +
     `export first byte ${ms(r.exportFirstByteMs)} / total ${ms(r.exportTotalMs)} ms; ` +
@@ -333,7 +415,9 @@ export function volumeLine(figures: VolumeFigures): string {
     `(${figures.asksDuringReads} asks, ${figures.asksFailedDuringReads} failed; the slowest during ` +
     `each read: ${Object.entries(figures.askMaxByReadMs)
       .map(([name, max]) => `${name.replace(/Ms$/, '')} ${ms(max)}`)
-      .join(', ')}); ` +
+      .join(', ')}); service CPU per read: ${Object.entries(figures.readsCpuMs)
+      .map(([name, cpu]) => `${name.replace(/Ms$/, '')} ${ms(cpu)}`)
+      .join(', ')} ms; ` +
     `RSS ${ms(figures.rssBeforeReadsMb)} MB before, ${ms(figures.rssPeakDuringReadsMb)} MB peak during; ` +
     `${round(figures.logBytesPerMillionAsks / MB, 0)} MB of log per million asks; ` +
     `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it; figures ready ${ms(figures.openMs)} ms after start`

@@ -11,7 +11,11 @@ import { test } from 'node:test';
 import { silentLogger } from '../../../electron/service/logger';
 import type { PageRequest } from '../../../electron/service/store/contract/question-log';
 import { DayFileLog } from '../../../electron/service/store/embedded/question-log/day-file-log';
-import { GramFilter } from '../../../electron/service/store/embedded/question-log/segment-grams';
+import {
+  EntryCounts,
+  EntryFilter,
+  GramFilter,
+} from '../../../electron/service/store/embedded/question-log/segment-grams';
 import { prng } from '../../helpers/prng';
 import { figuresMaker, loggedQuestion } from '../../helpers/logged-question';
 
@@ -52,6 +56,52 @@ test('a filter never says "no" to a text added, and reads back as written', asyn
     assert.equal(back.covers, 123);
     assert.deepEqual(back.bits, filter.bits);
     assert.equal(GramFilter.parse(readFileSync(join(dir, 'a.grams')).subarray(0, 100)), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('counts read back count as written, their rules read only once a rule is counted (decision 176)', async () => {
+  const entries = EntryFilter.of(3, (add) => {
+    add(11, 5);
+    add(12, 6);
+    add(13, 7);
+  });
+  const rules = Array.from({ length: 50 }, (_, i) => 1000 + i * 7919);
+  const counts = EntryCounts.of((add) => {
+    for (let i = 0; i < 2000; i++) add(i % 16, i % 3 === 0 ? 0 : (rules[i % 50] as number));
+  });
+  const filter = GramFilter.empty(4096).covering(123, entries, counts);
+  filter.add('where is my parcel');
+  const dir = mkdtempSync(join(tmpdir(), 'kb-grams-'));
+  try {
+    await filter.save(join(dir, 'a.grams'));
+    const bytes = readFileSync(join(dir, 'a.grams'));
+    const back = GramFilter.parse(bytes)?.counts;
+    assert.ok(back);
+    // By outcome and source only: the rules are not needed, and not read.
+    for (let code = 0; code < 16; code++) {
+      const one = (c: number) => c === code;
+      assert.equal(back.count(one, null), counts.count(one, null));
+    }
+    assert.equal(back.fileBytes, counts.fileBytes);
+    assert.equal(back.rulesMade, false, 'the rules were read for counts by outcome');
+    for (const rule of [...rules, 42]) {
+      assert.equal(
+        back.count(() => true, rule),
+        counts.count(() => true, rule),
+      );
+      assert.equal(
+        back.count((c) => c < 8, rule),
+        counts.count((c) => c < 8, rule),
+      );
+    }
+    assert.equal(back.rulesMade, true);
+    // Written again: the same bytes.
+    const again = GramFilter.parse(bytes);
+    assert.ok(again);
+    await again.save(join(dir, 'b.grams'));
+    assert.deepEqual(readFileSync(join(dir, 'b.grams')), bytes);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

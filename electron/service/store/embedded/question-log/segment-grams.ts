@@ -82,12 +82,48 @@ export const isThirdForm = (fileBytes: number): boolean => fileBytes % 2 === 1;
  * them (decision 140).
  */
 export class EntryCounts {
+  private rulesRead: ReadonlyMap<number, number> | null;
+  /** The pairs as written (8 bytes each), until the map is made of them. */
+  private pairs: Uint8Array | null;
+
   constructor(
     /** Entries per code. */
     readonly codes: Uint32Array,
-    /** Entries per rule hash and code: `hash * CODES + code` → count. */
-    readonly rules: ReadonlyMap<number, number>,
-  ) {}
+    /**
+     * Entries per rule hash and code: `hash * CODES + code` → count; or the file's pairs, made
+     * into that map only when a rule is counted (decision 176): the first search by user read
+     * every segment's filter for its users and spent most of its CPU making maps of rules.
+     */
+    rules: ReadonlyMap<number, number> | Uint8Array,
+  ) {
+    const pairs = rules instanceof Uint8Array ? rules : null;
+    this.pairs = pairs;
+    this.rulesRead = pairs === null ? (rules as ReadonlyMap<number, number>) : null;
+  }
+
+  /** Whether the map of rules was made (a filter read back makes it once a rule is counted). */
+  get rulesMade(): boolean {
+    return this.rulesRead !== null;
+  }
+
+  /** Entries per rule hash and code: `hash * CODES + code` → count. */
+  get rules(): ReadonlyMap<number, number> {
+    if (this.rulesRead === null) {
+      const rules = new Map<number, number>();
+      const pairs = this.pairs ?? new Uint8Array(0);
+      const view = new DataView(pairs.buffer, pairs.byteOffset, pairs.byteLength);
+      for (let pair = 0; pair < pairs.byteLength; pair += 8) {
+        const packed = view.getUint32(pair + 4, true);
+        rules.set(
+          view.getUint32(pair, true) * CODES + (packed >>> COUNT_BITS),
+          packed & COUNT_MASK,
+        );
+      }
+      this.rulesRead = rules;
+      this.pairs = null;
+    }
+    return this.rulesRead;
+  }
 
   /** The counts of the entries whose codes and rule hashes (0: none) `each` gives. */
   static of(each: (add: (code: number, ruleHash: number) => void) => void) {
@@ -116,7 +152,8 @@ export class EntryCounts {
   }
 
   get fileBytes(): number {
-    return COUNTS_HEADER_BYTES + this.rules.size * 8 + 1;
+    const pairs = this.pairs === null ? this.rules.size * 8 : this.pairs.byteLength;
+    return COUNTS_HEADER_BYTES + pairs + 1;
   }
 
   write(into: Buffer, at: number): void {
@@ -143,12 +180,8 @@ export class EntryCounts {
     if (bytes.length !== end + 1 || bytes[end] !== THIRD_FORM) return null;
     const codes = new Uint32Array(CODES);
     for (let code = 0; code < CODES; code++) codes[code] = bytes.readUInt32LE(at + code * 4);
-    const rules = new Map<number, number>();
-    for (let pair = at + COUNTS_HEADER_BYTES; pair < end; pair += 8) {
-      const packed = bytes.readUInt32LE(pair + 4);
-      rules.set(bytes.readUInt32LE(pair) * CODES + (packed >>> COUNT_BITS), packed & COUNT_MASK);
-    }
-    return new EntryCounts(codes, rules);
+    // A copy: the file's bytes (its trigrams) are not kept for them.
+    return new EntryCounts(codes, new Uint8Array(bytes.subarray(at + COUNTS_HEADER_BYTES, end)));
   }
 }
 
