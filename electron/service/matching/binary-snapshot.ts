@@ -13,7 +13,7 @@
 
 const MAGIC = 0x5849424b; // "KBIX" little-endian
 
-type ArrayKind = 'i32' | 'u16' | 'u8' | 'f32' | 'f64';
+export type ArrayKind = 'i32' | 'u16' | 'u8' | 'f32' | 'f64';
 export type SnapshotArray = Int32Array | Uint16Array | Uint8Array | Float32Array | Float64Array;
 export type Sink = (chunk: Uint8Array) => void;
 
@@ -113,9 +113,9 @@ export class SnapshotWriter {
    */
   pieces(
     name: string,
-    kind: 'i32' | 'f32',
+    kind: 'i32' | 'u16' | 'f32',
     length: number,
-    each: (put: (piece: Int32Array | Float32Array) => void) => void,
+    each: (put: (piece: Int32Array | Uint16Array | Float32Array) => void) => void,
   ): void {
     const byteLength = length * WIDTH[kind];
     this.parts.push({
@@ -325,6 +325,11 @@ export class SnapshotReader {
       throw new Error(`truncated snapshot array ${name}`);
     }
     return { start, length: entry.length };
+  }
+
+  /** The element type an array was saved with (codes of posting weights are u16 or i32). */
+  arrayKind(name: string): ArrayKind | undefined {
+    return this.header.arrays[name]?.kind;
   }
 
   /** Whether the snapshot holds an array of that name (older formats hold some others). */

@@ -119,12 +119,16 @@ export interface SynonymAwareRobotIndex extends RobotIndex {
 /**
  * Bump when what the index stores changes meaning (weights, term kinds) or encoding (5: forward
  * lists as varints; an older file is not opened, the caller re-indexes; 6: postings without
- * their keys, tombstones as ~key). Changes to normalisation or tokenisation are caught without
- * a bump by `behaviourFingerprint`.
+ * their keys, tombstones as ~key; 7: posting weights as codes into a table of the distinct
+ * weights). Changes to normalisation or tokenisation are caught without a bump by
+ * `behaviourFingerprint`.
  */
-const SNAPSHOT_FORMAT = 6;
-/** Formats still opened: 5 differs only in its postings' keys, which opening folds in. */
-const OPENED_FORMATS: readonly number[] = [5, SNAPSHOT_FORMAT];
+const SNAPSHOT_FORMAT = 7;
+/**
+ * Formats still opened: 5 differs only in its postings' keys, which opening folds in, 6 only in
+ * its Float32 weights, which opening codes.
+ */
+const OPENED_FORMATS: readonly number[] = [5, 6, SNAPSHOT_FORMAT];
 const FINGERPRINT_PROBES = [
   'How do I TRANSFER money to my friends’ accounts? I can’t!',
   '怎麼辦理開戶？资料库、天气的预报 😀',

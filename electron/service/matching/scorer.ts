@@ -14,6 +14,7 @@ import { textTerms } from './features';
 import { IdfTable } from './idf';
 import { QueryWeigher } from './query-weights';
 import type { WeightedTerms } from './query-weights';
+import type { WeightCodes } from './posting-lists';
 import { NB_ALPHA } from './rule-store';
 import type { RuleStore } from './rule-store';
 import { RuleNorms } from './rule-norms';
@@ -350,6 +351,7 @@ export class Scorer {
     }
     const slotChunks = lists.slotChunks;
     const weightChunks = lists.weightChunks;
+    const weightTable = lists.weightTable;
     // Rules touched, in the order first met, with their partial scores beside them: `where`
     // maps a slot to its place (valid when that place holds the slot: no clearing between
     // questions), and the passes over the touched rules below read memory in order.
@@ -370,13 +372,13 @@ export class Scorer {
       if (length > 0) {
         const chunk = lists.chunk[term] as number;
         const list = slotChunks[chunk] as Int32Array;
-        const evidence = weightChunks[chunk] as Float32Array;
+        const codes = weightChunks[chunk] as WeightCodes;
         const from = lists.start[term] as number;
         const to = from + length;
         for (let k = from; k < to; k += 1) {
           const slot = list[k] as number;
           if (slot < 0) continue;
-          let value = weight * (evidence[k] as number);
+          let value = weight * (weightTable[codes[k] as number] as number);
           const at = where[slot] as number;
           if (at < touchedCount && touched[at] === slot) {
             value += touchedScore[at] as number;

@@ -20,11 +20,11 @@ function read(lists: PostingLists, term: number): Model {
   const length = lists.length[term] ?? 0;
   const from = lists.start[term] ?? 0;
   const slots = lists.slotChunks[lists.chunk[term] ?? 0];
-  const weights = lists.weightChunks[lists.chunk[term] ?? 0];
+  const codes = lists.weightChunks[lists.chunk[term] ?? 0];
   const out: Model = { slots: [], keys: [], weights: [] };
   for (let k = from; k < from + length; k += 1) {
     out.slots.push(slots?.[k] ?? Number.NaN);
-    out.weights.push(weights?.[k] ?? Number.NaN);
+    out.weights.push(lists.weightTable[codes?.[k] ?? -1] ?? Number.NaN);
   }
   return out;
 }
@@ -137,8 +137,14 @@ test('lists read back what was added and tombstoned, across moves, a clear and a
   for (let term = 0; term < terms; term += 1) {
     assert.deepEqual(read(format5, term), read(lists, term), `term ${term} from format 5`);
   }
-  // Lists opened from a save grow out of the loaded chunk into new ones.
+  // Lists opened from a save grow out of the loaded chunk into new ones. Every weight here is
+  // new: past 65,536 distinct ones the two-byte codes widen to four, and still read back.
+  assert.ok(lists.weightChunks.every((codes) => codes instanceof Uint16Array));
   randomOps(lists, model, 8, 30_000);
+  assert.ok(lists.weights.length > 1 << 16);
+  assert.ok(lists.weightChunks.every((codes) => codes instanceof Int32Array));
+  check(lists, model);
+  lists = saveAndLoad(lists, terms, model);
   check(lists, model);
 
   lists.clear();
@@ -168,4 +174,29 @@ test('short lists share chunks; runs left by moved lists are reused', () => {
   lists.ensureTerms(20_000);
   for (let term = 10_000; term < 20_000; term += 1) lists.add(term, term, 1);
   assert.equal(lists.slotChunks.length, chunksAfterMoves);
+});
+
+test('a posting takes two bytes for its weight while weights recur, saved and opened so', () => {
+  const lists = new PostingLists();
+  lists.ensureTerms(1000);
+  const weights = Array.from({ length: 300 }, (_, i) => Math.log1p((i + 1) / 7));
+  let postings = 0;
+  for (let slot = 0; slot < 20_000; slot += 1) {
+    for (let k = 0; k < 5; k += 1) {
+      lists.add((slot * 7 + k * 131) % 1000, slot, weights[(slot + k) % 300] ?? 0);
+      postings += 1;
+    }
+  }
+  // The weight 0 of a tombstone is one of the table's.
+  assert.equal(lists.weights.length, 301);
+  assert.ok(lists.weightChunks.every((codes) => codes instanceof Uint16Array));
+  const writer = new SnapshotWriter();
+  lists.save(writer, 'vocab', 1000);
+  const reader = new SnapshotReader(bytesOf(writer));
+  assert.equal(reader.arrayKind('vocab.postingWeights.codes'), 'u16');
+  assert.equal(reader.u16('vocab.postingWeights.codes').byteLength, 2 * postings);
+  assert.equal(reader.hasArray('vocab.postingWeights.data'), false);
+  const opened = PostingLists.load(reader, 'vocab');
+  for (let term = 0; term < 1000; term += 1)
+    assert.deepEqual(read(opened, term), read(lists, term));
 });
