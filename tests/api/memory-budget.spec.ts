@@ -9,8 +9,6 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { RobotClient } from '../../electron/client/openapi-client';
 import { bytesForRules } from '../../electron/service/domain/robot-indexes';
 import { consoleClient } from '../helpers/console-client';
@@ -295,76 +293,5 @@ describe('robots loaded on demand within a memory budget', () => {
     // Robots 2–4 were each built from their rules at least once (a robot built, saved again and
     // let go of may then open from its new file).
     assert.ok(now.loads - now.fileOpens >= ROBOTS - 2, JSON.stringify(now));
-  });
-});
-
-/** V8's collector, for the test process (which hosts the service): a scavenge on demand. */
-function collector(): (options?: { type: 'minor' | 'major' }) => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
-}
-
-describe('an index let go of gives its memory back without waiting for a full collection', () => {
-  const RULES = 3000;
-  let h: TestService;
-  let big: RobotClient;
-  let small: RobotClient;
-
-  before(async () => {
-    // Room for the big robot, not for it and the small one together.
-    const budget = bytesForRules(RULES) + Math.floor(bytesForRules(3) / 2);
-    h = await startTestService({ memoryBudget: budget, metrics: 'on' });
-    ({ robot: big } = await registerTenantWithRobot(h.client));
-    ({ robot: small } = await registerTenantWithRobot(h.client));
-    const rules = Array.from({ length: RULES }, (_, n) =>
-      ruleInput(`item ${n}`, [`where is parcel p${n}x`, `track order o${n}y now`], `at ${n}`),
-    );
-    for (let at = 0; at < RULES; at += 1000) await big.importRules(rules.slice(at, at + 1000));
-    await small.importRules(rulesOf(0));
-  });
-  after(() => h.close());
-
-  test("an index opened from its file: its file's buffer is freed by the next scavenge once let go of", async () => {
-    const gc = collector();
-    const dir = join(h.dataDir, 'indexes');
-    const fileOf = (robot: RobotClient) => {
-      const key = `"key":"${robot.tenantId}/${robot.robotId}"`;
-      return readdirSync(dir)
-        .filter((name) => name.endsWith('.kbri'))
-        .map((name) => readFileSync(join(dir, name)))
-        .find((bytes) => bytes.subarray(0, 200).toString('latin1').includes(key));
-    };
-    // Built from its rules, then let go of for the small robot: opened from its file next time.
-    await big.ask('where is parcel p7x');
-    await small.ask('when do you open');
-    let file = fileOf(big);
-    while (!file) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      file = fileOf(big);
-    }
-    const before = await figures(h);
-    await big.ask('where is parcel p8x');
-    assert.equal((await figures(h)).fileOpens, before.fileOpens + 1, 'opened from its file');
-    // Its buffer is old now, as any index's is after a while: only a full collection frees it.
-    gc();
-    gc();
-    const held = process.memoryUsage().arrayBuffers;
-    await small.ask('refund policy');
-    const now = await figures(h);
-    assert.equal(now.loaded, 1, JSON.stringify(now));
-    assert.ok(now.evictions > before.evictions, JSON.stringify(now));
-    // Given back after its robot's save queue and a turn of the event loop: a state, polled.
-    let after = Number.POSITIVE_INFINITY;
-    for (let turn = 0; turn < 100 && after > held - file.length / 2; turn++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      gc({ type: 'minor' });
-      after = process.memoryUsage().arrayBuffers;
-    }
-    assert.ok(
-      after <= held - file.length / 2,
-      `array buffers ${held} → ${after} bytes, the file is ${file.length} bytes`,
-    );
-    // Opened again from its file, it answers as before.
-    assert.equal((await big.ask('where is parcel p8x')).answer, 'at 8');
   });
 });

@@ -95,8 +95,6 @@ export interface OpenMenus {
 export interface SemanticSearch {
   /** Follows the index's rules (their vectors are made in the background) if the robot has a provider. */
   follow(robot: Robot, index: RobotIndex): void;
-  /** Whether the robot's rules are followed by an embedding model (it has a provider). */
-  follows(robot: Robot): boolean;
   /**
    * The question's channel within the robot's deadline, or a note of why there is none (the
    * question is then answered from the lexical channel alone). Never throws. `meanwhile` runs

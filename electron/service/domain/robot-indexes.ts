@@ -110,12 +110,6 @@ export class RobotIndexes {
   /** Main keys in memory, least recently asked first (a Map keeps insertion order). */
   private readonly recent = new Map<string, true>();
   private readonly pins = new Map<string, number>();
-  /**
-   * Leases per index object (a load's result may be let go of before its ask pins the key): an
-   * index let go of is given back to the loader's `released` only once none holds it.
-   */
-  private readonly leased = new Map<RobotIndex, number>();
-  private readonly whenUnheld = new Map<RobotIndex, (() => void)[]>();
   private readonly loading = new Map<string, Loading>();
   /** Main keys without a budget whose index is built when first asked (`deferUntilAsked`). */
   private readonly deferred = new Map<string, IndexLoader['load']>();
@@ -202,8 +196,6 @@ export class RobotIndexes {
     this.recent.delete(key);
     this.recent.set(key, true);
     this.pins.set(key, (this.pins.get(key) ?? 0) + 1);
-    const held = index;
-    this.leased.set(held, (this.leased.get(held) ?? 0) + 1);
     this.keepWithinBudget();
     let released = false;
     return {
@@ -214,32 +206,9 @@ export class RobotIndexes {
         const left = (this.pins.get(key) ?? 1) - 1;
         if (left > 0) this.pins.set(key, left);
         else this.pins.delete(key);
-        this.unlease(held);
         this.keepWithinBudget();
       },
     };
-  }
-
-  private unlease(index: RobotIndex): void {
-    const left = (this.leased.get(index) ?? 1) - 1;
-    if (left > 0) {
-      this.leased.set(index, left);
-      return;
-    }
-    this.leased.delete(index);
-    const waiting = this.whenUnheld.get(index);
-    this.whenUnheld.delete(index);
-    for (const resolve of waiting ?? []) resolve();
-  }
-
-  /** Resolves once no lease holds the index object (at once when none does). */
-  unheld(index: RobotIndex): Promise<void> {
-    if (!this.leased.has(index)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const waiting = this.whenUnheld.get(index) ?? [];
-      waiting.push(resolve);
-      this.whenUnheld.set(index, waiting);
-    });
   }
 
   /** Runs `use` with the index of `key` held (see `acquire`); undefined: the robot went away. */

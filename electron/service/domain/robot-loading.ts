@@ -45,16 +45,9 @@ export const indexKey = robotKey;
 export async function indexOf(ctx: DomainContext, robot: Robot): Promise<RobotIndex> {
   const lease = await ctx.indexes.acquire(indexKey(robot));
   if (!lease) throw robotGone(robot);
-  handedOut.add(lease.index);
   lease.release();
   return lease.index;
 }
-
-/**
- * Indexes given out without a lease (`indexOf`): their user may outlive their stay in memory,
- * so their memory is left to V8's collector when let go of, never given back at once.
- */
-const handedOut = new WeakSet<RobotIndex>();
 
 export const robotGone = (robot: Robot) =>
   new ServiceError('robot-not-found', `Robot ${robot.robotId} does not exist.`);
@@ -105,12 +98,7 @@ export function indexLoader(
       saved?.save(key, index);
       const ctx = context();
       const robot = ctx.robots.byKey(key);
-      // An embedding model reads the index in the background until it is closed: left to V8.
-      const followed = robot !== undefined && ctx.semantic?.follows(robot) === true;
       if (robot) ctx.semantic?.forget(robot);
-      if (!followed && !handedOut.has(index)) {
-        saved?.release(index, () => ctx.indexes.unheld(index));
-      }
     },
     changed(key) {
       saved?.changed(key);

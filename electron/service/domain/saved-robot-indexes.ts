@@ -46,11 +46,6 @@ export class SavedRobotIndexes {
   /** Saves one at a time, in the order asked (the memory of one index's bytes at most). */
   private queue: Promise<void> = Promise.resolve();
   private readonly saving = new Set<string>();
-  /**
-   * The file's buffer each index opened from a file is views on (the index's memory, bar its
-   * vocabulary's map): given back at once when the index is let go of (`release`).
-   */
-  private readonly buffers = new WeakMap<RobotIndex, ArrayBuffer>();
 
   constructor(
     private readonly files: RobotIndexFiles,
@@ -142,7 +137,6 @@ export class SavedRobotIndexes {
     if (read.ok) {
       try {
         index = this.codec.load(read.bytes);
-        if (index) this.buffers.set(index, read.bytes.buffer);
         if (index === null) reason = 'made by another matching engine';
         else if (index.size !== read.rules) {
           reason = `holds ${index.size} rules, not ${read.rules}`;
@@ -160,27 +154,6 @@ export class SavedRobotIndexes {
       file.calibrated = calibrated(index);
     }
     return index;
-  }
-
-  /**
-   * Gives the file's buffer of an index let go of back to the system, once its save (queued
-   * before) is written and `unheld` says no request holds it. Without this the ~11 MB buffer of a
-   * 10k-rule index lingered until a full collection of V8's old space: evicted indexes' buffers
-   * piled up outside the heap, over the budget (decisions 159, 183). The caller vouches that
-   * nothing else uses the index any more (its views read nothing once the buffer is gone).
-   */
-  release(index: RobotIndex, unheld: () => Promise<void>): void {
-    const buffer = this.buffers.get(index);
-    if (!buffer) return;
-    this.buffers.delete(index);
-    this.queue
-      // A turn of the event loop first: an ask whose load just ended pins its index then.
-      .then(() => new Promise((resolve) => setImmediate(resolve)))
-      .then(unheld)
-      .then(() => freeBuffer(buffer))
-      .catch((error: unknown) => {
-        this.logger.warn(`could not give back an index's buffer: ${String(error)}`);
-      });
   }
 
   /** Settles the saves under way. */
@@ -260,15 +233,6 @@ export class SavedRobotIndexes {
       this.logger.warn(`could not keep the saved indexes for the next start: ${String(error)}`);
     }
   }
-}
-
-/**
- * Detaches `buffer`: its memory moves to a clone dropped at once, young, so the next scavenge
- * (within milliseconds while the node does anything) frees it, where the buffer itself, old by
- * now, waited for a full collection. Node 20 has no `ArrayBuffer.prototype.transfer`.
- */
-function freeBuffer(buffer: ArrayBuffer): void {
-  if (buffer.byteLength > 0) structuredClone(buffer, { transfer: [buffer] });
 }
 
 /** Whether the index's calibration was fitted on its rules as they are (an engine without one: yes). */

@@ -98,11 +98,6 @@ export class SemanticSearch {
     this.stateOf(robot)?.semanticOf(index);
   }
 
-  /** Whether the robot has a model's state (a provider), which reads its index in the background. */
-  follows(robot: { tenantId: number; robotId: string }): boolean {
-    return this.robots.has(`${robot.tenantId}/${robot.robotId}`);
-  }
-
   /** The robot went away (or out of memory): its vectors leave memory, its examples are saved. */
   forget(robot: { tenantId: number; robotId: string }): void {
     const key = `${robot.tenantId}/${robot.robotId}`;
