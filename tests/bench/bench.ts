@@ -241,6 +241,9 @@ if (values['memory-budget']) {
     budgetMb: Number(values['budget-mb']),
     cpuProfDir: values['budget-cpu-prof'],
     allocators: allocatorRuns(values['budget-allocator']),
+    ...(values.service ? { script: values.service } : {}),
+    ...(values.baseline ? { baseline: values.baseline } : {}),
+    rounds: Number(values.rounds),
   });
   for (const run of figures) console.log(budgetLine(run));
   if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));

@@ -13,6 +13,10 @@
  * `--budget-allocator default|tuned|both`: the budget node under glibc's default malloc settings,
  * under those the README's systemd unit sets (`TUNED_ALLOCATOR`), or both on the same database,
  * alternated (default, tuned, tuned, default), each a fresh process from the same saved state.
+ * `--baseline JS` (another build's headless script; `.ts` runs under tsx, `.js` as a team node
+ * runs it) and `--service JS` (this side's, default this tree's headless.ts under tsx): budget runs
+ * of both on the same database, alternated over `--rounds` (new, base; base, new; …), each a fresh
+ * process from no saved index.
  * `KB_TEST_STORE=postgres` (tests/with-postgres.ts) runs it on PostgreSQL.
  * @module
  */
@@ -43,6 +47,18 @@ export interface BudgetOptions {
   cpuProfDir?: string;
   /** The budget node's malloc settings, one budget run each in this order (default: `default`). */
   allocators?: Allocator[];
+  /** The budget node's headless script (`.ts` under tsx; default this tree's). */
+  script?: string;
+  /** Another build's headless script, alternated with `script` over `rounds`. */
+  baseline?: string;
+  rounds?: number;
+}
+
+/** A budget run's build: which headless script, under which allocator. */
+interface BudgetBuild {
+  label: 'new' | 'base';
+  script: string;
+  allocator: Allocator;
 }
 
 /**
@@ -55,6 +71,9 @@ export type Allocator = 'default' | 'tuned';
 
 export interface BudgetFigures {
   allocator: Allocator;
+  /** `new` (this tree, or `--service`) or `base` (`--baseline`). */
+  build: 'new' | 'base';
+  script: string;
   robots: number;
   rulesPerRobot: number;
   budgetMb: number;
@@ -111,12 +130,13 @@ const start = (
   budget: string,
   cpuProfDir?: string,
   allocator: Allocator = 'default',
+  script = HEADLESS_TS,
 ): Promise<ChildService> =>
   spawnService(dataDir, {
-    script: HEADLESS_TS,
+    script,
     nodeArgs: [
-      '--import',
-      'tsx',
+      // A built `.js` runs as a team node runs it, without tsx's loader and its memory.
+      ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []),
       ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
     ],
     env: {
@@ -243,13 +263,13 @@ async function budgetRun(
   seeded: readonly Seeded[],
   options: BudgetOptions,
   budgetBytes: number,
-  allocator: Allocator,
+  { label, script, allocator }: BudgetBuild,
   unbudgeted: { peakRssMb: number; p50: number; p99: number },
 ): Promise<BudgetFigures> {
   const count = options.loadedAsks ?? 500;
   // No saved file at first: the first round builds every robot from its rules (and saves it).
   rmSync(join(dataDir, 'indexes'), { recursive: true, force: true });
-  const service = await start(dataDir, String(budgetBytes), options.cpuProfDir, allocator);
+  const service = await start(dataDir, String(budgetBytes), options.cpuProfDir, allocator, script);
   const pid = service.child.pid ?? 0;
   const startPeakRssMb = peakRssMb(pid);
   resetPeakRss(pid);
@@ -287,6 +307,8 @@ async function budgetRun(
   const endRssMb = rssMb(pid);
   const figures: BudgetFigures = {
     allocator,
+    build: label,
+    script,
     robots: options.robots,
     rulesPerRobot: options.rulesPerRobot,
     budgetMb: round(budgetBytes / 1024 ** 2, 0),
@@ -347,9 +369,9 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
     await stop(service);
 
     const runs: BudgetFigures[] = [];
-    for (const allocator of options.allocators ?? ['default']) {
-      console.error(`budget node, ${allocator} allocator…`);
-      runs.push(await budgetRun(dataDir, seeded, options, budgetBytes, allocator, unbudgeted));
+    for (const build of budgetBuilds(options)) {
+      console.error(`budget node, ${build.label} (${build.script}), ${build.allocator} allocator…`);
+      runs.push(await budgetRun(dataDir, seeded, options, budgetBytes, build, unbudgeted));
     }
     return runs;
   } finally {
@@ -357,8 +379,29 @@ export async function measureMemoryBudget(options: BudgetOptions): Promise<Budge
   }
 }
 
+/** Each allocator's runs; with a baseline, new and base alternated over the rounds. */
+function budgetBuilds(options: BudgetOptions): BudgetBuild[] {
+  const script = options.script ?? HEADLESS_TS;
+  const builds: BudgetBuild[] = [];
+  for (const allocator of options.allocators ?? ['default']) {
+    if (!options.baseline) {
+      builds.push({ label: 'new', script, allocator });
+      continue;
+    }
+    for (let round = 0; round < Math.max(1, options.rounds ?? 1); round++) {
+      const pair: BudgetBuild[] = [
+        { label: 'new', script, allocator },
+        { label: 'base', script: options.baseline, allocator },
+      ];
+      builds.push(...(round % 2 === 0 ? pair : pair.reverse()));
+    }
+  }
+  return builds;
+}
+
 export function budgetLine(f: BudgetFigures): string {
   return (
+    `${f.build} (${f.script}): ` +
     `${f.robots} robots × ${f.rulesPerRobot} rules, budget ${f.budgetMb} MB, ${f.allocator} allocator: ` +
     `peak RSS over the asks ${f.peakRssMb} MB, at the end ${f.endRssMb} MB, at start ${f.startPeakRssMb} MB ` +
     `(budget + 150 = ${f.budgetMb + 150}; without a budget ${f.unbudgetedPeakRssMb} MB)\n` +
