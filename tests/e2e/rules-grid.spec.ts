@@ -45,6 +45,38 @@ test('edits a cell, keeps it after a reload, and undoes it', async ({ page, serv
   await expect(rules.cell(3, 'ruleName')).toHaveText('Rule 0004');
 });
 
+test('the grid stays in place while the first conflict check runs and ends', async ({
+  page,
+  service,
+}) => {
+  const robot = await registerTenant(service);
+  await importRules(service, robot, sampleRules(5));
+  const editor = new EditorPage(page);
+  const rules = new RulesPage(page);
+  await editor.open(service);
+  // Every frame from the robot's opening on: where the grid's top is. A status coming and going
+  // above it once wrapped the toolbar, and a click meant for one row landed on the next.
+  await page.evaluate(() => {
+    const tops = new Set<number>();
+    (window as unknown as { gridTops: Set<number> }).gridTops = tops;
+    const frame = () => {
+      const grid = document.querySelector('[data-testid="rules-view"] [role="grid"]');
+      if (grid) tops.add(Math.round(grid.getBoundingClientRect().top));
+      requestAnimationFrame(frame);
+    };
+    frame();
+  });
+  await editor.openRobot('Acme');
+  await rules.waitForRows(5);
+  const filter = rules.view.getByTestId('conflicts-filter');
+  await expect(filter.getByRole('checkbox')).toBeEnabled();
+  await expect(filter.getByRole('status')).toHaveCount(0);
+  const tops = await page.evaluate(() => [
+    ...(window as unknown as { gridTops: Set<number> }).gridTops,
+  ]);
+  expect(tops).toHaveLength(1);
+});
+
 test('an undo pressed while the edit is still being saved undoes that edit', async ({
   page,
   service,

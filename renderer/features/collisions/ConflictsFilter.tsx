@@ -39,7 +39,11 @@ export function ConflictsFilter({
           {rules === null ? t('conflicts.filterPending') : t('conflicts.filter', { count: rules })}
         </span>
       </label>
-      {computing ? <Spinner label={t('conflicts.checking')} /> : null}
+      {/* The slot keeps its width whether a check runs or not: a label coming and going here
+          wrapped the toolbar, and the grid under it moved a row's height as the user clicked. */}
+      <span className="conflicts-busy">
+        {computing ? <Spinner label={t('conflicts.checking')} compact /> : null}
+      </span>
       {failed && !computing ? (
         <span className="hint bad" role="alert">
           {t('conflicts.failed')}

@@ -127,8 +127,9 @@ export class RulesPage {
   /** Edits the rule name: double-click, type, Enter. */
   async editText(i: number, column: 'ruleName', value: string) {
     await this.cell(i, column).dblclick();
-    // Found by its accessible name: the column's name as the user reads it.
-    const input = this.grid.getByRole('textbox', {
+    // Found in the cell clicked, by its accessible name (the column's name as the user reads
+    // it): an editor opened in another row fails here, not as a wrong value further on.
+    const input = this.cell(i, column).getByRole('textbox', {
       name: this.t('rules.col.ruleName'),
       exact: true,
     });
