@@ -152,6 +152,36 @@ test.describe('en', () => {
     await tryPane.ask('who are you');
     await expect(tryPane.answer).toContainText('Kiki');
   });
+
+  test("the matching dialog stays in place while the menu picker's rules arrive", async ({
+    page,
+    service,
+  }) => {
+    await seed(service);
+    const editor = new EditorPage(page);
+    const rules = new RulesPage(page);
+    await editor.open(service);
+    await editor.openRobot('Acme');
+    await rules.waitForRows(3);
+    // Every frame from the dialog's opening on: where the similar-phrasings checkbox is. The
+    // picker's rules arriving above it once pushed it down as a click was on its way.
+    await page.evaluate(() => {
+      const tops = new Set<number>();
+      (window as unknown as { checkboxTops: Set<number> }).checkboxTops = tops;
+      const frame = () => {
+        const box = document.querySelector('[data-testid="similar-review"] input');
+        if (box) tops.add(Math.round(box.getBoundingClientRect().top));
+        requestAnimationFrame(frame);
+      };
+      frame();
+    });
+    const dialog = await openMatching(page, rules, 'Returns policy');
+    await expect(dialog.getByRole('button', { name: /^\+ / }).first()).toBeVisible();
+    const tops = await page.evaluate(() => [
+      ...(window as unknown as { checkboxTops: Set<number> }).checkboxTops,
+    ]);
+    expect(tops).toHaveLength(1);
+  });
 });
 
 test.describe('zh-CN', () => {
