@@ -45,7 +45,7 @@ test('edits a cell, keeps it after a reload, and undoes it', async ({ page, serv
   await expect(rules.cell(3, 'ruleName')).toHaveText('Rule 0004');
 });
 
-test('the grid stays in place while the first conflict check runs and ends', async ({
+test('the grid stays in place while the first conflict check runs and an edit is saved', async ({
   page,
   service,
 }) => {
@@ -70,6 +70,10 @@ test('the grid stays in place while the first conflict check runs and ends', asy
   await rules.waitForRows(5);
   const filter = rules.view.getByTestId('conflicts-filter');
   await expect(filter.getByRole('checkbox')).toBeEnabled();
+  await expect(filter.getByRole('status')).toHaveCount(0);
+  // An edit's "Saving…" and "Saved at" come and go in the header above the toolbar.
+  await rules.editText(1, 'ruleName', 'A rule renamed to a longer name');
+  await expect(page.getByTestId('save-indicator')).toContainText('✓');
   await expect(filter.getByRole('status')).toHaveCount(0);
   const tops = await page.evaluate(() => [
     ...(window as unknown as { gridTops: Set<number> }).gridTops,

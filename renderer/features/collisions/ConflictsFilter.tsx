@@ -39,16 +39,18 @@ export function ConflictsFilter({
           {rules === null ? t('conflicts.filterPending') : t('conflicts.filter', { count: rules })}
         </span>
       </label>
-      {/* The slot keeps its width whether a check runs or not: a label coming and going here
-          wrapped the toolbar, and the grid under it moved a row's height as the user clicked. */}
+      {/* One slot of fixed width for a check under way or failed: words coming and going here
+          wrapped the toolbar, and the grid under it moved a row's height under the pointer
+          (decision 193). The words are on hover and read out. */}
       <span className="conflicts-busy">
-        {computing ? <Spinner label={t('conflicts.checking')} compact /> : null}
+        {computing ? (
+          <Spinner label={t('conflicts.checking')} compact />
+        ) : failed ? (
+          <span className="bad" role="alert" title={t('conflicts.failed')}>
+            ⚠<span className="visually-hidden">{t('conflicts.failed')}</span>
+          </span>
+        ) : null}
       </span>
-      {failed && !computing ? (
-        <span className="hint bad" role="alert">
-          {t('conflicts.failed')}
-        </span>
-      ) : null}
     </span>
   );
 }
