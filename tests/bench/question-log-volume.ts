@@ -24,6 +24,7 @@ import type { ChildService } from '../helpers/child-service';
 import { consoleClient } from '../helpers/console-client';
 import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
 import { fillLog, filledReads } from './question-log-fill';
+import { copyOfFilled } from './question-log-pg-kept';
 import { fillOnce } from './question-log-reads-bench';
 import type { TrafficRule } from './question-log-traffic';
 import { percentile, round } from './stats';
@@ -98,6 +99,9 @@ export interface VolumeOptions {
    * A data directory kept between runs (embedded store): filled when it holds no log, then only
    * read, so that builds are read in turn on the same log. The size budget is not enforced on it
    * (it would drop the entries the next run reads): its figures are NaN.
+   * With `database` (then its cluster's maintenance database): the log is filled once into a
+   * database of that cluster named in D, and each run reads, and enforces the budget on, a copy
+   * of it (question-log-pg-kept.ts), so that reruns do not refill a million asks.
    */
   dir?: string;
   /** Another build's headless.js to read with (the baseline); the built one by default. */
@@ -214,7 +218,7 @@ async function fillFresh(dataDir: string, env: Record<string, string>, options: 
     const fill = await timed(() =>
       fillLog({
         dataDir,
-        database: options.database,
+        database: env.KB_DATABASE_URL,
         robot: { tenantId, robotId: 'default' },
         rules,
         asks: options.asks,
@@ -239,7 +243,14 @@ async function fillFresh(dataDir: string, env: Record<string, string>, options: 
 export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFigures> {
   const kept = options.dir !== undefined && !options.database;
   const dataDir = kept && options.dir ? options.dir : makeDataDir('bench-log-volume');
-  const env: Record<string, string> = options.database ? { KB_DATABASE_URL: options.database } : {};
+  const copy =
+    options.database && options.dir
+      ? await copyOfFilled(options.database, options.dir, (database) =>
+          fillFresh(makeDataDir('bench-log-volume'), { KB_DATABASE_URL: database }, options),
+        )
+      : undefined;
+  const database = copy?.database ?? options.database;
+  const env: Record<string, string> = database ? { KB_DATABASE_URL: database } : {};
   let service: ChildService | undefined;
   let probe: ReturnType<typeof startProbe> | undefined;
   try {
@@ -249,7 +260,9 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
           filled: filledReads(undefined),
           fillAsksPerSec: NaN,
         }
-      : await fillFresh(dataDir, env, options);
+      : copy
+        ? { ...copy.filled, filled: filledReads(database), fillAsksPerSec: NaN }
+        : await fillFresh(dataDir, env, options);
     const fill = { value: filled };
 
     const opened = performance.now();
@@ -396,6 +409,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       await service.exited;
     }
     if (!kept) rmSync(dataDir, { recursive: true, force: true });
+    await copy?.drop();
   }
 }
 
