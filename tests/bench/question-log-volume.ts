@@ -82,8 +82,13 @@ export interface VolumeFigures {
   logBytes: number;
   logBytesPerMillionAsks: number;
   budgetBytes: number;
-  /** Bytes the log keeps once the budget is enforced, over the budget. */
+  /**
+   * Bytes the log keeps once the budget is enforced, over the budget: on the team server its
+   * entries' live bytes (question-log-fill.ts `liveBytes`).
+   */
   budgetKeptRatio: number;
+  /** The team server's table files then, over the budget (they do not shrink: NaN embedded). */
+  budgetFilesRatio: number;
 }
 
 export interface VolumeOptions {
@@ -365,20 +370,21 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     probe = undefined;
 
     await options.afterReads?.();
-    const logBytes = options.database
+    const logBytes = database
       ? await fill.value.tableBytes()
       : bytesUnder(join(dataDir, 'question-log'));
     // The size budget: a third of the log (not on a kept log: the next run reads it whole).
     const budgetMb = kept ? Number.NaN : Math.max(1, Math.floor(logBytes / MB / 3));
     if (!kept) {
       await api.ok('PATCH', R, { settings: { logMaxMegabytes: budgetMb } });
-      await fill.value.enforce(api, R, service);
+      await fill.value.enforce(api, R, service, budgetMb * MB);
     }
     const keptBytes = kept
       ? Number.NaN
-      : options.database
-        ? await fill.value.tableBytes()
+      : database
+        ? await fill.value.liveBytes()
         : bytesUnder(join(dataDir, 'question-log'));
+    const keptFileBytes = database && !kept ? await fill.value.tableBytes() : Number.NaN;
     return {
       store: options.database ? 'postgres' : 'embedded',
       build: options.script ?? 'new',
@@ -401,6 +407,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       logBytesPerMillionAsks: (logBytes / options.asks) * 1_000_000,
       budgetBytes: budgetMb * MB,
       budgetKeptRatio: keptBytes / (budgetMb * MB),
+      budgetFilesRatio: keptFileBytes / (budgetMb * MB),
     };
   } finally {
     await probe?.stop();
@@ -434,6 +441,10 @@ export function volumeLine(figures: VolumeFigures): string {
       .join(', ')} ms; ` +
     `RSS ${ms(figures.rssBeforeReadsMb)} MB before, ${ms(figures.rssPeakDuringReadsMb)} MB peak during; ` +
     `${round(figures.logBytesPerMillionAsks / MB, 0)} MB of log per million asks; ` +
-    `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it; figures ready ${ms(figures.openMs)} ms after start`
+    `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it` +
+    (Number.isNaN(figures.budgetFilesRatio)
+      ? ''
+      : ` (live; its files ${round(figures.budgetFilesRatio, 3)})`) +
+    `; figures ready ${ms(figures.openMs)} ms after start`
   );
 }
