@@ -20,7 +20,10 @@
  * volume: N asks (default 1,000,000) recorded, then the editor's reads timed while asks go on,
  * RSS, bytes and the size budget (tests/bench/question-log-volume.ts), on both stores;
  * `--question-log --log-dir D [--baseline JS] [--rounds R]`: only the log at volume, on a log
- * filled once in D and kept (no size budget), read by this build and the baseline's in turn.
+ * filled once in D and kept (no size budget), read by this build and the baseline's in turn;
+ * with `--database postgres://…/postgres`, the team server's: filled once into a database of
+ * that cluster named in D, each run on a copy of it, the size budget included
+ * (tests/bench/question-log-pg-kept.ts).
  * `--memory [--rounds N] [--heap-snapshot DIR] [--service FILE]`: only the peak RSS at 100k
  * rules (tests/bench/memory-bench.ts), medians of N rounds.
  * Publishing at 10k and 100k rules (tests/bench/publish-bench.ts; --quick: 20 edits, not 100).
@@ -629,6 +632,7 @@ if (values['question-log'] && values['log-dir']) {
       rules: logRules,
       asks,
       dir,
+      ...(values.database ? { database: values.database } : {}),
       ...(script ? { script } : {}),
     });
     console.log(volumeLine(figures));

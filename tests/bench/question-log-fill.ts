@@ -11,7 +11,9 @@ import { DayFileLog } from '../../electron/service/store/embedded/question-log/d
 import { openPool } from '../../electron/service/store/postgres/connection';
 import type { consoleClient } from '../helpers/console-client';
 import type { ChildService } from '../helpers/child-service';
+import pg from 'pg';
 import { fillPostgresLog } from './question-log-pg-fill';
+import { liveBytes } from './question-log-pg-reads';
 import { traffic } from './question-log-traffic';
 import type { TrafficRule } from './question-log-traffic';
 
@@ -36,10 +38,19 @@ export interface FilledLog {
   userSearch(api: Api, R: string): Promise<unknown>;
   /** A text no entry holds: the whole log read. */
   missingText(api: Api, R: string): Promise<unknown>;
-  /** Waits for the robot's size budget to be enforced. */
-  enforce(api: Api, R: string, service: ChildService): Promise<void>;
+  /**
+   * Waits for the robot's size budget to be enforced: on the team server, until the log counts
+   * no more than `budgetBytes`, then its table vacuumed (as autovacuum would).
+   */
+  enforce(api: Api, R: string, service: ChildService, budgetBytes: number): Promise<void>;
   /** Bytes of the team server's log table. */
   tableBytes(): Promise<number>;
+  /**
+   * The team server's entries' live bytes (rows and index entries in use, pgstattuple): its
+   * files never shrink after a DELETE (the space is reused by later entries), so the budget is
+   * held by what they keep, not by their size.
+   */
+  liveBytes(): Promise<number>;
 }
 
 /** The embedded store: every ask through the recorder, in-process. */
@@ -109,7 +120,34 @@ export function filledReads(database: string | undefined): FilledLog {
     search: (api, R) => api.ok('GET', `${R}/question-log?limit=50&outcome=fallback&q=parcel`),
     userSearch: (api, R) => api.ok('GET', `${R}/question-log?limit=50&userId=user-4242`),
     missingText: (api, R) => api.ok('GET', `${R}/question-log?limit=50&q=nowhere-to-be-found`),
-    enforce: () => new Promise((resolve) => setTimeout(resolve, 5000)),
+    enforce: async (_api, _R, _service, budgetBytes) => {
+      if (!database) return new Promise((resolve) => setTimeout(resolve, 5000));
+      const client = new pg.Client({ connectionString: database });
+      await client.connect();
+      try {
+        const counted = async () =>
+          Number(
+            (await client.query<{ bytes: string }>('SELECT max(bytes) AS bytes FROM question_logs'))
+              .rows[0]?.bytes ?? 0,
+          );
+        const end = Date.now() + 300_000;
+        while ((await counted()) > budgetBytes && Date.now() < end)
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        await client.query('VACUUM question_log_entries');
+      } finally {
+        await client.end();
+      }
+    },
+    liveBytes: async () => {
+      if (!database) return 0;
+      const client = new pg.Client({ connectionString: database });
+      await client.connect();
+      try {
+        return await liveBytes(client);
+      } finally {
+        await client.end();
+      }
+    },
     tableBytes: async () => {
       if (!database) return 0;
       const again = openPool({ url: database, logger: silentLogger });

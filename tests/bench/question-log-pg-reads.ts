@@ -237,7 +237,7 @@ async function compareSql(
 }
 
 /** The entries' live bytes: heap tuples with their item pointers, and the indexes' leaves in use. */
-async function liveBytes(client: pg.Client): Promise<number> {
+export async function liveBytes(client: pg.Client): Promise<number> {
   await client.query('CREATE EXTENSION IF NOT EXISTS pgstattuple');
   const heap = await client.query<{ bytes: string }>(
     `SELECT tuple_len + 4 * tuple_count AS bytes FROM pgstattuple('question_log_entries')`,

@@ -24,6 +24,7 @@ import type { ChildService } from '../helpers/child-service';
 import { consoleClient } from '../helpers/console-client';
 import { TEST_CREDENTIALS, makeDataDir, tenantRequest } from '../helpers/service';
 import { fillLog, filledReads } from './question-log-fill';
+import { copyOfFilled } from './question-log-pg-kept';
 import { fillOnce } from './question-log-reads-bench';
 import type { TrafficRule } from './question-log-traffic';
 import { percentile, round } from './stats';
@@ -81,8 +82,13 @@ export interface VolumeFigures {
   logBytes: number;
   logBytesPerMillionAsks: number;
   budgetBytes: number;
-  /** Bytes the log keeps once the budget is enforced, over the budget. */
+  /**
+   * Bytes the log keeps once the budget is enforced, over the budget: on the team server its
+   * entries' live bytes (question-log-fill.ts `liveBytes`).
+   */
   budgetKeptRatio: number;
+  /** The team server's table files then, over the budget (they do not shrink: NaN embedded). */
+  budgetFilesRatio: number;
 }
 
 export interface VolumeOptions {
@@ -98,6 +104,9 @@ export interface VolumeOptions {
    * A data directory kept between runs (embedded store): filled when it holds no log, then only
    * read, so that builds are read in turn on the same log. The size budget is not enforced on it
    * (it would drop the entries the next run reads): its figures are NaN.
+   * With `database` (then its cluster's maintenance database): the log is filled once into a
+   * database of that cluster named in D, and each run reads, and enforces the budget on, a copy
+   * of it (question-log-pg-kept.ts), so that reruns do not refill a million asks.
    */
   dir?: string;
   /** Another build's headless.js to read with (the baseline); the built one by default. */
@@ -214,7 +223,7 @@ async function fillFresh(dataDir: string, env: Record<string, string>, options: 
     const fill = await timed(() =>
       fillLog({
         dataDir,
-        database: options.database,
+        database: env.KB_DATABASE_URL,
         robot: { tenantId, robotId: 'default' },
         rules,
         asks: options.asks,
@@ -239,7 +248,14 @@ async function fillFresh(dataDir: string, env: Record<string, string>, options: 
 export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFigures> {
   const kept = options.dir !== undefined && !options.database;
   const dataDir = kept && options.dir ? options.dir : makeDataDir('bench-log-volume');
-  const env: Record<string, string> = options.database ? { KB_DATABASE_URL: options.database } : {};
+  const copy =
+    options.database && options.dir
+      ? await copyOfFilled(options.database, options.dir, (database) =>
+          fillFresh(makeDataDir('bench-log-volume'), { KB_DATABASE_URL: database }, options),
+        )
+      : undefined;
+  const database = copy?.database ?? options.database;
+  const env: Record<string, string> = database ? { KB_DATABASE_URL: database } : {};
   let service: ChildService | undefined;
   let probe: ReturnType<typeof startProbe> | undefined;
   try {
@@ -249,7 +265,9 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
           filled: filledReads(undefined),
           fillAsksPerSec: NaN,
         }
-      : await fillFresh(dataDir, env, options);
+      : copy
+        ? { ...copy.filled, filled: filledReads(database), fillAsksPerSec: NaN }
+        : await fillFresh(dataDir, env, options);
     const fill = { value: filled };
 
     const opened = performance.now();
@@ -352,20 +370,21 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     probe = undefined;
 
     await options.afterReads?.();
-    const logBytes = options.database
+    const logBytes = database
       ? await fill.value.tableBytes()
       : bytesUnder(join(dataDir, 'question-log'));
     // The size budget: a third of the log (not on a kept log: the next run reads it whole).
     const budgetMb = kept ? Number.NaN : Math.max(1, Math.floor(logBytes / MB / 3));
     if (!kept) {
       await api.ok('PATCH', R, { settings: { logMaxMegabytes: budgetMb } });
-      await fill.value.enforce(api, R, service);
+      await fill.value.enforce(api, R, service, budgetMb * MB);
     }
     const keptBytes = kept
       ? Number.NaN
-      : options.database
-        ? await fill.value.tableBytes()
+      : database
+        ? await fill.value.liveBytes()
         : bytesUnder(join(dataDir, 'question-log'));
+    const keptFileBytes = database && !kept ? await fill.value.tableBytes() : Number.NaN;
     return {
       store: options.database ? 'postgres' : 'embedded',
       build: options.script ?? 'new',
@@ -388,6 +407,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       logBytesPerMillionAsks: (logBytes / options.asks) * 1_000_000,
       budgetBytes: budgetMb * MB,
       budgetKeptRatio: keptBytes / (budgetMb * MB),
+      budgetFilesRatio: keptFileBytes / (budgetMb * MB),
     };
   } finally {
     await probe?.stop();
@@ -396,6 +416,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       await service.exited;
     }
     if (!kept) rmSync(dataDir, { recursive: true, force: true });
+    await copy?.drop();
   }
 }
 
@@ -420,6 +441,10 @@ export function volumeLine(figures: VolumeFigures): string {
       .join(', ')} ms; ` +
     `RSS ${ms(figures.rssBeforeReadsMb)} MB before, ${ms(figures.rssPeakDuringReadsMb)} MB peak during; ` +
     `${round(figures.logBytesPerMillionAsks / MB, 0)} MB of log per million asks; ` +
-    `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it; figures ready ${ms(figures.openMs)} ms after start`
+    `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it` +
+    (Number.isNaN(figures.budgetFilesRatio)
+      ? ''
+      : ` (live; its files ${round(figures.budgetFilesRatio, 3)})`) +
+    `; figures ready ${ms(figures.openMs)} ms after start`
   );
 }
