@@ -64,6 +64,8 @@ export interface IndexMemoryStatus {
   openedFromFiles: number;
   /** Bytes reserved by work beside the indexes (`reserve`: old versions' indexes, replays). */
   reservedBytes: number;
+  /** Estimated bytes of indexes let go of that V8 has not collected yet (still counted). */
+  uncollectedBytes: number;
 }
 
 /** Memory counted in the budget until `release` (idempotent). */
@@ -116,6 +118,15 @@ export class RobotIndexes {
   private loads = 0;
   private evictions = 0;
   private reserved = 0;
+  /**
+   * Indexes let go of stay counted until V8 collects them (decision 185): their memory is held
+   * until a full collection, which comes late (it waits for enough growth), so a node that
+   * counted only the indexes it holds went past its budget by the ones awaiting it.
+   */
+  private uncollected = 0;
+  private readonly collected = new FinalizationRegistry<number>((bytes) => {
+    this.uncollected -= bytes;
+  });
   private loadsRunning = 0;
   /** Loads waiting for one of the `LOADS_AT_ONCE` slots, first come first served. */
   private readonly loadQueue: (() => void)[] = [];
@@ -300,11 +311,12 @@ export class RobotIndexes {
 
   /**
    * Lets go of the least recently asked indexes no request holds while the budget is passed
-   * (reservations included). One robot is kept unless `makingRoom` for a reservation.
+   * (reservations and indexes let go of but not yet collected included). One robot is kept
+   * unless `makingRoom` for a reservation.
    */
   private keepWithinBudget(makingRoom = false): void {
     if (!this.onDemand) return;
-    let bytes = this.bytesHeld() + this.reserved;
+    let bytes = this.bytesHeld() + this.reserved + this.uncollected;
     for (const key of this.recent.keys()) {
       if (bytes <= this.onDemand.budgetBytes || (!makingRoom && this.recent.size <= 1)) break;
       if (this.pins.has(key)) continue;
@@ -313,7 +325,12 @@ export class RobotIndexes {
       this.recent.delete(key);
       this.evictions++;
       if (index) {
-        bytes -= estimatedBytes(index);
+        // Freed at the next full collection: counted until then, not in this call's reckoning
+        // (else every index would go at once, none freeing anything before that collection).
+        const counted = estimatedBytes(index);
+        bytes -= counted;
+        this.uncollected += counted;
+        this.collected.register(index, counted);
         this.onDemand.loader.evicted?.(key, index);
         // Its self-test's timer would keep it in memory, and on the event loop (decision 104).
         index.close?.();
@@ -452,6 +469,7 @@ export class RobotIndexes {
       evictions: this.evictions,
       openedFromFiles: this.onDemand?.loader.openedFromFiles ?? 0,
       reservedBytes: this.reserved,
+      uncollectedBytes: this.uncollected,
     };
   }
 

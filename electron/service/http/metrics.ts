@@ -93,6 +93,11 @@ function indexGauges(sources: MetricsSources, registers: Registry[], prom: Prom)
       "Bytes counted in the memory budget for work beside the indexes: old versions' indexes, replays.",
       (s) => s.reservedBytes,
     ],
+    [
+      'kb_robot_index_uncollected_bytes',
+      'Estimated bytes of matching indexes let go of that V8 has not collected yet (still counted in the budget).',
+      (s) => s.uncollectedBytes,
+    ],
   ];
   for (const [name, help, read] of figures) {
     new prom.Gauge({
