@@ -89,11 +89,19 @@ export class PostingLists {
 
   /** Appends a posting of the rule in `slot`, whose first phrasing is now the largest key. */
   add(term: number, slot: number, weight: number): void {
+    this.addCoded(term, slot, this.codeOf(weight), weight);
+  }
+
+  /**
+   * `add` with the weight's code already taken (`code(weight)`): postings appended later than
+   * their codes were taken (pending-postings.ts) keep the codes, so the table's order, and the
+   * saved index, are those of appending each at once.
+   */
+  addCoded(term: number, slot: number, code: number, weight: number): void {
     const length = this.length[term] ?? 0;
     if (length >= (this.room[term] ?? 0)) this.move(term, length);
     const chunk = this.chunk[term] ?? 0;
     const at = (this.start[term] ?? 0) + length;
-    const code = this.codeOf(weight);
     (this.slotChunks[chunk] as Int32Array)[at] = slot;
     (this.weightChunks[chunk] as WeightCodes)[at] = code;
     this.length[term] = length + 1;
@@ -101,7 +109,7 @@ export class PostingLists {
   }
 
   /** The code of `weight` stored as Float32, a new one if that value was never posted. */
-  private codeOf(weight: number): number {
+  codeOf(weight: number): number {
     const value = Math.fround(weight);
     let codes = this.weightCodes;
     if (codes === null) {
