@@ -11,81 +11,90 @@
 import type { PostingLists } from './posting-lists';
 import { ensureCapacity } from './typed-arrays';
 
-/** Postings held back at most (~300 rules of the benchmark's; ~320 KB of buffers). */
+/** Postings held back at most (~300 rules of the benchmark's; ~400 KB of buffers). */
 const PENDING = 1 << 14;
 const NONE = -1;
 
-export class PendingPostings {
-  private count = 0;
-  private readonly terms = new Int32Array(PENDING);
-  private readonly slots = new Int32Array(PENDING);
-  private readonly codes = new Int32Array(PENDING);
-  private readonly weights = new Float64Array(PENDING);
+/** The buffers of one batch, made at its first posting and dropped once it is appended. */
+class Batch {
+  count = 0;
+  readonly slots = new Int32Array(PENDING);
+  readonly codes = new Int32Array(PENDING);
+  readonly weights = new Float64Array(PENDING);
   /** Per pending posting, the next one of the same term (NONE: the last). */
-  private readonly next = new Int32Array(PENDING);
-  /** Per term, its first and last pending posting (NONE: none); reset as they are appended. */
-  private first = new Int32Array(1024).fill(NONE);
-  private last = new Int32Array(1024).fill(NONE);
+  readonly next = new Int32Array(PENDING);
+  /** Per term, its first and last pending posting (NONE: none). */
+  first: Int32Array;
+  last: Int32Array;
   /** The terms with pending postings, in the order each first came. */
-  private readonly order = new Int32Array(PENDING);
-  private termsPending = 0;
+  readonly order = new Int32Array(PENDING);
+  termsPending = 0;
 
-  get size(): number {
-    return this.count;
+  constructor(terms: number) {
+    this.first = new Int32Array(terms).fill(NONE);
+    this.last = new Int32Array(terms).fill(NONE);
   }
 
-  /** Holds a posting back (its weight's code taken now); appends the batch once it is full. */
-  push(lists: PostingLists, term: number, slot: number, weight: number): void {
-    const at = this.count;
-    this.terms[at] = term;
-    this.slots[at] = slot;
-    this.codes[at] = lists.codeOf(weight);
-    this.weights[at] = weight;
-    this.next[at] = NONE;
-    if (term >= this.first.length) this.growTerms(term + 1);
-    const previous = this.last[term] ?? NONE;
-    if (previous === NONE) {
-      this.first[term] = at;
-      this.order[this.termsPending] = term;
-      this.termsPending += 1;
-    } else {
-      this.next[previous] = at;
-    }
-    this.last[term] = at;
-    this.count = at + 1;
-    if (this.count === PENDING) this.flush(lists);
-  }
-
-  /** Appends every posting held back to `lists`, term by term. */
-  flush(lists: PostingLists): void {
-    for (let t = 0; t < this.termsPending; t += 1) {
-      const term = this.order[t] as number;
-      for (let p = this.first[term] ?? NONE; p !== NONE; p = this.next[p] ?? NONE) {
-        lists.addCoded(term, this.slots[p] ?? 0, this.codes[p] ?? 0, this.weights[p] ?? 0);
-      }
-      this.first[term] = NONE;
-      this.last[term] = NONE;
-    }
-    this.count = 0;
-    this.termsPending = 0;
-  }
-
-  /** Forgets what is held back (the lists are being rebuilt from the rules). */
-  clear(): void {
-    for (let t = 0; t < this.termsPending; t += 1) {
-      const term = this.order[t] as number;
-      this.first[term] = NONE;
-      this.last[term] = NONE;
-    }
-    this.count = 0;
-    this.termsPending = 0;
-  }
-
-  private growTerms(needed: number): void {
+  growTerms(needed: number): void {
     const length = this.first.length;
     this.first = ensureCapacity(this.first, needed);
     this.last = ensureCapacity(this.last, needed);
     this.first.fill(NONE, length);
     this.last.fill(NONE, length);
+  }
+}
+
+/**
+ * Held-back postings of one vocabulary. Its buffers exist only while postings wait: a robot's
+ * index that is opened and asked, never written, keeps none (a node holds many of them).
+ */
+export class PendingPostings {
+  private batch: Batch | null = null;
+
+  get size(): number {
+    return this.batch?.count ?? 0;
+  }
+
+  /**
+   * Holds a posting back (its weight's code taken now, in the order postings come); appends
+   * the batch once it is full. `terms`: how many terms the vocabulary has.
+   */
+  push(lists: PostingLists, terms: number, term: number, slot: number, weight: number): void {
+    const batch = (this.batch ??= new Batch(terms));
+    const at = batch.count;
+    batch.slots[at] = slot;
+    batch.codes[at] = lists.codeOf(weight);
+    batch.weights[at] = weight;
+    batch.next[at] = NONE;
+    if (term >= batch.first.length) batch.growTerms(Math.max(terms, term + 1));
+    const previous = batch.last[term] ?? NONE;
+    if (previous === NONE) {
+      batch.first[term] = at;
+      batch.order[batch.termsPending] = term;
+      batch.termsPending += 1;
+    } else {
+      batch.next[previous] = at;
+    }
+    batch.last[term] = at;
+    batch.count = at + 1;
+    if (batch.count === PENDING) this.flush(lists);
+  }
+
+  /** Appends every posting held back to `lists`, term by term, and drops the buffers. */
+  flush(lists: PostingLists): void {
+    const batch = this.batch;
+    if (batch === null) return;
+    this.batch = null;
+    for (let t = 0; t < batch.termsPending; t += 1) {
+      const term = batch.order[t] as number;
+      for (let p = batch.first[term] ?? NONE; p !== NONE; p = batch.next[p] ?? NONE) {
+        lists.addCoded(term, batch.slots[p] ?? 0, batch.codes[p] ?? 0, batch.weights[p] ?? 0);
+      }
+    }
+  }
+
+  /** Forgets what is held back (the lists are being rebuilt from the rules). */
+  clear(): void {
+    this.batch = null;
   }
 }

@@ -150,7 +150,7 @@ export class Vocabulary {
 
   /** Appends the posting of the rule in `slot` (its first phrasing the largest key so far). */
   addPosting(termId: number, slot: number, weight: number): void {
-    this.pending.push(this.lists, termId, slot, weight);
+    this.pending.push(this.lists, this.termStrings.length, termId, slot, weight);
   }
 
   /**
