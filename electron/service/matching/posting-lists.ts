@@ -58,7 +58,7 @@ export class PostingLists {
   weightTable = new Float32Array(64);
   private weightCount = 1;
   /** Code of each weight in the table; rebuilt from the table on the first add after opening. */
-  private weightCodes: Map<number, number> | null = new Map([[0, 0]]);
+  private weightCodes: WeightCodeTable | null = null;
   /** Past NARROW_CODES distinct weights, codes are Int32 (never met in the benchmark's data). */
   private wideCodes = false;
   private ownChunk: boolean[] = [];
@@ -89,11 +89,19 @@ export class PostingLists {
 
   /** Appends a posting of the rule in `slot`, whose first phrasing is now the largest key. */
   add(term: number, slot: number, weight: number): void {
+    this.addCoded(term, slot, this.codeOf(weight), weight);
+  }
+
+  /**
+   * `add` with the weight's code already taken (`code(weight)`): postings appended later than
+   * their codes were taken (pending-postings.ts) keep the codes, so the table's order, and the
+   * saved index, are those of appending each at once.
+   */
+  addCoded(term: number, slot: number, code: number, weight: number): void {
     const length = this.length[term] ?? 0;
     if (length >= (this.room[term] ?? 0)) this.move(term, length);
     const chunk = this.chunk[term] ?? 0;
     const at = (this.start[term] ?? 0) + length;
-    const code = this.codeOf(weight);
     (this.slotChunks[chunk] as Int32Array)[at] = slot;
     (this.weightChunks[chunk] as WeightCodes)[at] = code;
     this.length[term] = length + 1;
@@ -101,22 +109,22 @@ export class PostingLists {
   }
 
   /** The code of `weight` stored as Float32, a new one if that value was never posted. */
-  private codeOf(weight: number): number {
+  codeOf(weight: number): number {
     const value = Math.fround(weight);
     let codes = this.weightCodes;
     if (codes === null) {
-      codes = new Map();
-      for (let c = this.weightCount - 1; c >= 0; c -= 1) codes.set(this.weightTable[c] ?? 0, c);
+      codes = new WeightCodeTable();
+      for (let c = 0; c < this.weightCount; c += 1) codes.insert(this.weightTable, c);
       this.weightCodes = codes;
     }
-    const known = codes.get(value);
-    if (known !== undefined) return known;
+    const known = codes.find(this.weightTable, value);
+    if (known >= 0) return known;
     const code = this.weightCount;
     if (code === NARROW_CODES && !this.wideCodes) this.widenCodes();
     this.weightTable = ensureCapacity(this.weightTable, code + 1);
     this.weightTable[code] = value;
     this.weightCount = code + 1;
-    codes.set(value, code);
+    codes.insert(this.weightTable, code);
     return code;
   }
 
@@ -333,6 +341,64 @@ export class PostingLists {
     }
     return codes;
   }
+}
+
+const bitsView = new Float32Array(1);
+const bitsOf = new Int32Array(bitsView.buffer);
+
+/** A Float32 value's bits, one for 0 and −0 (equal as weights) and one for every NaN. */
+function weightBits(value: number): number {
+  if (value !== value) return 0x7fc00000;
+  bitsView[0] = value === 0 ? 0 : value;
+  return bitsOf[0] ?? 0;
+}
+
+/**
+ * The code of each distinct weight: open addressing over the Float32 bits, codes + 1 in an
+ * Int32Array (0: empty), the values themselves read from the weight table. A Map keyed by the
+ * weights boxed every lookup's number and cost ~6% of an import's indexing time (issue 31,
+ * decision 187); this one allocates nothing per posting. Where the table holds a value twice
+ * (an older file), the lower code is found first, as the Map's rebuild kept it.
+ */
+class WeightCodeTable {
+  private slots = new Int32Array(256);
+  private count = 0;
+
+  find(table: Float32Array, value: number): number {
+    const mask = this.slots.length - 1;
+    const wantNaN = value !== value;
+    for (let at = hashBits(weightBits(value)) & mask; ; at = (at + 1) & mask) {
+      const entry = this.slots[at] ?? 0;
+      if (entry === 0) return -1;
+      const held = table[entry - 1] ?? 0;
+      if (held === value || (wantNaN && held !== held)) return entry - 1;
+    }
+  }
+
+  insert(table: Float32Array, code: number): void {
+    if ((this.count + 1) * 2 > this.slots.length) this.grow(table);
+    this.place(table, code);
+    this.count += 1;
+  }
+
+  private place(table: Float32Array, code: number): void {
+    const mask = this.slots.length - 1;
+    let at = hashBits(weightBits(table[code] ?? 0)) & mask;
+    while (this.slots[at] !== 0) at = (at + 1) & mask;
+    this.slots[at] = code + 1;
+  }
+
+  private grow(table: Float32Array): void {
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
+    for (const entry of old) if (entry !== 0) this.place(table, entry - 1);
+  }
+}
+
+/** Spreads Float32 bits (whose low bits vary least among close weights) over a table's index. */
+function hashBits(bits: number): number {
+  const mixed = Math.imul(bits ^ (bits >>> 16), 0x45d9f3b);
+  return (mixed ^ (mixed >>> 16)) >>> 0;
 }
 
 /** The key of a posting from its slot: a tombstone's own, a live rule's first phrasing. */

@@ -7,6 +7,7 @@ import type { SnapshotReader, SnapshotWriter } from './binary-snapshot';
 import { wordGrams } from './features';
 import { hanTermKey, hanTermText } from './han-terms';
 import { isHanCode } from './tokenize';
+import { PendingPostings } from './pending-postings';
 import { PostingLists } from './posting-lists';
 import { ensureCapacity } from './typed-arrays';
 
@@ -16,8 +17,9 @@ export class Vocabulary {
   private readonly termStrings: string[] = [];
   /** Number of live rules whose phrasings (or name) contain the term. */
   ruleDf = new Int32Array(1024);
-  /** One posting per rule containing the term (see PostingLists). */
-  postings = new PostingLists();
+  private lists = new PostingLists();
+  /** Postings not yet in `lists`: appended before anything reads or changes them. */
+  private readonly pending = new PendingPostings();
   /** Terms with ruleDf > 0: the vocabulary size of the Naive Bayes smoothing. */
   liveTerms = 0;
 
@@ -33,6 +35,12 @@ export class Vocabulary {
   liveGrams = 0;
   /** Word terms containing each gram: finds spelling neighbours of unknown query words. */
   private gramWords: (number[] | Int32Array)[] = [];
+
+  /** One posting per rule containing the term (see PostingLists), every one appended. */
+  get postings(): PostingLists {
+    if (this.pending.size > 0) this.pending.flush(this.lists);
+    return this.lists;
+  }
 
   get termCount(): number {
     return this.termStrings.length;
@@ -72,7 +80,7 @@ export class Vocabulary {
     const id = this.termStrings.length;
     this.termStrings.push(text);
     this.ruleDf = ensureCapacity(this.ruleDf, id + 1);
-    this.postings.ensureTerms(id + 1);
+    this.lists.ensureTerms(id + 1);
     this.gramOffsets = ensureCapacity(this.gramOffsets, id + 2);
     this.gramOffsets[id + 1] = this.gramOffsets[id] as number;
     return id;
@@ -142,7 +150,7 @@ export class Vocabulary {
 
   /** Appends the posting of the rule in `slot` (its first phrasing the largest key so far). */
   addPosting(termId: number, slot: number, weight: number): void {
-    this.postings.add(termId, slot, weight);
+    this.pending.push(this.lists, this.termStrings.length, termId, slot, weight);
   }
 
   /**
@@ -150,6 +158,7 @@ export class Vocabulary {
    * `firstPhrasing`: the rules' first phrasing ids (the keys of live postings).
    */
   removePosting(termId: number, key: number, firstPhrasing: ArrayLike<number>): void {
+    // A rule added and replaced within one batch is found once its postings are in its lists.
     this.postings.remove(termId, key, firstPhrasing);
   }
 
@@ -171,7 +180,8 @@ export class Vocabulary {
 
   /** Drops every posting (used by compaction, which re-adds the live ones). */
   clearPostings(): void {
-    this.postings.clear();
+    this.pending.clear();
+    this.lists.clear();
   }
 
   /** Writes everything but the scratch space under `prefix`. */
@@ -211,7 +221,7 @@ export class Vocabulary {
     });
     vocab.ruleDf = reader.i32(`${prefix}.ruleDf`);
     vocab.gramRuleDf = reader.i32(`${prefix}.gramRuleDf`);
-    vocab.postings = PostingLists.load(reader, prefix);
+    vocab.lists = PostingLists.load(reader, prefix);
     vocab.gramWords = readLists(reader, `${prefix}.gramWords`, (data, from, to) =>
       data.subarray(from, to),
     );
