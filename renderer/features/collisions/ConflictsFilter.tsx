@@ -41,7 +41,7 @@ export function ConflictsFilter({
       </label>
       {/* One slot of fixed width for a check under way or failed: words coming and going here
           wrapped the toolbar, and the grid under it moved a row's height under the pointer
-          (decision 193). The words are on hover and read out. */}
+          (decision 186). The words are on hover and read out. */}
       <span className="conflicts-busy">
         {computing ? (
           <Spinner label={t('conflicts.checking')} compact />
