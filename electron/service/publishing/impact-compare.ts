@@ -129,12 +129,13 @@ export class QuestionReplay {
       tally.skipped(question);
       return;
     }
-    let before: Outcome | undefined;
+    let before: Outcome | undefined = this.known?.get(question.text);
+    const known = before;
     const was = (): Outcome => (before ??= this.before(question.text, tally));
     const asked =
       filter === null ||
       (filter instanceof ReplayPlan
-        ? filter.mayChange(question.text, from, at, settings, was)
+        ? filter.mayChange(question.text, from, at, settings, was, known)
         : filter.reaches(question.text));
     if (!asked) {
       tally.skipped(question);
