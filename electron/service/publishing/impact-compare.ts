@@ -98,6 +98,22 @@ export const decideOf = (
   index.matchExact?.(question, at) ??
   index.match(question, at, settings);
 
+/**
+ * A replayed question's outcome: `decideOf`'s kind and rule, by the matcher's `decideKind`
+ * where it has one (the same answer without fuse.js where it cannot change it, decision 192).
+ */
+export function replayedOutcome(
+  index: RobotIndex,
+  question: string,
+  at: number,
+  settings: MatchSettings,
+): Outcome {
+  return (
+    index.decideKind?.(question, at, settings) ??
+    outcomeOf(decideOf(index, question, at, settings))
+  );
+}
+
 /** One replay's asking of a question, on the loop or a worker: the same calls, the same counts. */
 export class QuestionReplay {
   constructor(
@@ -115,7 +131,7 @@ export class QuestionReplay {
     const known = this.known?.get(question);
     if (known !== undefined) return known;
     tally.fromAsked++;
-    const outcome = outcomeOf(decideOf(this.from, question, this.at, this.settings));
+    const outcome = replayedOutcome(this.from, question, this.at, this.settings);
     this.known?.learn(question, outcome);
     return outcome;
   }
@@ -141,7 +157,7 @@ export class QuestionReplay {
       tally.skipped(question);
       return;
     }
-    const after = outcomeOf(decideOf(this.to, question.text, at, settings));
+    const after = replayedOutcome(this.to, question.text, at, settings);
     tally.asked(question, was(), after, position);
   }
 }
