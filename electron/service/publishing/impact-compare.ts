@@ -109,8 +109,7 @@ export function replayedOutcome(
   settings: MatchSettings,
 ): Outcome {
   return (
-    index.decideKind?.(question, at, settings) ??
-    outcomeOf(decideOf(index, question, at, settings))
+    index.decideKind?.(question, at, settings) ?? outcomeOf(decideOf(index, question, at, settings))
   );
 }
 
