@@ -5,7 +5,10 @@ import { ReplayPlan } from '../../../electron/service/publishing/impact-bound';
 import { decideOf } from '../../../electron/service/publishing/impact-compare';
 import type { Replay } from '../../../electron/service/publishing/impact';
 import { fromOutcomesFor } from '../../../electron/service/publishing/impact-from-cache';
-import { compareOnWorker } from '../../../electron/service/publishing/impact-thread';
+import {
+  compareOnWorker,
+  impactWorkerBytes,
+} from '../../../electron/service/publishing/impact-thread';
 import { warmSide } from '../../../electron/service/publishing/impact-warm';
 import { impactSide } from '../../helpers/impact-sides';
 import { HOUR, NOW, SETTINGS, indexOf, plainReplay, scenario } from '../../helpers/impact-scenario';
@@ -95,12 +98,29 @@ test('a warmed preview tests a question by its kept published outcome, not by th
   assert.equal(onLoop.fromAsked, 0, 'the published side was not asked');
   assert.deepEqual(onLoop.kinds, expected, 'on the loop');
   assert.equal(onLoop.matched, answeredByChanged, 'the draft asked only what may change');
+  // What each run's workers hold is counted in the node's budget: both sides cold, the draft
+  // alone once every published outcome is kept (the published side is not written out).
+  const reserved: number[] = [];
+  const reserve = (bytes: number) => {
+    reserved.push(bytes);
+    return { release: () => {} };
+  };
+  const coldOnWorkers = await compareOnWorker(replay(null), {}, { workers: 1, reserve });
+  assert.ok(coldOnWorkers !== null, 'the cold workers ran');
+  assert.deepEqual(coldOnWorkers.kinds, expected, 'cold, on workers');
   const onWorkers = await compareOnWorker(
     replay(fromOutcomesFor(a.index, NOW, SETTINGS)),
     {},
-    { workers: 2 },
+    { workers: 1, reserve },
   );
   assert.ok(onWorkers !== null, 'the workers ran');
   assert.deepEqual(onWorkers.kinds, expected, 'on workers');
   assert.equal(onWorkers.matched, answeredByChanged, 'on workers too');
+  assert.equal(onWorkers.fromAsked, 0, 'nothing asked of the published side on workers');
+  const [both, draftOnly] = reserved as [number, number];
+  const sideBytes = both - draftOnly;
+  assert.ok(
+    sideBytes > 0.3 * (both - impactWorkerBytes(0)),
+    `the published side was not sent: ${draftOnly} bytes held against ${both}`,
+  );
 });
