@@ -24,10 +24,11 @@ export const SETTINGS = DEFAULT_MATCH_SETTINGS;
 
 /**
  * A published robot of 240 rules and a draft of it: every `answerEvery`th rule's answer changed
- * (past 64 of them the filter asks the published side, below it bounds them rule by rule), a
- * few phrasings changed, one rule removed and one added; and 3,000 questions over their words.
+ * (past 64 of them the filter asks the published side, below it bounds them rule by rule), and
+ * unless `answersOnly`, a few phrasings changed, one rule removed and one added; and 3,000
+ * questions over their words.
  */
-export function scenario(seed: number, answerEvery: number) {
+export function scenario(seed: number, answerEvery: number, answersOnly = false) {
   const random = prng(seed);
   const int = (n: number) => Math.floor(random() * n);
   const pick = <T>(list: readonly T[]): T => list[int(list.length)] as T;
@@ -46,11 +47,15 @@ export function scenario(seed: number, answerEvery: number) {
   const before = Array.from({ length: 240 }, (_, i) => rule(`r${i}`, i));
   const after = before.map((old, i) => {
     if (i % answerEvery === 0) return { ...old, answer: `${old.answer}+` };
-    if (i % 41 === 1) return { ...old, questions: [...old.questions.slice(1), phrase()] };
+    if (i % 41 === 1 && !answersOnly) {
+      return { ...old, questions: [...old.questions.slice(1), phrase()] };
+    }
     return old;
   });
-  after.splice(100, 1);
-  after.push(rule(`new${seed}`, 1000));
+  if (!answersOnly) {
+    after.splice(100, 1);
+    after.push(rule(`new${seed}`, 1000));
+  }
   const questions = Array.from({ length: 3000 }, (_, i) => {
     const source = pick(i % 2 === 0 ? after : before);
     const text = pick([source.ruleName, ...source.questions]);

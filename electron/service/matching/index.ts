@@ -30,6 +30,7 @@ import type {
   CollisionOptions,
   CandidateChannel,
   CollisionReport,
+  DecidedKind,
   MatchDecision,
   MatchSettings,
   MatchableRule,
@@ -392,6 +393,30 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   }
 
   /**
+   * `decide`'s kind and rule, for the impact preview's replay, where fuse.js's comparison of
+   * the two leading rules costs ~15% of a decision: their similarities only raise their own
+   * scores (calibrate.ts's fuzzy weight is positive; the gate and the ranking's non-increasing
+   * cap keep that order), so BESTMATCH with the leader at 0 and the runner-up at 1 holds for any
+   * similarities, and no BESTMATCH with the leader at 1 and the runner-up at 0 holds for none;
+   * the RECOMMEND threshold reads the leader alone. Only between those is fuse.js run (decision
+   * 192). A policy in the index decides as `decide` does.
+   */
+  decideKind(question: string, nowMs: number, settings: MatchSettings): DecidedKind {
+    const exact = this.policies.isEmpty ? this.matchExact(question, nowMs) : undefined;
+    if (exact !== undefined || !this.policies.isEmpty) {
+      return kindOf(exact ?? this.decide(question, nowMs, settings));
+    }
+    const [key, scored] = this.scoredQuestion(question, nowMs);
+    const sure = decide(this.explain(key, scored, this.calibrationOffset, [0, 1]), settings);
+    if (sure.kind === 'bestmatch') return kindOf(sure);
+    const hoped = decide(this.explain(key, scored, this.calibrationOffset, [1, 0]), settings);
+    if (hoped.kind === 'none' || (hoped.kind === 'recommend' && sure.kind === 'recommend')) {
+      return kindOf(hoped);
+    }
+    return kindOf(decide(this.explain(key, scored, this.calibrationOffset), settings));
+  }
+
+  /**
    * At least the highest score any rule of `ruleIds` can have as the top candidate for
    * `question` at `nowMs` (what `decide` compares with the BESTMATCH threshold): 1 when one has
    * an eligible phrasing equal to the question; 0 when none is eligible. Undefined when a policy
@@ -455,17 +480,19 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   }
 
   private candidatesOf(question: string, nowMs: number): Candidate[] {
+    const [key, scored] = this.scoredQuestion(question, nowMs);
+    return this.explain(key, scored, this.calibrationOffset);
+  }
+
+  /** `question` scored by the ranking, and its normalised text (what fuse.js compares). */
+  private scoredQuestion(question: string, nowMs: number): [string, ScoredQuestion] {
     if (this.synonymTable.isEmpty) {
       // The scorer normalised the question already (decision 164).
       const scored = this.scorer.score(question, nowMs);
-      return this.explain(scored.key, scored, this.calibrationOffset);
+      return [scored.key, scored];
     }
     const text = this.synonymTable.rewrite(question);
-    return this.explain(
-      normalizeText(question),
-      this.scorer.score(text, nowMs),
-      this.calibrationOffset,
-    );
+    return [normalizeText(question), this.scorer.score(text, nowMs)];
   }
 
   private decideFrom(
@@ -551,19 +578,32 @@ class MatchingIndex implements SynonymAwareRobotIndex {
    * the development sets. Scores are made non-increasing along the ranking, so that "by
    * descending score" and "by rank" are the same list.
    */
-  private explain(key: string, question: ScoredQuestion, offset: number): Candidate[] {
+  private explain(
+    key: string,
+    question: ScoredQuestion,
+    offset: number,
+    /** The two leading rules' similarities taken as these instead (`decideKind`'s bounds). */
+    assumed?: readonly [number, number],
+  ): Candidate[] {
     const { rules: scored, baseline } = question;
-    const ranked = scored.slice(0, EXPLAIN_COUNT);
+    // Bounds read the decision's kind, which only the two leading candidates decide.
+    const ranked = scored.slice(0, assumed === undefined ? EXPLAIN_COUNT : FUZZY_RULES);
     const leader = ranked[0];
     // fuse.js (Bitap, ~0.1 ms per phrasing) on the closest phrasings of the two leading rules
     // only: a confidence signal for the answer about to be given, measured the same way for the
     // runner-up it must clearly beat.
-    const fuzzyRules = ranked.slice(0, FUZZY_RULES).filter((rule) => !rule.exact);
-    const similarities = fuzzySimilarities(
-      key,
-      fuzzyRules.map((rule) => normalizeText(this.store.phrasingText(rule.phrasing))),
-    );
-    const fuzzy = ranked.map((rule) => similarities[fuzzyRules.indexOf(rule)] ?? 0);
+    let fuzzy: number[];
+    if (assumed === undefined) {
+      const fuzzyRules = ranked.slice(0, FUZZY_RULES).filter((rule) => !rule.exact);
+      const similarities = fuzzySimilarities(
+        key,
+        fuzzyRules.map((rule) => normalizeText(this.store.phrasingText(rule.phrasing))),
+      );
+      fuzzy = ranked.map((rule) => similarities[fuzzyRules.indexOf(rule)] ?? 0);
+    } else {
+      // An exact rule's score is 1 whatever its similarity: only the others read these.
+      fuzzy = ranked.map((_, i) => (i < FUZZY_RULES ? (assumed[i] ?? 0) : 0));
+    }
     const bestRaw = leader?.raw ?? 0;
     const secondRaw = Math.max(scored[1]?.raw ?? baseline, baseline);
     // The rules' share of the ranking evidence: a softmax over the ranking scores of every
@@ -612,6 +652,11 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     });
   }
 }
+
+const kindOf = (decision: MatchDecision): DecidedKind => ({
+  kind: decision.kind,
+  ruleId: decision.kind === 'bestmatch' ? decision.top.ruleId : null,
+});
 
 /** Longest slice of the collision report's probing between turns of the event loop. */
 const SLICE_MS = 5;

@@ -74,6 +74,12 @@ export interface Exclusion {
   keyword: string;
 }
 
+/** A decision's kind and the rule a BESTMATCH answers with (null for the other kinds). */
+export interface DecidedKind {
+  kind: MatchDecision['kind'];
+  ruleId: string | null;
+}
+
 export type MatchDecision = (
   | { kind: 'bestmatch'; top: Candidate; candidates: Candidate[] }
   | { kind: 'recommend'; items: Candidate[]; candidates: Candidate[] }
@@ -128,6 +134,11 @@ export interface RobotIndex {
    * recent questions (real traffic's cache) nor counted as traffic (the self-test's pause).
    */
   decide?(question: string, nowMs: number, settings: MatchSettings): MatchDecision;
+  /**
+   * What `decide` answers, reduced to its kind and BESTMATCH rule (null otherwise), without
+   * the fuzzy comparison where its extremes decide alike. For the impact preview's replay.
+   */
+  decideKind?(question: string, nowMs: number, settings: MatchSettings): DecidedKind;
   /**
    * At least the highest score any of `ruleIds` can have as the top candidate for `question`
    * (1 for an eligible equal phrasing, 0 when none is eligible); undefined when a policy may

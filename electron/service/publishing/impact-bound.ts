@@ -85,7 +85,9 @@ export class ReplayPlan {
    * Whether `question` may change answer: a matchable change reaches it, or a rule whose answer
    * changed may be its BESTMATCH on `index` (the `from` side; the same rules score the same on
    * the other). `before`: the `from` side's outcome, worked out once for the filter and the
-   * count (impact-compare.ts's `QuestionReplay`).
+   * count (impact-compare.ts's `QuestionReplay`). `known`: that outcome when it is kept already
+   * (impact-from-cache.ts, impact-warm.ts): then it decides at once, for nothing, what the
+   * ceiling only bounds (decision 191).
    */
   mayChange(
     question: string,
@@ -93,9 +95,11 @@ export class ReplayPlan {
     at: number,
     settings: MatchSettings,
     before: () => Outcome,
+    known?: Outcome,
   ): boolean {
     if (this.reach.reaches(question)) return true;
     if (this.answers.length === 0) return false;
+    if (known !== undefined) return this.answeredByChanged(known);
     const threshold = settings.bestmatchThreshold;
     if (this.answers.length <= CEILING_RULES) {
       const ceiling = index.scoreCeiling?.(question, this.answers, at, threshold);
@@ -103,7 +107,11 @@ export class ReplayPlan {
     }
     // An engine without `decide` (a stand-in) is asked in full, as before.
     if (index.decide === undefined) return true;
-    const outcome = before();
+    return this.answeredByChanged(before());
+  }
+
+  /** Whether a rule whose answer alone changed is the BESTMATCH of `outcome`. */
+  private answeredByChanged(outcome: Outcome): boolean {
     return outcome.kind === 'bestmatch' && this.answerSet.has(outcome.ruleId as string);
   }
 }

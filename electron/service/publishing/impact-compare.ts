@@ -98,6 +98,21 @@ export const decideOf = (
   index.matchExact?.(question, at) ??
   index.match(question, at, settings);
 
+/**
+ * A replayed question's outcome: `decideOf`'s kind and rule, by the matcher's `decideKind`
+ * where it has one (the same answer without fuse.js where it cannot change it, decision 192).
+ */
+export function replayedOutcome(
+  index: RobotIndex,
+  question: string,
+  at: number,
+  settings: MatchSettings,
+): Outcome {
+  return (
+    index.decideKind?.(question, at, settings) ?? outcomeOf(decideOf(index, question, at, settings))
+  );
+}
+
 /** One replay's asking of a question, on the loop or a worker: the same calls, the same counts. */
 export class QuestionReplay {
   constructor(
@@ -115,7 +130,7 @@ export class QuestionReplay {
     const known = this.known?.get(question);
     if (known !== undefined) return known;
     tally.fromAsked++;
-    const outcome = outcomeOf(decideOf(this.from, question, this.at, this.settings));
+    const outcome = replayedOutcome(this.from, question, this.at, this.settings);
     this.known?.learn(question, outcome);
     return outcome;
   }
@@ -129,18 +144,19 @@ export class QuestionReplay {
       tally.skipped(question);
       return;
     }
-    let before: Outcome | undefined;
+    let before: Outcome | undefined = this.known?.get(question.text);
+    const known = before;
     const was = (): Outcome => (before ??= this.before(question.text, tally));
     const asked =
       filter === null ||
       (filter instanceof ReplayPlan
-        ? filter.mayChange(question.text, from, at, settings, was)
+        ? filter.mayChange(question.text, from, at, settings, was, known)
         : filter.reaches(question.text));
     if (!asked) {
       tally.skipped(question);
       return;
     }
-    const after = outcomeOf(decideOf(this.to, question.text, at, settings));
+    const after = replayedOutcome(this.to, question.text, at, settings);
     tally.asked(question, was(), after, position);
   }
 }

@@ -135,7 +135,11 @@ export async function compareOnWorker(
   // The job takes the robot's state at its first progress: a change while the indexes are
   // written cancels it, as one while they are asked does.
   watch.progress?.(0, total);
-  const from = await written(a.index);
+  const kept = known && known.version === fromVersion ? known : null;
+  // Every `from` outcome kept (a warmed published side, decision 179): the workers never ask
+  // that side (impact-bound.ts tests a kept outcome without the index), so it is neither
+  // written nor opened (decision 191).
+  const from = warm !== true && (await allKept(kept, questions)) ? [] : await written(a.index);
   // A warm-up asks the `from` side alone: the other is neither written nor opened.
   const to = from && (warm === true ? [] : await written(b.index));
   watch.signal?.throwIfAborted();
@@ -152,11 +156,24 @@ export async function compareOnWorker(
       watch,
       options,
       // The outcomes the workers work out are kept only if asked of the version kept.
-      known && known.version === fromVersion ? known : null,
+      kept,
     );
   } finally {
     room.reservation?.release();
   }
+}
+
+/** Whether `kept` holds the outcome of every one of `questions`, looked up in slices. */
+async function allKept(
+  kept: KeptOutcomes | null,
+  questions: Replay['questions'],
+): Promise<boolean> {
+  if (kept === null || kept.size === 0) return false;
+  let all = true;
+  await forEachInSlices(questions, (question) => {
+    if (all && kept.get(question.text) === undefined) all = false;
+  });
+  return all;
 }
 
 const chunks = (questions: number): number => Math.max(1, Math.ceil(questions / CHUNK));

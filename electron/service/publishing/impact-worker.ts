@@ -106,6 +106,16 @@ function open(pieces: readonly Uint8Array[]): RobotIndex {
   return index;
 }
 
+/**
+ * The `from` side when the loop kept all its outcomes and sent none of it: any use is a broken
+ * promise, reported as a failure (the loop then replays itself).
+ */
+const unsent = new Proxy({} as RobotIndex, {
+  get: () => {
+    throw new Error('the from side was not sent: its outcomes were all kept');
+  },
+});
+
 function planOf(source: PlanSource | null): ReplayPlan | null {
   if (source === null) return null;
   const reach = new ReachableQuestions(source.synonyms);
@@ -154,7 +164,8 @@ parentPort?.on('message', (data: unknown) => {
       const known = new ChunkOutcomes();
       const { at, settings } = message;
       const warm = message.warm === true;
-      const fromIndex = open(from);
+      // No `from` side sent: every outcome of it comes kept with the questions.
+      const fromIndex = from.length === 0 ? unsent : open(from);
       // A warm-up asks one side: the other is not sent, nor opened.
       const toIndex = warm ? fromIndex : open(to);
       replay = {

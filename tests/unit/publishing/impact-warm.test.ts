@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compareInSlices, reachOf } from '../../../electron/service/publishing/impact';
+import { ReplayPlan } from '../../../electron/service/publishing/impact-bound';
+import { decideOf } from '../../../electron/service/publishing/impact-compare';
 import type { Replay } from '../../../electron/service/publishing/impact';
 import { fromOutcomesFor } from '../../../electron/service/publishing/impact-from-cache';
-import { compareOnWorker } from '../../../electron/service/publishing/impact-thread';
+import {
+  compareOnWorker,
+  impactWorkerBytes,
+} from '../../../electron/service/publishing/impact-thread';
 import { warmSide } from '../../../electron/service/publishing/impact-warm';
 import { impactSide } from '../../helpers/impact-sides';
 import { HOUR, NOW, SETTINGS, indexOf, plainReplay, scenario } from '../../helpers/impact-scenario';
@@ -49,10 +54,73 @@ test('after the published side is warmed, the first preview asks the draft only 
     const onLoop = await compareInSlices(replay(NOW + HOUR));
     assert.equal(onLoop.fromAsked, 0, `the preview asked the draft only (${what})`);
     assert.deepEqual(onLoop.kinds, expected, `on the loop (${what})`);
-    assert.equal(onLoop.matched, cold.matched, 'the same questions asked of the draft');
+    // Kept outcomes replace the score ceiling's test (decision 191): never more asked.
+    assert.ok(onLoop.matched <= cold.matched, 'no more questions asked of the draft');
     const onWorkers = await compareOnWorker(replay(NOW + HOUR), {}, { workers: 2 });
     assert.ok(onWorkers !== null, 'the workers ran');
     assert.equal(onWorkers.fromAsked, 0, `on workers too (${what})`);
     assert.deepEqual(onWorkers.kinds, expected, `on workers (${what})`);
   }
+});
+
+test('a warmed preview tests a question by its kept published outcome, not by the score ceiling: the draft is asked only what a changed answer answers, and the count is a plain replay’s', async () => {
+  // Answers alone changed, 40 rules of them: below CEILING_RULES, where a cold preview bounds
+  // each question by the changed rules' ceiling.
+  const { before, after, questions } = scenario(13, 6, true);
+  const a = impactSide('published', indexOf(before), before);
+  const b = impactSide('draft', indexOf(after), after);
+  const plan = await reachOf({ index: a.index, stored: before }, { index: b.index, stored: after });
+  assert.ok(plan instanceof ReplayPlan && plan.answers.length === 40, 'the ceiling’s case');
+  const changedAnswers = new Set(plan.answers);
+  const answeredByChanged = questions.filter((question) => {
+    const decision = decideOf(a.index, question.text, NOW, SETTINGS);
+    return decision.kind === 'bestmatch' && changedAnswers.has(decision.top.ruleId);
+  }).length;
+  const expected = await plainReplay(a, b, questions, NOW);
+  const replay = (known: Replay['known']): Replay => ({
+    a,
+    b,
+    questions,
+    reach: plan,
+    at: NOW,
+    settings: SETTINGS,
+    known,
+  });
+  const cold = await compareInSlices(replay(null));
+  assert.deepEqual(cold.kinds, expected, 'the cold preview');
+  assert.ok(
+    cold.matched > answeredByChanged,
+    `not vacuous: the ceiling lets ${cold.matched - answeredByChanged} more questions through`,
+  );
+
+  await warmSide(a.index, questions, NOW, SETTINGS, new AbortController().signal, { workers: 1 });
+  const onLoop = await compareInSlices(replay(fromOutcomesFor(a.index, NOW, SETTINGS)));
+  assert.equal(onLoop.fromAsked, 0, 'the published side was not asked');
+  assert.deepEqual(onLoop.kinds, expected, 'on the loop');
+  assert.equal(onLoop.matched, answeredByChanged, 'the draft asked only what may change');
+  // What each run's workers hold is counted in the node's budget: both sides cold, the draft
+  // alone once every published outcome is kept (the published side is not written out).
+  const reserved: number[] = [];
+  const reserve = (bytes: number) => {
+    reserved.push(bytes);
+    return { release: () => {} };
+  };
+  const coldOnWorkers = await compareOnWorker(replay(null), {}, { workers: 1, reserve });
+  assert.ok(coldOnWorkers !== null, 'the cold workers ran');
+  assert.deepEqual(coldOnWorkers.kinds, expected, 'cold, on workers');
+  const onWorkers = await compareOnWorker(
+    replay(fromOutcomesFor(a.index, NOW, SETTINGS)),
+    {},
+    { workers: 1, reserve },
+  );
+  assert.ok(onWorkers !== null, 'the workers ran');
+  assert.deepEqual(onWorkers.kinds, expected, 'on workers');
+  assert.equal(onWorkers.matched, answeredByChanged, 'on workers too');
+  assert.equal(onWorkers.fromAsked, 0, 'nothing asked of the published side on workers');
+  const [both, draftOnly] = reserved as [number, number];
+  const sideBytes = both - draftOnly;
+  assert.ok(
+    sideBytes > 0.3 * (both - impactWorkerBytes(0)),
+    `the published side was not sent: ${draftOnly} bytes held against ${both}`,
+  );
 });
