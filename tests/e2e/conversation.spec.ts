@@ -12,6 +12,7 @@ import { RulesPage } from './page-models/rules-page';
 import { SettingsPage } from './page-models/settings-page';
 import { TryPane } from './page-models/try-pane';
 import { BROWSER_LOCALE, translator } from './support/i18n';
+import { watchedTops, watchTop } from './support/layout-watch';
 import { importRules, registerTenant } from './support/seed';
 import type { RunningService } from './support/service';
 
@@ -165,21 +166,10 @@ test.describe('en', () => {
     await rules.waitForRows(3);
     // Every frame from the dialog's opening on: where the similar-phrasings checkbox is. The
     // picker's rules arriving above it once pushed it down as a click was on its way.
-    await page.evaluate(() => {
-      const tops = new Set<number>();
-      (window as unknown as { checkboxTops: Set<number> }).checkboxTops = tops;
-      const frame = () => {
-        const box = document.querySelector('[data-testid="similar-review"] input');
-        if (box) tops.add(Math.round(box.getBoundingClientRect().top));
-        requestAnimationFrame(frame);
-      };
-      frame();
-    });
+    await watchTop(page, '[data-testid="similar-review"] input');
     const dialog = await openMatching(page, rules, 'Returns policy');
     await expect(dialog.getByRole('button', { name: /^\+ / }).first()).toBeVisible();
-    const tops = await page.evaluate(() => [
-      ...(window as unknown as { checkboxTops: Set<number> }).checkboxTops,
-    ]);
+    const tops = await watchedTops(page);
     expect(tops).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { expect, shoot, test } from './fixtures';
 import { EditorPage } from './page-models/editor-page';
 import { RulesPage } from './page-models/rules-page';
+import { watchedTops, watchTop } from './support/layout-watch';
 import { importRules, registerTenant, sampleRules } from './support/seed';
 import { consoleClient } from '../helpers/console-client';
 
@@ -56,16 +57,7 @@ test('the grid stays in place while the first conflict check runs and an edit is
   await editor.open(service);
   // Every frame from the robot's opening on: where the grid's top is. A status coming and going
   // above it once wrapped the toolbar, and a click meant for one row landed on the next.
-  await page.evaluate(() => {
-    const tops = new Set<number>();
-    (window as unknown as { gridTops: Set<number> }).gridTops = tops;
-    const frame = () => {
-      const grid = document.querySelector('[data-testid="rules-view"] [role="grid"]');
-      if (grid) tops.add(Math.round(grid.getBoundingClientRect().top));
-      requestAnimationFrame(frame);
-    };
-    frame();
-  });
+  await watchTop(page, '[data-testid="rules-view"] [role="grid"]');
   await editor.openRobot('Acme');
   await rules.waitForRows(5);
   const filter = rules.view.getByTestId('conflicts-filter');
@@ -75,9 +67,7 @@ test('the grid stays in place while the first conflict check runs and an edit is
   await rules.editText(1, 'ruleName', 'A rule renamed to a longer name');
   await expect(page.getByTestId('save-indicator')).toContainText('✓');
   await expect(filter.getByRole('status')).toHaveCount(0);
-  const tops = await page.evaluate(() => [
-    ...(window as unknown as { gridTops: Set<number> }).gridTops,
-  ]);
+  const tops = await watchedTops(page);
   expect(tops).toHaveLength(1);
 });
 
