@@ -131,23 +131,13 @@ if (values.warm) {
 for (let preview = 1; preview <= Number(values.previews); preview++) {
   const known = keptFor?.(a.index, at, settings) ?? null;
   const replay: Replay = { a, b, questions, reach: plan, at, settings, known };
-  let held = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    held = Math.max(held, now - last);
-    last = now;
-  }, 1);
-  const cpu = process.cpuUsage();
-  const t = performance.now();
-  const result = await compareSides(
-    replay,
-    {},
-    { workerMinQuestions: workers === 0 ? Infinity : 0, workers: Math.max(1, workers) },
+  const { result, ...times } = await timed(() =>
+    compareSides(
+      replay,
+      {},
+      { workerMinQuestions: workers === 0 ? Infinity : 0, workers: Math.max(1, workers) },
+    ),
   );
-  const ms = performance.now() - t;
-  const spent = process.cpuUsage(cpu);
-  clearInterval(timer);
   // What the report counts (not how many questions were asked of either side, which a tighter
   // filter lowers): equal across builds.
   const counted = { kinds: result.kinds, asks: result.replayedAsks };
@@ -161,9 +151,7 @@ for (let preview = 1; preview <= Number(values.previews); preview++) {
       matched: result.matched,
       fromAsked: (result as { fromAsked?: number }).fromAsked ?? null,
       changed: Object.fromEntries(Object.entries(result.kinds).map(([k, v]) => [k, v.questions])),
-      wallMs: Math.round(ms),
-      cpuMs: Math.round((spent.user + spent.system) / 1000),
-      heldMs: Math.round(held),
+      ...times,
       kept: known?.size ?? null,
       digest,
       load: loadavg()[0],
