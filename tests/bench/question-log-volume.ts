@@ -79,6 +79,8 @@ export interface VolumeFigures {
   asksFailedDuringReads: number;
   rssBeforeReadsMb: number;
   rssPeakDuringReadsMb: number;
+  /** The peak RSS once each read was back (MB): which read raised it. */
+  rssPeakAfterMb: Record<keyof VolumeReads, number>;
   logBytes: number;
   logBytesPerMillionAsks: number;
   budgetBytes: number;
@@ -310,12 +312,15 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     /** When each read ran (epoch ms), to find the asks it held. */
     const ran = {} as Record<keyof VolumeReads, { from: number; to: number }>;
     const readsCpuMs = {} as Record<keyof VolumeReads, number>;
+    /** The peak RSS once each read is back: which read raised it. */
+    const rssPeakAfterMb = {} as Record<keyof VolumeReads, number>;
     const read = async (name: keyof VolumeReads, run: () => Promise<unknown>) => {
       const from = Date.now();
       const cpuBefore = cpuMsOf(pid);
       reads[name] = (await timed(run)).ms;
       readsCpuMs[name] = cpuMsOf(pid) - cpuBefore;
       ran[name] = { from, to: Date.now() };
+      rssPeakAfterMb[name] = Math.max(rssPeak, rssMb(pid));
     };
     await read('inboxMs', () => get('/inbox?limit=50'));
     await read('dashboardMs', () => get('/dashboard?days=30'));
@@ -350,6 +355,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     readsCpuMs.exportTotalMs = cpuMsOf(pid) - exportCpu;
     ran.exportFirstByteMs = { from: exportFrom, to: exportFrom + firstByte };
     ran.exportTotalMs = { from: exportFrom, to: Date.now() };
+    rssPeakAfterMb.exportTotalMs = Math.max(rssPeak, rssMb(pid));
     console.error(`  exported ${round(exported / MB, 1)} MB of CSV`);
     const readsEnd = Date.now();
     const load = readFileSync('/proc/loadavg', 'utf8').trim();
@@ -403,6 +409,7 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       asksFailedDuringReads,
       rssBeforeReadsMb,
       rssPeakDuringReadsMb: rssPeak,
+      rssPeakAfterMb,
       logBytes,
       logBytesPerMillionAsks: (logBytes / options.asks) * 1_000_000,
       budgetBytes: budgetMb * MB,
@@ -439,7 +446,11 @@ export function volumeLine(figures: VolumeFigures): string {
       .join(', ')}); service CPU per read: ${Object.entries(figures.readsCpuMs)
       .map(([name, cpu]) => `${name.replace(/Ms$/, '')} ${ms(cpu)}`)
       .join(', ')} ms; ` +
-    `RSS ${ms(figures.rssBeforeReadsMb)} MB before, ${ms(figures.rssPeakDuringReadsMb)} MB peak during; ` +
+    `RSS ${ms(figures.rssBeforeReadsMb)} MB before, ${ms(figures.rssPeakDuringReadsMb)} MB peak during (peak after ${Object.entries(
+      figures.rssPeakAfterMb,
+    )
+      .map(([name, mb]) => `${name.replace(/Ms$/, '')} ${ms(mb)}`)
+      .join(', ')}); ` +
     `${round(figures.logBytesPerMillionAsks / MB, 0)} MB of log per million asks; ` +
     `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it` +
     (Number.isNaN(figures.budgetFilesRatio)
