@@ -45,6 +45,8 @@ export interface FilledLog {
   enforce(api: Api, R: string, service: ChildService, budgetBytes: number): Promise<void>;
   /** Bytes of the team server's log table. */
   tableBytes(): Promise<number>;
+  /** Entries in the team server's log table. */
+  entries(): Promise<number>;
   /**
    * The team server's entries' live bytes (rows and index entries in use, pgstattuple): its
    * files never shrink after a DELETE (the space is reused by later entries), so the budget is
@@ -146,6 +148,18 @@ export function filledReads(database: string | undefined): FilledLog {
         return await liveBytes(client);
       } finally {
         await client.end();
+      }
+    },
+    entries: async () => {
+      if (!database) return 0;
+      const again = openPool({ url: database, logger: silentLogger });
+      try {
+        const { rows } = await again.query<{ count: string }>(
+          'SELECT count(*) AS count FROM question_log_entries',
+        );
+        return Number(rows[0]?.count ?? 0);
+      } finally {
+        await again.end();
       }
     },
     tableBytes: async () => {

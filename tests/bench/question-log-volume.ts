@@ -82,6 +82,9 @@ export interface VolumeFigures {
   /** The peak RSS once each read was back (MB): which read raised it. */
   rssPeakAfterMb: Record<keyof VolumeReads, number>;
   logBytes: number;
+  /** The entries in the log when its bytes were measured. */
+  logEntries: number;
+  /** Bytes over the entries, per million. */
   logBytesPerMillionAsks: number;
   budgetBytes: number;
   /**
@@ -148,6 +151,17 @@ function bytesUnder(dir: string): number {
     // no log yet
   }
   return bytes;
+}
+
+/** The embedded log's entries: a line each in its segments (`<day>-<n>.jsonl`; not the figures'). */
+function linesUnder(dir: string): number {
+  let lines = 0;
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (!/\d{4}-\d\d-\d\d-\d+\.jsonl$/.test(name)) continue;
+    const bytes = readFileSync(join(dir, name));
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines += 1;
+  }
+  return lines;
 }
 
 const tokenOf = (service: ChildService) =>
@@ -379,6 +393,11 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
     const logBytes = database
       ? await fill.value.tableBytes()
       : bytesUnder(join(dataDir, 'question-log'));
+    // The entries the bytes hold: the fill's and every probe's ask since (a kept log grows by a
+    // run's probe asks, ~0.3% of a million a run, which the fill's count alone would leave out).
+    const logEntries = database
+      ? await fill.value.entries()
+      : linesUnder(join(dataDir, 'question-log'));
     // The size budget: a third of the log (not on a kept log: the next run reads it whole).
     const budgetMb = kept ? Number.NaN : Math.max(1, Math.floor(logBytes / MB / 3));
     if (!kept) {
@@ -411,7 +430,8 @@ export async function measureLogVolume(options: VolumeOptions): Promise<VolumeFi
       rssPeakDuringReadsMb: rssPeak,
       rssPeakAfterMb,
       logBytes,
-      logBytesPerMillionAsks: (logBytes / options.asks) * 1_000_000,
+      logEntries,
+      logBytesPerMillionAsks: (logBytes / logEntries) * 1_000_000,
       budgetBytes: budgetMb * MB,
       budgetKeptRatio: keptBytes / (budgetMb * MB),
       budgetFilesRatio: keptFileBytes / (budgetMb * MB),
@@ -451,7 +471,8 @@ export function volumeLine(figures: VolumeFigures): string {
     )
       .map(([name, mb]) => `${name.replace(/Ms$/, '')} ${ms(mb)}`)
       .join(', ')}); ` +
-    `${round(figures.logBytesPerMillionAsks / MB, 0)} MB of log per million asks; ` +
+    `${round(figures.logBytesPerMillionAsks / MB, 0)} MB of log per million asks ` +
+    `(${figures.logEntries} entries); ` +
     `size budget kept at ${round(figures.budgetKeptRatio, 3)} of it` +
     (Number.isNaN(figures.budgetFilesRatio)
       ? ''
