@@ -208,7 +208,7 @@ export const EN = {
     one: 'A sample of {count} phrasing was checked (the robot has more).',
     other: 'A sample of {count} phrasings was checked (the robot has more).',
   },
-  'conflicts.failed': 'The conflict check failed; it runs again after the next edit.',
+  'conflicts.failed': 'The conflict check failed; it runs again shortly, and after the next edit.',
   'try.collisions': 'Collisions behind this answer',
   'try.collisionsHint':
     'Only the collisions between the rule answered or recommended and the rules competing for the same question.',

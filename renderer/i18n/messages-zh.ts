@@ -193,7 +193,7 @@ export const ZH: Messages = {
     '问了会得到别的答案的问法（已逐句问过核实）、没说是哪一个时直接答了其中一条的规则，以及问法相似、容易混淆的规则。',
   'conflicts.checking': '正在检查冲突…',
   'conflicts.partial': '只抽查了 {count} 个问法（机器人的问法更多）。',
-  'conflicts.failed': '冲突检查失败，下次编辑后会重试。',
+  'conflicts.failed': '冲突检查失败，稍后会自动重试，下次编辑后也会重试。',
   'try.collisions': '与这次回答有关的冲突',
   'try.collisionsHint': '只列出回答或推荐的规则与同样在争这个问题的规则之间的冲突。',
   'rules.col.changedBy': '修改人',

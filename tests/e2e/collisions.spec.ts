@@ -134,3 +134,34 @@ for (const lang of LANGUAGES) {
     });
   });
 }
+
+test.describe('a failed check', () => {
+  test.use({ locale: BROWSER_LOCALE.en });
+  const t = translator('en');
+
+  test('is tried again by itself: the ⚠ goes, the count comes, with no edit', async ({
+    page,
+    service,
+  }) => {
+    const robot = await registerTenant(service);
+    await importRules(service, robot, RULES);
+    // The first check's request is cut, as a service restarting or a dropped connection would.
+    let cut = 0;
+    await page.route('**/console/api/**/collisions', async (route) => {
+      if (cut === 0) {
+        cut += 1;
+        await route.abort('failed');
+      } else await route.continue();
+    });
+    const editor = new EditorPage(page);
+    const rules = new RulesPage(page, 'en');
+    await editor.open(service);
+    await editor.openRobot('Acme');
+    await rules.waitForRows(RULES.length);
+    const filter = rules.view.getByTestId('conflicts-filter');
+    await expect(filter.getByRole('alert')).toBeVisible();
+    await expect(filter).toContainText(t('conflicts.filter', { count: 2 }), { timeout: 60_000 });
+    await expect(filter.getByRole('alert')).toHaveCount(0);
+    expect(cut).toBe(1);
+  });
+});

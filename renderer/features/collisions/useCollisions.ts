@@ -18,6 +18,12 @@ export interface CollisionCheck {
  * phrasing of the robot (seconds on a large one), so typing in the grid must not start runs.
  */
 export const RECHECK_AFTER_MS = 2500;
+/**
+ * A failed check (the service busy, a request cut) is tried again by itself, later each time, a
+ * few times in a row: the ⚠ otherwise stayed until the next edit, and an import is followed by
+ * no edit.
+ */
+export const RETRY_AFTER_MS = [5_000, 15_000, 45_000];
 
 const EMPTY: CollisionsByRule = new Map();
 const NO_CHECK = { report: null, byRule: EMPTY, failed: false };
@@ -39,7 +45,7 @@ export function useCollisions(
   });
   const [running, setRunning] = useState(false);
   const [waiting, setWaiting] = useState(true);
-  const live = useRef({ ref, mounted: true, busy: false, again: false });
+  const live = useRef({ ref, mounted: true, busy: false, again: false, failures: 0 });
   live.current.ref = ref;
 
   useEffect(() => {
@@ -65,12 +71,22 @@ export function useCollisions(
       .collisions(asked)
       .then(
         (report) => {
+          l.failures = 0;
           if (l.mounted)
             setState({ report, byRule: collisionsByRule(report), failed: false, key: askedKey });
         },
         () => {
-          // A hint, not the grid: a failed run keeps the last report; the next edit tries again.
-          if (l.mounted) setState((s) => ({ ...s, failed: true }));
+          // A hint, not the grid: a failed run keeps the last report; the next edit, or the
+          // retry, tries again.
+          const retryAfter = RETRY_AFTER_MS[l.failures];
+          l.failures += 1;
+          if (!l.mounted) return;
+          setState((s) => ({ ...s, failed: true }));
+          if (retryAfter !== undefined)
+            window.setTimeout(() => {
+              const now = `${l.ref.tenantId}/${l.ref.robotId}`;
+              if (l.mounted && now === askedKey) run();
+            }, retryAfter);
         },
       )
       .finally(() => {
@@ -80,6 +96,10 @@ export function useCollisions(
         else setRunning(false);
       });
   }, [client]);
+
+  useEffect(() => {
+    live.current.failures = 0;
+  }, [key]);
 
   useEffect(() => {
     setWaiting(true);
