@@ -10,6 +10,7 @@ import { decide } from './decide';
 import { fuzzySimilarities } from './fuzzy';
 import { textTerms } from './features';
 import { hanTermText } from './han-terms';
+import type { TextTerms } from './han-terms';
 import { normalizeText } from './normalize';
 import { PolicyTable } from './rule-policies';
 import type { PolicyEntry } from './rule-policies';
@@ -386,9 +387,11 @@ class MatchingIndex implements SynonymAwareRobotIndex {
    * collision report's checks (many questions nobody asked) must not crowd real ones out of it.
    */
   decide(question: string, nowMs: number, settings: MatchSettings): MatchDecision {
+    // The question's terms are read once, for the exact lookup and the scorer both.
+    const terms = this.policies.isEmpty ? this.questionTerms(question) : undefined;
     return (
-      this.matchExact(question, nowMs) ??
-      this.decideFrom(question, this.candidatesOf(question, nowMs), nowMs, settings)
+      (terms && this.exactMatch(terms.key, nowMs)) ??
+      this.decideFrom(question, this.candidatesOf(question, nowMs, terms), nowMs, settings)
     );
   }
 
@@ -402,11 +405,11 @@ class MatchingIndex implements SynonymAwareRobotIndex {
    * 192). A policy in the index decides as `decide` does.
    */
   decideKind(question: string, nowMs: number, settings: MatchSettings): DecidedKind {
-    const exact = this.policies.isEmpty ? this.matchExact(question, nowMs) : undefined;
-    if (exact !== undefined || !this.policies.isEmpty) {
-      return kindOf(exact ?? this.decide(question, nowMs, settings));
-    }
-    const [key, scored] = this.scoredQuestion(question, nowMs);
+    if (!this.policies.isEmpty) return kindOf(this.decide(question, nowMs, settings));
+    const terms = this.questionTerms(question);
+    const exact = this.exactMatch(terms.key, nowMs);
+    if (exact !== undefined) return kindOf(exact);
+    const [key, scored] = this.scoredQuestion(question, nowMs, terms);
     const sure = decide(this.explain(key, scored, this.calibrationOffset, [0, 1]), settings);
     if (sure.kind === 'bestmatch') return kindOf(sure);
     const hoped = decide(this.explain(key, scored, this.calibrationOffset, [1, 0]), settings);
@@ -479,20 +482,29 @@ class MatchingIndex implements SynonymAwareRobotIndex {
     return this.policies.refuses(ruleId, question);
   }
 
-  private candidatesOf(question: string, nowMs: number): Candidate[] {
-    const [key, scored] = this.scoredQuestion(question, nowMs);
+  private candidatesOf(question: string, nowMs: number, terms?: TextTerms): Candidate[] {
+    const [key, scored] = this.scoredQuestion(question, nowMs, terms);
     return this.explain(key, scored, this.calibrationOffset);
   }
 
-  /** `question` scored by the ranking, and its normalised text (what fuse.js compares). */
-  private scoredQuestion(question: string, nowMs: number): [string, ScoredQuestion] {
-    if (this.synonymTable.isEmpty) {
-      // The scorer normalised the question already (decision 164).
-      const scored = this.scorer.score(question, nowMs);
-      return [scored.key, scored];
-    }
-    const text = this.synonymTable.rewrite(question);
-    return [normalizeText(question), this.scorer.score(text, nowMs)];
+  /** The terms the scorer reads for `question` (after the synonyms' rewriting). */
+  private questionTerms(question: string): TextTerms {
+    return textTerms(this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question));
+  }
+
+  /**
+   * `question` scored by the ranking, and its normalised text (what fuse.js compares).
+   * `terms`: `questionTerms(question)`, passed when the caller has them already.
+   */
+  private scoredQuestion(
+    question: string,
+    nowMs: number,
+    terms = this.questionTerms(question),
+  ): [string, ScoredQuestion] {
+    const scored = this.scorer.score(terms, nowMs);
+    // Without synonyms the scorer normalised the question already (decision 164); with them it
+    // saw the rewritten text, and fuse.js compares the question as asked.
+    return [this.synonymTable.isEmpty ? scored.key : normalizeText(question), scored];
   }
 
   private decideFrom(
@@ -508,11 +520,15 @@ class MatchingIndex implements SynonymAwareRobotIndex {
   matchExact(question: string, nowMs: number): MatchDecision | undefined {
     // A policy (exact, contains, negative keywords) may take the question elsewhere.
     if (!this.policies.isEmpty) return undefined;
-    const text = this.synonymTable.isEmpty ? question : this.synonymTable.rewrite(question);
+    return this.exactMatch(this.questionTerms(question).key, nowMs);
+  }
+
+  /** `matchExact` for the question's normalised (and rewritten) text, `key`; no policies. */
+  private exactMatch(key: string, nowMs: number): MatchDecision | undefined {
     let found: { slot: number; phrasing: number } | undefined;
     // The same phrasings and eligibility the scorer marks `exact`, which `explain` scores 1
     // and `decide` answers BESTMATCH unless a second rule also has it.
-    for (const phrasing of this.store.exactPhrasings(textTerms(text).key)) {
+    for (const phrasing of this.store.exactPhrasings(key)) {
       const slot = this.store.phrasingRule[phrasing] ?? -1;
       if (slot < 0 || !this.store.isEligible(slot, nowMs) || found?.slot === slot) continue;
       if (found) return undefined;

@@ -11,6 +11,7 @@
  * @module
  */
 import { textTerms } from './features';
+import type { TextTerms } from './han-terms';
 import { IdfTable } from './idf';
 import { QueryWeigher } from './query-weights';
 import type { WeightedTerms } from './query-weights';
@@ -155,10 +156,12 @@ export class Scorer {
    * asks each phrasing against the rest of the knowledge base (self-test.ts). Rule frequencies
    * still count it, a close enough approximation for calibration.
    */
-  score(question: string, nowMs: number, leaveOut = -1): ScoredQuestion {
+  score(question: string | TextTerms, nowMs: number, leaveOut = -1): ScoredQuestion {
     const store = this.store;
     const vocab = store.vocab;
-    const { key, words: questionWords, han } = textTerms(question);
+    // Its terms, when the caller has them already (read once for an exact lookup and here).
+    const terms = typeof question === 'string' ? textTerms(question) : question;
+    const { key, words: questionWords, han } = terms;
     const weigher = this.weigher;
     weigher.weigh(questionWords, han);
     const words = weigher.words;
@@ -491,10 +494,21 @@ export class Scorer {
       }
     }
     let value = 0;
+    // Words of one phrasing only (a template's) have equal shares: as in `rescore`, an equal
+    // share reuses the last logarithm.
+    let lastShare = 0;
+    let lastLog = 0;
+    const weights = words.weights;
     for (let j = read; j < termCount; j += 1) {
       const i = order[j] as number;
       const share = shares[i] as number;
-      if (share > 0) value += (words.weights[i] as number) * Math.log1p(share / NB_ALPHA);
+      if (share > 0) {
+        if (share !== lastShare) {
+          lastShare = share;
+          lastLog = Math.log1p(share / NB_ALPHA);
+        }
+        value += (weights[i] as number) * lastLog;
+      }
     }
     return value;
   }
@@ -675,12 +689,20 @@ export class Scorer {
     let content = words.unknownContent;
     let contentCovered = 0;
     let contentTerms = 0;
+    // Neighbouring question terms found in the same phrasings have equal sums: the last
+    // logarithm is reused for an equal sum (as for the grams below).
+    let lastShare = 0;
+    let lastLog = 0;
     for (let i = 0; i < wordCount; i += 1) {
       const w = wordWeights[i] as number;
       const a = nbWords[i] as number;
       // log1p(0) is 0 and adding 0 leaves a sum as it is: absent terms cost no logarithm.
       if (a > 0) {
-        nb += w * Math.log1p(a / NB_ALPHA);
+        if (a !== lastShare) {
+          lastShare = a;
+          lastLog = Math.log1p(a / NB_ALPHA);
+        }
+        nb += w * lastLog;
         covered += w * w;
       }
       if (words.frame[i] !== 1) {
@@ -701,9 +723,20 @@ export class Scorer {
       nb -= words.total * this.logMass(slot);
     }
     let nbG = 0;
+    // The grams of one question word mostly sit in the same phrasings of the rule, so runs of
+    // equal sums follow each other (~4.7 grams a logarithm at 10k generated rules): the last
+    // logarithm is reused for an equal sum, the same number Math.log1p would give again.
+    lastShare = 0;
+    lastLog = 0;
     for (let i = 0; i < grams.length; i += 1) {
       const a = nbGrams[i] as number;
-      if (a > 0) nbG += (gramWeights[i] as number) * Math.log1p(a / NB_ALPHA);
+      if (a > 0) {
+        if (a !== lastShare) {
+          lastShare = a;
+          lastLog = Math.log1p(a / NB_ALPHA);
+        }
+        nbG += (gramWeights[i] as number) * lastLog;
+      }
     }
     nbG -= grams.total * Math.log(gramMass + NB_ALPHA * Math.max(vocab.liveGrams, 1));
     const naiveBayes = nb + GRAM_WEIGHT * nbG;
