@@ -12,7 +12,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadDriver } from './connection';
 import type { ExportMessage, ExportWorkerJob, ToExportWorker } from './question-log-export';
-import { EXPORT_CHUNK_TEXT, WORKER_SLICE_ROWS } from './question-log-export';
+import { EXPORT_CHUNK_TEXT } from './question-log-export';
 import { RuleNumbers } from './question-log-row';
 import { csvText, readSlice } from './question-log-slice';
 
@@ -57,14 +57,14 @@ if (port) {
           after,
           from: job.from,
           to: job.to,
-          limit: WORKER_SLICE_ROWS,
+          limit: job.sliceRows,
         });
         text += csvText(slice.entries);
         if (text.length >= EXPORT_CHUNK_TEXT) {
           await send(text);
           text = '';
         }
-        if (slice.read < WORKER_SLICE_ROWS) break;
+        if (slice.read < job.sliceRows) break;
         after = slice.last;
       }
       if (text.length > 0) await send(text);
