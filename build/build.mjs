@@ -22,6 +22,8 @@ const node = await build({
     // The question log export's worker: electron/service/store/embedded/question-log/segment-export.ts.
     'segment-export-worker':
       'electron/service/store/embedded/question-log/segment-export-worker.ts',
+    // The team server's export worker: electron/service/store/postgres/question-log-export.ts.
+    'question-log-export-worker': 'electron/service/store/postgres/question-log-export-worker.ts',
     ...CLI_ENTRIES,
   },
 });

@@ -106,11 +106,14 @@ export function decodeStored(
  * are made outside the flush's transaction (a rolled-back number would be cached yet unknown to
  * the database); two nodes numbering the same rule at once get the same number.
  */
+/** What reads the database: the node's pool, or the export worker's one connection. */
+export type Queryable = Pick<Pool, 'query'>;
+
 export class RuleNumbers {
   private readonly byId = new Map<string, number>();
   private readonly byNumber = new Map<number, string>();
 
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: Queryable) {}
 
   private learn(rows: readonly { rule_num: number; rule_id: string }[]): void {
     for (const row of rows) {

@@ -35,13 +35,11 @@ import {
   PostgresFigures,
   dropFiguresBefore,
 } from './question-log-figures';
-import {
-  RuleNumbers,
-  decodeStored,
-  encodeStored,
-  parseStored,
-  unknownRuleNumbers,
-} from './question-log-row';
+import { exportRows } from './question-log-export';
+import type { ExportOptions } from './question-log-export';
+import { RuleNumbers, encodeStored } from './question-log-row';
+import { SLICE_ROWS, decodeRows, readSlice } from './question-log-slice';
+import type { StoredRow } from './question-log-slice';
 
 /**
  * What an entry takes on disk besides its line (decision 143): its heap tuple (item pointer,
@@ -59,12 +57,6 @@ const PURGE_BATCH = 5000;
 const ORDER_SLACK_MS = 3_600_000;
 /** Entries moved per transaction from the table of an older version. */
 const MOVE_BATCH = 2000;
-/**
- * Entries read per query by an export (or an impact preview's replay). Each slice is decoded and
- * turned into CSV rows in one turn of the event loop: at 5000 (before decision 189) that turn
- * took ~80 ms of CPU, and a million-entry export held asks up to 1.7 s under load.
- */
-export const SLICE_ROWS = 1000;
 const TRY_OFFSET = 8;
 /** Past this offset and half the matching entries, a page is read from the oldest end. */
 const FAR_END_OFFSET = 10_000;
@@ -72,11 +64,6 @@ const FAR_END_OFFSET = 10_000;
 const SEARCH_BUDGET = 20_000;
 
 const withProgress = (searched: SearchProgress | undefined) => (searched ? { searched } : {});
-
-interface StoredRow {
-  at: number | string;
-  line: string;
-}
 
 interface Buffered {
   entry: LoggedQuestion;
@@ -96,6 +83,8 @@ export interface PostgresQuestionLogOptions {
   /** Entries a text search reads per page at most (SEARCH_BUDGET; tests set less). */
   searchBudget?: number;
   now?: () => number;
+  /** How exports are made (question-log-export.ts; tests). */
+  export?: ExportOptions;
 }
 
 /** The same 32-bit hash as the embedded index (segment-index.ts), as PostgreSQL's INT. */
@@ -127,6 +116,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   private failing: { count: number; since: number; code: string } | null = null;
   private failures = 0;
   private readonly rules: RuleNumbers;
+  private readonly exportOptions: ExportOptions;
   readonly figures: PostgresFigures;
 
   constructor(options: PostgresQuestionLogOptions) {
@@ -136,6 +126,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     this.searchBudget = options.searchBudget ?? SEARCH_BUDGET;
     this.writes = new FlushSchedule(() => this.writeBuffered(), options.flushMs);
     this.rules = new RuleNumbers(this.pool);
+    this.exportOptions = options.export ?? {};
     this.figures = new PostgresFigures(this.pool, async (log) => {
       // This node's asks are in the tables before they are read.
       await this.flush();
@@ -359,19 +350,8 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   }
 
   /** Rows' entries, the rules other nodes numbered learnt first (one query, when there are any). */
-  private async decodeAll(rows: readonly StoredRow[]): Promise<LoggedQuestion[]> {
-    const parsed = rows.map((row) => parseStored(row.line));
-    const missing = new Set<number>();
-    for (const values of parsed) {
-      if (values) unknownRuleNumbers(values, this.rules.knows, missing);
-    }
-    await this.rules.learnNumbers(missing);
-    const entries: LoggedQuestion[] = [];
-    parsed.forEach((values, i) => {
-      const entry = values && decodeStored(values, Number(rows[i]?.at), this.rules.ruleOf);
-      if (entry) entries.push(entry);
-    });
-    return entries;
+  private decodeAll(rows: readonly StoredRow[]): Promise<LoggedQuestion[]> {
+    return decodeRows(rows, this.rules);
   }
 
   /** The WHERE of a filter (from `$2` on), with its values; the text's apart (`text`, if any). */
@@ -579,18 +559,28 @@ export class PostgresQuestionLog implements QuestionLogRepository {
   async *slices(log: LogKey, from: number, to: number): AsyncIterable<LoggedQuestion[]> {
     await this.flush();
     const logId = await this.logId(log);
-    let after = 0;
-    for (;;) {
-      const { rows } = await this.pool.query<StoredRow & { entry_id: number }>(
-        `SELECT entry_id, at, line FROM question_log_entries
-         WHERE log_id = $1 AND entry_id > $2 AND at >= $3 AND at < $4
-         ORDER BY entry_id LIMIT ${SLICE_ROWS}`,
-        [logId, after, Math.max(0, from), Math.min(to, Number.MAX_SAFE_INTEGER)],
-      );
-      if (rows.length === 0) return;
-      after = Number(rows.at(-1)?.entry_id ?? after);
-      yield await this.decodeAll(rows);
+    for (let after = 0; ;) {
+      const slice = await readSlice(this.pool, this.rules, {
+        logId,
+        after,
+        from,
+        to,
+        limit: SLICE_ROWS,
+      });
+      if (slice.read === 0) return;
+      after = slice.last;
+      yield slice.entries;
     }
+  }
+
+  /**
+   * The export's rows, made by a worker thread on a connection of its own after a head made
+   * here (question-log-export.ts, decision 193).
+   */
+  async *csvRows(log: LogKey, from: number, to: number): AsyncIterable<Uint8Array> {
+    await this.flush();
+    const logId = await this.logId(log);
+    yield* exportRows({ pool: this.pool, rules: this.rules, logId, from, to }, this.exportOptions);
   }
 
   /** Deletes entries matching `where` in batches; returns how many went. */
