@@ -309,12 +309,22 @@ test('a snapshot written by the worker opens, verifies and holds every row, in p
   await store.snapshot();
   for (let i = 0; i < 2000; i++) insert(store, `second ${i} ${'y'.repeat(500)}`);
   const exports = await countExports();
+  const rebuilding = basename(rebuildFile(dir));
+  let seen = false;
   try {
-    await store.snapshot();
+    let done = false;
+    const snapshot = store.snapshot().then(() => (done = true));
+    // The worker's file is there while it rebuilds the database in it.
+    while (!done) {
+      seen ||= readdirSync(dir).includes(rebuilding);
+      await delay(1);
+    }
+    await snapshot;
     assert.equal(exports.calls, 0, 'copied from memory');
   } finally {
     exports.restore();
   }
+  assert.ok(seen, "the snapshot was not rebuilt in the worker's file");
   const names = readdirSync(dir).filter((name) => name !== LOCK_FILE);
   assert.deepEqual(names, ['kb.sqlite'], "the worker's file is renamed over the snapshot");
   assert.equal(snapshotProblem(readFileSync(join(dir, 'kb.sqlite'))), null);
