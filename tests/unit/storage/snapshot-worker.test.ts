@@ -5,10 +5,11 @@
  * memory.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { basename, join } from 'node:path';
+import { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, test } from 'node:test';
 import type { Logger } from '../../../electron/service/logger';
 import { silentLogger } from '../../../electron/service/logger';
@@ -19,8 +20,9 @@ import {
   loadSqlJs,
   openDatabase,
   readSnapshot,
+  snapshotDatabaseBytes,
   snapshotProblem,
-  workerFits,
+  snapshotTrailer,
 } from '../../../electron/service/store/embedded/database';
 import { encodeRecord } from '../../../electron/service/store/embedded/journal';
 import type { JournalRecord } from '../../../electron/service/store/embedded/journal';
@@ -28,6 +30,7 @@ import {
   rebuildSnapshot,
   segmentRecords,
 } from '../../../electron/service/store/embedded/snapshot-worker';
+import { rebuildFile } from '../../../electron/service/store/embedded/snapshot-thread';
 import type { Migration } from '../../../electron/service/store/sql/migrations/runner';
 
 let dir: string;
@@ -181,9 +184,13 @@ test('the worker refuses a journal that does not reach the seq asked for', async
   const segments = readdirSync(dir)
     .filter((name) => name.startsWith('journal-'))
     .map((name) => join(dir, name));
-  const built = await rebuildSnapshot({ dataDir: dir, segments, targetSeq: seq });
-  assert.ok(built.bytes.length > 0 && built.trailer.length === 24);
-  await assert.rejects(rebuildSnapshot({ dataDir: dir, segments, targetSeq: seq + 1 }), /ends at/);
+  const file = rebuildFile(dir);
+  await rebuildSnapshot({ dataDir: dir, segments, targetSeq: seq, file });
+  assert.equal(snapshotProblem(readFileSync(file)), null);
+  await assert.rejects(
+    rebuildSnapshot({ dataDir: dir, segments, targetSeq: seq + 1, file }),
+    /ends at/,
+  );
 });
 
 test('a stop during a snapshot abandons the worker and copies memory at once', async () => {
@@ -205,13 +212,6 @@ test('a stop during a snapshot abandons the worker and copies memory at once', a
     readdirSync(dir).filter((name) => name.startsWith('journal-')),
     [],
   );
-});
-
-test('the worker builds a snapshot only while free memory holds two copies of the database', () => {
-  const mb = 2 ** 20;
-  assert.equal(workerFits(100 * mb, 200 * mb), true);
-  assert.equal(workerFits(100 * mb, 199 * mb), false);
-  assert.equal(workerFits(0, 0), true);
 });
 
 test('a small database is copied on the loop by default, with no worker', async () => {
@@ -253,27 +253,25 @@ test('the worker reads a segment a window at a time: records across windows, one
   assert.deepEqual([...segmentRecords(path)], []);
 });
 
-/** A rebuild of `dir` up to the store's last seq, as the worker runs it, with exports counted. */
-async function rebuildCounted(store: Store, databaseBytes?: number) {
+/** A rebuild of `dir` up to `targetSeq`, as the worker runs it, with exports counted. */
+async function rebuildCounted(targetSeq: number) {
   const segments = readdirSync(dir)
     .filter((name) => name.startsWith('journal-'))
     .map((name) => join(dir, name));
+  const file = rebuildFile(dir);
   const exports = await countExports();
   try {
-    const built = await rebuildSnapshot({
-      dataDir: dir,
-      segments,
-      targetSeq: store.lastSeq,
-      ...(databaseBytes === undefined ? {} : { databaseBytes }),
-    });
-    const db = openDatabase(await loadSqlJs(), built.bytes);
+    const built = await rebuildSnapshot({ dataDir: dir, segments, targetSeq, file });
+    const bytes = readFileSync(file);
+    const db = openDatabase(await loadSqlJs(), snapshotDatabaseBytes(bytes, file));
     try {
       const names = db.exec('SELECT name FROM items ORDER BY id')[0]?.values.flat() ?? [];
       return {
+        ...built,
         exports: exports.calls,
         seq: databaseSeq(db),
         names,
-        file: snapshotProblem(Buffer.concat([built.bytes, built.trailer])),
+        file: snapshotProblem(bytes),
       };
     } finally {
       db.close();
@@ -283,23 +281,120 @@ async function rebuildCounted(store: Store, databaseBytes?: number) {
   }
 }
 
-test('the worker holds the database once: the file it rebuilt is the snapshot, no export copies it', async () => {
+test('the worker rebuilds the snapshot in its file on disk: no export, every row, a valid checksum', async () => {
   const store = await open();
   for (let i = 0; i < 50; i++) insert(store, `first ${i}`);
   await store.snapshot();
-  // Several megabytes past the last snapshot: the file grows well beyond the room read for it.
+  // Several megabytes past the last snapshot: the file grows well beyond the one it starts from.
   for (let batch = 0; batch < 30; batch++)
     store.write((tx) => {
       for (let i = 0; i < 100; i++)
         tx.run('INSERT INTO items (name) VALUES (?)', [`second ${batch}.${i} ${'x'.repeat(1000)}`]);
     });
   const expected = store.all('SELECT name FROM items ORDER BY id').map((row) => row.name);
-  const databaseBytes = Number(store.get('PRAGMA page_count')?.page_count) * 4096;
-  const inPlace = await rebuildCounted(store, databaseBytes);
-  assert.deepEqual(inPlace, { exports: 0, seq: store.lastSeq, names: expected, file: null });
-  // Without the main thread's size the room is too small: sql.js moves the file, the rebuild
-  // sees it and exports, as before.
-  const moved = await rebuildCounted(store);
-  assert.deepEqual(moved, { exports: 1, seq: store.lastSeq, names: expected, file: null });
+  const rebuilt = await rebuildCounted(store.lastSeq);
+  assert.deepEqual(rebuilt, {
+    exported: false,
+    exports: 0,
+    seq: store.lastSeq,
+    names: expected,
+    file: null,
+  });
   await store.close();
+});
+
+test('a snapshot written by the worker opens, verifies and holds every row, in place of the last', async () => {
+  const store = await open();
+  for (let i = 0; i < 100; i++) insert(store, `first ${i}`);
+  await store.snapshot();
+  for (let i = 0; i < 2000; i++) insert(store, `second ${i} ${'y'.repeat(500)}`);
+  const exports = await countExports();
+  const rebuilding = basename(rebuildFile(dir));
+  let seen = false;
+  try {
+    let done = false;
+    const snapshot = store.snapshot().then(() => (done = true));
+    // The worker's file is there while it rebuilds the database in it.
+    while (!done) {
+      seen ||= readdirSync(dir).includes(rebuilding);
+      await delay(1);
+    }
+    await snapshot;
+    assert.equal(exports.calls, 0, 'copied from memory');
+  } finally {
+    exports.restore();
+  }
+  assert.ok(seen, "the snapshot was not rebuilt in the worker's file");
+  const names = readdirSync(dir).filter((name) => name !== LOCK_FILE);
+  assert.deepEqual(names, ['kb.sqlite'], "the worker's file is renamed over the snapshot");
+  assert.equal(snapshotProblem(readFileSync(join(dir, 'kb.sqlite'))), null);
+  assert.deepEqual(await snapshotFile(dir), { seq: store.lastSeq, rows: 2100 });
+  await store.close();
+  const reopened = await open();
+  assert.equal(count(reopened), 2100);
+  await reopened.close();
+});
+
+test('a file that sql.js moves into memory (truncated) is exported instead, with the same rows', async () => {
+  // A last snapshot with auto_vacuum on: a commit that frees pages truncates the file, and
+  // sql.js copies a truncated file into memory.
+  const SQL = await loadSqlJs();
+  const seed = new SQL.Database();
+  seed.run('PRAGMA auto_vacuum = FULL');
+  seed.run('CREATE TABLE _store (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
+  seed.run(
+    'CREATE TABLE _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)',
+  );
+  seed.run("INSERT INTO _store VALUES ('seq', 0)");
+  seed.run('CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+  const bytes = seed.export();
+  seed.close();
+  writeFileSync(join(dir, 'kb.sqlite'), Buffer.concat([bytes, snapshotTrailer(bytes)]));
+  const insertSql = 'INSERT INTO items (name) VALUES (?)';
+  const records: JournalRecord[] = [];
+  for (let seq = 1; seq <= 20; seq++)
+    records.push({ seq, sql: [insertSql], ops: [[0, [`big ${seq} ${'z'.repeat(20_000)}`]]] });
+  records.push({ seq: 21, sql: ['DELETE FROM items WHERE id > 2'], ops: [[0, []]] });
+  writeFileSync(join(dir, 'journal-000000000001.log'), Buffer.concat(records.map(encodeRecord)));
+  const rebuilt = await rebuildCounted(21);
+  assert.equal(rebuilt.exported, true);
+  assert.equal(rebuilt.exports, 1);
+  assert.equal(rebuilt.seq, 21);
+  assert.equal(rebuilt.file, null);
+  assert.deepEqual(
+    rebuilt.names.map((name) => String(name).slice(0, 6)),
+    ['big 1 ', 'big 2 '],
+  );
+});
+
+test('a process killed while its worker rebuilds the snapshot leaves the last snapshot and the journal whole', async () => {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, '../../helpers/snapshot-until-killed.ts'), dir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const rebuilding = basename(rebuildFile(dir)).replace(String(process.pid), String(child.pid));
+  try {
+    // Killed as soon as its worker's file is there, whatever the machine's load.
+    for (;;) {
+      if (output.includes('snapshot written') || child.exitCode !== null)
+        assert.fail(`the snapshot ended before it could be killed mid-way: ${output}`);
+      if (output.includes('acknowledged') && readdirSync(dir).includes(rebuilding)) break;
+      await delay(2);
+    }
+    child.kill('SIGKILL');
+    await exited;
+  } finally {
+    child.kill('SIGKILL');
+  }
+  const acknowledged = Number(/acknowledged (\d+)/.exec(output)?.[1]);
+  assert.ok(acknowledged > 0);
+  const reopened = await open();
+  assert.equal(count(reopened), acknowledged);
+  assert.ok(!readdirSync(dir).includes(rebuilding), 'the half-built file is removed at the open');
+  await reopened.close();
+  assert.equal(snapshotProblem(readFileSync(join(dir, 'kb.sqlite'))), null);
 });

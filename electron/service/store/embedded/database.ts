@@ -6,9 +6,8 @@
  * @module
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { freemem } from 'node:os';
 import { crc32 } from 'node:zlib';
 import initSqlJs from 'sql.js';
 import type { Database as SqlJsDatabase, SqlJsStatic, Statement } from 'sql.js';
@@ -16,6 +15,7 @@ import type { Logger } from '../../logger';
 import { StorageFailure } from '../contract/errors';
 import {
   DIRECTORY_MODE,
+  fsyncDirectory,
   isTemporaryFile,
   narrowPermissions,
   writeFileAtomicAsync,
@@ -32,18 +32,25 @@ import type { JournalRecord, ScannedRecord, SqlParam, SqlValue } from './journal
 import { acquireDataDirLock } from '../../files/data-dir-lock';
 import type { DataDirLock } from '../../files/data-dir-lock';
 import { MIGRATIONS } from '../sql/migrations/index';
-import { buildSnapshotOnWorker } from './snapshot-thread';
+import { buildSnapshotOnWorker, rebuildFile } from './snapshot-thread';
 import { migrationHash, pendingMigrations } from '../sql/migrations/runner';
 import type { AppliedMigration, Migration } from '../sql/migrations/runner';
 
 export type { SqlParam, SqlValue, Utf8Param } from './journal';
 export type Row = Record<string, SqlValue | Uint8Array>;
 
-/** A snapshot's SQLite bytes and the trailer that follows them in the file. */
-interface BuiltSnapshot {
-  bytes: Uint8Array;
-  trailer: Uint8Array;
-}
+/**
+ * A snapshot's SQLite bytes and the trailer that follows them in the file, or the temporary file
+ * the worker wrote them to, whole and fsynced.
+ */
+type BuiltSnapshot =
+  { bytes: Uint8Array; trailer: Uint8Array } | { file: string } | { writeFailed: unknown };
+
+/**
+ * Errors writing the worker's file that a copy from memory would meet as well (its file goes
+ * to the same disk): the snapshot fails and is retried, with no copy of the database on the loop.
+ */
+const WRITE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG']);
 
 export const SNAPSHOT_FILE = 'kb.sqlite';
 
@@ -53,16 +60,6 @@ const DML = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 const DEFAULT_SNAPSHOT_JOURNAL_BYTES = 32 * 1024 * 1024;
 
-/**
- * A worker rebuilding the snapshot holds the database once, in the file it rebuilds, plus its
- * own heap (about 1.5× the database at its peak, decision 170; three copies before): it runs
- * only while the machine's free memory holds two, so a large database on a tight machine is
- * copied on the loop instead (decisions 121, 171).
- */
-export function workerFits(databaseBytes: number, freeBytes = freemem()): boolean {
-  return freeBytes >= WORKER_MEMORY_FACTOR * databaseBytes;
-}
-const WORKER_MEMORY_FACTOR = 2;
 /** Below this a snapshot copies the database on the loop (`StoreOptions.snapshotWorkerMinBytes`). */
 const SNAPSHOT_WORKER_MIN_BYTES = 8 * 2 ** 20;
 
@@ -473,13 +470,12 @@ export class Store {
         ? this.exportFromMemory()
         : null;
     const targetSeq = this.seq;
-    const databaseBytes = fromMemory ? 0 : this.databaseBytes();
     const coveredSegments = this.journal.rotate();
     const coveredBytes = this.journalBytes;
     this.dirtySinceSnapshot = false;
     const built = fromMemory
       ? Promise.resolve(fromMemory)
-      : this.buildOffThread(coveredSegments, targetSeq, databaseBytes);
+      : this.buildOffThread(coveredSegments, targetSeq);
     this.snapshotting = built
       .then((snapshot) => this.writeSnapshot(snapshot, coveredSegments, coveredBytes))
       .finally(() => {
@@ -490,11 +486,14 @@ export class Store {
     return this.snapshotting;
   }
 
-  /** Whether a snapshot is built on a worker: a database large enough, and memory for it. */
+  /**
+   * Whether a snapshot is built on a worker: a database large enough. Memory is no gate any more
+   * (decision 195): the worker holds its page cache, not the database, which the copy from
+   * memory it would fall back to holds whole.
+   */
   private snapshotOnWorker(): boolean {
-    const bytes = this.databaseBytes();
     const least = this.options.snapshotWorkerMinBytes ?? SNAPSHOT_WORKER_MIN_BYTES;
-    return bytes >= least && workerFits(bytes);
+    return this.databaseBytes() >= least;
   }
 
   /** The database's bytes and their trailer, copied from memory in this turn. */
@@ -507,18 +506,16 @@ export class Store {
    * The snapshot at `targetSeq`, built on a worker thread; if that fails, copied from memory
    * (a later state, which covers the same segments) once no stepped transaction is open.
    */
-  private async buildOffThread(
-    segments: string[],
-    targetSeq: number,
-    databaseBytes: number,
-  ): Promise<BuiltSnapshot> {
+  private async buildOffThread(segments: string[], targetSeq: number): Promise<BuiltSnapshot> {
     const { dataDir, logger } = this.options;
+    const file = rebuildFile(dataDir);
     try {
-      return await buildSnapshotOnWorker(
-        { dataDir, segments, targetSeq, databaseBytes },
-        this.stopping.signal,
-      );
+      await buildSnapshotOnWorker({ dataDir, segments, targetSeq, file }, this.stopping.signal);
+      return { file };
     } catch (error) {
+      const { code } = error as { code?: unknown };
+      if (typeof code === 'string' && WRITE_FAILURES.has(code) && !this.stopping.signal.aborted)
+        return { writeFailed: error };
       if (!this.stopping.signal.aborted)
         logger.warn(
           `the snapshot could not be built on a worker thread (${String(error)}); it is copied from memory`,
@@ -528,13 +525,23 @@ export class Store {
   }
 
   private async writeSnapshot(
-    { bytes, trailer }: BuiltSnapshot,
+    snapshot: BuiltSnapshot,
     coveredSegments: string[],
     coveredBytes: number,
   ): Promise<void> {
     const { logger, dataDir } = this.options;
+    const target = join(dataDir, SNAPSHOT_FILE);
     try {
-      await writeFileAtomicAsync(join(dataDir, SNAPSHOT_FILE), [bytes, trailer]);
+      if ('writeFailed' in snapshot) throw snapshot.writeFailed;
+      if ('file' in snapshot) {
+        try {
+          await rename(snapshot.file, target);
+        } catch (error) {
+          await rm(snapshot.file, { force: true });
+          throw error;
+        }
+        fsyncDirectory(dataDir);
+      } else await writeFileAtomicAsync(target, [snapshot.bytes, snapshot.trailer]);
       this.journalBytes -= coveredBytes;
       this.journal.deleteSegments(coveredSegments);
     } catch (error) {
@@ -761,11 +768,39 @@ const TRAILER_BYTES = 24;
 
 /** The trailer that goes after `bytes` in `kb.sqlite`. */
 export function snapshotTrailer(bytes: Uint8Array): Buffer {
+  return trailerFor(bytes.length, crc32(bytes));
+}
+
+/** The trailer of `length` SQLite bytes whose CRC-32 is `crc` (a file checksummed in pieces). */
+export function trailerFor(length: number, crc: number): Buffer {
   const trailer = Buffer.alloc(TRAILER_BYTES);
   TRAILER_MAGIC.copy(trailer, 0);
-  trailer.writeBigUInt64BE(BigInt(bytes.length), 8);
-  trailer.writeUInt32BE(crc32(bytes), 16);
+  trailer.writeBigUInt64BE(BigInt(length), 8);
+  trailer.writeUInt32BE(crc, 16);
   return trailer;
+}
+
+export const SNAPSHOT_TRAILER_BYTES = TRAILER_BYTES;
+
+/**
+ * Where a snapshot file of `fileBytes` ends its SQLite bytes and the CRC-32 they must have (null:
+ * written before checksums), read from its last `SNAPSHOT_TRAILER_BYTES` (`tail`, fewer for a
+ * smaller file); or why it does not check out. Lets a snapshot be verified a piece at a time.
+ */
+export function snapshotLayout(
+  fileBytes: number,
+  tail: Buffer,
+): { databaseBytes: number; crc: number | null } | { problem: string } {
+  const trailerAt = fileBytes - TRAILER_BYTES;
+  if (trailerAt < 0 || !tail.subarray(0, 8).equals(TRAILER_MAGIC)) {
+    // Written before checksums, or its trailer damaged.
+    return fileBytes % 512 === 0
+      ? { databaseBytes: fileBytes, crc: null }
+      : { problem: 'its checksum trailer is missing or damaged' };
+  }
+  if (Number(tail.readBigUInt64BE(8)) !== trailerAt)
+    return { problem: 'its length is not the one its trailer records' };
+  return { databaseBytes: trailerAt, crc: tail.readUInt32BE(16) };
 }
 
 /** The snapshot does not check out: opening it would serve damaged data without a word. */
@@ -818,17 +853,17 @@ export function snapshotDatabaseBytes(
 
 /** Why a snapshot file does not check out, or null when it does. */
 export function snapshotProblem(file: Buffer): string | null {
-  const trailerAt = file.length - TRAILER_BYTES;
-  if (trailerAt < 0 || !file.subarray(trailerAt, trailerAt + 8).equals(TRAILER_MAGIC)) {
-    // Written before checksums, or its trailer damaged.
-    return file.length % 512 === 0 ? null : 'its checksum trailer is missing or damaged';
-  }
-  if (Number(file.readBigUInt64BE(trailerAt + 8)) !== trailerAt)
-    return 'its length is not the one its trailer records';
-  if (crc32(file.subarray(0, trailerAt)) !== file.readUInt32BE(trailerAt + 16))
-    return 'its checksum does not match';
+  const layout = snapshotLayout(
+    file.length,
+    file.subarray(Math.max(0, file.length - TRAILER_BYTES)),
+  );
+  if ('problem' in layout) return layout.problem;
+  if (layout.crc !== null && crc32(file.subarray(0, layout.databaseBytes)) !== layout.crc)
+    return SNAPSHOT_CHECKSUM_MISMATCH;
   return null;
 }
+
+export const SNAPSHOT_CHECKSUM_MISMATCH = 'its checksum does not match';
 
 function removeLeftoverTempFiles(dir: string): void {
   for (const name of readdirSync(dir)) {
@@ -958,6 +993,16 @@ export function applyStoreSettings(db: SqlJsDatabase): void {
   );
 }
 
+/**
+ * The page size of a new store's database (decision 196). A rule's row (its answer, phrasings
+ * and search text) is typically 1–3 KB: at SQLite's default 4 KiB one fits a page and the rest
+ * of it stays empty, so the rules table was ~42% empty pages after a bundle import (the database
+ * 3.2× the bundle). At 16 KiB rows share pages. A database keeps the page size it was made with:
+ * a snapshot's is taken on by the copy into memory (old builds included), and an in-memory
+ * database cannot change it, so stores made before stay at 4 KiB.
+ */
+export const NEW_DATABASE_PAGE_BYTES = 16_384;
+
 /** A sql.js database on the snapshot's bytes (or empty), with the settings the store runs on. */
 export function openDatabase(SQL: SqlJsStatic, snapshot: Uint8Array | null): SqlJsDatabase {
   const MemoryDatabase = memoryDatabaseClass(SQL);
@@ -971,7 +1016,7 @@ export function openDatabase(SQL: SqlJsStatic, snapshot: Uint8Array | null): Sql
       } finally {
         file.close();
       }
-    }
+    } else db.run(`PRAGMA page_size = ${NEW_DATABASE_PAGE_BYTES}`);
     applyStoreSettings(db);
   } catch (error) {
     db.close();

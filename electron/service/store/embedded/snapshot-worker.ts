@@ -3,34 +3,40 @@
  * (decision 121). The worker makes it as a start-up would: the last snapshot, then the journal
  * segments a rotation closed, replayed record by record up to the seq the rotation was at. That
  * is exactly the state the main thread held at that moment: every record replays as it committed
- * (the same statements, in their own transaction, foreign keys on). The bytes are checksummed
- * here and handed over without a copy (a transferred buffer); the main thread only writes them
- * (on libuv's threads). The worker's heap is given back when it exits.
+ * (the same statements, in their own transaction, foreign keys on). The snapshot is written
+ * here, checksummed and fsynced, to a temporary file that the main thread renames over
+ * the snapshot. The worker's heap is given back when it exits.
  *
- * The worker holds the database once (decision 170): it is built as a file of sql.js's in-memory
- * file system kept in one array made here, with room for its growth, that the last snapshot is
- * read straight into; that array, once the replay ends, is the snapshot's bytes. Before, the
- * database lived in SQLite's page cache and `export()` copied it whole: with the main thread's
- * own, three copies at the peak (1,378 MB after a 116 MB bundle import).
+ * The worker holds none of the database (decision 195): the last snapshot is copied to that
+ * temporary file, and sql.js rebuilds the database in it, a page at a time through SQLite's
+ * page cache (snapshot-disk-file.ts). Before, it was rebuilt in an array the worker held
+ * (decision 170: about the database's size, beside the main thread's own), and before that in
+ * SQLite's page cache plus its `export()` (three copies at the peak with the main thread's).
  *
  * Imported on the main thread it does nothing but export `rebuildSnapshot` (tests).
  * @module
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
 import type { SqlJsStatic, Statement, Database as SqlJsDatabase } from 'sql.js';
+import { FILE_MODE } from '../../files/durable-fs';
 import {
+  SNAPSHOT_CHECKSUM_MISMATCH,
   SNAPSHOT_FILE,
+  SNAPSHOT_TRAILER_BYTES,
+  SnapshotDamagedError,
   applyRecord,
   applyStoreSettings,
   bindable,
   databaseSeq,
   loadSqlJs,
   openDatabase,
-  snapshotDatabaseBytes,
-  snapshotTrailer,
+  snapshotLayout,
+  trailerFor,
 } from './database';
+import { DiskStorage, diskDatabaseSeed, writeAllSync } from './snapshot-disk-file';
 import type { JournalRecord, SqlParam } from './journal';
 import { CUT_SHORT, decodeRecordAt } from './journal';
 import type { SnapshotJob, SnapshotMessage } from './snapshot-thread';
@@ -118,99 +124,88 @@ export function* segmentRecords(path: string): Generator<JournalRecord> {
   }
 }
 
-/**
- * Room the rebuilt file is given beyond the larger of the last snapshot and the main thread's
- * database: pages never written cost no memory (the array's untouched pages are never mapped),
- * and a file that outgrows its room is only copied once more (`export()`, as before).
- */
-const ROOM_FACTOR = 1.25;
-const ROOM_EXTRA_BYTES = 2 ** 20;
-
-/** The page cache of the database being rebuilt (its pages are in the file's array). */
+/** The page cache of the database being rebuilt (its pages are on disk). */
 const REBUILD_CACHE_KIB = 16 * 1024;
 
-/**
- * A view whose `slice` hands back the whole array it is a view of. sql.js writes a new file's
- * first bytes with `slice` (a copy), and keeps what it gets as the file's storage, replaced only
- * when a write passes its end or the file is truncated: given this, the file lives in `room`.
- */
-class InPlace extends Uint8Array {
-  constructor(
-    private readonly room: Uint8Array<ArrayBuffer>,
-    length: number,
-  ) {
-    super(room.buffer, room.byteOffset, length);
-  }
-
-  // Views made from this one (`subarray`, `map`) are plain arrays.
-  static get [Symbol.species](): Uint8ArrayConstructor {
-    return Uint8Array;
-  }
-
-  override slice(): Uint8Array<ArrayBuffer> {
-    return this.room;
-  }
-}
+/** Bytes copied or checksummed at a time. */
+const COPY_BYTES = 4 * 2 ** 20;
 
 /**
- * `job.dataDir`'s snapshot read into an array with room for the rebuilt database (an empty store
- * database when there is none yet), and the length of its SQLite bytes.
+ * Copies the SQLite bytes of `job.dataDir`'s snapshot to `fd`, checking its checksum on the way
+ * (a damaged one throws, and the caller copies the database from memory instead), or an empty
+ * store database when there is none yet. Returns their length.
  */
-function readIntoRoom(
-  job: SnapshotJob,
-  sql: SqlJsStatic,
-): { room: Uint8Array<ArrayBuffer>; length: number } {
+function copyLastSnapshot(job: SnapshotJob, sql: SqlJsStatic, fd: number): number {
   const path = join(job.dataDir, SNAPSHOT_FILE);
-  let fd: number;
+  let from: number;
   try {
-    fd = openSync(path, 'r');
+    from = openSync(path, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     const empty = openDatabase(sql, null);
     try {
       const seed = empty.export();
-      const room = new Uint8Array(roomFor(job, seed.length));
-      room.set(seed);
-      return { room, length: seed.length };
+      writeAllSync(fd, seed, 0);
+      return seed.length;
     } finally {
       empty.close();
     }
   }
   try {
-    const size = fstatSync(fd).size;
-    const room = new Uint8Array(roomFor(job, size));
-    for (let at = 0; at < size;) {
-      const read = readSync(fd, room, at, Math.min(size - at, 2 ** 24), at);
-      if (read === 0) throw new Error(`${path} ended at byte ${at} of ${size}`);
-      at += read;
+    const size = fstatSync(from).size;
+    const tail = Buffer.alloc(Math.min(size, SNAPSHOT_TRAILER_BYTES));
+    readAllSync(from, tail, size - tail.length, path);
+    const layout = snapshotLayout(size, tail);
+    if ('problem' in layout) throw new SnapshotDamagedError(path, layout.problem);
+    const chunk = Buffer.allocUnsafe(Math.min(COPY_BYTES, Math.max(1, layout.databaseBytes)));
+    let crc = 0;
+    for (let at = 0; at < layout.databaseBytes;) {
+      const piece = chunk.subarray(0, Math.min(chunk.length, layout.databaseBytes - at));
+      readAllSync(from, piece, at, path);
+      crc = crc32(piece, crc);
+      writeAllSync(fd, piece, at);
+      at += piece.length;
     }
-    const file = Buffer.from(room.buffer, room.byteOffset, size);
-    return { room, length: snapshotDatabaseBytes(file, path).length };
+    if (layout.crc !== null && crc !== layout.crc)
+      throw new SnapshotDamagedError(path, SNAPSHOT_CHECKSUM_MISMATCH);
+    return layout.databaseBytes;
   } finally {
-    closeSync(fd);
+    closeSync(from);
   }
 }
 
-function roomFor(job: SnapshotJob, fileBytes: number): number {
-  return Math.ceil(Math.max(fileBytes, job.databaseBytes ?? 0) * ROOM_FACTOR) + ROOM_EXTRA_BYTES;
+function readAllSync(fd: number, into: Uint8Array, at: number, path: string): void {
+  for (let done = 0; done < into.length;) {
+    const read = readSync(fd, into, done, into.length - done, at + done);
+    if (read === 0) throw new Error(`${path} ended at byte ${at + done}`);
+    done += read;
+  }
 }
 
-/** Bytes 24–27 of a database file: SQLite's change counter, written by every commit. */
-function changeCounter(file: Uint8Array): number {
-  return Buffer.from(file.buffer, file.byteOffset, 28).readUInt32BE(24);
+/** The CRC-32 of `fd`'s first `bytes`, read a few megabytes at a time. */
+function fileCrc(fd: number, bytes: number, path: string): number {
+  const chunk = Buffer.allocUnsafe(Math.min(COPY_BYTES, Math.max(1, bytes)));
+  let crc = 0;
+  for (let at = 0; at < bytes;) {
+    const piece = chunk.subarray(0, Math.min(chunk.length, bytes - at));
+    readAllSync(fd, piece, at, path);
+    crc = crc32(piece, crc);
+    at += piece.length;
+  }
+  return crc;
 }
 
 /**
- * Whether sql.js still writes `db`'s file into `room`: two commits that leave the data as it was
- * (a value changed and changed back) must each count in `room`'s change counter. sql.js only
- * ever replaces a file's storage with an array of its own, so a file written here now was
- * written here throughout.
+ * Whether sql.js still writes `db`'s file to `storage`: two commits that leave the data as it
+ * was (a value changed and changed back) must each reach it. sql.js only moves a file's storage
+ * into memory, never back, so a file written there now was written there throughout.
  */
-function stillInRoom(db: SqlJsDatabase, room: Uint8Array): boolean {
-  const before = changeCounter(room);
+function stillOnDisk(db: SqlJsDatabase, storage: DiskStorage): boolean {
+  const before = storage.writes;
   db.run("UPDATE _store SET value = value + 1 WHERE key = 'seq'");
+  const between = storage.writes;
   db.run("UPDATE _store SET value = value - 1 WHERE key = 'seq'");
-  return changeCounter(room) === (before + 2) % 2 ** 32;
+  return between > before && storage.writes > between;
 }
 
 /** The database's size: its pages (SQLite keeps the count). */
@@ -221,45 +216,57 @@ function fileBytes(db: SqlJsDatabase): number {
 }
 
 /**
- * The snapshot at `targetSeq`: `job.dataDir`'s snapshot plus every record of `job.segments`
- * after it, which must follow it without a gap and end at `targetSeq` (anything else throws: the
- * caller copies the database from memory instead).
+ * Writes the snapshot at `targetSeq` to `job.file`, whole (its SQLite bytes and their trailer)
+ * and fsynced: `job.dataDir`'s snapshot plus every record of `job.segments` after it, which must
+ * follow it without a gap and end at `targetSeq` (anything else throws: the caller removes the
+ * file and copies the database from memory instead). The database is rebuilt in that file
+ * itself (decision 195); `exported` says it fell back to one copy in memory (a truncation moved
+ * the file there).
  */
 export async function rebuildSnapshot(
   job: SnapshotJob,
   SQL?: SqlJsStatic,
-): Promise<{ bytes: Uint8Array; trailer: Uint8Array }> {
+): Promise<{ exported: boolean }> {
   const sql = SQL ?? (await loadSqlJs());
-  const { room, length } = readIntoRoom(job, sql);
-  const db = new sql.Database(new InPlace(room, length));
-  let closed = false;
+  const fd = openSync(job.file, 'w+', FILE_MODE);
   try {
-    applyStoreSettings(db);
-    db.run(`PRAGMA cache_size = -${REBUILD_CACHE_KIB}`);
-    const runner = statementRunner(db);
-    let seq = databaseSeq(db);
-    for (const path of job.segments) {
-      for (const record of segmentRecords(path)) {
-        if (record.seq <= seq || record.seq > job.targetSeq) continue;
-        if (record.seq !== seq + 1) throw new Error(`seqs ${seq + 1}–${record.seq - 1} missing`);
-        applyRecord(db, record, (text, params) => runner.execute(text, params));
-        seq = record.seq;
+    const storage = new DiskStorage(fd);
+    const db = new sql.Database(diskDatabaseSeed(storage, copyLastSnapshot(job, sql, fd)));
+    let size: number;
+    let exported: Uint8Array | null = null;
+    try {
+      applyStoreSettings(db);
+      db.run(`PRAGMA cache_size = -${REBUILD_CACHE_KIB}`);
+      const runner = statementRunner(db);
+      let seq = databaseSeq(db);
+      for (const path of job.segments) {
+        for (const record of segmentRecords(path)) {
+          if (record.seq <= seq || record.seq > job.targetSeq) continue;
+          if (record.seq !== seq + 1) throw new Error(`seqs ${seq + 1}–${record.seq - 1} missing`);
+          applyRecord(db, record, (text, params) => runner.execute(text, params));
+          seq = record.seq;
+        }
       }
+      if (seq !== job.targetSeq)
+        throw new Error(`the journal ends at ${seq}, not ${job.targetSeq}`);
+      runner.free();
+      size = fileBytes(db);
+      if (!stillOnDisk(db, storage)) {
+        // sql.js moved the file into memory: its copy is the snapshot.
+        exported = db.export();
+        size = exported.length;
+      }
+    } finally {
+      db.close();
     }
-    if (seq !== job.targetSeq) throw new Error(`the journal ends at ${seq}, not ${job.targetSeq}`);
-    runner.free();
-    const size = fileBytes(db);
-    if (size > room.length || !stillInRoom(db, room)) {
-      // The file outgrew its room: sql.js moved it; its copy is the snapshot.
-      const bytes = db.export();
-      return { bytes, trailer: snapshotTrailer(bytes) };
-    }
-    db.close();
-    closed = true;
-    const bytes = room.subarray(0, size);
-    return { bytes, trailer: snapshotTrailer(bytes) };
+    if (exported) writeAllSync(fd, exported, 0);
+    // The file is exactly the database's pages, then the trailer.
+    ftruncateSync(fd, size);
+    writeAllSync(fd, trailerFor(size, fileCrc(fd, size, job.file)), size);
+    fsyncSync(fd);
+    return { exported: exported !== null };
   } finally {
-    if (!closed) db.close();
+    closeSync(fd);
   }
 }
 
@@ -268,6 +275,7 @@ function isSnapshotJob(data: unknown): data is SnapshotJob {
   const job = data as Partial<SnapshotJob>;
   return (
     typeof job.dataDir === 'string' &&
+    typeof job.file === 'string' &&
     Array.isArray(job.segments) &&
     typeof job.targetSeq === 'number'
   );
@@ -275,16 +283,17 @@ function isSnapshotJob(data: unknown): data is SnapshotJob {
 
 const port = parentPort;
 if (port && isSnapshotJob(workerData)) {
-  const job = workerData;
-  rebuildSnapshot(job).then(
-    ({ bytes, trailer }) => {
-      const message: SnapshotMessage = { bytes, trailer };
-      // The bytes are moved, not copied (the trailer's 24 bytes are).
-      const { buffer } = bytes;
-      port.postMessage(message, buffer instanceof ArrayBuffer ? [buffer] : []);
+  rebuildSnapshot(workerData).then(
+    () => {
+      const message: SnapshotMessage = { done: true };
+      port.postMessage(message);
     },
     (error: unknown) => {
-      const message: SnapshotMessage = { error: String(error) };
+      const { code } = error as NodeJS.ErrnoException;
+      const message: SnapshotMessage = {
+        error: String(error),
+        ...(typeof code === 'string' ? { code } : {}),
+      };
       port.postMessage(message);
     },
   );
