@@ -27,3 +27,28 @@ export function startWorker(url: URL, options: WorkerOptions = {}): Worker {
   const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`;
   return new Worker(boot, { ...options, eval: true });
 }
+
+/**
+ * The messages `worker` posts, read one at a time in their order; the thread failing or ending
+ * comes after them as `{ error }` (`what` names it), so a reader waiting for the next always
+ * wakes. Used by the exports, which ask for chunks ahead of the response.
+ */
+export function workerMessages<M>(
+  worker: Worker,
+  what: string,
+): () => Promise<M | { error: string }> {
+  const queue: (M | { error: string })[] = [];
+  let wake: (() => void) | null = null;
+  const push = (message: M | { error: string }) => {
+    queue.push(message);
+    wake?.();
+    wake = null;
+  };
+  worker.on('message', push);
+  worker.on('error', (error: Error) => push({ error: error.message }));
+  worker.on('exit', (code: number) => push({ error: `${what} stopped (exit code ${code})` }));
+  return async () => {
+    while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    return queue.shift() as M | { error: string };
+  };
+}

@@ -16,7 +16,7 @@
  */
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import type pg from 'pg';
-import { startWorker as startWorkerAt, workerUrl } from '../../worker-threads';
+import { startWorker as startWorkerAt, workerMessages, workerUrl } from '../../worker-threads';
 import type { Pool } from './connection';
 import { mappedError } from './database-errors';
 import type { RuleNumbers } from './question-log-row';
@@ -156,14 +156,9 @@ export async function* exportRows(
   options: ExportOptions = {},
 ): AsyncGenerator<Uint8Array> {
   const headRows = options.headRows ?? HEAD_ROWS;
-  const queue: ExportMessage[] = [];
-  let wake: (() => void) | null = null;
-  const push = (message: ExportMessage) => {
-    queue.push(message);
-    wake?.();
-    wake = null;
-  };
   let worker: Worker | null = null;
+  // Set by `begin` (a closure: typed so that the checker does not read it as always null).
+  let next = null as (() => Promise<ExportMessage>) | null;
   /** Starts the worker (null: it cannot start; the loop makes every row). */
   const begin = (): Worker | null => {
     if (workersRunning >= EXPORT_WORKERS_MAX) return null;
@@ -175,11 +170,7 @@ export async function* exportRows(
         to: source.to,
         sliceRows: options.workerSliceRows ?? WORKER_SLICE_ROWS,
       });
-      started.on('message', push);
-      started.on('error', (error) => push({ error: error.message }));
-      started.on('exit', (code) =>
-        push({ error: `the export worker stopped (exit code ${code})` }),
-      );
+      next = workerMessages<ExportMessage>(started, 'the export worker');
       workersRunning += 1;
       // Counted until its thread has ended (its connection with it), whoever ends it.
       started.once('exit', () => (workersRunning -= 1));
@@ -202,15 +193,14 @@ export async function* exportRows(
       after = slice.last;
       await nextTurn();
     }
-    if (!worker) {
+    if (!worker || !next) {
       yield* onLoop(source, after);
       return;
     }
     worker.postMessage({ start: after, credit: AHEAD } satisfies ToExportWorker);
     let received = 0;
     for (;;) {
-      while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      const message = queue.shift() as ExportMessage;
+      const message = await next();
       if ('done' in message) return;
       if ('error' in message) {
         // A worker that never ran (no driver's code, no rows): the rows on the loop instead.

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Worker } from 'node:worker_threads';
-import { startWorker as startWorkerAt, workerUrl } from '../../../worker-threads';
+import { startWorker as startWorkerAt, workerMessages, workerUrl } from '../../../worker-threads';
 import { csvChunks, splitJob } from './segment-csv';
 import type { ExportJob } from './segment-csv';
 
@@ -74,23 +74,13 @@ export async function* exportRows(
     yield* onLoop(rest);
     return;
   }
-  const queue: ExportMessage[] = [];
-  let wake: (() => void) | null = null;
-  const push = (message: ExportMessage) => {
-    queue.push(message);
-    wake?.();
-    wake = null;
-  };
-  worker.on('message', push);
-  worker.on('error', (error) => push({ error: error.message }));
-  worker.on('exit', (code) => push({ error: `the export worker stopped (exit code ${code})` }));
+  const next = workerMessages<ExportMessage>(worker, 'the export worker');
   let received = 0;
   try {
     worker.postMessage({ credit: AHEAD });
     yield* onLoop(head, true);
     for (;;) {
-      while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      const message = queue.shift() as ExportMessage;
+      const message = await next();
       if ('done' in message) return;
       if ('error' in message) {
         if (received > 0) throw new Error(message.error);
