@@ -229,4 +229,3 @@ describe('a robot bundle upload', () => {
     assert.fail(`the RSS peak passed 3x the bundle in both uploads: ${peaks.join('; ')}`);
   });
 });
-});
