@@ -4,6 +4,7 @@
  * whole batch (docs/storage.md, "Writes and the questions asked meanwhile").
  * @module
  */
+import { setTimeout as delay } from 'node:timers/promises';
 
 /**
  * The longest stretch of batch work between two turns of the event loop. 1 ms, not 4: with two
@@ -68,4 +69,13 @@ export async function mapInSlices<T, U>(
   const out: U[] = [];
   await forEachInSlices(items, (item, i) => out.push(map(item, i)), sliceMs);
   return out;
+}
+
+/**
+ * Resolves after `ms`, or at once when `signal` aborts; keeps no timer alive and leaves no
+ * listener on the signal (a warm-up polling every 500 ms for a minute added 120 to the
+ * service's long-lived closing signal, and Node warned of a leak).
+ */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return delay(ms, undefined, { ref: false, ...(signal ? { signal } : {}) }).catch(() => undefined);
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { forEachInSlices, nextTurn } from '../../electron/service/time-slices';
+import { getEventListeners } from 'node:events';
+import { forEachInSlices, nextTurn, pause } from '../../electron/service/time-slices';
 
 test('batch works waiting at once take turns, one slice per turn of the event loop', async () => {
   let turn = 0;
@@ -37,4 +38,21 @@ test('forEachInSlices visits every item in order', async () => {
     seen,
     Array.from({ length: 50 }, (_, i) => i),
   );
+});
+
+test('pause leaves no listener on its signal, and ends at once when it aborts', async () => {
+  const closing = new AbortController();
+  // pause keeps no timer alive: this one keeps the test's process up meanwhile.
+  const alive = setInterval(() => undefined, 1000);
+  try {
+    // A warm-up polls every 500 ms for up to a minute with the service's one closing signal.
+    for (let i = 0; i < 20; i++) await pause(1, closing.signal);
+    assert.equal(getEventListeners(closing.signal, 'abort').length, 0);
+    const waiting = pause(3_600_000, closing.signal);
+    closing.abort();
+    await waiting;
+    assert.equal(getEventListeners(closing.signal, 'abort').length, 0);
+  } finally {
+    clearInterval(alive);
+  }
 });

@@ -15,7 +15,8 @@ import { robotKey } from '../domain/robot-directory';
 import type { Robot } from '../domain/robot-directory';
 import { DAY_MS } from '../store/contract/question-log';
 import type { MatchSettings, RobotIndex } from '../matching/types';
-import { forEachInSlices } from '../time-slices';
+import { forEachInSlices, pause } from '../time-slices';
+import { CALIBRATION_WAIT_MS, calibrating } from './calibration-wait';
 import type { ImpactSide, ReplayedQuestion } from './impact-compare';
 import { fromOutcomesFor } from './impact-from-cache';
 import { IMPACT_CAP, IMPACT_DAYS, distinctQuestions, mostAsked } from './impact';
@@ -28,19 +29,7 @@ import type { WorkerOptions } from './impact-thread';
  * offset the outcomes depend on) and the start's own loading come first.
  */
 export const WARM_DELAY_MS = 2000;
-/** How long a warm-up waits, at most, for the published index's self-test to settle. */
-const CALIBRATION_WAIT_MS = 60_000;
 const CALIBRATION_POLL_MS = 500;
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    timer.unref();
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 /** What a warm-up did: the questions it asked of the published side (0: nothing to do). */
 export interface Warmed {
@@ -133,8 +122,8 @@ export class ImpactWarmer {
       const current = this.ctx.robots.get(robot.tenantId, robot.robotId) ?? robot;
       const index = this.ctx.publishing?.published(current)?.index;
       if (index === undefined || signal.aborted) return undefined;
-      if (index.calibration?.pending !== true || performance.now() > until) return index;
-      await sleep(CALIBRATION_POLL_MS, signal);
+      if (!calibrating(index) || performance.now() > until) return index;
+      await pause(CALIBRATION_POLL_MS, signal);
     }
   }
 

@@ -17,6 +17,7 @@ import type { RobotIndex } from '../matching/types';
 import type { RobotKey, StoredRule } from '../store/contract/records';
 import { DAY_MS } from '../store/contract/question-log';
 import { SLICE_MS, forEachInSlices, nextTurn } from '../time-slices';
+import { calibrationSettled } from './calibration-wait';
 import { ReplayPlan, changesBetween } from './impact-bound';
 import { ImpactTally, QuestionReplay, answerDiffers, nameExamples } from './impact-compare';
 import type {
@@ -227,6 +228,8 @@ export async function impactOf(
   // Both sides' indexes are held for the whole replay: an old version's counts in the budget.
   return withTargetIndex(ctx, robot, request.from, (fromIndex) =>
     withTargetIndex(ctx, robot, request.to, async (toIndex) => {
+      await calibrationSettled([fromIndex.index, toIndex.index], watch.signal);
+      watch.signal?.throwIfAborted();
       const from = await sideOf(ctx, robot, request.from, fromIndex);
       const to = await sideOf(ctx, robot, request.to, toIndex);
       return impactBetween(ctx, asks, robot, request, from, to, watch, options, started);
