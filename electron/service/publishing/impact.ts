@@ -228,7 +228,7 @@ export async function impactOf(
   // Both sides' indexes are held for the whole replay: an old version's counts in the budget.
   return withTargetIndex(ctx, robot, request.from, (fromIndex) =>
     withTargetIndex(ctx, robot, request.to, async (toIndex) => {
-      await calibrationSettled([fromIndex.index, toIndex.index], watch.signal);
+      await calibrationSettled(fromIndex.index, toIndex.index, watch.signal);
       watch.signal?.throwIfAborted();
       const from = await sideOf(ctx, robot, request.from, fromIndex);
       const to = await sideOf(ctx, robot, request.to, toIndex);
