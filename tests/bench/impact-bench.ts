@@ -8,7 +8,8 @@
  * baseline, same run), its CPU (the process's, the worker's included, and the event loop's busy
  * time), the service's peak memory above its idle, and ask p50/p99/max idle (before it) and
  * while it runs. Each preview on the worker thread (decision 128) and on the loop's slices (the
- * service restarted with every preview on the loop), alternating, `--impact-rounds` times. Twice:
+ * service restarted with every preview on the loop), alternating, `--impact-rounds` times, each
+ * once the service's background work (self-tests, the published side's warm-up) is done. Twice:
  * a knowledge base and log over a Zipf vocabulary (zipf-kb.ts) and the 100-word worst case.
  * `npm run bench -- --impact` (`--impact-questions N`, `--impact-edited 5,300`,
  * `--impact-kb zipf,narrow`, `--impact-edits mixed,answers`, `--impact-runners worker,loop`,
@@ -189,6 +190,23 @@ function mainThreadCpuMs(): number {
   }
 }
 
+/**
+ * Waits until this process (the in-process service) has spent under a tenth of a core for 2 s
+ * running, at most `maxMs`: its self-tests and the impact warm-up then are done. Returns the
+ * time waited, ms.
+ */
+async function backgroundSettled(maxMs = 180_000): Promise<number> {
+  const started = Date.now();
+  let quietSeconds = 0;
+  while (quietSeconds < 2 && Date.now() - started < maxMs) {
+    const cpu = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const spent = process.cpuUsage(cpu);
+    quietSeconds = (spent.user + spent.system) / 1000 < 100 ? quietSeconds + 1 : 0;
+  }
+  return Date.now() - started;
+}
+
 /** The process's resident memory at its highest while it runs, sampled every 50 ms. */
 function peakRss() {
   let peak = process.memoryUsage.rss();
@@ -226,6 +244,14 @@ export interface ImpactRun {
   load: number[];
   /** The longest the service's event loop went without a turn while the preview ran. */
   heldMs: number;
+  /**
+   * How long the service's background work (the indexes' self-tests, the published side's
+   * warm-up) ran before the preview was asked for, ms: a preview follows a publish by minutes,
+   * not seconds, so it is timed once that work is done.
+   */
+  settledMs: number;
+  /** Questions the preview asked of the `from` side (0: all its outcomes were worked out ahead). */
+  fromAsked: number;
   idle: Latency;
   during: Latency;
 }
@@ -344,6 +370,7 @@ export async function measureImpact(
         const order = turn % 2 === 1 ? runners : [...runners].reverse();
         for (const runner of order) {
           const on = await serviceOn(runner);
+          const settledMs = await backgroundSettled();
           probe = startProbe(on.url, tenantId, secret, probeQuestions);
           const idleStart = Date.now();
           while (probe.samples.length < 300 && Date.now() - idleStart < 30_000) {
@@ -392,6 +419,8 @@ export async function measureImpact(
             changedQuestions: report.changed.questions,
             perMatchedMs: round(previewMs / Math.max(1, report.matched), 3),
             heldMs: round(Math.max(0, ...holds.map((h) => h.ms))),
+            settledMs,
+            fromAsked: report.fromAsked,
             load: loadavg().map((value) => round(value)),
             idle: latency(samples, idleStart, idleEnd),
             during: latency(samples, idleEnd, previewEnd),
@@ -421,7 +450,9 @@ function runLine(r: ImpactRun, questions: number, twoAsksMs: number): string {
     `${r.changedQuestions} change answer; ` +
     `asks while it runs ${ask(r.during)} vs idle ${ask(r.idle)}: ` +
     `p99 ×${round(r.during.p99 / Math.max(0.001, r.idle.p99))} (target: no ask over 50 ms); ` +
-    `event loop held ${r.heldMs} ms at most; load average ${r.load.join(' ')}`
+    `event loop held ${r.heldMs} ms at most; load average ${r.load.join(' ')}; ` +
+    `${r.fromAsked} asked of the published side (its warm-up and the self-tests ran ` +
+    `${round(r.settledMs / 1000)} s before)`
   );
 }
 
