@@ -40,12 +40,17 @@ export const test = base.extend<{ service: RunningService }>({
   },
   // Every page fails its test on a Content-Security-Policy violation (Chromium says so on the
   // console): the editor runs under its policy, no eval included (editor-policy.ts).
+  // An uncaught error in the editor fails its test too: a user would meet it as a screen that
+  // stops responding, whatever the test was checking.
   page: async ({ page }, use) => {
     const violations: string[] = [];
+    const uncaught: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
+    page.on('pageerror', (error) => uncaught.push(`${error.name}: ${error.message}`));
     await use(page);
     expect(violations, 'CSP violations').toEqual([]);
+    expect(uncaught, 'uncaught errors in the editor').toEqual([]);
   },
 });
