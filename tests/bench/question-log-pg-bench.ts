@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { RuleInput } from '../../electron/service/api-types';
+import { entriesOfLog } from '../../electron/service/store/postgres/question-log-schema';
 import { measureLogVolume } from './question-log-volume';
 import type { VolumeFigures } from './question-log-volume';
 import { percentile, round } from './stats';
@@ -39,7 +40,7 @@ const INBOX_KEPT_SQL = `SELECT grp, fallback, recommended, low_score, last_at
   WHERE log_id = $1 AND fallback + recommended + low_score > 0
   ORDER BY chosen > 0 DESC, fallback + recommended + low_score DESC, grp COLLATE "C"
   LIMIT $2`;
-const PAGE_WHERE = 'log_id = $1 AND at >= 0 AND at < 9007199254740991';
+const PAGE_WHERE = `${entriesOfLog('$1')} AND at >= 0 AND at < 9007199254740991`;
 /** The oldest page as it was read: newest first, past every newer entry. */
 const OLDEST_OFFSET_SQL = `SELECT entry_id, line FROM question_log_entries WHERE ${PAGE_WHERE}
   ORDER BY entry_id DESC LIMIT 51 OFFSET $2`;

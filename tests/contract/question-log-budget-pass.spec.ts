@@ -15,6 +15,7 @@ import {
   PostgresQuestionLog,
 } from '../../electron/service/store/postgres/question-log';
 import type { Pool } from '../../electron/service/store/postgres/connection';
+import { LOG_SHIFT } from '../../electron/service/store/postgres/question-log-schema';
 import { freshDatabase } from '../helpers/postgres';
 import { figuresMaker } from '../helpers/logged-question';
 
@@ -70,14 +71,14 @@ test('a budget pass over a large log on the team server runs in statements short
     await bulk.open(KEY, figuresMaker().replay);
     // Two days of entries in the order they were written, a line of 200 bytes each.
     await setup.query(
-      `INSERT INTO question_log_entries (log_id, at, outcome, user_hash, rule_hash, line)
-       SELECT (SELECT log_id FROM question_logs WHERE log_key = $1), $2::bigint + i * $3::bigint,
-              0, i % 997, 0, repeat('x', 200)
+      `INSERT INTO question_log_entries (entry_id, at, outcome, user_hash, rule_hash, line)
+       SELECT ((SELECT log_id FROM question_logs WHERE log_key = $1)::bigint << ${LOG_SHIFT}) + i + 1,
+              $2::bigint + i * $3::bigint, 0, i % 997, 0, repeat('x', 200)
        FROM generate_series(0, $4 - 1) AS i`,
       [KEY, T0, Math.floor((2 * DAY) / ENTRIES), ENTRIES],
     );
     await setup.query(
-      `UPDATE question_logs SET entries = $2,
+      `UPDATE question_logs SET entries = $2, last_entry = $2,
          bytes = $3 WHERE log_key = $1`,
       [KEY, ENTRIES, await sizeOfRows(setup)],
     );

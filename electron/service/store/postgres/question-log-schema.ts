@@ -311,3 +311,76 @@ CREATE INDEX question_log_entries_by_rule ON question_log_entries (log_id, rule_
 ALTER INDEX question_log_entries_pkey SET (fillfactor = 100);
 UPDATE question_logs SET bytes = greatest(0, bytes - entries * (195 - 130));
 `;
+
+/**
+ * How many low bits of an entry's number count within its log (server migration 17, decision
+ * 204): the log's number sits above them, so the primary key is the entry number alone (8 bytes
+ * a key, not 4 + 4 of padding + 8) and the row needs no log column. 2^36 entries a log; log
+ * numbers up to 2^17 keep every entry number within JavaScript's safe integers.
+ */
+export const LOG_SHIFT = 36;
+
+/**
+ * Server migration 17 (decision 204): the entries' table rewritten once, narrower.
+ * - No log column: an entry's number is its log's number shifted left by `LOG_SHIFT`, plus the
+ *   number the entry had (numbers within a log keep their order; a page cursor of before maps
+ *   the same way). New entries are numbered by their log's `last_entry`, taken by the flush's
+ *   transaction with the log's counts (a row lock each flush already held).
+ * - The primary key is that one number (a 16-byte key tuple instead of 24); the user's and the
+ *   rule's indexes key on the log as the number's high bits (the same bytes as before).
+ * - Columns widest first: no alignment padding between them (6 bytes a row before).
+ * Writes wait for the rewrite (EXCLUSIVE: reads go on until the swap). Nodes of a version before
+ * this one cannot write afterwards: upgrade every node together (docs/question-log.md).
+ * The size budget's count of bytes an entry takes beside its line is lowered by what a row saves
+ * (ENTRY_ROW_BYTES in question-log.ts).
+ */
+export const QUESTION_LOG_NARROW_ENTRIES_SQL = `
+LOCK TABLE question_log_entries IN EXCLUSIVE MODE;
+ALTER TABLE question_logs ADD COLUMN last_entry BIGINT NOT NULL DEFAULT 0;
+UPDATE question_logs
+  SET last_entry = (SELECT coalesce(max(entry_id), 0) FROM question_log_entries);
+
+CREATE TABLE question_log_entries_narrow (
+  entry_id  BIGINT NOT NULL,
+  at        BIGINT NOT NULL,
+  user_hash INT NOT NULL,
+  rule_hash INT NOT NULL,
+  outcome   SMALLINT NOT NULL,
+  line      TEXT NOT NULL
+);
+INSERT INTO question_log_entries_narrow (entry_id, at, user_hash, rule_hash, outcome, line)
+SELECT (log_id::bigint << ${LOG_SHIFT}) | entry_id, at, user_hash, rule_hash, outcome, line
+FROM question_log_entries ORDER BY log_id, entry_id;
+DROP TABLE question_log_entries;
+ALTER TABLE question_log_entries_narrow RENAME TO question_log_entries;
+
+ALTER TABLE question_log_entries ADD CONSTRAINT question_log_entries_pkey
+  PRIMARY KEY (entry_id) WITH (fillfactor = 100);
+CREATE INDEX question_log_entries_by_user
+  ON question_log_entries (((entry_id >> ${LOG_SHIFT})::int), user_hash);
+CREATE INDEX question_log_entries_by_rule
+  ON question_log_entries (((entry_id >> ${LOG_SHIFT})::int), rule_hash)
+  WITH (fillfactor = 100) WHERE rule_hash <> 0;
+ALTER TABLE question_log_entries SET (
+  autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_threshold = 5000);
+UPDATE question_logs SET bytes = greatest(0, bytes - entries * (130 - 112));
+ANALYZE question_log_entries;
+`;
+
+/**
+ * The entries of the log numbered by the SQL parameter `param` (since migration 17): a range of
+ * the primary key, so that a log's page reads its own entries only.
+ */
+export const entriesOfLog = (param: string): string =>
+  `entry_id > (${param}::bigint << ${LOG_SHIFT}) AND entry_id < ((${param}::bigint + 1) << ${LOG_SHIFT})`;
+
+/** An entry's log as the user's and the rule's indexes key it (`= $n` lets them be used). */
+export const LOG_OF_ENTRY = `(entry_id >> ${LOG_SHIFT})::int`;
+
+/** The entry number of a log's `n`th entry (JavaScript's side of `entriesOfLog`). */
+export function entryNumber(logId: number, n: number): number {
+  const number = logId * 2 ** LOG_SHIFT + n;
+  // Past 2^17 logs an entry's number would round in JavaScript: pages would skip entries.
+  if (!Number.isSafeInteger(number)) throw new Error(`log ${logId} has no safe entry numbers`);
+  return number;
+}

@@ -9,6 +9,7 @@ import { csvRow } from '../../question-log-types';
 import type { LoggedQuestion } from '../../question-log-types';
 import { decodeStored, parseStored, unknownRuleNumbers } from './question-log-row';
 import type { Queryable, RuleNumbers } from './question-log-row';
+import { entriesOfLog } from './question-log-schema';
 
 /**
  * Entries read per query where the event loop decodes them (an impact preview's replay, an export
@@ -44,7 +45,7 @@ export async function decodeRows(
 
 export interface SliceRequest {
   logId: number;
-  /** Entries after this entry number (0: from the oldest). */
+  /** Entries after this entry number (0: from the oldest; the log's range bounds it). */
   after: number;
   /** The entries' times: [from, to). */
   from: number;
@@ -68,7 +69,7 @@ export async function readSlice(
 ): Promise<Slice> {
   const { rows } = await db.query<StoredRow & { entry_id: number }>(
     `SELECT entry_id, at, line FROM question_log_entries
-     WHERE log_id = $1 AND entry_id > $2 AND at >= $3 AND at < $4
+     WHERE ${entriesOfLog('$1')} AND entry_id > $2 AND at >= $3 AND at < $4
      ORDER BY entry_id LIMIT ${request.limit}`,
     [
       request.logId,

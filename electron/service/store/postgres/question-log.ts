@@ -38,6 +38,7 @@ import {
 import { exportRows } from './question-log-export';
 import type { ExportOptions } from './question-log-export';
 import { RuleNumbers, encodeStored } from './question-log-row';
+import { LOG_OF_ENTRY, LOG_SHIFT, entriesOfLog, entryNumber } from './question-log-schema';
 import { SLICE_ROWS, decodeRows, readSlice } from './question-log-slice';
 import type { StoredRow } from './question-log-slice';
 
@@ -48,9 +49,11 @@ import type { StoredRow } from './question-log-slice';
  * let the table take ~2.3 times its budget. 195 until server migration 16 (decision 178), whose
  * rule index holds each rule once: counted at 195 (or 170) a log under its budget from its first
  * entry then held 0.8 of it on disk, at 130 0.95. That migration lowered each log's count of
- * bytes by the difference.
+ * bytes by the difference. 112 since server migration 17 (decision 204), whose row has no log
+ * column and no padding (10 bytes less) and whose primary key is one number (8 less); it lowered
+ * each log's count of bytes likewise.
  */
-export const ENTRY_ROW_BYTES = 130;
+export const ENTRY_ROW_BYTES = 112;
 /** Rows deleted per statement when old entries go. */
 const PURGE_BATCH = 5000;
 /** How far out of time order entries of several nodes may be written (retention's windows). */
@@ -244,26 +247,30 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     if (batch.length === 0) return 0;
     await this.rules.number(batch.map((b) => b.entry));
     const lines = batch.map((b) => encodeStored(b.entry, this.rules.numberOf));
+    const bytes = lines.reduce(
+      (sum, line) => sum + Buffer.byteLength(line) + 1 + ENTRY_ROW_BYTES,
+      0,
+    );
+    // The log's row first: its lock orders the numbers of concurrent flushes (migration 17).
+    const { rows } = await client.query<{ bytes: number; last_entry: string }>(
+      `UPDATE question_logs SET entries = entries + $2, bytes = bytes + $3,
+                                last_entry = last_entry + $2
+       WHERE log_id = $1 RETURNING bytes, last_entry`,
+      [logId, batch.length, bytes],
+    );
+    const first = Number(rows[0]?.last_entry ?? 0) - batch.length + 1;
     await client.query(
-      `INSERT INTO question_log_entries (log_id, at, outcome, user_hash, rule_hash, line)
-       SELECT $1, * FROM unnest($2::bigint[], $3::smallint[], $4::int[], $5::int[], $6::text[])`,
+      `INSERT INTO question_log_entries (entry_id, at, outcome, user_hash, rule_hash, line)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::int[], $5::int[],
+                            $6::text[])`,
       [
-        logId,
+        batch.map((_, i) => entryNumber(logId, first + i)),
         batch.map((b) => b.entry.at),
         batch.map((b) => outcomeCode(b.entry)),
         batch.map((b) => hash32(b.entry.userId)),
         batch.map((b) => (b.entry.ruleId === null ? 0 : hash32(b.entry.ruleId))),
         lines,
       ],
-    );
-    const bytes = lines.reduce(
-      (sum, line) => sum + Buffer.byteLength(line) + 1 + ENTRY_ROW_BYTES,
-      0,
-    );
-    const { rows } = await client.query<{ bytes: number }>(
-      `UPDATE question_logs SET entries = entries + $2, bytes = bytes + $3 WHERE log_id = $1
-       RETURNING bytes`,
-      [logId, batch.length, bytes],
     );
     return Number(rows[0]?.bytes ?? 0);
   }
@@ -361,7 +368,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
       Math.max(0, filter.from),
       Math.min(filter.to, Number.MAX_SAFE_INTEGER),
     ];
-    const parts = ['log_id = $1', 'at >= $2', 'at < $3'];
+    const parts = [entriesOfLog('$1'), 'at >= $2', 'at < $3'];
     const add = (sql: (n: string) => string, value: unknown) => {
       values.push(value);
       parts.push(sql(`$${values.length + 1}`));
@@ -375,6 +382,9 @@ export class PostgresQuestionLog implements QuestionLogRepository {
       });
       add((n) => `outcome = ANY(${n}::smallint[])`, codes);
     }
+    // The user's and the rule's indexes key on the log as the entry number's high bits.
+    if (filter.userId !== undefined || filter.ruleId !== undefined)
+      parts.push(`${LOG_OF_ENTRY} = $1`);
     if (filter.userId !== undefined) add((n) => `user_hash = ${n}`, hash32(filter.userId));
     if (filter.ruleId !== undefined) add((n) => `rule_hash = ${n}`, hash32(filter.ruleId));
     let text: string | null = null;
@@ -397,7 +407,13 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     const logId = await this.logId(log);
     const { sql, values, text } = this.where(request);
     const before = request.before === null ? null : Number(request.before);
-    const cursor = before !== null && Number.isSafeInteger(before) ? before : null;
+    // A cursor given before migration 17 (the entry's number within all logs) maps as its entry did.
+    const cursor =
+      before === null || !Number.isSafeInteger(before)
+        ? null
+        : before < 2 ** LOG_SHIFT
+          ? entryNumber(logId, before)
+          : before;
     if (text !== null) return this.search(logId, request, { sql, values, text }, cursor);
     const counted = true;
     // A page deep in the log (the oldest, by offset) is read from its far end: an OFFSET of a
@@ -539,7 +555,7 @@ export class PostgresQuestionLog implements QuestionLogRepository {
       filter.to >= Number.MAX_SAFE_INTEGER;
     if (plain) {
       const { rows } = await this.pool.query<{ entries: number; oldest: number | null }>(
-        `SELECT entries, (SELECT at FROM question_log_entries WHERE log_id = $1
+        `SELECT entries, (SELECT at FROM question_log_entries WHERE ${entriesOfLog('$1')}
                           ORDER BY entry_id LIMIT 1) AS oldest
          FROM question_logs WHERE log_id = $1`,
         [logId],
@@ -594,8 +610,8 @@ export class PostgresQuestionLog implements QuestionLogRepository {
     while (removed < max) {
       const { rows } = await this.pool.query<{ gone: number }>(
         `WITH gone AS (
-           DELETE FROM question_log_entries WHERE (log_id, entry_id) IN (
-             SELECT log_id, entry_id FROM question_log_entries WHERE log_id = $1 AND ${where}
+           DELETE FROM question_log_entries WHERE entry_id IN (
+             SELECT entry_id FROM question_log_entries WHERE ${entriesOfLog('$1')} AND ${where}
              ORDER BY entry_id LIMIT ${Math.min(PURGE_BATCH, max - removed)})
            RETURNING octet_length(line) + 1 + ${ENTRY_ROW_BYTES} AS bytes)
          UPDATE question_logs SET entries = entries - (SELECT count(*) FROM gone),
@@ -628,11 +644,12 @@ export class PostgresQuestionLog implements QuestionLogRepository {
         oldest: string | null;
       }>(
         `WITH win AS (
-           SELECT entry_id, at FROM question_log_entries WHERE log_id = $1 AND entry_id > $3
+           SELECT entry_id, at FROM question_log_entries
+           WHERE ${entriesOfLog('$1')} AND entry_id > $3
            ORDER BY entry_id LIMIT ${PURGE_BATCH}),
          gone AS (
-           DELETE FROM question_log_entries WHERE log_id = $1
-             AND entry_id IN (SELECT entry_id FROM win WHERE at < $2)
+           DELETE FROM question_log_entries
+           WHERE entry_id IN (SELECT entry_id FROM win WHERE at < $2)
            RETURNING octet_length(line) + 1 + ${ENTRY_ROW_BYTES} AS bytes),
          counted AS (
            UPDATE question_logs SET entries = entries - (SELECT count(*) FROM gone),

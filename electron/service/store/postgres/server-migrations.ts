@@ -11,6 +11,7 @@ import {
   QUESTION_LOG_INBOX_GROUP_PARTS_SQL,
   QUESTION_LOG_RULE_NUMBERS_SQL,
   QUESTION_LOG_LEANER_INDEXES_SQL,
+  QUESTION_LOG_NARROW_ENTRIES_SQL,
   QUESTION_LOG_RULE_TOTALS_SQL,
   QUESTION_LOG_VOLUME_SQL,
 } from './question-log-schema';
@@ -128,4 +129,6 @@ DROP INDEX question_log_inbox_by_key;
   { version: 15, name: 'question_log_rule_numbers', sql: QUESTION_LOG_RULE_NUMBERS_SQL },
   // A rule's index entries deduplicated, the key's leaves filled whole (decisions 177-178).
   { version: 16, name: 'question_log_leaner_indexes', sql: QUESTION_LOG_LEANER_INDEXES_SQL },
+  // The entries' rows and primary key narrower: the log in the entry number's high bits (decision 204).
+  { version: 17, name: 'question_log_narrow_entries', sql: QUESTION_LOG_NARROW_ENTRIES_SQL },
 ];
