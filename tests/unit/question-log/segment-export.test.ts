@@ -144,7 +144,8 @@ test('a download closed midway closes the segment the export was reading', async
         if (!request.destroyed) reject(error);
       });
     });
-    assert.equal(reading, 1, 'a segment read while the download runs');
+    // The export's, and at times the store's own (a closed day's index made from its lines).
+    assert.ok(reading >= 1, 'a segment read while the download runs');
     // The close reaches the server on its next turns; a generous bound for a loaded machine.
     for (let waited = 0; readersUnder(folder).length > 0 && waited < 60_000; waited += 50)
       await new Promise((resolve) => setTimeout(resolve, 50));
