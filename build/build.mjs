@@ -19,9 +19,6 @@ const node = await build({
     // The impact preview's replay, found next to the bundle that starts it:
     // electron/service/publishing/impact-thread.ts.
     'impact-worker': 'electron/service/publishing/impact-worker.ts',
-    // The question log export's worker: electron/service/store/embedded/question-log/segment-export.ts.
-    'segment-export-worker':
-      'electron/service/store/embedded/question-log/segment-export-worker.ts',
     // The team server's export worker: electron/service/store/postgres/question-log-export.ts.
     'question-log-export-worker': 'electron/service/store/postgres/question-log-export-worker.ts',
     ...CLI_ENTRIES,

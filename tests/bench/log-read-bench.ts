@@ -24,7 +24,6 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import { silentLogger } from '../../electron/service/logger';
 import { CSV_COLUMNS, csvRow } from '../../electron/service/question-log-types';
 import type { LogFilter } from '../../electron/service/store/contract/question-log';
@@ -210,8 +209,7 @@ export async function measureLogReads(asks = 1_000_000): Promise<LogReadFigures>
       }
     });
     const store = await exportOf(() => log.csvRows(LOG, 0, Number.MAX_SAFE_INTEGER));
-    // The worker as the service runs it (built: no TypeScript to load), when there is a build.
-    const built = join(import.meta.dirname, '../../dist/segment-export-worker.js');
+    // The export from the segment files alone (decision 202: on the loop, as the store runs it).
     const folder = join(dataDir, 'question-log', '1', 'default');
     const job = () => ({
       segments: readdirSync(folder)
@@ -225,9 +223,7 @@ export async function measureLogReads(asks = 1_000_000): Promise<LogReadFigures>
       from: 0,
       to: Number.MAX_SAFE_INTEGER,
     });
-    const bundled = existsSync(built)
-      ? await exportOf(() => exportRows(job(), (work) => new Worker(built, { workerData: work })))
-      : store;
+    const bundled = await exportOf(() => exportRows(job()));
     return { asks, reads, exports: { loop, store, built: bundled } };
   } finally {
     clearInterval(asker);
@@ -251,7 +247,7 @@ export function logReadLine(figures: LogReadFigures): string {
   const { loop, store, built } = figures.exports;
   return (
     `\nLog reads at ${figures.asks} asks (embedded, in-process): ${reads}; export ${exp('on the loop', loop)}; ` +
-    `${exp('by the store (its worker from the sources)', store)}; ${exp('by the built worker', built)} ` +
+    `${exp('by the store', store)}; ${exp('from the segment files', built)} ` +
     `(GC max ${round(built.gcMaxMs / loop.gcMaxMs, 3)} of the baseline's, heap ${round(built.heapPeakMb / loop.heapPeakMb, 3)})`
   );
 }

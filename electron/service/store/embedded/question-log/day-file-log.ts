@@ -580,7 +580,7 @@ export class DayFileLog implements QuestionLogRepository {
     yield* robot.segments.slices(from, to);
   }
 
-  /** The rows of an export, made by a worker thread from the segment files (decision 133). */
+  /** The rows of an export, made from the segment files a small chunk a turn (decision 202). */
   async *csvRows(log: LogKey, from: number, to: number): AsyncIterable<Uint8Array> {
     const robot = await this.segmentsOf(log);
     await this.flush();
