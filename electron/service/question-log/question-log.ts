@@ -288,7 +288,8 @@ export class QuestionLog {
     const { log } = await this.opened(robot);
     yield `\ufeff${CSV_COLUMNS.join(',')}\r\n`;
     const start = Math.max(from ?? 0, this.keepFrom(log));
-    // Made apart from the event loop where the store can (a worker: decision 133).
+    // Made by the store where it has its own way: the embedded one on the loop in small turns
+    // (decision 202), the team server in a worker thread (decision 193).
     const rows = this.repository.csvRows?.(log, start, to ?? Number.MAX_SAFE_INTEGER);
     if (rows) {
       yield* rows;
