@@ -258,6 +258,14 @@ export class Store {
     return this.lock.tookOverStaleLock;
   }
 
+  /**
+   * Registers a deterministic SQL function of one text argument on the connection (not
+   * journaled: a function is the code's, registered at each open, and no write calls one).
+   */
+  defineFunction(name: string, fn: (text: string) => string): void {
+    this.db.create_function(name, (text: unknown) => (typeof text === 'string' ? fn(text) : null));
+  }
+
   /** Sequence number of the last committed write transaction. */
   get lastSeq(): number {
     return this.seq;

@@ -12,6 +12,7 @@ import { SqlJsRuleRepository } from './repositories/rule-repository';
 import { SqlJsSessionRepository } from './repositories/session-repository';
 import { SqlJsSignInFailureRepository } from './repositories/sign-in-failure-repository';
 import type { TextKey } from '../sql/rule-rows';
+import { PLAIN_KEY_FUNCTION, plainKey } from '../sql/raw-answer-search';
 import { SqlJsTenantRepository, SqlJsUserRepository } from './repositories/tenant-repository';
 import { SqlJsTestSetRepository } from './repositories/test-set-repository';
 import { SqlJsVersionRepository } from './repositories/version-repository';
@@ -85,7 +86,13 @@ export class EmbeddedStore implements KbStore {
    * into what rules are searched by; rules without a search text yet get one now.
    */
   static async open(options: StoreOptions & { textKey: TextKey }): Promise<EmbeddedStore> {
-    const store = new EmbeddedStore(await Store.open(options), options.textKey, options.dataDir);
+    const db = await Store.open(options);
+    // The database is in this process's memory: an answer a LIKE finds on itself is not kept a
+    // second time, keyed, in the search text (decision 200).
+    db.defineFunction(PLAIN_KEY_FUNCTION, plainKey);
+    const key = options.textKey;
+    const textKey: TextKey = Object.assign((text: string) => key(text), { rawAnswers: true });
+    const store = new EmbeddedStore(db, textKey, options.dataDir);
     const filled = store.rules.fillSearchText();
     if (filled > 0) options.logger.info(`indexed ${filled} rule(s) for search`);
     return store;

@@ -42,9 +42,20 @@ export class SnapshotWorkerError extends Error {
   }
 }
 
+/**
+ * The worker's young generation (decision 201): its garbage (each journal record's decoded
+ * statements) dies young, so a few megabytes scavenged often serve; left to V8, it grew to tens
+ * of megabytes of RSS for the whole rebuild, after a large import, when the process is at its
+ * largest. The old generation is not bounded: a large journal record must not fail the snapshot.
+ */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4 };
+
 /** The worker (`dist/snapshot-worker.js` once built; worker-threads.ts). */
 function startWorker(job: SnapshotJob): Worker {
-  return startWorkerAt(workerUrl('snapshot-worker', import.meta.url), { workerData: job });
+  return startWorkerAt(workerUrl('snapshot-worker', import.meta.url), {
+    workerData: job,
+    resourceLimits: RESOURCE_LIMITS,
+  });
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
   RuleFacts,
   StoredRule,
 } from '../contract/records';
+import { RAW_ANSWER_MARK, answerSearchableRaw } from './raw-answer-search';
 
 export const RULE_COLUMNS =
   'rule_seq, rule_id, tenant_id, robot_id, rule_name, name_key, category_id, active, allow_sim_gen, effect_begin, effect_end, questions, answer, answer_content_type, created_at, updated_at, match_policy, negative_keywords, menu, updated_by';
@@ -151,15 +152,27 @@ export const toMs = (iso: string | null): number | null => {
   return Number.isNaN(ms) ? null : ms;
 };
 
-/** Turns text into the store's search key (the matcher's normalisation: case, width, script). */
-export type TextKey = (text: string) => string;
+/**
+ * Turns text into the store's search key (the matcher's normalisation: case, width, script).
+ * `rawAnswers`: the store searches an answer in its own column when that is exact, and leaves it
+ * out of the search text (raw-answer-search.ts; the embedded store, decision 200).
+ */
+export type TextKey = ((text: string) => string) & { readonly rawAnswers?: boolean };
 
-/** What a rule is searched by: its name, phrasings and answer, each as a text key (every store). */
+/**
+ * What a rule is searched by: its name, phrasings and answer, each as a text key, one a line. With
+ * `textKey.rawAnswers`, an answer a `LIKE` on itself finds exactly is left out, the text marked.
+ */
 export function ruleSearchText(
   textKey: TextKey,
   rule: Pick<RuleContent, 'ruleName' | 'questions' | 'answer'>,
 ): string {
-  return [rule.ruleName, ...rule.questions, rule.answer].map(textKey).join('\n');
+  const answerKey = textKey(rule.answer);
+  const keys = [rule.ruleName, ...rule.questions].map(textKey);
+  if (textKey.rawAnswers && answerSearchableRaw(rule.answer, answerKey))
+    return RAW_ANSWER_MARK + keys.join('\n');
+  keys.push(answerKey);
+  return keys.join('\n');
 }
 
 /** `text` matched literally by LIKE … ESCAPE '\'. */

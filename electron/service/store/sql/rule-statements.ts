@@ -24,6 +24,7 @@ import {
   toMs,
 } from './rule-rows';
 import type { Stamp, TextKey } from './rule-rows';
+import { rawAnswerCondition } from './raw-answer-search';
 
 /** ?1 and ?2: the robot of every statement that names one. */
 const OF_ROBOT = 'tenant_id = ?1 AND robot_id = ?2';
@@ -190,7 +191,12 @@ export function rulePage<L>(
   const key = filter.text === undefined ? '' : textKey(filter.text);
   if (key !== '') {
     const pattern = dialect.typed(params.add(`%${escapeLike(key)}%`), 'text');
-    where.push(`search_text LIKE ${pattern} ESCAPE '\\'`);
+    const inText = `search_text LIKE ${pattern} ESCAPE '\\'`;
+    where.push(
+      textKey.rawAnswers
+        ? rawAnswerCondition(inText, key, pattern, (value) => params.add(value), escapeLike)
+        : inText,
+    );
   }
   if (filter.ruleIds !== undefined) {
     where.push(dialect.inList('rule_id', params.add(dialect.list(filter.ruleIds)), 'text'));
