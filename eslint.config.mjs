@@ -97,7 +97,7 @@ const FILE_ROOMS = [
   },
   {
     category: 'service-leaf',
-    pattern: ['errors', 'logger', 'time-slices', 'saved-index', 'worker-threads'].map(
+    pattern: ['errors', 'logger', 'time-slices', 'saved-index', 'worker-threads', 'text-hash'].map(
       (f) => `${SERVICE}/${f}.ts`,
     ),
   },

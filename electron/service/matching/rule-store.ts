@@ -12,6 +12,7 @@ import type { MatchableRule } from './types';
 import { SlotValues } from './slot-values';
 import { MAX_TERM_BYTES, TermCursor, writeTerm } from './term-bytes';
 import { Vocabulary } from './vocabulary';
+import { fnv1a } from '../text-hash';
 
 /**
  * Naive Bayes additive smoothing (tuned on the development split: 0.03–0.3 all within 1 pt).
@@ -60,15 +61,8 @@ function joinedQuestion(joined: string, n: number): string {
   return joined.slice(from, to < 0 ? joined.length : to);
 }
 
-function hashKey(key: string): number {
-  // FNV-1a: fast, and collisions are resolved by comparing the normalised text.
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i += 1) {
-    hash ^= key.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash | 0;
-}
+// FNV-1a: fast, and collisions are resolved by comparing the normalised text.
+const hashKey = fnv1a;
 
 /**
  * Rules and their phrasings as typed arrays. The arrays are public for the scorer, which reads

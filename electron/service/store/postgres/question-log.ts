@@ -41,6 +41,7 @@ import { RuleNumbers, encodeStored } from './question-log-row';
 import { LOG_OF_ENTRY, LOG_SHIFT, entriesOfLog, entryNumber } from './question-log-schema';
 import { SLICE_ROWS, decodeRows, readSlice } from './question-log-slice';
 import type { StoredRow } from './question-log-slice';
+import { fnv1a } from '../../text-hash';
 
 /**
  * What an entry takes on disk besides its line (decision 143): its heap tuple (item pointer,
@@ -91,14 +92,7 @@ export interface PostgresQuestionLogOptions {
 }
 
 /** The same 32-bit hash as the embedded index (segment-index.ts), as PostgreSQL's INT. */
-function hash32(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash | 0 || 1;
-}
+const hash32 = (text: string): number => fnv1a(text) || 1;
 
 const outcomeCode = (entry: LoggedQuestion) =>
   OUTCOMES.indexOf(outcomeOf(entry)) + (entry.source === 'try' ? TRY_OFFSET : 0);

@@ -11,6 +11,7 @@ import type { LoggedQuestion } from '../../../question-log-types';
 import type { LogFilter, Outcome } from '../../contract/question-log';
 import { DAY_MS, OUTCOMES, filterOutcome, outcomeOf } from '../../contract/question-log';
 import { holdsText, textVariants } from '../../sql/question-log-text';
+import { fnv1a } from '../../../text-hash';
 
 export const RECORD_BYTES = 16;
 const AT_BITS = 27;
@@ -19,13 +20,8 @@ const TRY_BIT = 1 << 30;
 
 /** FNV-1a over the text's UTF-16 code units: cheap, and stable across versions (it is on disk). */
 export function textHash(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
   // 0 stands for "no rule".
-  return hash >>> 0 || 1;
+  return fnv1a(text) >>> 0 || 1;
 }
 
 /**
